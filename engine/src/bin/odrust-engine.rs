@@ -1,0 +1,142 @@
+//! `odrust-engine`: the engine's ops on the command line, for debugging and scripting.
+//!
+//! The plugin never runs this binary; it loads the library over JNI. The CLI calls the same
+//! [`odrust_engine::protocol::call`], so what it prints is exactly what the plugin gets.
+//! Exit codes: 0 on success, 2 for an engine error (`error[<code>]: <message>` on stderr) or for
+//! bad usage.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
+use odrust_engine::EngineError;
+
+const USAGE: &str = "\
+odrust-engine: the decision engine of odrust, on the command line
+
+USAGE:
+    odrust-engine version
+    odrust-engine call <op> [request.json | -]
+    odrust-engine plan-order --suite <suite.json> --order <order.txt>
+    odrust-engine --help
+
+COMMANDS:
+    version       print the engine version and ABI version
+    call          run one engine op; the request is read from the file, or from stdin
+                  with `-`, or is `{}` when omitted; prints the response JSON
+    plan-order    resolve and segment an order file against a suite; prints the plan JSON
+
+Ops: see docs/protocol.md, \"Engine calls\". Errors print `error[<code>]: <message>` on
+stderr and exit with status 2.";
+
+/// What went wrong in `main`.
+enum Failure {
+    Usage(String),
+    Engine(EngineError),
+}
+
+impl From<EngineError> for Failure {
+    fn from(e: EngineError) -> Self {
+        Failure::Engine(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(output) => {
+            println!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("odrust-engine: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Engine(error)) => {
+            eprintln!("error[{}]: {error}", error.code());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<String, Failure> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        [] => Err(Failure::Usage("no command given".into())),
+        ["--help" | "-h" | "help", ..] => Ok(USAGE.to_string()),
+        ["version"] => Ok(format!(
+            "odrust-engine {ENGINE_VERSION} (abi {ABI_VERSION})"
+        )),
+        ["call", op] => Ok(protocol::call(op, "{}")?),
+        ["call", op, source] => {
+            let request = if *source == "-" {
+                read_stdin()?
+            } else {
+                read_file(Path::new(source))?
+            };
+            Ok(protocol::call(op, &request)?)
+        }
+        ["call", ..] => Err(Failure::Usage(
+            "`call` takes an op and at most one request file".into(),
+        )),
+        ["plan-order", rest @ ..] => plan_order(rest),
+        [command, ..] => Err(Failure::Usage(format!("unknown command `{command}`"))),
+    }
+}
+
+fn plan_order(args: &[&str]) -> Result<String, Failure> {
+    let mut suite = None;
+    let mut order = None;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let slot = match *flag {
+            "--suite" => &mut suite,
+            "--order" => &mut order,
+            other => {
+                return Err(Failure::Usage(format!(
+                    "unknown option `{other}` for plan-order"
+                )))
+            }
+        };
+        let value = rest
+            .next()
+            .ok_or_else(|| Failure::Usage(format!("{flag} needs a file")))?;
+        *slot = Some(PathBuf::from(value));
+    }
+    let (Some(suite), Some(order)) = (suite, order) else {
+        return Err(Failure::Usage(
+            "plan-order needs --suite <suite.json> and --order <order.txt>".into(),
+        ));
+    };
+    let suite_json = read_file(&suite)?;
+    let suite: serde_json::Value =
+        serde_json::from_str(&suite_json).map_err(|e| EngineError::BadRequest {
+            op: "plan_order".into(),
+            reason: format!("{} is not JSON: {e}", suite.display()),
+        })?;
+    let request = serde_json::json!({
+        "suite": suite,
+        "order_text": read_file(&order)?,
+        "source": order.display().to_string(),
+    });
+    Ok(protocol::call("plan_order", &request.to_string())?)
+}
+
+fn read_file(path: &Path) -> Result<String, EngineError> {
+    std::fs::read_to_string(path).map_err(|source| EngineError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn read_stdin() -> Result<String, EngineError> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|source| EngineError::Io {
+            path: PathBuf::from("<stdin>"),
+            source,
+        })?;
+    Ok(text)
+}

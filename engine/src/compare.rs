@@ -1,0 +1,207 @@
+//! Comparing two sets of test outcomes (e.g. Surefire's run against odrust's run of the same
+//! order), so that the plugin can tell whether it reproduces what `mvn test` does.
+//!
+//! Ids may be reported at different grain on the two sides: a dynamic container (`C#m`) on one,
+//! its invocations (`C#m[1]`, `C#m[2]`) on the other. Such invocations are folded into their
+//! container, whose outcome is the worst of theirs (see [`Outcome`] for the severity order).
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::Outcome;
+use crate::testid::{container_of, is_invocation};
+
+/// One test's outcome, as given to [`compare_outcomes`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestOutcome {
+    /// The test id.
+    pub test: String,
+    /// Its outcome.
+    pub outcome: Outcome,
+}
+
+/// A test whose outcome differs between the two sides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutcomeDifference {
+    /// The test id (the container when invocations were folded).
+    pub test: String,
+    /// Its outcome on the expected side.
+    pub expected: Outcome,
+    /// Its outcome on the actual side.
+    pub actual: Outcome,
+}
+
+/// The answer of [`compare_outcomes`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Comparison {
+    /// True when every test is on both sides with the same outcome.
+    pub same: bool,
+    /// Tests on both sides with different outcomes, in expected order.
+    pub differences: Vec<OutcomeDifference>,
+    /// Tests only on the expected side, in expected order.
+    pub only_expected: Vec<String>,
+    /// Tests only on the actual side, in actual order.
+    pub only_actual: Vec<String>,
+}
+
+/// Compares `expected` with `actual`.
+///
+/// Ids are matched exactly, except that an invocation `C#m[k]` on one side that is not on the
+/// other is folded into its container `C#m` when the other side has the container. A test listed
+/// several times on one side (a repeated test) counts with its worst outcome.
+pub fn compare_outcomes(expected: &[TestOutcome], actual: &[TestOutcome]) -> Comparison {
+    let expected_ids: HashSet<&str> = expected.iter().map(|t| t.test.as_str()).collect();
+    let actual_ids: HashSet<&str> = actual.iter().map(|t| t.test.as_str()).collect();
+    let expected = fold(expected, &actual_ids);
+    let actual = fold(actual, &expected_ids);
+    let actual_by_id: HashMap<&str, Outcome> =
+        actual.iter().map(|(id, o)| (id.as_str(), *o)).collect();
+    let expected_by_id: HashSet<&str> = expected.iter().map(|(id, _)| id.as_str()).collect();
+
+    let mut differences = Vec::new();
+    let mut only_expected = Vec::new();
+    for (id, outcome) in &expected {
+        match actual_by_id.get(id.as_str()) {
+            Some(actual) if actual != outcome => differences.push(OutcomeDifference {
+                test: id.clone(),
+                expected: *outcome,
+                actual: *actual,
+            }),
+            Some(_) => {}
+            None => only_expected.push(id.clone()),
+        }
+    }
+    let only_actual: Vec<String> = actual
+        .iter()
+        .filter(|(id, _)| !expected_by_id.contains(id.as_str()))
+        .map(|(id, _)| id.clone())
+        .collect();
+    Comparison {
+        same: differences.is_empty() && only_expected.is_empty() && only_actual.is_empty(),
+        differences,
+        only_expected,
+        only_actual,
+    }
+}
+
+/// Folds `side` into one outcome per key, in first-seen order: the key of an id is its container
+/// when the id is an invocation missing from `other` whose container `other` has, else the id.
+fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
+    let mut keys: Vec<(String, Outcome)> = Vec::new();
+    let mut slot: HashMap<String, usize> = HashMap::new();
+    for t in side {
+        let id = t.test.as_str();
+        let container = container_of(id);
+        let key = if is_invocation(id) && !other.contains(id) && other.contains(container) {
+            container
+        } else {
+            id
+        };
+        match slot.get(key) {
+            Some(&i) => keys[i].1 = keys[i].1.worst(t.outcome),
+            None => {
+                slot.insert(key.to_string(), keys.len());
+                keys.push((key.to_string(), t.outcome));
+            }
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Outcome::*;
+
+    fn outcomes(list: &[(&str, Outcome)]) -> Vec<TestOutcome> {
+        list.iter()
+            .map(|(test, outcome)| TestOutcome {
+                test: test.to_string(),
+                outcome: *outcome,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn identical_outcomes_are_the_same() {
+        let side = outcomes(&[("a#x", Pass), ("a#y", Fail)]);
+        let cmp = compare_outcomes(&side, &side);
+        assert!(cmp.same);
+        assert!(cmp.differences.is_empty());
+    }
+
+    #[test]
+    fn differences_and_one_sided_tests_are_listed() {
+        let cmp = compare_outcomes(
+            &outcomes(&[("a#x", Pass), ("a#y", Pass), ("a#gone", Pass)]),
+            &outcomes(&[("a#new", Skipped), ("a#y", Error), ("a#x", Pass)]),
+        );
+        assert!(!cmp.same);
+        assert_eq!(
+            cmp.differences,
+            [OutcomeDifference {
+                test: "a#y".into(),
+                expected: Pass,
+                actual: Error
+            }]
+        );
+        assert_eq!(cmp.only_expected, ["a#gone"]);
+        assert_eq!(cmp.only_actual, ["a#new"]);
+    }
+
+    #[test]
+    fn container_matches_folded_invocations_with_the_worst_outcome() {
+        let expected = outcomes(&[("a#m", Pass), ("a#p", Fail)]);
+        let actual = outcomes(&[
+            ("a#m[1]", Pass),
+            ("a#m[2]", Skipped),
+            ("a#p[1]", Pass),
+            ("a#p[2]", Fail),
+            ("a#p[3]", Pass),
+        ]);
+        let cmp = compare_outcomes(&expected, &actual);
+        assert!(cmp.same, "{cmp:?}");
+
+        let failing = outcomes(&[("a#m[1]", Pass), ("a#m[2]", Error)]);
+        let cmp = compare_outcomes(&expected[..1], &failing);
+        assert_eq!(
+            cmp.differences,
+            [OutcomeDifference {
+                test: "a#m".into(),
+                expected: Pass,
+                actual: Error
+            }]
+        );
+        // Folding works the other way round too.
+        assert!(compare_outcomes(&failing, &outcomes(&[("a#m", Error)])).same);
+    }
+
+    #[test]
+    fn invocations_on_both_sides_are_compared_one_by_one() {
+        let cmp = compare_outcomes(
+            &outcomes(&[("a#m[1]", Pass), ("a#m[2]", Pass)]),
+            &outcomes(&[("a#m[1]", Pass), ("a#m[2]", Fail)]),
+        );
+        assert_eq!(cmp.differences.len(), 1);
+        assert_eq!(cmp.differences[0].test, "a#m[2]");
+    }
+
+    #[test]
+    fn all_skipped_invocations_fold_to_skipped() {
+        let cmp = compare_outcomes(
+            &outcomes(&[("a#m", Pass)]),
+            &outcomes(&[("a#m[1]", Skipped), ("a#m[2]", Skipped)]),
+        );
+        assert_eq!(cmp.differences[0].actual, Skipped);
+    }
+
+    #[test]
+    fn repeated_test_counts_with_its_worst_outcome() {
+        let cmp = compare_outcomes(
+            &outcomes(&[("a#t", Pass)]),
+            &outcomes(&[("a#t", Pass), ("a#t", Fail)]),
+        );
+        assert_eq!(cmp.differences[0].actual, Fail);
+    }
+}

@@ -1,0 +1,209 @@
+//! The engine's one error type.
+//!
+//! Every fallible operation in the engine returns [`EngineError`]. Each variant carries the input
+//! that failed (the id, the file, the line) so that its message can be shown to a user as is, and
+//! maps to one of the stable error codes of `docs/protocol.md` through [`EngineError::code`]. The
+//! JNI layer turns the code and message into an `EngineException`; the CLI prints them as
+//! `error[<code>]: <message>`.
+
+use std::path::PathBuf;
+
+use crate::testid::IdError;
+
+/// The hint every "unknown test" message ends with.
+const DISCOVER_HINT: &str = "run `mvn odrust:discover` to list the module's tests";
+
+/// An error produced by the engine. The [`Display`](std::fmt::Display) form is the message a user
+/// sees; [`code`](EngineError::code) is the stable machine-readable code.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The request of `op` was not valid JSON, lacked a field, or had a value out of range.
+    #[error("bad request for op `{op}`: {reason}")]
+    BadRequest {
+        /// The op whose request was bad.
+        op: String,
+        /// What was wrong, usually serde's message.
+        reason: String,
+    },
+
+    /// `op` is not one of the ops this engine knows.
+    #[error("unknown op `{op}`; known ops: {}", known.join(", "))]
+    UnknownOp {
+        /// The op that was asked for.
+        op: String,
+        /// Every op the engine knows.
+        known: Vec<&'static str>,
+    },
+
+    /// An id of an order is not a test of the suite.
+    #[error(
+        "unknown test `{id}` in {origin}{}{}; {hint}",
+        suggestion_text(suggestions),
+        more_text(*more_unknown),
+        hint = DISCOVER_HINT
+    )]
+    UnknownTest {
+        /// The id as the user wrote it.
+        id: String,
+        /// Where the order came from (a file name, or `-Dodrust.order`).
+        origin: String,
+        /// Up to three known ids that are closest to `id`, best first.
+        suggestions: Vec<String>,
+        /// How many other ids of the same order are unknown too.
+        more_unknown: usize,
+    },
+
+    /// An id in the dotted `pkg.Class.method` form matches more than one test of the suite.
+    #[error(
+        "ambiguous test `{id}` in {origin}: it matches {}; write the id as `Class#method`",
+        quoted(candidates)
+    )]
+    AmbiguousTest {
+        /// The id as the user wrote it.
+        id: String,
+        /// Where the order came from.
+        origin: String,
+        /// Every suite id the dotted form matches.
+        candidates: Vec<String>,
+    },
+
+    /// A line of an order is not a test id.
+    #[error("{origin}:{line}: `{text}` is not a test id: {kind}")]
+    MalformedOrder {
+        /// Where the order came from.
+        origin: String,
+        /// The 1-based line number.
+        line: usize,
+        /// The offending text (one id of the line).
+        text: String,
+        /// Why the text is not a test id.
+        kind: IdError,
+    },
+
+    /// An order lists no test at all.
+    #[error("the order in {origin} lists no test (only blank lines and `#` comments)")]
+    EmptyOrder {
+        /// Where the order came from.
+        origin: String,
+    },
+
+    /// A file or directory could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The path that could not be read.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+
+    /// A Surefire XML report could not be parsed.
+    #[error("cannot parse Surefire report {}: {reason}", file.display())]
+    BadReport {
+        /// The report file.
+        file: PathBuf,
+        /// What was wrong with it.
+        reason: String,
+    },
+
+    /// The engine panicked. Only the JNI layer produces this variant, from a caught panic.
+    #[error("odrust engine panicked: {payload}. This is a bug in odrust; please report it.")]
+    Panic {
+        /// The panic payload, if it was a string.
+        payload: String,
+    },
+}
+
+impl EngineError {
+    /// The stable error code of `docs/protocol.md` (`bad-request`, `unknown-op`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            EngineError::BadRequest { .. } => "bad-request",
+            EngineError::UnknownOp { .. } => "unknown-op",
+            EngineError::UnknownTest { .. } | EngineError::AmbiguousTest { .. } => "unknown-test",
+            EngineError::MalformedOrder { .. } => "malformed-order",
+            EngineError::EmptyOrder { .. } => "empty-order",
+            EngineError::Io { .. } => "io",
+            EngineError::BadReport { .. } => "bad-report",
+            EngineError::Panic { .. } => "panic",
+        }
+    }
+
+    /// A [`EngineError::BadRequest`] for `op`.
+    pub(crate) fn bad_request(op: &str, reason: impl std::fmt::Display) -> Self {
+        EngineError::BadRequest {
+            op: op.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+fn quoted(ids: &[String]) -> String {
+    ids.iter()
+        .map(|id| format!("`{id}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn suggestion_text(suggestions: &[String]) -> String {
+    if suggestions.is_empty() {
+        String::new()
+    } else {
+        format!("; closest known tests: {}", quoted(suggestions))
+    }
+}
+
+fn more_text(more: usize) -> String {
+    match more {
+        0 => String::new(),
+        1 => "; 1 other id of the order is unknown too".to_string(),
+        n => format!("; {n} other ids of the order are unknown too"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_match_the_protocol() {
+        let io = EngineError::Io {
+            path: PathBuf::from("/x"),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound),
+        };
+        assert_eq!(io.code(), "io");
+        assert!(io.to_string().contains("/x"));
+        assert_eq!(
+            EngineError::bad_request("version", "x").code(),
+            "bad-request"
+        );
+        let empty = EngineError::EmptyOrder {
+            origin: "orders/a.txt".into(),
+        };
+        assert_eq!(empty.code(), "empty-order");
+        assert!(empty.to_string().contains("orders/a.txt"));
+        let panic = EngineError::Panic {
+            payload: "boom".into(),
+        };
+        assert_eq!(panic.code(), "panic");
+        assert_eq!(
+            panic.to_string(),
+            "odrust engine panicked: boom. This is a bug in odrust; please report it."
+        );
+    }
+
+    #[test]
+    fn unknown_test_message_names_id_suggestions_and_hint() {
+        let e = EngineError::UnknownTest {
+            id: "a.B#c".into(),
+            origin: "o.txt".into(),
+            suggestions: vec!["a.B#d".into()],
+            more_unknown: 2,
+        };
+        let msg = e.to_string();
+        assert_eq!(e.code(), "unknown-test");
+        assert!(msg.contains("`a.B#c`"), "{msg}");
+        assert!(msg.contains("closest known tests: `a.B#d`"), "{msg}");
+        assert!(msg.contains("2 other ids"), "{msg}");
+        assert!(msg.ends_with(DISCOVER_HINT), "{msg}");
+    }
+}

@@ -1,0 +1,37 @@
+//! odrust engine: the decisions behind odrust, a Maven plugin that finds order-dependent flaky
+//! tests in Java projects.
+//!
+//! The Java side (the `odrust-maven-plugin` and the agent in each forked test JVM) runs tests; this
+//! crate decides *what* to run and reads *what happened*. It is loaded by the plugin over JNI and
+//! spoken to only through JSON strings (`docs/protocol.md`, "Engine calls"): one op name and one
+//! request in, one response or one error out. The same ops are reachable from the command line
+//! through the `odrust-engine` binary, for debugging.
+//!
+//! # Module map
+//!
+//! - [`protocol`]: the entry point [`protocol::call`], dispatching named ops; request and response
+//!   types; the ABI and engine versions.
+//! - [`jni_api`]: the native methods of `io.github.odrust.engine.NativeEngine`; the only module
+//!   that touches JNI. Catches panics and turns errors into Java exceptions.
+//! - [`error`]: [`EngineError`], the one error type, and its stable error codes.
+//! - [`testid`]: parsing and validating test ids (`Class#method`, invocations `m[2]`, the dotted
+//!   IDoFT form).
+//! - [`suite`]: the suite of a module (discovered class records) and an index over it.
+//! - [`order`]: reading an order, resolving it against a suite, cutting it into segments.
+//! - [`runcheck`]: checking that the order that ran is the order requested.
+//! - [`surefire`]: reading Surefire's `TEST-*.xml` reports.
+//! - [`outcome`]: test outcomes and their severity order.
+//! - [`compare`]: comparing two sets of outcomes.
+
+pub mod compare;
+pub mod error;
+pub mod jni_api;
+pub mod order;
+pub mod outcome;
+pub mod protocol;
+pub mod runcheck;
+pub mod suite;
+pub mod surefire;
+pub mod testid;
+
+pub use error::EngineError;

@@ -1,0 +1,216 @@
+//! The engine's one entry point: named ops taking and returning JSON (`docs/protocol.md`,
+//! "Engine calls").
+//!
+//! [`call`] is what the JNI layer and the CLI both use: it parses the request of an op, runs it,
+//! and serializes the response. The request and response types here are the schema shared with
+//! the Java side; nothing else crosses the boundary.
+
+use std::path::PathBuf;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::compare::{compare_outcomes, TestOutcome};
+use crate::error::EngineError;
+use crate::order::{parse_order_text, resolve, segment, Segment};
+use crate::runcheck::check_run;
+use crate::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
+use crate::surefire::read_reports;
+
+/// The version of the native interface; `NativeEngine.ABI_VERSION` on the Java side must equal it.
+pub const ABI_VERSION: i32 = 1;
+
+/// The engine's crate version.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Every op [`call`] knows.
+pub const OPS: &[&str] = &[
+    "version",
+    "plan_order",
+    "check_run",
+    "read_surefire_reports",
+    "compare_outcomes",
+    "selftest_panic",
+];
+
+/// The message `selftest_panic` panics with.
+pub const SELFTEST_PANIC_MESSAGE: &str = "selftest_panic was called: this panic is on purpose";
+
+/// Runs `op` on `request_json` and returns the response JSON.
+///
+/// Errors: [`EngineError::UnknownOp`] for an op not in [`OPS`], [`EngineError::BadRequest`] for a
+/// request that is not valid JSON of the op's shape, and whatever the op itself fails with.
+///
+/// # Panics
+///
+/// `selftest_panic` always panics, so that callers can prove panics are caught.
+pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
+    log::debug!("odrust engine call `{op}`");
+    match op {
+        "version" => {
+            let _: Empty = parse(op, request_json)?;
+            respond(&VersionResponse {
+                engine_version: ENGINE_VERSION,
+                abi: ABI_VERSION,
+            })
+        }
+        "plan_order" => respond(&plan_order(parse(op, request_json)?)?),
+        "check_run" => {
+            let request: CheckRunRequest = parse(op, request_json)?;
+            respond(&check_run(&request.requested, &request.ran))
+        }
+        "read_surefire_reports" => {
+            let request: SurefireRequest = parse(op, request_json)?;
+            respond(&read_reports(&request.dir)?)
+        }
+        "compare_outcomes" => {
+            let request: CompareRequest = parse(op, request_json)?;
+            respond(&compare_outcomes(&request.expected, &request.actual))
+        }
+        "selftest_panic" => {
+            let _: Empty = parse(op, request_json)?;
+            panic!("{SELFTEST_PANIC_MESSAGE}")
+        }
+        _ => Err(EngineError::UnknownOp {
+            op: op.to_string(),
+            known: OPS.to_vec(),
+        }),
+    }
+}
+
+/// Request of ops that take none: `{}` (other fields are ignored).
+#[derive(Debug, Deserialize)]
+struct Empty {}
+
+/// Response of `version`.
+#[derive(Debug, Serialize)]
+struct VersionResponse {
+    engine_version: &'static str,
+    abi: i32,
+}
+
+/// Request of `plan_order`.
+#[derive(Debug, Deserialize)]
+pub struct PlanOrderRequest {
+    /// The module's suite.
+    pub suite: Suite,
+    /// The text of the order file, or the inline `-Dodrust.order` list.
+    pub order_text: String,
+    /// Where the order came from, for messages (`orders/x.txt`, `-Dodrust.order`).
+    pub source: String,
+}
+
+/// Response of `plan_order`.
+#[derive(Debug, Serialize)]
+pub struct Plan {
+    /// The resolved order: suite ids, in order.
+    pub order: Vec<String>,
+    /// The order cut into segments (one JUnit request each).
+    pub segments: Vec<Segment>,
+    /// Things the user should be told (e.g. a dotted id resolved).
+    pub warnings: Vec<String>,
+}
+
+/// Reads, resolves and segments an order against a suite.
+pub fn plan_order(request: PlanOrderRequest) -> Result<Plan, EngineError> {
+    if request.suite.schema_version != SCHEMA_VERSION {
+        return Err(EngineError::bad_request(
+            "plan_order",
+            format!(
+                "suite schema_version {} is not supported (this engine reads {SCHEMA_VERSION})",
+                request.suite.schema_version
+            ),
+        ));
+    }
+    let ids = parse_order_text(&request.order_text, &request.source)?;
+    let index = SuiteIndex::new(&request.suite);
+    let resolution = resolve(&ids, &index, &request.source)?;
+    Ok(Plan {
+        order: resolution.ids(),
+        segments: segment(&resolution.tests, &index),
+        warnings: resolution.warnings,
+    })
+}
+
+/// Request of `check_run`.
+#[derive(Debug, Deserialize)]
+struct CheckRunRequest {
+    requested: Vec<String>,
+    ran: Vec<String>,
+}
+
+/// Request of `read_surefire_reports`.
+#[derive(Debug, Deserialize)]
+struct SurefireRequest {
+    dir: PathBuf,
+}
+
+/// Request of `compare_outcomes`.
+#[derive(Debug, Deserialize)]
+struct CompareRequest {
+    expected: Vec<TestOutcome>,
+    actual: Vec<TestOutcome>,
+}
+
+fn parse<T: DeserializeOwned>(op: &str, json: &str) -> Result<T, EngineError> {
+    serde_json::from_str(json).map_err(|e| EngineError::bad_request(op, e))
+}
+
+fn respond<T: Serialize>(response: &T) -> Result<String, EngineError> {
+    // Responses hold only strings, numbers, booleans and enums: serializing cannot fail.
+    Ok(serde_json::to_string(response).expect("engine responses always serialize"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn call_json(op: &str, request: Value) -> Result<Value, EngineError> {
+        call(op, &request.to_string()).map(|s| serde_json::from_str(&s).unwrap())
+    }
+
+    #[test]
+    fn version_reports_crate_version_and_abi() {
+        assert_eq!(
+            call_json("version", json!({})).unwrap(),
+            json!({"engine_version": ENGINE_VERSION, "abi": 1})
+        );
+    }
+
+    #[test]
+    fn unknown_op_lists_known_ops() {
+        let err = call("plan", "{}").unwrap_err();
+        assert_eq!(err.code(), "unknown-op");
+        for op in OPS {
+            assert!(err.to_string().contains(op), "{err}");
+        }
+    }
+
+    #[test]
+    fn bad_json_and_missing_fields_are_bad_requests() {
+        let err = call("check_run", "{not json").unwrap_err();
+        assert_eq!(err.code(), "bad-request");
+        let err = call("check_run", r#"{"requested":[]}"#).unwrap_err();
+        assert_eq!(err.code(), "bad-request");
+        assert!(err.to_string().contains("missing field `ran`"), "{err}");
+        assert_eq!(call("version", "").unwrap_err().code(), "bad-request");
+    }
+
+    #[test]
+    fn plan_order_rejects_unknown_schema_version() {
+        let err = call_json(
+            "plan_order",
+            json!({"suite":{"schema_version":2,"module":"g:a","classes":[]},"order_text":"a.B#c","source":"o"}),
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "bad-request");
+        assert!(err.to_string().contains("schema_version 2"), "{err}");
+    }
+
+    #[test]
+    #[should_panic(expected = "on purpose")]
+    fn selftest_panic_panics() {
+        let _ = call("selftest_panic", "{}");
+    }
+}
