@@ -1,0 +1,121 @@
+package io.github.odrust.maven;
+
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.EngineException;
+import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.maven.surefire.SurefireSettings;
+import io.github.odrust.maven.surefire.SurefireSettingsReader;
+import java.io.File;
+import java.util.Set;
+import org.apache.maven.artifact.Artifact;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.BuildPluginManager;
+import org.apache.maven.plugin.MavenPluginManager;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
+import org.apache.maven.plugins.annotations.Component;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+import org.apache.maven.toolchain.ToolchainManager;
+import org.eclipse.aether.RepositorySystem;
+
+/**
+ * What every odrust goal shares: skipping, loading the engine, reading the module's Surefire
+ * configuration. Subclasses implement {@link #executeMojo()}; engine errors about the user's input
+ * become build failures with the engine's message, never a bare stack trace.
+ */
+public abstract class AbstractOdrustMojo extends AbstractMojo {
+    /** Engine error codes that mean the user's input is wrong (not odrust). */
+    private static final Set<String> INPUT_ERRORS = Set.of("unknown-test", "malformed-order", "empty-order", "bad-report", "io");
+
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    protected MavenProject project;
+
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    protected MavenSession session;
+
+    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
+    protected PluginDescriptor plugin;
+
+    /** Skip odrust entirely. */
+    @Parameter(property = "odrust.skip", defaultValue = "false")
+    protected boolean skip;
+
+    /** A native engine library to load instead of the one bundled in the plugin (for odrust development). */
+    @Parameter(property = "odrust.engine.library")
+    protected File engineLibrary;
+
+    /** Seconds one test JVM may run before it and its child processes are killed. */
+    @Parameter(property = "odrust.timeout", defaultValue = "600")
+    protected int timeout;
+
+    /** Where odrust writes everything it produces. */
+    @Parameter(property = "odrust.outputDirectory", defaultValue = "${project.build.directory}/odrust")
+    protected File outputDirectory;
+
+    @Component
+    protected BuildPluginManager buildPluginManager;
+
+    @Component
+    protected MavenPluginManager mavenPluginManager;
+
+    @Component
+    protected RepositorySystem repositorySystem;
+
+    @Component
+    protected ToolchainManager toolchainManager;
+
+    @Override
+    public final void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info("odrust is skipped (odrust.skip=true)");
+            return;
+        }
+        if ("pom".equals(project.getPackaging())) {
+            getLog().info("odrust: skipping " + project.getArtifactId() + ": packaging pom has no tests of its own");
+            return;
+        }
+        if (timeout <= 0) {
+            throw new MojoFailureException("odrust.timeout must be a positive number of seconds, not " + timeout);
+        }
+        try {
+            executeMojo();
+        } catch (EngineException e) {
+            String message = "odrust: " + e.getMessage();
+            if (INPUT_ERRORS.contains(e.getCode())) {
+                throw new MojoFailureException(message, e);
+            }
+            throw new MojoExecutionException(message, e);
+        }
+    }
+
+    protected abstract void executeMojo() throws MojoExecutionException, MojoFailureException;
+
+    protected Engine engine() {
+        return EngineLoader.load(engineLibrary, plugin.getVersion());
+    }
+
+    /** The module's tests as Surefire would run them. */
+    protected TestModule testModule() throws MojoExecutionException {
+        SurefireSettings settings = new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(project);
+        if (!settings.reuseForks || !"1".equals(settings.forkCount.trim())) {
+            getLog().info("note: mvn test here runs with forkCount=" + settings.forkCount + ", reuseForks=" + settings.reuseForks
+                    + (settings.reuseForks ? "" : ", so tests of different classes never share a JVM")
+                    + "; odrust runs each order in one JVM, exactly as asked.");
+        }
+        if (settings.groups != null || settings.excludedGroups != null) {
+            getLog().warn("Surefire's groups/excludedGroups (" + settings.groups + " / " + settings.excludedGroups
+                    + ") are not honoured by odrust yet: tests of every group are discovered.");
+        }
+        Artifact agent = plugin.getArtifactMap().get("io.github.odrust:odrust-jvm-agent");
+        if (agent == null || agent.getFile() == null) {
+            throw new MojoExecutionException("the odrust plugin is incomplete: its odrust-jvm-agent artifact is missing");
+        }
+        TestModule.Resolver resolver = new TestModule.Resolver(repositorySystem, session.getRepositorySession(),
+                project.getRemoteProjectRepositories());
+        return TestModule.create(project, settings, resolver, toolchainManager.getToolchainFromBuildContext("jdk", session),
+                agent.getFile(), timeout, getLog());
+    }
+}

@@ -1,0 +1,106 @@
+package io.github.odrust.maven;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.run.Discovery;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Checks that odrust runs this module faithfully: runs the original order through odrust and
+ * compares every test's outcome with what Surefire reported in the same build. Run it after the
+ * tests: {@code mvn test odrust:fidelity}. Writes {@code target/odrust/fidelity.json}.
+ */
+@Mojo(name = "fidelity", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+public class FidelityMojo extends AbstractOdrustMojo {
+    /** Fail the build when outcomes differ (the default), or only report. */
+    @Parameter(property = "odrust.fidelity.failOnMismatch", defaultValue = "true")
+    protected boolean failOnMismatch;
+
+    @Override
+    protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        Engine engine = engine();
+        TestModule module = testModule();
+        File reports = module.settings.reportsDirectory != null ? module.settings.reportsDirectory
+                : new File(project.getBuild().getDirectory(), "surefire-reports");
+        if (!reports.isDirectory()) {
+            throw new MojoFailureException("no Surefire reports in " + reports + " to compare with: run the module's tests in"
+                    + " the same command, `mvn test odrust:fidelity` (add -Dmaven.test.failure.ignore=true if some tests fail).");
+        }
+        Path out = outputDirectory.toPath();
+        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        Discovery.writeSuite(suite, out);
+        String original = String.join("\n", Discovery.originalOrder(suite));
+        RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog()).run(original, "the original order");
+
+        JsonObject readRequest = new JsonObject();
+        readRequest.addProperty("dir", reports.getAbsolutePath());
+        JsonArray expected = engine.call("read_surefire_reports", readRequest).getAsJsonArray("tests");
+        JsonArray actual = new JsonArray();
+        for (RunResult.TestResult r : run.results) {
+            JsonObject o = new JsonObject();
+            o.addProperty("test", r.test);
+            o.addProperty("outcome", r.outcome);
+            actual.add(o);
+        }
+        JsonObject compare = new JsonObject();
+        compare.add("expected", expected);
+        compare.add("actual", actual);
+        JsonObject verdict = engine.call("compare_outcomes", compare);
+        verdict.addProperty("module", module.id());
+        verdict.addProperty("surefire_reports", reports.getAbsolutePath());
+        verdict.addProperty("surefire_tests", expected.size());
+        verdict.addProperty("odrust_tests", actual.size());
+        verdict.addProperty("order_honoured", run.honoured);
+        verdict.addProperty("surefire_isolates_classes", module.settings.isolatesClasses());
+        Path file = out.resolve("fidelity.json");
+        try {
+            Files.write(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(verdict)
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
+        }
+        boolean same = verdict.get("same").getAsBoolean();
+        if (same) {
+            getLog().info("fidelity: odrust's run of the original order gives the same outcomes as mvn test for all "
+                    + expected.size() + " tests (" + file + ")");
+            return;
+        }
+        StringBuilder why = new StringBuilder("fidelity check FAILED for " + module.id()
+                + ": running the original order through odrust did not give the outcomes mvn test gave, so odrust's"
+                + " findings for this module cannot be trusted until this is explained.");
+        for (JsonElement d : verdict.getAsJsonArray("differences")) {
+            JsonObject o = d.getAsJsonObject();
+            why.append("\n  ").append(o.get("test").getAsString()).append(": mvn test ").append(o.get("expected").getAsString())
+                    .append(", odrust ").append(o.get("actual").getAsString());
+        }
+        for (JsonElement t : verdict.getAsJsonArray("only_expected")) {
+            why.append("\n  ").append(t.getAsString()).append(": run by mvn test, not found by odrust");
+        }
+        for (JsonElement t : verdict.getAsJsonArray("only_actual")) {
+            why.append("\n  ").append(t.getAsString()).append(": run by odrust, not in the Surefire reports");
+        }
+        if (module.settings.isolatesClasses()) {
+            why.append("\n  note: mvn test runs each class in its own JVM here (reuseForks=false); odrust ran them in one,"
+                    + " so a test polluted by another class can differ.");
+        }
+        why.append("\n  details: ").append(file);
+        if (failOnMismatch) {
+            throw new MojoFailureException(why.toString());
+        }
+        getLog().error(why.toString());
+    }
+}

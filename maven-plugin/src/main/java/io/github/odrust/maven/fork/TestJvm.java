@@ -1,0 +1,110 @@
+package io.github.odrust.maven.fork;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts one test JVM and waits for it, with a timeout that kills the whole process tree (the JVM
+ * and anything the tests started). While it runs, {@link Watcher#poll()} is called a few times a
+ * second so the caller can stream the agent's events.
+ */
+public final class TestJvm {
+    /** How to start a test JVM for one module. */
+    public static final class Spec {
+        public String java;
+        public List<String> jvmArgs = new ArrayList<>();
+        public File workingDirectory;
+        public Map<String, String> environment;
+        public List<String> removedEnvironment = new ArrayList<>();
+        public int timeoutSeconds;
+    }
+
+    /** How a test JVM ended. */
+    public static final class Exit {
+        public final int exitCode;
+        public final boolean timedOut;
+        public final long millis;
+
+        Exit(int exitCode, boolean timedOut, long millis) {
+            this.exitCode = exitCode;
+            this.timedOut = timedOut;
+            this.millis = millis;
+        }
+    }
+
+    /** Called while the JVM runs. */
+    public interface Watcher {
+        void poll() throws IOException;
+    }
+
+    private TestJvm() {}
+
+    public static List<String> command(Spec spec, Path classpathJar, Path plan) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(spec.java);
+        cmd.addAll(spec.jvmArgs);
+        cmd.add("-cp");
+        cmd.add(classpathJar.toAbsolutePath().toString());
+        cmd.add("io.github.odrust.agent.Main");
+        cmd.add(plan.toAbsolutePath().toString());
+        return cmd;
+    }
+
+    public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command(spec, classpathJar, plan));
+        pb.directory(spec.workingDirectory);
+        Map<String, String> env = pb.environment();
+        if (spec.environment != null) {
+            env.putAll(spec.environment);
+        }
+        for (String name : spec.removedEnvironment) {
+            env.remove(name);
+        }
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(log.toFile());
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(spec.timeoutSeconds);
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            throw new IOException("could not start the test JVM '" + spec.java + "': " + e.getMessage()
+                    + ". Check Surefire's <jvm> setting or the toolchain.", e);
+        }
+        try {
+            while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                watcher.poll();
+                if (System.nanoTime() > deadline) {
+                    killTree(process);
+                    watcher.poll();
+                    return new Exit(process.exitValue(), true, elapsed(start));
+                }
+            }
+        } catch (InterruptedException e) {
+            killTree(process);
+            throw e;
+        }
+        watcher.poll();
+        return new Exit(process.exitValue(), false, elapsed(start));
+    }
+
+    /** Kills the JVM and every process below it, children first, and waits for the JVM to go. */
+    static void killTree(Process process) throws InterruptedException {
+        List<ProcessHandle> descendants = new ArrayList<>();
+        process.descendants().forEach(descendants::add);
+        process.destroyForcibly();
+        for (ProcessHandle h : descendants) {
+            h.destroyForcibly();
+        }
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    private static long elapsed(long start) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+}

@@ -1,0 +1,294 @@
+package io.github.odrust.maven.run;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.fork.EventTail;
+import io.github.odrust.maven.fork.ManifestJar;
+import io.github.odrust.maven.fork.PlanFile;
+import io.github.odrust.maven.fork.TestJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * Runs one order of tests exactly, in fresh JVMs, and records what really ran.
+ *
+ * <p>The engine turns the order into segments; the agent runs them in one JVM and streams events.
+ * When that JVM ends early ({@code System.exit}, a crash, the timeout) the test that was running
+ * gets that outcome, and the rest of the order goes on in a new JVM, planned again by the engine.
+ * {@code result.json} is rewritten after every JVM, so an interrupted run leaves what it ran.
+ */
+public final class OrderRunner {
+    private final TestModule module;
+    private final Engine engine;
+    private final JsonObject suite;
+    private final Path dir;
+    private final Log log;
+    private Consumer<RunResult.TestResult> onTest = r -> {};
+
+    public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
+        this.module = module;
+        this.engine = engine;
+        this.suite = suite;
+        this.dir = dir;
+        this.log = log;
+    }
+
+    /** Called for each test as soon as its event arrives. */
+    public OrderRunner onTest(Consumer<RunResult.TestResult> listener) {
+        this.onTest = listener;
+        return this;
+    }
+
+    /** Plans {@code orderText} with the engine (throws on unknown ids etc.) and runs it. */
+    public RunResult run(String orderText, String source) throws MojoExecutionException {
+        JsonObject plan = plan(orderText, source);
+        RunResult result = new RunResult();
+        result.module = module.id();
+        result.orderSource = source;
+        plan.getAsJsonArray("order").forEach(e -> result.requested.add(e.getAsString()));
+        plan.getAsJsonArray("warnings").forEach(w -> {
+            result.warnings.add(w.getAsString());
+            log.warn(w.getAsString());
+        });
+        Path resultFile = dir.resolve("result.json");
+        List<String> remaining = new ArrayList<>(result.requested);
+        try {
+            Files.createDirectories(dir);
+            Path jar = dir.resolve("classpath.jar");
+            ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
+            int jvmIndex = 0;
+            while (!remaining.isEmpty()) {
+                jvmIndex++;
+                if (jvmIndex > 1) {
+                    plan = plan(String.join("\n", remaining), source + " (the rest, in a new JVM)");
+                    log.info("continuing with the remaining " + remaining.size() + " tests in a new JVM (#" + jvmIndex + ")");
+                }
+                int consumed = runJvm(jvmIndex, plan, jar, remaining, result);
+                result.write(resultFile);
+                if (consumed == 0) {
+                    break;
+                }
+                remaining = new ArrayList<>(remaining.subList(consumed, remaining.size()));
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust could not run the order: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MojoExecutionException("interrupted while running the order", e);
+        }
+        for (String t : remaining) {
+            RunResult.TestResult r = new RunResult.TestResult();
+            r.test = t;
+            r.outcome = "not-run";
+            r.message = "never started: the test JVM could not run it (see the JVM log)";
+            r.jvm = result.jvms.isEmpty() ? 0 : result.jvms.get(result.jvms.size() - 1).index;
+            result.results.add(r);
+            onTest.accept(r);
+        }
+        JsonObject check = new JsonObject();
+        check.add("requested", Engine.GSON.toJsonTree(result.requested));
+        List<String> ran = new ArrayList<>();
+        result.results.stream().filter(r -> !"not-run".equals(r.outcome)).forEach(r -> ran.add(r.test));
+        check.add("ran", Engine.GSON.toJsonTree(ran));
+        JsonObject verdict = engine.call("check_run", check);
+        result.honoured = verdict.get("honoured").getAsBoolean();
+        result.firstDifference = verdict.get("first_difference");
+        try {
+            result.write(resultFile);
+        } catch (IOException e) {
+            throw new MojoExecutionException("could not write " + resultFile + ": " + e.getMessage(), e);
+        }
+        return result;
+    }
+
+    private JsonObject plan(String orderText, String source) {
+        JsonObject request = new JsonObject();
+        request.add("suite", suite);
+        request.addProperty("order_text", orderText);
+        request.addProperty("source", source);
+        return engine.call("plan_order", request);
+    }
+
+    /** Runs one JVM over the plan; returns how many entries of {@code remaining} it consumed. */
+    private int runJvm(int index, JsonObject plan, Path jar, List<String> remaining, RunResult result)
+            throws IOException, InterruptedException, MojoExecutionException {
+        Path events = dir.resolve("events-" + index + ".jsonl");
+        Path planFile = dir.resolve("plan-" + index + ".txt");
+        Path jvmLog = dir.resolve("jvm-" + index + ".log");
+        PlanFile p = new PlanFile("run", events).frameworks(module.frameworks).classpath(module.classpath)
+                .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
+        int segmentBase = result.segments.size();
+        for (JsonElement s : plan.getAsJsonArray("segments")) {
+            JsonObject seg = s.getAsJsonObject();
+            List<String> tests = new ArrayList<>();
+            seg.getAsJsonArray("tests").forEach(t -> tests.add(t.getAsString()));
+            p.segment(seg.get("framework").getAsString(), seg.get("class").getAsString(), tests);
+        }
+        p.write(planFile);
+        Files.deleteIfExists(events);
+
+        RunResult.Jvm jvm = new RunResult.Jvm();
+        jvm.index = index;
+        jvm.events = events.getFileName().toString();
+        jvm.log = jvmLog.getFileName().toString();
+        jvm.plan = planFile.getFileName().toString();
+        result.jvms.add(jvm);
+
+        Map<String, Integer> started = new HashMap<>();
+        int[] currentSegment = {-1};
+        String[] running = {null};
+        boolean[] flags = new boolean[2]; // [0] end seen, [1] exit seen
+        EventTail tail = new EventTail(events);
+        TestJvm.Watcher watcher = () -> {
+            for (JsonObject e : tail.poll()) {
+                switch (kind(e)) {
+                    case "segment": {
+                        RunResult.Segment seg = new RunResult.Segment();
+                        seg.index = result.segments.size();
+                        seg.className = Discovery.str(e, "class");
+                        seg.framework = Discovery.str(e, "framework");
+                        e.getAsJsonArray("tests").forEach(t -> seg.tests.add(t.getAsString()));
+                        seg.jvm = index;
+                        seg.split = Discovery.str(e, "split");
+                        result.segments.add(seg);
+                        currentSegment[0] = seg.index;
+                        break;
+                    }
+                    case "test-start":
+                        running[0] = Discovery.str(e, "test");
+                        started.merge(running[0], 1, Integer::sum);
+                        break;
+                    case "test": {
+                        RunResult.TestResult r = new RunResult.TestResult();
+                        r.test = Discovery.str(e, "test");
+                        r.outcome = Discovery.str(e, "outcome");
+                        r.message = Discovery.str(e, "message");
+                        r.exception = Discovery.str(e, "exception");
+                        r.trace = Discovery.str(e, "trace");
+                        r.timeMs = e.has("time_ms") && !e.get("time_ms").isJsonNull() ? e.get("time_ms").getAsLong() : null;
+                        r.jvm = index;
+                        r.segment = currentSegment[0] >= 0 ? currentSegment[0] : null;
+                        result.results.add(r);
+                        if (r.test != null && r.test.equals(running[0])) {
+                            running[0] = null;
+                        }
+                        onTest.accept(r);
+                        break;
+                    }
+                    case "class-failure":
+                        log.warn("class-level failure in " + Discovery.str(e, "class") + ": " + Discovery.str(e, "message"));
+                        break;
+                    case "exit":
+                        flags[1] = true;
+                        break;
+                    case "end":
+                        flags[0] = true;
+                        break;
+                    case "agent-error":
+                        log.error("odrust runner error: " + Discovery.str(e, "message"));
+                        break;
+                    default:
+                        break;
+                }
+            }
+        };
+        TestJvm.Exit exit = TestJvm.run(module.jvm, jar, planFile, jvmLog, watcher);
+        jvm.exitCode = exit.exitCode;
+        jvm.millis = exit.millis;
+        if (exit.timedOut) {
+            jvm.status = "timeout";
+        } else if (flags[0]) {
+            jvm.status = "ok";
+        } else if (flags[1]) {
+            jvm.status = "exit";
+        } else {
+            jvm.status = "crash";
+        }
+        if (!"ok".equals(jvm.status) && running[0] != null) {
+            RunResult.TestResult r = new RunResult.TestResult();
+            r.test = running[0];
+            r.outcome = jvm.status;
+            r.message = abnormalMessage(jvm, exit);
+            r.jvm = index;
+            r.segment = currentSegment[0] >= 0 ? currentSegment[0] : null;
+            result.results.add(r);
+            onTest.accept(r);
+        }
+        int first = result.results.size();
+        for (int i = result.results.size() - 1; i >= 0 && result.results.get(i).jvm == index; i--) {
+            first = i;
+        }
+        List<String> ranHere = new ArrayList<>();
+        for (RunResult.TestResult r : result.results.subList(first, result.results.size())) {
+            ranHere.add(r.test);
+        }
+        int consumed = consumed(remaining, ranHere);
+        if (consumed == 0 && !"ok".equals(jvm.status)) {
+            throw new MojoExecutionException("the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") before"
+                    + " running any test, so the order cannot run. Command: "
+                    + String.join(" ", TestJvm.command(module.jvm, jar, planFile)) + Discovery.tailOf(jvmLog));
+        }
+        if (segmentBase == result.segments.size() && consumed == 0) {
+            log.warn("test JVM #" + index + " ran nothing of its plan " + planFile);
+        }
+        return consumed;
+    }
+
+    static String abnormalMessage(RunResult.Jvm jvm, TestJvm.Exit exit) {
+        switch (jvm.status) {
+            case "timeout":
+                return "the test JVM was still running after the timeout (" + exit.millis / 1000 + " s); it and its child"
+                        + " processes were killed. Raise -Dodrust.timeout if the tests are just slow.";
+            case "exit":
+                return "the test called System.exit(" + exit.exitCode + "), which ended the test JVM";
+            default:
+                return "the test JVM died (exit code " + exit.exitCode + ") without finishing; see " + jvm.log;
+        }
+    }
+
+    /**
+     * How many entries of {@code requested} the ran tests account for, in order. A requested JUnit 5
+     * dynamic container ({@code C#m}) accounts for a run of its invocations ({@code C#m[1]}, ...).
+     */
+    static int consumed(List<String> requested, List<String> ran) {
+        int i = 0;
+        int j = 0;
+        while (i < requested.size() && j < ran.size()) {
+            String want = requested.get(i);
+            if (ran.get(j).equals(want)) {
+                i++;
+                j++;
+            } else if (ran.get(j).startsWith(want + "[")) {
+                while (j < ran.size() && ran.get(j).startsWith(want + "[")) {
+                    j++;
+                }
+                i++;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    private static String kind(JsonObject e) {
+        JsonElement k = e.get("event");
+        return k == null || k.isJsonNull() ? "" : k.getAsString();
+    }
+
+    static JsonArray strings(List<String> values) {
+        JsonArray a = new JsonArray();
+        values.forEach(a::add);
+        return a;
+    }
+}

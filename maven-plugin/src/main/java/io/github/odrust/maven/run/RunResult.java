@@ -1,0 +1,95 @@
+package io.github.odrust.maven.run;
+
+import com.google.gson.FieldNamingPolicy;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.annotations.SerializedName;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one run of an order produced: {@code result.json} (schema in docs/run-order.md). Field names
+ * become snake_case in JSON. The file is rewritten atomically after every test JVM.
+ */
+public final class RunResult {
+    public static final int SCHEMA_VERSION = 1;
+    public static final List<String> OUTCOMES = List.of("pass", "fail", "error", "skipped", "crash", "timeout", "exit", "not-run");
+    private static final Gson JSON = new GsonBuilder().setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .disableHtmlEscaping().serializeNulls().setPrettyPrinting().create();
+
+    public int schemaVersion = SCHEMA_VERSION;
+    public String module;
+    public String orderSource;
+    public List<String> requested = new ArrayList<>();
+    public Boolean honoured;
+    public JsonElement firstDifference;
+    public List<TestResult> results = new ArrayList<>();
+    public List<Segment> segments = new ArrayList<>();
+    public List<Jvm> jvms = new ArrayList<>();
+    public List<String> warnings = new ArrayList<>();
+    public Map<String, Integer> summary = new LinkedHashMap<>();
+
+    /** One test as it really ran. */
+    public static final class TestResult {
+        public String test;
+        public String outcome;
+        public String message;
+        public String exception;
+        public String trace;
+        public Long timeMs;
+        public int jvm;
+        public Integer segment;
+    }
+
+    /** One JUnit request: a class, its tests in order, class-level setup once. */
+    public static final class Segment {
+        public int index;
+        @SerializedName("class")
+        public String className;
+        public String framework;
+        public List<String> tests = new ArrayList<>();
+        public int jvm;
+        public String split;
+    }
+
+    /** One test JVM. */
+    public static final class Jvm {
+        public int index;
+        public String status;
+        public Integer exitCode;
+        public long millis;
+        public String events;
+        public String log;
+        public String plan;
+    }
+
+    public void summarize() {
+        summary.clear();
+        for (String o : OUTCOMES) {
+            summary.put(o, 0);
+        }
+        for (TestResult r : results) {
+            summary.merge(r.outcome, 1, Integer::sum);
+        }
+    }
+
+    public long count(String outcome) {
+        return results.stream().filter(r -> outcome.equals(r.outcome)).count();
+    }
+
+    public void write(Path file) throws IOException {
+        summarize();
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.createDirectories(file.getParent());
+        Files.write(tmp, JSON.toJson(this).getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
