@@ -1,0 +1,121 @@
+package io.github.odrust.agent;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * Writes JSON Lines, one flushed line per event. Thread-safe. Remembers the test that is running
+ * (between {@code test-start} and its {@code test}) so a shutdown hook can name it.
+ */
+public final class EventWriter {
+    private final Writer out;
+    private volatile String running;
+    private volatile boolean ended;
+    private volatile boolean closed;
+
+    public EventWriter(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            java.nio.file.Files.createDirectories(parent);
+        }
+        this.out = new OutputStreamWriter(new FileOutputStream(file.toFile(), false), StandardCharsets.UTF_8);
+    }
+
+    public synchronized void write(Json event) {
+        if (closed) {
+            return;
+        }
+        try {
+            out.write(event.toString());
+            out.write('\n');
+            out.flush();
+        } catch (IOException e) {
+            System.err.println("odrust-agent: cannot write event: " + e);
+        }
+    }
+
+    public void testStarted(String id) {
+        running = id;
+        write(Json.event("test-start").put("test", id));
+    }
+
+    /** Writes one {@code test} event. */
+    public void test(String id, String outcome, long timeMs, Throwable t, String message) {
+        if (id.equals(running)) {
+            running = null;
+        }
+        String msg = message;
+        if (msg == null && t != null) {
+            msg = t.getMessage();
+        }
+        write(Json.event("test").put("test", id).put("outcome", outcome).put("time_ms", timeMs)
+                .put("message", msg)
+                .put("exception", t == null ? null : t.getClass().getName())
+                .put("trace", t == null ? null : trace(t)));
+    }
+
+    public String running() {
+        return running;
+    }
+
+    public void warning(String cls, String message) {
+        write(Json.event("warning").put("class", cls).put("message", message));
+    }
+
+    public synchronized void end() {
+        write(Json.event("end"));
+        ended = true;
+    }
+
+    /** Writes {@code agent-error}; the stream is then finished (no {@code end}, no {@code exit}). */
+    public synchronized void agentError(String message) {
+        write(Json.event("agent-error").put("message", message));
+        ended = true;
+    }
+
+    public boolean ended() {
+        return ended;
+    }
+
+    /** Called by the shutdown hook: records that the JVM is leaving before {@code end}. */
+    public synchronized void exitIfNotEnded() {
+        if (!ended && !closed) {
+            write(Json.event("exit").put("status", null).put("test", running));
+            ended = true;
+        }
+    }
+
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            try {
+                out.close();
+            } catch (IOException e) {
+                System.err.println("odrust-agent: cannot close events file: " + e);
+            }
+        }
+    }
+
+    public static String trace(Throwable t) {
+        StringWriter sw = new StringWriter();
+        PrintWriter pw = new PrintWriter(sw);
+        try {
+            t.printStackTrace(pw);
+        } catch (Throwable weird) {
+            pw.print(t.getClass().getName());
+        }
+        pw.flush();
+        String s = sw.toString();
+        // drop the trailing line separator
+        while (s.endsWith("\n") || s.endsWith("\r")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+}

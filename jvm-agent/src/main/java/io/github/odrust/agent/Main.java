@@ -1,0 +1,21 @@
+package io.github.odrust.agent;
+
+import java.nio.file.Paths;
+
+/** {@code java -cp <test classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>} */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: java -cp <test-classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>");
+            System.exit(2);
+        }
+        int status = Agent.run(Paths.get(args[0]));
+        System.out.flush();
+        System.err.flush();
+        // end non-daemon threads the tests may have left behind
+        System.exit(status);
+    }
+}

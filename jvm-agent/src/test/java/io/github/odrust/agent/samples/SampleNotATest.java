@@ -1,0 +1,6 @@
+package io.github.odrust.agent.samples;
+
+public class SampleNotATest {
+    public void helper() {
+    }
+}
