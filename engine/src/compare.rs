@@ -3,7 +3,9 @@
 //!
 //! Ids may be reported at different grain on the two sides: a dynamic container (`C#m`) on one,
 //! its invocations (`C#m[1]`, `C#m[2]`) on the other. Such invocations are folded into their
-//! container, whose outcome is the worst of theirs (see [`Outcome`] for the severity order).
+//! container, whose outcome is the worst of theirs (see [`Outcome`] for the severity order). A
+//! class reported as a single entry (`C`, as Surefire reports a skipped JUnit 5 class) likewise
+//! stands for all tests of that class on the other side.
 
 use std::collections::{HashMap, HashSet};
 
@@ -86,15 +88,23 @@ pub fn compare_outcomes(expected: &[TestOutcome], actual: &[TestOutcome]) -> Com
 }
 
 /// Folds `side` into one outcome per key, in first-seen order: the key of an id is its container
-/// when the id is an invocation missing from `other` whose container `other` has, else the id.
+/// when the id is an invocation missing from `other` whose container `other` has; its class when
+/// `other` has neither the id nor its container but has the class as one entry; else the id.
 fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
     let mut keys: Vec<(String, Outcome)> = Vec::new();
     let mut slot: HashMap<String, usize> = HashMap::new();
     for t in side {
         let id = t.test.as_str();
         let container = container_of(id);
+        // A whole class reported as one entry (Surefire does this for a skipped JUnit 5 class:
+        // `classname="C" name=""`) stands for every test of that class on the other side.
+        let class = id.split_once('#').map(|(class, _)| class);
         let key = if is_invocation(id) && !other.contains(id) && other.contains(container) {
             container
+        } else if let Some(class) =
+            class.filter(|c| !other.contains(id) && !other.contains(container) && other.contains(c))
+        {
+            class
         } else {
             id
         };
@@ -203,5 +213,18 @@ mod tests {
             &outcomes(&[("a#t", Pass), ("a#t", Fail)]),
         );
         assert_eq!(cmp.differences[0].actual, Fail);
+    }
+
+    #[test]
+    fn regression_skipped_junit5_class_reported_once_by_surefire_matches_its_skipped_tests() {
+        let expected = outcomes(&[("p.Off", Skipped), ("p.On#a", Pass)]);
+        let actual = outcomes(&[("p.Off#x", Skipped), ("p.Off#y", Skipped), ("p.On#a", Pass)]);
+        let c = compare_outcomes(&expected, &actual);
+        assert!(c.same, "{c:?}");
+        let failing = outcomes(&[("p.Off#x", Skipped), ("p.Off#y", Fail), ("p.On#a", Pass)]);
+        let c = compare_outcomes(&expected, &failing);
+        assert!(!c.same);
+        assert_eq!(c.differences[0].test, "p.Off");
+        assert_eq!(c.differences[0].actual, Fail);
     }
 }

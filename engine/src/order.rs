@@ -29,7 +29,7 @@ const MAX_SUGGESTIONS: usize = 3;
 pub fn parse_order_text(text: &str, origin: &str) -> Result<Vec<String>, EngineError> {
     let mut ids = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
+        let line = strip_trailing_comment(line).trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -54,6 +54,23 @@ pub fn parse_order_text(text: &str, origin: &str) -> Result<Vec<String>, EngineE
         });
     }
     Ok(ids)
+}
+
+/// `line` without a trailing comment: a `#` after whitespace, outside `[...]` (a `#` right after
+/// the class name is the id's own separator).
+fn strip_trailing_comment(line: &str) -> &str {
+    let mut depth = 0usize;
+    let mut after_space = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '#' if depth == 0 && after_space => return &line[..i],
+            _ => {}
+        }
+        after_space = c.is_whitespace();
+    }
+    line
 }
 
 /// Splits `s` at every `sep` that is not inside `[...]`.
@@ -617,5 +634,15 @@ mod tests {
         assert_eq!(edit_distance(&[], "ab"), 2);
         let u: Vec<char> = "größe".chars().collect();
         assert_eq!(edit_distance(&u, "grose"), 2);
+    }
+
+    #[test]
+    fn regression_trailing_comment_after_an_id_is_ignored() {
+        let ids = parse_order_text(
+            "p.A#a   # the polluter\n  # whole line\np.A#b[1 #2] # note\n",
+            "o.txt",
+        )
+        .unwrap();
+        assert_eq!(ids, vec!["p.A#a".to_string(), "p.A#b[1 #2]".to_string()]);
     }
 }

@@ -33,6 +33,13 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;
 
+    /**
+     * The project as the lifecycle fork of a goal with {@code @Execute} left it: properties that
+     * plugins set there (JaCoCo's {@code argLine}) are only on this copy. Null without a fork.
+     */
+    @Parameter(defaultValue = "${executedProject}", readonly = true)
+    protected MavenProject executedProject;
+
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     protected MavenSession session;
 
@@ -99,7 +106,9 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
 
     /** The module's tests as Surefire would run them. */
     protected TestModule testModule() throws MojoExecutionException {
-        SurefireSettings settings = new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(project);
+        // Evaluate Surefire's configuration where `mvn test` would: after the plugins that ran before it.
+        MavenProject built = executedProject != null ? executedProject : project;
+        SurefireSettings settings = new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(built);
         if (!settings.reuseForks || !"1".equals(settings.forkCount.trim())) {
             getLog().info("note: mvn test here runs with forkCount=" + settings.forkCount + ", reuseForks=" + settings.reuseForks
                     + (settings.reuseForks ? "" : ", so tests of different classes never share a JVM")
@@ -115,7 +124,17 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         }
         TestModule.Resolver resolver = new TestModule.Resolver(repositorySystem, session.getRepositorySession(),
                 project.getRemoteProjectRepositories());
-        return TestModule.create(project, settings, resolver, toolchainManager.getToolchainFromBuildContext("jdk", session),
-                agent.getFile(), timeout, getLog());
+        return TestModule.create(project, built.getProperties(), settings, resolver,
+                toolchainManager.getToolchainFromBuildContext("jdk", session), agent.getFile(), timeout, getLog());
+    }
+
+    /**
+     * How the user can invoke {@code goal} on this project: {@code odrust:goal} when the plugin is
+     * in the POM (so the prefix resolves), else the full coordinates.
+     */
+    protected String invocation(String goal) {
+        boolean declared = project.getBuildPlugins().stream()
+                .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId()) && plugin.getArtifactId().equals(p.getArtifactId()));
+        return declared ? "odrust:" + goal : plugin.getGroupId() + ":" + plugin.getArtifactId() + ":" + plugin.getVersion() + ":" + goal;
     }
 }

@@ -43,7 +43,7 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         getLog().info(String.format("%s: %d tests in %d JVM%s, %d segment%s: %s", goal(), result.results.size(), result.jvms.size(),
                 result.jvms.size() == 1 ? "" : "s", result.segments.size(), result.segments.size() == 1 ? "" : "s", counts(result)));
         getLog().info("result: " + dir.resolve("result.json"));
-        getLog().info("again: mvn odrust:reproduce -Dodrust.order=" + input.reproduceArgument(project.getBasedir()));
+        getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order=" + input.reproduceArgument(project.getBasedir()));
         if (!Boolean.TRUE.equals(result.honoured)) {
             throw new MojoExecutionException("odrust could not run the order exactly as asked (" + result.firstDifference
                     + "); the outcomes above belong to the order that really ran, recorded in " + dir.resolve("result.json")

@@ -23,16 +23,23 @@ public class DiscoverMojo extends AbstractOdrustMojo {
         Path out = outputDirectory.toPath();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         int tests = 0;
+        int dynamic = 0;
         for (JsonElement c : suite.getAsJsonArray("classes")) {
             JsonObject record = c.getAsJsonObject();
             int n = record.getAsJsonArray("tests").size();
             tests += n;
+            dynamic += record.has("dynamic") ? record.getAsJsonArray("dynamic").size() : 0;
             getLog().info(String.format("  %-6s %3d  %s%s", record.get("framework").getAsString(), n, record.get("class").getAsString(),
                     record.get("reorderable").getAsBoolean() ? "" : "  (fixed method order)"));
         }
         Path original = Discovery.writeSuite(suite, out);
         getLog().info(module.id() + ": " + tests + " tests in " + suite.getAsJsonArray("classes").size() + " classes ("
                 + String.join(" + ", module.frameworks) + ")");
+        if (dynamic > 0) {
+            getLog().info(dynamic + " of these are JUnit 5 parameterized, repeated or factory methods: each counts once here,"
+                    + " while Surefire counts every invocation; a class disabled as a whole counts each of its tests here, once in"
+                    + " Surefire's report.");
+        }
         getLog().info("original order: " + original);
     }
 }

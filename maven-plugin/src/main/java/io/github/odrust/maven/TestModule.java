@@ -82,8 +82,12 @@ public final class TestModule {
         }
     }
 
-    public static TestModule create(MavenProject project, SurefireSettings settings, Resolver resolver, Toolchain toolchain,
-            File agentJar, int timeoutSeconds, Log log) throws MojoExecutionException {
+    /**
+     * @param properties the project's properties as the tests would see them (after plugins such
+     *     as JaCoCo set theirs), for {@code @{...}} in argLine
+     */
+    public static TestModule create(MavenProject project, Properties properties, SurefireSettings settings, Resolver resolver,
+            Toolchain toolchain, File agentJar, int timeoutSeconds, Log log) throws MojoExecutionException {
         TestModule m = new TestModule(project, settings);
         Map<String, Artifact> artifacts = new LinkedHashMap<>();
         for (Artifact a : project.getArtifacts()) {
@@ -92,7 +96,7 @@ public final class TestModule {
         m.buildClasspath(artifacts);
         m.chooseFrameworks(artifacts, resolver);
         m.classpath.add(agentJar);
-        m.buildJvm(toolchain, timeoutSeconds, log);
+        m.buildJvm(properties, toolchain, timeoutSeconds, log);
         return m;
     }
 
@@ -167,7 +171,7 @@ public final class TestModule {
         }
     }
 
-    private void buildJvm(Toolchain toolchain, int timeoutSeconds, Log log) throws MojoExecutionException {
+    private void buildJvm(Properties properties, Toolchain toolchain, int timeoutSeconds, Log log) throws MojoExecutionException {
         if (settings.jvm != null && !settings.jvm.trim().isEmpty()) {
             jvm.java = settings.jvm.trim();
         } else if (toolchain != null && toolchain.findTool("java") != null) {
@@ -175,12 +179,10 @@ public final class TestModule {
         } else {
             jvm.java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         }
-        Properties props = new Properties();
-        props.putAll(project.getProperties());
-        ArgLine.Replaced argLine = ArgLine.replace(settings.argLine, props, 1);
+        ArgLine.Replaced argLine = ArgLine.replace(settings.argLine, properties, 1);
         for (String name : argLine.unresolved) {
-            log.warn("argLine refers to @{" + name + "}, which no plugin set in this build (Surefire would pass it on"
-                    + " literally and the JVM would refuse it); odrust replaces it with nothing. If a plugin such as"
+            log.warn("argLine refers to the property " + name + ", which nothing in this build set (Surefire would pass"
+                    + " it on literally and the JVM would refuse it); odrust leaves it out. If a plugin such as"
                     + " jacoco:prepare-agent sets it, run that goal in the same command.");
         }
         try {

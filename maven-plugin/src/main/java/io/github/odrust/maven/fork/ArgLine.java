@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * same quoting rules as Surefire's command line.
  */
 public final class ArgLine {
-    private static final Pattern LATE = Pattern.compile("@\\{([^}]+)}");
+    /** {@code @{name}}, and a {@code ${name}} that Maven could not resolve when it configured Surefire. */
+    private static final Pattern LATE = Pattern.compile("[@$]\\{([^}]+)}");
 
     private ArgLine() {}
 
@@ -29,9 +30,9 @@ public final class ArgLine {
     }
 
     /**
-     * Replaces {@code @{name}} with {@code properties[name]}. Surefire leaves an unknown
-     * placeholder in place, which the JVM then refuses; odrust replaces it with nothing and reports
-     * it, so the caller can warn.
+     * Replaces {@code @{name}} (and a leftover {@code ${name}}) with {@code properties[name]}.
+     * Surefire leaves an unknown placeholder in place, which the JVM then refuses; odrust replaces
+     * it with nothing and reports it, so the caller can warn.
      */
     public static Replaced replace(String argLine, Properties properties, int forkNumber) {
         if (argLine == null) {

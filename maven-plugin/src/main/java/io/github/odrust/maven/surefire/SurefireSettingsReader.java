@@ -71,7 +71,10 @@ public final class SurefireSettingsReader {
         }
 
         Mojo mojo = null;
+        MavenProject current = session.getCurrentProject();
         try {
+            // Expressions are evaluated against the session's current project.
+            session.setCurrentProject(project);
             mojo = mavenPluginManager.getConfiguredMojo(Mojo.class, session, execution);
             SurefireSettings s = fromMojo(mojo);
             s.surefireVersion = plugin.getVersion();
@@ -80,6 +83,7 @@ public final class SurefireSettingsReader {
             throw new MojoExecutionException("could not evaluate the configuration of maven-surefire-plugin "
                     + plugin.getVersion() + " in " + project.getId() + ": " + e.getMessage(), e);
         } finally {
+            session.setCurrentProject(current);
             if (mojo != null) {
                 mavenPluginManager.releaseMojo(mojo, execution);
             }

@@ -18,6 +18,15 @@ class ArgLineTest {
     }
 
     @Test
+    void regressionALeftoverMavenExpressionIsResolvedLateOrLeftOut() {
+        Properties p = new Properties();
+        p.setProperty("jacocoArgLine", "-javaagent:j.jar");
+        ArgLine.Replaced r = ArgLine.replace("-Xmx1g ${jacocoArgLine} ${unset}", p, 1);
+        assertEquals("-Xmx1g -javaagent:j.jar ", r.text);
+        assertEquals(List.of("unset"), r.unresolved);
+    }
+
+    @Test
     void splitsLikeACommandLineWithQuotes() {
         assertEquals(List.of("-Da=b c", "-Xmx1g", "-Dq=it's"), ArgLine.split("  \"-Da=b c\"   -Xmx1g -Dq=\"it's\" "));
         assertEquals(List.of(), ArgLine.split("   "));
