@@ -37,7 +37,7 @@ pub enum EngineError {
 
     /// An id of an order is not a test of the suite.
     #[error(
-        "unknown test `{id}` in {origin}{}{}; {hint}",
+        "unknown test id `{id}` in {origin}{}{}; {hint}",
         suggestion_text(suggestions),
         more_text(*more_unknown),
         hint = DISCOVER_HINT
@@ -68,7 +68,7 @@ pub enum EngineError {
     },
 
     /// A line of an order is not a test id.
-    #[error("{origin}:{line}: `{text}` is not a test id: {kind}")]
+    #[error("malformed order in {origin}, line {line}: `{text}` is not a test id: {kind}")]
     MalformedOrder {
         /// Where the order came from.
         origin: String,

@@ -412,7 +412,10 @@ mod tests {
         let err = parse_order_text("# c\np.A#a1\n\np.A#a 2\n", "orders/x.txt").unwrap_err();
         assert_eq!(err.code(), "malformed-order");
         let msg = err.to_string();
-        assert!(msg.starts_with("orders/x.txt:4: `p.A#a 2`"), "{msg}");
+        assert!(
+            msg.starts_with("malformed order in orders/x.txt, line 4: `p.A#a 2`"),
+            "{msg}"
+        );
     }
 
     #[test]

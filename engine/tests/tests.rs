@@ -110,13 +110,19 @@ fn plan_order_errors_carry_protocol_codes() {
     };
     let (code, message) = plan("com.acme.CartTest#d\n");
     assert_eq!(code, "unknown-test");
-    assert!(message.contains("`com.acme.CartTest#d`"), "{message}");
+    assert!(
+        message.contains("unknown test id `com.acme.CartTest#d`"),
+        "{message}"
+    );
     assert!(message.contains("`com.acme.CartTest#a`"), "{message}");
     assert!(message.contains("mvn odrust:discover"), "{message}");
 
     let (code, message) = plan("com.acme.CartTest#a\n\ncom.acme.CartTest#\n");
     assert_eq!(code, "malformed-order");
-    assert!(message.starts_with("orders/x.txt:3:"), "{message}");
+    assert!(
+        message.starts_with("malformed order in orders/x.txt, line 3:"),
+        "{message}"
+    );
 
     let (code, message) = plan("# only a comment\n");
     assert_eq!(code, "empty-order");

@@ -1,6 +1,5 @@
 package io.github.odrust.maven.run;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
@@ -129,8 +128,10 @@ public final class OrderRunner {
         PlanFile p = new PlanFile("run", events).frameworks(module.frameworks).classpath(module.classpath)
                 .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
         int segmentBase = result.segments.size();
+        List<String> planReasons = new ArrayList<>();
         for (JsonElement s : plan.getAsJsonArray("segments")) {
             JsonObject seg = s.getAsJsonObject();
+            planReasons.add(Discovery.str(seg, "reason"));
             List<String> tests = new ArrayList<>();
             seg.getAsJsonArray("tests").forEach(t -> tests.add(t.getAsString()));
             p.segment(seg.get("framework").getAsString(), seg.get("class").getAsString(), tests);
@@ -160,7 +161,12 @@ public final class OrderRunner {
                         seg.framework = Discovery.str(e, "framework");
                         e.getAsJsonArray("tests").forEach(t -> seg.tests.add(t.getAsString()));
                         seg.jvm = index;
+                        // Why this segment stands apart: the agent's split, else the engine's cut.
                         seg.split = Discovery.str(e, "split");
+                        int planIndex = e.has("index") && !e.get("index").isJsonNull() ? e.get("index").getAsInt() : -1;
+                        if (seg.split == null && planIndex >= 0 && planIndex < planReasons.size()) {
+                            seg.split = planReasons.get(planIndex);
+                        }
                         result.segments.add(seg);
                         currentSegment[0] = seg.index;
                         break;
@@ -284,11 +290,5 @@ public final class OrderRunner {
     private static String kind(JsonObject e) {
         JsonElement k = e.get("event");
         return k == null || k.isJsonNull() ? "" : k.getAsString();
-    }
-
-    static JsonArray strings(List<String> values) {
-        JsonArray a = new JsonArray();
-        values.forEach(a::add);
-        return a;
     }
 }
