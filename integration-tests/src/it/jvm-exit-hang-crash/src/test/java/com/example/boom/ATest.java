@@ -1,0 +1,12 @@
+package com.example.boom;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class ATest {
+    @Test
+    public void ok() {
+        assertEquals(2, 1 + 1);
+    }
+}

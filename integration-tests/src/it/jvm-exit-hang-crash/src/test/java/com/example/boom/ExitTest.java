@@ -1,0 +1,10 @@
+package com.example.boom;
+
+import org.junit.Test;
+
+public class ExitTest {
+    @Test
+    public void exits() {
+        System.exit(3);
+    }
+}
