@@ -40,6 +40,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
             throw new MojoFailureException("no Surefire reports in " + reports + " to compare with: run the module's tests in"
                     + " the same command, `mvn test odrust:fidelity` (add -Dmaven.test.failure.ignore=true if some tests fail).");
         }
+        warnIfStale(reports, module.settings.testClassesDirectory);
         Path out = outputDirectory.toPath();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Discovery.writeSuite(suite, out);
@@ -102,5 +103,28 @@ public class FidelityMojo extends AbstractOdrustMojo {
             throw new MojoFailureException(why.toString());
         }
         getLog().error(why.toString());
+    }
+
+    /** Reports older than the compiled tests come from an earlier build and would compare the wrong run. */
+    private void warnIfStale(File reports, File testClasses) {
+        long newestClass = newest(testClasses, ".class");
+        File[] xml = reports.listFiles((d, n) -> n.startsWith("TEST-") && n.endsWith(".xml"));
+        long oldestReport = Long.MAX_VALUE;
+        for (File f : xml == null ? new File[0] : xml) {
+            oldestReport = Math.min(oldestReport, f.lastModified());
+        }
+        if (oldestReport != Long.MAX_VALUE && oldestReport < newestClass) {
+            getLog().warn("some Surefire reports in " + reports + " are older than the compiled tests: they may come from an"
+                    + " earlier build. Run `mvn test odrust:fidelity` so both sides see the same code.");
+        }
+    }
+
+    private static long newest(File dir, String suffix) {
+        long newest = 0;
+        File[] files = dir == null ? null : dir.listFiles();
+        for (File f : files == null ? new File[0] : files) {
+            newest = Math.max(newest, f.isDirectory() ? newest(f, suffix) : f.getName().endsWith(suffix) ? f.lastModified() : 0);
+        }
+        return newest;
     }
 }
