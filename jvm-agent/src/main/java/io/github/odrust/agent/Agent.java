@@ -294,6 +294,17 @@ public final class Agent {
     }
 
     /** Writes a {@code segment} event. {@code part} counts the parts of a split segment from 0. */
+    /** The first index where two id lists differ (the shorter length when one is a prefix of the other). */
+    public static int firstDifference(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return i;
+            }
+        }
+        return n;
+    }
+
     public static void segmentEvent(EventWriter events, int index, int part, String cls, String framework,
             List<String> tests, String split) {
         events.write(Json.event("segment").put("index", index).put("part", part).put("class", cls)

@@ -201,7 +201,7 @@ public final class Junit4Support implements Framework {
                 } else {
                     endReason = orderReason(cls, r);
                     while (!got.equals(cand) && cand.size() > 1) {
-                        int d = firstDifference(got, cand);
+                        int d = Agent.firstDifference(got, cand);
                         cand = new ArrayList<>(cand.subList(0, Math.max(1, d)));
                         r = build(cls, cand);
                         got = leafIds(r);
@@ -225,16 +225,6 @@ public final class Junit4Support implements Framework {
             return "not-sortable";
         }
         return "framework-order";
-    }
-
-    static int firstDifference(List<String> a, List<String> b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            if (!a.get(i).equals(b.get(i))) {
-                return i;
-            }
-        }
-        return n;
     }
 
     private static List<String> leafIds(Runner r) {

@@ -383,7 +383,7 @@ public final class Junit5Support implements Framework {
             if (!got.equals(want)) {
                 endReason = methodOrder(cls.getName()) != null ? "fixed-order" : "framework-order";
                 while (!got.equals(want) && want.size() > 1) {
-                    int d = Math.max(1, firstDifference(got, want));
+                    int d = Math.max(1, Agent.firstDifference(got, want));
                     // keep the items of the first d units
                     List<Item> shorter = new ArrayList<>();
                     int u = 0;
@@ -414,16 +414,6 @@ public final class Junit5Support implements Framework {
             prevReason = endReason;
             pos += cand.size();
         }
-    }
-
-    static int firstDifference(List<String> a, List<String> b) {
-        int n = Math.min(a.size(), b.size());
-        for (int i = 0; i < n; i++) {
-            if (!a.get(i).equals(b.get(i))) {
-                return i;
-            }
-        }
-        return n;
     }
 
     private LauncherDiscoveryRequest runRequest(Class<?> cls, List<Item> cand) throws Exception {
