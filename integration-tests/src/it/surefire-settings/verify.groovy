@@ -3,7 +3,9 @@ import groovy.json.JsonSlurper
 def S = 'com.example.settings.SettingsTest'
 def methods = ['argLine', 'lateReplacedArgLine', 'systemPropertyVariables', 'environmentVariables',
                'workingDirectory', 'additionalClasspathElements', 'classpathDependencyExcludes',
-               'enableAssertionsFalse', 'jvm', 'configurationParameters', 'basedir']
+               'enableAssertionsFalse', 'jvm', 'configurationParameters', 'basedir',
+               'userPropertiesWinOverSystemPropertyVariables', 'systemProperties', 'systemPropertiesFile',
+               'excludedEnvironmentVariables', 'classpathDependencyScopeExclude']
 
 // 1: plain Surefire passed every test (the build succeeded), and ran only SettingsTest
 File xml = new File(basedir, "target/surefire-reports/TEST-" + S + ".xml")

@@ -78,4 +78,30 @@ class SettingsTest {
         assertNotNull(basedir, "basedir system property");
         assertTrue(new File(basedir, "pom.xml").isFile(), "basedir points at the module: " + basedir);
     }
+
+    @Test
+    void userPropertiesWinOverSystemPropertyVariables() {
+        assertEquals("user", System.getProperty("from.override"), "-Dfrom.override=user beats <systemPropertyVariables>");
+    }
+
+    @Test
+    void systemProperties() {
+        assertEquals("legacy-value", System.getProperty("from.legacy"), "<systemProperties>");
+    }
+
+    @Test
+    void systemPropertiesFile() {
+        assertEquals("file-value", System.getProperty("from.file"), "<systemPropertiesFile>");
+    }
+
+    @Test
+    void excludedEnvironmentVariables() {
+        assertEquals(null, System.getenv("ODRUST_IT_INHERITED"), "removed by <excludedEnvironmentVariables>");
+    }
+
+    @Test
+    void classpathDependencyScopeExclude() {
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apache.commons.io.IOUtils"),
+                "runtime-scoped commons-io is excluded by classpathDependencyScopeExclude=runtime");
+    }
 }
