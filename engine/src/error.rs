@@ -105,6 +105,30 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// A detection setting has a value the engine cannot use.
+    #[error("bad odrust setting `{setting}` = `{value}`: {reason}")]
+    BadConfig {
+        /// The setting, as the plugin names it (`strategy`, `rounds`, ...).
+        setting: String,
+        /// The value it had.
+        value: String,
+        /// Why it is not usable, and what is.
+        reason: String,
+    },
+
+    /// A detection history is not what the planner would have planned for this configuration and
+    /// suite (a different seed, strategy or suite than when it was recorded, or an edited file).
+    #[error(
+        "experiment {id} of the detection history does not follow the plan: {reason}; the history \
+         was recorded with other settings or another suite; delete target/odrust/detect to start over"
+    )]
+    BadHistory {
+        /// The 1-based position of the first record that does not follow the plan.
+        id: usize,
+        /// How it differs.
+        reason: String,
+    },
+
     /// The engine panicked. Only the JNI layer produces this variant, from a caught panic.
     #[error("odrust engine panicked: {payload}. This is a bug in odrust; please report it.")]
     Panic {
@@ -124,6 +148,8 @@ impl EngineError {
             EngineError::EmptyOrder { .. } => "empty-order",
             EngineError::Io { .. } => "io",
             EngineError::BadReport { .. } => "bad-report",
+            EngineError::BadConfig { .. } => "bad-config",
+            EngineError::BadHistory { .. } => "bad-history",
             EngineError::Panic { .. } => "panic",
         }
     }
@@ -185,6 +211,22 @@ mod tests {
             payload: "boom".into(),
         };
         assert_eq!(panic.code(), "panic");
+        let config = EngineError::BadConfig {
+            setting: "strategy".into(),
+            value: "sideways".into(),
+            reason: "valid strategies: original".into(),
+        };
+        assert_eq!(config.code(), "bad-config");
+        assert!(config.to_string().contains("`sideways`"), "{config}");
+        let history = EngineError::BadHistory {
+            id: 4,
+            reason: "x".into(),
+        };
+        assert_eq!(history.code(), "bad-history");
+        assert!(
+            history.to_string().starts_with("experiment 4 "),
+            "{history}"
+        );
         assert_eq!(
             panic.to_string(),
             "odrust engine panicked: boom. This is a bug in odrust; please report it."

@@ -20,16 +20,23 @@
 //! - [`order`]: reading an order, resolving it against a suite, cutting it into segments.
 //! - [`runcheck`]: checking that the order that ran is the order requested.
 //! - [`surefire`]: reading Surefire's `TEST-*.xml` reports.
-//! - [`outcome`]: test outcomes and their severity order.
+//! - [`outcome`]: test outcomes, their severity order, and the outcomes of detection experiments.
 //! - [`compare`]: comparing two sets of outcomes.
+//! - [`strategy`]: detection strategies and the order generators behind them.
+//! - [`detect`]: the planner of `odrust:detect`: the next experiment, and what the experiments
+//!   found.
+//! - [`report`]: rendering a detection report as HTML and Surefire-style XML.
 
 pub mod compare;
+pub mod detect;
 pub mod error;
 pub mod jni_api;
 pub mod order;
 pub mod outcome;
 pub mod protocol;
+pub mod report;
 pub mod runcheck;
+pub mod strategy;
 pub mod suite;
 pub mod surefire;
 pub mod testid;

@@ -1,4 +1,5 @@
-//! Test outcomes, as the agent and Surefire report them.
+//! Test outcomes, as the agent and Surefire report them ([`Outcome`]) and as the plugin records
+//! them for one detection experiment ([`RunOutcome`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +29,48 @@ impl Outcome {
     }
 }
 
+/// The outcome of one test in one detection experiment (`docs/protocol.md`, "Detection").
+///
+/// On top of the agent's four outcomes, the plugin records how a test ended when its JVM did not
+/// end normally (`crash`, `timeout`, `exit`) and that a test of the order never ran (`not-run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunOutcome {
+    /// The test passed.
+    Pass,
+    /// `@Ignore`, `@Disabled`, or a failed assumption.
+    Skipped,
+    /// An `AssertionError`.
+    Fail,
+    /// Any other throwable.
+    Error,
+    /// The JVM died while the test ran.
+    Crash,
+    /// The JVM was killed because the experiment ran out of time while the test ran.
+    Timeout,
+    /// The JVM exited (`System.exit`) while the test ran.
+    Exit,
+    /// The test was in the order but never ran (e.g. the JVM died before it).
+    NotRun,
+}
+
+impl RunOutcome {
+    /// Whether the test passed: `Some(true)` for `pass`, `Some(false)` for `fail`, `error`,
+    /// `crash`, `timeout` and `exit`, `None` when the run says nothing about it (`skipped` is
+    /// neutral, `not-run` unknown).
+    pub fn passed(self) -> Option<bool> {
+        match self {
+            RunOutcome::Pass => Some(true),
+            RunOutcome::Skipped | RunOutcome::NotRun => None,
+            RunOutcome::Fail
+            | RunOutcome::Error
+            | RunOutcome::Crash
+            | RunOutcome::Timeout
+            | RunOutcome::Exit => Some(false),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +94,18 @@ mod tests {
             Outcome::Error
         );
         assert!(serde_json::from_str::<Outcome>(r#""passed""#).is_err());
+    }
+
+    #[test]
+    fn run_outcomes_are_kebab_case_and_sorted_into_pass_not_pass_unknown() {
+        let parse = |s: &str| serde_json::from_str::<RunOutcome>(&format!("\"{s}\"")).unwrap();
+        assert_eq!(parse("not-run"), RunOutcome::NotRun);
+        assert_eq!(parse("pass").passed(), Some(true));
+        for bad in ["fail", "error", "crash", "timeout", "exit"] {
+            assert_eq!(parse(bad).passed(), Some(false), "{bad}");
+        }
+        assert_eq!(parse("skipped").passed(), None);
+        assert_eq!(parse("not-run").passed(), None);
+        assert!(serde_json::from_str::<RunOutcome>(r#""not_run""#).is_err());
     }
 }

@@ -11,8 +11,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::compare::{compare_outcomes, TestOutcome};
+use crate::detect::{self, DetectConfig, ExperimentRecord, RawConfig};
 use crate::error::EngineError;
 use crate::order::{parse_order_text, resolve, segment, Segment};
+use crate::report::{self, Report};
 use crate::runcheck::check_run;
 use crate::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::surefire::read_reports;
@@ -30,6 +32,9 @@ pub const OPS: &[&str] = &[
     "check_run",
     "read_surefire_reports",
     "compare_outcomes",
+    "detect_next",
+    "detect_summary",
+    "render_report",
     "selftest_panic",
 ];
 
@@ -66,6 +71,20 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "compare_outcomes" => {
             let request: CompareRequest = parse(op, request_json)?;
             respond(&compare_outcomes(&request.expected, &request.actual))
+        }
+        "detect_next" => {
+            let request: DetectRequest = parse(op, request_json)?;
+            let config = DetectConfig::try_from(request.config)?;
+            respond(&detect::next(&config, &request.suite, &request.history)?)
+        }
+        "detect_summary" => {
+            let request: DetectRequest = parse(op, request_json)?;
+            let config = DetectConfig::try_from(request.config)?;
+            respond(&detect::summary(&config, &request.suite, &request.history)?)
+        }
+        "render_report" => {
+            let request: RenderRequest = parse(op, request_json)?;
+            respond(&report::render(&request.report))
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;
@@ -150,6 +169,20 @@ struct SurefireRequest {
 struct CompareRequest {
     expected: Vec<TestOutcome>,
     actual: Vec<TestOutcome>,
+}
+
+/// Request of `detect_next` and `detect_summary`.
+#[derive(Debug, Deserialize)]
+struct DetectRequest {
+    config: RawConfig,
+    suite: Suite,
+    history: Vec<ExperimentRecord>,
+}
+
+/// Request of `render_report`.
+#[derive(Debug, Deserialize)]
+struct RenderRequest {
+    report: Report,
 }
 
 fn parse<T: DeserializeOwned>(op: &str, json: &str) -> Result<T, EngineError> {

@@ -397,3 +397,932 @@ fn release_profile_keeps_panic_unwind() {
         "[profile.release] must set panic = \"unwind\":\n{section}"
     );
 }
+
+// ---- detection: order generators ----
+
+mod detection {
+    use std::collections::HashSet;
+
+    use odrust_engine::detect::{
+        self, DetectConfig, Experiment, ExperimentKind, ExperimentRecord, FlakyKind, Summary,
+        TestResult,
+    };
+    use odrust_engine::outcome::RunOutcome;
+    use odrust_engine::strategy::{self, round_rng, rounds_if_passing, Strategy};
+    use odrust_engine::suite::{ClassRecord, Framework, Suite, SuiteIndex};
+
+    /// A class record `p.C<n>` with `tests` tests, the first `dynamic` of them dynamic containers.
+    fn class(name: &str, tests: usize, dynamic: usize, reorderable: bool) -> ClassRecord {
+        let ids: Vec<String> = (0..tests).map(|i| format!("{name}#t{i}")).collect();
+        ClassRecord {
+            class: name.to_string(),
+            framework: if dynamic > 0 {
+                Framework::Junit5
+            } else {
+                Framework::Junit4
+            },
+            reorderable,
+            dynamic: ids[..dynamic.min(tests)].to_vec(),
+            tests: ids,
+        }
+    }
+
+    fn suite_of(classes: Vec<ClassRecord>) -> Suite {
+        Suite {
+            schema_version: 1,
+            module: "g:a".into(),
+            classes,
+        }
+    }
+
+    /// Every suite shape the tester runs.
+    fn shapes() -> Vec<(String, Suite)> {
+        let mut shapes = Vec::new();
+        for n in 1..=20 {
+            shapes.push((
+                format!("one class of {n}"),
+                suite_of(vec![class("p.One", n, 0, true)]),
+            ));
+        }
+        let uneven = [1, 7, 3, 12, 2, 5, 1, 9];
+        shapes.push((
+            "uneven classes".into(),
+            suite_of(
+                uneven
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| class(&format!("p.U{i}"), *n, 0, true))
+                    .collect(),
+            ),
+        ));
+        shapes.push((
+            "one test per class".into(),
+            suite_of(
+                (0..15)
+                    .map(|i| class(&format!("p.S{i}"), 1, 0, true))
+                    .collect(),
+            ),
+        ));
+        shapes.push((
+            "dynamic containers and a fixed-order class".into(),
+            suite_of(vec![
+                class("p.D0", 4, 2, true),
+                class("p.Fixed", 5, 0, false),
+                class("p.D1", 3, 3, true),
+                class("p.Plain", 6, 0, true),
+                class("p.D2", 1, 1, true),
+            ]),
+        ));
+        shapes
+    }
+
+    /// How many different orders a random strategy can give for `suite` (saturating).
+    fn possible_orders(strategy: Strategy, suite: &Suite) -> f64 {
+        let factorial = |n: usize| (1..=n).map(|k| k as f64).product::<f64>();
+        let classes = factorial(suite.classes.len());
+        match strategy {
+            Strategy::RandomClass => classes,
+            Strategy::RandomClassMethod | Strategy::ReversePassing => {
+                classes
+                    * suite
+                        .classes
+                        .iter()
+                        .filter(|c| c.reorderable)
+                        .map(|c| factorial(c.tests.len()))
+                        .product::<f64>()
+            }
+            _ => 1.0,
+        }
+    }
+
+    fn check_order(order: &[String], suite: &Suite, what: &str) {
+        let mut sorted = order.to_vec();
+        sorted.sort();
+        let mut expected: Vec<String> = suite.ids().map(String::from).collect();
+        expected.sort();
+        assert_eq!(sorted, expected, "{what}: not a permutation: {order:?}");
+        let index = SuiteIndex::new(suite);
+        let mut finished: HashSet<usize> = HashSet::new();
+        let mut current: Option<usize> = None;
+        for id in order {
+            let record = index.get(id).unwrap().record;
+            if current != Some(record) {
+                assert!(
+                    finished.insert(record),
+                    "{what}: class {} is not contiguous: {order:?}",
+                    suite.classes[record].class
+                );
+                current = Some(record);
+            }
+        }
+        for record in suite.classes.iter().filter(|c| !c.reorderable) {
+            let kept: Vec<&String> = order.iter().filter(|t| record.tests.contains(t)).collect();
+            assert!(
+                kept.into_iter().eq(record.tests.iter()),
+                "{what}: fixed-order class {} reordered: {order:?}",
+                record.class
+            );
+        }
+    }
+
+    #[test]
+    fn every_strategy_gives_class_compatible_permutations_reproducibly() {
+        let mut checked = 0;
+        for (shape, suite) in shapes() {
+            for strategy in Strategy::ALL {
+                let mut first_rounds = Vec::new();
+                for seed in 0..32u64 {
+                    let rounds = rounds_if_passing(strategy, &suite, seed, 4);
+                    assert_eq!(rounds.len(), 4);
+                    for planned in &rounds {
+                        let what =
+                            format!("{shape}, {strategy}, seed {seed}, round {}", planned.round);
+                        check_order(&planned.order, &suite, &what);
+                        checked += 1;
+                    }
+                    assert_eq!(
+                        rounds,
+                        rounds_if_passing(strategy, &suite, seed, 4),
+                        "{shape}, {strategy}, seed {seed}: not reproducible"
+                    );
+                    first_rounds.push(rounds[0].order.clone());
+                }
+                let distinct: HashSet<&Vec<String>> = first_rounds.iter().collect();
+                if possible_orders(strategy, &suite) >= 10_000.0 {
+                    assert!(
+                        distinct.len() >= 30,
+                        "{shape}, {strategy}: only {} different orders over 32 seeds",
+                        distinct.len()
+                    );
+                }
+                if matches!(
+                    strategy,
+                    Strategy::Original | Strategy::Reverse | Strategy::ReverseClass
+                ) {
+                    assert_eq!(
+                        distinct.len(),
+                        1,
+                        "{shape}, {strategy} must not depend on the seed"
+                    );
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn fixed_orders_are_what_their_names_say() {
+        let suite = suite_of(vec![class("p.A", 2, 0, true), class("p.B", 2, 0, true)]);
+        let first = |s| rounds_if_passing(s, &suite, 0, 1).remove(0).order;
+        assert_eq!(
+            first(Strategy::Original),
+            ["p.A#t0", "p.A#t1", "p.B#t0", "p.B#t1"]
+        );
+        assert_eq!(
+            first(Strategy::Reverse),
+            ["p.B#t1", "p.B#t0", "p.A#t1", "p.A#t0"]
+        );
+        assert_eq!(
+            first(Strategy::ReverseClass),
+            ["p.B#t0", "p.B#t1", "p.A#t0", "p.A#t1"]
+        );
+    }
+
+    #[test]
+    fn reverse_passing_alternates_random_and_reverse_when_rounds_pass() {
+        let (_, suite) = shapes().pop().unwrap();
+        let index = SuiteIndex::new(&suite);
+        let rounds = rounds_if_passing(Strategy::ReversePassing, &suite, 11, 6);
+        for pair in rounds.chunks(2) {
+            assert_eq!(pair[0].strategy, Strategy::RandomClassMethod);
+            assert_eq!(pair[1].strategy, Strategy::ReversePassing);
+            assert_eq!(
+                pair[1].order,
+                strategy::reverse_order(&pair[0].order, &index)
+            );
+            assert_eq!(
+                pair[0].order,
+                strategy::random_class_method(&suite, &mut round_rng(11, pair[0].round))
+            );
+        }
+    }
+
+    // ---- detection: the planner against simulated executors ----
+
+    /// Runs detection to the end (or `max` experiments) with `execute` computing each
+    /// experiment's outcomes from its order; `adjust` may change the configuration after each
+    /// experiment (to stop rounds).
+    fn detect_with(
+        config: &mut DetectConfig,
+        suite: &Suite,
+        mut history: Vec<ExperimentRecord>,
+        max: usize,
+        execute: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+        adjust: &dyn Fn(&mut DetectConfig, &[ExperimentRecord]),
+    ) -> Vec<ExperimentRecord> {
+        while history.len() < max {
+            let step = detect::next(config, suite, &history).unwrap();
+            let Some(experiment) = step.experiment else {
+                break;
+            };
+            assert_eq!(experiment.id, history.len() + 1);
+            let results = execute(&experiment)
+                .into_iter()
+                .map(|(test, outcome)| TestResult {
+                    message: (outcome.passed() == Some(false)).then(|| format!("{test} failed")),
+                    test,
+                    outcome,
+                })
+                .collect();
+            history.push(ExperimentRecord {
+                id: experiment.id,
+                kind: experiment.kind,
+                round: experiment.round,
+                strategy: experiment.strategy,
+                order: experiment.order,
+                targets: experiment.targets,
+                results,
+                honoured: true,
+                millis: 1,
+            });
+            adjust(config, &history);
+        }
+        history
+    }
+
+    fn detect_all(
+        config: &DetectConfig,
+        suite: &Suite,
+        execute: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+    ) -> (Vec<ExperimentRecord>, Summary) {
+        let mut config = config.clone();
+        let history = detect_with(&mut config, suite, Vec::new(), 10_000, execute, &|_, _| {});
+        assert!(detect::next(&config, suite, &history)
+            .unwrap()
+            .experiment
+            .is_none());
+        let summary = detect::summary(&config, suite, &history).unwrap();
+        (history, summary)
+    }
+
+    fn config(strategy: Strategy, seed: u64) -> DetectConfig {
+        DetectConfig {
+            strategy,
+            rounds: 20,
+            seed,
+            baseline_tries: 3,
+            alone_runs: 10,
+            stop_rounds: false,
+        }
+    }
+
+    fn named(classes: &[(&str, &[&str])]) -> Suite {
+        suite_of(
+            classes
+                .iter()
+                .map(|(c, tests)| ClassRecord {
+                    class: c.to_string(),
+                    framework: Framework::Junit5,
+                    reorderable: true,
+                    tests: tests.iter().map(|t| format!("{c}#{t}")).collect(),
+                    dynamic: vec![],
+                })
+                .collect(),
+        )
+    }
+
+    /// Victim `p.V#v` fails iff `p.P#polluter` ran before it with no `p.C#cleaner` in between.
+    fn victim_suite() -> Suite {
+        named(&[
+            ("p.X", &["x1", "x2", "x3"]),
+            ("p.V", &["v", "v2"]),
+            ("p.P", &["polluter", "p2"]),
+            ("p.C", &["cleaner"]),
+            ("p.Y", &["y1", "y2"]),
+        ])
+    }
+
+    fn victim_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
+        let mut polluted = false;
+        e.order
+            .iter()
+            .map(|t| {
+                let outcome = match t.as_str() {
+                    "p.P#polluter" => {
+                        polluted = true;
+                        RunOutcome::Pass
+                    }
+                    "p.C#cleaner" => {
+                        polluted = false;
+                        RunOutcome::Pass
+                    }
+                    "p.V#v" if polluted => RunOutcome::Fail,
+                    _ => RunOutcome::Pass,
+                };
+                (t.clone(), outcome)
+            })
+            .collect()
+    }
+
+    fn by_id(history: &[ExperimentRecord], id: usize) -> &ExperimentRecord {
+        &history[id - 1]
+    }
+
+    #[test]
+    fn victim_with_polluter_and_cleaner_is_classified_victim() {
+        let suite = victim_suite();
+        for strategy in [
+            Strategy::ReversePassing,
+            Strategy::RandomClassMethod,
+            Strategy::RandomClass,
+        ] {
+            for seed in 0..8 {
+                let (history, summary) =
+                    detect_all(&config(strategy, seed), &suite, &victim_executor);
+                assert!(summary.failing.is_empty());
+                assert_eq!(
+                    summary.flaky.len(),
+                    1,
+                    "{strategy} seed {seed}: {summary:?}"
+                );
+                let v = &summary.flaky[0];
+                assert_eq!(v.test, "p.V#v");
+                assert_eq!(v.kind, FlakyKind::Victim);
+                assert_eq!(v.alone.unwrap().runs, 10);
+                assert_eq!(v.alone.unwrap().passed, 10);
+                assert_eq!(v.message.as_deref(), Some("p.V#v failed"));
+                let fail = by_id(&history, v.failing_experiment);
+                assert_eq!(fail.kind, ExperimentKind::ConfirmFail);
+                assert_eq!(
+                    fail.order.last().unwrap(),
+                    "p.V#v",
+                    "cut right after the victim"
+                );
+                let pass = by_id(&history, v.passing_experiment);
+                assert_eq!(pass.kind, ExperimentKind::ConfirmPass);
+                assert_eq!(pass.order, ["p.X#x1", "p.X#x2", "p.X#x3", "p.V#v"]);
+                // The round before the confirmation ran the same order, uncut.
+                let round = by_id(&history, v.failing_experiment - 1);
+                assert_eq!(round.kind, ExperimentKind::Round);
+                assert!(round.order.starts_with(&fail.order));
+                let alone: Vec<_> = history
+                    .iter()
+                    .filter(|r| r.kind == ExperimentKind::Alone)
+                    .collect();
+                assert_eq!(alone.len(), 10);
+                assert!(alone
+                    .iter()
+                    .all(|r| r.order == ["p.V#v"] && r.targets == ["p.V#v"]));
+                assert_eq!(summary.rounds_run, 20);
+                assert!(summary.notes.is_empty(), "{:?}", summary.notes);
+                assert!(v.evidence.contains("passed alone 10/10"), "{}", v.evidence);
+            }
+        }
+    }
+
+    #[test]
+    fn brittle_without_its_state_setter_is_classified_brittle() {
+        let suite = named(&[
+            ("p.S", &["setter", "s2"]),
+            ("p.T", &["brittle"]),
+            ("p.Z", &["z"]),
+        ]);
+        let execute = |e: &Experiment| {
+            let mut set = false;
+            e.order
+                .iter()
+                .map(|t| {
+                    set |= t == "p.S#setter";
+                    let outcome = if t == "p.T#brittle" && !set {
+                        RunOutcome::Error
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    (t.clone(), outcome)
+                })
+                .collect()
+        };
+        for seed in 0..6 {
+            let (_, summary) =
+                detect_all(&config(Strategy::ReversePassing, seed), &suite, &execute);
+            assert_eq!(summary.flaky.len(), 1, "seed {seed}: {summary:?}");
+            assert_eq!(summary.flaky[0].test, "p.T#brittle");
+            assert_eq!(summary.flaky[0].kind, FlakyKind::Brittle);
+            assert_eq!(summary.flaky[0].alone.unwrap().passed, 0);
+        }
+    }
+
+    #[test]
+    fn coin_flip_test_is_nod_and_never_victim_or_brittle() {
+        let suite = victim_suite();
+        let mut nod_seeds = 0;
+        for seed in 0..12u64 {
+            let execute = move |e: &Experiment| {
+                e.order
+                    .iter()
+                    .map(|t| {
+                        let coin = strategy::mix(seed ^ 0xC01, e.id as u64) & 1 == 0;
+                        let outcome = if t == "p.Y#y1" && coin {
+                            RunOutcome::Fail
+                        } else {
+                            RunOutcome::Pass
+                        };
+                        (t.clone(), outcome)
+                    })
+                    .collect()
+            };
+            let (history, summary) =
+                detect_all(&config(Strategy::ReversePassing, seed), &suite, &execute);
+            for f in &summary.flaky {
+                assert_eq!(f.test, "p.Y#y1");
+                assert!(
+                    !matches!(f.kind, FlakyKind::Victim | FlakyKind::Brittle),
+                    "seed {seed}: {f:?}"
+                );
+                assert_eq!(f.kind, FlakyKind::Nod);
+                let failed = by_id(&history, f.failing_experiment);
+                let passed = by_id(&history, f.passing_experiment);
+                let outcome = |r: &ExperimentRecord| {
+                    r.results
+                        .iter()
+                        .find(|x| x.test == "p.Y#y1")
+                        .unwrap()
+                        .outcome
+                };
+                if f.alone.is_none() {
+                    assert_eq!(outcome(failed), RunOutcome::Fail, "seed {seed}: {f:?}");
+                    assert_eq!(outcome(passed), RunOutcome::Pass, "seed {seed}: {f:?}");
+                }
+                nod_seeds += 1;
+            }
+            if summary.flaky.is_empty() {
+                // Failed in all three baseline runs.
+                assert_eq!(summary.failing.len(), 1, "seed {seed}: {summary:?}");
+            }
+        }
+        assert!(nod_seeds >= 9, "{nod_seeds}");
+    }
+
+    #[test]
+    fn non_idempotent_test_without_polluter_is_not_flaky() {
+        let suite = victim_suite();
+        // p.X#x2 fails when it already ran in the same JVM: an order never runs a test twice.
+        let execute = |e: &Experiment| {
+            let mut ran = HashSet::new();
+            e.order
+                .iter()
+                .map(|t| {
+                    let again = !ran.insert(t.clone());
+                    let outcome = if t == "p.X#x2" && again {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    (t.clone(), outcome)
+                })
+                .collect()
+        };
+        let (history, summary) = detect_all(&config(Strategy::ReversePassing, 3), &suite, &execute);
+        assert!(
+            summary.flaky.is_empty() && summary.failing.is_empty(),
+            "{summary:?}"
+        );
+        assert_eq!(history.len(), 21, "one baseline run and 20 rounds");
+    }
+
+    #[test]
+    fn always_failing_test_is_failing_and_excluded() {
+        let suite = victim_suite();
+        let execute = |e: &Experiment| {
+            e.order
+                .iter()
+                .map(|t| {
+                    let outcome = if t == "p.Y#y2" {
+                        RunOutcome::Crash
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    (t.clone(), outcome)
+                })
+                .collect()
+        };
+        let (history, summary) = detect_all(&config(Strategy::ReversePassing, 5), &suite, &execute);
+        assert_eq!(summary.failing.len(), 1);
+        assert_eq!(summary.failing[0].test, "p.Y#y2");
+        assert_eq!(summary.failing[0].message.as_deref(), Some("p.Y#y2 failed"));
+        assert!(summary.flaky.is_empty());
+        assert_eq!(
+            history.len(),
+            3 + 20,
+            "three baseline runs, 20 rounds, no confirmation"
+        );
+        assert!(
+            history
+                .iter()
+                .all(|r| r.order.contains(&"p.Y#y2".to_string())),
+            "it stays in orders"
+        );
+        assert!(
+            summary.notes[0].contains("1 test failed in every baseline run"),
+            "{:?}",
+            summary.notes
+        );
+    }
+
+    #[test]
+    fn same_seed_gives_the_same_experiments_byte_for_byte() {
+        let suite = victim_suite();
+        let run = |seed| {
+            let (history, summary) = detect_all(
+                &config(Strategy::ReversePassing, seed),
+                &suite,
+                &victim_executor,
+            );
+            (
+                serde_json::to_string(&history).unwrap(),
+                serde_json::to_string(&summary).unwrap(),
+            )
+        };
+        assert_eq!(run(42), run(42));
+        assert_ne!(run(42).0, run(43).0);
+    }
+
+    #[test]
+    fn resuming_from_a_history_gives_the_uninterrupted_run() {
+        let suite = victim_suite();
+        let mut config = config(Strategy::ReversePassing, 9);
+        let (full, _) = detect_all(&config, &suite, &victim_executor);
+        for k in (0..full.len()).step_by(3) {
+            let mut partial = detect_with(
+                &mut config,
+                &suite,
+                Vec::new(),
+                k,
+                &victim_executor,
+                &|_, _| {},
+            );
+            // Reload the history the way the plugin does: from JSON lines.
+            let lines: Vec<String> = partial
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap())
+                .collect();
+            partial = lines
+                .iter()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let resumed = detect_with(
+                &mut config,
+                &suite,
+                partial,
+                10_000,
+                &victim_executor,
+                &|_, _| {},
+            );
+            assert_eq!(resumed, full, "resumed after {k} experiments");
+        }
+    }
+
+    #[test]
+    fn stop_rounds_still_finishes_confirmations_and_alone_runs() {
+        let suite = victim_suite();
+        let mut config = config(Strategy::ReversePassing, 1);
+        // Stop the rounds as soon as a round produced candidates.
+        let stop = |config: &mut DetectConfig, history: &[ExperimentRecord]| {
+            let last = history.last().unwrap();
+            if last.kind == ExperimentKind::Round
+                && detect::next(config, &suite, history)
+                    .unwrap()
+                    .progress
+                    .candidates
+                    > 0
+            {
+                config.stop_rounds = true;
+            }
+        };
+        let history = detect_with(
+            &mut config,
+            &suite,
+            Vec::new(),
+            10_000,
+            &victim_executor,
+            &stop,
+        );
+        assert!(config.stop_rounds);
+        let last_round = history
+            .iter()
+            .rposition(|r| r.kind == ExperimentKind::Round)
+            .unwrap();
+        let kinds: Vec<ExperimentKind> = history[last_round + 1..].iter().map(|r| r.kind).collect();
+        let mut expected = vec![ExperimentKind::ConfirmFail, ExperimentKind::ConfirmPass];
+        expected.extend([ExperimentKind::Alone; 10]);
+        assert_eq!(kinds, expected);
+        let summary = detect::summary(&config, &suite, &history).unwrap();
+        let rounds = summary.rounds_run;
+        assert!(rounds < 20);
+        assert_eq!(summary.flaky[0].kind, FlakyKind::Victim);
+        assert!(
+            summary.notes.contains(&format!(
+                "stopped after {rounds} of 20 rounds (time budget)"
+            )),
+            "{:?}",
+            summary.notes
+        );
+        // A later call without stop_rounds accepts the history and does not start rounds again.
+        config.stop_rounds = false;
+        assert!(detect::next(&config, &suite, &history)
+            .unwrap()
+            .experiment
+            .is_none());
+        // Stopping while a confirmation is pending still runs it.
+        let mut config2 = self::config(Strategy::ReversePassing, 1);
+        let upto_round = detect_with(
+            &mut config2,
+            &suite,
+            Vec::new(),
+            last_round + 1,
+            &victim_executor,
+            &|_, _| {},
+        );
+        config2.stop_rounds = true;
+        let step = detect::next(&config2, &suite, &upto_round).unwrap();
+        assert_eq!(step.experiment.unwrap().kind, ExperimentKind::ConfirmFail);
+        assert_eq!(step.progress.phase, detect::Phase::Confirm);
+    }
+
+    #[test]
+    fn reverse_passing_reverses_passing_orders_and_confirms_the_victim_it_reveals() {
+        // Two classes: the victim passes whenever it runs before the polluter.
+        let suite = named(&[("p.V", &["v", "w"]), ("p.P", &["polluter"])]);
+        let index = SuiteIndex::new(&suite);
+        let mut revealed_by_reverse = 0;
+        for seed in 0..16 {
+            let (history, summary) = detect_all(
+                &config(Strategy::ReversePassing, seed),
+                &suite,
+                &victim_executor,
+            );
+            let rounds: Vec<&ExperimentRecord> = history
+                .iter()
+                .filter(|r| r.kind == ExperimentKind::Round)
+                .collect();
+            for pair in rounds.windows(2) {
+                let passed = pair[0]
+                    .results
+                    .iter()
+                    .all(|r| r.outcome == RunOutcome::Pass);
+                if passed && pair[0].strategy == Some(Strategy::RandomClassMethod) {
+                    assert_eq!(pair[1].strategy, Some(Strategy::ReversePassing));
+                    assert_eq!(
+                        pair[1].order,
+                        strategy::reverse_order(&pair[0].order, &index)
+                    );
+                } else {
+                    assert_eq!(pair[1].strategy, Some(Strategy::RandomClassMethod));
+                }
+            }
+            assert_eq!(summary.flaky.len(), 1, "seed {seed}");
+            let v = &summary.flaky[0];
+            assert_eq!(v.kind, FlakyKind::Victim);
+            let round = by_id(&history, v.failing_experiment - 1);
+            if round.strategy == Some(Strategy::ReversePassing) {
+                revealed_by_reverse += 1;
+                assert_eq!(
+                    round.round,
+                    Some(2),
+                    "seed {seed}: the first passing round is round 1"
+                );
+                assert!(
+                    v.evidence.contains("the reverse of round 1"),
+                    "{}",
+                    v.evidence
+                );
+                let confirm = &by_id(&history, v.failing_experiment).order;
+                assert_eq!(confirm.first().unwrap(), "p.P#polluter");
+                assert_eq!(
+                    confirm.last().unwrap(),
+                    "p.V#v",
+                    "cut right after the victim"
+                );
+            }
+        }
+        assert!(revealed_by_reverse >= 3, "{revealed_by_reverse}");
+    }
+
+    #[test]
+    fn dynamic_invocation_victim_runs_alone_through_its_container() {
+        let mut suite = named(&[("p.D", &["param", "plain"]), ("p.P", &["polluter"])]);
+        suite.classes[0].dynamic = vec!["p.D#param".into()];
+        let execute = |e: &Experiment| {
+            let mut polluted = false;
+            let mut results = Vec::new();
+            for t in &e.order {
+                if t == "p.D#param" {
+                    for k in 1..=3 {
+                        let bad = k == 2 && polluted;
+                        let outcome = if bad {
+                            RunOutcome::Fail
+                        } else {
+                            RunOutcome::Pass
+                        };
+                        results.push((format!("p.D#param[{k}]"), outcome));
+                    }
+                } else {
+                    polluted |= t == "p.P#polluter";
+                    results.push((t.clone(), RunOutcome::Pass));
+                }
+            }
+            results
+        };
+        let (history, summary) = detect_all(&config(Strategy::ReversePassing, 2), &suite, &execute);
+        assert_eq!(summary.flaky.len(), 1, "{summary:?}");
+        assert_eq!(summary.flaky[0].test, "p.D#param[2]");
+        assert_eq!(summary.flaky[0].kind, FlakyKind::Victim);
+        let fail = by_id(&history, summary.flaky[0].failing_experiment);
+        assert_eq!(fail.targets, ["p.D#param[2]"]);
+        assert_eq!(fail.order.last().unwrap(), "p.D#param");
+        let alone: Vec<_> = history
+            .iter()
+            .filter(|r| r.kind == ExperimentKind::Alone)
+            .collect();
+        assert_eq!(alone.len(), 10);
+        assert!(alone
+            .iter()
+            .all(|r| r.order == ["p.D#param"] && r.targets == ["p.D#param[2]"]));
+    }
+
+    #[test]
+    fn partial_history_reports_unclassified_od_tests() {
+        let suite = victim_suite();
+        let mut config = config(Strategy::ReversePassing, 4);
+        let (full, _) = detect_all(&config, &suite, &victim_executor);
+        let first_alone = full
+            .iter()
+            .position(|r| r.kind == ExperimentKind::Alone)
+            .unwrap();
+        let partial = detect_with(
+            &mut config,
+            &suite,
+            Vec::new(),
+            first_alone + 3,
+            &victim_executor,
+            &|_, _| {},
+        );
+        let summary = detect::summary(&config, &suite, &partial).unwrap();
+        assert_eq!(summary.flaky[0].kind, FlakyKind::Unclassified);
+        assert!(summary.flaky[0].alone.is_none());
+        assert!(
+            summary.flaky[0]
+                .evidence
+                .contains("alone runs not finished (3 of 10)"),
+            "{}",
+            summary.flaky[0].evidence
+        );
+        assert!(
+            summary.notes.iter().any(|n| n.contains("not classified")),
+            "{:?}",
+            summary.notes
+        );
+        assert!(
+            summary.notes.iter().any(|n| n.contains("not finished")),
+            "{:?}",
+            summary.notes
+        );
+        let progress = detect::next(&config, &suite, &partial).unwrap().progress;
+        assert_eq!(progress.phase, detect::Phase::Alone);
+        assert_eq!((progress.od_found, progress.rounds_done), (1, 20));
+    }
+}
+
+// ---- detection through the protocol and the CLI ----
+
+#[test]
+fn detect_ops_through_protocol() {
+    let config = json!({"strategy": "reverse-passing", "rounds": 2, "seed": 42,
+                        "baseline_tries": 3, "alone_runs": 10, "stop_rounds": false});
+    let step = ok(
+        "detect_next",
+        json!({"config": config, "suite": suite(), "history": []}),
+    );
+    assert_eq!(
+        step["experiment"],
+        json!({"id": 1, "kind": "baseline", "round": null, "strategy": "original",
+               "order": ["com.acme.CartTest#a", "com.acme.CartTest#b", "com.acme.CartTest#c",
+                         "com.acme.MathTest#adds", "com.acme.MathTest$WhenEmpty#isEmpty",
+                         "com.acme.FixedTest#one", "com.acme.FixedTest#two"],
+               "targets": []})
+    );
+    assert_eq!(
+        step["progress"],
+        json!({"phase": "baseline", "rounds_done": 0, "rounds_total": 2, "od_found": 0,
+               "nod_found": 0, "candidates": 0})
+    );
+    let mut record = step["experiment"].clone();
+    record["results"] = json!([
+        {"test": "com.acme.CartTest#a", "outcome": "pass", "message": null},
+        {"test": "com.acme.MathTest#adds[1]", "outcome": "pass", "message": null},
+        {"test": "com.acme.FixedTest#two", "outcome": "not-run"}
+    ]);
+    record["honoured"] = json!(true);
+    record["millis"] = json!(12);
+    let step = ok(
+        "detect_next",
+        json!({"config": config, "suite": suite(), "history": [record.clone()]}),
+    );
+    assert_eq!(step["experiment"]["kind"], "round");
+    assert_eq!(step["experiment"]["id"], 2);
+    assert_eq!(step["experiment"]["round"], 1);
+    assert_eq!(step["progress"]["phase"], "rounds");
+
+    let summary = ok(
+        "detect_summary",
+        json!({"config": config, "suite": suite(), "history": [record]}),
+    );
+    assert_eq!(summary["seed"], 42);
+    assert_eq!(summary["strategy"], "reverse-passing");
+    assert_eq!(summary["tests_total"], 7);
+    assert_eq!(summary["experiments"], 1);
+    assert_eq!(summary["rounds_run"], 0);
+    assert_eq!(summary["rounds_planned"], 2);
+    assert_eq!(summary["failing"], json!([]));
+    assert_eq!(summary["flaky"], json!([]));
+
+    let (code, message) = err(
+        "detect_next",
+        json!({"config": {"strategy": "sideways", "rounds": 2, "seed": 1}, "suite": suite(), "history": []}),
+    );
+    assert_eq!(code, "bad-config");
+    assert!(message.contains("random-class-method"), "{message}");
+    let bad = json!({"id": 1, "kind": "round", "round": 1, "order": [], "results": []});
+    let (code, _) = err(
+        "detect_summary",
+        json!({"config": config, "suite": suite(), "history": [bad]}),
+    );
+    assert_eq!(code, "bad-history");
+    let (code, message) = err("detect_next", json!({"config": config, "suite": suite()}));
+    assert_eq!(code, "bad-request");
+    assert!(message.contains("history"), "{message}");
+}
+
+#[test]
+fn render_report_op() {
+    let rendered = ok(
+        "render_report",
+        json!({"report": {"schema_version": 1, "module": "com.acme:cart", "seed": 1,
+                          "flaky": [{"test": "p.V#v", "kind": "victim", "evidence": "e <x>",
+                                     "reproduce": "mvn odrust:run"}]}}),
+    );
+    let html = rendered["html"].as_str().unwrap();
+    let xml = rendered["xml"].as_str().unwrap();
+    assert!(html.contains("e &lt;x&gt;"), "{html}");
+    assert!(xml.contains(r#"type="odrust.victim""#), "{xml}");
+}
+
+#[test]
+fn cli_detect_plan() {
+    let dir = TempDir::new("detect-plan");
+    let suite_file = dir.file("suite.json", SUITE);
+    let path = suite_file.to_str().unwrap();
+    let args = [
+        "detect-plan",
+        "--suite",
+        path,
+        "--seed",
+        "7",
+        "--rounds",
+        "4",
+    ];
+    let output = cli(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let plan: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(plan["strategy"], "reverse-passing");
+    let rounds = plan["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 4);
+    assert_eq!(rounds[1]["strategy"], "reverse-passing");
+    for round in rounds {
+        assert_eq!(round["order"].as_array().unwrap().len(), 7);
+    }
+    assert_eq!(
+        stdout(&cli(&args, None)),
+        stdout(&output),
+        "same seed, same plan"
+    );
+    let output = cli(
+        &["detect-plan", "--suite", path, "--strategy", "reverse"],
+        None,
+    );
+    let plan: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(plan["rounds"].as_array().unwrap().len(), 20);
+    assert_eq!(plan["rounds"][0]["order"][0], "com.acme.FixedTest#one");
+    let output = cli(
+        &["detect-plan", "--suite", path, "--strategy", "nope"],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("error[bad-config]"),
+        "{}",
+        stderr(&output)
+    );
+    let output = cli(&["detect-plan", "--seed", "x", "--suite", path], None);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
+use odrust_engine::strategy::{rounds_if_passing, Strategy};
+use odrust_engine::suite::Suite;
 use odrust_engine::EngineError;
 
 const USAGE: &str = "\
@@ -19,6 +21,7 @@ USAGE:
     odrust-engine version
     odrust-engine call <op> [request.json | -]
     odrust-engine plan-order --suite <suite.json> --order <order.txt>
+    odrust-engine detect-plan --suite <suite.json> [--strategy S] [--seed N] [--rounds R]
     odrust-engine --help
 
 COMMANDS:
@@ -26,6 +29,8 @@ COMMANDS:
     call          run one engine op; the request is read from the file, or from stdin
                   with `-`, or is `{}` when omitted; prints the response JSON
     plan-order    resolve and segment an order file against a suite; prints the plan JSON
+    detect-plan   print the orders the rounds of `odrust:detect` run when every round passes
+                  (JSON); defaults: --strategy reverse-passing --seed 0 --rounds 20
 
 Ops: see docs/protocol.md, \"Engine calls\". Errors print `error[<code>]: <message>` on
 stderr and exit with status 2.";
@@ -81,6 +86,7 @@ fn run(args: &[String]) -> Result<String, Failure> {
             "`call` takes an op and at most one request file".into(),
         )),
         ["plan-order", rest @ ..] => plan_order(rest),
+        ["detect-plan", rest @ ..] => detect_plan(rest),
         [command, ..] => Err(Failure::Usage(format!("unknown command `{command}`"))),
     }
 }
@@ -121,6 +127,55 @@ fn plan_order(args: &[&str]) -> Result<String, Failure> {
         "source": order.display().to_string(),
     });
     Ok(protocol::call("plan_order", &request.to_string())?)
+}
+
+fn detect_plan(args: &[&str]) -> Result<String, Failure> {
+    let mut suite = None;
+    let mut strategy = Strategy::DEFAULT;
+    let mut seed: u64 = 0;
+    let mut rounds: u32 = 20;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = *rest
+            .next()
+            .ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
+        let number = |what: &str| Failure::Usage(format!("{flag} needs {what}, not `{value}`"));
+        match *flag {
+            "--suite" => suite = Some(PathBuf::from(value)),
+            "--strategy" => strategy = Strategy::parse(value)?,
+            "--seed" => {
+                seed = value
+                    .parse()
+                    .map_err(|_| number("a non-negative integer"))?
+            }
+            "--rounds" => {
+                rounds = value
+                    .parse()
+                    .map_err(|_| number("a non-negative integer"))?
+            }
+            other => {
+                return Err(Failure::Usage(format!(
+                    "unknown option `{other}` for detect-plan"
+                )))
+            }
+        }
+    }
+    let Some(suite) = suite else {
+        return Err(Failure::Usage(
+            "detect-plan needs --suite <suite.json>".into(),
+        ));
+    };
+    let suite: Suite =
+        serde_json::from_str(&read_file(&suite)?).map_err(|e| EngineError::BadRequest {
+            op: "detect-plan".into(),
+            reason: format!("{} is not a suite: {e}", suite.display()),
+        })?;
+    let plan = serde_json::json!({
+        "strategy": strategy,
+        "seed": seed,
+        "rounds": rounds_if_passing(strategy, &suite, seed, rounds),
+    });
+    Ok(plan.to_string())
 }
 
 fn read_file(path: &Path) -> Result<String, EngineError> {

@@ -1,0 +1,1188 @@
+//! The planner of `odrust:detect`: which experiment to run next, and what the experiments found.
+//!
+//! The engine keeps no state between calls (`docs/protocol.md`, "Detection"). [`next`] and
+//! [`summary`] are pure functions of the configuration, the suite and the history of finished
+//! experiments: they replay the history from the start, checking that each record is what the
+//! plan asked for ([`EngineError::BadHistory`] otherwise), and derive everything from it. The same
+//! inputs always give the same answer, so a killed run resumes from its history file.
+//!
+//! The phases (`docs/detect-algorithm.md`):
+//!
+//! 1. **baseline**: the original order, until every test passes or `baseline_tries` runs were made.
+//!    A test that failed in every baseline run is *failing* and ignored from then on; one that
+//!    failed in some and passed in others is NOD.
+//! 2. **rounds**: one order per round from the [`Strategy`]. A test that passed in the baseline
+//!    and does not pass in a round is a *candidate*.
+//! 3. **confirm**: right after a round with candidates, `confirm-fail` reruns the round's order
+//!    cut right after its last candidate, then `confirm-pass` runs the original order cut right
+//!    after the last candidate. A candidate that fails again in the first and passes in the second
+//!    is order-dependent (OD); otherwise it is NOD.
+//! 4. **alone**: `alone_runs` runs of each OD test by itself, in order of discovery: passing
+//!    every time makes it a victim, failing every time a brittle, anything else NOD.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::EngineError;
+use crate::outcome::RunOutcome;
+use crate::strategy::{round_order, PreviousRound, Strategy};
+use crate::suite::{Suite, SCHEMA_VERSION};
+use crate::testid::container_of;
+
+/// Default number of baseline runs of the original order.
+pub const DEFAULT_BASELINE_TRIES: u32 = 3;
+
+/// Default number of alone runs per OD test.
+pub const DEFAULT_ALONE_RUNS: u32 = 10;
+
+/// A validated detection configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetectConfig {
+    /// How rounds choose their orders.
+    pub strategy: Strategy,
+    /// How many rounds to run.
+    pub rounds: u32,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// At most this many baseline runs (at least 1).
+    pub baseline_tries: u32,
+    /// Alone runs per OD test (at least 1).
+    pub alone_runs: u32,
+    /// When true no new round starts; pending confirmations and alone runs still happen.
+    pub stop_rounds: bool,
+}
+
+/// The configuration as the plugin sends it (`config` of `detect_next` and `detect_summary`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawConfig {
+    /// A strategy name; `reverse-passing` when absent.
+    #[serde(default = "default_strategy")]
+    pub strategy: String,
+    /// How many rounds to run.
+    pub rounds: u32,
+    /// The seed, a JSON integer from 0 to 2^64 - 1.
+    pub seed: serde_json::Number,
+    /// Baseline runs at most; 3 when absent.
+    #[serde(default = "default_baseline_tries")]
+    pub baseline_tries: u32,
+    /// Alone runs per OD test; 10 when absent.
+    #[serde(default = "default_alone_runs")]
+    pub alone_runs: u32,
+    /// Whether rounds must stop (the time budget is spent); false when absent.
+    #[serde(default)]
+    pub stop_rounds: bool,
+}
+
+fn default_strategy() -> String {
+    Strategy::DEFAULT.name().to_string()
+}
+
+fn default_baseline_tries() -> u32 {
+    DEFAULT_BASELINE_TRIES
+}
+
+fn default_alone_runs() -> u32 {
+    DEFAULT_ALONE_RUNS
+}
+
+impl TryFrom<RawConfig> for DetectConfig {
+    type Error = EngineError;
+
+    /// Errors: [`EngineError::BadConfig`] for an unknown strategy, a seed that is not an integer
+    /// from 0 to 2^64 - 1, or `baseline_tries` / `alone_runs` of 0.
+    fn try_from(raw: RawConfig) -> Result<Self, EngineError> {
+        let bad = |setting: &str, value: String, reason: &str| EngineError::BadConfig {
+            setting: setting.into(),
+            value,
+            reason: reason.into(),
+        };
+        let strategy = Strategy::parse(&raw.strategy)?;
+        let seed = raw.seed.as_u64().ok_or_else(|| {
+            bad(
+                "seed",
+                raw.seed.to_string(),
+                "the seed must be an integer from 0 to 18446744073709551615",
+            )
+        })?;
+        if raw.baseline_tries == 0 {
+            return Err(bad("baseline_tries", "0".into(), "at least 1 is needed"));
+        }
+        if raw.alone_runs == 0 {
+            return Err(bad("alone_runs", "0".into(), "at least 1 is needed"));
+        }
+        Ok(DetectConfig {
+            strategy,
+            rounds: raw.rounds,
+            seed,
+            baseline_tries: raw.baseline_tries,
+            alone_runs: raw.alone_runs,
+            stop_rounds: raw.stop_rounds,
+        })
+    }
+}
+
+/// What an experiment is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExperimentKind {
+    /// A run of the original order before the rounds.
+    Baseline,
+    /// One round of the strategy.
+    Round,
+    /// The failing order of a round, cut after its last candidate.
+    ConfirmFail,
+    /// The original order, cut after the last candidate of a round.
+    ConfirmPass,
+    /// One OD test by itself.
+    Alone,
+}
+
+/// One experiment the planner asks for: an order to run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// 1-based position in the history.
+    pub id: usize,
+    /// What it is for.
+    pub kind: ExperimentKind,
+    /// The round (from 1) for `round`, and the round being confirmed for `confirm-*`.
+    pub round: Option<u32>,
+    /// How the order was made: `original` for baseline and confirm-pass, the round's for round
+    /// and confirm-fail, null for alone runs.
+    pub strategy: Option<Strategy>,
+    /// The test ids to run, in order.
+    pub order: Vec<String>,
+    /// The tests the experiment is about (confirmations and alone runs).
+    pub targets: Vec<String>,
+}
+
+/// The result of one test in one experiment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// The id that ran (an invocation id `C#m[2]` when the order named the container `C#m`).
+    pub test: String,
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// The failure message, if any.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// One finished experiment, as the plugin records it in `experiments.jsonl`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExperimentRecord {
+    /// As planned.
+    pub id: usize,
+    /// As planned.
+    pub kind: ExperimentKind,
+    /// As planned.
+    #[serde(default)]
+    pub round: Option<u32>,
+    /// As planned.
+    #[serde(default)]
+    pub strategy: Option<Strategy>,
+    /// As planned.
+    pub order: Vec<String>,
+    /// As planned.
+    #[serde(default)]
+    pub targets: Vec<String>,
+    /// Every result, in the order the tests really ran.
+    pub results: Vec<TestResult>,
+    /// Whether the tests ran in exactly the requested order.
+    #[serde(default = "yes")]
+    pub honoured: bool,
+    /// Wall time of the experiment.
+    #[serde(default)]
+    pub millis: u64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The phase of detection an experiment belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Baseline runs.
+    Baseline,
+    /// Rounds.
+    Rounds,
+    /// Confirmation runs.
+    Confirm,
+    /// Alone runs.
+    Alone,
+    /// Nothing left to run.
+    Done,
+}
+
+/// How far detection is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// The phase of the next experiment (`done` when there is none).
+    pub phase: Phase,
+    /// Rounds run so far.
+    pub rounds_done: u32,
+    /// Rounds configured.
+    pub rounds_total: u32,
+    /// Tests confirmed order-dependent so far.
+    pub od_found: usize,
+    /// Tests found NOD so far.
+    pub nod_found: usize,
+    /// Candidates waiting for their confirmation runs.
+    pub candidates: usize,
+}
+
+/// Response of `detect_next`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextStep {
+    /// The next experiment, or `None` when detection is complete.
+    pub experiment: Option<Experiment>,
+    /// How far detection is.
+    pub progress: Progress,
+}
+
+/// A test that failed in every baseline run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailingTest {
+    /// Its id.
+    pub test: String,
+    /// The message of its last baseline failure.
+    pub message: Option<String>,
+}
+
+/// What kind of flaky test a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FlakyKind {
+    /// OD: passes alone, fails after some other test.
+    Victim,
+    /// OD: fails alone, passes after some other test.
+    Brittle,
+    /// Non-deterministic: fails and passes in the same order.
+    Nod,
+    /// Confirmed OD, but its alone runs have not finished.
+    Unclassified,
+}
+
+/// Results of the alone runs of an OD test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AloneRuns {
+    /// Alone runs that reported the test (pass or not).
+    pub runs: u32,
+    /// Of those, the ones it passed.
+    pub passed: u32,
+}
+
+/// One flaky test found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlakyTest {
+    /// Its id (a result id: an invocation id for a dynamic invocation).
+    pub test: String,
+    /// What kind of flaky test it is.
+    pub kind: FlakyKind,
+    /// OD: the confirm-fail experiment; NOD: an experiment where it failed.
+    pub failing_experiment: usize,
+    /// OD: the confirm-pass experiment; NOD: an experiment where it passed.
+    pub passing_experiment: usize,
+    /// The failure message seen when it was detected.
+    pub message: Option<String>,
+    /// Alone runs, for a confirmed OD test whose alone runs are complete.
+    pub alone: Option<AloneRuns>,
+    /// One plain sentence saying what was observed.
+    pub evidence: String,
+}
+
+/// Response of `detect_summary`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The configured seed.
+    pub seed: u64,
+    /// The configured strategy.
+    pub strategy: Strategy,
+    /// Tests listed in the suite (a dynamic container counts once).
+    pub tests_total: usize,
+    /// Experiments in the history.
+    pub experiments: usize,
+    /// Rounds run.
+    pub rounds_run: u32,
+    /// Rounds configured.
+    pub rounds_planned: u32,
+    /// Tests that failed in every baseline run, by id.
+    pub failing: Vec<FailingTest>,
+    /// Flaky tests, by id.
+    pub flaky: Vec<FlakyTest>,
+    /// Things the user should know about the run.
+    pub notes: Vec<String>,
+}
+
+/// The next experiment to run after `history`, and the progress so far.
+///
+/// Errors: [`EngineError::BadRequest`] for a suite of another schema version,
+/// [`EngineError::BadHistory`] when a record is not what the plan asked for.
+pub fn next(
+    config: &DetectConfig,
+    suite: &Suite,
+    history: &[ExperimentRecord],
+) -> Result<NextStep, EngineError> {
+    let state = Replay::run(config, suite, history, "detect_next")?;
+    let experiment = state.plan(config.stop_rounds);
+    let phase = experiment.as_ref().map_or(Phase::Done, |e| match e.kind {
+        ExperimentKind::Baseline => Phase::Baseline,
+        ExperimentKind::Round => Phase::Rounds,
+        ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => Phase::Confirm,
+        ExperimentKind::Alone => Phase::Alone,
+    });
+    Ok(NextStep {
+        experiment,
+        progress: Progress {
+            phase,
+            rounds_done: state.rounds.len() as u32,
+            rounds_total: config.rounds,
+            od_found: state.od.len(),
+            nod_found: state.nod.len(),
+            candidates: state.pending.as_ref().map_or(0, |p| p.candidates.len()),
+        },
+    })
+}
+
+/// What `history` found so far (complete or not).
+///
+/// Errors: as [`next`].
+pub fn summary(
+    config: &DetectConfig,
+    suite: &Suite,
+    history: &[ExperimentRecord],
+) -> Result<Summary, EngineError> {
+    let state = Replay::run(config, suite, history, "detect_summary")?;
+    Ok(state.summarize(history.len()))
+}
+
+/// A candidate of a round, waiting for its confirmations.
+#[derive(Debug, Clone)]
+struct Candidate {
+    /// The result id that did not pass.
+    test: String,
+    /// The failure message.
+    message: Option<String>,
+}
+
+/// A round that ran.
+#[derive(Debug, Clone)]
+struct RoundRun {
+    experiment: usize,
+    number: u32,
+    made_by: Strategy,
+    order: Vec<String>,
+    passed: bool,
+}
+
+/// A round whose candidates are being confirmed.
+#[derive(Debug, Clone)]
+struct Pending {
+    /// Index into `Replay::rounds`.
+    round: usize,
+    candidates: Vec<Candidate>,
+    /// The confirm-fail experiment and its results, once it ran.
+    confirm_fail: Option<(usize, Results)>,
+}
+
+/// A confirmed OD test.
+#[derive(Debug, Clone)]
+struct OdTest {
+    test: String,
+    /// What an alone run runs: the test, or its dynamic container.
+    unit: String,
+    /// Index into `Replay::rounds` of the round that revealed it.
+    round: usize,
+    message: Option<String>,
+    confirm_fail: usize,
+    confirm_pass: usize,
+    /// Pass/not-pass/unknown per alone run so far.
+    alone: Vec<Option<bool>>,
+}
+
+/// Pass/not-pass (or unknown) and message per result id of one experiment.
+#[derive(Debug, Clone, Default)]
+struct Results(HashMap<String, (Option<bool>, Option<String>)>);
+
+impl Results {
+    fn of(record: &ExperimentRecord) -> Self {
+        let mut map: HashMap<String, (Option<bool>, Option<String>)> = HashMap::new();
+        for r in &record.results {
+            let verdict = r.outcome.passed();
+            let entry = map.entry(r.test.clone()).or_insert((None, None));
+            // A test reported twice keeps its worst verdict: not-pass over pass over unknown.
+            if verdict == Some(false) && entry.0 != Some(false) {
+                *entry = (verdict, r.message.clone());
+            } else if verdict == Some(true) && entry.0.is_none() {
+                entry.0 = verdict;
+            }
+        }
+        Results(map)
+    }
+
+    fn passed(&self, test: &str) -> Option<bool> {
+        self.0.get(test).and_then(|(v, _)| *v)
+    }
+
+    fn message(&self, test: &str) -> Option<String> {
+        self.0.get(test).and_then(|(_, m)| m.clone())
+    }
+}
+
+/// The state derived from a history.
+struct Replay<'a> {
+    config: &'a DetectConfig,
+    suite: &'a Suite,
+    original: Vec<String>,
+    /// Baseline runs: experiment id and results.
+    baseline: Vec<(usize, Results)>,
+    baseline_done: bool,
+    /// Tests that passed in the baseline and never failed there.
+    reference: HashSet<String>,
+    failing: Vec<FailingTest>,
+    rounds: Vec<RoundRun>,
+    pending: Option<Pending>,
+    /// The history stopped the rounds early (alone runs followed fewer rounds than configured).
+    stopped: bool,
+    od: Vec<OdTest>,
+    nod: Vec<FlakyTest>,
+    /// Tests found OD or NOD: never candidates again.
+    classified: HashSet<String>,
+    inconclusive: Vec<String>,
+    not_honoured: Vec<usize>,
+    experiments: usize,
+}
+
+impl<'a> Replay<'a> {
+    fn run(
+        config: &'a DetectConfig,
+        suite: &'a Suite,
+        history: &[ExperimentRecord],
+        op: &str,
+    ) -> Result<Self, EngineError> {
+        if suite.schema_version != SCHEMA_VERSION {
+            return Err(EngineError::bad_request(
+                op,
+                format!(
+                    "suite schema_version {} is not supported (this engine reads {SCHEMA_VERSION})",
+                    suite.schema_version
+                ),
+            ));
+        }
+        let mut state = Replay {
+            config,
+            suite,
+            original: suite.original_order(),
+            baseline: Vec::new(),
+            baseline_done: false,
+            reference: HashSet::new(),
+            failing: Vec::new(),
+            rounds: Vec::new(),
+            pending: None,
+            stopped: false,
+            od: Vec::new(),
+            nod: Vec::new(),
+            classified: HashSet::new(),
+            inconclusive: Vec::new(),
+            not_honoured: Vec::new(),
+            experiments: 0,
+        };
+        for (index, record) in history.iter().enumerate() {
+            let planned = state.plan(false);
+            let followed = match &planned {
+                Some(p) if matches(record, p) => Some(p.clone()),
+                // A round was due, but the rounds were stopped (time budget) when this was planned.
+                Some(p) if p.kind == ExperimentKind::Round => {
+                    let stopped = state.plan(true).filter(|s| matches(record, s));
+                    state.stopped |= stopped.is_some();
+                    stopped
+                }
+                _ => None,
+            };
+            let Some(followed) = followed else {
+                return Err(EngineError::BadHistory {
+                    id: index + 1,
+                    reason: mismatch(record, planned.as_ref(), index + 1),
+                });
+            };
+            state.absorb(record, &followed);
+        }
+        Ok(state)
+    }
+
+    /// The next experiment; with `stop`, no new round starts.
+    fn plan(&self, stop: bool) -> Option<Experiment> {
+        let id = self.experiments + 1;
+        let experiment = |kind, round, strategy, order, targets| Experiment {
+            id,
+            kind,
+            round,
+            strategy,
+            order,
+            targets,
+        };
+        if self.original.is_empty() {
+            return None;
+        }
+        if !self.baseline_done {
+            return Some(experiment(
+                ExperimentKind::Baseline,
+                None,
+                Some(Strategy::Original),
+                self.original.clone(),
+                vec![],
+            ));
+        }
+        if let Some(pending) = &self.pending {
+            let round = &self.rounds[pending.round];
+            let targets: Vec<String> = pending.candidates.iter().map(|c| c.test.clone()).collect();
+            return Some(if pending.confirm_fail.is_none() {
+                experiment(
+                    ExperimentKind::ConfirmFail,
+                    Some(round.number),
+                    Some(round.made_by),
+                    cut_after_last(&round.order, &targets),
+                    targets,
+                )
+            } else {
+                experiment(
+                    ExperimentKind::ConfirmPass,
+                    Some(round.number),
+                    Some(Strategy::Original),
+                    cut_after_last(&self.original, &targets),
+                    targets,
+                )
+            });
+        }
+        if !stop && !self.stopped && (self.rounds.len() as u32) < self.config.rounds {
+            let number = self.rounds.len() as u32 + 1;
+            let previous = self.rounds.last().map(|r| PreviousRound {
+                order: &r.order,
+                made_by: r.made_by,
+                passed: r.passed,
+            });
+            let (made_by, order) = round_order(
+                self.config.strategy,
+                self.suite,
+                self.config.seed,
+                number,
+                previous,
+            );
+            return Some(experiment(
+                ExperimentKind::Round,
+                Some(number),
+                Some(made_by),
+                order,
+                vec![],
+            ));
+        }
+        self.od
+            .iter()
+            .find(|od| (od.alone.len() as u32) < self.config.alone_runs)
+            .map(|od| {
+                experiment(
+                    ExperimentKind::Alone,
+                    None,
+                    None,
+                    vec![od.unit.clone()],
+                    vec![od.test.clone()],
+                )
+            })
+    }
+
+    /// Takes in one finished experiment, which is the `planned` one.
+    fn absorb(&mut self, record: &ExperimentRecord, planned: &Experiment) {
+        self.experiments += 1;
+        if !record.honoured {
+            self.not_honoured.push(record.id);
+        }
+        let results = Results::of(record);
+        match record.kind {
+            ExperimentKind::Baseline => {
+                let all_passed = !results.0.values().any(|(v, _)| *v == Some(false));
+                self.baseline.push((record.id, results));
+                if all_passed || self.baseline.len() as u32 >= self.config.baseline_tries {
+                    self.finish_baseline(record);
+                }
+            }
+            ExperimentKind::Round => self.absorb_round(record, planned, &results),
+            ExperimentKind::ConfirmFail => {
+                if let Some(pending) = &mut self.pending {
+                    pending.confirm_fail = Some((record.id, results));
+                }
+            }
+            ExperimentKind::ConfirmPass => self.absorb_confirm_pass(record.id, &results),
+            ExperimentKind::Alone => {
+                let target = record.targets.first().map(String::as_str);
+                if let Some(od) = self
+                    .od
+                    .iter_mut()
+                    .find(|od| Some(od.test.as_str()) == target)
+                {
+                    od.alone.push(results.passed(&od.test));
+                }
+            }
+        }
+    }
+
+    /// Sorts the baseline's tests into reference (passing), failing and NOD.
+    fn finish_baseline(&mut self, last: &ExperimentRecord) {
+        self.baseline_done = true;
+        // Result ids in order of first appearance across the baseline runs.
+        let mut ids: Vec<&str> = Vec::new();
+        let mut seen = HashSet::new();
+        for id in last.results.iter().map(|r| r.test.as_str()) {
+            if seen.insert(id) {
+                ids.push(id);
+            }
+        }
+        let mut all: Vec<String> = self
+            .baseline
+            .iter()
+            .flat_map(|(_, r)| r.0.keys().cloned())
+            .collect();
+        all.sort();
+        for id in &all {
+            if seen.insert(id) {
+                ids.push(id);
+            }
+        }
+        let mut failing = Vec::new();
+        let mut nod = Vec::new();
+        let mut reference = HashSet::new();
+        for id in ids {
+            let first_fail = self
+                .baseline
+                .iter()
+                .find(|(_, r)| r.passed(id) == Some(false));
+            let first_pass = self
+                .baseline
+                .iter()
+                .find(|(_, r)| r.passed(id) == Some(true));
+            match (first_fail, first_pass) {
+                (None, Some(_)) => {
+                    reference.insert(id.to_string());
+                }
+                (Some(_), None) => {
+                    let message = self
+                        .baseline
+                        .iter()
+                        .rev()
+                        .find(|(_, r)| r.passed(id) == Some(false))
+                        .and_then(|(_, r)| r.message(id));
+                    failing.push(FailingTest {
+                        test: id.to_string(),
+                        message,
+                    });
+                }
+                (Some((fail_id, fail)), Some((pass_id, _))) => {
+                    let run_no = |exp: usize| {
+                        self.baseline
+                            .iter()
+                            .position(|(e, _)| *e == exp)
+                            .unwrap_or(0)
+                            + 1
+                    };
+                    nod.push(FlakyTest {
+                        test: id.to_string(),
+                        kind: FlakyKind::Nod,
+                        failing_experiment: *fail_id,
+                        passing_experiment: *pass_id,
+                        message: fail.message(id),
+                        alone: None,
+                        evidence: format!(
+                            "failed in baseline run {} (experiment {fail_id}) and passed in baseline run {} (experiment {pass_id}) of the same original order",
+                            run_no(*fail_id),
+                            run_no(*pass_id)
+                        ),
+                    });
+                }
+                (None, None) => {}
+            }
+        }
+        failing.sort_by(|a, b| a.test.cmp(&b.test));
+        for n in &nod {
+            self.classified.insert(n.test.clone());
+        }
+        self.failing = failing;
+        self.nod.extend(nod);
+        self.reference = reference;
+    }
+
+    fn absorb_round(&mut self, record: &ExperimentRecord, planned: &Experiment, results: &Results) {
+        let mut candidates: Vec<Candidate> = Vec::new();
+        let mut passed = true;
+        for r in &record.results {
+            if r.outcome.passed() != Some(false) || !self.reference.contains(&r.test) {
+                continue;
+            }
+            passed = false;
+            if !self.classified.contains(&r.test) && !candidates.iter().any(|c| c.test == r.test) {
+                candidates.push(Candidate {
+                    test: r.test.clone(),
+                    message: results.message(&r.test),
+                });
+            }
+        }
+        self.rounds.push(RoundRun {
+            experiment: record.id,
+            number: planned.round.unwrap_or(self.rounds.len() as u32 + 1),
+            made_by: planned.strategy.unwrap_or(self.config.strategy),
+            order: planned.order.clone(),
+            passed,
+        });
+        if !candidates.is_empty() {
+            self.pending = Some(Pending {
+                round: self.rounds.len() - 1,
+                candidates,
+                confirm_fail: None,
+            });
+        }
+    }
+
+    fn absorb_confirm_pass(&mut self, confirm_pass: usize, pass_results: &Results) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        let Some((confirm_fail, fail_results)) = pending.confirm_fail else {
+            return;
+        };
+        let round = &self.rounds[pending.round];
+        let seen_in = round_text(round);
+        for c in pending.candidates {
+            let again = fail_results.passed(&c.test);
+            let original = pass_results.passed(&c.test);
+            let nod = |failing_experiment, passing_experiment, evidence: String| FlakyTest {
+                test: c.test.clone(),
+                kind: FlakyKind::Nod,
+                failing_experiment,
+                passing_experiment,
+                message: c.message.clone(),
+                alone: None,
+                evidence,
+            };
+            match (again, original) {
+                (Some(false), Some(true)) => {
+                    self.classified.insert(c.test.clone());
+                    self.od.push(OdTest {
+                        unit: unit_in(&round.order, &c.test),
+                        test: c.test.clone(),
+                        round: pending.round,
+                        message: c.message.or_else(|| fail_results.message(&c.test)),
+                        confirm_fail,
+                        confirm_pass,
+                        alone: Vec::new(),
+                    });
+                }
+                (Some(true), _) => {
+                    self.classified.insert(c.test.clone());
+                    self.nod.push(nod(
+                        round.experiment,
+                        confirm_fail,
+                        format!(
+                            "failed in {seen_in} but passed when that order was rerun up to it (experiment {confirm_fail})"
+                        ),
+                    ));
+                }
+                (Some(false), Some(false)) => {
+                    let passed_in = self
+                        .baseline
+                        .iter()
+                        .find(|(_, r)| r.passed(&c.test) == Some(true))
+                        .map_or(0, |(e, _)| *e);
+                    self.classified.insert(c.test.clone());
+                    self.nod.push(nod(
+                        round.experiment,
+                        passed_in,
+                        format!(
+                            "failed in {seen_in} and when that order was rerun up to it (experiment {confirm_fail}), but also in the original order up to it (experiment {confirm_pass}), which it passed in the baseline (experiment {passed_in})"
+                        ),
+                    ));
+                }
+                _ => self.inconclusive.push(format!(
+                    "`{}` failed in {seen_in}, but a confirmation run (experiment {confirm_fail} or {confirm_pass}) did not report it: it is not reported and may be found again",
+                    c.test
+                )),
+            }
+        }
+    }
+
+    fn summarize(&self, experiments: usize) -> Summary {
+        let config = self.config;
+        let mut flaky: Vec<FlakyTest> = self.nod.clone();
+        let mut unclassified = 0;
+        for od in &self.od {
+            let round = &self.rounds[od.round];
+            let complete = od.alone.len() as u32 >= config.alone_runs;
+            let runs = od.alone.iter().filter(|v| v.is_some()).count() as u32;
+            let passed = od.alone.iter().filter(|v| **v == Some(true)).count() as u32;
+            let (kind, alone_text) = if !complete {
+                unclassified += 1;
+                (
+                    FlakyKind::Unclassified,
+                    format!(
+                        "alone runs not finished ({} of {})",
+                        od.alone.len(),
+                        config.alone_runs
+                    ),
+                )
+            } else if runs == 0 {
+                unclassified += 1;
+                (
+                    FlakyKind::Unclassified,
+                    "no alone run reported it".to_string(),
+                )
+            } else if passed == runs {
+                (FlakyKind::Victim, format!("passed alone {passed}/{runs}"))
+            } else if passed == 0 {
+                (FlakyKind::Brittle, format!("failed alone {runs}/{runs}"))
+            } else {
+                (
+                    FlakyKind::Nod,
+                    format!(
+                        "passed alone only {passed}/{runs}, so its outcome changes without the order changing"
+                    ),
+                )
+            };
+            flaky.push(FlakyTest {
+                test: od.test.clone(),
+                kind,
+                failing_experiment: od.confirm_fail,
+                passing_experiment: od.confirm_pass,
+                message: od.message.clone(),
+                alone: (complete && runs > 0).then_some(AloneRuns { runs, passed }),
+                evidence: format!(
+                    "failed in {} and again when that order was rerun up to it (experiment {}); passed in the original order up to it (experiment {}); {alone_text}",
+                    round_text(round),
+                    od.confirm_fail,
+                    od.confirm_pass
+                ),
+            });
+        }
+        flaky.sort_by(|a, b| a.test.cmp(&b.test));
+
+        let mut notes = Vec::new();
+        if self.original.is_empty() {
+            notes.push("the suite has no tests: nothing was run".to_string());
+        }
+        match self.failing.len() {
+            0 => {}
+            1 => notes.push("1 test failed in every baseline run and was excluded".to_string()),
+            n => notes.push(format!(
+                "{n} tests failed in every baseline run and were excluded"
+            )),
+        }
+        let rounds_run = self.rounds.len() as u32;
+        if self.baseline_done && rounds_run < config.rounds && (self.stopped || config.stop_rounds)
+        {
+            notes.push(format!(
+                "stopped after {rounds_run} of {} rounds (time budget)",
+                config.rounds
+            ));
+        }
+        if let Some(pending) = &self.pending {
+            notes.push(format!(
+                "{} candidate(s) of round {} are not confirmed yet and are not reported",
+                pending.candidates.len(),
+                self.rounds[pending.round].number
+            ));
+        }
+        if unclassified > 0 {
+            notes.push(format!(
+                "{unclassified} order-dependent test(s) are not classified (victim or brittle) yet: their alone runs did not finish"
+            ));
+        }
+        notes.extend(self.inconclusive.iter().cloned());
+        if !self.not_honoured.is_empty() {
+            let ids: Vec<String> = self.not_honoured.iter().map(usize::to_string).collect();
+            notes.push(format!(
+                "experiment(s) {} did not run exactly in the requested order; their results were used as they are",
+                ids.join(", ")
+            ));
+        }
+        if self.plan(config.stop_rounds).is_some() {
+            notes.push(format!(
+                "detection is not finished: this summary covers the {experiments} experiment(s) run so far"
+            ));
+        }
+
+        Summary {
+            seed: config.seed,
+            strategy: config.strategy,
+            tests_total: self.suite.ids().count(),
+            experiments,
+            rounds_run,
+            rounds_planned: config.rounds,
+            failing: self.failing.clone(),
+            flaky,
+            notes,
+        }
+    }
+}
+
+/// "round 4 (random-class-method, experiment 9)", or for the reverse of a passing round
+/// "round 4 (the reverse of round 3, which passed; experiment 9)".
+fn round_text(round: &RoundRun) -> String {
+    match round.made_by {
+        Strategy::ReversePassing => format!(
+            "round {} (the reverse of round {}, which passed; experiment {})",
+            round.number,
+            round.number.saturating_sub(1),
+            round.experiment
+        ),
+        made_by => format!(
+            "round {} ({made_by}, experiment {})",
+            round.number, round.experiment
+        ),
+    }
+}
+
+/// The unit of `order` that ran `test`: the test itself, or its dynamic container.
+fn unit_in(order: &[String], test: &str) -> String {
+    let container = container_of(test);
+    if order.iter().any(|u| u == test) || !order.iter().any(|u| u == container) {
+        test.to_string()
+    } else {
+        container.to_string()
+    }
+}
+
+/// `order` cut right after the last unit that runs one of `tests` (all of it if none does).
+fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> {
+    let last = order
+        .iter()
+        .rposition(|u| tests.iter().any(|t| t == u || container_of(t) == u));
+    match last {
+        Some(i) => order[..=i].to_vec(),
+        None => order.to_vec(),
+    }
+}
+
+/// Whether `record` is the experiment `planned`.
+fn matches(record: &ExperimentRecord, planned: &Experiment) -> bool {
+    record.id == planned.id
+        && record.kind == planned.kind
+        && record.round == planned.round
+        && record.order == planned.order
+        && record.targets == planned.targets
+}
+
+/// Why `record` is not `planned`, for [`EngineError::BadHistory`].
+fn mismatch(record: &ExperimentRecord, planned: Option<&Experiment>, position: usize) -> String {
+    let Some(planned) = planned else {
+        return "detection was already complete before it".to_string();
+    };
+    let kind = |k: ExperimentKind| {
+        serde_json::to_value(k)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    };
+    if record.id != position {
+        format!("its id is {}, expected {position}", record.id)
+    } else if record.kind != planned.kind {
+        format!(
+            "it is a `{}` experiment where a `{}` experiment was planned",
+            kind(record.kind),
+            kind(planned.kind)
+        )
+    } else if record.round != planned.round {
+        format!(
+            "its round is {:?}, expected {:?}",
+            record.round, planned.round
+        )
+    } else if record.order != planned.order {
+        let at = record
+            .order
+            .iter()
+            .zip(&planned.order)
+            .position(|(a, b)| a != b)
+            .unwrap_or(record.order.len().min(planned.order.len()));
+        format!(
+            "its order differs from the planned order at position {}",
+            at + 1
+        )
+    } else {
+        "its targets differ from the planned targets".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::{ClassRecord, Framework};
+
+    fn suite() -> Suite {
+        let record = |class: &str, tests: &[&str]| ClassRecord {
+            class: class.into(),
+            framework: Framework::Junit5,
+            reorderable: true,
+            tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
+            dynamic: vec![],
+        };
+        Suite {
+            schema_version: 1,
+            module: "g:a".into(),
+            classes: vec![record("p.A", &["a1", "a2"]), record("p.B", &["b1"])],
+        }
+    }
+
+    fn config() -> DetectConfig {
+        DetectConfig {
+            strategy: Strategy::ReversePassing,
+            rounds: 2,
+            seed: 1,
+            baseline_tries: 3,
+            alone_runs: 2,
+            stop_rounds: false,
+        }
+    }
+
+    fn record(e: &Experiment, results: &[(&str, RunOutcome)]) -> ExperimentRecord {
+        ExperimentRecord {
+            id: e.id,
+            kind: e.kind,
+            round: e.round,
+            strategy: e.strategy,
+            order: e.order.clone(),
+            targets: e.targets.clone(),
+            results: results
+                .iter()
+                .map(|(t, o)| TestResult {
+                    test: t.to_string(),
+                    outcome: *o,
+                    message: (o.passed() == Some(false)).then(|| format!("{t} broke")),
+                })
+                .collect(),
+            honoured: true,
+            millis: 1,
+        }
+    }
+
+    #[test]
+    fn raw_config_defaults_and_validation() {
+        let raw: RawConfig = serde_json::from_str(r#"{"rounds":5,"seed":9}"#).unwrap();
+        let config = DetectConfig::try_from(raw).unwrap();
+        assert_eq!(config.strategy, Strategy::ReversePassing);
+        assert_eq!((config.baseline_tries, config.alone_runs), (3, 10));
+        assert!(!config.stop_rounds);
+        let bad = |json: &str| {
+            let raw: RawConfig = serde_json::from_str(json).unwrap();
+            DetectConfig::try_from(raw).unwrap_err()
+        };
+        let e = bad(r#"{"rounds":5,"seed":-1}"#);
+        assert_eq!(e.code(), "bad-config");
+        assert!(e.to_string().contains("`seed` = `-1`"), "{e}");
+        assert_eq!(bad(r#"{"rounds":5,"seed":1.5}"#).code(), "bad-config");
+        assert_eq!(
+            bad(r#"{"rounds":5,"seed":1,"alone_runs":0}"#).code(),
+            "bad-config"
+        );
+        let e = bad(r#"{"rounds":5,"seed":1,"strategy":"shuffle"}"#);
+        assert!(e.to_string().contains("reverse-passing"), "{e}");
+    }
+
+    #[test]
+    fn first_experiment_is_the_baseline_with_id_1() {
+        let step = next(&config(), &suite(), &[]).unwrap();
+        let e = step.experiment.unwrap();
+        assert_eq!(e.id, 1);
+        assert_eq!(e.kind, ExperimentKind::Baseline);
+        assert_eq!(e.order, ["p.A#a1", "p.A#a2", "p.B#b1"]);
+        assert_eq!(step.progress.phase, Phase::Baseline);
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(json["kind"], "baseline");
+        assert_eq!(json["strategy"], "original");
+        assert_eq!(json["round"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_passing_baseline_is_run_once_then_rounds_follow() {
+        use RunOutcome::Pass;
+        let first = next(&config(), &suite(), &[]).unwrap().experiment.unwrap();
+        let history = vec![record(
+            &first,
+            &[("p.A#a1", Pass), ("p.A#a2", Pass), ("p.B#b1", Pass)],
+        )];
+        let step = next(&config(), &suite(), &history).unwrap();
+        let e = step.experiment.unwrap();
+        assert_eq!((e.id, e.kind, e.round), (2, ExperimentKind::Round, Some(1)));
+        assert_eq!(e.strategy, Some(Strategy::RandomClassMethod));
+    }
+
+    #[test]
+    fn baseline_sorts_tests_into_failing_nod_and_reference() {
+        use RunOutcome::{Error, Fail, NotRun, Pass, Skipped};
+        let config = config();
+        let suite = suite();
+        let mut history = Vec::new();
+        let runs: [&[(&str, RunOutcome)]; 3] = [
+            &[("p.A#a1", Fail), ("p.A#a2", Pass), ("p.B#b1", Skipped)],
+            &[("p.A#a1", Error), ("p.A#a2", Fail), ("p.B#b1", NotRun)],
+            &[("p.A#a1", Fail), ("p.A#a2", Pass), ("p.B#b1", Skipped)],
+        ];
+        for results in runs {
+            let e = next(&config, &suite, &history).unwrap().experiment.unwrap();
+            assert_eq!(e.kind, ExperimentKind::Baseline);
+            history.push(record(&e, results));
+        }
+        let s = summary(&config, &suite, &history).unwrap();
+        assert_eq!(s.failing.len(), 1);
+        assert_eq!(s.failing[0].test, "p.A#a1");
+        assert_eq!(s.failing[0].message.as_deref(), Some("p.A#a1 broke"));
+        assert_eq!(s.flaky.len(), 1);
+        assert_eq!(s.flaky[0].test, "p.A#a2");
+        assert_eq!(s.flaky[0].kind, FlakyKind::Nod);
+        assert_eq!(
+            (s.flaky[0].failing_experiment, s.flaky[0].passing_experiment),
+            (2, 1)
+        );
+        assert!(
+            s.notes[0].contains("1 test failed in every baseline run"),
+            "{:?}",
+            s.notes
+        );
+    }
+
+    #[test]
+    fn a_record_that_is_not_the_plan_is_a_bad_history() {
+        let first = next(&config(), &suite(), &[]).unwrap().experiment.unwrap();
+        let mut bad = record(&first, &[]);
+        bad.order.reverse();
+        let e = next(&config(), &suite(), &[bad]).unwrap_err();
+        assert_eq!(e.code(), "bad-history");
+        assert!(e.to_string().contains("position 1"), "{e}");
+        let mut bad = record(&first, &[]);
+        bad.id = 5;
+        let e = summary(&config(), &suite(), &[bad]).unwrap_err();
+        assert!(e.to_string().contains("its id is 5"), "{e}");
+    }
+
+    #[test]
+    fn cut_after_last_understands_invocations() {
+        let order: Vec<String> = ["a.A#x", "a.A#m", "a.B#y"].map(String::from).to_vec();
+        assert_eq!(
+            cut_after_last(&order, &["a.A#m[2]".into()]),
+            ["a.A#x", "a.A#m"]
+        );
+        assert_eq!(cut_after_last(&order, &["a.A#x".into()]), ["a.A#x"]);
+        assert_eq!(unit_in(&order, "a.A#m[2]"), "a.A#m");
+        assert_eq!(unit_in(&order, "a.B#y"), "a.B#y");
+    }
+
+    #[test]
+    fn empty_suite_is_done_at_once() {
+        let empty = Suite {
+            schema_version: 1,
+            module: "g:a".into(),
+            classes: vec![],
+        };
+        let step = next(&config(), &empty, &[]).unwrap();
+        assert!(step.experiment.is_none());
+        assert_eq!(step.progress.phase, Phase::Done);
+        let s = summary(&config(), &empty, &[]).unwrap();
+        assert!(s.notes[0].contains("no tests"), "{:?}", s.notes);
+    }
+}

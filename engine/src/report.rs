@@ -1,0 +1,370 @@
+//! Rendering a detection report (`report.json`) for people and for CI dashboards.
+//!
+//! [`render`] turns the report object the plugin writes (the [`crate::detect::Summary`] plus
+//! `schema_version`, `module`, and per flaky test `failing_order`, `passing_order` and
+//! `reproduce`) into one self-contained HTML page (inline CSS, no script, no external resource)
+//! and a Surefire-style XML report in which every flaky test is a `<testcase>` with a
+//! `<flakyFailure>`, so that CI dashboards that read Surefire reports show them as flaky.
+
+use std::borrow::Cow;
+
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::Writer;
+use serde::{Deserialize, Serialize};
+
+use crate::detect::{AloneRuns, FailingTest};
+use crate::protocol::ENGINE_VERSION;
+use crate::testid::class_of;
+
+/// The report object of `render_report` (fields the renderer does not use are ignored; all but
+/// `module` and `flaky` may be absent).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Report {
+    /// The version of the report schema.
+    #[serde(default)]
+    pub schema_version: u32,
+    /// `groupId:artifactId` of the module.
+    pub module: String,
+    /// The seed of the detection.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The configured strategy.
+    #[serde(default)]
+    pub strategy: Option<String>,
+    /// Tests in the suite.
+    #[serde(default)]
+    pub tests_total: Option<usize>,
+    /// Experiments run.
+    #[serde(default)]
+    pub experiments: Option<usize>,
+    /// Rounds run.
+    #[serde(default)]
+    pub rounds_run: Option<u32>,
+    /// Rounds configured.
+    #[serde(default)]
+    pub rounds_planned: Option<u32>,
+    /// Tests that failed in every baseline run.
+    #[serde(default)]
+    pub failing: Vec<FailingTest>,
+    /// The flaky tests.
+    pub flaky: Vec<ReportEntry>,
+    /// Notes about the run.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// One flaky test of a [`Report`].
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReportEntry {
+    /// Its id.
+    pub test: String,
+    /// `victim`, `brittle`, `nod` or `unclassified`.
+    pub kind: String,
+    /// The failure message seen.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Alone runs, if any.
+    #[serde(default)]
+    pub alone: Option<AloneRuns>,
+    /// What was observed.
+    #[serde(default)]
+    pub evidence: String,
+    /// Path of the file holding the order in which it failed.
+    #[serde(default)]
+    pub failing_order: Option<String>,
+    /// Path of the file holding the order in which it passed.
+    #[serde(default)]
+    pub passing_order: Option<String>,
+    /// A command that reproduces the failure.
+    #[serde(default)]
+    pub reproduce: Option<String>,
+}
+
+/// Response of `render_report`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rendered {
+    /// The HTML page.
+    pub html: String,
+    /// The Surefire-style XML report.
+    pub xml: String,
+}
+
+/// Renders `report` as HTML and XML.
+pub fn render(report: &Report) -> Rendered {
+    Rendered {
+        html: html(report),
+        xml: xml(report),
+    }
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
+h1{font-size:1.4em}h2{font-size:1.1em;margin-top:2em}\
+p.run{color:#555}table{border-collapse:collapse;width:100%}\
+th,td{border:1px solid #ccc;padding:.4em .6em;text-align:left;vertical-align:top}\
+th{background:#f3f3f3}td.kind{font-weight:bold}td.victim{color:#b00}td.brittle{color:#a50}\
+td.nod{color:#666}code{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}\
+footer{margin-top:2em;color:#888;font-size:.85em}";
+
+/// The HTML page of `report`.
+fn html(report: &Report) -> String {
+    let mut out = String::new();
+    let module = escape_html(&report.module);
+    out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str(&format!(
+        "<title>odrust: order-dependent tests in {module}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+    ));
+    out.push_str(&format!(
+        "<h1>odrust: order-dependent tests in <code>{module}</code></h1>\n"
+    ));
+    out.push_str(&format!(
+        "<p class=\"run\">{}</p>\n",
+        escape_html(&header_line(report))
+    ));
+    if report.flaky.is_empty() {
+        out.push_str("<p>No flaky test was found.</p>\n");
+    } else {
+        out.push_str("<table>\n<thead><tr><th>Test</th><th>Kind</th><th>Message</th>");
+        out.push_str("<th>Failing order</th><th>Passing order</th><th>Reproduce</th>");
+        out.push_str("<th>Evidence</th></tr></thead>\n<tbody>\n");
+        for entry in &report.flaky {
+            let kind = escape_html(&entry.kind);
+            let optional_code = |value: &Option<String>| {
+                value.as_deref().map_or_else(
+                    || "&mdash;".to_string(),
+                    |v| format!("<code>{}</code>", escape_html(v)),
+                )
+            };
+            out.push_str(&format!(
+                "<tr><td><code>{}</code></td><td class=\"kind {kind}\">{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                escape_html(&entry.test),
+                escape_html(entry.message.as_deref().unwrap_or("")),
+                optional_code(&entry.failing_order),
+                optional_code(&entry.passing_order),
+                optional_code(&entry.reproduce),
+                escape_html(&entry.evidence),
+            ));
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    if !report.failing.is_empty() {
+        out.push_str("<h2>Failing tests</h2>\n<p>These tests failed in every run of the original order and were left out of detection.</p>\n<ul>\n");
+        for failing in &report.failing {
+            out.push_str(&format!(
+                "<li><code>{}</code>{}</li>\n",
+                escape_html(&failing.test),
+                failing
+                    .message
+                    .as_deref()
+                    .map(|m| format!(": {}", escape_html(m)))
+                    .unwrap_or_default()
+            ));
+        }
+        out.push_str("</ul>\n");
+    }
+    if !report.notes.is_empty() {
+        out.push_str("<h2>Notes</h2>\n<ul>\n");
+        for note in &report.notes {
+            out.push_str(&format!("<li>{}</li>\n", escape_html(note)));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str(&format!(
+        "<footer>odrust engine {ENGINE_VERSION}, report schema {}</footer>\n</body>\n</html>\n",
+        report.schema_version
+    ));
+    out
+}
+
+/// "seed 42 · strategy reverse-passing · 12 tests · 31 experiments · 20 of 20 rounds", leaving
+/// out what the report does not say.
+fn header_line(report: &Report) -> String {
+    let mut parts = Vec::new();
+    if let Some(seed) = report.seed {
+        parts.push(format!("seed {seed}"));
+    }
+    if let Some(strategy) = &report.strategy {
+        parts.push(format!("strategy {strategy}"));
+    }
+    if let Some(tests) = report.tests_total {
+        parts.push(format!("{tests} tests"));
+    }
+    if let Some(experiments) = report.experiments {
+        parts.push(format!("{experiments} experiments"));
+    }
+    match (report.rounds_run, report.rounds_planned) {
+        (Some(run), Some(planned)) => parts.push(format!("{run} of {planned} rounds")),
+        (Some(run), None) => parts.push(format!("{run} rounds")),
+        _ => {}
+    }
+    parts.join(" \u{b7} ")
+}
+
+/// The Surefire-style XML report of `report`.
+fn xml(report: &Report) -> String {
+    let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
+    // Writing to a Vec cannot fail.
+    let mut write = |event: Event<'_>| writer.write_event(event).expect("writing to memory");
+    write(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+    let count = report.flaky.len().to_string();
+    let name = format!("odrust.{}", xml_text(&report.module));
+    let mut suite = BytesStart::new("testsuite");
+    suite.push_attribute(("name", name.as_str()));
+    suite.push_attribute(("tests", count.as_str()));
+    suite.push_attribute(("failures", "0"));
+    suite.push_attribute(("errors", "0"));
+    suite.push_attribute(("skipped", "0"));
+    suite.push_attribute(("flakes", count.as_str()));
+    write(Event::Start(suite));
+    for entry in &report.flaky {
+        let test = xml_text(&entry.test);
+        let classname = class_of(&test);
+        let name = test
+            .strip_prefix(classname)
+            .and_then(|rest| rest.strip_prefix('#'))
+            .unwrap_or(&test);
+        let mut case = BytesStart::new("testcase");
+        case.push_attribute(("classname", classname));
+        case.push_attribute(("name", name));
+        case.push_attribute(("time", "0"));
+        write(Event::Start(case));
+        let message = xml_text(entry.message.as_deref().unwrap_or(""));
+        let kind = format!("odrust.{}", xml_text(&entry.kind));
+        let mut flaky = BytesStart::new("flakyFailure");
+        flaky.push_attribute(("message", message.as_ref()));
+        flaky.push_attribute(("type", kind.as_str()));
+        write(Event::Start(flaky));
+        let mut text = xml_text(&entry.evidence).into_owned();
+        if let Some(reproduce) = &entry.reproduce {
+            text.push_str("\nReproduce: ");
+            text.push_str(&xml_text(reproduce));
+        }
+        write(Event::Text(BytesText::new(&text)));
+        write(Event::End(BytesEnd::new("flakyFailure")));
+        write(Event::End(BytesEnd::new("testcase")));
+    }
+    write(Event::End(BytesEnd::new("testsuite")));
+    let mut out = String::from_utf8(writer.into_inner()).expect("the writer wrote UTF-8");
+    out.push('\n');
+    out
+}
+
+/// `s` without the characters XML 1.0 does not allow (control characters other than tab,
+/// newline and carriage return); the writer escapes the rest.
+fn xml_text(s: &str) -> Cow<'_, str> {
+    let allowed = |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\r') || c > '\u{9f}';
+    if s.chars().all(allowed) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.chars().filter(|c| allowed(*c)).collect())
+    }
+}
+
+/// `s` escaped for HTML text and attribute values.
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> Report {
+        serde_json::from_value(serde_json::json!({
+            "schema_version": 1,
+            "module": "com.acme:cart<&>",
+            "seed": 42, "strategy": "reverse-passing", "tests_total": 12, "experiments": 31,
+            "rounds_run": 7, "rounds_planned": 20,
+            "failing": [{"test": "p.F#broken", "message": "boom <b>"}],
+            "flaky": [
+                {"test": "p.V#v", "kind": "victim", "failing_experiment": 9, "passing_experiment": 10,
+                 "message": "expected <1> & \"2\" 'x'", "alone": {"runs": 10, "passed": 10},
+                 "evidence": "failed in round 4 <after p.P#p>",
+                 "failing_order": "target/odrust/detect/orders/p.V#v.fail.txt",
+                 "passing_order": "target/odrust/detect/orders/p.V#v.pass.txt",
+                 "reproduce": "mvn odrust:run -Dodrust.order=a.txt && echo '<ok>'"},
+                {"test": "p.B#b[2]", "kind": "brittle", "failing_experiment": 12, "passing_experiment": 13,
+                 "message": null, "alone": {"runs": 10, "passed": 0}, "evidence": "failed alone\u{1b}"}
+            ],
+            "notes": ["stopped after 7 of 20 rounds (time budget)"]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn html_has_one_row_per_flaky_test_and_escapes_everything() {
+        let html = render(&report()).html;
+        assert!(html.starts_with("<!doctype html>"), "{html}");
+        assert!(
+            html.contains(
+                "<title>odrust: order-dependent tests in com.acme:cart&lt;&amp;&gt;</title>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("seed 42 \u{b7} strategy reverse-passing \u{b7} 12 tests \u{b7} 31 experiments \u{b7} 7 of 20 rounds"), "{html}");
+        assert_eq!(html.matches("<tr><td>").count(), 2, "{html}");
+        assert!(
+            html.contains("expected &lt;1&gt; &amp; &quot;2&quot; &#39;x&#39;"),
+            "{html}"
+        );
+        assert!(html.contains("<code>mvn odrust:run -Dodrust.order=a.txt &amp;&amp; echo &#39;&lt;ok&gt;&#39;</code>"), "{html}");
+        assert!(html.contains("boom &lt;b&gt;"), "{html}");
+        assert!(html.contains("stopped after 7 of 20 rounds"), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("http"), "no external resources: {html}");
+        assert!(!html.contains("<1>") && !html.contains("<after"), "{html}");
+    }
+
+    #[test]
+    fn xml_is_a_surefire_suite_of_flaky_failures() {
+        let xml = render(&report()).xml;
+        assert!(
+            xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"<testsuite name="odrust.com.acme:cart&lt;&amp;&gt;" tests="2" failures="0" errors="0" skipped="0" flakes="2">"#), "{xml}");
+        assert!(
+            xml.contains(r#"<testcase classname="p.V" name="v" time="0">"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<testcase classname="p.B" name="b[2]" time="0">"#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"message="expected &lt;1&gt; &amp; &quot;2&quot; &apos;x&apos;" type="odrust.victim""#), "{xml}");
+        assert!(xml.contains(r#"type="odrust.brittle""#), "{xml}");
+        assert!(xml.contains("failed in round 4 &lt;after p.P#p&gt;\nReproduce: mvn odrust:run -Dodrust.order=a.txt &amp;&amp; echo &apos;&lt;ok&gt;&apos;"), "{xml}");
+        assert!(
+            !xml.contains('\u{1b}'),
+            "control characters are dropped: {xml}"
+        );
+        assert_eq!(xml.matches("<flakyFailure").count(), 2);
+        // The output parses back as XML.
+        let mut reader = quick_xml::Reader::from_str(&xml);
+        loop {
+            match reader.read_event().unwrap() {
+                Event::Eof => break,
+                _ => continue,
+            }
+        }
+    }
+
+    #[test]
+    fn empty_report_says_nothing_was_found() {
+        let report: Report =
+            serde_json::from_value(serde_json::json!({"module": "g:a", "flaky": []})).unwrap();
+        let rendered = render(&report);
+        assert!(rendered.html.contains("No flaky test was found."));
+        assert!(rendered.xml.contains(r#"tests="0""#), "{}", rendered.xml);
+    }
+}
