@@ -28,7 +28,7 @@ import org.eclipse.aether.RepositorySystem;
  */
 public abstract class AbstractOdrustMojo extends AbstractMojo {
     /** Engine error codes that mean the user's input is wrong (not odrust). */
-    private static final Set<String> INPUT_ERRORS = Set.of("unknown-test", "malformed-order", "empty-order", "bad-report", "io");
+    private static final Set<String> INPUT_ERRORS = Set.of("unknown-test", "malformed-order", "empty-order", "bad-report", "io", "bad-config", "bad-history");
 
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;

@@ -121,8 +121,17 @@ public final class Discovery {
         }
     }
 
-    static MojoExecutionException noTests(TestModule module, String why) {
-        return new MojoExecutionException("module " + module.id() + " has no tests for odrust to run: " + why + ".");
+    static NoTestsException noTests(TestModule module, String why) {
+        return new NoTestsException("module " + module.id() + " has no tests for odrust to run: " + why + ".");
+    }
+
+    /** The module has nothing for odrust to run; goals that walk a reactor skip such modules. */
+    public static final class NoTestsException extends MojoExecutionException {
+        private static final long serialVersionUID = 1L;
+
+        NoTestsException(String message) {
+            super(message);
+        }
     }
 
     static String str(JsonObject o, String key) {

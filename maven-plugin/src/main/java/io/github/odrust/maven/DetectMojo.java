@@ -1,0 +1,300 @@
+package io.github.odrust.maven;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.detect.DetectConfig;
+import io.github.odrust.maven.detect.Detector;
+import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.ReportWriter;
+import io.github.odrust.maven.run.Discovery;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Execute;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * Finds order-dependent tests: runs the module's tests in many orders chosen by the engine,
+ * confirms every difference, classifies each order-dependent test (victim, brittle) or reports it
+ * as non-order flaky, and writes {@code target/odrust/report.json}, {@code report.html} and
+ * Surefire-style XML. Every experiment is recorded as it finishes; {@code -Dodrust.resume=true}
+ * continues a run that was killed.
+ */
+@Mojo(name = "detect", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+@Execute(phase = LifecyclePhase.TEST_COMPILE)
+public class DetectMojo extends AbstractOdrustMojo {
+    /** Per build: one line per module, printed after the last module of the reactor. */
+    private static final Map<MavenSession, Map<String, String>> SUMMARIES = new WeakHashMap<>();
+
+    /** How orders are chosen: reverse-passing, original, reverse, reverse-class, random-class, random-class-method. */
+    @Parameter(property = "odrust.strategy", defaultValue = "reverse-passing")
+    protected String strategy;
+
+    /** How many orders (rounds) to run after the baseline. */
+    @Parameter(property = "odrust.rounds", defaultValue = "20")
+    protected int rounds;
+
+    /** The seed of every random choice; a new one (printed) when not given. */
+    @Parameter(property = "odrust.seed")
+    protected Long seed;
+
+    /** Stop starting new rounds after this long (e.g. 90s, 10m, 1h30m); confirmations still finish. */
+    @Parameter(property = "odrust.timeBudget")
+    protected String timeBudget;
+
+    /** Continue the run recorded in target/odrust/detect/ instead of starting anew. */
+    @Parameter(property = "odrust.resume", defaultValue = "false")
+    protected boolean resume;
+
+    /** How often the original order is tried before tests that keep failing are set aside. */
+    @Parameter(property = "odrust.baselineTries", defaultValue = "3")
+    protected int baselineTries;
+
+    /** How often each order-dependent test runs alone to tell victims from brittles. */
+    @Parameter(property = "odrust.aloneRuns", defaultValue = "10")
+    protected int aloneRuns;
+
+    /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
+    @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
+    protected boolean failOnFlaky;
+
+    /** Tests already known to be order-dependent (one id per line, # comments), not failing the build. */
+    @Parameter(property = "odrust.knownFlaky", defaultValue = "${project.basedir}/odrust-known-flaky.txt")
+    protected File knownFlaky;
+
+    @Override
+    protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        if (rounds < 0 || baselineTries < 1 || aloneRuns < 1) {
+            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries and odrust.aloneRuns 1 or"
+                    + " more (got " + rounds + ", " + baselineTries + ", " + aloneRuns + ")");
+        }
+        long budget;
+        try {
+            budget = timeBudget == null || timeBudget.trim().isEmpty() ? 0 : DetectConfig.parseDuration(timeBudget);
+        } catch (IllegalArgumentException e) {
+            throw new MojoFailureException(e.getMessage());
+        }
+        Engine engine = engine();
+        TestModule module = testModule();
+        Path out = outputDirectory.toPath();
+        JsonObject suite;
+        try {
+            suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        } catch (Discovery.NoTestsException e) {
+            getLog().info("odrust detect: skipping " + module.id() + ": no tests (" + e.getMessage() + ")");
+            finish(module.id(), "no tests, skipped");
+            return;
+        }
+        Discovery.writeSuite(suite, out);
+
+        DetectConfig config = new DetectConfig();
+        config.strategy = strategy.trim();
+        config.rounds = rounds;
+        config.baselineTries = baselineTries;
+        config.aloneRuns = aloneRuns;
+        ExperimentLog history;
+        Path detectDir = out.resolve("detect");
+        String fingerprint = sha256(Engine.GSON.toJson(suite));
+        try {
+            history = resume ? resumeHistory(config, detectDir, fingerprint) : freshHistory(config, detectDir, out, fingerprint);
+        } catch (IOException e) {
+            throw new MojoExecutionException("could not prepare " + detectDir + ": " + e.getMessage(), e);
+        }
+        int tests = Discovery.originalOrder(suite).size();
+        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", " + rounds
+                + " rounds, seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
+
+        JsonObject report;
+        try {
+            JsonObject summary = new Detector(module, engine, suite, config, history, out, budget, getLog()).run();
+            report = ReportWriter.report(summary, module.id(), project.getBasedir().toPath(), out, invocation("reproduce"));
+            ReportWriter.write(report, engine, out);
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
+        }
+        printTable(report, out);
+        finish(module.id(), moduleLine(report));
+        failIfNewFlaky(report);
+    }
+
+    private ExperimentLog freshHistory(DetectConfig config, Path detectDir, Path out, String fingerprint) throws IOException {
+        config.seed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+        deleteRecursively(detectDir);
+        deleteOldOrders(out.resolve("orders"));
+        Files.createDirectories(detectDir);
+        JsonObject run = new JsonObject();
+        run.add("config", config.toJson());
+        run.addProperty("suite_sha256", fingerprint);
+        Files.write(detectDir.resolve("run.json"), Engine.GSON.toJson(run).getBytes(StandardCharsets.UTF_8));
+        return ExperimentLog.create(detectDir.resolve("experiments.jsonl"));
+    }
+
+    private ExperimentLog resumeHistory(DetectConfig config, Path detectDir, String fingerprint)
+            throws IOException, MojoFailureException {
+        Path runFile = detectDir.resolve("run.json");
+        Path logFile = detectDir.resolve("experiments.jsonl");
+        if (!Files.isRegularFile(runFile) || !Files.isRegularFile(logFile)) {
+            throw new MojoFailureException("-Dodrust.resume=true, but there is no detection run to resume in " + detectDir
+                    + ": run odrust:detect without it first.");
+        }
+        JsonObject saved = JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
+        JsonObject savedConfig = saved.getAsJsonObject("config");
+        config.seed = seed != null ? seed : savedConfig.get("seed").getAsLong();
+        List<String> diffs = config.incompatibleWith(savedConfig);
+        if (!fingerprint.equals(saved.get("suite_sha256").getAsString())) {
+            diffs.add("the module's tests changed since that run began");
+        }
+        if (!diffs.isEmpty()) {
+            throw new MojoFailureException("cannot resume the detection run in " + detectDir + ": " + String.join("; ", diffs)
+                    + ". Resume with the same settings, or start a new run without -Dodrust.resume.");
+        }
+        ExperimentLog log = ExperimentLog.load(logFile);
+        getLog().info("resuming: " + log.size() + " experiments already done are not repeated");
+        return log;
+    }
+
+    private void printTable(JsonObject report, Path out) {
+        List<JsonObject> flaky = new ArrayList<>();
+        report.getAsJsonArray("flaky").forEach(e -> flaky.add(e.getAsJsonObject()));
+        getLog().info("");
+        getLog().info(String.format("odrust detect: %s: %d tests, %d experiments, %d/%d rounds, seed=%s, strategy %s",
+                report.get("module").getAsString(), report.get("tests_total").getAsInt(), report.get("experiments").getAsInt(),
+                report.get("rounds_run").getAsInt(), report.get("rounds_planned").getAsInt(), report.get("seed").getAsString(),
+                report.get("strategy").getAsString()));
+        if (flaky.isEmpty()) {
+            getLog().info("  no order-dependent or flaky test found");
+        } else {
+            int width = flaky.stream().map(f -> f.get("test").getAsString().length()).max(Comparator.naturalOrder()).orElse(10);
+            getLog().info(String.format("  %-" + width + "s  %-12s %-22s %s", "TEST", "KIND", "FAILS IN", "PASSES IN"));
+            for (JsonObject f : flaky) {
+                getLog().warn(String.format("  %-" + width + "s  %-12s %-22s %s", f.get("test").getAsString(), f.get("kind").getAsString(),
+                        fileName(f.get("failing_order")), fileName(f.get("passing_order"))));
+                if (f.has("reproduce") && !f.get("reproduce").isJsonNull()) {
+                    getLog().info("      reproduce: " + f.get("reproduce").getAsString());
+                }
+            }
+        }
+        report.getAsJsonArray("failing").forEach(t -> getLog().warn("  fails in every baseline run, excluded: "
+                + t.getAsJsonObject().get("test").getAsString()));
+        report.getAsJsonArray("notes").forEach(n -> getLog().info("  note: " + n.getAsString()));
+        getLog().info("  report: " + out.resolve("report.html") + " (and report.json)");
+    }
+
+    private static String fileName(JsonElement path) {
+        if (path == null || path.isJsonNull()) {
+            return "-";
+        }
+        String p = path.getAsString();
+        return p.substring(p.lastIndexOf('/') + 1);
+    }
+
+    private static String moduleLine(JsonObject report) {
+        Map<String, Integer> kinds = new LinkedHashMap<>();
+        report.getAsJsonArray("flaky").forEach(f -> kinds.merge(f.getAsJsonObject().get("kind").getAsString(), 1, Integer::sum));
+        String found = kinds.isEmpty() ? "nothing flaky" : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
+        return report.get("tests_total").getAsInt() + " tests, " + report.get("experiments").getAsInt() + " experiments, " + found;
+    }
+
+    /** Records this module's line; after the reactor's last module, prints them all. */
+    private void finish(String module, String line) {
+        Map<String, String> lines;
+        synchronized (SUMMARIES) {
+            lines = SUMMARIES.computeIfAbsent(session, s -> new LinkedHashMap<>());
+            lines.put(module, line);
+        }
+        List<MavenProject> projects = session.getProjects();
+        if (projects.size() > 1 && projects.get(projects.size() - 1).equals(project)) {
+            getLog().info("odrust summary (" + lines.size() + " modules):");
+            lines.forEach((m, l) -> getLog().info("  " + m + ": " + l));
+        }
+    }
+
+    private void failIfNewFlaky(JsonObject report) throws MojoFailureException {
+        if (!failOnFlaky) {
+            return;
+        }
+        Set<String> known = new LinkedHashSet<>();
+        if (knownFlaky != null && knownFlaky.isFile()) {
+            try {
+                for (String line : Files.readAllLines(knownFlaky.toPath(), StandardCharsets.UTF_8)) {
+                    String t = line.replaceAll("\\s+#.*$", "").trim();
+                    if (!t.isEmpty() && !t.startsWith("#")) {
+                        known.add(t);
+                    }
+                }
+            } catch (IOException e) {
+                throw new MojoFailureException("cannot read the known-flaky file " + knownFlaky + ": " + e.getMessage());
+            }
+        }
+        List<String> fresh = new ArrayList<>();
+        for (JsonElement f : report.getAsJsonArray("flaky")) {
+            JsonObject o = f.getAsJsonObject();
+            String kind = o.get("kind").getAsString();
+            String test = o.get("test").getAsString();
+            if (("victim".equals(kind) || "brittle".equals(kind)) && !known.contains(test)) {
+                fresh.add(test + " (" + kind + "; reproduce: " + o.get("reproduce").getAsString() + ")");
+            }
+        }
+        if (!fresh.isEmpty()) {
+            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")
+                    + " not listed in " + knownFlaky + " (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", fresh)
+                    + "\nFix them, or list them in that file (one test id per line) to accept them for now.");
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteOldOrders(Path orders) throws IOException {
+        if (!Files.isDirectory(orders)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(orders)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().matches("exp-\\d+\\.txt")) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The settings of one detection run, as the engine's {@code config} object (docs/protocol.md). */
+public final class DetectConfig {
+    public String strategy;
+    public int rounds;
+    public long seed;
+    public int baselineTries;
+    public int aloneRuns;
+    public boolean stopRounds;
+
+    public JsonObject toJson() {
+        JsonObject o = new JsonObject();
+        o.addProperty("strategy", strategy);
+        o.addProperty("rounds", rounds);
+        o.addProperty("seed", seed);
+        o.addProperty("baseline_tries", baselineTries);
+        o.addProperty("alone_runs", aloneRuns);
+        o.addProperty("stop_rounds", stopRounds);
+        return o;
+    }
+
+    /**
+     * What in {@code saved} (the config of the run being resumed) differs from this one in a way
+     * that changes the plan. The number of rounds may change: the plan just stops elsewhere.
+     */
+    public List<String> incompatibleWith(JsonObject saved) {
+        List<String> diffs = new ArrayList<>();
+        compare(diffs, "odrust.strategy", saved.get("strategy").getAsString(), strategy);
+        compare(diffs, "odrust.seed", saved.get("seed").getAsString(), String.valueOf(seed));
+        compare(diffs, "odrust.baselineTries", saved.get("baseline_tries").getAsString(), String.valueOf(baselineTries));
+        compare(diffs, "odrust.aloneRuns", saved.get("alone_runs").getAsString(), String.valueOf(aloneRuns));
+        return diffs;
+    }
+
+    private static void compare(List<String> diffs, String name, String saved, String now) {
+        if (!saved.equals(now)) {
+            diffs.add(name + " was " + saved + ", now " + now);
+        }
+    }
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(h|m|s|ms)?");
+
+    /**
+     * Parses a time budget such as {@code 90s}, {@code 10m}, {@code 1h30m} or a plain number of
+     * seconds, into milliseconds.
+     *
+     * @throws IllegalArgumentException naming the value when it is not a duration
+     */
+    public static long parseDuration(String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        Matcher m = DURATION.matcher(s);
+        long total = 0;
+        int end = 0;
+        while (m.find() && m.start() == end) {
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "s" : m.group(2);
+            total += unit.equals("h") ? n * 3_600_000 : unit.equals("m") ? n * 60_000 : unit.equals("ms") ? n : n * 1000;
+            end = m.end();
+        }
+        if (end != s.length() || s.isEmpty() || total <= 0) {
+            throw new IllegalArgumentException("odrust.timeBudget=" + text + " is not a duration: write e.g. 90s, 10m, 1h30m");
+        }
+        return total;
+    }
+}

@@ -1,0 +1,160 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * The executor side of detection: asks the engine for the next experiment, runs its order in a
+ * fresh JVM, appends the outcome to the {@link ExperimentLog}, and repeats until the engine has
+ * nothing left to ask. The engine decides everything; this class only runs, records and reports
+ * progress.
+ */
+public final class Detector {
+    private final TestModule module;
+    private final Engine engine;
+    private final JsonObject suite;
+    private final DetectConfig config;
+    private final ExperimentLog history;
+    private final Path out;
+    private final Log log;
+    private final long budgetMillis;
+
+    public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
+            long budgetMillis, Log log) {
+        this.module = module;
+        this.engine = engine;
+        this.suite = suite;
+        this.config = config;
+        this.history = history;
+        this.out = out;
+        this.budgetMillis = budgetMillis;
+        this.log = log;
+    }
+
+    /** Runs experiments until the plan is complete; returns the engine's summary. */
+    public JsonObject run() throws MojoExecutionException, IOException {
+        long start = System.nanoTime();
+        long roundMillis = 0;
+        int roundsTimed = 0;
+        // One engine call per experiment: its answer gives the progress after the last experiment
+        // and the next one to run.
+        JsonObject next = engine.call("detect_next", request());
+        while (true) {
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
+                config.stopRounds = true;
+                log.info("time budget of " + budgetMillis / 1000 + " s used: no new round starts; finishing confirmations"
+                        + " (resume later with -Dodrust.resume=true)");
+                next = engine.call("detect_next", request());
+            }
+            JsonElement experiment = next.get("experiment");
+            if (experiment == null || experiment.isJsonNull()) {
+                break;
+            }
+            JsonObject exp = experiment.getAsJsonObject();
+            int id = exp.get("id").getAsInt();
+            Path orderFile = writeOrder(exp);
+            long t0 = System.nanoTime();
+            RunResult result = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
+                    .run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            if (!Boolean.TRUE.equals(result.honoured)) {
+                throw new MojoExecutionException("odrust could not run experiment " + id + " in the order it planned ("
+                        + result.firstDifference + "); stopping rather than report outcomes of another order. Details: "
+                        + out.resolve("detect").resolve("exp-" + id).resolve("result.json"));
+            }
+            history.append(record(exp, result, millis));
+            if ("round".equals(str(exp, "kind"))) {
+                roundMillis += millis;
+                roundsTimed++;
+            }
+            next = engine.call("detect_next", request());
+            log.info(progressLine(exp, next.getAsJsonObject("progress"), millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
+        }
+        return engine.call("detect_summary", request());
+    }
+
+    private JsonObject request() {
+        JsonObject r = new JsonObject();
+        r.add("config", config.toJson());
+        r.add("suite", suite);
+        r.add("history", history.history());
+        return r;
+    }
+
+    private Path writeOrder(JsonObject exp) throws IOException {
+        Path file = out.resolve("orders").resolve("exp-" + exp.get("id").getAsInt() + ".txt");
+        Files.createDirectories(file.getParent());
+        StringBuilder text = new StringBuilder("# odrust experiment " + exp.get("id").getAsInt() + ": " + str(exp, "kind"));
+        if (exp.has("round") && !exp.get("round").isJsonNull()) {
+            text.append(" round ").append(exp.get("round").getAsInt()).append(" (").append(str(exp, "strategy")).append(')');
+        }
+        text.append(", seed=").append(config.seed).append('\n');
+        for (String t : strings(exp.getAsJsonArray("order"))) {
+            text.append(t).append('\n');
+        }
+        Files.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        return file;
+    }
+
+    private static JsonObject record(JsonObject exp, RunResult result, long millis) {
+        JsonObject r = exp.deepCopy();
+        JsonArray results = new JsonArray();
+        for (RunResult.TestResult t : result.results) {
+            JsonObject o = new JsonObject();
+            o.addProperty("test", t.test);
+            o.addProperty("outcome", t.outcome);
+            o.addProperty("message", t.message);
+            results.add(o);
+        }
+        r.add("results", results);
+        r.addProperty("honoured", result.honoured);
+        r.addProperty("millis", millis);
+        return r;
+    }
+
+    private String progressLine(JsonObject exp, JsonObject progress, long millis, long avgRoundMillis) {
+        String kind = str(exp, "kind");
+        StringBuilder b = new StringBuilder(String.format("exp %-3d ", exp.get("id").getAsInt()));
+        int done = progress.get("rounds_done").getAsInt();
+        int total = progress.get("rounds_total").getAsInt();
+        if ("round".equals(kind)) {
+            b.append(String.format("round %d/%d  %-20s", exp.get("round").getAsInt(), total, str(exp, "strategy")));
+        } else {
+            JsonArray targets = exp.getAsJsonArray("targets");
+            b.append(String.format("%-13s%-21s", kind, targets == null || targets.size() == 0 ? "" : shortId(targets.get(0).getAsString())));
+        }
+        b.append(String.format(" seed=%d  %5.1fs", config.seed, millis / 1000.0));
+        if (avgRoundMillis > 0 && done < total && !config.stopRounds) {
+            b.append(String.format("  ~%ds left", (total - done) * avgRoundMillis / 1000));
+        }
+        b.append(String.format("  found %d OD, %d NOD", progress.get("od_found").getAsInt(), progress.get("nod_found").getAsInt()));
+        return b.toString();
+    }
+
+    private static String shortId(String id) {
+        int dot = id.lastIndexOf('.', id.indexOf('#') < 0 ? id.length() : id.indexOf('#'));
+        return dot < 0 ? id : id.substring(dot + 1);
+    }
+
+    static String str(JsonObject o, String key) {
+        return o.has(key) && !o.get(key).isJsonNull() ? o.get(key).getAsString() : null;
+    }
+
+    static Iterable<String> strings(JsonArray a) {
+        java.util.List<String> l = new java.util.ArrayList<>();
+        a.forEach(e -> l.add(e.getAsString()));
+        return l;
+    }
+}

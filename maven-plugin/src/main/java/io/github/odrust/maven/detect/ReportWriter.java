@@ -1,0 +1,69 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+
+/**
+ * Turns the engine's detection summary into {@code report.json} (schema in docs/detect.md), and
+ * writes the HTML report and the Surefire-style XML the engine renders from it.
+ */
+public final class ReportWriter {
+    public static final int SCHEMA_VERSION = 1;
+
+    private ReportWriter() {}
+
+    /**
+     * @param reproduceGoal how to invoke odrust's reproduce goal on this project, e.g. {@code odrust:reproduce}
+     */
+    public static JsonObject report(JsonObject summary, String module, Path basedir, Path out, String reproduceGoal) {
+        JsonObject report = new JsonObject();
+        report.addProperty("schema_version", SCHEMA_VERSION);
+        report.addProperty("module", module);
+        for (Map.Entry<String, JsonElement> e : summary.entrySet()) {
+            report.add(e.getKey(), e.getValue().deepCopy());
+        }
+        for (JsonElement f : report.getAsJsonArray("flaky")) {
+            JsonObject entry = f.getAsJsonObject();
+            String failing = orderPath(basedir, out, entry.get("failing_experiment"));
+            entry.addProperty("failing_order", failing);
+            entry.addProperty("passing_order", orderPath(basedir, out, entry.get("passing_experiment")));
+            entry.addProperty("reproduce", failing == null ? null : "mvn " + reproduceGoal + " -Dodrust.order=" + failing);
+        }
+        return report;
+    }
+
+    private static String orderPath(Path basedir, Path out, JsonElement experiment) {
+        if (experiment == null || experiment.isJsonNull()) {
+            return null;
+        }
+        Path file = out.resolve("orders").resolve("exp-" + experiment.getAsInt() + ".txt").toAbsolutePath();
+        Path base = basedir.toAbsolutePath();
+        return (file.startsWith(base) ? base.relativize(file) : file).toString().replace('\\', '/');
+    }
+
+    /** Writes report.json, report.html and surefire-reports/TEST-odrust.xml under {@code out}. */
+    public static void write(JsonObject report, Engine engine, Path out) throws IOException {
+        atomicWrite(out.resolve("report.json"),
+                new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(report));
+        JsonObject request = new JsonObject();
+        request.add("report", report);
+        JsonObject rendered = engine.call("render_report", request);
+        atomicWrite(out.resolve("report.html"), rendered.get("html").getAsString());
+        atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.get("xml").getAsString());
+    }
+
+    static void atomicWrite(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
