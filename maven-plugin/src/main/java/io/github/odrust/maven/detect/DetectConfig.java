@@ -46,7 +46,7 @@ public final class DetectConfig {
         }
     }
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(h|m|s|ms)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|h|m|s)?");
 
     /**
      * Parses a time budget such as {@code 90s}, {@code 10m}, {@code 1h30m} or a plain number of

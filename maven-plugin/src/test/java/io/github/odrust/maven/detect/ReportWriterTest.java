@@ -1,0 +1,29 @@
+package io.github.odrust.maven.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ReportWriterTest {
+    @Test
+    void addsModuleRelativeOrderPathsAndAReproduceCommand() {
+        JsonObject summary = JsonParser.parseString("{\"seed\":1,\"flaky\":[{\"test\":\"p.V#v\",\"kind\":\"victim\","
+                + "\"failing_experiment\":9,\"passing_experiment\":10},{\"test\":\"p.N#n\",\"kind\":\"nod\","
+                + "\"failing_experiment\":3,\"passing_experiment\":null}]}").getAsJsonObject();
+        Path base = Path.of("/work/p");
+        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce");
+        assertEquals(1, r.get("schema_version").getAsInt());
+        assertEquals("g:a", r.get("module").getAsString());
+        JsonObject v = r.getAsJsonArray("flaky").get(0).getAsJsonObject();
+        assertEquals("target/odrust/orders/exp-9.txt", v.get("failing_order").getAsString());
+        assertEquals("target/odrust/orders/exp-10.txt", v.get("passing_order").getAsString());
+        assertEquals("mvn odrust:reproduce -Dodrust.order=target/odrust/orders/exp-9.txt", v.get("reproduce").getAsString());
+        assertTrue(r.getAsJsonArray("flaky").get(1).getAsJsonObject().get("passing_order").isJsonNull());
+        // the engine's summary is not changed
+        assertTrue(!summary.getAsJsonArray("flaky").get(0).getAsJsonObject().has("reproduce"));
+    }
+}
