@@ -1,0 +1,14 @@
+package com.example.det;
+
+import static org.junit.Assert.assertNull;
+
+import org.junit.Test;
+
+/** The victim: runs before FillTest in the original order. */
+public class CheckTest {
+    @Test
+    public void startsEmpty() {
+        Slow.pause();
+        assertNull("Store.value was left set by another test", Store.value);
+    }
+}

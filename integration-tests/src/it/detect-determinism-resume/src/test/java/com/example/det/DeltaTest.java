@@ -1,0 +1,26 @@
+package com.example.det;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+/** Plain tests: they pass in every order. */
+public class DeltaTest {
+    @Test
+    public void one() {
+        Slow.pause();
+        assertEquals(2, 1 + 1);
+    }
+
+    @Test
+    public void two() {
+        Slow.pause();
+        assertEquals("ab", "a" + "b");
+    }
+
+    @Test
+    public void three() {
+        Slow.pause();
+        assertEquals(9, 3 * 3);
+    }
+}

@@ -1,0 +1,8 @@
+package com.example.b;
+
+public final class Registry {
+    public static boolean ready;
+
+    private Registry() {
+    }
+}
