@@ -54,7 +54,8 @@ public final class Detector {
             long elapsed = (System.nanoTime() - start) / 1_000_000;
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
                 config.stopRounds = true;
-                log.info("time budget of " + budgetMillis / 1000 + " s used: no new round starts; finishing confirmations"
+                log.info("time budget of " + (budgetMillis >= 1000 ? budgetMillis / 1000 + " s" : budgetMillis + " ms")
+                        + " used: no new round starts; finishing confirmations"
                         + " (resume later with -Dodrust.resume=true)");
                 next = engine.call("detect_next", request());
             }
