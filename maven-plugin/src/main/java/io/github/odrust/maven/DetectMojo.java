@@ -50,13 +50,16 @@ public class DetectMojo extends AbstractOdrustMojo {
     /** Per build: one line per module, printed after the last module of the reactor. */
     private static final Map<MavenSession, Map<String, String>> SUMMARIES = new WeakHashMap<>();
 
-    /** How orders are chosen: reverse-passing, original, reverse, reverse-class, random-class, random-class-method. */
-    @Parameter(property = "odrust.strategy", defaultValue = "reverse-passing")
+    /**
+     * How orders are chosen: reverse-passing (default), original, reverse, reverse-class,
+     * random-class, random-class-method. On resume, the recorded run's.
+     */
+    @Parameter(property = "odrust.strategy")
     protected String strategy;
 
-    /** How many orders (rounds) to run after the baseline. */
-    @Parameter(property = "odrust.rounds", defaultValue = "20")
-    protected int rounds;
+    /** How many orders (rounds) to run after the baseline: 20, or on resume the recorded run's. */
+    @Parameter(property = "odrust.rounds")
+    protected Integer rounds;
 
     /** The seed of every random choice; a new one (printed) when not given. */
     @Parameter(property = "odrust.seed")
@@ -70,13 +73,21 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.resume", defaultValue = "false")
     protected boolean resume;
 
-    /** How often the original order is tried before tests that keep failing are set aside. */
-    @Parameter(property = "odrust.baselineTries", defaultValue = "3")
-    protected int baselineTries;
+    /** How often the original order is tried before tests that keep failing are set aside: 3, or the recorded run's. */
+    @Parameter(property = "odrust.baselineTries")
+    protected Integer baselineTries;
 
-    /** How often each order-dependent test runs alone to tell victims from brittles. */
-    @Parameter(property = "odrust.aloneRuns", defaultValue = "10")
-    protected int aloneRuns;
+    /** How often each order-dependent test runs alone to tell victims from brittles: 10, or the recorded run's. */
+    @Parameter(property = "odrust.aloneRuns")
+    protected Integer aloneRuns;
+
+    /** Find polluters, cleaners and state-setters of each order-dependent test, and its flake rate. */
+    @Parameter(property = "odrust.minimize", defaultValue = "true")
+    protected boolean minimize;
+
+    /** At most this many experiments to explain one order-dependent test. */
+    @Parameter(property = "odrust.minimize.budget", defaultValue = "60")
+    protected int minimizeBudget;
 
     /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
@@ -88,19 +99,34 @@ public class DetectMojo extends AbstractOdrustMojo {
 
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
-        if (rounds < 0 || baselineTries < 1 || aloneRuns < 1) {
-            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries and odrust.aloneRuns 1 or"
-                    + " more (got " + rounds + ", " + baselineTries + ", " + aloneRuns + ")");
-        }
         long budget;
         try {
             budget = timeBudget == null || timeBudget.trim().isEmpty() ? 0 : DetectConfig.parseDuration(timeBudget);
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException(e.getMessage());
         }
+        Path out = outputDirectory.toPath();
+        Path detectDir = out.resolve("detect");
+        // On resume, every setting not given again comes from the recorded run.
+        JsonObject saved = resuming() ? savedRun(detectDir) : null;
+        JsonObject sc = saved == null ? new JsonObject() : saved.getAsJsonObject("config");
+        DetectConfig config = new DetectConfig();
+        config.strategy = strategy != null ? strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : "reverse-passing";
+        config.rounds = rounds != null ? rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : 20;
+        config.baselineTries = baselineTries != null ? baselineTries : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : 3;
+        config.aloneRuns = aloneRuns != null ? aloneRuns : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : 10;
+        config.seed = seed != null ? seed : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+        config.minimize = minimize;
+        config.minimizeBudget = minimizeBudget;
+        configure(config);
+        if (config.rounds < 0 || config.baselineTries < 1 || config.aloneRuns < 1 || config.minimizeBudget < 1) {
+            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries, odrust.aloneRuns and"
+                    + " odrust.minimize.budget 1 or more (got " + config.rounds + ", " + config.baselineTries + ", "
+                    + config.aloneRuns + ", " + config.minimizeBudget + ")");
+        }
+
         Engine engine = engine();
         TestModule module = testModule();
-        Path out = outputDirectory.toPath();
         JsonObject suite;
         try {
             suite = Discovery.discover(module, out.resolve("discovery"), getLog());
@@ -111,21 +137,16 @@ public class DetectMojo extends AbstractOdrustMojo {
         }
         Discovery.writeSuite(suite, out);
 
-        DetectConfig config = new DetectConfig();
-        config.strategy = strategy.trim();
-        config.rounds = rounds;
-        config.baselineTries = baselineTries;
-        config.aloneRuns = aloneRuns;
         ExperimentLog history;
-        Path detectDir = out.resolve("detect");
         String fingerprint = sha256(Engine.GSON.toJson(suite));
         try {
-            history = resume ? resumeHistory(config, detectDir, fingerprint) : freshHistory(config, detectDir, out, fingerprint);
+            history = saved != null ? resumeHistory(config, saved, detectDir, fingerprint) : freshHistory(config, detectDir, out, fingerprint);
         } catch (IOException e) {
             throw new MojoExecutionException("could not prepare " + detectDir + ": " + e.getMessage(), e);
         }
+        checkMinimizeTargets(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
-        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", " + rounds
+        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", " + config.rounds
                 + " rounds, seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
 
         JsonObject report;
@@ -141,8 +162,40 @@ public class DetectMojo extends AbstractOdrustMojo {
         failIfNewFlaky(report);
     }
 
+    /** Whether to continue the recorded run rather than start a new one. */
+    protected boolean resuming() {
+        return resume;
+    }
+
+    /** Lets a goal built on detection adjust the configuration (odrust:minimize names one test). */
+    protected void configure(DetectConfig config) throws MojoFailureException {}
+
+    /** Each test named for minimization must be an order-dependent test of the recorded run. */
+    private static void checkMinimizeTargets(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+            throws MojoFailureException {
+        if (config.minimizeOnly.isEmpty()) {
+            return;
+        }
+        JsonObject request = new JsonObject();
+        request.add("config", config.toJson());
+        request.add("suite", suite);
+        request.add("history", history.history());
+        List<String> od = new ArrayList<>();
+        for (JsonElement f : engine.call("detect_summary", request).getAsJsonArray("flaky")) {
+            String kind = f.getAsJsonObject().get("kind").getAsString();
+            if ("victim".equals(kind) || "brittle".equals(kind)) {
+                od.add(f.getAsJsonObject().get("test").getAsString());
+            }
+        }
+        for (String t : config.minimizeOnly) {
+            if (!od.contains(t)) {
+                throw new MojoFailureException("odrust.test=" + t + " is not an order-dependent test of the detection run in"
+                        + " target/odrust/detect/; " + (od.isEmpty() ? "that run found none." : "it found: " + String.join(", ", od)));
+            }
+        }
+    }
+
     private ExperimentLog freshHistory(DetectConfig config, Path detectDir, Path out, String fingerprint) throws IOException {
-        config.seed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         deleteRecursively(detectDir);
         deleteOldOrders(out.resolve("orders"));
         Files.createDirectories(detectDir);
@@ -153,26 +206,32 @@ public class DetectMojo extends AbstractOdrustMojo {
         return ExperimentLog.create(detectDir.resolve("experiments.jsonl"));
     }
 
-    private ExperimentLog resumeHistory(DetectConfig config, Path detectDir, String fingerprint)
-            throws IOException, MojoFailureException {
+    /** The recorded run's settings, to resume it. */
+    private static JsonObject savedRun(Path detectDir) throws MojoFailureException, MojoExecutionException {
         Path runFile = detectDir.resolve("run.json");
-        Path logFile = detectDir.resolve("experiments.jsonl");
-        if (!Files.isRegularFile(runFile) || !Files.isRegularFile(logFile)) {
-            throw new MojoFailureException("-Dodrust.resume=true, but there is no detection run to resume in " + detectDir
-                    + ": run odrust:detect without it first.");
+        if (!Files.isRegularFile(runFile) || !Files.isRegularFile(detectDir.resolve("experiments.jsonl"))) {
+            throw new MojoFailureException("there is no detection run to continue in " + detectDir
+                    + ": run odrust:detect (without -Dodrust.resume) first.");
         }
-        JsonObject saved = JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
-        JsonObject savedConfig = saved.getAsJsonObject("config");
-        config.seed = seed != null ? seed : savedConfig.get("seed").getAsLong();
-        List<String> diffs = config.incompatibleWith(savedConfig);
+        try {
+            return JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            throw new MojoExecutionException("cannot read " + runFile + " (" + e.getMessage() + "); start a new run without"
+                    + " -Dodrust.resume", e);
+        }
+    }
+
+    private ExperimentLog resumeHistory(DetectConfig config, JsonObject saved, Path detectDir, String fingerprint)
+            throws IOException, MojoFailureException {
+        List<String> diffs = config.incompatibleWith(saved.getAsJsonObject("config"));
         if (!fingerprint.equals(saved.get("suite_sha256").getAsString())) {
             diffs.add("the module's tests changed since that run began");
         }
         if (!diffs.isEmpty()) {
-            throw new MojoFailureException("cannot resume the detection run in " + detectDir + ": " + String.join("; ", diffs)
-                    + ". Resume with the same settings, or start a new run without -Dodrust.resume.");
+            throw new MojoFailureException("cannot continue the detection run in " + detectDir + ": " + String.join("; ", diffs)
+                    + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
         }
-        ExperimentLog log = ExperimentLog.load(logFile);
+        ExperimentLog log = ExperimentLog.load(detectDir.resolve("experiments.jsonl"));
         getLog().info("resuming: " + log.size() + " experiments already done are not repeated");
         return log;
     }
@@ -193,6 +252,7 @@ public class DetectMojo extends AbstractOdrustMojo {
             for (JsonObject f : flaky) {
                 getLog().warn(String.format("  %-" + width + "s  %-12s %-22s %s", f.get("test").getAsString(), f.get("kind").getAsString(),
                         fileName(f.get("failing_order")), fileName(f.get("passing_order"))));
+                explain(f);
                 if (f.has("reproduce") && !f.get("reproduce").isJsonNull()) {
                     getLog().info("      reproduce: " + f.get("reproduce").getAsString());
                 }
@@ -202,6 +262,54 @@ public class DetectMojo extends AbstractOdrustMojo {
                 + t.getAsJsonObject().get("test").getAsString()));
         report.getAsJsonArray("notes").forEach(n -> getLog().info("  note: " + n.getAsString()));
         getLog().info("  report: " + out.resolve("report.html") + " (and report.json)");
+    }
+
+    /** Polluters, cleaners, state-setters and flake rate of one entry, when minimization found them. */
+    private void explain(JsonObject f) {
+        String polluters = groups(f.get("polluters"));
+        if (polluters != null) {
+            getLog().info("      polluters: " + polluters);
+        }
+        JsonElement cleaners = f.get("cleaners");
+        if (cleaners != null && cleaners.isJsonObject()) {
+            for (Map.Entry<String, JsonElement> e : cleaners.getAsJsonObject().entrySet()) {
+                List<String> ids = new ArrayList<>();
+                e.getValue().getAsJsonArray().forEach(c -> ids.add(c.getAsString()));
+                getLog().info("      cleaners of " + e.getKey() + ": " + (ids.isEmpty() ? "none found" : String.join(", ", ids)));
+            }
+        }
+        String setters = groups(f.get("state_setters"));
+        if (setters != null) {
+            getLog().info("      state-setters: " + setters);
+        }
+        JsonElement rate = f.get("flake_rate");
+        if (rate != null && rate.isJsonObject()) {
+            JsonObject r = rate.getAsJsonObject();
+            getLog().info(String.format("      flake rate: %s of all orders, %s of class-compatible orders (%s)",
+                    percent(r.get("all_orders")), percent(r.get("class_compatible")), r.get("method").getAsString()));
+        }
+    }
+
+    /** "a, b + c" for [["a"], ["b", "c"]]; null when absent or empty. */
+    private static String groups(JsonElement value) {
+        if (value == null || !value.isJsonArray() || value.getAsJsonArray().size() == 0) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonElement g : value.getAsJsonArray()) {
+            List<String> members = new ArrayList<>();
+            if (g.isJsonArray()) {
+                g.getAsJsonArray().forEach(m -> members.add(m.getAsString()));
+            } else {
+                members.add(g.getAsString());
+            }
+            out.add(String.join(" + ", members));
+        }
+        return String.join(", ", out);
+    }
+
+    private static String percent(JsonElement p) {
+        return p == null || p.isJsonNull() ? "?" : String.format("%.1f%%", p.getAsDouble() * 100);
     }
 
     private static String fileName(JsonElement path) {

@@ -15,6 +15,10 @@ public final class DetectConfig {
     public int baselineTries;
     public int aloneRuns;
     public boolean stopRounds;
+    public boolean minimize = true;
+    public int minimizeBudget = 60;
+    /** When not empty, only these OD tests are minimized (odrust:minimize). */
+    public List<String> minimizeOnly = new ArrayList<>();
 
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
@@ -24,6 +28,13 @@ public final class DetectConfig {
         o.addProperty("baseline_tries", baselineTries);
         o.addProperty("alone_runs", aloneRuns);
         o.addProperty("stop_rounds", stopRounds);
+        o.addProperty("minimize", minimize);
+        o.addProperty("minimize_budget", minimizeBudget);
+        if (!minimizeOnly.isEmpty()) {
+            com.google.gson.JsonArray only = new com.google.gson.JsonArray();
+            minimizeOnly.forEach(only::add);
+            o.add("minimize_only", only);
+        }
         return o;
     }
 
