@@ -109,10 +109,14 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         // Evaluate Surefire's configuration where `mvn test` would: after the plugins that ran before it.
         MavenProject built = executedProject != null ? executedProject : project;
         SurefireSettings settings = new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(built);
-        if (!settings.reuseForks || !"1".equals(settings.forkCount.trim())) {
-            getLog().info("note: mvn test here runs with forkCount=" + settings.forkCount + ", reuseForks=" + settings.reuseForks
-                    + (settings.reuseForks ? "" : ", so tests of different classes never share a JVM")
-                    + "; odrust runs each order in one JVM, exactly as asked.");
+        if (!settings.reuseForks) {
+            getLog().warn("mvn test here runs every test class in its own JVM (forkCount=" + settings.forkCount + ", reuseForks=false);"
+                    + " odrust runs each order in ONE JVM. So odrust's original order is not what mvn test runs: a test can fail"
+                    + " here that passes under mvn test (another class polluted it), and an order-dependence between classes"
+                    + " only bites where classes share a JVM (an IDE, or reuseForks=true). Use odrust:fidelity to see the difference.");
+        } else if (!"1".equals(settings.forkCount.trim())) {
+            getLog().info("note: mvn test here spreads test classes over several JVMs (forkCount=" + settings.forkCount
+                    + "); odrust runs each order in one JVM, exactly as asked.");
         }
         if (settings.groups != null || settings.excludedGroups != null) {
             getLog().warn("Surefire's groups/excludedGroups (" + settings.groups + " / " + settings.excludedGroups

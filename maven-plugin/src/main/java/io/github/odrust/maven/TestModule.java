@@ -5,6 +5,7 @@ import io.github.odrust.maven.fork.TestJvm;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,11 +90,13 @@ public final class TestModule {
     public static TestModule create(MavenProject project, Properties properties, SurefireSettings settings, Resolver resolver,
             Toolchain toolchain, File agentJar, int timeoutSeconds, Log log) throws MojoExecutionException {
         TestModule m = new TestModule(project, settings);
+        // For finding frameworks only: one artifact per groupId:artifactId is enough there. The
+        // classpath takes every artifact, so that `jffi` and `jffi:native` are both on it.
         Map<String, Artifact> artifacts = new LinkedHashMap<>();
         for (Artifact a : project.getArtifacts()) {
-            artifacts.put(a.getGroupId() + ":" + a.getArtifactId(), a);
+            artifacts.putIfAbsent(a.getGroupId() + ":" + a.getArtifactId(), a);
         }
-        m.buildClasspath(artifacts);
+        m.buildClasspath(project.getArtifacts());
         m.chooseFrameworks(artifacts, resolver);
         m.classpath.add(agentJar);
         m.buildJvm(properties, toolchain, timeoutSeconds, log);
@@ -101,22 +104,10 @@ public final class TestModule {
     }
 
     /** Surefire's order: test classes, classes, dependencies in resolution order, then additional elements. */
-    private void buildClasspath(Map<String, Artifact> artifacts) {
+    private void buildClasspath(Collection<Artifact> dependencies) {
         classpath.add(settings.testClassesDirectory);
         classpath.add(settings.classesDirectory);
-        Set<String> excludes = new LinkedHashSet<>(settings.classpathDependencyExcludes);
-        ScopeArtifactFilter scopeExclude = settings.classpathDependencyScopeExclude == null
-                || settings.classpathDependencyScopeExclude.isEmpty() ? null : new ScopeArtifactFilter(settings.classpathDependencyScopeExclude);
-        for (Map.Entry<String, Artifact> e : artifacts.entrySet()) {
-            Artifact a = e.getValue();
-            if (a.getFile() == null || !a.getArtifactHandler().isAddedToClasspath()) {
-                continue;
-            }
-            if (excludes.contains(e.getKey()) || (scopeExclude != null && scopeExclude.include(a))) {
-                continue;
-            }
-            classpath.add(a.getFile());
-        }
+        classpath.addAll(dependencyClasspath(dependencies, settings.classpathDependencyExcludes, settings.classpathDependencyScopeExclude));
         for (String element : settings.additionalClasspathElements) {
             for (String part : element.split(",")) {
                 if (!part.trim().isEmpty()) {
@@ -124,6 +115,29 @@ public final class TestModule {
                 }
             }
         }
+    }
+
+    /**
+     * The files of {@code dependencies} that go on the test classpath, in order, without those that
+     * {@code classpathDependencyExcludes} (groupId:artifactId, or groupId:artifactId:classifier)
+     * or {@code classpathDependencyScopeExclude} remove.
+     */
+    static List<File> dependencyClasspath(Collection<Artifact> dependencies, List<String> excludes, String scopeExclude) {
+        ScopeArtifactFilter scopeFilter = scopeExclude == null || scopeExclude.isEmpty() ? null : new ScopeArtifactFilter(scopeExclude);
+        Set<String> excluded = new LinkedHashSet<>(excludes);
+        List<File> files = new ArrayList<>();
+        for (Artifact a : dependencies) {
+            if (a.getFile() == null || !a.getArtifactHandler().isAddedToClasspath()) {
+                continue;
+            }
+            String ga = a.getGroupId() + ":" + a.getArtifactId();
+            boolean byName = excluded.contains(ga) || (a.hasClassifier() && excluded.contains(ga + ":" + a.getClassifier()));
+            if (byName || (scopeFilter != null && scopeFilter.include(a))) {
+                continue;
+            }
+            files.add(a.getFile());
+        }
+        return files;
     }
 
     /**

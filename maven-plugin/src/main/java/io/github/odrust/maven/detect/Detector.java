@@ -68,6 +68,7 @@ public final class Detector {
             Path orderFile = writeOrder(exp);
             long t0 = System.nanoTime();
             RunResult result = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
+                    .quiet()
                     .run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
             long millis = (System.nanoTime() - t0) / 1_000_000;
             if (!Boolean.TRUE.equals(result.honoured)) {
@@ -116,7 +117,8 @@ public final class Detector {
             JsonObject o = new JsonObject();
             o.addProperty("test", t.test);
             o.addProperty("outcome", t.outcome);
-            o.addProperty("message", t.message);
+            // A failure without a message is still named: by its exception class.
+            o.addProperty("message", t.message != null ? t.message : t.exception);
             results.add(o);
         }
         r.add("results", results);

@@ -34,6 +34,7 @@ public final class OrderRunner {
     private final Path dir;
     private final Log log;
     private Consumer<RunResult.TestResult> onTest = r -> {};
+    private boolean quiet;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
         this.module = module;
@@ -41,6 +42,15 @@ public final class OrderRunner {
         this.suite = suite;
         this.dir = dir;
         this.log = log;
+    }
+
+    /**
+     * Class-level failures go to the debug log instead of warnings: detection runs the same classes
+     * in many orders, and the outcomes that matter are in the results.
+     */
+    public OrderRunner quiet() {
+        this.quiet = true;
+        return this;
     }
 
     /** Called for each test as soon as its event arrives. */
@@ -192,9 +202,15 @@ public final class OrderRunner {
                         onTest.accept(r);
                         break;
                     }
-                    case "class-failure":
-                        log.warn("class-level failure in " + Discovery.str(e, "class") + ": " + Discovery.str(e, "message"));
+                    case "class-failure": {
+                        String text = "class-level failure in " + Discovery.str(e, "class") + ": " + Discovery.str(e, "message");
+                        if (quiet) {
+                            log.debug(text);
+                        } else {
+                            log.warn(text);
+                        }
                         break;
+                    }
                     case "exit":
                         flags[1] = true;
                         break;
