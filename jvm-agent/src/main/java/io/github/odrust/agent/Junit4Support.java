@@ -237,8 +237,34 @@ public final class Junit4Support implements Framework {
         return ids;
     }
 
+    /**
+     * A JUnit 3 {@code TestCase} class (no {@code @RunWith}, no {@code suite()} method) whose
+     * tests are built in exactly the order of {@code ids}: JUnit 3 suites cannot be sorted after
+     * the fact, but they can be assembled in any order.
+     */
+    static Runner buildJunit3(Class<?> cls, List<String> ids) {
+        if (!junit.framework.TestCase.class.isAssignableFrom(cls) || cls.getAnnotation(org.junit.runner.RunWith.class) != null) {
+            return null;
+        }
+        try {
+            cls.getMethod("suite");
+            return null; // a hand-made suite decides its own content and order
+        } catch (NoSuchMethodException expected) {
+            // a plain TestCase
+        }
+        junit.framework.TestSuite suite = new junit.framework.TestSuite(cls.getName());
+        for (String id : ids) {
+            suite.addTest(junit.framework.TestSuite.createTest(cls, id.substring(id.indexOf('#') + 1)));
+        }
+        return new org.junit.internal.runners.JUnit38ClassRunner(suite);
+    }
+
     /** A fresh runner for {@code cls}, filtered to exactly {@code ids} and sorted in their order. */
     static Runner build(Class<?> cls, List<String> ids) {
+        Runner junit3 = buildJunit3(cls, ids);
+        if (junit3 != null) {
+            return junit3;
+        }
         final Map<String, Integer> rank = new HashMap<>();
         for (int i = 0; i < ids.size(); i++) {
             if (!rank.containsKey(ids.get(i))) {

@@ -107,6 +107,16 @@ class Junit4AgentTest {
     }
 
     @Test
+    void regressionJunit3CaseRunsInAnyOrderAsOneSegment() throws Exception {
+        Harness h = Harness.run(dir).segment("junit4", "SampleJ3Case", "testC", "testA", "testB").go().ok();
+        assertEquals(list("SampleJ3Case#testC", "SampleJ3Case#testA", "SampleJ3Case#testB"), h.ran());
+        assertEquals(list("J3.testC", "J3.testA", "J3.testB"), SampleLog.LOG);
+        List<Map<String, Object>> segs = h.events("segment");
+        assertEquals(1, segs.size(), segs.toString());
+        assertEquals(null, segs.get(0).get("split"));
+    }
+
+    @Test
     void fixedOrderClassAskedOutOfOrderIsSplit() throws Exception {
         Harness h = Harness.run(dir).segment("junit4", "SampleJ4Fixed", "c3", "a1", "b2").go().ok();
         assertEquals(list("SampleJ4Fixed#c3", "SampleJ4Fixed#a1", "SampleJ4Fixed#b2"), h.ran());
