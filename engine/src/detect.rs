@@ -19,15 +19,20 @@
 //!    is order-dependent (OD); otherwise it is NOD.
 //! 4. **alone**: `alone_runs` runs of each OD test by itself, in order of discovery: passing
 //!    every time makes it a victim, failing every time a brittle, anything else NOD.
+//! 5. **minimize** (when `minimize` is on): each victim's polluters and their cleaners, each
+//!    brittle's state-setters ([`crate::minimize`]), at most `minimize_budget` experiments per OD
+//!    test; the summary adds their flake rates ([`crate::flakerate`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
+use crate::flakerate::{flake_rate, FlakeRate, OdModel, OdRole};
+use crate::minimize::{explain, Explanation, Stage, Subject};
 use crate::outcome::RunOutcome;
 use crate::strategy::{round_order, PreviousRound, Strategy};
-use crate::suite::{Suite, SCHEMA_VERSION};
+use crate::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::testid::container_of;
 
 /// Default number of baseline runs of the original order.
@@ -35,6 +40,9 @@ pub const DEFAULT_BASELINE_TRIES: u32 = 3;
 
 /// Default number of alone runs per OD test.
 pub const DEFAULT_ALONE_RUNS: u32 = 10;
+
+/// Default number of minimization experiments per OD test.
+pub const DEFAULT_MINIMIZE_BUDGET: u32 = 60;
 
 /// A validated detection configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,8 +57,32 @@ pub struct DetectConfig {
     pub baseline_tries: u32,
     /// Alone runs per OD test (at least 1).
     pub alone_runs: u32,
-    /// When true no new round starts; pending confirmations and alone runs still happen.
+    /// When true no new round starts and no minimization experiment either; pending
+    /// confirmations and alone runs still happen.
     pub stop_rounds: bool,
+    /// Whether to explain OD tests (polluters, cleaners, state-setters) after the alone runs.
+    pub minimize: bool,
+    /// At most this many minimization experiments per OD test (at least 1).
+    pub minimize_budget: u32,
+    /// When set, only these OD tests are explained.
+    pub minimize_only: Option<Vec<String>>,
+}
+
+impl DetectConfig {
+    /// A configuration with every optional setting at its default.
+    pub fn new(strategy: Strategy, rounds: u32, seed: u64) -> Self {
+        DetectConfig {
+            strategy,
+            rounds,
+            seed,
+            baseline_tries: DEFAULT_BASELINE_TRIES,
+            alone_runs: DEFAULT_ALONE_RUNS,
+            stop_rounds: false,
+            minimize: true,
+            minimize_budget: DEFAULT_MINIMIZE_BUDGET,
+            minimize_only: None,
+        }
+    }
 }
 
 /// The configuration as the plugin sends it (`config` of `detect_next` and `detect_summary`).
@@ -72,6 +104,19 @@ pub struct RawConfig {
     /// Whether rounds must stop (the time budget is spent); false when absent.
     #[serde(default)]
     pub stop_rounds: bool,
+    /// Whether to explain OD tests; true when absent.
+    #[serde(default = "yes")]
+    pub minimize: bool,
+    /// Minimization experiments per OD test; 60 when absent.
+    #[serde(default = "default_minimize_budget")]
+    pub minimize_budget: u32,
+    /// Only these OD tests are explained; all when absent or null.
+    #[serde(default)]
+    pub minimize_only: Option<Vec<String>>,
+}
+
+fn default_minimize_budget() -> u32 {
+    DEFAULT_MINIMIZE_BUDGET
 }
 
 fn default_strategy() -> String {
@@ -90,7 +135,7 @@ impl TryFrom<RawConfig> for DetectConfig {
     type Error = EngineError;
 
     /// Errors: [`EngineError::BadConfig`] for an unknown strategy, a seed that is not an integer
-    /// from 0 to 2^64 - 1, or `baseline_tries` / `alone_runs` of 0.
+    /// from 0 to 2^64 - 1, or `baseline_tries` / `alone_runs` / `minimize_budget` of 0.
     fn try_from(raw: RawConfig) -> Result<Self, EngineError> {
         let bad = |setting: &str, value: String, reason: &str| EngineError::BadConfig {
             setting: setting.into(),
@@ -111,6 +156,13 @@ impl TryFrom<RawConfig> for DetectConfig {
         if raw.alone_runs == 0 {
             return Err(bad("alone_runs", "0".into(), "at least 1 is needed"));
         }
+        if raw.minimize_budget == 0 {
+            return Err(bad(
+                "minimize_budget",
+                "0".into(),
+                "at least 1 is needed (turn minimization off with minimize: false)",
+            ));
+        }
         Ok(DetectConfig {
             strategy,
             rounds: raw.rounds,
@@ -118,6 +170,9 @@ impl TryFrom<RawConfig> for DetectConfig {
             baseline_tries: raw.baseline_tries,
             alone_runs: raw.alone_runs,
             stop_rounds: raw.stop_rounds,
+            minimize: raw.minimize,
+            minimize_budget: raw.minimize_budget,
+            minimize_only: raw.minimize_only,
         })
     }
 }
@@ -136,6 +191,30 @@ pub enum ExperimentKind {
     ConfirmPass,
     /// One OD test by itself.
     Alone,
+    /// Delta debugging for a victim's polluters: a subset of its failing prefix, then the victim.
+    PolluterSearch,
+    /// `[t, v]`: is `t` a polluter of victim `v`?
+    PolluterPair,
+    /// `[p, c, v]`: is `c` a cleaner of polluter `p` for victim `v`?
+    Cleaner,
+    /// Delta debugging for a brittle's state-setters: a subset of its passing prefix, then it.
+    SetterSearch,
+    /// `[s, b]`: is `s` a state-setter of brittle `b`?
+    SetterPair,
+}
+
+impl ExperimentKind {
+    /// Whether it belongs to the minimization phase.
+    pub fn is_minimize(self) -> bool {
+        matches!(
+            self,
+            ExperimentKind::PolluterSearch
+                | ExperimentKind::PolluterPair
+                | ExperimentKind::Cleaner
+                | ExperimentKind::SetterSearch
+                | ExperimentKind::SetterPair
+        )
+    }
 }
 
 /// One experiment the planner asks for: an order to run.
@@ -152,7 +231,8 @@ pub struct Experiment {
     pub strategy: Option<Strategy>,
     /// The test ids to run, in order.
     pub order: Vec<String>,
-    /// The tests the experiment is about (confirmations and alone runs).
+    /// The tests the experiment is about (confirmations and alone runs; for minimization the
+    /// OD test first, then the tests under examination).
     pub targets: Vec<String>,
 }
 
@@ -212,6 +292,8 @@ pub enum Phase {
     Confirm,
     /// Alone runs.
     Alone,
+    /// Explaining OD tests: polluters, cleaners, state-setters.
+    Minimize,
     /// Nothing left to run.
     Done,
 }
@@ -275,7 +357,7 @@ pub struct AloneRuns {
 }
 
 /// One flaky test found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlakyTest {
     /// Its id (a result id: an invocation id for a dynamic invocation).
     pub test: String,
@@ -291,10 +373,26 @@ pub struct FlakyTest {
     pub alone: Option<AloneRuns>,
     /// One plain sentence saying what was observed.
     pub evidence: String,
+    /// Victim: its polluters, each a group of tests that fail it together (a single polluter is
+    /// a group of one). Empty when not explained.
+    #[serde(default)]
+    pub polluters: Vec<Vec<String>>,
+    /// Victim: the cleaners found for each single polluter.
+    #[serde(default)]
+    pub cleaners: BTreeMap<String, Vec<String>>,
+    /// Brittle: its state-setters, grouped like `polluters`.
+    #[serde(default)]
+    pub state_setters: Vec<Vec<String>>,
+    /// The probability that it fails in a random order; null when not computable.
+    #[serde(default)]
+    pub flake_rate: Option<FlakeRate>,
+    /// Minimization experiments run for it.
+    #[serde(default)]
+    pub minimize_experiments: u32,
 }
 
 /// Response of `detect_summary`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// The configured seed.
     pub seed: u64,
@@ -332,6 +430,11 @@ pub fn next(
         ExperimentKind::Round => Phase::Rounds,
         ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => Phase::Confirm,
         ExperimentKind::Alone => Phase::Alone,
+        ExperimentKind::PolluterSearch
+        | ExperimentKind::PolluterPair
+        | ExperimentKind::Cleaner
+        | ExperimentKind::SetterSearch
+        | ExperimentKind::SetterPair => Phase::Minimize,
     });
     Ok(NextStep {
         experiment,
@@ -383,8 +486,8 @@ struct Pending {
     /// Index into `Replay::rounds`.
     round: usize,
     candidates: Vec<Candidate>,
-    /// The confirm-fail experiment and its results, once it ran.
-    confirm_fail: Option<(usize, Results)>,
+    /// The confirm-fail experiment, its results and its order, once it ran.
+    confirm_fail: Option<(usize, Results, Vec<String>)>,
 }
 
 /// A confirmed OD test.
@@ -398,6 +501,9 @@ struct OdTest {
     message: Option<String>,
     confirm_fail: usize,
     confirm_pass: usize,
+    /// The orders of the confirm-fail and confirm-pass experiments.
+    fail_order: Vec<String>,
+    pass_order: Vec<String>,
     /// Pass/not-pass/unknown per alone run so far.
     alone: Vec<Option<bool>>,
 }
@@ -453,6 +559,10 @@ struct Replay<'a> {
     inconclusive: Vec<String>,
     not_honoured: Vec<usize>,
     experiments: usize,
+    /// The results of the first experiment that ran each order (minimization reuses them).
+    observed: HashMap<Vec<String>, Results>,
+    /// Minimization experiments run per OD test.
+    spent: HashMap<String, u32>,
 }
 
 impl<'a> Replay<'a> {
@@ -488,6 +598,8 @@ impl<'a> Replay<'a> {
             inconclusive: Vec::new(),
             not_honoured: Vec::new(),
             experiments: 0,
+            observed: HashMap::new(),
+            spent: HashMap::new(),
         };
         for (index, record) in history.iter().enumerate() {
             let planned = state.plan(false);
@@ -578,18 +690,79 @@ impl<'a> Replay<'a> {
                 vec![],
             ));
         }
-        self.od
+        if let Some(od) = self
+            .od
             .iter()
             .find(|od| (od.alone.len() as u32) < self.config.alone_runs)
-            .map(|od| {
-                experiment(
-                    ExperimentKind::Alone,
-                    None,
-                    None,
-                    vec![od.unit.clone()],
-                    vec![od.test.clone()],
-                )
-            })
+        {
+            return Some(experiment(
+                ExperimentKind::Alone,
+                None,
+                None,
+                vec![od.unit.clone()],
+                vec![od.test.clone()],
+            ));
+        }
+        if stop || !self.config.minimize {
+            return None;
+        }
+        self.od.iter().find_map(|od| {
+            let (_, query) = self.explain(od)?;
+            let query = query?;
+            (self.spent_on(od) < self.config.minimize_budget)
+                .then(|| experiment(query.kind, None, None, query.order, query.targets))
+        })
+    }
+
+    /// Victim or brittle, from the alone runs (`Unclassified` until they are complete).
+    fn kind_of(&self, od: &OdTest) -> FlakyKind {
+        let runs = od.alone.iter().filter(|v| v.is_some()).count();
+        let passed = od.alone.iter().filter(|v| **v == Some(true)).count();
+        if (od.alone.len() as u32) < self.config.alone_runs || runs == 0 {
+            FlakyKind::Unclassified
+        } else if passed == runs {
+            FlakyKind::Victim
+        } else if passed == 0 {
+            FlakyKind::Brittle
+        } else {
+            FlakyKind::Nod
+        }
+    }
+
+    /// Minimization experiments run for `od` so far.
+    fn spent_on(&self, od: &OdTest) -> u32 {
+        self.spent.get(&od.test).copied().unwrap_or(0)
+    }
+
+    /// What the outcomes observed so far explain about `od`, and the experiment it needs next;
+    /// `None` when `od` is not explained (minimization off, not selected, not a victim or
+    /// brittle).
+    fn explain(&self, od: &OdTest) -> Option<(Explanation, Option<crate::minimize::Query>)> {
+        if !self.config.minimize {
+            return None;
+        }
+        if let Some(only) = &self.config.minimize_only {
+            if !only.iter().any(|t| *t == od.test || *t == od.unit) {
+                return None;
+            }
+        }
+        let (role, order) = match self.kind_of(od) {
+            FlakyKind::Victim => (OdRole::Victim, &od.fail_order),
+            FlakyKind::Brittle => (OdRole::Brittle, &od.pass_order),
+            _ => return None,
+        };
+        let at = order
+            .iter()
+            .position(|u| *u == od.unit)
+            .unwrap_or(order.len());
+        let subject = Subject {
+            test: &od.test,
+            unit: &od.unit,
+            role,
+            prefix: &order[..at],
+        };
+        let observed = |order: &[String]| self.observed.get(order).map(|r| r.passed(&od.test));
+        Some(explain(subject, &self.original, &observed))
     }
 
     /// Takes in one finished experiment, which is the `planned` one.
@@ -599,6 +772,14 @@ impl<'a> Replay<'a> {
             self.not_honoured.push(record.id);
         }
         let results = Results::of(record);
+        self.observed
+            .entry(record.order.clone())
+            .or_insert_with(|| results.clone());
+        if record.kind.is_minimize() {
+            if let Some(target) = record.targets.first() {
+                *self.spent.entry(target.clone()).or_insert(0) += 1;
+            }
+        }
         match record.kind {
             ExperimentKind::Baseline => {
                 let all_passed = !results.0.values().any(|(v, _)| *v == Some(false));
@@ -610,10 +791,12 @@ impl<'a> Replay<'a> {
             ExperimentKind::Round => self.absorb_round(record, planned, &results),
             ExperimentKind::ConfirmFail => {
                 if let Some(pending) = &mut self.pending {
-                    pending.confirm_fail = Some((record.id, results));
+                    pending.confirm_fail = Some((record.id, results, record.order.clone()));
                 }
             }
-            ExperimentKind::ConfirmPass => self.absorb_confirm_pass(record.id, &results),
+            ExperimentKind::ConfirmPass => {
+                self.absorb_confirm_pass(record.id, &results, &record.order)
+            }
             ExperimentKind::Alone => {
                 let target = record.targets.first().map(String::as_str);
                 if let Some(od) = self
@@ -624,6 +807,12 @@ impl<'a> Replay<'a> {
                     od.alone.push(results.passed(&od.test));
                 }
             }
+            // Minimization keeps no state: `plan` reads `observed` and `spent`.
+            ExperimentKind::PolluterSearch
+            | ExperimentKind::PolluterPair
+            | ExperimentKind::Cleaner
+            | ExperimentKind::SetterSearch
+            | ExperimentKind::SetterPair => {}
         }
     }
 
@@ -692,6 +881,11 @@ impl<'a> Replay<'a> {
                         passing_experiment: *pass_id,
                         message: fail.message(id),
                         alone: None,
+                        polluters: Vec::new(),
+                        cleaners: BTreeMap::new(),
+                        state_setters: Vec::new(),
+                        flake_rate: None,
+                        minimize_experiments: 0,
                         evidence: format!(
                             "failed in baseline run {} (experiment {fail_id}) and passed in baseline run {} (experiment {pass_id}) of the same original order",
                             run_no(*fail_id),
@@ -742,11 +936,16 @@ impl<'a> Replay<'a> {
         }
     }
 
-    fn absorb_confirm_pass(&mut self, confirm_pass: usize, pass_results: &Results) {
+    fn absorb_confirm_pass(
+        &mut self,
+        confirm_pass: usize,
+        pass_results: &Results,
+        pass_order: &[String],
+    ) {
         let Some(pending) = self.pending.take() else {
             return;
         };
-        let Some((confirm_fail, fail_results)) = pending.confirm_fail else {
+        let Some((confirm_fail, fail_results, fail_order)) = pending.confirm_fail else {
             return;
         };
         let round = &self.rounds[pending.round];
@@ -762,6 +961,11 @@ impl<'a> Replay<'a> {
                 message: c.message.clone(),
                 alone: None,
                 evidence,
+                polluters: Vec::new(),
+                cleaners: BTreeMap::new(),
+                state_setters: Vec::new(),
+                flake_rate: None,
+                minimize_experiments: 0,
             };
             match (again, original) {
                 (Some(false), Some(true)) => {
@@ -773,6 +977,8 @@ impl<'a> Replay<'a> {
                         message: c.message.or_else(|| fail_results.message(&c.test)),
                         confirm_fail,
                         confirm_pass,
+                        fail_order: fail_order.clone(),
+                        pass_order: pass_order.to_vec(),
                         alone: Vec::new(),
                     });
                 }
@@ -809,44 +1015,89 @@ impl<'a> Replay<'a> {
         }
     }
 
+    /// Notes about the explanation of `od`: cut short by the budget or the time budget, no
+    /// polluter found, cleaners not all tried.
+    fn describe(
+        &self,
+        od: &OdTest,
+        explanation: &Explanation,
+        pending: bool,
+        notes: &mut Vec<String>,
+    ) {
+        let budget = self.config.minimize_budget;
+        let (culprit, culprits) = if self.kind_of(od) == FlakyKind::Victim {
+            ("polluter", "polluters")
+        } else {
+            ("state-setter", "state-setters")
+        };
+        if pending {
+            let during = match &explanation.stage {
+                Stage::Search => format!("during the delta-debugging search for {culprits}"),
+                Stage::Singles { tried, of } => {
+                    format!("after trying {tried} of {of} tests as single {culprits}")
+                }
+                Stage::Cleaners {
+                    polluter,
+                    tried,
+                    of,
+                } => format!(
+                    "after trying {tried} of {of} cleaner candidates of polluter `{polluter}`"
+                ),
+                Stage::Done => String::new(),
+            };
+            let partial = if explanation.culprits.is_empty() {
+                ""
+            } else {
+                "; what was found is reported, and its flake rates count only that"
+            };
+            if self.spent_on(od) >= budget {
+                notes.push(format!(
+                    "explaining `{}` stopped at its budget of {budget} experiments {during} (raise -Dodrust.minimize.budget to go further){partial}",
+                    od.test
+                ));
+            } else {
+                notes.push(format!(
+                    "explaining `{}` is not finished ({during}){partial}",
+                    od.test
+                ));
+            }
+        } else if explanation.culprits.is_empty() {
+            notes.push(format!(
+                "no {culprit} of `{}` was found among the tests that ran before it: it may depend on something outside the suite's tests",
+                od.test
+            ));
+        }
+    }
+
     fn summarize(&self, experiments: usize) -> Summary {
         let config = self.config;
         let mut flaky: Vec<FlakyTest> = self.nod.clone();
         let mut unclassified = 0;
+        let mut minimize_notes = Vec::new();
+        let index = SuiteIndex::new(self.suite);
         for od in &self.od {
             let round = &self.rounds[od.round];
             let complete = od.alone.len() as u32 >= config.alone_runs;
             let runs = od.alone.iter().filter(|v| v.is_some()).count() as u32;
             let passed = od.alone.iter().filter(|v| **v == Some(true)).count() as u32;
-            let (kind, alone_text) = if !complete {
-                unclassified += 1;
-                (
-                    FlakyKind::Unclassified,
-                    format!(
-                        "alone runs not finished ({} of {})",
-                        od.alone.len(),
-                        config.alone_runs
-                    ),
-                )
-            } else if runs == 0 {
-                unclassified += 1;
-                (
-                    FlakyKind::Unclassified,
-                    "no alone run reported it".to_string(),
-                )
-            } else if passed == runs {
-                (FlakyKind::Victim, format!("passed alone {passed}/{runs}"))
-            } else if passed == 0 {
-                (FlakyKind::Brittle, format!("failed alone {runs}/{runs}"))
-            } else {
-                (
-                    FlakyKind::Nod,
-                    format!(
-                        "passed alone only {passed}/{runs}, so its outcome changes without the order changing"
-                    ),
-                )
+            let kind = self.kind_of(od);
+            let alone_text = match kind {
+                FlakyKind::Unclassified if !complete => format!(
+                    "alone runs not finished ({} of {})",
+                    od.alone.len(),
+                    config.alone_runs
+                ),
+                FlakyKind::Unclassified => "no alone run reported it".to_string(),
+                FlakyKind::Victim => format!("passed alone {passed}/{runs}"),
+                FlakyKind::Brittle => format!("failed alone {runs}/{runs}"),
+                FlakyKind::Nod => format!(
+                    "passed alone only {passed}/{runs}, so its outcome changes without the order changing"
+                ),
             };
-            flaky.push(FlakyTest {
+            if kind == FlakyKind::Unclassified {
+                unclassified += 1;
+            }
+            let mut entry = FlakyTest {
                 test: od.test.clone(),
                 kind,
                 failing_experiment: od.confirm_fail,
@@ -859,7 +1110,53 @@ impl<'a> Replay<'a> {
                     od.confirm_fail,
                     od.confirm_pass
                 ),
-            });
+                polluters: Vec::new(),
+                cleaners: BTreeMap::new(),
+                state_setters: Vec::new(),
+                flake_rate: None,
+                minimize_experiments: self.spent_on(od),
+            };
+            if let Some((explanation, next)) = self.explain(od) {
+                self.describe(od, &explanation, next.is_some(), &mut minimize_notes);
+                let role = if kind == FlakyKind::Victim {
+                    OdRole::Victim
+                } else {
+                    OdRole::Brittle
+                };
+                let mut classes = HashMap::new();
+                for id in explanation
+                    .culprits
+                    .iter()
+                    .flatten()
+                    .chain(explanation.cleaners.values().flatten())
+                    .chain([&od.unit])
+                {
+                    if let Some(at) = index.get(id) {
+                        classes.insert(id.clone(), index.record(at.record).class.clone());
+                    }
+                }
+                // From what was found so far when the budget cut the search short (see the note).
+                if !explanation.culprits.is_empty() {
+                    entry.flake_rate = flake_rate(
+                        &OdModel {
+                            test: od.unit.clone(),
+                            role,
+                            culprits: explanation.culprits.clone(),
+                            cleaners: explanation.cleaners.clone(),
+                            classes,
+                        },
+                        config.seed,
+                    );
+                }
+                match role {
+                    OdRole::Victim => {
+                        entry.polluters = explanation.culprits;
+                        entry.cleaners = explanation.cleaners;
+                    }
+                    OdRole::Brittle => entry.state_setters = explanation.culprits,
+                }
+            }
+            flaky.push(entry);
         }
         flaky.sort_by(|a, b| a.test.cmp(&b.test));
 
@@ -895,6 +1192,16 @@ impl<'a> Replay<'a> {
             ));
         }
         notes.extend(self.inconclusive.iter().cloned());
+        notes.extend(minimize_notes);
+        if let Some(only) = &config.minimize_only {
+            for id in only {
+                if !self.od.iter().any(|od| od.test == *id || od.unit == *id) {
+                    notes.push(format!(
+                        "minimize_only names `{id}`, which was not found order-dependent: nothing to explain"
+                    ));
+                }
+            }
+        }
         if !self.not_honoured.is_empty() {
             let ids: Vec<String> = self.not_honoured.iter().map(usize::to_string).collect();
             notes.push(format!(
@@ -1037,6 +1344,9 @@ mod tests {
             baseline_tries: 3,
             alone_runs: 2,
             stop_rounds: false,
+            minimize: false,
+            minimize_budget: 60,
+            minimize_only: None,
         }
     }
 

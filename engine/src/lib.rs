@@ -25,12 +25,18 @@
 //! - [`strategy`]: detection strategies and the order generators behind them.
 //! - [`detect`]: the planner of `odrust:detect`: the next experiment, and what the experiments
 //!   found.
+//! - [`minimize`]: the minimization phase of the planner: polluters, cleaners, state-setters.
+//! - [`ddmin`]: delta debugging (Zeller's ddmin), direct and resumable from known answers.
+//! - [`flakerate`]: flake rates of OD tests (closed forms, exact counting, seeded sampling).
 //! - [`report`]: rendering a detection report as HTML and Surefire-style XML.
 
 pub mod compare;
+pub mod ddmin;
 pub mod detect;
 pub mod error;
+pub mod flakerate;
 pub mod jni_api;
+pub mod minimize;
 pub mod order;
 pub mod outcome;
 pub mod protocol;

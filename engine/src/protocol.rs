@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::{compare_outcomes, TestOutcome};
 use crate::detect::{self, DetectConfig, ExperimentRecord, RawConfig};
 use crate::error::EngineError;
+use crate::flakerate::{self, FlakeRateRequest};
 use crate::order::{parse_order_text, resolve, segment, Segment};
 use crate::report::{self, Report};
 use crate::runcheck::check_run;
@@ -35,6 +36,7 @@ pub const OPS: &[&str] = &[
     "detect_next",
     "detect_summary",
     "render_report",
+    "flake_rate",
     "selftest_panic",
 ];
 
@@ -85,6 +87,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "render_report" => {
             let request: RenderRequest = parse(op, request_json)?;
             respond(&report::render(&request.report))
+        }
+        "flake_rate" => {
+            let request: FlakeRateRequest = parse(op, request_json)?;
+            respond(&flakerate::answer(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

@@ -10,9 +10,12 @@ use std::borrow::Cow;
 
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::detect::{AloneRuns, FailingTest};
+use crate::flakerate::FlakeRate;
 use crate::protocol::ENGINE_VERSION;
 use crate::testid::class_of;
 
@@ -78,6 +81,84 @@ pub struct ReportEntry {
     /// A command that reproduces the failure.
     #[serde(default)]
     pub reproduce: Option<String>,
+    /// Victim: polluter groups (a single polluter is a group of one).
+    #[serde(default)]
+    pub polluters: Vec<Vec<String>>,
+    /// Victim: cleaners per single polluter.
+    #[serde(default)]
+    pub cleaners: BTreeMap<String, Vec<String>>,
+    /// Brittle: state-setter groups.
+    #[serde(default)]
+    pub state_setters: Vec<Vec<String>>,
+    /// Flake rates, when computed.
+    #[serde(default)]
+    pub flake_rate: Option<FlakeRate>,
+    /// Minimization experiments run for it.
+    #[serde(default)]
+    pub minimize_experiments: u32,
+}
+
+impl ReportEntry {
+    /// Lines saying what it depends on: "Polluter: p.P#p (cleaners: p.C#c)", "Polluter group:
+    /// a + b", "State-setter: s"; empty when nothing was found.
+    pub fn dependency_lines(&self) -> Vec<String> {
+        let group = |g: &[String]| g.join(" + ");
+        let mut lines = Vec::new();
+        for g in &self.polluters {
+            let mut line = if g.len() == 1 {
+                format!("Polluter: {}", g[0])
+            } else {
+                format!("Polluter group: {}", group(g))
+            };
+            if let Some(cleaners) = g.first().and_then(|p| self.cleaners.get(p)) {
+                if g.len() == 1 {
+                    if cleaners.is_empty() {
+                        line.push_str(" (no cleaner found)");
+                    } else {
+                        line.push_str(&format!(" (cleaners: {})", cleaners.join(", ")));
+                    }
+                }
+            }
+            lines.push(line);
+        }
+        for g in &self.state_setters {
+            lines.push(if g.len() == 1 {
+                format!("State-setter: {}", g[0])
+            } else {
+                format!("State-setter group: {}", group(g))
+            });
+        }
+        lines
+    }
+
+    /// "fails in 33.3% of all orders, 25.0% of class-compatible orders, 50.0% of reverses of
+    /// passing orders (formula, special-case-2)", or `None` without a flake rate.
+    pub fn flake_rate_text(&self) -> Option<String> {
+        let rate = self.flake_rate.as_ref()?;
+        let percent = |x: f64| format!("{:.1}%", x * 100.0);
+        let mut text = format!(
+            "fails in {} of all orders, {} of class-compatible orders",
+            percent(rate.all_orders),
+            percent(rate.class_compatible)
+        );
+        if let Some(r) = rate.reverse_of_passing {
+            text.push_str(&format!(", {} of reverses of passing orders", percent(r)));
+        }
+        let method = serde_json::to_value(rate.method)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        match (&rate.case, &rate.ci95) {
+            (Some(case), _) => text.push_str(&format!(" ({method}, {case})")),
+            (None, Some(ci)) => text.push_str(&format!(
+                " ({method}; 95% interval of class-compatible: {}\u{2013}{})",
+                percent(ci.class_compatible[0]),
+                percent(ci.class_compatible[1])
+            )),
+            (None, None) => text.push_str(&format!(" ({method})")),
+        }
+        Some(text)
+    }
 }
 
 /// Response of `render_report`.
@@ -124,6 +205,7 @@ fn html(report: &Report) -> String {
         out.push_str("<p>No flaky test was found.</p>\n");
     } else {
         out.push_str("<table>\n<thead><tr><th>Test</th><th>Kind</th><th>Message</th>");
+        out.push_str("<th>Depends on</th><th>Flake rate</th>");
         out.push_str("<th>Failing order</th><th>Passing order</th><th>Reproduce</th>");
         out.push_str("<th>Evidence</th></tr></thead>\n<tbody>\n");
         for entry in &report.flaky {
@@ -134,8 +216,26 @@ fn html(report: &Report) -> String {
                     |v| format!("<code>{}</code>", escape_html(v)),
                 )
             };
+            let depends = entry.dependency_lines();
+            let depends = if depends.is_empty() {
+                "&mdash;".to_string()
+            } else {
+                depends
+                    .iter()
+                    .map(|l| escape_html(l))
+                    .collect::<Vec<_>>()
+                    .join("<br>")
+            };
+            let rate = entry
+                .flake_rate_text()
+                .map_or_else(|| "&mdash;".to_string(), |t| escape_html(&t));
+            let cost = if entry.minimize_experiments > 0 {
+                format!(" ({} experiments)", entry.minimize_experiments)
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "<tr><td><code>{}</code></td><td class=\"kind {kind}\">{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr><td><code>{}</code></td><td class=\"kind {kind}\">{kind}</td><td>{}</td><td class=\"depends\">{depends}{cost}</td><td class=\"rate\">{rate}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 escape_html(&entry.test),
                 escape_html(entry.message.as_deref().unwrap_or("")),
                 optional_code(&entry.failing_order),
@@ -234,6 +334,14 @@ fn xml(report: &Report) -> String {
         flaky.push_attribute(("type", kind.as_str()));
         write(Event::Start(flaky));
         let mut text = xml_text(&entry.evidence).into_owned();
+        for line in entry.dependency_lines() {
+            text.push('\n');
+            text.push_str(&xml_text(&line));
+        }
+        if let Some(rate) = entry.flake_rate_text() {
+            text.push_str("\nFlake rate: ");
+            text.push_str(&rate);
+        }
         if let Some(reproduce) = &entry.reproduce {
             text.push_str("\nReproduce: ");
             text.push_str(&xml_text(reproduce));
@@ -294,7 +402,12 @@ mod tests {
                  "passing_order": "target/odrust/detect/orders/p.V#v.pass.txt",
                  "reproduce": "mvn odrust:run -Dodrust.order=a.txt && echo '<ok>'"},
                 {"test": "p.B#b[2]", "kind": "brittle", "failing_experiment": 12, "passing_experiment": 13,
-                 "message": null, "alone": {"runs": 10, "passed": 0}, "evidence": "failed alone\u{1b}"}
+                 "message": null, "alone": {"runs": 10, "passed": 0}, "evidence": "failed alone\u{1b}",
+                 "state_setters": [["p.S#s<1>"], ["p.S#a", "p.S#b"]], "minimize_experiments": 7,
+                 "flake_rate": {"all_orders": 0.25, "class_compatible": 0.5, "reverse_of_passing": null,
+                                "method": "sampled", "case": null, "samples": 100000,
+                                "ci95": {"all_orders": [0.2, 0.3], "class_compatible": [0.45, 0.55],
+                                         "reverse_of_passing": null}}}
             ],
             "notes": ["stopped after 7 of 20 rounds (time budget)"]
         }))
@@ -357,6 +470,42 @@ mod tests {
                 _ => continue,
             }
         }
+    }
+
+    #[test]
+    fn dependencies_and_flake_rates_are_shown() {
+        let mut report = report();
+        report.flaky[0].polluters =
+            vec![vec!["p.P#p".into()], vec!["p.Q#a".into(), "p.Q#b".into()]];
+        report.flaky[0].cleaners = [("p.P#p".to_string(), vec!["p.C#c".to_string()])].into();
+        report.flaky[0].flake_rate = serde_json::from_value(serde_json::json!({
+            "all_orders": 0.3333333333, "class_compatible": 0.25, "reverse_of_passing": 0.5,
+            "method": "formula", "case": "special-case-2", "ci95": null, "samples": null}))
+        .unwrap();
+        let rendered = render(&report);
+        let html = &rendered.html;
+        assert!(
+            html.contains("<th>Depends on</th><th>Flake rate</th>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("Polluter: p.P#p (cleaners: p.C#c)<br>Polluter group: p.Q#a + p.Q#b"),
+            "{html}"
+        );
+        assert!(html.contains("fails in 33.3% of all orders, 25.0% of class-compatible orders, 50.0% of reverses of passing orders (formula, special-case-2)"), "{html}");
+        assert!(
+            html.contains(
+                "State-setter: p.S#s&lt;1&gt;<br>State-setter group: p.S#a + p.S#b (7 experiments)"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("(sampled; 95% interval of class-compatible: 45.0%\u{2013}55.0%)"),
+            "{html}"
+        );
+        let xml = &rendered.xml;
+        assert!(xml.contains("Polluter: p.P#p (cleaners: p.C#c)\nPolluter group: p.Q#a + p.Q#b\nFlake rate: fails in 33.3%"), "{xml}");
+        assert!(xml.contains("State-setter: p.S#s&lt;1&gt;"), "{xml}");
     }
 
     #[test]

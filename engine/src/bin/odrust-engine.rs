@@ -22,6 +22,7 @@ USAGE:
     odrust-engine call <op> [request.json | -]
     odrust-engine plan-order --suite <suite.json> --order <order.txt>
     odrust-engine detect-plan --suite <suite.json> [--strategy S] [--seed N] [--rounds R]
+    odrust-engine flakerate [input.json | -]
     odrust-engine --help
 
 COMMANDS:
@@ -31,6 +32,9 @@ COMMANDS:
     plan-order    resolve and segment an order file against a suite; prints the plan JSON
     detect-plan   print the orders the rounds of `odrust:detect` run when every round passes
                   (JSON); defaults: --strategy reverse-passing --seed 0 --rounds 20
+    flakerate     the flake rates of a victim (polluters, cleaners) or brittle (state_setters)
+                  read from the file or stdin (JSON, see docs/flake-rate.md); prints the rates
+                  and the method used
 
 Ops: see docs/protocol.md, \"Engine calls\". Errors print `error[<code>]: <message>` on
 stderr and exit with status 2.";
@@ -87,6 +91,17 @@ fn run(args: &[String]) -> Result<String, Failure> {
         )),
         ["plan-order", rest @ ..] => plan_order(rest),
         ["detect-plan", rest @ ..] => detect_plan(rest),
+        ["flakerate", source] => {
+            let request = if *source == "-" {
+                read_stdin()?
+            } else {
+                read_file(Path::new(source))?
+            };
+            Ok(protocol::call("flake_rate", &request)?)
+        }
+        ["flakerate", ..] => Err(Failure::Usage(
+            "`flakerate` takes one input file, or `-` for stdin".into(),
+        )),
         [command, ..] => Err(Failure::Usage(format!("unknown command `{command}`"))),
     }
 }

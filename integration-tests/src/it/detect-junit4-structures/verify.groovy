@@ -145,4 +145,29 @@ report.flaky.eachWithIndex { e, i ->
     def mine = results[0].results.find { it.test == e.test }
     assert mine?.outcome == 'fail' : e.test + ": reproduce did not fail it: " + mine
 }
+
+// ---- explanations (minimization) and flake rates, against values computed by hand:
+// (a) fails iff, among {polluter, cleaner, victim}, the polluter precedes the victim with no cleaner
+//     between: 2 of the 6 relative orders, 1/3; every class holds one test, so class-compatible
+//     orders give 1/3 as well. (b) and (c): the polluter (setter) comes first in half the orders.
+def byTest = report.flaky.collectEntries { [(it.test): it] }
+def a = byTest[VICTIM_A]
+assert a.polluters == [[POLLUTER_A]] : "polluters of (a): " + a.polluters
+assert a.cleaners == [(POLLUTER_A): [CLEANER_A]] : "cleaners of (a): " + a.cleaners
+assert Math.abs(a.flake_rate.all_orders - 1.0 / 3) < 1e-9 : "flake rate (a): " + a.flake_rate
+assert Math.abs(a.flake_rate.class_compatible - 1.0 / 3) < 1e-9 : "flake rate (a): " + a.flake_rate
+assert a.minimize_experiments > 0 : "(a) cost no experiments? " + a.minimize_experiments
+def b = byTest[VICTIM_B]
+assert b.polluters == [[POLLUTER_B]] : "polluters of (b): " + b.polluters
+assert b.cleaners == [(POLLUTER_B): []] : "cleaners of (b): " + b.cleaners
+assert Math.abs(b.flake_rate.all_orders - 0.5) < 1e-9 && Math.abs(b.flake_rate.class_compatible - 0.5) < 1e-9 : "flake rate (b): " + b.flake_rate
+def c = byTest[BRITTLE_C]
+assert c.state_setters == [[SETTER_C]] : "state-setters of (c): " + c.state_setters
+assert c.polluters == [] : "a brittle has no polluters: " + c.polluters
+assert Math.abs(c.flake_rate.all_orders - 0.5) < 1e-9 : "flake rate (c): " + c.flake_rate
+// never the same order twice: minimization reuses what already ran
+def minimizing = exps.findAll { it.kind in ['polluter-search', 'polluter-pair', 'cleaner', 'setter-search', 'setter-pair'] }
+assert minimizing*.order.collect { it.join(',') }.unique(false).size() == minimizing.size() : "a minimization order ran twice"
+assert minimizing.size() == a.minimize_experiments + b.minimize_experiments + c.minimize_experiments : "experiments per answer do not add up"
+
 return true
