@@ -9,14 +9,18 @@
 //! The phases (`docs/detect-algorithm.md`):
 //!
 //! 1. **baseline**: the original order, until every test passes or `baseline_tries` runs were made.
-//!    A test that failed in every baseline run is *failing* and ignored from then on; one that
-//!    failed in some and passed in others is NOD.
+//!    A test that failed in every baseline run is *failing*; one that failed in some and passed
+//!    in others is NOD.
 //! 2. **rounds**: one order per round from the [`Strategy`]. A test that passed in the baseline
-//!    and does not pass in a round is a *candidate*.
-//! 3. **confirm**: right after a round with candidates, `confirm-fail` reruns the round's order
-//!    cut right after its last candidate, then `confirm-pass` runs the original order cut right
-//!    after the last candidate. A candidate that fails again in the first and passes in the second
-//!    is order-dependent (OD); otherwise it is NOD.
+//!    and does not pass in a round is a *candidate*; so is a failing test that passes in a round
+//!    (a candidate the other way round: its original order is the failing one).
+//! 3. **confirm**: right after a round with candidates, the round's order is rerun cut right
+//!    after its last candidate, then the original order cut right after the last candidate. A
+//!    candidate that failed in the round must fail again in the first (`confirm-fail`) and pass in
+//!    the second (`confirm-pass`); a failing test that passed in the round must pass again in the
+//!    first (`confirm-pass`) and fail again in the second (`confirm-fail`). Then it is
+//!    order-dependent (OD); otherwise it is NOD. A round with candidates of both kinds gets both
+//!    pairs of confirmations, the ones of the failed tests first.
 //! 4. **alone**: `alone_runs` runs of each OD test by itself, in order of discovery: passing
 //!    every time makes it a victim, failing every time a brittle, anything else NOD.
 //! 5. **minimize** (when `minimize` is on): each victim's polluters and their cleaners, each
@@ -185,9 +189,11 @@ pub enum ExperimentKind {
     Baseline,
     /// One round of the strategy.
     Round,
-    /// The failing order of a round, cut after its last candidate.
+    /// The order where the candidates failed, cut after the last one: the round's order for
+    /// tests that failed in the round, the original order for failing tests that passed in it.
     ConfirmFail,
-    /// The original order, cut after the last candidate of a round.
+    /// The order where the candidates passed, cut after the last one: the original order for
+    /// tests that failed in the round, the round's order for failing tests that passed in it.
     ConfirmPass,
     /// One OD test by itself.
     Alone,
@@ -226,8 +232,9 @@ pub struct Experiment {
     pub kind: ExperimentKind,
     /// The round (from 1) for `round`, and the round being confirmed for `confirm-*`.
     pub round: Option<u32>,
-    /// How the order was made: `original` for baseline and confirm-pass, the round's for round
-    /// and confirm-fail, null for alone runs.
+    /// How the order was made: `original` for baseline and for the confirmation that reruns the
+    /// original order, the round's for round and for the confirmation that reruns the round's
+    /// order, null for alone runs and minimization.
     pub strategy: Option<Strategy>,
     /// The test ids to run, in order.
     pub order: Vec<String>,
@@ -406,7 +413,7 @@ pub struct Summary {
     pub rounds_run: u32,
     /// Rounds configured.
     pub rounds_planned: u32,
-    /// Tests that failed in every baseline run, by id.
+    /// Tests that failed in every baseline run and were not found flaky in a round, by id.
     pub failing: Vec<FailingTest>,
     /// Flaky tests, by id.
     pub flaky: Vec<FlakyTest>,
@@ -444,7 +451,7 @@ pub fn next(
             rounds_total: config.rounds,
             od_found: state.od.len(),
             nod_found: state.nod.len(),
-            candidates: state.pending.as_ref().map_or(0, |p| p.candidates.len()),
+            candidates: state.pending.iter().map(|p| p.candidates.len()).sum(),
         },
     })
 }
@@ -480,14 +487,44 @@ struct RoundRun {
     passed: bool,
 }
 
-/// A round whose candidates are being confirmed.
+/// Which way a candidate differs from the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    /// It passed in the baseline and did not pass in the round.
+    FailedInRound,
+    /// It failed in every baseline run and passed in the round.
+    PassedInRound,
+}
+
+/// Candidates of a round being confirmed: first the round's order cut after the last one, then
+/// the original order cut after the last one.
 #[derive(Debug, Clone)]
 struct Pending {
     /// Index into `Replay::rounds`.
     round: usize,
+    turn: Turn,
     candidates: Vec<Candidate>,
-    /// The confirm-fail experiment, its results and its order, once it ran.
-    confirm_fail: Option<(usize, Results, Vec<String>)>,
+    /// The rerun of the round's order (`confirm-fail` for [`Turn::FailedInRound`],
+    /// `confirm-pass` for [`Turn::PassedInRound`]): its id, results and order, once it ran.
+    round_rerun: Option<(usize, Results, Vec<String>)>,
+}
+
+impl Pending {
+    /// The kinds of the rerun of the round's order and of the original order.
+    fn kinds(&self) -> (ExperimentKind, ExperimentKind) {
+        match self.turn {
+            Turn::FailedInRound => (ExperimentKind::ConfirmFail, ExperimentKind::ConfirmPass),
+            Turn::PassedInRound => (ExperimentKind::ConfirmPass, ExperimentKind::ConfirmFail),
+        }
+    }
+}
+
+/// What the confirmations showed about one candidate.
+enum Found {
+    Od(OdTest),
+    Nod(FlakyTest),
+    /// A confirmation did not report it: a note.
+    Nothing(String),
 }
 
 /// A confirmed OD test.
@@ -498,6 +535,8 @@ struct OdTest {
     unit: String,
     /// Index into `Replay::rounds` of the round that revealed it.
     round: usize,
+    /// Whether it failed in that round, or passed there after failing in every baseline run.
+    turn: Turn,
     message: Option<String>,
     confirm_fail: usize,
     confirm_pass: usize,
@@ -549,7 +588,9 @@ struct Replay<'a> {
     reference: HashSet<String>,
     failing: Vec<FailingTest>,
     rounds: Vec<RoundRun>,
-    pending: Option<Pending>,
+    /// Candidates waiting for their confirmations, first first (at most two: a round's failed
+    /// tests, then its passed failing tests).
+    pending: Vec<Pending>,
     /// The history stopped the rounds early (alone runs followed fewer rounds than configured).
     stopped: bool,
     od: Vec<OdTest>,
@@ -590,7 +631,7 @@ impl<'a> Replay<'a> {
             reference: HashSet::new(),
             failing: Vec::new(),
             rounds: Vec::new(),
-            pending: None,
+            pending: Vec::new(),
             stopped: false,
             od: Vec::new(),
             nod: Vec::new(),
@@ -647,12 +688,13 @@ impl<'a> Replay<'a> {
                 vec![],
             ));
         }
-        if let Some(pending) = &self.pending {
+        if let Some(pending) = self.pending.first() {
             let round = &self.rounds[pending.round];
             let targets: Vec<String> = pending.candidates.iter().map(|c| c.test.clone()).collect();
-            return Some(if pending.confirm_fail.is_none() {
+            let (round_kind, original_kind) = pending.kinds();
+            return Some(if pending.round_rerun.is_none() {
                 experiment(
-                    ExperimentKind::ConfirmFail,
+                    round_kind,
                     Some(round.number),
                     Some(round.made_by),
                     cut_after_last(&round.order, &targets),
@@ -660,7 +702,7 @@ impl<'a> Replay<'a> {
                 )
             } else {
                 experiment(
-                    ExperimentKind::ConfirmPass,
+                    original_kind,
                     Some(round.number),
                     Some(Strategy::Original),
                     cut_after_last(&self.original, &targets),
@@ -706,7 +748,17 @@ impl<'a> Replay<'a> {
         if stop || !self.config.minimize {
             return None;
         }
-        self.od.iter().find_map(|od| {
+        // With `minimize_only`, tests are explained in the order it lists them (the plugin puts
+        // the tests a recorded run already explained first, so their experiments replay);
+        // otherwise in the order they were found.
+        let ordered: Vec<&OdTest> = match &self.config.minimize_only {
+            Some(only) => only
+                .iter()
+                .filter_map(|t| self.od.iter().find(|od| od.test == *t || od.unit == *t))
+                .collect(),
+            None => self.od.iter().collect(),
+        };
+        ordered.into_iter().find_map(|od| {
             let (_, query) = self.explain(od)?;
             let query = query?;
             (self.spent_on(od) < self.config.minimize_budget)
@@ -789,13 +841,17 @@ impl<'a> Replay<'a> {
                 }
             }
             ExperimentKind::Round => self.absorb_round(record, planned, &results),
-            ExperimentKind::ConfirmFail => {
-                if let Some(pending) = &mut self.pending {
-                    pending.confirm_fail = Some((record.id, results, record.order.clone()));
+            ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => {
+                match self.pending.first_mut() {
+                    Some(pending) if pending.round_rerun.is_none() => {
+                        pending.round_rerun = Some((record.id, results, record.order.clone()));
+                    }
+                    Some(_) => {
+                        let pending = self.pending.remove(0);
+                        self.absorb_confirmations(pending, record.id, &results, &record.order);
+                    }
+                    None => {}
                 }
-            }
-            ExperimentKind::ConfirmPass => {
-                self.absorb_confirm_pass(record.id, &results, &record.order)
             }
             ExperimentKind::Alone => {
                 let target = record.targets.first().map(String::as_str);
@@ -907,8 +963,24 @@ impl<'a> Replay<'a> {
 
     fn absorb_round(&mut self, record: &ExperimentRecord, planned: &Experiment, results: &Results) {
         let mut candidates: Vec<Candidate> = Vec::new();
+        // Failing tests (failed in every baseline run) that passed in this round.
+        let mut turned: Vec<Candidate> = Vec::new();
+        let failing: HashSet<&str> = self.failing.iter().map(|f| f.test.as_str()).collect();
         let mut passed = true;
         for r in &record.results {
+            if failing.contains(r.test.as_str()) {
+                // A test reported twice must have passed every time (`Results` keeps the worst).
+                if results.passed(&r.test) == Some(true)
+                    && !self.classified.contains(&r.test)
+                    && !turned.iter().any(|c| c.test == r.test)
+                {
+                    turned.push(Candidate {
+                        test: r.test.clone(),
+                        message: None,
+                    });
+                }
+                continue;
+            }
             if r.outcome.passed() != Some(false) || !self.reference.contains(&r.test) {
                 continue;
             }
@@ -927,91 +999,176 @@ impl<'a> Replay<'a> {
             order: planned.order.clone(),
             passed,
         });
-        if !candidates.is_empty() {
-            self.pending = Some(Pending {
-                round: self.rounds.len() - 1,
-                candidates,
-                confirm_fail: None,
-            });
+        for (turn, candidates) in [
+            (Turn::FailedInRound, candidates),
+            (Turn::PassedInRound, turned),
+        ] {
+            if !candidates.is_empty() {
+                self.pending.push(Pending {
+                    round: self.rounds.len() - 1,
+                    turn,
+                    candidates,
+                    round_rerun: None,
+                });
+            }
         }
     }
 
-    fn absorb_confirm_pass(
+    /// Takes in the second confirmation of `pending` (the original order cut after its last
+    /// candidate) and decides each candidate.
+    fn absorb_confirmations(
         &mut self,
-        confirm_pass: usize,
-        pass_results: &Results,
-        pass_order: &[String],
+        pending: Pending,
+        original_id: usize,
+        original_results: &Results,
+        original_order: &[String],
     ) {
-        let Some(pending) = self.pending.take() else {
-            return;
-        };
-        let Some((confirm_fail, fail_results, fail_order)) = pending.confirm_fail else {
+        let Some((rerun_id, rerun_results, rerun_order)) = pending.round_rerun else {
             return;
         };
         let round = &self.rounds[pending.round];
         let seen_in = round_text(round);
         for c in pending.candidates {
-            let again = fail_results.passed(&c.test);
-            let original = pass_results.passed(&c.test);
-            let nod = |failing_experiment, passing_experiment, evidence: String| FlakyTest {
-                test: c.test.clone(),
-                kind: FlakyKind::Nod,
-                failing_experiment,
-                passing_experiment,
-                message: c.message.clone(),
-                alone: None,
-                evidence,
-                polluters: Vec::new(),
-                cleaners: BTreeMap::new(),
-                state_setters: Vec::new(),
-                flake_rate: None,
-                minimize_experiments: 0,
-            };
-            match (again, original) {
-                (Some(false), Some(true)) => {
-                    self.classified.insert(c.test.clone());
-                    self.od.push(OdTest {
-                        unit: unit_in(&round.order, &c.test),
-                        test: c.test.clone(),
-                        round: pending.round,
-                        message: c.message.or_else(|| fail_results.message(&c.test)),
-                        confirm_fail,
-                        confirm_pass,
-                        fail_order: fail_order.clone(),
-                        pass_order: pass_order.to_vec(),
-                        alone: Vec::new(),
-                    });
-                }
-                (Some(true), _) => {
-                    self.classified.insert(c.test.clone());
-                    self.nod.push(nod(
-                        round.experiment,
-                        confirm_fail,
-                        format!(
-                            "failed in {seen_in} but passed when that order was rerun up to it (experiment {confirm_fail})"
+            let in_rerun = rerun_results.passed(&c.test);
+            let in_original = original_results.passed(&c.test);
+            let nod =
+                |failing_experiment, passing_experiment, message, evidence: String| FlakyTest {
+                    test: c.test.clone(),
+                    kind: FlakyKind::Nod,
+                    failing_experiment,
+                    passing_experiment,
+                    message,
+                    alone: None,
+                    evidence,
+                    polluters: Vec::new(),
+                    cleaners: BTreeMap::new(),
+                    state_setters: Vec::new(),
+                    flake_rate: None,
+                    minimize_experiments: 0,
+                };
+            let od =
+                |message, confirm_fail, confirm_pass, fail_order: &[String], pass_order| OdTest {
+                    unit: unit_in(&round.order, &c.test),
+                    test: c.test.clone(),
+                    round: pending.round,
+                    turn: pending.turn,
+                    message,
+                    confirm_fail,
+                    confirm_pass,
+                    fail_order: fail_order.to_vec(),
+                    pass_order,
+                    alone: Vec::new(),
+                };
+            // The verdict that repeats the round: fails (failed in round) or passes (passed in it).
+            let repeats = pending.turn == Turn::PassedInRound;
+            let found = match (pending.turn, in_rerun, in_original) {
+                (_, Some(r), Some(o)) if r == repeats && o != repeats => {
+                    Found::Od(match pending.turn {
+                        Turn::FailedInRound => od(
+                            c.message.clone().or_else(|| rerun_results.message(&c.test)),
+                            rerun_id,
+                            original_id,
+                            &rerun_order,
+                            original_order.to_vec(),
                         ),
-                    ));
+                        Turn::PassedInRound => od(
+                            original_results
+                                .message(&c.test)
+                                .or_else(|| self.failing_message(&c.test)),
+                            original_id,
+                            rerun_id,
+                            original_order,
+                            rerun_order.clone(),
+                        ),
+                    })
                 }
-                (Some(false), Some(false)) => {
+                (Turn::FailedInRound, Some(true), _) => Found::Nod(nod(
+                    round.experiment,
+                    rerun_id,
+                    c.message.clone(),
+                    format!(
+                        "failed in {seen_in} but passed when that order was rerun up to it (experiment {rerun_id})"
+                    ),
+                )),
+                (Turn::FailedInRound, Some(false), Some(false)) => {
                     let passed_in = self
                         .baseline
                         .iter()
                         .find(|(_, r)| r.passed(&c.test) == Some(true))
                         .map_or(0, |(e, _)| *e);
-                    self.classified.insert(c.test.clone());
-                    self.nod.push(nod(
+                    Found::Nod(nod(
                         round.experiment,
                         passed_in,
+                        c.message.clone(),
                         format!(
-                            "failed in {seen_in} and when that order was rerun up to it (experiment {confirm_fail}), but also in the original order up to it (experiment {confirm_pass}), which it passed in the baseline (experiment {passed_in})"
+                            "failed in {seen_in} and when that order was rerun up to it (experiment {rerun_id}), but also in the original order up to it (experiment {original_id}), which it passed in the baseline (experiment {passed_in})"
                         ),
-                    ));
+                    ))
                 }
-                _ => self.inconclusive.push(format!(
-                    "`{}` failed in {seen_in}, but a confirmation run (experiment {confirm_fail} or {confirm_pass}) did not report it: it is not reported and may be found again",
-                    c.test
+                (Turn::PassedInRound, Some(false), _) => Found::Nod(nod(
+                    rerun_id,
+                    round.experiment,
+                    rerun_results.message(&c.test),
+                    format!(
+                        "failed in every baseline run ({}) and passed in {seen_in}, but failed when that order was rerun up to it (experiment {rerun_id})",
+                        self.baseline_text()
+                    ),
                 )),
+                (Turn::PassedInRound, Some(true), Some(true)) => {
+                    let failed_in = self
+                        .baseline
+                        .iter()
+                        .find(|(_, r)| r.passed(&c.test) == Some(false))
+                        .map_or(0, |(e, _)| *e);
+                    Found::Nod(nod(
+                        failed_in,
+                        original_id,
+                        self.failing_message(&c.test),
+                        format!(
+                            "failed in every baseline run ({}) and passed in {seen_in} and when that order was rerun up to it (experiment {rerun_id}), but also in the original order up to it (experiment {original_id})",
+                            self.baseline_text()
+                        ),
+                    ))
+                }
+                _ => Found::Nothing(match pending.turn {
+                    Turn::FailedInRound => format!(
+                        "`{}` failed in {seen_in}, but a confirmation run (experiment {rerun_id} or {original_id}) did not report it: it is not reported and may be found again",
+                        c.test
+                    ),
+                    Turn::PassedInRound => format!(
+                        "`{}` failed in every baseline run and passed in {seen_in}, but a confirmation run (experiment {rerun_id} or {original_id}) did not report it: it stays failing and may be found again",
+                        c.test
+                    ),
+                }),
+            };
+            match found {
+                Found::Od(od) => {
+                    self.classified.insert(c.test.clone());
+                    self.od.push(od);
+                }
+                Found::Nod(nod) => {
+                    self.classified.insert(c.test.clone());
+                    self.nod.push(nod);
+                }
+                Found::Nothing(note) => self.inconclusive.push(note),
             }
+        }
+    }
+
+    /// The message of the last baseline failure of a failing test.
+    fn failing_message(&self, test: &str) -> Option<String> {
+        self.failing
+            .iter()
+            .find(|f| f.test == test)
+            .and_then(|f| f.message.clone())
+    }
+
+    /// "experiments 1, 2, 3" (or "experiment 1"): the baseline runs.
+    fn baseline_text(&self) -> String {
+        let ids: Vec<String> = self.baseline.iter().map(|(e, _)| e.to_string()).collect();
+        match ids.len() {
+            1 => format!("experiment {}", ids[0]),
+            _ => format!("experiments {}", ids.join(", ")),
         }
     }
 
@@ -1104,12 +1261,21 @@ impl<'a> Replay<'a> {
                 passing_experiment: od.confirm_pass,
                 message: od.message.clone(),
                 alone: (complete && runs > 0).then_some(AloneRuns { runs, passed }),
-                evidence: format!(
-                    "failed in {} and again when that order was rerun up to it (experiment {}); passed in the original order up to it (experiment {}); {alone_text}",
-                    round_text(round),
-                    od.confirm_fail,
-                    od.confirm_pass
-                ),
+                evidence: match od.turn {
+                    Turn::FailedInRound => format!(
+                        "failed in {} and again when that order was rerun up to it (experiment {}); passed in the original order up to it (experiment {}); {alone_text}",
+                        round_text(round),
+                        od.confirm_fail,
+                        od.confirm_pass
+                    ),
+                    Turn::PassedInRound => format!(
+                        "failed in every baseline run ({}) but passed in {} and again when that order was rerun up to it (experiment {}); failed again in the original order up to it (experiment {}); {alone_text}",
+                        self.baseline_text(),
+                        round_text(round),
+                        od.confirm_pass,
+                        od.confirm_fail
+                    ),
+                },
                 polluters: Vec::new(),
                 cleaners: BTreeMap::new(),
                 state_setters: Vec::new(),
@@ -1164,11 +1330,21 @@ impl<'a> Replay<'a> {
         if self.original.is_empty() {
             notes.push("the suite has no tests: nothing was run".to_string());
         }
-        match self.failing.len() {
+        // A failing test found flaky in a round is reported in `flaky` only.
+        let failing: Vec<FailingTest> = self
+            .failing
+            .iter()
+            .filter(|f| !self.classified.contains(&f.test))
+            .cloned()
+            .collect();
+        match failing.len() {
             0 => {}
-            1 => notes.push("1 test failed in every baseline run and was excluded".to_string()),
+            1 => notes.push(
+                "1 test failed in every baseline run and was not found flaky in other orders: it is listed as failing"
+                    .to_string(),
+            ),
             n => notes.push(format!(
-                "{n} tests failed in every baseline run and were excluded"
+                "{n} tests failed in every baseline run and were not found flaky in other orders: they are listed as failing"
             )),
         }
         let rounds_run = self.rounds.len() as u32;
@@ -1179,7 +1355,7 @@ impl<'a> Replay<'a> {
                 config.rounds
             ));
         }
-        if let Some(pending) = &self.pending {
+        for pending in &self.pending {
             notes.push(format!(
                 "{} candidate(s) of round {} are not confirmed yet and are not reported",
                 pending.candidates.len(),
@@ -1222,7 +1398,7 @@ impl<'a> Replay<'a> {
             experiments,
             rounds_run,
             rounds_planned: config.rounds,
-            failing: self.failing.clone(),
+            failing,
             flaky,
             notes,
         }

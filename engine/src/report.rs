@@ -247,7 +247,7 @@ fn html(report: &Report) -> String {
         out.push_str("</tbody>\n</table>\n");
     }
     if !report.failing.is_empty() {
-        out.push_str("<h2>Failing tests</h2>\n<p>These tests failed in every run of the original order and were left out of detection.</p>\n<ul>\n");
+        out.push_str("<h2>Failing tests</h2>\n<p>These tests failed in every run of the original order and were not found flaky in the other orders that ran.</p>\n<ul>\n");
         for failing in &report.failing {
             out.push_str(&format!(
                 "<li><code>{}</code>{}</li>\n",

@@ -144,6 +144,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("could not prepare " + detectDir + ": " + e.getMessage(), e);
         }
+        keepEarlierExplanations(config, history);
         checkMinimizeTargets(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
         getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", " + config.rounds
@@ -169,6 +170,28 @@ public class DetectMojo extends AbstractOdrustMojo {
 
     /** Lets a goal built on detection adjust the configuration (odrust:minimize names one test). */
     protected void configure(DetectConfig config) throws MojoFailureException {}
+
+    private static final Set<String> MINIMIZE_KINDS = Set.of("polluter-search", "polluter-pair", "cleaner", "setter-search", "setter-pair");
+
+    /**
+     * When only some tests are to be explained, the tests a recorded run already explained come
+     * first, in the order it explained them: the engine replays the history against its plan, and
+     * that plan must contain those experiments.
+     */
+    static void keepEarlierExplanations(DetectConfig config, ExperimentLog history) {
+        if (config.minimizeOnly.isEmpty()) {
+            return;
+        }
+        Set<String> ordered = new LinkedHashSet<>();
+        for (JsonElement e : history.history()) {
+            JsonObject record = e.getAsJsonObject();
+            if (MINIMIZE_KINDS.contains(record.get("kind").getAsString()) && record.getAsJsonArray("targets").size() > 0) {
+                ordered.add(record.getAsJsonArray("targets").get(0).getAsString());
+            }
+        }
+        ordered.addAll(config.minimizeOnly);
+        config.minimizeOnly = new ArrayList<>(ordered);
+    }
 
     /** Each test named for minimization must be an order-dependent test of the recorded run. */
     private static void checkMinimizeTargets(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
@@ -258,7 +281,7 @@ public class DetectMojo extends AbstractOdrustMojo {
                 }
             }
         }
-        report.getAsJsonArray("failing").forEach(t -> getLog().warn("  fails in every baseline run, excluded: "
+        report.getAsJsonArray("failing").forEach(t -> getLog().warn("  fails in every order odrust ran: "
                 + t.getAsJsonObject().get("test").getAsString()));
         report.getAsJsonArray("notes").forEach(n -> getLog().info("  note: " + n.getAsString()));
         getLog().info("  report: " + out.resolve("report.html") + " (and report.json)");
