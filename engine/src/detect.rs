@@ -814,7 +814,12 @@ impl<'a> Replay<'a> {
             prefix: &order[..at],
         };
         let observed = |order: &[String]| self.observed.get(order).map(|r| r.passed(&od.test));
-        Some(explain(subject, &self.original, &observed))
+        let index = SuiteIndex::new(self.suite);
+        let same_class = |a: &str, b: &str| match (index.get(a), index.get(b)) {
+            (Some(x), Some(y)) => x.record == y.record,
+            _ => false,
+        };
+        Some(explain(subject, &self.original, &observed, &same_class))
     }
 
     /// Takes in one finished experiment, which is the `planned` one.

@@ -77,10 +77,15 @@ pub struct Explanation {
 /// `observed(order)` is `None` when no experiment ran exactly `order`, otherwise the subject's
 /// verdict in the first one that did (`Some(true)` passed, `Some(false)` did not pass, `None`
 /// not reported). `units` is the suite's original order (the cleaner candidates).
+/// `same_class(a, b)` tells whether two units belong to one class record: when a polluter and
+/// its victim share a class, only tests of that class can run between them (JUnit runs a class
+/// as one block, so `[p, c, v]` with `c` elsewhere would rerun the class's setup before `v` and
+/// show cleaners that no real run can have).
 pub fn explain(
     subject: Subject<'_>,
     units: &[String],
     observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
+    same_class: &dyn Fn(&str, &str) -> bool,
 ) -> (Explanation, Option<Query>) {
     let Subject {
         test,
@@ -159,9 +164,11 @@ pub fn explain(
 
     if role == OdRole::Victim {
         for polluter in &singles {
+            let shared = same_class(polluter, unit);
             let candidates: Vec<&String> = units
                 .iter()
                 .filter(|c| c.as_str() != unit && *c != polluter && !singles.contains(c))
+                .filter(|c| !shared || same_class(c, unit))
                 .collect();
             let mut cleaners = Vec::new();
             for (tried, c) in candidates.iter().enumerate() {
@@ -225,11 +232,25 @@ mod tests {
         units: &[String],
         oracle: &dyn Fn(&[String]) -> Option<bool>,
     ) -> (Explanation, Vec<Query>) {
+        drive_classes(subject, units, oracle, &|_, _| false)
+    }
+
+    /// Like [`drive`], with `same_class` telling which units share a class.
+    fn drive_classes(
+        subject: Subject<'_>,
+        units: &[String],
+        oracle: &dyn Fn(&[String]) -> Option<bool>,
+        same_class: &dyn Fn(&str, &str) -> bool,
+    ) -> (Explanation, Vec<Query>) {
         let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
         let mut queries = Vec::new();
         loop {
-            let (explanation, next) =
-                explain(subject, units, &|order| ran.borrow().get(order).copied());
+            let (explanation, next) = explain(
+                subject,
+                units,
+                &|order| ran.borrow().get(order).copied(),
+                same_class,
+            );
             let Some(q) = next else {
                 return (explanation, queries);
             };
@@ -333,9 +354,33 @@ mod tests {
             },
             &units,
             &all,
+            &|_, _| false,
         );
         assert!(next.is_none());
         assert_eq!(explanation.culprits, [ids(&["p"])]);
         assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
+    }
+
+    #[test]
+    fn regression_cleaners_of_a_same_class_polluter_come_from_that_class_only() {
+        // p and v share class K (with k2); c, in another class, resets the state. Running
+        // [p, c, v] would split K and rerun its setup: no real run can put c between p and v.
+        let prefix = ids(&["p", "k2"]);
+        let units = ids(&["c", "p", "k2", "v"]);
+        let in_k = |t: &str| matches!(t, "p" | "k2" | "v");
+        let same_class = |a: &str, b: &str| in_k(a) == in_k(b);
+        let subject = Subject {
+            test: "v",
+            unit: "v",
+            role: OdRole::Victim,
+            prefix: &prefix,
+        };
+        let (explanation, queries) = drive_classes(subject, &units, &polluted, &same_class);
+        assert_eq!(explanation.culprits, [ids(&["p"])]);
+        assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
+        assert!(
+            queries.iter().all(|q| !q.order.contains(&"c".to_string())),
+            "{queries:?}"
+        );
     }
 }

@@ -55,7 +55,7 @@ public final class Detector {
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
                 config.stopRounds = true;
                 log.info("time budget of " + (budgetMillis >= 1000 ? budgetMillis / 1000 + " s" : budgetMillis + " ms")
-                        + " used: no new round starts; finishing confirmations"
+                        + " used: no new round or explanation starts; pending confirmations and alone runs finish"
                         + " (resume later with -Dodrust.resume=true)");
                 next = engine.call("detect_next", request());
             }
@@ -136,7 +136,7 @@ public final class Detector {
             b.append(String.format("round %d/%d  %-20s", exp.get("round").getAsInt(), total, str(exp, "strategy")));
         } else {
             JsonArray targets = exp.getAsJsonArray("targets");
-            b.append(String.format("%-13s%-21s", kind, targets == null || targets.size() == 0 ? "" : shortId(targets.get(0).getAsString())));
+            b.append(String.format("%-16s %-30s", kind, targets == null || targets.size() == 0 ? "" : shortId(targets.get(0).getAsString())));
         }
         b.append(String.format(" seed=%d  %5.1fs", config.seed, millis / 1000.0));
         if (avgRoundMillis > 0 && done < total && !config.stopRounds) {
