@@ -35,6 +35,7 @@ use crate::error::EngineError;
 use crate::flakerate::{flake_rate, FlakeRate, OdModel, OdRole};
 use crate::minimize::{explain, Explanation, Stage, Subject};
 use crate::outcome::RunOutcome;
+use crate::schedule::{CostModel, Schedule};
 use crate::strategy::{round_order, PreviousRound, Strategy};
 use crate::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::testid::container_of;
@@ -70,6 +71,11 @@ pub struct DetectConfig {
     pub minimize_budget: u32,
     /// When set, only these OD tests are explained.
     pub minimize_only: Option<Vec<String>>,
+    /// `k` of the `k-bounded` strategy (1 to 3).
+    pub k: u32,
+    /// Cost of orders and tests, measured from the baseline: systematic strategies run the orders
+    /// that cover the most pairs per millisecond first.
+    pub cost: Option<CostModel>,
 }
 
 impl DetectConfig {
@@ -85,8 +91,23 @@ impl DetectConfig {
             minimize: true,
             minimize_budget: DEFAULT_MINIMIZE_BUDGET,
             minimize_only: None,
+            k: DEFAULT_K,
+            cost: None,
         }
     }
+}
+
+/// Default `k` of the `k-bounded` strategy.
+pub const DEFAULT_K: u32 = 2;
+
+/// The cost model as the plugin sends it: milliseconds as JSON numbers.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawCost {
+    /// Fixed cost of one order (JVM start), in milliseconds.
+    pub cost0_ms: f64,
+    /// Time of one run of each test, in milliseconds, by test id.
+    #[serde(default)]
+    pub test_ms: BTreeMap<String, f64>,
 }
 
 /// The configuration as the plugin sends it (`config` of `detect_next` and `detect_summary`).
@@ -117,6 +138,16 @@ pub struct RawConfig {
     /// Only these OD tests are explained; all when absent or null.
     #[serde(default)]
     pub minimize_only: Option<Vec<String>>,
+    /// `k` of `k-bounded`; 2 when absent.
+    #[serde(default = "default_k")]
+    pub k: u32,
+    /// The cost model; none when absent or null.
+    #[serde(default)]
+    pub cost: Option<RawCost>,
+}
+
+fn default_k() -> u32 {
+    DEFAULT_K
 }
 
 fn default_minimize_budget() -> u32 {
@@ -167,7 +198,38 @@ impl TryFrom<RawConfig> for DetectConfig {
                 "at least 1 is needed (turn minimization off with minimize: false)",
             ));
         }
+        if !(1..=3).contains(&raw.k) {
+            return Err(bad(
+                "k",
+                raw.k.to_string(),
+                "k-bounded runs k = 1, 2 or 3 tests per order",
+            ));
+        }
+        let ms = |setting: &str, v: f64| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(v.round() as u64)
+            } else {
+                Err(bad(
+                    setting,
+                    v.to_string(),
+                    "a time in milliseconds must be a number >= 0",
+                ))
+            }
+        };
+        let cost = match raw.cost {
+            None => None,
+            Some(c) => Some(CostModel {
+                cost0_ms: ms("cost.cost0_ms", c.cost0_ms)?,
+                test_ms: c
+                    .test_ms
+                    .into_iter()
+                    .map(|(id, v)| ms("cost.test_ms", v).map(|v| (id, v)))
+                    .collect::<Result<_, _>>()?,
+            }),
+        };
         Ok(DetectConfig {
+            k: raw.k,
+            cost,
             strategy,
             rounds: raw.rounds,
             seed,
@@ -419,6 +481,19 @@ pub struct Summary {
     pub flaky: Vec<FlakyTest>,
     /// Things the user should know about the run.
     pub notes: Vec<String>,
+    /// Systematic strategies: the consecutive ordered pairs the rounds that ran covered, of those
+    /// the schedule claims. Absent for other strategies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<PairsCovered>,
+}
+
+/// Consecutive ordered pairs covered by the rounds of a systematic strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairsCovered {
+    /// Distinct claimed pairs consecutive in some round that ran.
+    pub covered: u64,
+    /// Pairs the schedule claims to cover when all its rounds run.
+    pub total: u64,
 }
 
 /// The next experiment to run after `history`, and the progress so far.
@@ -448,7 +523,7 @@ pub fn next(
         progress: Progress {
             phase,
             rounds_done: state.rounds.len() as u32,
-            rounds_total: config.rounds,
+            rounds_total: state.rounds_total(),
             od_found: state.od.len(),
             nod_found: state.nod.len(),
             candidates: state.pending.iter().map(|p| p.candidates.len()).sum(),
@@ -604,6 +679,8 @@ struct Replay<'a> {
     observed: HashMap<Vec<String>, Results>,
     /// Minimization experiments run per OD test.
     spent: HashMap<String, u32>,
+    /// The schedule of a systematic strategy (built once per call).
+    schedule: Option<Schedule>,
 }
 
 impl<'a> Replay<'a> {
@@ -641,6 +718,13 @@ impl<'a> Replay<'a> {
             experiments: 0,
             observed: HashMap::new(),
             spent: HashMap::new(),
+            schedule: Schedule::new(
+                config.strategy,
+                suite,
+                config.seed,
+                config.k,
+                config.cost.as_ref(),
+            ),
         };
         for (index, record) in history.iter().enumerate() {
             let planned = state.plan(false);
@@ -663,6 +747,14 @@ impl<'a> Replay<'a> {
             state.absorb(record, &followed);
         }
         Ok(state)
+    }
+
+    /// Rounds to run: `rounds`, or the schedule's size when that is smaller.
+    fn rounds_total(&self) -> u32 {
+        match &self.schedule {
+            Some(schedule) => schedule.len().min(u64::from(self.config.rounds)) as u32,
+            None => self.config.rounds,
+        }
     }
 
     /// The next experiment; with `stop`, no new round starts.
@@ -710,8 +802,17 @@ impl<'a> Replay<'a> {
                 )
             });
         }
-        if !stop && !self.stopped && (self.rounds.len() as u32) < self.config.rounds {
+        if !stop && !self.stopped && (self.rounds.len() as u32) < self.rounds_total() {
             let number = self.rounds.len() as u32 + 1;
+            if let Some(schedule) = &self.schedule {
+                return Some(experiment(
+                    ExperimentKind::Round,
+                    Some(number),
+                    Some(self.config.strategy),
+                    schedule.order(u64::from(number) - 1),
+                    vec![],
+                ));
+            }
             let previous = self.rounds.last().map(|r| PreviousRound {
                 order: &r.order,
                 made_by: r.made_by,
@@ -1353,12 +1454,36 @@ impl<'a> Replay<'a> {
             )),
         }
         let rounds_run = self.rounds.len() as u32;
-        if self.baseline_done && rounds_run < config.rounds && (self.stopped || config.stop_rounds)
-        {
+        let rounds_total = self.rounds_total();
+        if self.baseline_done && rounds_run < rounds_total && (self.stopped || config.stop_rounds) {
             notes.push(format!(
-                "stopped after {rounds_run} of {} rounds (time budget)",
-                config.rounds
+                "stopped after {rounds_run} of {rounds_total} rounds (time budget)"
             ));
+        }
+        let pairs = self.schedule.as_ref().map(|schedule| {
+            let mut coverage = schedule.coverage();
+            for round in &self.rounds {
+                coverage.add(&round.order);
+            }
+            PairsCovered {
+                covered: coverage.covered(),
+                total: schedule.pairs_total(),
+            }
+        });
+        if let Some(p) = pairs {
+            if p.covered < p.total {
+                let cut = if u64::from(rounds_run) < self.schedule.as_ref().map_or(0, Schedule::len)
+                    && u64::from(config.rounds) <= u64::from(rounds_run)
+                {
+                    " (the `rounds` setting is smaller than the schedule)"
+                } else {
+                    ""
+                };
+                notes.push(format!(
+                    "{} pairs not yet covered{cut}; -Dodrust.resume=true continues",
+                    p.total - p.covered
+                ));
+            }
         }
         for pending in &self.pending {
             notes.push(format!(
@@ -1402,10 +1527,11 @@ impl<'a> Replay<'a> {
             tests_total: self.suite.ids().count(),
             experiments,
             rounds_run,
-            rounds_planned: config.rounds,
+            rounds_planned: rounds_total,
             failing,
             flaky,
             notes,
+            pairs,
         }
     }
 }
@@ -1528,6 +1654,8 @@ mod tests {
             minimize: false,
             minimize_budget: 60,
             minimize_only: None,
+            k: 2,
+            cost: None,
         }
     }
 

@@ -23,6 +23,9 @@
 //! - [`outcome`]: test outcomes, their severity order, and the outcomes of detection experiments.
 //! - [`compare`]: comparing two sets of outcomes.
 //! - [`strategy`]: detection strategies and the order generators behind them.
+//! - [`tuscan`]: Tuscan squares (orders of `0..n` covering every consecutive ordered pair).
+//! - [`schedule`]: systematic schedules (`tuscan`, `pairs-all`, `k-bounded`), pair coverage,
+//!   predicted cost and lower bounds.
 //! - [`detect`]: the planner of `odrust:detect`: the next experiment, and what the experiments
 //!   found.
 //! - [`minimize`]: the minimization phase of the planner: polluters, cleaners, state-setters.
@@ -42,9 +45,11 @@ pub mod outcome;
 pub mod protocol;
 pub mod report;
 pub mod runcheck;
+pub mod schedule;
 pub mod strategy;
 pub mod suite;
 pub mod surefire;
 pub mod testid;
+pub mod tuscan;
 
 pub use error::EngineError;

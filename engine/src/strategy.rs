@@ -20,6 +20,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
+use crate::schedule::Schedule;
 use crate::suite::{ClassRecord, Suite, SuiteIndex};
 use crate::testid::container_of;
 
@@ -42,11 +43,31 @@ pub enum Strategy {
     RandomClassMethod,
     /// Random class-method orders; a round whose order passed is followed by its reverse.
     ReversePassing,
+    /// Class-compatible orders covering every consecutive ordered pair of tests (Tuscan squares,
+    /// Algorithm 1 of Wei et al.); see [`crate::schedule`].
+    Tuscan,
+    /// Every ordered pair of tests `[t, t']` as an order of its own.
+    PairsAll,
+    /// Every ordered `k`-tuple of distinct tests as an order of its own (DTDetector).
+    KBounded,
 }
 
 impl Strategy {
     /// Every strategy, in the order the documentation lists them.
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 9] = [
+        Strategy::Original,
+        Strategy::Reverse,
+        Strategy::ReverseClass,
+        Strategy::RandomClass,
+        Strategy::RandomClassMethod,
+        Strategy::ReversePassing,
+        Strategy::Tuscan,
+        Strategy::PairsAll,
+        Strategy::KBounded,
+    ];
+
+    /// The strategies whose every order runs the whole suite.
+    pub const WHOLE_SUITE: [Strategy; 6] = [
         Strategy::Original,
         Strategy::Reverse,
         Strategy::ReverseClass,
@@ -54,6 +75,16 @@ impl Strategy {
         Strategy::RandomClassMethod,
         Strategy::ReversePassing,
     ];
+
+    /// The systematic strategies: a fixed schedule of orders that covers consecutive pairs
+    /// ([`crate::schedule::Schedule`]); a round is one order of it.
+    pub const SYSTEMATIC: [Strategy; 3] =
+        [Strategy::Tuscan, Strategy::PairsAll, Strategy::KBounded];
+
+    /// Whether it is one of [`SYSTEMATIC`](Strategy::SYSTEMATIC).
+    pub fn is_systematic(self) -> bool {
+        Strategy::SYSTEMATIC.contains(&self)
+    }
 
     /// The default strategy of `odrust:detect`.
     pub const DEFAULT: Strategy = Strategy::ReversePassing;
@@ -67,6 +98,9 @@ impl Strategy {
             Strategy::RandomClass => "random-class",
             Strategy::RandomClassMethod => "random-class-method",
             Strategy::ReversePassing => "reverse-passing",
+            Strategy::Tuscan => "tuscan",
+            Strategy::PairsAll => "pairs-all",
+            Strategy::KBounded => "k-bounded",
         }
     }
 
@@ -214,6 +248,13 @@ pub fn round_order(
             strategy,
             random_class_method(suite, &mut round_rng(seed, round)),
         ),
+        Strategy::Tuscan | Strategy::PairsAll | Strategy::KBounded => {
+            let order = Schedule::new(strategy, suite, seed, 2, None)
+                .filter(|s| u64::from(round) >= 1 && u64::from(round) <= s.len())
+                .map(|s| s.order(u64::from(round) - 1))
+                .unwrap_or_default();
+            (strategy, order)
+        }
         Strategy::ReversePassing => match previous {
             Some(p) if p.passed && p.made_by == Strategy::RandomClassMethod => (
                 Strategy::ReversePassing,
@@ -241,12 +282,25 @@ pub struct PlannedRound {
 /// The orders rounds 1 to `rounds` run when every round passes (what `odrust-engine detect-plan`
 /// prints). A failing round changes the plan only for `reverse-passing`: the round after it is a
 /// new random order instead of its reverse.
+///
+/// For a systematic strategy: the first `rounds` orders of its schedule (`k` = 2, no cost model),
+/// fewer when the schedule is shorter.
 pub fn rounds_if_passing(
     strategy: Strategy,
     suite: &Suite,
     seed: u64,
     rounds: u32,
 ) -> Vec<PlannedRound> {
+    if let Some(schedule) = Schedule::new(strategy, suite, seed, 2, None) {
+        let count = schedule.len().min(u64::from(rounds));
+        return (0..count)
+            .map(|r| PlannedRound {
+                round: r as u32 + 1,
+                strategy,
+                order: schedule.order(r),
+            })
+            .collect();
+    }
     let mut planned: Vec<PlannedRound> = Vec::new();
     for round in 1..=rounds {
         let previous = planned.last().map(|p| PreviousRound {

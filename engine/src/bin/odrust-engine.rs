@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
+use odrust_engine::schedule::{lower_bound, Schedule};
 use odrust_engine::strategy::{rounds_if_passing, Strategy};
-use odrust_engine::suite::Suite;
+use odrust_engine::suite::{ClassRecord, Framework, Suite, SCHEMA_VERSION};
 use odrust_engine::EngineError;
 
 const USAGE: &str = "\
@@ -22,6 +23,7 @@ USAGE:
     odrust-engine call <op> [request.json | -]
     odrust-engine plan-order --suite <suite.json> --order <order.txt>
     odrust-engine detect-plan --suite <suite.json> [--strategy S] [--seed N] [--rounds R]
+    odrust-engine orders --suite <suite.json> --strategy S [--seed N] [--k K]
     odrust-engine flakerate [input.json | -]
     odrust-engine --help
 
@@ -32,6 +34,10 @@ COMMANDS:
     plan-order    resolve and segment an order file against a suite; prints the plan JSON
     detect-plan   print the orders the rounds of `odrust:detect` run when every round passes
                   (JSON); defaults: --strategy reverse-passing --seed 0 --rounds 20
+    orders        the orders of a systematic strategy (tuscan, pairs-all, k-bounded) for a
+                  suite, with their count, executions, pairs covered and the lower bound
+                  (JSON); defaults: --seed 0 --k 2. The suite is the plugin's suite.json or
+                  {\"classes\": {\"pkg.A\": [\"pkg.A#t1\", ...], ...}}
     flakerate     the flake rates of a victim (polluters, cleaners) or brittle (state_setters)
                   read from the file or stdin (JSON, see docs/flake-rate.md); prints the rates
                   and the method used
@@ -91,6 +97,7 @@ fn run(args: &[String]) -> Result<String, Failure> {
         )),
         ["plan-order", rest @ ..] => plan_order(rest),
         ["detect-plan", rest @ ..] => detect_plan(rest),
+        ["orders", rest @ ..] => orders(rest),
         ["flakerate", source] => {
             let request = if *source == "-" {
                 read_stdin()?
@@ -189,6 +196,107 @@ fn detect_plan(args: &[&str]) -> Result<String, Failure> {
         "strategy": strategy,
         "seed": seed,
         "rounds": rounds_if_passing(strategy, &suite, seed, rounds),
+    });
+    Ok(plan.to_string())
+}
+
+/// Reads a suite: the plugin's `suite.json`, or `{"classes": {"pkg.A": ["pkg.A#t1", ...]}}`
+/// (classes in key order, every class reorderable).
+fn read_suite(path: &Path, op: &str) -> Result<Suite, Failure> {
+    let text = read_file(path)?;
+    let bad = |reason: String| EngineError::BadRequest {
+        op: op.into(),
+        reason: format!("{} is not a suite: {reason}", path.display()),
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    if let Some(classes) = value.get("classes").and_then(serde_json::Value::as_object) {
+        let mut records = Vec::new();
+        for (class, tests) in classes {
+            let tests: Vec<String> = serde_json::from_value(tests.clone())
+                .map_err(|e| bad(format!("the tests of `{class}`: {e}")))?;
+            records.push(ClassRecord {
+                class: class.clone(),
+                framework: Framework::Junit4,
+                reorderable: true,
+                tests,
+                dynamic: Vec::new(),
+            });
+        }
+        return Ok(Suite {
+            schema_version: SCHEMA_VERSION,
+            module: String::new(),
+            classes: records,
+        });
+    }
+    Ok(serde_json::from_value(value).map_err(|e| bad(e.to_string()))?)
+}
+
+fn orders(args: &[&str]) -> Result<String, Failure> {
+    let mut suite = None;
+    let mut strategy = None;
+    let mut seed: u64 = 0;
+    let mut k: u32 = 2;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = *rest
+            .next()
+            .ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
+        let number = || {
+            Failure::Usage(format!(
+                "{flag} needs a non-negative integer, not `{value}`"
+            ))
+        };
+        match *flag {
+            "--suite" => suite = Some(PathBuf::from(value)),
+            "--strategy" => strategy = Some(Strategy::parse(value)?),
+            "--seed" => seed = value.parse().map_err(|_| number())?,
+            "--k" => k = value.parse().map_err(|_| number())?,
+            other => {
+                return Err(Failure::Usage(format!(
+                    "unknown option `{other}` for orders"
+                )))
+            }
+        }
+    }
+    let (Some(suite), Some(strategy)) = (suite, strategy) else {
+        return Err(Failure::Usage(
+            "orders needs --suite <suite.json> and --strategy <tuscan|pairs-all|k-bounded>".into(),
+        ));
+    };
+    if !(1..=3).contains(&k) {
+        return Err(Failure::Engine(EngineError::BadConfig {
+            setting: "k".into(),
+            value: k.to_string(),
+            reason: "k-bounded runs k = 1, 2 or 3 tests per order".into(),
+        }));
+    }
+    let suite = read_suite(&suite, "orders")?;
+    let Some(schedule) = Schedule::new(strategy, &suite, seed, k, None) else {
+        return Err(Failure::Engine(EngineError::BadConfig {
+            setting: "strategy".into(),
+            value: strategy.name().into(),
+            reason: format!(
+                "`orders` prints systematic schedules: {}",
+                Strategy::SYSTEMATIC.map(Strategy::name).join(", ")
+            ),
+        }));
+    };
+    let all: Vec<Vec<String>> = (0..schedule.len()).map(|r| schedule.order(r)).collect();
+    let mut coverage = schedule.coverage();
+    for order in &all {
+        coverage.add(order);
+    }
+    let plan = serde_json::json!({
+        "strategy": strategy,
+        "seed": seed,
+        "k": if strategy == Strategy::KBounded { Some(k) } else { None },
+        "tests": schedule.units().len(),
+        "class_compatible": schedule.class_compatible(),
+        "count": schedule.len(),
+        "executions": schedule.executions(),
+        "pairs": {"covered": coverage.covered(), "total": schedule.pairs_total()},
+        "lower_bound": lower_bound(schedule.class_sizes()),
+        "orders": all,
     });
     Ok(plan.to_string())
 }

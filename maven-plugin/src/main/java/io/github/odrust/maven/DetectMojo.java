@@ -57,9 +57,16 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.strategy")
     protected String strategy;
 
-    /** How many orders (rounds) to run after the baseline: 20, or on resume the recorded run's. */
+    /**
+     * How many orders (rounds) to run after the baseline: 20 (the whole schedule for tuscan,
+     * pairs-all and k-bounded), or on resume the recorded run's.
+     */
     @Parameter(property = "odrust.rounds")
     protected Integer rounds;
+
+    /** For -Dodrust.strategy=k-bounded: the length of the test tuples (1, 2 or 3). */
+    @Parameter(property = "odrust.k")
+    protected Integer k;
 
     /** The seed of every random choice; a new one (printed) when not given. */
     @Parameter(property = "odrust.seed")
@@ -112,7 +119,9 @@ public class DetectMojo extends AbstractOdrustMojo {
         JsonObject sc = saved == null ? new JsonObject() : saved.getAsJsonObject("config");
         DetectConfig config = new DetectConfig();
         config.strategy = strategy != null ? strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : "reverse-passing";
-        config.rounds = rounds != null ? rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : 20;
+        int defaultRounds = DetectConfig.SYSTEMATIC.contains(config.strategy) ? Integer.MAX_VALUE : 20;
+        config.rounds = rounds != null ? rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
+        config.k = k != null ? k : sc.has("k") ? sc.get("k").getAsInt() : 2;
         config.baselineTries = baselineTries != null ? baselineTries : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : 3;
         config.aloneRuns = aloneRuns != null ? aloneRuns : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : 10;
         config.seed = seed != null ? seed : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
@@ -147,8 +156,8 @@ public class DetectMojo extends AbstractOdrustMojo {
         keepEarlierExplanations(config, history);
         checkMinimizeTargets(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
-        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", " + config.rounds
-                + " rounds, seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
+        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", "
+                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : config.rounds + " rounds") + ", seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
 
         JsonObject report;
         try {

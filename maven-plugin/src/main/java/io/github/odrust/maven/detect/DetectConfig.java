@@ -15,10 +15,15 @@ public final class DetectConfig {
     public int baselineTries;
     public int aloneRuns;
     public boolean stopRounds;
+    /** For k-bounded: the length of the tuples. */
+    public int k = 2;
     public boolean minimize = true;
     public int minimizeBudget = 60;
     /** When not empty, only these OD tests are minimized (odrust:minimize). */
     public List<String> minimizeOnly = new ArrayList<>();
+
+    /** Strategies whose orders come from a fixed schedule: their default is the whole schedule. */
+    public static final List<String> SYSTEMATIC = List.of("tuscan", "pairs-all", "k-bounded");
 
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
@@ -28,6 +33,7 @@ public final class DetectConfig {
         o.addProperty("baseline_tries", baselineTries);
         o.addProperty("alone_runs", aloneRuns);
         o.addProperty("stop_rounds", stopRounds);
+        o.addProperty("k", k);
         o.addProperty("minimize", minimize);
         o.addProperty("minimize_budget", minimizeBudget);
         if (!minimizeOnly.isEmpty()) {
@@ -48,6 +54,9 @@ public final class DetectConfig {
         compare(diffs, "odrust.seed", saved.get("seed").getAsString(), String.valueOf(seed));
         compare(diffs, "odrust.baselineTries", saved.get("baseline_tries").getAsString(), String.valueOf(baselineTries));
         compare(diffs, "odrust.aloneRuns", saved.get("alone_runs").getAsString(), String.valueOf(aloneRuns));
+        if (saved.has("k")) {
+            compare(diffs, "odrust.k", saved.get("k").getAsString(), String.valueOf(k));
+        }
         return diffs;
     }
 

@@ -1,0 +1,91 @@
+//! `odrust-bench`: systematic schedules over realistic suite shapes, against the lower bound
+//! (`docs/schedules.md`). `odrust-bench` prints the table; `odrust-bench big` builds only the
+//! 5,000-test tuscan schedules (for `/usr/bin/time -v`).
+
+use std::time::Instant;
+
+use odrust_engine::schedule::{lower_bound, Schedule};
+use odrust_engine::strategy::Strategy;
+use odrust_engine::suite::{ClassRecord, Framework, Suite};
+
+fn suite(sizes: &[usize]) -> Suite {
+    Suite {
+        schema_version: 1,
+        module: "bench".into(),
+        classes: sizes
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| ClassRecord {
+                class: format!("p.C{c}"),
+                framework: Framework::Junit4,
+                reorderable: true,
+                tests: (0..n).map(|t| format!("p.C{c}#t{t}")).collect(),
+                dynamic: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// Class sizes skewed like real modules: many small classes, a few large (seeded, xorshift).
+fn skewed(classes: usize, seed: u64) -> Vec<usize> {
+    let mut x = seed | 1;
+    (0..classes)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let u = (x % 1000) as f64 / 1000.0;
+            1 + (u * u * u * 40.0) as usize
+        })
+        .collect()
+}
+
+fn shapes(big_only: bool) -> Vec<(String, Vec<usize>)> {
+    let mut shapes = vec![
+        ("1 class x 5000".to_string(), vec![5000]),
+        ("500 classes x 10".to_string(), vec![10; 500]),
+        ("5000 classes x 1".to_string(), vec![1; 5000]),
+    ];
+    if big_only {
+        return shapes;
+    }
+    shapes.extend([
+        ("1 class x 60".to_string(), vec![60]),
+        ("1 class x 61".to_string(), vec![61]),
+        ("20 classes x 10".to_string(), vec![10; 20]),
+        ("50 skewed classes".to_string(), skewed(50, 7)),
+        ("150 skewed classes".to_string(), skewed(150, 11)),
+        ("1 big + 30 small".to_string(), {
+            let mut s = vec![100];
+            s.extend([3; 30]);
+            s
+        }),
+    ]);
+    shapes
+}
+
+fn main() {
+    let big_only = std::env::args().nth(1).as_deref() == Some("big");
+    println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (name, sizes) in shapes(big_only) {
+        let suite = suite(&sizes);
+        let start = Instant::now();
+        let schedule = Schedule::new(Strategy::Tuscan, &suite, 42, 2, None).unwrap();
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let pairs = Schedule::new(Strategy::PairsAll, &suite, 42, 2, None).unwrap();
+        let bound = lower_bound(&sizes);
+        let n: usize = sizes.iter().sum();
+        println!(
+            "| {name} | {n} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {ms:.0} |",
+            schedule.len(),
+            bound.orders,
+            schedule.len() as f64 / bound.orders as f64,
+            schedule.executions(),
+            bound.executions,
+            schedule.executions() as f64 / bound.executions as f64,
+            pairs.len(),
+            pairs.executions(),
+        );
+    }
+}
