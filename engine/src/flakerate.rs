@@ -205,13 +205,29 @@ pub fn flake_rate(model: &OdModel, seed: u64) -> Option<FlakeRate> {
         return None;
     }
     let relevant = Relevant::of(model);
-    if let Some(rate) = relevant.formula() {
-        return Some(rate);
+    let rate = if let Some(rate) = relevant.formula() {
+        rate
+    } else if relevant.len() <= EXACT_MAX_TESTS {
+        relevant.exact()
+    } else {
+        relevant.sampled(seed)
+    };
+    Some(rate.tidy())
+}
+
+/// `x` to 12 decimals: floating-point noise (`0.9999999999999999`) out of reports, far below any
+/// difference that matters for a probability.
+fn tidy(x: f64) -> f64 {
+    (x * 1e12).round() / 1e12
+}
+
+impl FlakeRate {
+    fn tidy(mut self) -> Self {
+        self.all_orders = tidy(self.all_orders);
+        self.class_compatible = tidy(self.class_compatible);
+        self.reverse_of_passing = self.reverse_of_passing.map(tidy);
+        self
     }
-    if relevant.len() <= EXACT_MAX_TESTS {
-        return Some(relevant.exact());
-    }
-    Some(relevant.sampled(seed))
 }
 
 /// A polluter (or state-setter) group and, for a victim's single polluter, its cleaners, as
