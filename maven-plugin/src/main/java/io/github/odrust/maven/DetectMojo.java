@@ -4,9 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.Detector;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.KnownFlaky;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.run.Discovery;
 import java.io.File;
@@ -167,8 +169,8 @@ public class DetectMojo extends AbstractOdrustMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
         }
-        printTable(report, out);
-        finish(module.id(), moduleLine(report));
+        ConsoleReport.print(report, out, getLog());
+        finish(module.id(), ConsoleReport.moduleLine(report));
         failIfNewFlaky(report);
     }
 
@@ -268,97 +270,6 @@ public class DetectMojo extends AbstractOdrustMojo {
         return log;
     }
 
-    private void printTable(JsonObject report, Path out) {
-        List<JsonObject> flaky = new ArrayList<>();
-        report.getAsJsonArray("flaky").forEach(e -> flaky.add(e.getAsJsonObject()));
-        getLog().info("");
-        getLog().info(String.format("odrust detect: %s: %d tests, %d experiments, %d/%d rounds, seed=%s, strategy %s",
-                report.get("module").getAsString(), report.get("tests_total").getAsInt(), report.get("experiments").getAsInt(),
-                report.get("rounds_run").getAsInt(), report.get("rounds_planned").getAsInt(), report.get("seed").getAsString(),
-                report.get("strategy").getAsString()));
-        if (flaky.isEmpty()) {
-            getLog().info("  no order-dependent or flaky test found");
-        } else {
-            int width = flaky.stream().map(f -> f.get("test").getAsString().length()).max(Comparator.naturalOrder()).orElse(10);
-            getLog().info(String.format("  %-" + width + "s  %-12s %-22s %s", "TEST", "KIND", "FAILS IN", "PASSES IN"));
-            for (JsonObject f : flaky) {
-                getLog().warn(String.format("  %-" + width + "s  %-12s %-22s %s", f.get("test").getAsString(), f.get("kind").getAsString(),
-                        fileName(f.get("failing_order")), fileName(f.get("passing_order"))));
-                explain(f);
-                if (f.has("reproduce") && !f.get("reproduce").isJsonNull()) {
-                    getLog().info("      reproduce: " + f.get("reproduce").getAsString());
-                }
-            }
-        }
-        report.getAsJsonArray("failing").forEach(t -> getLog().warn("  fails in every order odrust ran: "
-                + t.getAsJsonObject().get("test").getAsString()));
-        report.getAsJsonArray("notes").forEach(n -> getLog().info("  note: " + n.getAsString()));
-        getLog().info("  report: " + out.resolve("report.html") + " (and report.json)");
-    }
-
-    /** Polluters, cleaners, state-setters and flake rate of one entry, when minimization found them. */
-    private void explain(JsonObject f) {
-        String polluters = groups(f.get("polluters"));
-        if (polluters != null) {
-            getLog().info("      polluters: " + polluters);
-        }
-        JsonElement cleaners = f.get("cleaners");
-        if (cleaners != null && cleaners.isJsonObject()) {
-            for (Map.Entry<String, JsonElement> e : cleaners.getAsJsonObject().entrySet()) {
-                List<String> ids = new ArrayList<>();
-                e.getValue().getAsJsonArray().forEach(c -> ids.add(c.getAsString()));
-                getLog().info("      cleaners of " + e.getKey() + ": " + (ids.isEmpty() ? "none found" : String.join(", ", ids)));
-            }
-        }
-        String setters = groups(f.get("state_setters"));
-        if (setters != null) {
-            getLog().info("      state-setters: " + setters);
-        }
-        JsonElement rate = f.get("flake_rate");
-        if (rate != null && rate.isJsonObject()) {
-            JsonObject r = rate.getAsJsonObject();
-            getLog().info(String.format("      flake rate: %s of all orders, %s of class-compatible orders (%s)",
-                    percent(r.get("all_orders")), percent(r.get("class_compatible")), r.get("method").getAsString()));
-        }
-    }
-
-    /** "a, b + c" for [["a"], ["b", "c"]]; null when absent or empty. */
-    private static String groups(JsonElement value) {
-        if (value == null || !value.isJsonArray() || value.getAsJsonArray().size() == 0) {
-            return null;
-        }
-        List<String> out = new ArrayList<>();
-        for (JsonElement g : value.getAsJsonArray()) {
-            List<String> members = new ArrayList<>();
-            if (g.isJsonArray()) {
-                g.getAsJsonArray().forEach(m -> members.add(m.getAsString()));
-            } else {
-                members.add(g.getAsString());
-            }
-            out.add(String.join(" + ", members));
-        }
-        return String.join(", ", out);
-    }
-
-    private static String percent(JsonElement p) {
-        return p == null || p.isJsonNull() ? "?" : String.format("%.1f%%", p.getAsDouble() * 100);
-    }
-
-    private static String fileName(JsonElement path) {
-        if (path == null || path.isJsonNull()) {
-            return "-";
-        }
-        String p = path.getAsString();
-        return p.substring(p.lastIndexOf('/') + 1);
-    }
-
-    private static String moduleLine(JsonObject report) {
-        Map<String, Integer> kinds = new LinkedHashMap<>();
-        report.getAsJsonArray("flaky").forEach(f -> kinds.merge(f.getAsJsonObject().get("kind").getAsString(), 1, Integer::sum));
-        String found = kinds.isEmpty() ? "nothing flaky" : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
-        return report.get("tests_total").getAsInt() + " tests, " + report.get("experiments").getAsInt() + " experiments, " + found;
-    }
-
     /** Records this module's line; after the reactor's last module, prints them all. */
     private void finish(String module, String line) {
         Map<String, String> lines;
@@ -377,27 +288,11 @@ public class DetectMojo extends AbstractOdrustMojo {
         if (!failOnFlaky) {
             return;
         }
-        Set<String> known = new LinkedHashSet<>();
-        if (knownFlaky != null && knownFlaky.isFile()) {
-            try {
-                for (String line : Files.readAllLines(knownFlaky.toPath(), StandardCharsets.UTF_8)) {
-                    String t = line.replaceAll("\\s+#.*$", "").trim();
-                    if (!t.isEmpty() && !t.startsWith("#")) {
-                        known.add(t);
-                    }
-                }
-            } catch (IOException e) {
-                throw new MojoFailureException("cannot read the known-flaky file " + knownFlaky + ": " + e.getMessage());
-            }
-        }
-        List<String> fresh = new ArrayList<>();
-        for (JsonElement f : report.getAsJsonArray("flaky")) {
-            JsonObject o = f.getAsJsonObject();
-            String kind = o.get("kind").getAsString();
-            String test = o.get("test").getAsString();
-            if (("victim".equals(kind) || "brittle".equals(kind)) && !known.contains(test)) {
-                fresh.add(test + " (" + kind + "; reproduce: " + o.get("reproduce").getAsString() + ")");
-            }
+        List<String> fresh;
+        try {
+            fresh = KnownFlaky.unlisted(report, knownFlaky);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot read the known-flaky file " + knownFlaky + ": " + e.getMessage());
         }
         if (!fresh.isEmpty()) {
             throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")

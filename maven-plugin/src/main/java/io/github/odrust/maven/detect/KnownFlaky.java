@@ -1,0 +1,40 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The known-flaky file (one test id per line, # comments) and the OD tests it does not list. */
+public final class KnownFlaky {
+    private KnownFlaky() {}
+
+    /** Victims and brittles of {@code report} not listed in {@code file} (a missing file lists none). */
+    public static List<String> unlisted(JsonObject report, File file) throws IOException {
+        Set<String> known = new LinkedHashSet<>();
+        if (file != null && file.isFile()) {
+            for (String line : Files.readAllLines(file.toPath(), StandardCharsets.UTF_8)) {
+                String t = line.replaceAll("\\s+#.*$", "").trim();
+                if (!t.isEmpty() && !t.startsWith("#")) {
+                    known.add(t);
+                }
+            }
+        }
+        List<String> fresh = new ArrayList<>();
+        for (JsonElement f : report.getAsJsonArray("flaky")) {
+            JsonObject o = f.getAsJsonObject();
+            String kind = o.get("kind").getAsString();
+            String test = o.get("test").getAsString();
+            if (("victim".equals(kind) || "brittle".equals(kind)) && !known.contains(test)) {
+                fresh.add(test + " (" + kind + "; reproduce: " + o.get("reproduce").getAsString() + ")");
+            }
+        }
+        return fresh;
+    }
+}
