@@ -458,6 +458,11 @@ pub struct FlakyTest {
     /// Minimization experiments run for it.
     #[serde(default)]
     pub minimize_experiments: u32,
+    /// True when its explanation is complete: every search it needs ran to the end. False when
+    /// it was not explained or the budget cut the search short (then an empty `cleaners` list
+    /// means "none found so far", not "none").
+    #[serde(default)]
+    pub minimize_complete: bool,
 }
 
 /// Response of `detect_summary`.
@@ -1048,6 +1053,7 @@ impl<'a> Replay<'a> {
                         state_setters: Vec::new(),
                         flake_rate: None,
                         minimize_experiments: 0,
+                    minimize_complete: false,
                         evidence: format!(
                             "failed in baseline run {} (experiment {fail_id}) and passed in baseline run {} (experiment {pass_id}) of the same original order",
                             run_no(*fail_id),
@@ -1151,6 +1157,7 @@ impl<'a> Replay<'a> {
                     state_setters: Vec::new(),
                     flake_rate: None,
                     minimize_experiments: 0,
+                    minimize_complete: false,
                 };
             let od =
                 |message, confirm_fail, confirm_pass, fail_order: &[String], pass_order| OdTest {
@@ -1387,9 +1394,11 @@ impl<'a> Replay<'a> {
                 state_setters: Vec::new(),
                 flake_rate: None,
                 minimize_experiments: self.spent_on(od),
+                minimize_complete: false,
             };
             if let Some((explanation, next)) = self.explain(od) {
                 self.describe(od, &explanation, next.is_some(), &mut minimize_notes);
+                entry.minimize_complete = next.is_none();
                 let role = if kind == FlakyKind::Victim {
                     OdRole::Victim
                 } else {

@@ -96,6 +96,13 @@ pub struct ReportEntry {
     /// Minimization experiments run for it.
     #[serde(default)]
     pub minimize_experiments: u32,
+    /// Whether the explanation search ran to the end (absent in older reports: taken as true).
+    #[serde(default = "complete_by_default")]
+    pub minimize_complete: bool,
+}
+
+fn complete_by_default() -> bool {
+    true
 }
 
 impl ReportEntry {
@@ -112,8 +119,10 @@ impl ReportEntry {
             };
             if let Some(cleaners) = g.first().and_then(|p| self.cleaners.get(p)) {
                 if g.len() == 1 {
-                    if cleaners.is_empty() {
+                    if cleaners.is_empty() && self.minimize_complete {
                         line.push_str(" (no cleaner found)");
+                    } else if cleaners.is_empty() {
+                        line.push_str(" (no cleaner found so far: the search stopped early)");
                     } else {
                         line.push_str(&format!(" (cleaners: {})", cleaners.join(", ")));
                     }
@@ -515,5 +524,33 @@ mod tests {
         let rendered = render(&report);
         assert!(rendered.html.contains("No flaky test was found."));
         assert!(rendered.xml.contains(r#"tests="0""#), "{}", rendered.xml);
+    }
+
+    #[test]
+    fn a_cleaner_search_cut_short_is_not_reported_as_none_found() {
+        let entry = |complete: bool| ReportEntry {
+            test: "p.V#v".into(),
+            kind: "victim".into(),
+            message: None,
+            alone: None,
+            evidence: String::new(),
+            failing_order: None,
+            passing_order: None,
+            reproduce: None,
+            polluters: vec![vec!["p.P#p".into()]],
+            cleaners: [("p.P#p".to_string(), Vec::new())].into_iter().collect(),
+            state_setters: Vec::new(),
+            flake_rate: None,
+            minimize_experiments: 60,
+            minimize_complete: complete,
+        };
+        assert_eq!(
+            entry(true).dependency_lines(),
+            ["Polluter: p.P#p (no cleaner found)"]
+        );
+        assert_eq!(
+            entry(false).dependency_lines(),
+            ["Polluter: p.P#p (no cleaner found so far: the search stopped early)"]
+        );
     }
 }

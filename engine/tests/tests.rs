@@ -1247,6 +1247,10 @@ mod detection {
             assert_eq!(v.cleaners.len(), 1);
             assert_eq!(v.cleaners["p.P#polluter"], ["p.C#cleaner"]);
             assert!(v.state_setters.is_empty());
+            assert!(
+                v.minimize_complete,
+                "seed {seed}: the search ran to the end"
+            );
             let spent = minimize_records(&history, "p.V#v");
             assert_eq!(v.minimize_experiments as usize, spent.len());
             assert!(!spent.is_empty() && spent.len() <= 60);
@@ -1424,6 +1428,7 @@ mod detection {
         let v = &summary.flaky[0];
         assert_eq!(minimize_records(&history, "p.V#v").len(), 3);
         assert_eq!(v.minimize_experiments, 3);
+        assert!(!v.minimize_complete, "cut short by the budget");
         assert!(
             summary
                 .notes

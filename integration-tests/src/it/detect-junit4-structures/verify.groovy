@@ -157,6 +157,7 @@ assert a.cleaners == [(POLLUTER_A): [CLEANER_A]] : "cleaners of (a): " + a.clean
 assert Math.abs(a.flake_rate.all_orders - 1.0 / 3) < 1e-9 : "flake rate (a): " + a.flake_rate
 assert Math.abs(a.flake_rate.class_compatible - 1.0 / 3) < 1e-9 : "flake rate (a): " + a.flake_rate
 assert a.minimize_experiments > 0 : "(a) cost no experiments? " + a.minimize_experiments
+assert report.flaky.every { it.minimize_complete == true } : "every explanation ran to the end: " + report.flaky*.minimize_complete
 def b = byTest[VICTIM_B]
 assert b.polluters == [[POLLUTER_B]] : "polluters of (b): " + b.polluters
 assert b.cleaners == [(POLLUTER_B): []] : "cleaners of (b): " + b.cleaners

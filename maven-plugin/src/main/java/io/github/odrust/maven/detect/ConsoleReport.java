@@ -48,12 +48,14 @@ public final class ConsoleReport {
         if (polluters != null) {
             log.info("      polluters: " + polluters);
         }
+        boolean complete = f.has("minimize_complete") && f.get("minimize_complete").getAsBoolean();
         JsonElement cleaners = f.get("cleaners");
         if (cleaners != null && cleaners.isJsonObject()) {
             for (Map.Entry<String, JsonElement> e : cleaners.getAsJsonObject().entrySet()) {
                 List<String> ids = new ArrayList<>();
                 e.getValue().getAsJsonArray().forEach(c -> ids.add(c.getAsString()));
-                log.info("      cleaners of " + e.getKey() + ": " + (ids.isEmpty() ? "none found" : String.join(", ", ids)));
+                String none = complete ? "none found" : "none found so far (the search stopped early; see the notes)";
+                log.info("      cleaners of " + e.getKey() + ": " + (ids.isEmpty() ? none : String.join(", ", ids)));
             }
         }
         String setters = groups(f.get("state_setters"));
