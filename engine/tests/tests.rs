@@ -708,6 +708,23 @@ mod detection {
         ])
     }
 
+    /// Brittle `p.T#brittle` errors unless `p.S#setter` ran before it.
+    fn brittle_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
+        let mut set = false;
+        e.order
+            .iter()
+            .map(|t| {
+                set |= t == "p.S#setter";
+                let outcome = if t == "p.T#brittle" && !set {
+                    RunOutcome::Error
+                } else {
+                    RunOutcome::Pass
+                };
+                (t.clone(), outcome)
+            })
+            .collect()
+    }
+
     fn victim_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
         let mut polluted = false;
         e.order
@@ -793,21 +810,7 @@ mod detection {
             ("p.T", &["brittle"]),
             ("p.Z", &["z"]),
         ]);
-        let execute = |e: &Experiment| {
-            let mut set = false;
-            e.order
-                .iter()
-                .map(|t| {
-                    set |= t == "p.S#setter";
-                    let outcome = if t == "p.T#brittle" && !set {
-                        RunOutcome::Error
-                    } else {
-                        RunOutcome::Pass
-                    };
-                    (t.clone(), outcome)
-                })
-                .collect()
-        };
+        let execute = brittle_executor;
         for seed in 0..6 {
             let (_, summary) =
                 detect_all(&config(Strategy::ReversePassing, seed), &suite, &execute);
@@ -1379,21 +1382,7 @@ mod detection {
             ("p.T", &["brittle"]),
             ("p.Z", &["z"]),
         ]);
-        let execute = |e: &Experiment| {
-            let mut set = false;
-            e.order
-                .iter()
-                .map(|t| {
-                    set |= t == "p.S#setter";
-                    let outcome = if t == "p.T#brittle" && !set {
-                        RunOutcome::Error
-                    } else {
-                        RunOutcome::Pass
-                    };
-                    (t.clone(), outcome)
-                })
-                .collect()
-        };
+        let execute = brittle_executor;
         for seed in 0..4 {
             let (history, summary) = detect_all(
                 &minimizing(Strategy::ReversePassing, seed),
@@ -1631,21 +1620,7 @@ mod detection {
             ("p.Z", &["z"]),
             ("p.S", &["setter", "s2"]),
         ]);
-        let execute = |e: &Experiment| {
-            let mut set = false;
-            e.order
-                .iter()
-                .map(|t| {
-                    set |= t == "p.S#setter";
-                    let outcome = if t == "p.T#brittle" && !set {
-                        RunOutcome::Error
-                    } else {
-                        RunOutcome::Pass
-                    };
-                    (t.clone(), outcome)
-                })
-                .collect()
-        };
+        let execute = brittle_executor;
         for strategy in [Strategy::ReversePassing, Strategy::RandomClassMethod] {
             for seed in 0..6 {
                 let (history, summary) = detect_all(&minimizing(strategy, seed), &suite, &execute);
