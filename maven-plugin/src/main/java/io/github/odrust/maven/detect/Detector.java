@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -47,6 +48,9 @@ public final class Detector {
         long start = System.nanoTime();
         long roundMillis = 0;
         int roundsTimed = 0;
+        // One classpath jar for every experiment: the module's classpath does not change.
+        Path jar = out.resolve("detect").resolve("classpath.jar");
+        ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
         // One engine call per experiment: its answer gives the progress after the last experiment
         // and the next one to run.
         JsonObject next = engine.call("detect_next", request());
@@ -69,6 +73,7 @@ public final class Detector {
             long t0 = System.nanoTime();
             RunResult result = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
                     .quiet()
+                    .classpathJar(jar)
                     .run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
             long millis = (System.nanoTime() - t0) / 1_000_000;
             if (!Boolean.TRUE.equals(result.honoured)) {

@@ -35,6 +35,7 @@ public final class OrderRunner {
     private final Log log;
     private Consumer<RunResult.TestResult> onTest = r -> {};
     private boolean quiet;
+    private Path sharedJar;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
         this.module = module;
@@ -50,6 +51,15 @@ public final class OrderRunner {
      */
     public OrderRunner quiet() {
         this.quiet = true;
+        return this;
+    }
+
+    /**
+     * Uses this manifest-only classpath jar (already written, for this module) instead of writing
+     * one per run: detection runs many orders over one unchanging classpath.
+     */
+    public OrderRunner classpathJar(Path jar) {
+        this.sharedJar = jar;
         return this;
     }
 
@@ -74,8 +84,11 @@ public final class OrderRunner {
         List<String> remaining = new ArrayList<>(result.requested);
         try {
             Files.createDirectories(dir);
-            Path jar = dir.resolve("classpath.jar");
-            ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
+            Path jar = sharedJar;
+            if (jar == null) {
+                jar = dir.resolve("classpath.jar");
+                ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
+            }
             int jvmIndex = 0;
             while (!remaining.isEmpty()) {
                 jvmIndex++;
