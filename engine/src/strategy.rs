@@ -50,11 +50,14 @@ pub enum Strategy {
     PairsAll,
     /// Every ordered `k`-tuple of distinct tests as an order of its own (DTDetector).
     KBounded,
+    /// Like `tuscan`, but only the ordered pairs `(t, t')` where `t'` reads a static field `t`
+    /// wrote (recorded by the jvm-agent in the baseline run); see [`crate::dependence`].
+    DependenceAware,
 }
 
 impl Strategy {
     /// Every strategy, in the order the documentation lists them.
-    pub const ALL: [Strategy; 9] = [
+    pub const ALL: [Strategy; 10] = [
         Strategy::Original,
         Strategy::Reverse,
         Strategy::ReverseClass,
@@ -64,6 +67,7 @@ impl Strategy {
         Strategy::Tuscan,
         Strategy::PairsAll,
         Strategy::KBounded,
+        Strategy::DependenceAware,
     ];
 
     /// The strategies whose every order runs the whole suite.
@@ -78,8 +82,12 @@ impl Strategy {
 
     /// The systematic strategies: a fixed schedule of orders that covers consecutive pairs
     /// ([`crate::schedule::Schedule`]); a round is one order of it.
-    pub const SYSTEMATIC: [Strategy; 3] =
-        [Strategy::Tuscan, Strategy::PairsAll, Strategy::KBounded];
+    pub const SYSTEMATIC: [Strategy; 4] = [
+        Strategy::Tuscan,
+        Strategy::PairsAll,
+        Strategy::KBounded,
+        Strategy::DependenceAware,
+    ];
 
     /// Whether it is one of [`SYSTEMATIC`](Strategy::SYSTEMATIC).
     pub fn is_systematic(self) -> bool {
@@ -101,6 +109,7 @@ impl Strategy {
             Strategy::Tuscan => "tuscan",
             Strategy::PairsAll => "pairs-all",
             Strategy::KBounded => "k-bounded",
+            Strategy::DependenceAware => "dependence-aware",
         }
     }
 
@@ -248,7 +257,10 @@ pub fn round_order(
             strategy,
             random_class_method(suite, &mut round_rng(seed, round)),
         ),
-        Strategy::Tuscan | Strategy::PairsAll | Strategy::KBounded => {
+        Strategy::Tuscan
+        | Strategy::PairsAll
+        | Strategy::KBounded
+        | Strategy::DependenceAware => {
             let order = Schedule::new(strategy, suite, seed, 2, None)
                 .filter(|s| u64::from(round) >= 1 && u64::from(round) <= s.len())
                 .map(|s| s.order(u64::from(round) - 1))
