@@ -265,6 +265,7 @@ public final class Agent {
     private int runSegments() throws Exception {
         for (int i = 0; i < plan.segments.size(); i++) {
             Plan.Segment seg = plan.segments.get(i);
+            events.segmentStarting(seg.className);
             Class<?> cls = null;
             String problem = null;
             try {
@@ -293,7 +294,6 @@ public final class Agent {
         return 0;
     }
 
-    /** Writes a {@code segment} event. {@code part} counts the parts of a split segment from 0. */
     /** The first index where two id lists differ (the shorter length when one is a prefix of the other). */
     public static int firstDifference(List<String> a, List<String> b) {
         int n = Math.min(a.size(), b.size());
@@ -305,9 +305,10 @@ public final class Agent {
         return n;
     }
 
+    /** Writes a {@code segment} event. {@code part} counts the parts of a split segment from 0. */
     public static void segmentEvent(EventWriter events, int index, int part, String cls, String framework,
             List<String> tests, String split) {
-        events.write(Json.event("segment").put("index", index).put("part", part).put("class", cls)
+        events.segment(cls, Json.event("segment").put("index", index).put("part", part).put("class", cls)
                 .put("framework", framework).put("tests", tests).put("split", split));
     }
 }

@@ -9,6 +9,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
+import io.github.odrust.agent.record.Recorder;
+
 /**
  * Writes JSON Lines, one flushed line per event. Thread-safe. Remembers the test that is running
  * (between {@code test-start} and its {@code test}) so a shutdown hook can name it.
@@ -18,6 +20,8 @@ public final class EventWriter {
     private volatile String running;
     private volatile boolean ended;
     private volatile boolean closed;
+    /** The class whose segment sink {@link #segmentStarting} opened before its first segment event. */
+    private String prepared;
 
     public EventWriter(Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
@@ -42,22 +46,85 @@ public final class EventWriter {
 
     public void testStarted(String id) {
         running = id;
+        Recorder.beginTest();
         write(Json.event("test-start").put("test", id));
     }
 
     /** Writes one {@code test} event. */
     public void test(String id, String outcome, long timeMs, Throwable t, String message) {
-        if (id.equals(running)) {
+        boolean wasRunning = id.equals(running);
+        if (wasRunning) {
             running = null;
         }
         String msg = message;
         if (msg == null && t != null) {
             msg = t.getMessage();
         }
-        write(Json.event("test").put("test", id).put("outcome", outcome).put("time_ms", timeMs)
+        Json event = Json.event("test").put("test", id).put("outcome", outcome).put("time_ms", timeMs)
                 .put("message", msg)
                 .put("exception", t == null ? null : t.getClass().getName())
-                .put("trace", t == null ? null : trace(t)));
+                .put("trace", t == null ? null : trace(t));
+        if (Recorder.active()) {
+            Recorder.Accesses a;
+            try {
+                a = wasRunning ? Recorder.endTest() : Recorder.Accesses.NONE;
+            } catch (Throwable e) {
+                // never happens in practice; no reads/writes then reads as "not recorded"
+                System.err.println("odrust-agent: cannot report static-field accesses of " + id + ": " + e);
+                a = null;
+            }
+            if (a != null) {
+                event.put("reads", a.reads).put("writes", a.writes);
+            }
+        }
+        write(event);
+    }
+
+    /**
+     * Writes a {@code segment} event; with static-field recording on, first the {@code class-state}
+     * of the part before it, and accesses outside tests then belong to {@code cls}.
+     */
+    public synchronized void segment(String cls, Json event) {
+        if (prepared != null && prepared.equals(cls)) {
+            prepared = null; // the first part: its sink is open since segmentStarting
+            write(event);
+            return;
+        }
+        prepared = null;
+        classState();
+        write(event);
+        Recorder.beginSegment(cls);
+    }
+
+    /**
+     * A plan segment is about to be prepared (class loaded, JUnit runner built: parameter factories
+     * run then): with recording on, what happens from here belongs to {@code cls}.
+     */
+    public synchronized void segmentStarting(String cls) {
+        if (!Recorder.active()) {
+            return;
+        }
+        classState();
+        Recorder.beginSegment(cls);
+        prepared = cls;
+    }
+
+    /** Writes the {@code class-state} event of the segment (part) that ends, if it accessed anything. */
+    private synchronized void classState() {
+        if (!Recorder.active() || closed) {
+            return;
+        }
+        Recorder.ClassState s;
+        try {
+            s = Recorder.endSegment();
+        } catch (Throwable t) {
+            System.err.println("odrust-agent: cannot report static-field accesses: " + t);
+            return;
+        }
+        if (s != null) {
+            write(Json.event("class-state").put("class", s.cls).put("reads", s.accesses.reads)
+                    .put("writes", s.accesses.writes));
+        }
     }
 
     public String running() {
@@ -69,12 +136,14 @@ public final class EventWriter {
     }
 
     public synchronized void end() {
+        classState();
         write(Json.event("end"));
         ended = true;
     }
 
     /** Writes {@code agent-error}; the stream is then finished (no {@code end}, no {@code exit}). */
     public synchronized void agentError(String message) {
+        classState();
         write(Json.event("agent-error").put("message", message));
         ended = true;
     }
@@ -86,6 +155,7 @@ public final class EventWriter {
     /** Called by the shutdown hook: records that the JVM is leaving before {@code end}. */
     public synchronized void exitIfNotEnded() {
         if (!ended && !closed) {
+            classState();
             write(Json.event("exit").put("status", null).put("test", running));
             ended = true;
         }

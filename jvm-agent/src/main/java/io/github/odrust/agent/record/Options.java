@@ -1,0 +1,232 @@
+package io.github.odrust.agent.record;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The recording agent's options file ({@code -javaagent:<agent-jar>=<options-file>}): UTF-8, one
+ * setting per line, {@code #} comments, blank lines ignored (docs/protocol.md, "Events").
+ *
+ * <pre>
+ * root /abs/module/target/classes       # repeated: project classes (a class directory or a jar)
+ * include com.acme.lib.                 # repeated: class-name prefix instrumented wherever it comes from
+ * exclude com.acme.generated.           # repeated: class-name prefix never instrumented
+ * constant-type org.slf4j.Logger        # repeated: a final static of this declared type is a constant
+ * ignore-field com.acme.Metrics#        # repeated: field-name prefix left out of the events
+ * </pre>
+ */
+public final class Options {
+    /** Absolute, normalised class directories and jars. */
+    final List<Path> roots = new ArrayList<>();
+    /** Dotted class-name prefixes. */
+    final List<String> includes = new ArrayList<>();
+    final List<String> excludes = new ArrayList<>();
+    final Set<String> constantTypes = new HashSet<>();
+    final List<String> ignoredFields = new ArrayList<>();
+
+    static final class BadOptionsException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadOptionsException(String message) {
+            super(message);
+        }
+    }
+
+    private static final String KEYS = "root, include, exclude, constant-type or ignore-field";
+
+    /** Reads the options named by the {@code -javaagent} argument. */
+    static Options read(String agentArgs) throws BadOptionsException {
+        if (agentArgs == null || agentArgs.trim().isEmpty()) {
+            throw new BadOptionsException("the recording agent needs an options file: start the JVM with "
+                    + "-javaagent:<odrust-jvm-agent.jar>=<options-file>");
+        }
+        Path file = Paths.get(agentArgs.trim());
+        String text;
+        try {
+            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            throw new BadOptionsException("cannot read the options file " + file + " (" + e
+                    + "): pass an existing file as -javaagent:<odrust-jvm-agent.jar>=<options-file>");
+        }
+        return parse(text, file.toString());
+    }
+
+    static Options parse(String text, String name) throws BadOptionsException {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        Options o = new Options();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].trim();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String where = "options file " + name + " line " + (i + 1) + " (\"" + line + "\")";
+            int sp = indexOfSpace(line);
+            String key = sp < 0 ? line : line.substring(0, sp);
+            String value = sp < 0 ? "" : line.substring(sp + 1).trim();
+            boolean known = key.equals("root") || key.equals("include") || key.equals("exclude")
+                    || key.equals("constant-type") || key.equals("ignore-field");
+            if (!known) {
+                throw new BadOptionsException(where + ": unknown setting '" + key + "'; write one of " + KEYS
+                        + ", a space, then its value");
+            }
+            if (value.isEmpty()) {
+                throw new BadOptionsException(where + ": '" + key + "' needs a value, e.g. "
+                        + (key.equals("root") ? "'root /abs/path/target/classes'" : "'" + key + " com.acme.'"));
+            }
+            switch (key) {
+                case "root":
+                    Path p;
+                    try {
+                        p = Paths.get(value);
+                    } catch (RuntimeException e) {
+                        throw new BadOptionsException(where + ": not a valid path (" + e.getMessage()
+                                + "); give the absolute path of a class directory or jar");
+                    }
+                    if (!p.isAbsolute()) {
+                        throw new BadOptionsException(where + ": root must be an absolute path of a class directory or jar");
+                    }
+                    o.roots.add(p.normalize());
+                    try {
+                        Path real = p.toRealPath();
+                        if (!real.equals(p.normalize())) {
+                            o.roots.add(real); // code sources may name the target of a symbolic link
+                        }
+                    } catch (IOException | RuntimeException missing) {
+                        // a root that does not exist (yet) matches by its name only
+                    }
+                    break;
+                case "include":
+                    o.includes.add(prefix(value, where));
+                    break;
+                case "exclude":
+                    o.excludes.add(prefix(value, where));
+                    break;
+                case "constant-type":
+                    o.constantTypes.add(prefix(value, where));
+                    break;
+                default:
+                    o.ignoredFields.add(value);
+            }
+        }
+        return o;
+    }
+
+    private static int indexOfSpace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isWhitespace(s.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String prefix(String value, String where) throws BadOptionsException {
+        if (value.indexOf('/') >= 0 || indexOfSpace(value) >= 0) {
+            throw new BadOptionsException(where + ": give a dotted class name or package prefix (com.acme.lib.), "
+                    + "not a path");
+        }
+        return value;
+    }
+
+    /** Class names the agent never instruments (internal names). */
+    private static final String[] NEVER = {
+        "java/", "javax/", "jdk/", "sun/", "com/sun/",
+        "org/junit/", "junit/", "org/hamcrest/", "org/opentest4j/", "org/apiguardian/",
+        "io/github/odrust/agent/record/", "io/github/odrust/agent/shaded/",
+    };
+
+    static boolean never(String internalName) {
+        for (String p : NEVER) {
+            if (internalName.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean excluded(String dotted) {
+        for (String p : excludes) {
+            if (dotted.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean included(String dotted) {
+        for (String p : includes) {
+            if (dotted.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean ignoredField(String display) {
+        for (String p : ignoredFields) {
+            if (display.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Is this code-source location (a class directory or a jar) one of the roots, or inside one? */
+    boolean inRoot(URL location) {
+        Path p = path(location);
+        if (p == null) {
+            return false;
+        }
+        if (under(p)) {
+            return true;
+        }
+        try {
+            Path real = p.toRealPath();
+            return !real.equals(p) && under(real);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private boolean under(Path p) {
+        for (Path r : roots) {
+            if (p.startsWith(r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The absolute normalised path of a {@code file:} URL, or null. */
+    static Path path(URL location) {
+        if (location == null || !"file".equalsIgnoreCase(location.getProtocol())) {
+            return null;
+        }
+        try {
+            return Paths.get(new URI(location.toString().replace(" ", "%20"))).toAbsolutePath().normalize();
+        } catch (Exception e) {
+            try {
+                return Paths.get(location.getPath()).toAbsolutePath().normalize();
+            } catch (RuntimeException e2) {
+                return null;
+            }
+        }
+    }
+
+    List<Path> roots() {
+        return Collections.unmodifiableList(roots);
+    }
+}

@@ -1,0 +1,5 @@
+package io.github.odrust.samples.record;
+
+public class RecBase {
+    public static int shared;
+}

@@ -1,0 +1,5 @@
+package io.github.odrust.samples.record;
+
+public enum RecColor {
+    RED, GREEN
+}
