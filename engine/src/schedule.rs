@@ -3,26 +3,31 @@
 //! A victim with a single polluter fails in any order where the polluter runs right before it, so
 //! a set of orders in which every ordered pair `(t, t')` of the module's tests is consecutive
 //! somewhere finds every such victim (Wei et al., "Probabilistic and Systematic Coverage of
-//! Consecutive Test-Method Pairs", section 5). Three strategies build such schedules
+//! Consecutive Test-Method Pairs", section 5). Four strategies build such schedules
 //! (`docs/schedules.md`):
 //!
 //! - `tuscan`: class-compatible orders from Tuscan squares ([`crate::tuscan`]): per class the rows
-//!   of a square over its tests, concatenated across classes (one order per row), then a greedy
-//!   cover of the inter-class pairs those orders missed (Algorithm 1 of the paper). With one test
-//!   per class, the rows of one square over all tests.
+//!   of a square over its tests, concatenated across classes (one order per row), then the
+//!   inter-class pairs those orders missed: for classes of equal size a computed construction
+//!   that meets the lower bound (a square over the classes, test `u + p·v mod m` at position
+//!   `p`), otherwise a greedy that routes every order through the classes with the most uncovered
+//!   pairs. With one test per class, the rows of one square over all tests.
+//! - `dependence-aware` ([`covering`]): greedy class-compatible paths over a given set of
+//!   required pairs only.
 //! - `pairs-all`: every ordered pair `[t, t']` as an order of its own (the baseline).
 //! - `k-bounded`: every ordered `k`-tuple of distinct tests as an order of its own (DTDetector's
 //!   k-bounded exploration), `k` from 1 to 3.
 //!
-//! A [`Schedule`] is a pure function of (suite, strategy, seed, `k`, cost model). `tuscan` keeps
-//! its orders (test indices, one `u32` per execution, plus one bit per ordered pair while it is
-//! built); `pairs-all` and `k-bounded` compute their `r`-th order on demand, so their size costs
-//! no memory.
+//! A [`Schedule`] is a pure function of (suite, strategy, seed, `k`, cost model, required pairs).
+//! `tuscan` and `dependence-aware` keep their orders (test indices, one `u32` per execution, plus
+//! one bit per ordered pair while they are built), except the equal-class-size construction,
+//! computed on demand like `pairs-all` and `k-bounded`, whose size costs no memory.
 //!
 //! Pairs the framework can never run consecutively are not claimed: in a class that is not
 //! reorderable only the pairs consecutive in its fixed order count as intra-class pairs.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -118,15 +123,390 @@ pub fn lower_bound(sizes: &[usize]) -> LowerBound {
     }
 }
 
+/// The units of a suite as schedules number them: test ids deduplicated, in suite order; the
+/// units of one class record are consecutive indices.
+#[derive(Debug, Clone)]
+struct Units {
+    ids: Vec<String>,
+    /// The class record of each unit.
+    class_of: Vec<u32>,
+    /// For a unit of a fixed-order class, the unit after it there (`u32::MAX` otherwise).
+    fixed_next: Vec<u32>,
+    /// Units per class record.
+    sizes: Vec<usize>,
+    /// The first unit of each class record.
+    first: Vec<u32>,
+    reorderable: Vec<bool>,
+}
+
+impl Units {
+    fn of(suite: &Suite) -> Units {
+        let mut units = Units {
+            ids: Vec::new(),
+            class_of: Vec::new(),
+            fixed_next: Vec::new(),
+            sizes: Vec::new(),
+            first: Vec::new(),
+            reorderable: Vec::new(),
+        };
+        let mut seen = HashSet::new();
+        for (c, record) in suite.classes.iter().enumerate() {
+            let start = units.ids.len();
+            for id in &record.tests {
+                if seen.insert(id.as_str()) {
+                    units.ids.push(id.clone());
+                    units.class_of.push(c as u32);
+                    units.fixed_next.push(u32::MAX);
+                }
+            }
+            let end = units.ids.len();
+            if !record.reorderable {
+                for u in start..end.saturating_sub(1) {
+                    units.fixed_next[u] = u as u32 + 1;
+                }
+            }
+            units.sizes.push(end - start);
+            units.first.push(start as u32);
+            units.reorderable.push(record.reorderable);
+        }
+        units
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The units of class `c`, as a range of indices.
+    fn range(&self, c: u32) -> (usize, usize) {
+        let lo = self.first[c as usize] as usize;
+        (lo, lo + self.sizes[c as usize])
+    }
+
+    /// Whether the framework can run `b` right after `a`: any two tests of different classes,
+    /// of one reorderable class, or consecutive in a fixed order.
+    fn runnable(&self, a: u32, b: u32) -> bool {
+        if a == b {
+            return false;
+        }
+        let (ca, cb) = (self.class_of[a as usize], self.class_of[b as usize]);
+        ca != cb || self.reorderable[ca as usize] || self.fixed_next[a as usize] == b
+    }
+
+    /// Number of ordered pairs the framework can run consecutively.
+    fn runnable_total(&self) -> u64 {
+        let n = self.len() as u64;
+        let mut total = n * n.saturating_sub(1);
+        for (size, reorderable) in self.sizes.iter().zip(&self.reorderable) {
+            let s = *size as u64;
+            if !reorderable && s > 1 {
+                total -= s * (s - 1) - (s - 1);
+            }
+        }
+        total
+    }
+}
+
+/// The units (test ids, deduplicated, in suite order) exactly as [`Schedule::new`] and
+/// [`covering`] number them: unit index `i` of a schedule is `unit_ids(suite)[i]`.
+pub fn unit_ids(suite: &Suite) -> Vec<String> {
+    Units::of(suite).ids
+}
+
+/// One bit per ordered pair of `n` units; each row padded to whole 64-bit words.
+#[derive(Debug, Clone)]
+struct Bits {
+    /// Words per row.
+    w: usize,
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        let w = n.div_ceil(64);
+        Bits {
+            w,
+            words: vec![0; n * w],
+        }
+    }
+
+    fn get(&self, a: u32, b: u32) -> bool {
+        let b = b as usize;
+        self.words[a as usize * self.w + b / 64] >> (b % 64) & 1 == 1
+    }
+
+    fn set(&mut self, a: u32, b: u32) {
+        let b = b as usize;
+        self.words[a as usize * self.w + b / 64] |= 1u64 << (b % 64);
+    }
+
+    /// Clears the bit; whether it was set.
+    fn clear(&mut self, a: u32, b: u32) -> bool {
+        let b = b as usize;
+        let word = &mut self.words[a as usize * self.w + b / 64];
+        let mask = 1u64 << (b % 64);
+        let was = *word & mask != 0;
+        *word &= !mask;
+        was
+    }
+
+    /// Sets (`on`) or clears the bits `lo..hi` of row `a`.
+    fn fill(&mut self, a: u32, lo: usize, hi: usize, on: bool) {
+        let row = &mut self.words[a as usize * self.w..(a as usize + 1) * self.w];
+        let mut i = lo;
+        while i < hi {
+            let end = ((i / 64 + 1) * 64).min(hi);
+            let span = end - i;
+            let mask = if span == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << span) - 1) << (i % 64)
+            };
+            if on {
+                row[i / 64] |= mask;
+            } else {
+                row[i / 64] &= !mask;
+            }
+            i = end;
+        }
+    }
+
+    /// Calls `f` with every set bit `b` in `lo..hi` of row `a`, ascending, until it returns false.
+    /// Whether it was stopped.
+    fn scan(&self, a: u32, lo: usize, hi: usize, mut f: impl FnMut(u32) -> bool) -> bool {
+        let row = &self.words[a as usize * self.w..(a as usize + 1) * self.w];
+        let mut i = lo;
+        while i < hi {
+            let end = ((i / 64 + 1) * 64).min(hi);
+            let span = end - i;
+            let mut word = row[i / 64] >> (i % 64);
+            if span < 64 {
+                word &= (1u64 << span) - 1;
+            }
+            while word != 0 {
+                if !f((i + word.trailing_zeros() as usize) as u32) {
+                    return true;
+                }
+                word &= word - 1;
+            }
+            i = end;
+        }
+        false
+    }
+
+    /// Whether row `a` has a set bit in `lo..hi`.
+    fn any(&self, a: u32, lo: usize, hi: usize) -> bool {
+        self.scan(a, lo, hi, |_| false)
+    }
+
+    /// Set bits of row `a`.
+    fn count_row(&self, a: u32) -> u32 {
+        self.words[a as usize * self.w..(a as usize + 1) * self.w]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum()
+    }
+}
+
+/// The required pairs of a `dependence-aware` schedule: sorted successor lists when sparse (one
+/// `u32` per pair), one bit per ordered pair when that is smaller.
+#[derive(Debug, Clone)]
+enum PairSet {
+    Sparse { offsets: Vec<usize>, succ: Vec<u32> },
+    Dense { bits: Bits, len: u64 },
+}
+
+impl PairSet {
+    /// The runnable pairs `(a, b)` with `required(a, b)`, asking `required` once per pair.
+    fn collect(units: &Units, required: &dyn Fn(u32, u32) -> bool) -> PairSet {
+        let n = units.len();
+        // A list costs 32 bits per pair, a bit set one bit per ordered pair.
+        let limit = (n * n) / 32;
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut succ: Vec<u32> = Vec::new();
+        let mut dense: Option<(Bits, u64)> = None;
+        for a in 0..n as u32 {
+            offsets.push(succ.len());
+            for b in 0..n as u32 {
+                if !units.runnable(a, b) || !required(a, b) {
+                    continue;
+                }
+                match &mut dense {
+                    Some((bits, len)) => {
+                        bits.set(a, b);
+                        *len += 1;
+                    }
+                    None => {
+                        succ.push(b);
+                        if succ.len() > limit {
+                            let mut bits = Bits::new(n);
+                            for x in 0..=a as usize {
+                                let end = offsets.get(x + 1).copied().unwrap_or(succ.len());
+                                for &y in &succ[offsets[x]..end] {
+                                    bits.set(x as u32, y);
+                                }
+                            }
+                            dense = Some((bits, succ.len() as u64));
+                            succ = Vec::new();
+                        }
+                    }
+                }
+            }
+        }
+        offsets.push(succ.len());
+        match dense {
+            Some((bits, len)) => PairSet::Dense { bits, len },
+            None => PairSet::Sparse { offsets, succ },
+        }
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            PairSet::Sparse { succ, .. } => succ.len() as u64,
+            PairSet::Dense { len, .. } => *len,
+        }
+    }
+
+    fn contains(&self, a: u32, b: u32) -> bool {
+        match self {
+            PairSet::Sparse { offsets, succ } => succ[offsets[a as usize]..offsets[a as usize + 1]]
+                .binary_search(&b)
+                .is_ok(),
+            PairSet::Dense { bits, .. } => bits.get(a, b),
+        }
+    }
+
+    /// The pairs as a bit set over `n` units.
+    fn bits(&self, n: usize) -> Bits {
+        match self {
+            PairSet::Sparse { offsets, succ } => {
+                let mut bits = Bits::new(n);
+                for a in 0..n {
+                    for &b in &succ[offsets[a]..offsets[a + 1]] {
+                        bits.set(a as u32, b);
+                    }
+                }
+                bits
+            }
+            PairSet::Dense { bits, .. } => bits.clone(),
+        }
+    }
+}
+
+/// Orders computed on demand for `k` classes of `m` tests each (`m >= 2`): for every row `R` of
+/// a Tuscan square over the classes and every `(u, v)` in `Z_m²`, the order whose test at
+/// position `p` is test `u + p·v mod m` of class `R[p]`. Consecutive positions hold
+/// `(x, x + v)`, so over the `m²` choices of `(u, v)` every ordered pair of tests of two classes
+/// consecutive in `R` is consecutive once: `rows · m²` orders of `k` tests cover every
+/// inter-class pair.
+#[derive(Debug, Clone)]
+struct Latin {
+    k: usize,
+    m: usize,
+    /// The rows of the square, `k` entries each (indices into the classes of `tests`).
+    rows: Vec<u32>,
+    /// The units of each class, `m` per class (seeded order).
+    tests: Vec<u32>,
+}
+
+impl Latin {
+    fn len(&self) -> usize {
+        self.rows.len() / self.k * self.m * self.m
+    }
+
+    fn order(&self, j: usize, out: &mut Vec<u32>) {
+        let (row, rest) = (j / (self.m * self.m), j % (self.m * self.m));
+        let (mut x, v) = (rest / self.m, rest % self.m);
+        for &class in &self.rows[row * self.k..(row + 1) * self.k] {
+            out.push(self.tests[class as usize * self.m + x]);
+            x = (x + v) % self.m;
+        }
+    }
+}
+
+/// Explicit orders (`flat[starts[i]..starts[i + 1]]`), then the computed ones of `latin`.
+#[derive(Debug, Clone, Default)]
+struct Orders {
+    flat: Vec<u32>,
+    starts: Vec<usize>,
+    latin: Option<Latin>,
+}
+
+impl Orders {
+    fn new() -> Orders {
+        Orders {
+            flat: Vec::new(),
+            starts: vec![0],
+            latin: None,
+        }
+    }
+
+    fn explicit(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn len(&self) -> usize {
+        self.explicit() + self.latin.as_ref().map_or(0, Latin::len)
+    }
+
+    fn executions(&self) -> u64 {
+        self.flat.len() as u64
+            + self
+                .latin
+                .as_ref()
+                .map_or(0, |l| l.len() as u64 * l.k as u64)
+    }
+
+    /// Order `i` (in construction order), appended to `out`.
+    fn get(&self, i: usize, out: &mut Vec<u32>) {
+        if i < self.explicit() {
+            out.extend_from_slice(&self.flat[self.starts[i]..self.starts[i + 1]]);
+        } else if let Some(latin) = &self.latin {
+            latin.order(i - self.explicit(), out);
+        }
+    }
+
+    /// Closes the order started at the end of the last one; an order of fewer than two tests
+    /// covers nothing and is dropped.
+    fn close(&mut self) {
+        let start = *self.starts.last().unwrap_or(&0);
+        if self.flat.len() - start < 2 {
+            self.flat.truncate(start);
+        } else {
+            self.starts.push(self.flat.len());
+        }
+    }
+
+    /// The sequence in which the orders run: construction order, or with `cost` by decreasing
+    /// pairs per predicted millisecond (`(len - 1) / (cost0 + Σ ms)`), ties in construction order.
+    fn sequence(&self, ids: &[String], cost: Option<&CostModel>) -> Vec<u32> {
+        let mut sequence: Vec<u32> = (0..self.len() as u32).collect();
+        if let Some(cost) = cost {
+            let ms: Vec<u64> = ids.iter().map(|u| cost.ms(u)).collect();
+            let mut order = Vec::new();
+            let values: Vec<f64> = sequence
+                .iter()
+                .map(|&i| {
+                    order.clear();
+                    self.get(i as usize, &mut order);
+                    let price = cost.cost0_ms + order.iter().map(|&u| ms[u as usize]).sum::<u64>();
+                    (order.len().saturating_sub(1) as f64) / (price.max(1) as f64)
+                })
+                .collect();
+            sequence.sort_by(|&a, &b| {
+                values[b as usize]
+                    .total_cmp(&values[a as usize])
+                    .then(a.cmp(&b))
+            });
+        }
+        sequence
+    }
+}
+
 /// How a schedule stores or computes its orders.
 #[derive(Debug, Clone)]
 enum Layout {
-    /// Orders kept: order `sequence[r]` is `flat[starts[i]..starts[i + 1]]`.
-    Explicit {
-        flat: Vec<u32>,
-        starts: Vec<usize>,
-        sequence: Vec<u32>,
-    },
+    /// Orders kept or computed by [`Orders`]; order `r` is construction order `sequence[r]`.
+    Explicit { orders: Orders, sequence: Vec<u32> },
     /// Every ordered pair of `rank` (cheapest tests first), by layers: the pairs among the first
     /// `m + 1` tests come before any pair with a later one.
     Pairs { rank: Vec<u32> },
@@ -138,20 +518,15 @@ enum Layout {
 #[derive(Debug, Clone)]
 pub struct Schedule {
     strategy: Strategy,
-    /// Test ids (units), in the suite's original order.
-    units: Vec<String>,
-    /// The class record of each unit.
-    class_of: Vec<u32>,
-    /// For a unit of a fixed-order class, the unit after it there (`u32::MAX` otherwise).
-    fixed_next: Vec<u32>,
-    /// Units per class record.
-    sizes: Vec<usize>,
-    reorderable: Vec<bool>,
+    units: Units,
+    /// For `dependence-aware`: the pairs it claims, when not every runnable pair.
+    required: Option<PairSet>,
     layout: Layout,
 }
 
 impl Schedule {
-    /// The schedule of `strategy` for `suite`, or `None` when `strategy` is not systematic.
+    /// The schedule of `strategy` for `suite`, or `None` when `strategy` is not systematic or is
+    /// `dependence-aware` (which needs the required pairs: [`covering`]).
     ///
     /// `k` is used by `k-bounded` only (clamped to 1..=3). With `cost`, the orders are arranged so
     /// that the ones covering the most pairs per predicted millisecond come first (`tuscan`), or
@@ -164,39 +539,14 @@ impl Schedule {
         k: u32,
         cost: Option<&CostModel>,
     ) -> Option<Schedule> {
-        if !strategy.is_systematic() {
+        if !strategy.is_systematic() || strategy == Strategy::DependenceAware {
             return None;
         }
-        let mut units = Vec::new();
-        let mut class_of = Vec::new();
-        let mut fixed_next = Vec::new();
-        let mut sizes = Vec::new();
-        let mut reorderable = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for (c, record) in suite.classes.iter().enumerate() {
-            let start = units.len();
-            for id in &record.tests {
-                if seen.insert(id.as_str()) {
-                    units.push(id.clone());
-                    class_of.push(c as u32);
-                    fixed_next.push(u32::MAX);
-                }
-            }
-            if !record.reorderable {
-                let end = units.len();
-                for (u, next) in fixed_next.iter_mut().enumerate().take(end).skip(start) {
-                    if u + 1 < end {
-                        *next = u as u32 + 1;
-                    }
-                }
-            }
-            sizes.push(units.len() - start);
-            reorderable.push(record.reorderable);
-        }
+        let units = Units::of(suite);
         let rank = || -> Vec<u32> {
             let mut rank: Vec<u32> = (0..units.len() as u32).collect();
             if let Some(cost) = cost {
-                rank.sort_by_key(|&u| (cost.ms(&units[u as usize]), u));
+                rank.sort_by_key(|&u| (cost.ms(&units.ids[u as usize]), u));
             }
             rank
         };
@@ -207,38 +557,15 @@ impl Schedule {
                 k: k.clamp(1, 3) as usize,
             },
             _ => {
-                let (flat, starts) = tuscan_orders(&class_of, &sizes, &reorderable, seed);
-                let count = starts.len() - 1;
-                let mut sequence: Vec<u32> = (0..count as u32).collect();
-                if let Some(cost) = cost {
-                    let ms: Vec<u64> = units.iter().map(|u| cost.ms(u)).collect();
-                    let value = |i: u32| {
-                        let order = &flat[starts[i as usize]..starts[i as usize + 1]];
-                        let price =
-                            cost.cost0_ms + order.iter().map(|&u| ms[u as usize]).sum::<u64>();
-                        (order.len().saturating_sub(1) as f64) / (price.max(1) as f64)
-                    };
-                    let values: Vec<f64> = sequence.iter().map(|&i| value(i)).collect();
-                    sequence.sort_by(|&a, &b| {
-                        values[b as usize]
-                            .total_cmp(&values[a as usize])
-                            .then(a.cmp(&b))
-                    });
-                }
-                Layout::Explicit {
-                    flat,
-                    starts,
-                    sequence,
-                }
+                let orders = tuscan_orders(&units, seed);
+                let sequence = orders.sequence(&units.ids, cost);
+                Layout::Explicit { orders, sequence }
             }
         };
         Some(Schedule {
             strategy,
             units,
-            class_of,
-            fixed_next,
-            sizes,
-            reorderable,
+            required: None,
             layout,
         })
     }
@@ -250,17 +577,17 @@ impl Schedule {
 
     /// The tests it orders, in the suite's order.
     pub fn units(&self) -> &[String] {
-        &self.units
+        &self.units.ids
     }
 
     /// Tests per class record.
     pub fn class_sizes(&self) -> &[usize] {
-        &self.sizes
+        &self.units.sizes
     }
 
-    /// Whether every order runs the tests of one class together: `tuscan` (which also keeps a
-    /// fixed-order class in its order), `pairs-all`, and `k-bounded` with `k <= 2` (these two run
-    /// every ordered pair, also the ones against a fixed order).
+    /// Whether every order runs the tests of one class together: `tuscan` and `dependence-aware`
+    /// (which also keep a fixed-order class in its order), `pairs-all`, and `k-bounded` with
+    /// `k <= 2` (these two run every ordered pair, also the ones against a fixed order).
     pub fn class_compatible(&self) -> bool {
         !matches!(self.layout, Layout::Tuples { k: 3, .. })
     }
@@ -283,7 +610,7 @@ impl Schedule {
     /// Number of test executions of all its orders together.
     pub fn executions(&self) -> u64 {
         match &self.layout {
-            Layout::Explicit { flat, .. } => flat.len() as u64,
+            Layout::Explicit { orders, .. } => orders.executions(),
             Layout::Pairs { .. } => 2 * self.len(),
             Layout::Tuples { k, .. } => *k as u64 * self.len(),
         }
@@ -295,13 +622,10 @@ impl Schedule {
     pub fn order_indices(&self, r: u64) -> Vec<u32> {
         assert!(r < self.len(), "order {r} of a schedule of {}", self.len());
         match &self.layout {
-            Layout::Explicit {
-                flat,
-                starts,
-                sequence,
-            } => {
-                let i = sequence[r as usize] as usize;
-                flat[starts[i]..starts[i + 1]].to_vec()
+            Layout::Explicit { orders, sequence } => {
+                let mut order = Vec::new();
+                orders.get(sequence[r as usize] as usize, &mut order);
+                order
             }
             Layout::Pairs { rank } => {
                 // Layer m (from 1) holds the 2m pairs of rank[m] with rank[0..m]; it starts at m(m-1).
@@ -358,21 +682,22 @@ impl Schedule {
     pub fn ids(&self, order: &[u32]) -> Vec<String> {
         order
             .iter()
-            .map(|&u| self.units[u as usize].clone())
+            .map(|&u| self.units.ids[u as usize].clone())
             .collect()
     }
 
     /// Whether the schedule promises to cover the ordered pair of units `(a, b)`: `pairs-all` and
-    /// `k-bounded` (k >= 2) every pair; `tuscan` every pair the framework can run consecutively.
+    /// `k-bounded` (k >= 2) every pair; `tuscan` every pair the framework can run consecutively;
+    /// `dependence-aware` the required pairs the framework can run consecutively.
     pub fn claims(&self, a: u32, b: u32) -> bool {
         if a == b {
             return false;
         }
+        if let Some(required) = &self.required {
+            return required.contains(a, b);
+        }
         match self.layout {
-            Layout::Explicit { .. } => {
-                let (ca, cb) = (self.class_of[a as usize], self.class_of[b as usize]);
-                ca != cb || self.reorderable[ca as usize] || self.fixed_next[a as usize] == b
-            }
+            Layout::Explicit { .. } => self.units.runnable(a, b),
             Layout::Pairs { .. } => true,
             Layout::Tuples { k, .. } => k >= 2,
         }
@@ -382,17 +707,11 @@ impl Schedule {
     pub fn pairs_total(&self) -> u64 {
         let n = self.units.len() as u64;
         let all = n * n.saturating_sub(1);
+        if let Some(required) = &self.required {
+            return required.len();
+        }
         match self.layout {
-            Layout::Explicit { .. } => {
-                let mut total = all;
-                for (size, reorderable) in self.sizes.iter().zip(&self.reorderable) {
-                    let s = *size as u64;
-                    if !reorderable && s > 1 {
-                        total -= s * (s - 1) - (s - 1);
-                    }
-                }
-                total
-            }
+            Layout::Explicit { .. } => self.units.runnable_total(),
             Layout::Pairs { .. } => all,
             Layout::Tuples { k, .. } => {
                 if k >= 2 && self.units.len() >= k {
@@ -411,6 +730,7 @@ impl Schedule {
             schedule: self,
             index: self
                 .units
+                .ids
                 .iter()
                 .enumerate()
                 .map(|(i, u)| (u.as_str(), i as u32))
@@ -421,11 +741,49 @@ impl Schedule {
     }
 }
 
+/// The `dependence-aware` schedule: class-compatible orders in which every ordered pair of units
+/// `(a, b)` with `required(a, b)` that the framework can run consecutively is consecutive
+/// somewhere, and that run no other test.
+///
+/// `required` is asked at most once per ordered pair (never for pairs the framework cannot run
+/// consecutively: same test, or not consecutive in a fixed-order class); unit indices are those of
+/// [`unit_ids`]. The orders are paths over the required pairs, built greedily: start from a unit
+/// with uncovered required successors (one without uncovered required predecessors first), extend
+/// with an uncovered required pair `(last, x)` that keeps the order class-compatible, preferring
+/// the `x` with the most uncovered successors left, close the order when there is none. When every
+/// runnable pair is required, the orders are `tuscan`'s. [`Schedule::claims`] answers exactly the
+/// required runnable pairs. With `cost`, orders run by decreasing pairs per predicted millisecond,
+/// as for `tuscan`. The same inputs always give the same schedule.
+pub fn covering(
+    suite: &Suite,
+    seed: u64,
+    cost: Option<&CostModel>,
+    required: &dyn Fn(u32, u32) -> bool,
+) -> Schedule {
+    let units = Units::of(suite);
+    let set = PairSet::collect(&units, required);
+    let (orders, required) = if set.len() == units.runnable_total() {
+        (tuscan_orders(&units, seed), None)
+    } else {
+        (
+            cover_required(&units, set.bits(units.len()), seed),
+            Some(set),
+        )
+    };
+    let sequence = orders.sequence(&units.ids, cost);
+    Schedule {
+        strategy: Strategy::DependenceAware,
+        units,
+        required,
+        layout: Layout::Explicit { orders, sequence },
+    }
+}
+
 /// The claimed pairs covered by the orders added so far (one bit per ordered pair).
 #[derive(Debug)]
 pub struct PairCoverage<'s> {
     schedule: &'s Schedule,
-    index: std::collections::HashMap<&'s str, u32>,
+    index: HashMap<&'s str, u32>,
     bits: Vec<u64>,
     covered: u64,
 }
@@ -474,43 +832,48 @@ impl PairCoverage<'_> {
     }
 }
 
-/// Algorithm 1: the intra-class squares concatenated across classes, then a greedy cover of the
-/// inter-class pairs left. Returns the orders as one flat list of unit indices and the start of
-/// each order in it (plus the end).
-fn tuscan_orders(
-    class_of: &[u32],
-    sizes: &[usize],
-    reorderable: &[bool],
-    seed: u64,
-) -> (Vec<u32>, Vec<usize>) {
-    let n = class_of.len();
-    let mut flat: Vec<u32> = Vec::new();
-    let mut starts: Vec<usize> = vec![0];
+/// A seeded 64-bit mix (splitmix64's finaliser).
+fn mix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The `tuscan` orders.
+///
+/// - One test per class: the rows of one Tuscan square over all tests.
+/// - Otherwise, first the intra-class phase: row `r` of every class's square (a fixed-order
+///   class: its order, once), classes in a seeded order, one order per `r`.
+/// - Then the inter-class pairs: with `k` classes of equal size `m >= 2` (and a Tuscan square of
+///   `k` rows, or `k >= 7`), the computed [`Latin`] orders; otherwise [`cover_inter`].
+fn tuscan_orders(units: &Units, seed: u64) -> Orders {
+    let n = units.len();
+    let mut orders = Orders::new();
     if n == 0 {
-        return (flat, starts);
+        return orders;
     }
-    let mut first = Vec::with_capacity(sizes.len());
-    let mut at = 0u32;
-    for &s in sizes {
-        first.push(at);
-        at += s as u32;
-    }
-    let nonempty: Vec<usize> = (0..sizes.len()).filter(|&c| sizes[c] > 0).collect();
+    let sizes = &units.sizes;
+    let nonempty: Vec<u32> = (0..sizes.len() as u32)
+        .filter(|&c| sizes[c as usize] > 0)
+        .collect();
     let mut rng = round_rng(seed, 0);
     // One test per class: every pair is inter-class and one square over all tests is optimal.
-    if nonempty.len() > 1 && nonempty.iter().all(|&c| sizes[c] == 1) {
+    if nonempty.len() > 1 && nonempty.iter().all(|&c| sizes[c as usize] == 1) {
         for row in tuscan::square(n) {
-            flat.extend(row.iter().map(|&v| first[nonempty[v as usize]]));
-            starts.push(flat.len());
+            orders.flat.extend(
+                row.iter()
+                    .map(|&v| units.first[nonempty[v as usize] as usize]),
+            );
+            orders.starts.push(orders.flat.len());
         }
-        return (flat, starts);
+        return orders;
     }
-    // Phase 1: row r of every class's square, classes in a seeded random order.
     let squares: Vec<Vec<Vec<u32>>> = sizes
         .iter()
         .enumerate()
         .map(|(c, &s)| {
-            if reorderable[c] {
+            if units.reorderable[c] {
                 tuscan::square(s)
             } else if s > 0 {
                 vec![(0..s as u32).collect()]
@@ -520,94 +883,658 @@ fn tuscan_orders(
         })
         .collect();
     let rows = squares.iter().map(Vec::len).max().unwrap_or(0);
-    let mut covered = vec![0u64; (n * n).div_ceil(64)];
-    let mark = |covered: &mut Vec<u64>, a: u32, b: u32| {
-        let bit = a as usize * n + b as usize;
-        covered[bit / 64] |= 1u64 << (bit % 64);
-    };
     for r in 0..rows {
         let mut classes: Vec<usize> = (0..sizes.len()).filter(|&c| r < squares[c].len()).collect();
         classes.shuffle(&mut rng);
-        let start = flat.len();
         for c in classes {
-            flat.extend(squares[c][r].iter().map(|&v| first[c] + v));
+            let first = units.first[c];
+            orders.flat.extend(squares[c][r].iter().map(|&v| first + v));
         }
-        for w in flat[start..].windows(2) {
-            mark(&mut covered, w[0], w[1]);
-        }
-        starts.push(flat.len());
+        orders.close();
     }
     drop(squares);
-    // Phase 2: uncovered inter-class successors of each test, shuffled, in one flat list.
-    let mut offset = Vec::with_capacity(n + 1);
-    let mut left = vec![0u32; n];
-    let mut succ: Vec<u32> = Vec::new();
-    for a in 0..n {
-        offset.push(succ.len());
-        let ca = class_of[a];
-        for (b, &cb) in class_of.iter().enumerate() {
-            let bit = a * n + b;
-            if cb != ca && covered[bit / 64] & (1u64 << (bit % 64)) == 0 {
-                succ.push(b as u32);
+    let k = nonempty.len();
+    if k < 2 {
+        return orders;
+    }
+    let m = sizes[nonempty[0] as usize];
+    if nonempty.iter().all(|&c| sizes[c as usize] == m) {
+        let square = tuscan::square(k);
+        if square.len() == k || k >= 7 {
+            let mut classes = nonempty.clone();
+            classes.shuffle(&mut rng);
+            let mut tests = Vec::with_capacity(n);
+            for &c in &classes {
+                let start = tests.len();
+                tests.extend(units.first[c as usize]..units.first[c as usize] + m as u32);
+                tests[start..].shuffle(&mut rng);
+            }
+            orders.latin = Some(Latin {
+                k,
+                m,
+                rows: square.into_iter().flatten().collect(),
+                tests,
+            });
+            return orders;
+        }
+    }
+    cover_inter(units, &mut orders, seed);
+    orders
+}
+
+/// The greedy cover of the inter-class pairs the explicit `orders` so far missed.
+///
+/// Every order covers at most one pair into and one out of each class, so the classes with the
+/// most uncovered pairs bound the number of orders left: each order visits the classes by
+/// decreasing uncovered pairs (`max(in, out)`, fixed when the order starts), taking from the last
+/// test a pair into the first unvisited class it has an uncovered pair into, and the test there
+/// with the most uncovered successors (of a few looked at). It starts at the class with the
+/// fewest (which has slack for an unmatched start), at its test with the most uncovered
+/// successors, and closes when the last test has no uncovered pair into an unvisited class. Every
+/// step covers a new pair, so executions stay `pairs + orders`. State: one bit per ordered pair,
+/// counts per test and class.
+fn cover_inter(units: &Units, orders: &mut Orders, seed: u64) {
+    let n = units.len();
+    let k = units.sizes.len();
+    let class_of = &units.class_of;
+    let mut bits = Bits::new(n);
+    let mut out_left = vec![0u32; n];
+    let mut in_left = vec![0u32; n];
+    for a in 0..n as u32 {
+        let (lo, hi) = units.range(class_of[a as usize]);
+        bits.fill(a, 0, n, true);
+        bits.fill(a, lo, hi, false);
+        out_left[a as usize] = (n - (hi - lo)) as u32;
+        in_left[a as usize] = out_left[a as usize];
+    }
+    for i in 0..orders.explicit() {
+        for w in orders.flat[orders.starts[i]..orders.starts[i + 1]].windows(2) {
+            if bits.clear(w[0], w[1]) {
+                out_left[w[0] as usize] -= 1;
+                in_left[w[1] as usize] -= 1;
             }
         }
-        let segment = &mut succ[offset[a]..];
-        segment.shuffle(&mut rng);
-        left[a] = segment.len() as u32;
     }
-    offset.push(succ.len());
-    drop(covered);
-    let mut remaining: u64 = left.iter().map(|&l| u64::from(l)).sum();
-    let mut visited = vec![0u32; sizes.len()];
-    let mut stamp = 0u32;
-    let mut cursor = 0usize;
-    // How many successors of the last test are examined for one whose class the order has not
-    // visited yet, before the order is closed.
-    const PROBES: usize = 64;
-    while remaining > 0 {
-        while left[cursor] == 0 {
-            cursor = (cursor + 1) % n;
+    let mut out_c = vec![0u64; k];
+    let mut in_c = vec![0u64; k];
+    for u in 0..n {
+        out_c[class_of[u] as usize] += u64::from(out_left[u]);
+        in_c[class_of[u] as usize] += u64::from(in_left[u]);
+    }
+    let mut remaining: u64 = out_c.iter().sum();
+    let mut prio: Vec<u32> = (0..k as u32)
+        .filter(|&c| units.sizes[c as usize] > 0)
+        .collect();
+    // Per test, one bit per class it still has an uncovered pair into; per order, the classes
+    // visited.
+    let kw = k.div_ceil(64);
+    let mut open = vec![0u64; n * kw];
+    for x in 0..n as u32 {
+        for &c in &prio {
+            let (lo, hi) = units.range(c);
+            if bits.any(x, lo, hi) {
+                open[x as usize * kw + c as usize / 64] |= 1u64 << (c % 64);
+            }
         }
+    }
+    let mut visited = vec![0u64; kw];
+    let mut key = vec![0u64; k];
+    let mut stamp = 0u32;
+    // Tests with more uncovered successors than predecessors (where orders ended): the next
+    // orders start there, as in an Euler path decomposition.
+    let mut surplus: Vec<u32> = Vec::new();
+    // How many candidate tests of the chosen class are compared.
+    const LOOK: usize = 8;
+    while remaining > 0 {
         stamp += 1;
-        let start = flat.len();
-        let mut x = cursor;
-        flat.push(x as u32);
-        visited[class_of[x] as usize] = stamp;
+        prio.retain(|&c| in_c[c as usize] > 0 || out_c[c as usize] > 0);
+        let salt = mix64(seed ^ u64::from(stamp));
+        for &c in &prio {
+            let demand = in_c[c as usize].max(out_c[c as usize]);
+            key[c as usize] = (demand << 20) | (mix64(seed ^ u64::from(c)) >> 44);
+        }
+        // Insertion sort: the keys change little from one order to the next.
+        for i in 1..prio.len() {
+            let c = prio[i];
+            let mut j = i;
+            while j > 0 && key[prio[j - 1] as usize] < key[c as usize] {
+                prio[j] = prio[j - 1];
+                j -= 1;
+            }
+            prio[j] = c;
+        }
+        let mut x = loop {
+            match surplus.pop() {
+                Some(u) if out_left[u as usize] > in_left[u as usize] => break Some(u),
+                Some(_) => continue,
+                None => break None,
+            }
+        }
+        .or_else(|| {
+            let &c = prio.iter().rev().find(|&&c| out_c[c as usize] > 0)?;
+            let (lo, hi) = units.range(c);
+            (lo..hi)
+                .max_by_key(|&u| (out_left[u], Reverse(u)))
+                .map(|u| u as u32)
+        })
+        .expect("a test with uncovered successors");
+        orders.flat.push(x);
+        visited.fill(0);
+        let cx = class_of[x as usize];
+        visited[cx as usize / 64] |= 1u64 << (cx % 64);
+        let is_visited = |visited: &[u64], c: u32| visited[c as usize / 64] >> (c % 64) & 1 == 1;
+        let mut skip = 0;
         loop {
-            let base = offset[x];
-            let len = left[x] as usize;
-            let mut found = None;
-            for probe in 0..len.min(PROBES) {
-                let i = base + len - 1 - probe;
-                if visited[class_of[succ[i] as usize] as usize] != stamp {
-                    found = Some(i);
-                    break;
+            let mut next = None;
+            while skip < prio.len() && is_visited(&visited, prio[skip]) {
+                skip += 1;
+            }
+            let row = &open[x as usize * kw..(x as usize + 1) * kw];
+            // The first class in `prio` it still has an uncovered pair into.
+            let chosen = prio[skip..].iter().copied().find(|&c| {
+                let w = c as usize / 64;
+                (row[w] & !visited[w]) >> (c % 64) & 1 == 1
+            });
+            if let Some(c) = chosen {
+                let (lo, hi) = units.range(c);
+                // A few candidates from a rotating offset; the one with the most successors left.
+                let size = hi - lo;
+                let rot = lo + (mix64(salt ^ u64::from(x)) % size as u64) as usize;
+                let mut best: Option<u32> = None;
+                let mut looked = 0;
+                let mut consider = |y: u32| {
+                    if best.is_none_or(|b| out_left[y as usize] > out_left[b as usize]) {
+                        best = Some(y);
+                    }
+                    looked += 1;
+                    looked < LOOK
+                };
+                if !bits.scan(x, rot, hi, &mut consider) {
+                    bits.scan(x, lo, rot, &mut consider);
+                }
+                next = best;
+            }
+            let Some(y) = next else { break };
+            bits.clear(x, y);
+            let (cx, cy) = (class_of[x as usize] as usize, class_of[y as usize] as usize);
+            let (lo, hi) = units.range(cy as u32);
+            if !bits.any(x, lo, hi) {
+                open[x as usize * kw + cy / 64] &= !(1u64 << (cy % 64));
+            }
+            out_left[x as usize] -= 1;
+            in_left[y as usize] -= 1;
+            out_c[cx] -= 1;
+            in_c[cy] -= 1;
+            remaining -= 1;
+            orders.flat.push(y);
+            visited[cy / 64] |= 1u64 << (cy % 64);
+            x = y;
+        }
+        if out_left[x as usize] > in_left[x as usize] {
+            surplus.push(x);
+        }
+        orders.close();
+    }
+}
+
+/// The greedy cover of the required pairs in `bits` (see [`covering`]).
+fn cover_required(units: &Units, mut bits: Bits, seed: u64) -> Orders {
+    let n = units.len();
+    let class_of = &units.class_of;
+    let mut orders = Orders::new();
+    let mut out_left: Vec<u32> = (0..n as u32).map(|a| bits.count_row(a)).collect();
+    let mut in_left = vec![0u32; n];
+    for a in 0..n as u32 {
+        bits.scan(a, 0, n, |b| {
+            in_left[b as usize] += 1;
+            true
+        });
+    }
+    let mut remaining: u64 = out_left.iter().map(|&c| u64::from(c)).sum();
+    // Units that must start an order: uncovered successors, no uncovered predecessor.
+    let mut sources: Vec<u32> = (0..n as u32)
+        .rev()
+        .filter(|&u| out_left[u as usize] > 0 && in_left[u as usize] == 0)
+        .collect();
+    let mut cursor = 0usize;
+    let mut test_seen = vec![0u32; n];
+    let mut class_seen = vec![0u32; units.sizes.len()];
+    let mut stamp = 0u32;
+    // How many uncovered successors of the last unit are looked at for one that may follow it.
+    const LOOK: usize = 256;
+    while remaining > 0 {
+        let mut x = loop {
+            match sources.pop() {
+                Some(u) if out_left[u as usize] > 0 => break u,
+                Some(_) => continue,
+                None => {
+                    while out_left[cursor] == 0 {
+                        cursor = (cursor + 1) % n;
+                    }
+                    break cursor as u32;
                 }
             }
-            let Some(i) = found else { break };
-            let y = succ[i];
-            succ[i] = succ[base + len - 1];
-            left[x] -= 1;
+        };
+        stamp += 1;
+        let salt = mix64(seed ^ u64::from(stamp));
+        orders.flat.push(x);
+        test_seen[x as usize] = stamp;
+        class_seen[class_of[x as usize] as usize] = stamp;
+        loop {
+            let cx = class_of[x as usize];
+            let mut best: Option<u32> = None;
+            let mut looked = 0;
+            let mut consider = |y: u32| {
+                let cy = class_of[y as usize];
+                let allowed = test_seen[y as usize] != stamp
+                    && (cy == cx || class_seen[cy as usize] != stamp);
+                if allowed && best.is_none_or(|b| out_left[y as usize] > out_left[b as usize]) {
+                    best = Some(y);
+                }
+                looked += 1;
+                looked < LOOK
+            };
+            let rot = (mix64(salt ^ u64::from(x)) % n as u64) as usize;
+            if !bits.scan(x, rot, n, &mut consider) {
+                bits.scan(x, 0, rot, &mut consider);
+            }
+            let Some(y) = best else { break };
+            bits.clear(x, y);
+            out_left[x as usize] -= 1;
+            in_left[y as usize] -= 1;
             remaining -= 1;
-            flat.push(y);
-            visited[class_of[y as usize] as usize] = stamp;
-            x = y as usize;
+            if in_left[y as usize] == 0 && out_left[y as usize] > 0 {
+                sources.push(y);
+            }
+            orders.flat.push(y);
+            test_seen[y as usize] = stamp;
+            class_seen[class_of[y as usize] as usize] = stamp;
+            x = y;
         }
-        if flat.len() - start == 1 {
-            // Cannot happen (the start has an uncovered successor in another class), but never
-            // emit an order that covers nothing.
-            flat.pop();
-        } else {
-            starts.push(flat.len());
-        }
-        cursor = (cursor + 1) % n;
+        orders.close();
     }
-    (flat, starts)
+    orders
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::cell::Cell;
+
+    use crate::suite::{ClassRecord, Framework};
+
+    /// A suite of classes `(tests, reorderable)`.
+    fn suite_of(classes: &[(usize, bool)]) -> Suite {
+        Suite {
+            schema_version: 1,
+            module: "g:a".into(),
+            classes: classes
+                .iter()
+                .enumerate()
+                .map(|(c, &(tests, reorderable))| ClassRecord {
+                    class: format!("p.C{c}"),
+                    framework: Framework::Junit4,
+                    reorderable,
+                    tests: (0..tests).map(|t| format!("p.C{c}#t{t}")).collect(),
+                    dynamic: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Seeded uneven sizes (xorshift), `1..=max`.
+    fn sizes(seed: u64, classes: usize, max: usize) -> Vec<usize> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..classes)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                1 + (x % max as u64) as usize
+            })
+            .collect()
+    }
+
+    /// Panics unless every order is a class-compatible permutation of a subset of the units (a
+    /// fixed-order class in its order), `claims` is exactly `expected`, and every claimed pair is
+    /// consecutive somewhere. Returns the set of consecutive pairs.
+    fn check(schedule: &Schedule, expected: &dyn Fn(u32, u32) -> bool, what: &str) -> Bits {
+        let units = &schedule.units;
+        let n = units.len();
+        let mut seen = Bits::new(n);
+        let mut coverage = schedule.coverage();
+        let mut executions = 0;
+        for r in 0..schedule.len() {
+            let order = schedule.order_indices(r);
+            executions += order.len() as u64;
+            assert!(
+                order.len() >= 2,
+                "{what}: order {r} covers nothing: {order:?}"
+            );
+            let mut test_done = vec![false; n];
+            let mut class_done = vec![false; units.sizes.len()];
+            for (i, &u) in order.iter().enumerate() {
+                assert!((u as usize) < n, "{what}: unit {u} out of range");
+                assert!(!test_done[u as usize], "{what}: order {r} repeats {u}");
+                test_done[u as usize] = true;
+                let c = units.class_of[u as usize] as usize;
+                let continues = i > 0 && units.class_of[order[i - 1] as usize] as usize == c;
+                if continues {
+                    if !units.reorderable[c] {
+                        assert!(order[i - 1] < u, "{what}: fixed class reordered: {order:?}");
+                    }
+                } else {
+                    assert!(
+                        !class_done[c],
+                        "{what}: order {r} splits class {c}: {order:?}"
+                    );
+                    class_done[c] = true;
+                }
+            }
+            for w in order.windows(2) {
+                seen.set(w[0], w[1]);
+            }
+            coverage.add_indices(&order);
+        }
+        assert_eq!(executions, schedule.executions(), "{what}: executions");
+        let mut claimed = 0;
+        for a in 0..n as u32 {
+            for b in 0..n as u32 {
+                assert_eq!(
+                    schedule.claims(a, b),
+                    expected(a, b),
+                    "{what}: claims({a}, {b})"
+                );
+                if expected(a, b) {
+                    claimed += 1;
+                    assert!(seen.get(a, b), "{what}: ({a}, {b}) never consecutive");
+                }
+            }
+        }
+        assert_eq!(schedule.pairs_total(), claimed, "{what}: pairs_total");
+        assert_eq!(coverage.covered(), claimed, "{what}: coverage");
+        seen
+    }
+
+    fn shapes() -> Vec<(String, Vec<(usize, bool)>)> {
+        let mut shapes = Vec::new();
+        for n in 1..=60 {
+            shapes.push((format!("one class of {n}"), vec![(n, true)]));
+        }
+        for n in 1..=25 {
+            shapes.push((format!("{n} classes of one"), vec![(1, true); n]));
+        }
+        for k in 2..=9 {
+            for m in 2..=4 {
+                shapes.push((format!("{k} classes of {m}"), vec![(m, true); k]));
+            }
+        }
+        for seed in 0..16 {
+            let s = sizes(seed, 2 + seed as usize % 11, 12);
+            let fixed = seed % 3 == 0;
+            shapes.push((
+                format!("uneven {s:?}, fixed first: {fixed}"),
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &m)| (m, !(fixed && i == 0)))
+                    .collect(),
+            ));
+        }
+        let mut big = vec![(30, true)];
+        big.extend([(3, true); 8]);
+        shapes.push(("one big class".into(), big));
+        shapes.push((
+            "equal with a fixed class".into(),
+            vec![(3, true), (3, false), (3, true), (3, true)],
+        ));
+        shapes.push((
+            "fixed classes only".into(),
+            vec![(4, false), (1, false), (5, false)],
+        ));
+        shapes.push((
+            "empty classes".into(),
+            vec![(0, true), (3, true), (0, false)],
+        ));
+        shapes.push(("nothing".into(), vec![]));
+        shapes
+    }
+
+    #[test]
+    fn tuscan_covers_every_runnable_pair_class_compatibly_over_many_shapes_and_seeds() {
+        for (shape, classes) in shapes() {
+            let suite = suite_of(&classes);
+            for seed in [0u64, 1, 42] {
+                let what = format!("{shape}, seed {seed}");
+                let s = Schedule::new(Strategy::Tuscan, &suite, seed, 2, None).unwrap();
+                check(&s, &|a, b| s.units.runnable(a, b), &what);
+                let again = Schedule::new(Strategy::Tuscan, &suite, seed, 2, None).unwrap();
+                assert!(
+                    (0..s.len()).all(|r| s.order_indices(r) == again.order_indices(r)),
+                    "{what}: not reproducible"
+                );
+                let sizes: Vec<usize> = classes.iter().map(|c| c.0).collect();
+                if classes.iter().all(|c| c.1) {
+                    assert!(s.len() >= lower_bound(&sizes).orders, "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equal_classes_take_the_bound_plus_the_intra_class_rows() {
+        for (k, m) in [(2usize, 3usize), (4, 2), (4, 5), (6, 3), (8, 4), (10, 6)] {
+            let suite = suite_of(&vec![(m, true); k]);
+            let s = Schedule::new(Strategy::Tuscan, &suite, 5, 2, None).unwrap();
+            let bound = lower_bound(&vec![m; k]);
+            let rows = tuscan::square(m).len() as u64;
+            assert_eq!(s.len(), bound.orders + rows, "{k} x {m}");
+            // Every inter-class pair once, plus the pairs between the classes of the rows.
+            let n = (k * m) as u64;
+            assert_eq!(s.executions(), n * n + rows * n, "{k} x {m}");
+        }
+    }
+
+    #[test]
+    fn uneven_classes_come_close_to_the_bound() {
+        let mut big = vec![60];
+        big.extend([3; 20]);
+        for sizes in [big, sizes(3, 40, 20), sizes(9, 60, 8)] {
+            let classes: Vec<(usize, bool)> = sizes.iter().map(|&m| (m, true)).collect();
+            let s = Schedule::new(Strategy::Tuscan, &suite_of(&classes), 1, 2, None).unwrap();
+            let bound = lower_bound(&sizes);
+            assert!(
+                s.len() as f64 <= 1.05 * bound.orders as f64,
+                "{sizes:?}: {} orders, bound {}",
+                s.len(),
+                bound.orders
+            );
+            assert!(s.executions() as f64 <= 1.01 * bound.executions as f64);
+        }
+    }
+
+    #[test]
+    fn cost_reorders_latin_schedules_without_changing_them() {
+        let suite = suite_of(&[(3, true); 4]);
+        let mut cost = CostModel {
+            cost0_ms: 10,
+            ..CostModel::default()
+        };
+        for id in unit_ids(&suite) {
+            cost.test_ms.insert(id, 1);
+        }
+        cost.test_ms.insert("p.C0#t0".into(), 1000);
+        let plain = Schedule::new(Strategy::Tuscan, &suite, 2, 2, None).unwrap();
+        let priced = Schedule::new(Strategy::Tuscan, &suite, 2, 2, Some(&cost)).unwrap();
+        let set = |s: &Schedule| {
+            let mut all: Vec<Vec<u32>> = (0..s.len()).map(|r| s.order_indices(r)).collect();
+            all.sort();
+            all
+        };
+        assert_eq!(set(&plain), set(&priced));
+        let last = priced.order(priced.len() - 1);
+        assert!(last.contains(&"p.C0#t0".to_string()), "{last:?}");
+    }
+
+    #[test]
+    fn unit_ids_number_the_units_of_every_schedule() {
+        let mut suite = suite_of(&[(2, true), (2, false)]);
+        suite.classes[1].tests.push("p.C0#t1".into());
+        let ids = unit_ids(&suite);
+        assert_eq!(ids, ["p.C0#t0", "p.C0#t1", "p.C1#t0", "p.C1#t1"]);
+        let s = Schedule::new(Strategy::Tuscan, &suite, 0, 2, None).unwrap();
+        assert_eq!(s.units(), ids.as_slice());
+        assert!(Schedule::new(Strategy::DependenceAware, &suite, 0, 2, None).is_none());
+    }
+
+    /// The covering schedule of `required`, checked; asserts `required` is asked at most once
+    /// per pair and the orders hold only tests of required pairs.
+    fn cover(
+        classes: &[(usize, bool)],
+        seed: u64,
+        required: &dyn Fn(u32, u32) -> bool,
+    ) -> Schedule {
+        let suite = suite_of(classes);
+        let n = unit_ids(&suite).len();
+        let asked = Cell::new(0u64);
+        let counted = |a: u32, b: u32| {
+            asked.set(asked.get() + 1);
+            required(a, b)
+        };
+        let s = covering(&suite, seed, None, &counted);
+        assert!(asked.get() <= (n * n) as u64);
+        assert_eq!(s.strategy(), Strategy::DependenceAware);
+        let expected = |a, b| s.units.runnable(a, b) && required(a, b);
+        check(&s, &expected, &format!("covering {classes:?}"));
+        let mut involved = vec![false; n];
+        for a in 0..n as u32 {
+            for b in 0..n as u32 {
+                if expected(a, b) {
+                    involved[a as usize] = true;
+                    involved[b as usize] = true;
+                }
+            }
+        }
+        for r in 0..s.len() {
+            for u in s.order_indices(r) {
+                assert!(involved[u as usize], "{u} is in no required pair");
+            }
+        }
+        let again = covering(&suite, seed, None, required);
+        assert!((0..s.len()).all(|r| s.order_indices(r) == again.order_indices(r)));
+        s
+    }
+
+    #[test]
+    fn covering_sparse_pairs_runs_only_their_tests() {
+        // Units: C0 = 0..4, C1 = 4..7, C2 = 7..12.
+        let pairs = [(0u32, 5u32), (9, 1), (2, 3), (6, 4), (11, 0)];
+        let s = cover(&[(4, true), (3, true), (5, true)], 3, &|a, b| {
+            pairs.contains(&(a, b))
+        });
+        assert_eq!(s.pairs_total(), 5);
+        assert!(s.executions() <= 10);
+        // (9, 1) and (11, 0): two orders at most need to start in C2.
+        assert!(s.len() <= 4, "{}", s.len());
+    }
+
+    #[test]
+    fn covering_chains_across_classes_in_one_order() {
+        // 0 -> 3 -> 6 -> 9, one test of each of four classes: one order.
+        let s = cover(&[(3, true); 4], 0, &|a, b| b == a + 3 && a % 3 == 0);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.order_indices(0), [0, 3, 6, 9]);
+        // A chain that would go back to a class is cut there: 0 -> 3 | 3 -> 1 | 1 -> 4.
+        let s = cover(&[(3, true); 2], 0, &|a, b| {
+            [(0, 3), (3, 1), (1, 4)].contains(&(a, b))
+        });
+        assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn covering_respects_fixed_order_classes() {
+        // C0 fixed: 0, 1, 2; only (0, 1) and (1, 2) can run consecutively there.
+        let s = cover(&[(3, false), (2, true)], 1, &|a, b| a != b);
+        assert_eq!(
+            s.pairs_total(),
+            Schedule::new(
+                Strategy::Tuscan,
+                &suite_of(&[(3, false), (2, true)]),
+                1,
+                2,
+                None
+            )
+            .unwrap()
+            .pairs_total()
+        );
+        let s = cover(&[(3, false), (2, true)], 1, &|a, b| {
+            a < 3 && b < 3 || a == 2 && b == 4
+        });
+        assert_eq!(s.pairs_total(), 3);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.order_indices(0), [0, 1, 2, 4]);
+    }
+
+    #[test]
+    fn covering_everything_is_tuscan() {
+        for classes in [
+            vec![(4, true), (2, true), (3, false)],
+            vec![(3, true); 5],
+            vec![(1, true); 6],
+            vec![(7, true)],
+        ] {
+            let s = cover(&classes, 4, &|_, _| true);
+            let tuscan = Schedule::new(Strategy::Tuscan, &suite_of(&classes), 4, 2, None).unwrap();
+            assert_eq!(s.pairs_total(), tuscan.pairs_total());
+            assert_eq!(s.len(), tuscan.len());
+        }
+    }
+
+    #[test]
+    fn covering_dense_and_sparse_sets_over_many_shapes() {
+        for (_, classes) in shapes() {
+            for seed in [0u64, 9] {
+                // Dense: all but a seeded fraction; sparse: a few.
+                let dense = |a: u32, b: u32| {
+                    !mix64(seed ^ (u64::from(a) << 32 | u64::from(b))).is_multiple_of(8)
+                };
+                let sparse = |a: u32, b: u32| {
+                    mix64(seed ^ (u64::from(a) << 32 | u64::from(b))).is_multiple_of(40)
+                };
+                cover(&classes, seed, &dense);
+                cover(&classes, seed, &sparse);
+            }
+        }
+    }
+
+    #[test]
+    fn covering_nothing_is_empty() {
+        let s = cover(&[(3, true), (2, true)], 0, &|_, _| false);
+        assert!(s.is_empty());
+        assert_eq!((s.pairs_total(), s.executions()), (0, 0));
+        let s = cover(&[], 0, &|_, _| true);
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn covering_orders_by_cost_like_tuscan() {
+        let suite = suite_of(&[(3, true), (3, true)]);
+        let mut cost = CostModel {
+            cost0_ms: 1,
+            ..CostModel::default()
+        };
+        cost.test_ms.insert("p.C0#t0".into(), 500);
+        let required = |a: u32, b: u32| a / 3 != b / 3;
+        let plain = covering(&suite, 0, None, &required);
+        let priced = covering(&suite, 0, Some(&cost), &required);
+        assert_eq!(plain.len(), priced.len());
+        let value = |order: &[String]| {
+            let ms: u64 = order.iter().map(|t| cost.ms(t)).sum();
+            (order.len() - 1) as f64 / (cost.cost0_ms + ms) as f64
+        };
+        let values: Vec<f64> = (0..priced.len()).map(|r| value(&priced.order(r))).collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    }
 
     #[test]
     fn predicted_cost_counts_each_order_and_execution() {

@@ -45,6 +45,7 @@ fn shapes(big_only: bool) -> Vec<(String, Vec<usize>)> {
         ("1 class x 5000".to_string(), vec![5000]),
         ("500 classes x 10".to_string(), vec![10; 500]),
         ("5000 classes x 1".to_string(), vec![1; 5000]),
+        ("480 skewed classes".to_string(), skewed(480, 13)),
     ];
     if big_only {
         return shapes;
@@ -65,10 +66,15 @@ fn shapes(big_only: bool) -> Vec<(String, Vec<usize>)> {
 }
 
 fn main() {
-    let big_only = std::env::args().nth(1).as_deref() == Some("big");
+    let arg = std::env::args().nth(1);
+    let big_only = arg.as_deref() == Some("big");
+    let only = arg.filter(|a| a != "big");
     println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, sizes) in shapes(big_only) {
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
         let suite = suite(&sizes);
         let start = Instant::now();
         let schedule = Schedule::new(Strategy::Tuscan, &suite, 42, 2, None).unwrap();
