@@ -28,9 +28,11 @@
 //!    test; the summary adds their flake rates ([`crate::flakerate`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
+use crate::dependence::{cost_from_baseline, describe, PlanInfo};
 use crate::error::EngineError;
 use crate::flakerate::{flake_rate, FlakeRate, OdModel, OdRole};
 use crate::minimize::{explain, Explanation, Stage, Subject};
@@ -73,9 +75,14 @@ pub struct DetectConfig {
     pub minimize_only: Option<Vec<String>>,
     /// `k` of the `k-bounded` strategy (1 to 3).
     pub k: u32,
-    /// Cost of orders and tests, measured from the baseline: systematic strategies run the orders
+    /// Cost of orders and tests, given by the caller: systematic strategies run the orders
     /// that cover the most pairs per millisecond first.
     pub cost: Option<CostModel>,
+    /// Without `cost`: order systematic schedules by the cost model the baseline measured
+    /// ([`crate::dependence::cost_from_baseline`]). The plan's predicted cost is reported either way.
+    pub cost_aware: bool,
+    /// `dependence-aware`: field patterns (`pkg.C#F`, `*` wildcards) that never make tests dependent.
+    pub dependence_free: Vec<String>,
 }
 
 impl DetectConfig {
@@ -93,6 +100,8 @@ impl DetectConfig {
             minimize_only: None,
             k: DEFAULT_K,
             cost: None,
+            cost_aware: false,
+            dependence_free: Vec::new(),
         }
     }
 }
@@ -144,6 +153,12 @@ pub struct RawConfig {
     /// The cost model; none when absent or null.
     #[serde(default)]
     pub cost: Option<RawCost>,
+    /// Order systematic schedules by the baseline's measured cost; false when absent.
+    #[serde(default)]
+    pub cost_aware: bool,
+    /// `dependence-aware`: dependence-free field patterns; none when absent.
+    #[serde(default)]
+    pub dependence_free: Vec<String>,
 }
 
 fn default_k() -> u32 {
@@ -230,6 +245,8 @@ impl TryFrom<RawConfig> for DetectConfig {
         Ok(DetectConfig {
             k: raw.k,
             cost,
+            cost_aware: raw.cost_aware,
+            dependence_free: raw.dependence_free,
             strategy,
             rounds: raw.rounds,
             seed,
@@ -315,6 +332,28 @@ pub struct TestResult {
     /// The failure message, if any.
     #[serde(default)]
     pub message: Option<String>,
+    /// How long it ran, in milliseconds, as the agent measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Recorded runs: the static fields it read (`docs/dependence.md`); absent when not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Vec<String>>,
+    /// Recorded runs: the static fields it wrote, reads of possibly mutable objects included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Vec<String>>,
+}
+
+/// Static fields a class's fixtures read and wrote outside any test (recorded runs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassState {
+    /// The class, as in the suite.
+    pub class: String,
+    /// Fields read.
+    #[serde(default)]
+    pub reads: Vec<String>,
+    /// Fields written.
+    #[serde(default)]
+    pub writes: Vec<String>,
 }
 
 /// One finished experiment, as the plugin records it in `experiments.jsonl`.
@@ -343,6 +382,9 @@ pub struct ExperimentRecord {
     /// Wall time of the experiment.
     #[serde(default)]
     pub millis: u64,
+    /// Recorded runs: class-level static field accesses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_state: Vec<ClassState>,
 }
 
 fn yes() -> bool {
@@ -391,6 +433,10 @@ pub struct NextStep {
     pub experiment: Option<Experiment>,
     /// How far detection is.
     pub progress: Progress,
+    /// Systematic strategies, when the next experiment is the first round: what the schedule
+    /// will run and its predicted cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanInfo>,
 }
 
 /// A test that failed in every baseline run.
@@ -490,6 +536,70 @@ pub struct Summary {
     /// the schedule claims. Absent for other strategies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairsCovered>,
+    /// Systematic strategies: what the whole schedule runs, and its predicted cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanInfo>,
+}
+
+/// A systematic strategy's orders, as built from (config, suite, baseline).
+#[derive(Debug)]
+struct Built {
+    schedule: Option<Schedule>,
+    /// `dependence-aware`: the clean runs after the schedule.
+    extra: Vec<Vec<String>>,
+    /// `dependence-aware`: what it runs, with tuscan's for comparison.
+    info: Option<PlanInfo>,
+}
+
+/// Everything a [`Built`] depends on, hashed: the strategy, seed, `k`, dependence-free
+/// patterns, the ranking cost model, the suite and the baseline's recording.
+fn cache_key(
+    config: &DetectConfig,
+    suite: &Suite,
+    baselines: &[&ExperimentRecord],
+    ranking: Option<&CostModel>,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    config.strategy.hash(&mut h);
+    (config.seed, config.k).hash(&mut h);
+    serde_json::to_string(suite)
+        .unwrap_or_default()
+        .hash(&mut h);
+    serde_json::to_string(&ranking)
+        .unwrap_or_default()
+        .hash(&mut h);
+    if config.strategy == Strategy::DependenceAware {
+        config.dependence_free.hash(&mut h);
+        for record in baselines {
+            for r in &record.results {
+                (&r.test, &r.reads, &r.writes).hash(&mut h);
+            }
+            for c in &record.class_state {
+                (&c.class, &c.reads, &c.writes).hash(&mut h);
+            }
+        }
+    }
+    h.finish()
+}
+
+/// The last schedule built, by [`cache_key`]: the plugin calls the engine once per experiment
+/// with the same inputs, and a schedule of 5,000 tests takes a good part of a second to build.
+/// The result is the same with or without the cache.
+fn cached(key: u64, build: impl FnOnce() -> Built) -> Arc<Built> {
+    static LAST: Mutex<Option<(u64, Arc<Built>)>> = Mutex::new(None);
+    if let Ok(last) = LAST.lock() {
+        if let Some((k, built)) = last.as_ref() {
+            if *k == key {
+                return Arc::clone(built);
+            }
+        }
+    }
+    let built = Arc::new(build());
+    if let Ok(mut last) = LAST.lock() {
+        *last = Some((key, Arc::clone(&built)));
+    }
+    built
 }
 
 /// Consecutive ordered pairs covered by the rounds of a systematic strategy.
@@ -523,7 +633,11 @@ pub fn next(
         | ExperimentKind::SetterSearch
         | ExperimentKind::SetterPair => Phase::Minimize,
     });
+    let first_round = experiment
+        .as_ref()
+        .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
     Ok(NextStep {
+        plan: if first_round { state.plan_info() } else { None },
         experiment,
         progress: Progress {
             phase,
@@ -684,8 +798,11 @@ struct Replay<'a> {
     observed: HashMap<Vec<String>, Results>,
     /// Minimization experiments run per OD test.
     spent: HashMap<String, u32>,
-    /// The schedule of a systematic strategy (built once per call).
-    schedule: Option<Schedule>,
+    /// The schedule of a systematic strategy (built once per call, when the baseline is done:
+    /// `dependence-aware` and the cost-aware order need what the baseline recorded).
+    schedule: Option<Arc<Built>>,
+    /// The cost model of the plan: the configured one, else the baseline's measurement.
+    cost: Option<CostModel>,
 }
 
 impl<'a> Replay<'a> {
@@ -723,13 +840,8 @@ impl<'a> Replay<'a> {
             experiments: 0,
             observed: HashMap::new(),
             spent: HashMap::new(),
-            schedule: Schedule::new(
-                config.strategy,
-                suite,
-                config.seed,
-                config.k,
-                config.cost.as_ref(),
-            ),
+            schedule: None,
+            cost: config.cost.clone(),
         };
         for (index, record) in history.iter().enumerate() {
             let planned = state.plan(false);
@@ -750,14 +862,92 @@ impl<'a> Replay<'a> {
                 });
             };
             state.absorb(record, &followed);
+            if state.baseline_done && state.schedule.is_none() {
+                state.build_schedule(&history[..=index]);
+            }
         }
         Ok(state)
     }
 
+    /// Builds the schedule of a systematic strategy once the baseline is done: `dependence-aware`
+    /// covers only the pairs the baseline's recording makes possibly dependent, and with
+    /// `cost_aware` (and no configured cost) the orders are ranked by the baseline's timings.
+    fn build_schedule(&mut self, history: &[ExperimentRecord]) {
+        let config = self.config;
+        if !config.strategy.is_systematic() {
+            return;
+        }
+        let baselines: Vec<&ExperimentRecord> = history
+            .iter()
+            .filter(|r| r.kind == ExperimentKind::Baseline)
+            .collect();
+        if self.cost.is_none() {
+            self.cost = cost_from_baseline(&baselines);
+        }
+        let ranking = if config.cost.is_some() || config.cost_aware {
+            self.cost.as_ref()
+        } else {
+            None
+        };
+        let key = cache_key(config, self.suite, &baselines, ranking);
+        self.schedule = Some(cached(key, || {
+            if config.strategy == Strategy::DependenceAware {
+                let plan = crate::dependence::plan(
+                    self.suite,
+                    &baselines,
+                    &config.dependence_free,
+                    config.seed,
+                    ranking,
+                    self.cost.as_ref(),
+                );
+                Built {
+                    schedule: Some(plan.schedule),
+                    extra: plan.extra,
+                    info: Some(plan.info),
+                }
+            } else {
+                Built {
+                    schedule: Schedule::new(
+                        config.strategy,
+                        self.suite,
+                        config.seed,
+                        config.k,
+                        ranking,
+                    ),
+                    extra: Vec::new(),
+                    info: None,
+                }
+            }
+        }));
+    }
+
+    /// The schedule of a systematic strategy, once built.
+    fn schedule(&self) -> Option<&Schedule> {
+        self.schedule.as_ref().and_then(|b| b.schedule.as_ref())
+    }
+
+    /// `dependence-aware`: rounds after the schedule's ([`DependenceMap::clean_runs`]).
+    fn extra(&self) -> &[Vec<String>] {
+        self.schedule.as_ref().map_or(&[], |b| b.extra.as_slice())
+    }
+
+    /// What the schedule runs and its predicted cost (`dependence-aware`: with tuscan's for
+    /// comparison).
+    fn plan_info(&self) -> Option<PlanInfo> {
+        let built = self.schedule.as_ref()?;
+        if let Some(info) = &built.info {
+            return Some(info.clone());
+        }
+        Some(describe(built.schedule.as_ref()?, &[], self.cost.as_ref()))
+    }
+
     /// Rounds to run: `rounds`, or the schedule's size when that is smaller.
     fn rounds_total(&self) -> u32 {
-        match &self.schedule {
-            Some(schedule) => schedule.len().min(u64::from(self.config.rounds)) as u32,
+        match self.schedule() {
+            Some(schedule) => (schedule.len() + self.extra().len() as u64)
+                .min(u64::from(self.config.rounds)) as u32,
+            // A systematic schedule is built when the baseline is done.
+            None if self.baseline_done && self.config.strategy.is_systematic() => 0,
             None => self.config.rounds,
         }
     }
@@ -809,12 +999,15 @@ impl<'a> Replay<'a> {
         }
         if !stop && !self.stopped && (self.rounds.len() as u32) < self.rounds_total() {
             let number = self.rounds.len() as u32 + 1;
-            if let Some(schedule) = &self.schedule {
+            if let Some(schedule) = self.schedule() {
                 return Some(experiment(
                     ExperimentKind::Round,
                     Some(number),
                     Some(self.config.strategy),
-                    schedule.order(u64::from(number) - 1),
+                    match (u64::from(number) - 1).checked_sub(schedule.len()) {
+                        None => schedule.order(u64::from(number) - 1),
+                        Some(extra) => self.extra()[extra as usize].clone(),
+                    },
                     vec![],
                 ));
             }
@@ -1469,7 +1662,7 @@ impl<'a> Replay<'a> {
                 "stopped after {rounds_run} of {rounds_total} rounds (time budget)"
             ));
         }
-        let pairs = self.schedule.as_ref().map(|schedule| {
+        let pairs = self.schedule().map(|schedule| {
             let mut coverage = schedule.coverage();
             for round in &self.rounds {
                 coverage.add(&round.order);
@@ -1481,7 +1674,9 @@ impl<'a> Replay<'a> {
         });
         if let Some(p) = pairs {
             if p.covered < p.total {
-                let cut = if u64::from(rounds_run) < self.schedule.as_ref().map_or(0, Schedule::len)
+                let scheduled =
+                    self.schedule().map_or(0, Schedule::len) + self.extra().len() as u64;
+                let cut = if u64::from(rounds_run) < scheduled
                     && u64::from(config.rounds) <= u64::from(rounds_run)
                 {
                     " (the `rounds` setting is smaller than the schedule)"
@@ -1491,6 +1686,33 @@ impl<'a> Replay<'a> {
                 notes.push(format!(
                     "{} pairs not yet covered{cut}; -Dodrust.resume=true continues",
                     p.total - p.covered
+                ));
+            }
+        }
+        let plan = if self.baseline_done {
+            self.plan_info()
+        } else {
+            None
+        };
+        if let Some(PlanInfo {
+            tuscan: Some(tuscan),
+            ..
+        }) = &plan
+        {
+            let info = plan.as_ref().expect("matched");
+            notes.push(match info.dependent_pairs {
+                Some(dependent) if info.uses_tuscan => format!(
+                    "dependence-aware: {dependent} of the {} ordered pairs may interact (a test may read a static field an earlier one wrote); covering only those was predicted to cost more than tuscan's orders, so tuscan's {} executions in {} orders ran",
+                    info.pairs, info.executions, info.orders
+                ),
+                _ => format!(
+                    "dependence-aware: {} test executions in {} orders cover the {} ordered pairs where a test may read a static field an earlier one wrote; tuscan would run {} executions in {} orders for all {} pairs",
+                    info.executions, info.orders, info.pairs, tuscan.executions, tuscan.orders, tuscan.pairs
+                ),
+            });
+            if let Some(n) = info.unrecorded.filter(|n| *n > 0) {
+                notes.push(format!(
+                    "dependence-aware: {n} test(s) have no recorded field accesses (they did not run in the baseline, or the recording did not reach them) and count as touching every field"
                 ));
             }
         }
@@ -1541,6 +1763,7 @@ impl<'a> Replay<'a> {
             flaky,
             notes,
             pairs,
+            plan,
         }
     }
 }
@@ -1665,6 +1888,8 @@ mod tests {
             minimize_only: None,
             k: 2,
             cost: None,
+            cost_aware: false,
+            dependence_free: Vec::new(),
         }
     }
 
@@ -1682,10 +1907,14 @@ mod tests {
                     test: t.to_string(),
                     outcome: *o,
                     message: (o.passed() == Some(false)).then(|| format!("{t} broke")),
+                    time_ms: None,
+                    reads: None,
+                    writes: None,
                 })
                 .collect(),
             honoured: true,
             millis: 1,
+            class_state: Vec::new(),
         }
     }
 

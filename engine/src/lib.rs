@@ -35,6 +35,7 @@
 
 pub mod compare;
 pub mod ddmin;
+pub mod dependence;
 pub mod detect;
 pub mod error;
 pub mod flakerate;

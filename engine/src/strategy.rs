@@ -257,10 +257,7 @@ pub fn round_order(
             strategy,
             random_class_method(suite, &mut round_rng(seed, round)),
         ),
-        Strategy::Tuscan
-        | Strategy::PairsAll
-        | Strategy::KBounded
-        | Strategy::DependenceAware => {
+        Strategy::Tuscan | Strategy::PairsAll | Strategy::KBounded | Strategy::DependenceAware => {
             let order = Schedule::new(strategy, suite, seed, 2, None)
                 .filter(|s| u64::from(round) >= 1 && u64::from(round) <= s.len())
                 .map(|s| s.order(u64::from(round) - 1))

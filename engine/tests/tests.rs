@@ -261,6 +261,64 @@ fn stderr(output: &Output) -> String {
 }
 
 #[test]
+fn cli_orders_dependence_aware_covers_only_interacting_pairs() {
+    let dir = TempDir::new("dependence");
+    let suite = dir.file(
+        "suite.json",
+        r#"{"classes": {"p.A": ["p.A#a1", "p.A#a2"], "p.B": ["p.B#b1", "p.B#b2"], "p.C": ["p.C#c1"]}}"#,
+    );
+    let accesses = dir.file(
+        "accesses.json",
+        r#"{"p.A#a1": {"writes": ["p.S#X", "p.Log#L"]}, "p.B#b2": {"reads": ["p.S#X", "p.Log#L"]},
+            "p.A#a2": {}, "p.B#b1": {"reads": ["p.Log#L"]}, "p.C#c1": {}}"#,
+    );
+    let (suite, accesses) = (suite.to_str().unwrap(), accesses.to_str().unwrap());
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["orders", "--suite", suite, "--strategy", "dependence-aware"];
+        args.extend_from_slice(extra);
+        let out = cli(&args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let plan = run(&["--accesses", accesses]);
+    // a1 -> b2 (X and L) and a1 -> b1 (L): two pairs, both covered.
+    assert_eq!(plan["pairs"], serde_json::json!({"covered": 2, "total": 2}));
+    let orders: Vec<Vec<String>> = serde_json::from_value(plan["orders"].clone()).unwrap();
+    let consecutive = |a: &str, b: &str| {
+        orders
+            .iter()
+            .any(|o| o.windows(2).any(|w| w[0] == a && w[1] == b))
+    };
+    assert!(consecutive("p.A#a1", "p.B#b2") && consecutive("p.A#a1", "p.B#b1"));
+    assert!(orders
+        .iter()
+        .flatten()
+        .all(|t| t != "p.C#c1" && t != "p.A#a2"));
+    // b1 and b2 only ever follow a1 there: a clean run lets each run without it.
+    for reader in ["p.B#b1", "p.B#b2"] {
+        assert!(
+            orders
+                .iter()
+                .any(|o| o.contains(&reader.to_string()) && !o.contains(&"p.A#a1".to_string())),
+            "{reader} never runs without a1: {orders:?}"
+        );
+    }
+    assert_eq!(plan["unrecorded"], 0);
+    let free = run(&["--accesses", accesses, "--dependence-free", "p.Log#*"]);
+    assert_eq!(free["pairs"]["total"], 1);
+    let missing = cli(
+        &["orders", "--suite", suite, "--strategy", "dependence-aware"],
+        None,
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("--accesses"),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+#[test]
 fn cli_version_and_help() {
     let out = cli(&["version"], None);
     assert!(out.status.success());
@@ -632,6 +690,9 @@ mod detection {
                     message: (outcome.passed() == Some(false)).then(|| format!("{test} failed")),
                     test,
                     outcome,
+                    time_ms: None,
+                    reads: None,
+                    writes: None,
                 })
                 .collect();
             history.push(ExperimentRecord {
@@ -644,6 +705,7 @@ mod detection {
                 results,
                 honoured: true,
                 millis: 1,
+                class_state: Vec::new(),
             });
             adjust(config, &history);
         }
@@ -679,6 +741,8 @@ mod detection {
             minimize_only: None,
             k: 2,
             cost: None,
+            cost_aware: false,
+            dependence_free: Vec::new(),
         }
     }
 
@@ -2319,10 +2383,14 @@ mod schedules {
                     message: (outcome == RunOutcome::Fail).then(|| format!("{test} failed")),
                     test,
                     outcome,
+                    time_ms: None,
+                    reads: None,
+                    writes: None,
                 })
                 .collect(),
             honoured: true,
             millis: 1,
+            class_state: Vec::new(),
         }
     }
 
@@ -2403,6 +2471,154 @@ mod schedules {
                 // Deterministic: the same seed gives the same history.
                 assert_eq!(history, run(&config, &suite, &polluters).0);
             }
+        }
+    }
+
+    /// The static fields a test reads and writes.
+    type Accesses = dyn Fn(&str) -> (Vec<String>, Vec<String>);
+
+    /// Runs detection to the end with an executor where each victim fails iff its polluter ran
+    /// before it, each brittle passes iff its setter ran before it, and every result carries the
+    /// static fields its test reads and writes (as the jvm-agent records them).
+    fn run_recorded(
+        config: &DetectConfig,
+        suite: &Suite,
+        polluters: &[(&str, &str)],
+        setters: &[(&str, &str)],
+        access: &Accesses,
+    ) -> (Vec<ExperimentRecord>, detect::Summary) {
+        let mut history = Vec::new();
+        while let Some(e) = detect::next(config, suite, &history).unwrap().experiment {
+            let mut ran = HashSet::new();
+            let results: Vec<(String, RunOutcome)> = e
+                .order
+                .iter()
+                .map(|t| {
+                    let fails = polluters.iter().any(|(p, v)| v == t && ran.contains(p))
+                        || setters.iter().any(|(s, b)| b == t && !ran.contains(s));
+                    ran.insert(t.as_str());
+                    let outcome = if fails {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    (t.clone(), outcome)
+                })
+                .collect();
+            let mut rec = record(&e, results);
+            for r in &mut rec.results {
+                let (reads, writes) = access(&r.test);
+                r.reads = Some(reads);
+                r.writes = Some(writes);
+                r.time_ms = Some(5);
+            }
+            rec.millis = 500;
+            history.push(rec);
+            assert!(history.len() < 20_000, "runaway");
+        }
+        let summary = detect::summary(config, suite, &history).unwrap();
+        (history, summary)
+    }
+
+    #[test]
+    fn dependence_aware_finds_what_tuscan_finds_with_fewer_executions() {
+        use odrust_engine::detect::ExperimentKind;
+        let suite = suite_of(vec![
+            class("p.A", 5, true),
+            class("p.B", 3, true),
+            class("p.C", 4, true),
+            class("p.D", 1, true),
+        ]);
+        let polluters = [
+            ("p.A#t4", "p.A#t1"),
+            ("p.C#t3", "p.B#t0"),
+            ("p.D#t0", "p.A#t0"),
+            ("p.C#t2", "p.C#t1"),
+        ];
+        // p.B#t2 fails unless p.A#t3 ran before it (it does in the original order).
+        let setters = [("p.A#t3", "p.B#t2")];
+        let access = |t: &str| -> (Vec<String>, Vec<String>) {
+            let field = |f: &str| vec![f.to_string()];
+            let (mut reads, mut writes) = match t {
+                "p.A#t4" => (vec![], field("p.S#X")),
+                "p.A#t1" => (field("p.S#X"), vec![]),
+                "p.C#t3" => (vec![], field("p.S#Y")),
+                "p.B#t0" => (field("p.S#Y"), vec![]),
+                "p.D#t0" => (vec![], field("p.S#Z")),
+                "p.A#t0" => (field("p.S#Z"), vec![]),
+                "p.C#t2" => (vec![], field("p.S#W")),
+                "p.C#t1" => (field("p.S#W"), vec![]),
+                "p.A#t3" => (vec![], field("p.S#SET")),
+                "p.B#t2" => (field("p.S#SET"), vec![]),
+                _ => (vec![], vec![]),
+            };
+            // Every test bumps a counter, declared dependence-free.
+            reads.push("p.Metrics#count".into());
+            writes.push("p.Metrics#count".into());
+            (reads, writes)
+        };
+        let found = |summary: &detect::Summary| -> Vec<(String, FlakyKind)> {
+            summary
+                .flaky
+                .iter()
+                .map(|f| (f.test.clone(), f.kind))
+                .collect()
+        };
+        let executions = |history: &[ExperimentRecord]| -> usize {
+            history
+                .iter()
+                .filter(|r| r.kind == ExperimentKind::Round)
+                .map(|r| r.order.len())
+                .sum()
+        };
+        for seed in 0..4 {
+            let mut tuscan = DetectConfig::new(Strategy::Tuscan, u32::MAX, seed);
+            tuscan.minimize = false;
+            tuscan.alone_runs = 1;
+            let mut aware = DetectConfig {
+                strategy: Strategy::DependenceAware,
+                dependence_free: vec!["p.Metrics#*".into()],
+                ..tuscan.clone()
+            };
+            let (t_history, t_summary) =
+                run_recorded(&tuscan, &suite, &polluters, &setters, &access);
+            let (a_history, a_summary) =
+                run_recorded(&aware, &suite, &polluters, &setters, &access);
+            let expected = vec![
+                ("p.A#t0".to_string(), FlakyKind::Victim),
+                ("p.A#t1".to_string(), FlakyKind::Victim),
+                ("p.B#t0".to_string(), FlakyKind::Victim),
+                ("p.B#t2".to_string(), FlakyKind::Brittle),
+                ("p.C#t1".to_string(), FlakyKind::Victim),
+            ];
+            assert_eq!(found(&t_summary), expected, "tuscan seed {seed}");
+            assert_eq!(found(&a_summary), expected, "dependence-aware seed {seed}");
+            let pairs = a_summary.pairs.unwrap();
+            assert_eq!((pairs.covered, pairs.total), (5, 5), "seed {seed}");
+            let plan = a_summary.plan.clone().unwrap();
+            let tuscan_plan = plan.tuscan.clone().unwrap();
+            assert_eq!(plan.executions as usize, executions(&a_history));
+            assert_eq!(tuscan_plan.executions as usize, executions(&t_history));
+            assert!(
+                executions(&a_history) * 5 < executions(&t_history),
+                "seed {seed}: {} vs {}",
+                executions(&a_history),
+                executions(&t_history)
+            );
+            // Predicted from the baseline: 500 ms, 13 tests of 5 ms.
+            assert_eq!(plan.cost0_ms, Some(500 - 13 * 5));
+            assert!(a_summary
+                .notes
+                .iter()
+                .any(|n| n.starts_with("dependence-aware: ")));
+            // Without the dependence-free counter every pair can interact: tuscan's pairs.
+            aware.dependence_free.clear();
+            let (_, all) = run_recorded(&aware, &suite, &polluters, &setters, &access);
+            assert_eq!(
+                all.pairs.unwrap().total,
+                t_summary.pairs.unwrap().total,
+                "seed {seed}"
+            );
         }
     }
 

@@ -9,6 +9,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use odrust_engine::dependence;
+use odrust_engine::detect::{ExperimentKind, ExperimentRecord, TestResult};
+use odrust_engine::outcome::RunOutcome;
 use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
 use odrust_engine::schedule::{lower_bound, Schedule};
 use odrust_engine::strategy::{rounds_if_passing, Strategy};
@@ -24,6 +27,7 @@ USAGE:
     odrust-engine plan-order --suite <suite.json> --order <order.txt>
     odrust-engine detect-plan --suite <suite.json> [--strategy S] [--seed N] [--rounds R]
     odrust-engine orders --suite <suite.json> --strategy S [--seed N] [--k K]
+                         [--accesses <accesses.json>] [--dependence-free P1,P2]
     odrust-engine flakerate [input.json | -]
     odrust-engine --help
 
@@ -37,7 +41,9 @@ COMMANDS:
     orders        the orders of a systematic strategy (tuscan, pairs-all, k-bounded) for a
                   suite, with their count, executions, pairs covered and the lower bound
                   (JSON); defaults: --seed 0 --k 2. The suite is the plugin's suite.json or
-                  {\"classes\": {\"pkg.A\": [\"pkg.A#t1\", ...], ...}}
+                  {\"classes\": {\"pkg.A\": [\"pkg.A#t1\", ...], ...}}. dependence-aware needs
+                  --accesses: {\"<test id>\": {\"reads\": [fields], \"writes\": [fields]}}
+                  (a test missing there counts as touching every field)
     flakerate     the flake rates of a victim (polluters, cleaners) or brittle (state_setters)
                   read from the file or stdin (JSON, see docs/flake-rate.md); prints the rates
                   and the method used
@@ -236,6 +242,8 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
     let mut strategy = None;
     let mut seed: u64 = 0;
     let mut k: u32 = 2;
+    let mut accesses = None;
+    let mut dependence_free: Vec<String> = Vec::new();
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = *rest
@@ -251,6 +259,15 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
             "--strategy" => strategy = Some(Strategy::parse(value)?),
             "--seed" => seed = value.parse().map_err(|_| number())?,
             "--k" => k = value.parse().map_err(|_| number())?,
+            "--accesses" => accesses = Some(PathBuf::from(value)),
+            "--dependence-free" => {
+                dependence_free = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
             other => {
                 return Err(Failure::Usage(format!(
                     "unknown option `{other}` for orders"
@@ -260,7 +277,8 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
     }
     let (Some(suite), Some(strategy)) = (suite, strategy) else {
         return Err(Failure::Usage(
-            "orders needs --suite <suite.json> and --strategy <tuscan|pairs-all|k-bounded>".into(),
+            "orders needs --suite <suite.json> and --strategy <tuscan|pairs-all|k-bounded|dependence-aware>"
+                .into(),
         ));
     };
     if !(1..=3).contains(&k) {
@@ -271,6 +289,14 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
         }));
     }
     let suite = read_suite(&suite, "orders")?;
+    if strategy == Strategy::DependenceAware {
+        let Some(accesses) = accesses else {
+            return Err(Failure::Usage(
+                "dependence-aware needs --accesses <file.json>: {\"<test id>\": {\"reads\": [fields], \"writes\": [fields]}}".into(),
+            ));
+        };
+        return dependence_orders(&suite, &accesses, &dependence_free, seed);
+    }
     let Some(schedule) = Schedule::new(strategy, &suite, seed, k, None) else {
         return Err(Failure::Engine(EngineError::BadConfig {
             setting: "strategy".into(),
@@ -299,6 +325,74 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
         "orders": all,
     });
     Ok(plan.to_string())
+}
+
+/// `orders --strategy dependence-aware`: the recorded accesses as one baseline record.
+fn dependence_orders(
+    suite: &Suite,
+    accesses: &Path,
+    dependence_free: &[String],
+    seed: u64,
+) -> Result<String, Failure> {
+    #[derive(serde::Deserialize)]
+    struct Access {
+        #[serde(default)]
+        reads: Vec<String>,
+        #[serde(default)]
+        writes: Vec<String>,
+    }
+    let text = read_file(accesses)?;
+    let map: std::collections::BTreeMap<String, Access> =
+        serde_json::from_str(&text).map_err(|e| {
+            Failure::Usage(format!(
+                "{}: not an accesses file ({e}); expected {{\"<test id>\": {{\"reads\": [...], \"writes\": [...]}}}}",
+                accesses.display()
+            ))
+        })?;
+    let record = ExperimentRecord {
+        id: 1,
+        kind: ExperimentKind::Baseline,
+        round: None,
+        strategy: None,
+        order: Vec::new(),
+        targets: Vec::new(),
+        results: map
+            .into_iter()
+            .map(|(test, a)| TestResult {
+                test,
+                outcome: RunOutcome::Pass,
+                message: None,
+                time_ms: None,
+                reads: Some(a.reads),
+                writes: Some(a.writes),
+            })
+            .collect(),
+        honoured: true,
+        millis: 0,
+        class_state: Vec::new(),
+    };
+    let plan = dependence::plan(suite, &[&record], dependence_free, seed, None, None);
+    let schedule = &plan.schedule;
+    let mut all: Vec<Vec<String>> = (0..schedule.len()).map(|r| schedule.order(r)).collect();
+    let mut coverage = schedule.coverage();
+    for order in &all {
+        coverage.add(order);
+    }
+    all.extend(plan.extra.iter().cloned());
+    let out = serde_json::json!({
+        "strategy": Strategy::DependenceAware,
+        "seed": seed,
+        "tests": schedule.units().len(),
+        "class_compatible": true,
+        "count": all.len(),
+        "executions": all.iter().map(Vec::len).sum::<usize>(),
+        "pairs": {"covered": coverage.covered(), "total": schedule.pairs_total()},
+        "uses_tuscan": plan.info.uses_tuscan,
+        "unrecorded": plan.map.unrecorded(),
+        "fields": plan.map.field_count(),
+        "orders": all,
+    });
+    Ok(out.to_string())
 }
 
 fn read_file(path: &Path) -> Result<String, EngineError> {

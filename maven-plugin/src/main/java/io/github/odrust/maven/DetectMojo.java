@@ -106,6 +106,27 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.knownFlaky", defaultValue = "${project.basedir}/odrust-known-flaky.txt")
     protected File knownFlaky;
 
+    /**
+     * For -Dodrust.strategy=dependence-aware: static fields (comma-separated, {@code pkg.Class#FIELD},
+     * {@code *} matches any text) that never make two tests dependent, e.g. loggers or counters.
+     */
+    @Parameter(property = "odrust.dependenceFree")
+    protected String dependenceFree;
+
+    /**
+     * For -Dodrust.strategy=dependence-aware: classes to record besides the module's own
+     * (comma-separated package or class name prefixes, e.g. a library holding shared state).
+     */
+    @Parameter(property = "odrust.dependence.include")
+    protected String dependenceInclude;
+
+    /**
+     * For systematic strategies: run first the orders covering the most pairs per predicted
+     * millisecond (from the baseline's recorded times). On by default with a time budget.
+     */
+    @Parameter(property = "odrust.costAware")
+    protected Boolean costAware;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         long budget;
@@ -129,6 +150,11 @@ public class DetectMojo extends AbstractOdrustMojo {
         config.seed = seed != null ? seed : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         config.minimize = minimize;
         config.minimizeBudget = minimizeBudget;
+        config.dependenceFree = dependenceFree != null ? DetectConfig.commaList(dependenceFree) : savedList(sc, "dependence_free");
+        config.dependenceInclude = dependenceInclude != null ? DetectConfig.commaList(dependenceInclude)
+                : savedList(sc, "dependence_include");
+        config.costAware = costAware != null ? costAware
+                : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budget > 0;
         configure(config);
         if (config.rounds < 0 || config.baselineTries < 1 || config.aloneRuns < 1 || config.minimizeBudget < 1) {
             throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries, odrust.aloneRuns and"
@@ -172,6 +198,14 @@ public class DetectMojo extends AbstractOdrustMojo {
         ConsoleReport.print(report, out, getLog());
         finish(module.id(), ConsoleReport.moduleLine(report));
         failIfNewFlaky(report);
+    }
+
+    private static List<String> savedList(JsonObject sc, String key) {
+        List<String> l = new ArrayList<>();
+        if (sc.has(key) && sc.get(key).isJsonArray()) {
+            sc.getAsJsonArray(key).forEach(e -> l.add(e.getAsString()));
+        }
+        return l;
     }
 
     /** Whether to continue the recorded run rather than start a new one. */

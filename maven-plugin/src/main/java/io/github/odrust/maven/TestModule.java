@@ -48,6 +48,8 @@ public final class TestModule {
     public final List<String> notes = new ArrayList<>();
     public final Map<String, String> systemProperties = new LinkedHashMap<>();
     public final TestJvm.Spec jvm = new TestJvm.Spec();
+    /** The jvm-agent jar (on the classpath, and the -javaagent of recording runs). */
+    public File agentJar;
 
     private TestModule(MavenProject project, SurefireSettings settings) {
         this.project = project;
@@ -99,6 +101,7 @@ public final class TestModule {
         m.buildClasspath(project.getArtifacts());
         m.chooseFrameworks(artifacts, resolver);
         m.classpath.add(agentJar);
+        m.agentJar = agentJar;
         m.buildJvm(properties, toolchain, timeoutSeconds, log);
         return m;
     }

@@ -21,9 +21,15 @@ public final class DetectConfig {
     public int minimizeBudget = 60;
     /** When not empty, only these OD tests are minimized (odrust:minimize). */
     public List<String> minimizeOnly = new ArrayList<>();
+    /** dependence-aware: static fields never taken as a cause of a dependence ({@code pkg.C#F}, {@code *} wildcards). */
+    public List<String> dependenceFree = new ArrayList<>();
+    /** dependence-aware: extra classes to instrument (package or class prefixes), besides the project's own. */
+    public List<String> dependenceInclude = new ArrayList<>();
+    /** Systematic strategies: run the orders with the most pairs per predicted millisecond first. */
+    public boolean costAware;
 
     /** Strategies whose orders come from a fixed schedule: their default is the whole schedule. */
-    public static final List<String> SYSTEMATIC = List.of("tuscan", "pairs-all", "k-bounded");
+    public static final List<String> SYSTEMATIC = List.of("tuscan", "pairs-all", "k-bounded", "dependence-aware");
 
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
@@ -36,6 +42,17 @@ public final class DetectConfig {
         o.addProperty("k", k);
         o.addProperty("minimize", minimize);
         o.addProperty("minimize_budget", minimizeBudget);
+        o.addProperty("cost_aware", costAware);
+        if (!dependenceFree.isEmpty()) {
+            com.google.gson.JsonArray free = new com.google.gson.JsonArray();
+            dependenceFree.forEach(free::add);
+            o.add("dependence_free", free);
+        }
+        if (!dependenceInclude.isEmpty()) {
+            com.google.gson.JsonArray include = new com.google.gson.JsonArray();
+            dependenceInclude.forEach(include::add);
+            o.add("dependence_include", include);
+        }
         if (!minimizeOnly.isEmpty()) {
             com.google.gson.JsonArray only = new com.google.gson.JsonArray();
             minimizeOnly.forEach(only::add);
@@ -57,7 +74,32 @@ public final class DetectConfig {
         if (saved.has("k")) {
             compare(diffs, "odrust.k", saved.get("k").getAsString(), String.valueOf(k));
         }
+        compare(diffs, "odrust.costAware", saved.has("cost_aware") ? saved.get("cost_aware").getAsString() : "false",
+                String.valueOf(costAware));
+        compare(diffs, "odrust.dependenceFree", list(saved, "dependence_free"), String.join(",", dependenceFree));
+        compare(diffs, "odrust.dependence.include", list(saved, "dependence_include"), String.join(",", dependenceInclude));
         return diffs;
+    }
+
+    private static String list(JsonObject saved, String key) {
+        List<String> l = new ArrayList<>();
+        if (saved.has(key) && saved.get(key).isJsonArray()) {
+            saved.getAsJsonArray(key).forEach(e -> l.add(e.getAsString()));
+        }
+        return String.join(",", l);
+    }
+
+    /** The non-empty, trimmed entries of a comma-separated property (null gives none). */
+    public static List<String> commaList(String text) {
+        List<String> l = new ArrayList<>();
+        if (text != null) {
+            for (String part : text.split(",")) {
+                if (!part.trim().isEmpty()) {
+                    l.add(part.trim());
+                }
+            }
+        }
+        return l;
     }
 
     private static void compare(List<String> diffs, String name, String saved, String now) {

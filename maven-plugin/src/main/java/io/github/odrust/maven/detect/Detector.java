@@ -54,7 +54,17 @@ public final class Detector {
         // One engine call per experiment: its answer gives the progress after the last experiment
         // and the next one to run.
         JsonObject next = engine.call("detect_next", request());
+        Path recordOptions = null;
+        boolean planShown = false;
+        if ("dependence-aware".equals(config.strategy)) {
+            recordOptions = out.resolve("detect").resolve("record-options.txt");
+            RecordOptions.write(recordOptions, module, config.dependenceInclude);
+        }
         while (true) {
+            if (!planShown && next.has("plan") && !next.get("plan").isJsonNull()) {
+                planShown = true;
+                log.info(planLine(next.getAsJsonObject("plan")));
+            }
             long elapsed = (System.nanoTime() - start) / 1_000_000;
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
                 config.stopRounds = true;
@@ -71,10 +81,14 @@ public final class Detector {
             int id = exp.get("id").getAsInt();
             Path orderFile = writeOrder(exp);
             long t0 = System.nanoTime();
-            RunResult result = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
+            OrderRunner runner = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
                     .quiet()
-                    .classpathJar(jar)
-                    .run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
+                    .classpathJar(jar);
+            // dependence-aware: the baseline also records the static fields each test reads and writes.
+            if (recordOptions != null && "baseline".equals(str(exp, "kind"))) {
+                runner.recording(recordOptions);
+            }
+            RunResult result = runner.run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
             long millis = (System.nanoTime() - t0) / 1_000_000;
             if (!Boolean.TRUE.equals(result.honoured)) {
                 throw new MojoExecutionException("odrust could not run experiment " + id + " in the order it planned ("
@@ -124,12 +138,60 @@ public final class Detector {
             o.addProperty("outcome", t.outcome);
             // A failure without a message is still named: by its exception class.
             o.addProperty("message", t.message != null ? t.message : t.exception);
+            if (t.timeMs != null) {
+                o.addProperty("time_ms", t.timeMs);
+            }
+            if (t.reads != null) {
+                o.add("reads", Engine.GSON.toJsonTree(t.reads));
+            }
+            if (t.writes != null) {
+                o.add("writes", Engine.GSON.toJsonTree(t.writes));
+            }
             results.add(o);
         }
         r.add("results", results);
+        if (!result.classStates.isEmpty()) {
+            r.add("class_state", Engine.GSON.toJsonTree(result.classStates));
+        }
         r.addProperty("honoured", result.honoured);
         r.addProperty("millis", millis);
         return r;
+    }
+
+    /**
+     * The plan of a systematic strategy, printed before its first round: orders, test executions
+     * and predicted time, and for dependence-aware what it saves over tuscan.
+     */
+    static String planLine(JsonObject plan) {
+        StringBuilder b = new StringBuilder("plan: ").append(str(plan, "strategy")).append(": ")
+                .append(plan.get("orders").getAsLong()).append(" orders, ")
+                .append(plan.get("executions").getAsLong()).append(" test executions, ")
+                .append(plan.get("pairs").getAsLong()).append(" pairs to cover");
+        if (plan.has("predicted_ms") && !plan.get("predicted_ms").isJsonNull()) {
+            b.append(", predicted ").append(seconds(plan.get("predicted_ms").getAsLong()))
+                    .append(" (").append(seconds(plan.get("cost0_ms").getAsLong())).append(" per JVM start + test times, from the baseline)");
+        }
+        if (plan.has("uses_tuscan") && plan.get("uses_tuscan").getAsBoolean()) {
+            b.append("; tuscan's orders, because covering only the ").append(plan.get("dependent_pairs").getAsLong())
+                    .append(" pairs that may interact was predicted to cost more");
+        } else if (plan.has("tuscan") && !plan.get("tuscan").isJsonNull()) {
+            JsonObject t = plan.getAsJsonObject("tuscan");
+            b.append("; tuscan would run ").append(t.get("orders").getAsLong()).append(" orders, ")
+                    .append(t.get("executions").getAsLong()).append(" test executions, ")
+                    .append(t.get("pairs").getAsLong()).append(" pairs");
+            if (t.has("predicted_ms") && !t.get("predicted_ms").isJsonNull()) {
+                b.append(", predicted ").append(seconds(t.get("predicted_ms").getAsLong()));
+            }
+        }
+        if (plan.has("unrecorded") && plan.get("unrecorded").getAsInt() > 0) {
+            b.append("; ").append(plan.get("unrecorded").getAsInt())
+                    .append(" tests have no recorded field accesses and are treated as touching everything");
+        }
+        return b.toString();
+    }
+
+    private static String seconds(long ms) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
     private String progressLine(JsonObject exp, JsonObject progress, long millis, long avgRoundMillis) {

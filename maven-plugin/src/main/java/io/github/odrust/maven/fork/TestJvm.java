@@ -22,6 +22,19 @@ public final class TestJvm {
         public Map<String, String> environment;
         public List<String> removedEnvironment = new ArrayList<>();
         public int timeoutSeconds;
+
+        /** A copy with {@code arg} added after the other JVM arguments. */
+        public Spec withJvmArg(String arg) {
+            Spec s = new Spec();
+            s.java = java;
+            s.jvmArgs = new ArrayList<>(jvmArgs);
+            s.jvmArgs.add(arg);
+            s.workingDirectory = workingDirectory;
+            s.environment = environment;
+            s.removedEnvironment = removedEnvironment;
+            s.timeoutSeconds = timeoutSeconds;
+            return s;
+        }
     }
 
     /** How a test JVM ended. */

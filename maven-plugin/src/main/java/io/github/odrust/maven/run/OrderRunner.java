@@ -36,6 +36,7 @@ public final class OrderRunner {
     private Consumer<RunResult.TestResult> onTest = r -> {};
     private boolean quiet;
     private Path sharedJar;
+    private Path recordOptions;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
         this.module = module;
@@ -60,6 +61,15 @@ public final class OrderRunner {
      */
     public OrderRunner classpathJar(Path jar) {
         this.sharedJar = jar;
+        return this;
+    }
+
+    /**
+     * Records the static fields each test reads and writes: the test JVM starts with the
+     * jvm-agent as {@code -javaagent}, configured by {@code options} (docs/dependence.md).
+     */
+    public OrderRunner recording(Path options) {
+        this.recordOptions = options;
         return this;
     }
 
@@ -208,11 +218,27 @@ public final class OrderRunner {
                         r.timeMs = e.has("time_ms") && !e.get("time_ms").isJsonNull() ? e.get("time_ms").getAsLong() : null;
                         r.jvm = index;
                         r.segment = currentSegment[0] >= 0 ? currentSegment[0] : null;
+                        r.reads = stringList(e, "reads");
+                        r.writes = stringList(e, "writes");
                         result.results.add(r);
                         if (r.test != null && r.test.equals(running[0])) {
                             running[0] = null;
                         }
                         onTest.accept(r);
+                        break;
+                    }
+                    case "class-state": {
+                        RunResult.ClassState state = new RunResult.ClassState();
+                        state.className = Discovery.str(e, "class");
+                        List<String> reads = stringList(e, "reads");
+                        List<String> writes = stringList(e, "writes");
+                        if (reads != null) {
+                            state.reads = reads;
+                        }
+                        if (writes != null) {
+                            state.writes = writes;
+                        }
+                        result.classStates.add(state);
                         break;
                     }
                     case "class-failure": {
@@ -238,7 +264,9 @@ public final class OrderRunner {
                 }
             }
         };
-        TestJvm.Exit exit = TestJvm.run(module.jvm, jar, planFile, jvmLog, watcher);
+        TestJvm.Spec spec = recordOptions == null ? module.jvm
+                : module.jvm.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
+        TestJvm.Exit exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
         jvm.exitCode = exit.exitCode;
         jvm.millis = exit.millis;
         if (exit.timedOut) {
@@ -272,7 +300,7 @@ public final class OrderRunner {
         if (consumed == 0 && !"ok".equals(jvm.status)) {
             throw new MojoExecutionException("the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") before"
                     + " running any test, so the order cannot run. Command: "
-                    + String.join(" ", TestJvm.command(module.jvm, jar, planFile)) + Discovery.tailOf(jvmLog));
+                    + String.join(" ", TestJvm.command(spec, jar, planFile)) + Discovery.tailOf(jvmLog));
         }
         if (segmentBase == result.segments.size() && consumed == 0) {
             log.warn("test JVM #" + index + " ran nothing of its plan " + planFile);
@@ -314,6 +342,17 @@ public final class OrderRunner {
             }
         }
         return i;
+    }
+
+    /** The strings of array {@code key}, or null when the event has no such array. */
+    private static List<String> stringList(JsonObject e, String key) {
+        JsonElement a = e.get(key);
+        if (a == null || !a.isJsonArray()) {
+            return null;
+        }
+        List<String> l = new ArrayList<>();
+        a.getAsJsonArray().forEach(x -> l.add(x.getAsString()));
+        return l;
     }
 
     private static String kind(JsonObject e) {

@@ -33,6 +33,9 @@ public final class RunResult {
     public JsonElement firstDifference;
     public List<TestResult> results = new ArrayList<>();
     public List<Segment> segments = new ArrayList<>();
+    /** Recorded runs only: class-level static field accesses. */
+    @SerializedName("class_state")
+    public List<ClassState> classStates = new ArrayList<>();
     public List<Jvm> jvms = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
     public Map<String, Integer> summary = new LinkedHashMap<>();
@@ -47,6 +50,17 @@ public final class RunResult {
         public Long timeMs;
         public int jvm;
         public Integer segment;
+        /** Static fields it read / wrote, when the run recorded them (null otherwise; docs/dependence.md). */
+        public List<String> reads;
+        public List<String> writes;
+    }
+
+    /** Static fields read and written by a class's fixtures outside any test (recorded runs only). */
+    public static final class ClassState {
+        @SerializedName("class")
+        public String className;
+        public List<String> reads = new ArrayList<>();
+        public List<String> writes = new ArrayList<>();
     }
 
     /** One JUnit request: a class, its tests in order, class-level setup once. */

@@ -42,4 +42,29 @@ class DetectConfigTest {
         assertEquals(List.of("odrust.strategy was reverse-passing, now random-class", "odrust.seed was 7, now 8"),
                 c.incompatibleWith(saved));
     }
+
+    @Test
+    void resumingWithOtherDependenceSettingsIsRefused() {
+        DetectConfig c = new DetectConfig();
+        c.strategy = "dependence-aware";
+        c.dependenceFree = DetectConfig.commaList(" p.Log#* , ,*#COUNT");
+        assertEquals(List.of("p.Log#*", "*#COUNT"), c.dependenceFree);
+        JsonObject saved = c.toJson();
+        assertEquals(List.of(), c.incompatibleWith(saved));
+        c.dependenceFree = List.of("p.Log#*");
+        c.costAware = true;
+        assertEquals(List.of("odrust.costAware was false, now true", "odrust.dependenceFree was p.Log#*,*#COUNT, now p.Log#*"),
+                c.incompatibleWith(saved));
+    }
+
+    @Test
+    void thePlanLineSaysWhatDependenceAwareSavesOverTuscan() {
+        JsonObject plan = com.google.gson.JsonParser.parseString("{\"strategy\":\"dependence-aware\",\"orders\":3,"
+                + "\"executions\":8,\"pairs\":4,\"predicted_ms\":1900,\"cost0_ms\":600,\"unrecorded\":0,"
+                + "\"tuscan\":{\"strategy\":\"tuscan\",\"orders\":16,\"executions\":126,\"pairs\":110,\"predicted_ms\":10900}}")
+                .getAsJsonObject();
+        assertEquals("plan: dependence-aware: 3 orders, 8 test executions, 4 pairs to cover, predicted 1.9 s (0.6 s per JVM"
+                + " start + test times, from the baseline); tuscan would run 16 orders, 126 test executions, 110 pairs,"
+                + " predicted 10.9 s", Detector.planLine(plan));
+    }
 }

@@ -1,0 +1,673 @@
+//! Dependence-aware planning: which ordered test pairs can interact through static state.
+//!
+//! DTDetector's dependence-aware algorithm (Zhang et al., "Empirically Revisiting the Test
+//! Independence Assumption", ISSTA 2014, section 4.4): when a test reads no static field that an
+//! earlier test wrote, it behaves as it does without them, so an order (or a consecutive pair)
+//! in which no test reads what an earlier one wrote cannot reveal a dependence and need not run.
+//!
+//! The jvm-agent records, in the baseline runs of the original order, the static fields each test
+//! reads and writes (`reads` / `writes` of each result; a read of a field that may hold a mutable
+//! object already counts as a write there, since `MAP.put` mutates through a read) and what each
+//! class's fixtures touch outside any test (`class_state`, added to every test of that class). A
+//! [`DependenceMap`] keeps, per unit, the fields as bit sets and answers
+//! [`depends(a, b)`](DependenceMap::depends): may `b` read something `a` wrote? A unit with no
+//! recording at all (it did not run, or the run was not recorded) is taken to touch everything.
+//! Fields matching a dependence-free pattern (`odrust.dependenceFree`) are ignored.
+//! What the recording can and cannot see: `docs/dependence.md`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::detect::ExperimentRecord;
+use crate::schedule::{CostModel, Schedule};
+use crate::suite::Suite;
+use crate::testid::container_of;
+
+/// Per-unit static field accesses, and the ordered pairs they make possibly dependent.
+#[derive(Debug, Clone)]
+pub struct DependenceMap {
+    /// Fields read, one bit set per unit (bit `f` = field `fields[f]`).
+    reads: Vec<Vec<u64>>,
+    /// Fields written (including reads of possibly mutable objects), per unit.
+    writes: Vec<Vec<u64>>,
+    /// Units with no recording: possibly dependent on and for every other unit.
+    unrecorded: Vec<bool>,
+    /// Field names, by bit.
+    fields: Vec<String>,
+}
+
+impl DependenceMap {
+    /// The accesses of `units` (the schedule's units: test ids and dynamic containers) recorded in
+    /// `records` (the baseline runs; their union counts), without the fields matching one of the
+    /// `dependence_free` patterns (`*` matches any text).
+    pub fn from_records(
+        suite: &Suite,
+        units: &[String],
+        records: &[&ExperimentRecord],
+        dependence_free: &[String],
+    ) -> DependenceMap {
+        let unit_index: HashMap<&str, usize> = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.as_str(), i))
+            .collect();
+        let unit_of = |id: &str| -> Option<usize> {
+            unit_index
+                .get(id)
+                .or_else(|| unit_index.get(container_of(id)))
+                .copied()
+        };
+        let mut field_index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut fields: Vec<String> = Vec::new();
+        let mut field = |name: &str| -> Option<usize> {
+            if dependence_free.iter().any(|p| glob(p, name)) {
+                return None;
+            }
+            if let Some(&f) = field_index.get(name) {
+                return Some(f);
+            }
+            fields.push(name.to_string());
+            field_index.insert(name.to_string(), fields.len() - 1);
+            Some(fields.len() - 1)
+        };
+        let mut reads: Vec<Vec<usize>> = vec![Vec::new(); units.len()];
+        let mut writes: Vec<Vec<usize>> = vec![Vec::new(); units.len()];
+        let mut recorded = vec![false; units.len()];
+        // Class-level accesses go to every unit of the class.
+        let mut class_units: HashMap<&str, Vec<usize>> = HashMap::new();
+        for record in &suite.classes {
+            for id in &record.tests {
+                if let Some(u) = unit_index.get(id.as_str()) {
+                    class_units
+                        .entry(record.class.as_str())
+                        .or_default()
+                        .push(*u);
+                }
+            }
+        }
+        for record in records {
+            for result in &record.results {
+                let Some(u) = unit_of(&result.test) else {
+                    continue;
+                };
+                if result.reads.is_some() || result.writes.is_some() {
+                    recorded[u] = true;
+                }
+                for name in result.reads.iter().flatten() {
+                    reads[u].extend(field(name));
+                }
+                for name in result.writes.iter().flatten() {
+                    writes[u].extend(field(name));
+                }
+            }
+            for state in &record.class_state {
+                let Some(members) = class_units.get(state.class.as_str()) else {
+                    continue;
+                };
+                let r: Vec<usize> = state.reads.iter().filter_map(|n| field(n)).collect();
+                let w: Vec<usize> = state.writes.iter().filter_map(|n| field(n)).collect();
+                for &u in members {
+                    reads[u].extend(&r);
+                    writes[u].extend(&w);
+                }
+            }
+        }
+        let words = fields.len().div_ceil(64);
+        let bits = |sets: Vec<Vec<usize>>| -> Vec<Vec<u64>> {
+            sets.into_iter()
+                .map(|set| {
+                    let mut b = vec![0u64; words];
+                    for f in set {
+                        b[f / 64] |= 1 << (f % 64);
+                    }
+                    b
+                })
+                .collect()
+        };
+        DependenceMap {
+            reads: bits(reads),
+            writes: bits(writes),
+            unrecorded: recorded.iter().map(|r| !r).collect(),
+            fields,
+        }
+    }
+
+    /// Whether unit `b` may read a static field that unit `a` wrote (so `[a, b]` may reveal a
+    /// dependence): always for a unit without a recording.
+    pub fn depends(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        if a == b {
+            return false;
+        }
+        if self.unrecorded[a] || self.unrecorded[b] {
+            return true;
+        }
+        self.writes[a]
+            .iter()
+            .zip(&self.reads[b])
+            .any(|(w, r)| w & r != 0)
+    }
+
+    /// Units without a recording.
+    pub fn unrecorded(&self) -> usize {
+        self.unrecorded.iter().filter(|u| **u).count()
+    }
+
+    /// Distinct fields that count (after the dependence-free patterns).
+    pub fn field_count(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Whether `u`, run after the units of `before`, sees only what it would see alone: nothing
+    /// before it is unrecorded or writes a field it reads (an unrecorded `u` only when first).
+    fn clean_after(&self, u: usize, written: &[u64], any_unrecorded: bool) -> bool {
+        if any_unrecorded {
+            return false;
+        }
+        if self.unrecorded[u] {
+            return written.iter().all(|w| *w == 0);
+        }
+        written.iter().zip(&self.reads[u]).all(|(w, r)| w & r == 0)
+    }
+
+    /// Orders that run, without anything it reads written before it, every unit that reads some
+    /// field and is never run that way by `orders`: a brittle (fails unless a state-setter runs
+    /// first) passes in the original order and, covered by pairs alone, might only ever run
+    /// after its setter. DTDetector runs every test alone for this; these orders pack such units
+    /// together (in unit order, so classes stay contiguous) while none writes what a later one
+    /// reads.
+    pub fn clean_runs<I>(&self, orders: I) -> Vec<Vec<u32>>
+    where
+        I: IntoIterator<Item = Vec<u32>>,
+    {
+        let n = self.reads.len();
+        let words = self.fields.len().div_ceil(64);
+        let mut clean = vec![false; n];
+        for order in orders {
+            let mut written = vec![0u64; words];
+            let mut any_unrecorded = false;
+            for u in order {
+                let u = u as usize;
+                if !clean[u] && self.clean_after(u, &written, any_unrecorded) {
+                    clean[u] = true;
+                }
+                any_unrecorded |= self.unrecorded[u];
+                for (w, x) in written.iter_mut().zip(&self.writes[u]) {
+                    *w |= x;
+                }
+            }
+        }
+        let mut runs: Vec<Vec<u32>> = Vec::new();
+        let mut written = vec![0u64; words];
+        let mut any_unrecorded = false;
+        for (u, clean) in clean.into_iter().enumerate() {
+            let reads_something = self.unrecorded[u] || self.reads[u].iter().any(|r| *r != 0);
+            if clean || !reads_something {
+                continue;
+            }
+            if runs.is_empty() || !self.clean_after(u, &written, any_unrecorded) {
+                runs.push(Vec::new());
+                written.iter_mut().for_each(|w| *w = 0);
+                any_unrecorded = false;
+            }
+            runs.last_mut().expect("pushed").push(u as u32);
+            any_unrecorded |= self.unrecorded[u];
+            for (w, x) in written.iter_mut().zip(&self.writes[u]) {
+                *w |= x;
+            }
+        }
+        runs
+    }
+
+    /// The fields through which `b` may depend on `a` (empty when either is unrecorded).
+    pub fn shared(&self, a: u32, b: u32) -> Vec<&str> {
+        let (a, b) = (a as usize, b as usize);
+        if self.unrecorded[a] || self.unrecorded[b] {
+            return Vec::new();
+        }
+        (0..self.fields.len())
+            .filter(|&f| self.writes[a][f / 64] & self.reads[b][f / 64] & (1 << (f % 64)) != 0)
+            .map(|f| self.fields[f].as_str())
+            .collect()
+    }
+}
+
+/// The orders of a `dependence-aware` run.
+#[derive(Debug, Clone)]
+pub struct DependencePlan {
+    /// Class-compatible orders covering every pair `(a, b)` with [`DependenceMap::depends`], or
+    /// tuscan's orders when those are predicted to cost less (`info.uses_tuscan`).
+    pub schedule: Schedule,
+    /// Then these ([`DependenceMap::clean_runs`]; none with tuscan's orders, where every test
+    /// runs first once).
+    pub extra: Vec<Vec<String>>,
+    /// What it runs, with tuscan's plan for comparison.
+    pub info: PlanInfo,
+    /// The accesses it was planned from.
+    pub map: DependenceMap,
+}
+
+/// What a plan costs when no cost model is known: a JVM start is worth this many test runs.
+const DEFAULT_COST0_IN_TESTS: u64 = 100;
+
+/// Plans `dependence-aware` from the recorded `records` (the baseline runs): the covering
+/// schedule of the possibly dependent pairs (ranked by `ranking` when given), then the clean runs.
+/// When tuscan's schedule (which covers every pair) is predicted to cost less under `cost` (else
+/// with a JVM start worth 100 test runs), tuscan's orders are used instead: with many dependent
+/// pairs, short covering orders can cost more JVM starts than they save in test runs.
+pub fn plan(
+    suite: &Suite,
+    records: &[&ExperimentRecord],
+    dependence_free: &[String],
+    seed: u64,
+    ranking: Option<&CostModel>,
+    cost: Option<&CostModel>,
+) -> DependencePlan {
+    let units = crate::schedule::unit_ids(suite);
+    let map = DependenceMap::from_records(suite, &units, records, dependence_free);
+    let covering = crate::schedule::covering(suite, seed, ranking, &|a, b| map.depends(a, b));
+    let extra: Vec<Vec<String>> = map
+        .clean_runs((0..covering.len()).map(|r| covering.order_indices(r)))
+        .iter()
+        .map(|run| covering.ids(run))
+        .collect();
+    let mut info = describe(&covering, &extra, cost);
+    info.strategy = crate::strategy::Strategy::DependenceAware;
+    info.unrecorded = Some(map.unrecorded());
+    info.fields = Some(map.field_count());
+    let tuscan = Schedule::new(crate::strategy::Strategy::Tuscan, suite, seed, 2, ranking);
+    let Some(tuscan) = tuscan else {
+        return DependencePlan {
+            schedule: covering,
+            extra,
+            info,
+            map,
+        };
+    };
+    let tuscan_info = describe(&tuscan, &[], cost);
+    let weight = |i: &PlanInfo| {
+        i.predicted_ms
+            .unwrap_or(i.orders * DEFAULT_COST0_IN_TESTS + i.executions)
+    };
+    let use_tuscan = weight(&tuscan_info) < weight(&info);
+    let (schedule, extra) = if use_tuscan {
+        info = PlanInfo {
+            strategy: crate::strategy::Strategy::DependenceAware,
+            uses_tuscan: true,
+            unrecorded: info.unrecorded,
+            fields: info.fields,
+            dependent_pairs: Some(covering.pairs_total()),
+            ..tuscan_info.clone()
+        };
+        (tuscan, Vec::new())
+    } else {
+        (covering, extra)
+    };
+    info.tuscan = Some(Box::new(tuscan_info));
+    DependencePlan {
+        schedule,
+        extra,
+        info,
+        map,
+    }
+}
+
+/// What `schedule` runs, and its predicted cost under `cost`: `cost0 × orders + Σ test times`
+/// over every execution (a test without a time costs the mean of the known ones; for schedules
+/// of more than 2^22 orders every execution costs that mean), followed by the orders `extra`.
+pub fn describe(schedule: &Schedule, extra: &[Vec<String>], cost: Option<&CostModel>) -> PlanInfo {
+    let orders = schedule.len() + extra.len() as u64;
+    let executions = schedule.executions() + extra.iter().map(|o| o.len() as u64).sum::<u64>();
+    let predicted_ms = cost.map(|cost| {
+        let mean = if cost.test_ms.is_empty() {
+            0
+        } else {
+            cost.test_ms.values().sum::<u64>() / cost.test_ms.len() as u64
+        };
+        let tests: u64 = if schedule.len() <= 1 << 22 {
+            let ms: Vec<u64> = schedule.units().iter().map(|u| cost.ms(u)).collect();
+            (0..schedule.len())
+                .map(|r| {
+                    schedule
+                        .order_indices(r)
+                        .iter()
+                        .map(|&u| ms[u as usize])
+                        .sum::<u64>()
+                })
+                .sum()
+        } else {
+            mean * schedule.executions()
+        };
+        let extra_ms: u64 = extra.iter().flatten().map(|t| cost.ms(t)).sum();
+        cost.cost0_ms * orders + tests + extra_ms
+    });
+    PlanInfo {
+        strategy: schedule.strategy(),
+        orders,
+        executions,
+        pairs: schedule.pairs_total(),
+        predicted_ms,
+        cost0_ms: cost.map(|c| c.cost0_ms),
+        tuscan: None,
+        unrecorded: None,
+        fields: None,
+        uses_tuscan: false,
+        dependent_pairs: None,
+    }
+}
+
+/// Whether `text` matches `pattern`, where `*` matches any run of characters (also none).
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The cost model measured by the baseline: each test's recorded time, and `Cost0` as the
+/// baseline's wall time less its tests' times (`None` without a baseline). The last baseline run
+/// counts (the one whose outcomes the rounds are compared with).
+pub fn cost_from_baseline(records: &[&ExperimentRecord]) -> Option<CostModel> {
+    let last = records.last()?;
+    let mut test_ms = BTreeMap::new();
+    let mut total = 0u64;
+    for r in &last.results {
+        if let Some(ms) = r.time_ms {
+            total += ms;
+            *test_ms.entry(r.test.clone()).or_insert(0) += ms;
+        }
+    }
+    Some(CostModel {
+        cost0_ms: last.millis.saturating_sub(total),
+        test_ms,
+    })
+}
+
+/// What a systematic schedule will run, printed before its first round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanInfo {
+    /// The strategy.
+    pub strategy: crate::strategy::Strategy,
+    /// Orders (JVM starts).
+    pub orders: u64,
+    /// Test executions of all orders together.
+    pub executions: u64,
+    /// Ordered pairs the schedule covers.
+    pub pairs: u64,
+    /// `cost0_ms × orders + Σ test times`, when a cost model is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_ms: Option<u64>,
+    /// The fixed cost per order the prediction used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost0_ms: Option<u64>,
+    /// `dependence-aware`: the `tuscan` schedule of the same suite, for comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuscan: Option<Box<PlanInfo>>,
+    /// `dependence-aware`: units without a recording (taken to touch everything).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrecorded: Option<usize>,
+    /// `dependence-aware`: static fields that count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<usize>,
+    /// `dependence-aware`: it runs tuscan's orders, predicted to cost less than covering only
+    /// the possibly dependent pairs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uses_tuscan: bool,
+    /// `dependence-aware` with tuscan's orders: how many of the pairs may interact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependent_pairs: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{ClassState, ExperimentKind, TestResult};
+    use crate::outcome::RunOutcome;
+    use crate::suite::{ClassRecord, Framework};
+
+    fn suite() -> Suite {
+        Suite {
+            schema_version: 1,
+            module: "m".into(),
+            classes: vec![
+                ClassRecord {
+                    class: "p.A".into(),
+                    framework: Framework::Junit4,
+                    reorderable: true,
+                    tests: vec!["p.A#a1".into(), "p.A#a2".into()],
+                    dynamic: Vec::new(),
+                },
+                ClassRecord {
+                    class: "p.B".into(),
+                    framework: Framework::Junit5,
+                    reorderable: true,
+                    tests: vec!["p.B#b1".into(), "p.B#dyn".into()],
+                    dynamic: vec!["p.B#dyn".into()],
+                },
+            ],
+        }
+    }
+
+    fn result(test: &str, reads: Option<&[&str]>, writes: Option<&[&str]>) -> TestResult {
+        let strings = |l: &[&str]| l.iter().map(|s| s.to_string()).collect();
+        TestResult {
+            test: test.into(),
+            outcome: RunOutcome::Pass,
+            message: None,
+            time_ms: Some(10),
+            reads: reads.map(strings),
+            writes: writes.map(strings),
+        }
+    }
+
+    fn record(results: Vec<TestResult>, class_state: Vec<ClassState>) -> ExperimentRecord {
+        ExperimentRecord {
+            id: 1,
+            kind: ExperimentKind::Baseline,
+            round: None,
+            strategy: None,
+            order: Vec::new(),
+            targets: Vec::new(),
+            results,
+            honoured: true,
+            millis: 1000,
+            class_state,
+        }
+    }
+
+    fn units() -> Vec<String> {
+        ["p.A#a1", "p.A#a2", "p.B#b1", "p.B#dyn"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_reader_depends_on_a_writer_of_the_same_field_only() {
+        let rec = record(
+            vec![
+                result("p.A#a1", Some(&[]), Some(&["p.S#X"])),
+                result("p.A#a2", Some(&["p.S#X"]), Some(&[])),
+                result("p.B#b1", Some(&["p.S#Y"]), Some(&[])),
+                result("p.B#dyn[1]", Some(&[]), Some(&["p.S#Y"])),
+                result("p.B#dyn[2]", Some(&["p.S#X"]), Some(&[])),
+            ],
+            vec![],
+        );
+        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
+        assert!(map.depends(0, 1), "a2 reads X, which a1 wrote");
+        assert!(!map.depends(1, 0), "a1 reads nothing");
+        assert!(
+            map.depends(3, 2),
+            "b1 reads Y, written by an invocation of dyn"
+        );
+        assert!(map.depends(0, 3), "an invocation of dyn reads X");
+        assert!(!map.depends(2, 1) && !map.depends(1, 2) && !map.depends(0, 0));
+        assert_eq!(map.shared(0, 1), vec!["p.S#X"]);
+        assert_eq!((map.unrecorded(), map.field_count()), (0, 2));
+    }
+
+    #[test]
+    fn dependence_free_fields_are_ignored_and_unrecorded_units_touch_everything() {
+        let rec = record(
+            vec![
+                result("p.A#a1", Some(&[]), Some(&["p.Log#LOGGER", "p.S#X"])),
+                result("p.A#a2", Some(&["p.Log#LOGGER"]), Some(&[])),
+                result("p.B#b1", None, None),
+            ],
+            vec![],
+        );
+        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &["p.Log#*".into()]);
+        assert!(!map.depends(0, 1), "the logger is dependence-free");
+        assert!(
+            map.depends(0, 2) && map.depends(2, 1),
+            "b1 was not recorded"
+        );
+        assert!(map.depends(3, 0), "dyn never ran");
+        assert_eq!(map.unrecorded(), 2);
+    }
+
+    #[test]
+    fn class_state_counts_for_every_test_of_the_class() {
+        let rec = record(
+            vec![
+                result("p.A#a1", Some(&[]), Some(&[])),
+                result("p.A#a2", Some(&[]), Some(&[])),
+                result("p.B#b1", Some(&["p.S#Z"]), Some(&[])),
+                result("p.B#dyn[1]", Some(&[]), Some(&[])),
+            ],
+            vec![ClassState {
+                class: "p.A".into(),
+                reads: vec![],
+                writes: vec!["p.S#Z".into()],
+            }],
+        );
+        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
+        assert!(map.depends(0, 2) && map.depends(1, 2));
+        assert!(!map.depends(3, 2) && !map.depends(0, 1));
+    }
+
+    #[test]
+    fn readers_never_run_clean_get_packed_clean_runs() {
+        let rec = record(
+            vec![
+                result("p.A#a1", Some(&[]), Some(&["p.S#X"])),
+                result("p.A#a2", Some(&["p.S#X"]), Some(&[])),
+                result("p.B#b1", Some(&["p.S#Y"]), Some(&["p.S#X"])),
+                result("p.B#dyn[1]", Some(&["p.S#X"]), Some(&[])),
+            ],
+            vec![],
+        );
+        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
+        // a2 and dyn only ever run after a writer of X; b1 runs first once.
+        let runs = map.clean_runs(vec![vec![0, 1], vec![2, 3], vec![0, 3]]);
+        // a2 alone first; b1 would write X before dyn reads it, but b1 needs no run: dyn joins a2.
+        assert_eq!(runs, vec![vec![1, 3]]);
+        // Nothing needed when every reader already ran first somewhere.
+        assert!(map
+            .clean_runs(vec![vec![1, 0], vec![3, 2], vec![2]])
+            .is_empty());
+        // A writer of what a later reader reads starts a new run.
+        let runs = map.clean_runs(Vec::<Vec<u32>>::new());
+        assert_eq!(runs, vec![vec![1, 2], vec![3]]);
+    }
+
+    #[test]
+    fn the_cheaper_of_covering_and_tuscan_runs() {
+        use crate::strategy::Strategy;
+        let classes = (0..3)
+            .map(|c| ClassRecord {
+                class: format!("p.C{c}"),
+                framework: Framework::Junit4,
+                reorderable: true,
+                tests: (0..4).map(|t| format!("p.C{c}#t{t}")).collect(),
+                dynamic: Vec::new(),
+            })
+            .collect();
+        let suite = Suite {
+            schema_version: 1,
+            module: "m".into(),
+            classes,
+        };
+        let everyone = |field: &str| {
+            let ids: Vec<String> = suite.ids().map(String::from).collect();
+            let results = ids
+                .iter()
+                .map(|t| result(t, Some(&[field]), Some(&[field])))
+                .collect();
+            record(results, vec![])
+        };
+        let weight = |i: &PlanInfo| i.orders * DEFAULT_COST0_IN_TESTS + i.executions;
+        // Everything shares one mutable static: tuscan's orders cover it as cheaply as anything.
+        let dense = everyone("p.S#X");
+        let p = plan(&suite, &[&dense], &[], 3, None, None);
+        let tuscan = p.info.tuscan.as_deref().unwrap();
+        assert!(weight(&p.info) <= weight(tuscan));
+        assert_eq!(p.info.pairs, tuscan.pairs);
+        assert_eq!(p.info.strategy, Strategy::DependenceAware);
+        // Nothing shared: no order at all beats tuscan.
+        let p = plan(&suite, &[&dense], &["p.S#*".into()], 3, None, None);
+        assert!(!p.info.uses_tuscan);
+        assert_eq!((p.info.orders, p.info.pairs), (0, 0));
+        assert!(p.extra.is_empty(), "nobody reads anything that counts");
+        // When every JVM start is expensive, tuscan's fewer, longer orders win over many short ones.
+        let mut rec = everyone("p.S#NONE");
+        for (i, r) in rec.results.iter_mut().enumerate() {
+            // A chain of pairs t_i -> t_{i+1} across the suite, nothing else.
+            r.writes = Some(vec![format!("p.S#F{i}")]);
+            r.reads = Some(vec![format!("p.S#F{}", i.wrapping_sub(1))]);
+        }
+        let cheap = plan(&suite, &[&rec], &[], 3, None, None);
+        assert!(!cheap.info.uses_tuscan, "11 pairs need a few short orders");
+        let expensive = CostModel {
+            cost0_ms: 1_000_000,
+            test_ms: BTreeMap::new(),
+        };
+        let p = plan(&suite, &[&rec], &[], 3, None, Some(&expensive));
+        let tuscan = p.info.tuscan.as_deref().unwrap();
+        assert_eq!(
+            p.info.uses_tuscan,
+            tuscan.orders < cheap.info.orders,
+            "{} vs {}",
+            tuscan.orders,
+            cheap.info.orders
+        );
+        assert!(p.info.predicted_ms.unwrap() <= tuscan.predicted_ms.unwrap());
+    }
+
+    #[test]
+    fn globs_match_like_a_shell() {
+        assert!(glob("p.C#*", "p.C#LOG"));
+        assert!(glob("*#LOGGER", "a.b.C#LOGGER"));
+        assert!(glob("*", ""));
+        assert!(glob("a*b*c", "axxbyyc"));
+        assert!(!glob("a*b*c", "axxcyyb"));
+        assert!(!glob("p.C#X", "p.C#XY"));
+        assert!(!glob("ab*ba", "aba"));
+    }
+
+    #[test]
+    fn the_baseline_gives_cost0_and_test_times() {
+        let rec = record(
+            vec![result("p.A#a1", None, None), result("p.A#a2", None, None)],
+            vec![],
+        );
+        let cost = cost_from_baseline(&[&rec]).unwrap();
+        assert_eq!(cost.cost0_ms, 980);
+        assert_eq!(cost.ms("p.A#a1"), 10);
+        assert!(cost_from_baseline(&[]).is_none());
+    }
+}

@@ -1,0 +1,43 @@
+package io.github.odrust.maven.detect;
+
+import io.github.odrust.maven.TestModule;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The options file of the jvm-agent's recording mode ({@code -javaagent:agent.jar=FILE}; format in
+ * docs/protocol.md): the module's class directories (and the reactor's, when they are on its
+ * classpath as directories) are instrumented, plus the user's {@code odrust.dependence.include}.
+ */
+public final class RecordOptions {
+    /**
+     * Logger types: a {@code static final Logger LOG} is read by nearly every test, and counting
+     * each read as a possible write would make every pair of tests dependent.
+     */
+    static final List<String> CONSTANT_TYPES = List.of("org.slf4j.Logger", "java.util.logging.Logger",
+            "org.apache.logging.log4j.Logger", "org.apache.log4j.Logger", "org.apache.commons.logging.Log",
+            "ch.qos.logback.classic.Logger", "java.lang.System$Logger");
+
+    private RecordOptions() {}
+
+    public static void write(Path file, TestModule module, List<String> include) throws IOException {
+        StringBuilder b = new StringBuilder("# odrust: which classes the jvm-agent records static field accesses of\n");
+        for (File entry : module.classpath) {
+            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
+                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+            }
+        }
+        for (String type : CONSTANT_TYPES) {
+            b.append("constant-type ").append(type).append('\n');
+        }
+        for (String prefix : include) {
+            b.append("include ").append(prefix).append('\n');
+        }
+        Files.createDirectories(file.getParent());
+        Files.write(file, b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+}
