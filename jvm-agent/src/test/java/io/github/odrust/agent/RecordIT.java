@@ -270,6 +270,52 @@ class RecordIT {
     }
 
     @Test
+    void mutableReadsAreWritesOnlyWhenTheStateBehindThemChanged() throws Exception {
+        String f = R + "RecSampleFingerprint";
+        String[] tests = {"readsTable", "putsIntoTable", "putsAndRemoves", "readsLambda", "incrementsAtomic",
+            "readsArray", "changesArrayElement", "readsHugeList", "readsCycle", "changesCycle", "threadsReadAtOnce",
+            "threadsReadAndOneWrites"};
+        List<String> plan = new ArrayList<>();
+        plan.add("segment\tjunit4\t" + f);
+        for (String t : tests) {
+            plan.add("test\t" + f + "#" + t);
+        }
+        Run r = fork(options(false), false, plan.toArray(new String[0]));
+        r.allPassed();
+        assertEquals("", r.stderr.trim(), "stderr");
+        String l = R + "RecLookup#";
+        // a read-only lookup table: a read, no write
+        assertEquals(list(l + "TABLE"), r.reads(f + "#readsTable"));
+        assertEquals(list(), r.writes(f + "#readsTable"));
+        // put: the state behind the field changed
+        assertEquals(list(l + "TABLE"), r.writes(f + "#putsIntoTable"));
+        // put, then remove: changed and restored, no write
+        assertEquals(list(l + "TABLE"), r.reads(f + "#putsAndRemoves"));
+        assertEquals(list(), r.writes(f + "#putsAndRemoves"));
+        // a stateless lambda
+        assertEquals(list(l + "DECODER"), r.reads(f + "#readsLambda"));
+        assertEquals(list(), r.writes(f + "#readsLambda"));
+        assertEquals(list(l + "COUNTER"), r.writes(f + "#incrementsAtomic"));
+        assertEquals(list(), r.writes(f + "#readsArray"));
+        assertEquals(list(l + "CELLS"), r.writes(f + "#changesArrayElement"));
+        // over the fingerprint budget: unknown, a write
+        assertEquals(list(l + "HUGE"), r.writes(f + "#readsHugeList"));
+        // a cycle terminates
+        assertEquals(list(l + "SELF"), r.reads(f + "#readsCycle"));
+        assertEquals(list(), r.writes(f + "#readsCycle"));
+        assertEquals(list(l + "SELF"), r.writes(f + "#changesCycle"));
+        // first reads from several threads at once
+        assertEquals(list(l + "SHARED"), r.reads(f + "#threadsReadAtOnce"));
+        assertEquals(list(), r.writes(f + "#threadsReadAtOnce"));
+        assertEquals(list(l + "SHARED"), r.writes(f + "#threadsReadAndOneWrites"));
+        // @BeforeClass read the table, putsIntoTable changed it: the test's change, not the class's
+        List<Map<String, Object>> cs = r.all("class-state");
+        assertEquals(1, cs.size(), cs.toString());
+        assertEquals(list(l + "TABLE"), strings(cs.get(0).get("reads")));
+        assertEquals(list(), strings(cs.get(0).get("writes")));
+    }
+
+    @Test
     void withoutTheAgentEventsAreUnchanged() throws Exception {
         Run r = fork(null, false, samplePlan());
         r.allPassed();

@@ -37,6 +37,12 @@ final class Bits {
         }
     }
 
+    boolean has(int id) {
+        int w = id >>> 6;
+        AtomicLongArray a = words;
+        return w < a.length() && (a.get(w) & (1L << id)) != 0;
+    }
+
     private synchronized AtomicLongArray grow(int w) {
         AtomicLongArray a = words;
         if (w < a.length()) {

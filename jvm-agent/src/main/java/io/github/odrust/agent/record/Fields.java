@@ -46,6 +46,8 @@ final class Fields {
         final WeakReference<ClassLoader> loader;
         volatile int kind;
         volatile String display;
+        /** The resolved field (accessible), to read its value at the end of a window; null if unknown. */
+        volatile Field field;
 
         Entry(String owner, String name, ClassLoader loader, int kind, String display) {
             this.owner = owner;
@@ -105,12 +107,30 @@ final class Fields {
         return id;
     }
 
+    /** An {@code ignore-field} (after {@link #classify}, which names the field by its declaring class). */
+    static boolean ignored(Entry e) {
+        return options.ignoredField(e.display);
+    }
+
     static Entry entry(int id) {
         return entries[id];
     }
 
-    /** Field names for the given read and write ids: sorted, constants dropped, mutable reads also writes. */
-    static Recorder.Accesses describe(int[] readIds, int[] writeIds) {
+    /** A {@code constant-type} of the options file. */
+    static boolean constantType(String dotted) {
+        return options.constantTypes.contains(dotted);
+    }
+
+    /** Whether a value of this (dotted) declared type can never change. */
+    static boolean immutableType(String dotted) {
+        return IMMUTABLE.contains(dotted) || options.constantTypes.contains(dotted);
+    }
+
+    /**
+     * Field names for the given read and write ids: sorted, constants dropped, mutable reads also
+     * writes unless {@code unchanged} (fingerprinted at the first read and at the window's end, equal) has them.
+     */
+    static Recorder.Accesses describe(int[] readIds, int[] writeIds, Bits unchanged) {
         Set<String> reads = new TreeSet<>();
         Set<String> writes = new TreeSet<>();
         Options o = options;
@@ -121,7 +141,7 @@ final class Fields {
                 continue;
             }
             reads.add(e.display);
-            if (k == MUTABLE) {
+            if (k == MUTABLE && (unchanged == null || !unchanged.has(id))) {
                 writes.add(e.display);
             }
         }
@@ -153,6 +173,14 @@ final class Fields {
                 String declaring = f.getDeclaringClass().getName();
                 display = declaring + "#" + f.getName();
                 k = Options.never(declaring.replace('.', '/')) || f.isSynthetic() ? IGNORE : kind(f);
+                if (k == MUTABLE) {
+                    try {
+                        f.setAccessible(true);
+                        e.field = f;
+                    } catch (RuntimeException notOpen) {
+                        // the end of a window fingerprints the object seen at the first read
+                    }
+                }
             }
         } catch (Throwable t) {
             k = MUTABLE; // cannot tell: a conservative guess

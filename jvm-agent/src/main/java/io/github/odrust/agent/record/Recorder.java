@@ -1,7 +1,12 @@
 package io.github.odrust.agent.record;
 
+import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What instrumented code calls ({@link #read}, {@link #write}) and what the runner asks at the end of
@@ -13,28 +18,135 @@ import java.util.List;
  * classes whose loader sees this very class (see {@code Transformer}).
  */
 public final class Recorder {
+    /** How long a first read waits for another thread's first read in the same window before giving up (then: a write). */
+    private static final long LOCK_WAIT_SECONDS = 10;
+
     private static volatile boolean active;
     /** Where accesses go now; null outside segments (and always when recording is off). */
-    private static volatile Bits[] current;
-    private static Bits[] segment;
+    private static volatile Window current;
+    private static Window segment;
     private static String segmentClass;
+    /** Threads walking an object graph now; their own accesses meanwhile are not recorded. */
+    private static final AtomicInteger WALKERS = new AtomicInteger();
+    private static final ThreadLocal<Boolean> WALKING = new ThreadLocal<>();
 
     private Recorder() {
     }
 
+    /** A possibly-mutable field's value at its first read in a window, and its fingerprint then. */
+    private static final class Snapshot {
+        final int id;
+        final Object value;
+        long before;
+        boolean changed;
+
+        Snapshot(int id, Object value, long before) {
+            this.id = id;
+            this.value = value;
+            this.before = before;
+            this.changed = before == Fingerprint.UNKNOWN;
+        }
+    }
+
+    /** The accesses of one test, or of a segment outside its tests. */
+    static final class Window {
+        final Bits reads;
+        final Bits writes;
+        /** Reference-typed fields whose first read in this window is fully handled (the fast path). */
+        final Bits checked;
+        /** First reads that gave up waiting for the lock: writes whatever a snapshot says. */
+        final Bits forced;
+        final ReentrantLock lock = new ReentrantLock();
+        /** Under {@link #lock}. */
+        final List<Snapshot> snapshots = new ArrayList<>();
+
+        Window(int n) {
+            reads = new Bits(n);
+            writes = new Bits(n);
+            checked = new Bits(n);
+            forced = new Bits(n);
+        }
+    }
+
+    private static boolean walking() {
+        return WALKERS.get() != 0 && WALKING.get() != null;
+    }
+
     /** Called by instrumented code before a static-field read (or a read-like JDK call). */
     public static void read(int id) {
-        Bits[] s = current;
-        if (s != null) {
-            s[0].set(id);
+        Window w = current;
+        if (w != null && !walking()) {
+            w.reads.set(id);
+        }
+    }
+
+    /**
+     * Called by instrumented code right after a {@code GETSTATIC} of a reference-typed field (other
+     * than String, boxed and the like), with the value read. The first such read of a field in a
+     * window fingerprints what the value refers to when the field is possibly mutable.
+     */
+    public static void read(Object value, int id) {
+        Window w = current;
+        if (w != null && !w.checked.has(id)) {
+            firstRead(w, value, id);
+        }
+    }
+
+    private static void firstRead(Window w, Object value, int id) {
+        if (WALKING.get() != null) {
+            return;
+        }
+        boolean locked = w.lock.tryLock();
+        if (!locked) {
+            try {
+                locked = w.lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the test's interrupt stays; this read counts as a write
+            }
+        }
+        if (!locked) {
+            // no snapshot (or one taken too late): a possibly-mutable read counts as a write
+            w.forced.set(id);
+            w.reads.set(id);
+            w.checked.set(id);
+            return;
+        }
+        try {
+            if (w.checked.has(id)) {
+                return;
+            }
+            w.reads.set(id);
+            try {
+                Fields.Entry e = Fields.entry(id);
+                if (Fields.classify(e) == Fields.MUTABLE && !Fields.ignored(e)) {
+                    w.snapshots.add(new Snapshot(id, value, walk(value)));
+                }
+            } catch (Throwable t) {
+                // never thrown into the test: no snapshot, so a possibly-mutable read counts as a write
+            }
+            w.checked.set(id);
+        } finally {
+            w.lock.unlock();
+        }
+    }
+
+    /** The fingerprint of {@code o}, with this thread's accesses meanwhile not recorded. */
+    static long walk(Object o) {
+        WALKERS.incrementAndGet();
+        WALKING.set(Boolean.TRUE);
+        try {
+            return Fingerprint.of(o);
+        } finally {
+            WALKING.remove();
+            WALKERS.decrementAndGet();
         }
     }
 
     /** Called by instrumented code before a static-field write (or a write-like JDK call). */
     public static void write(int id) {
-        Bits[] s = current;
-        if (s != null) {
-            s[1].set(id);
+        Window w = current;
+        if (w != null && !walking()) {
+            w.writes.set(id);
         }
     }
 
@@ -47,24 +159,19 @@ public final class Recorder {
         active = true;
     }
 
-    private static Bits[] sink() {
-        int n = Fields.size();
-        return new Bits[] {new Bits(n), new Bits(n)};
-    }
-
     /** A segment (or a part of one) starts: accesses outside tests now belong to {@code cls}. */
     public static synchronized void beginSegment(String cls) {
         if (!active) {
             return;
         }
-        segment = sink();
+        segment = new Window(Fields.size());
         segmentClass = cls;
         current = segment;
     }
 
     /** The segment ends: its accesses outside tests, or null when there were none. */
     public static ClassState endSegment() {
-        Bits[] s;
+        Window s;
         String cls;
         synchronized (Recorder.class) {
             if (!active || segment == null) {
@@ -76,37 +183,112 @@ public final class Recorder {
             segmentClass = null;
             current = null;
         }
-        if (s[0].isEmpty() && s[1].isEmpty()) {
+        if (s.reads.isEmpty() && s.writes.isEmpty()) {
             return null;
         }
-        Accesses a = Fields.describe(s[0].members(), s[1].members());
+        Accesses a = Fields.describe(s.reads.members(), s.writes.members(), settle(s));
         return a.reads.isEmpty() && a.writes.isEmpty() ? null : new ClassState(cls, a);
     }
 
     /** A test starts: accesses now belong to it until {@link #endTest}. */
-    public static synchronized void beginTest() {
-        if (active) {
-            current = sink();
+    public static void beginTest() {
+        Window seg;
+        synchronized (Recorder.class) {
+            if (!active) {
+                return;
+            }
+            seg = segment;
+        }
+        if (seg != null) {
+            compare(seg); // what the segment changed outside tests so far; the test's changes are its own
+        }
+        synchronized (Recorder.class) {
+            current = new Window(Fields.size());
         }
     }
 
     /** The running test ends: its accesses (empty when recording is off). */
     public static Accesses endTest() {
-        Bits[] s;
+        Window s;
+        Window seg;
         synchronized (Recorder.class) {
             if (!active) {
                 return Accesses.NONE;
             }
             s = current;
+            seg = segment;
             current = segment;
             if (s == null || s == segment) {
                 return Accesses.NONE;
             }
         }
-        return Fields.describe(s[0].members(), s[1].members());
+        Accesses a = Fields.describe(s.reads.members(), s.writes.members(), settle(s));
+        if (seg != null) {
+            rebase(seg);
+        }
+        return a;
     }
 
-    /** Sorted field names, reads without constants, writes with the conservative mutable-read rule. */
+    /** The value of a snapshot's field now (the object first read when reflection cannot tell). */
+    private static Object now(Snapshot p) {
+        Field f = Fields.entry(p.id).field;
+        if (f != null) {
+            try {
+                return f.get(null);
+            } catch (Throwable t) {
+                // the object first read
+            }
+        }
+        return p.value;
+    }
+
+    /** Marks the snapshots whose state differs from their fingerprint. */
+    private static void compare(Window w) {
+        w.lock.lock();
+        try {
+            for (Snapshot p : w.snapshots) {
+                if (!p.changed && walk(now(p)) != p.before) {
+                    p.changed = true;
+                }
+            }
+        } finally {
+            w.lock.unlock();
+        }
+    }
+
+    /** Fingerprints the unchanged snapshots again (a test ran in between: its changes are not the segment's). */
+    private static void rebase(Window w) {
+        w.lock.lock();
+        try {
+            for (Snapshot p : w.snapshots) {
+                if (!p.changed) {
+                    p.before = walk(now(p));
+                    p.changed = p.before == Fingerprint.UNKNOWN;
+                }
+            }
+        } finally {
+            w.lock.unlock();
+        }
+    }
+
+    /** The window ends: the possibly-mutable fields whose reachable state did not change. */
+    private static Bits settle(Window w) {
+        compare(w);
+        Bits unchanged = new Bits(Fields.size());
+        w.lock.lock();
+        try {
+            for (Snapshot p : w.snapshots) {
+                if (!p.changed && !w.forced.has(p.id)) {
+                    unchanged.set(p.id);
+                }
+            }
+        } finally {
+            w.lock.unlock();
+        }
+        return unchanged;
+    }
+
+    /** Sorted field names, reads without constants, writes with the mutable-read rule (fingerprints). */
     public static final class Accesses {
         public static final Accesses NONE = new Accesses(Collections.<String>emptyList(), Collections.<String>emptyList());
         public final List<String> reads;

@@ -17,8 +17,10 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Inserts {@code Recorder.read(id)} before each GETSTATIC and {@code Recorder.write(id)} before each
- * PUTSTATIC of project classes (and before a few JDK calls that read or change global state).
+ * Inserts {@code Recorder.read(id)} before each GETSTATIC of a primitive or immutable-typed field,
+ * {@code DUP; Recorder.read(value, id)} after each GETSTATIC of any other reference-typed field, and
+ * {@code Recorder.write(id)} before each PUTSTATIC of project classes (and before a few JDK calls
+ * that read or change global state).
  * Only straight-line code is inserted, so stack map frames stay valid; max stack is recomputed.
  */
 final class Transformer implements ClassFileTransformer {
@@ -120,6 +122,12 @@ final class Transformer implements ClassFileTransformer {
         return name.startsWith("$") || name.startsWith("class$") || name.equals("ENUM$VALUES");
     }
 
+    /** A reference-typed field descriptor other than String, boxed and the other immutable types. */
+    static boolean mayBeMutable(String desc) {
+        return desc.startsWith("[")
+                || desc.startsWith("L") && !Fields.immutableType(desc.substring(1, desc.length() - 1).replace('/', '.'));
+    }
+
     static boolean jdkOwner(String owner) {
         return owner.startsWith("java/") || owner.startsWith("javax/") || owner.startsWith("jdk/")
                 || owner.startsWith("sun/") || owner.startsWith("com/sun/");
@@ -163,7 +171,17 @@ final class Transformer implements ClassFileTransformer {
             if ((opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) && !jdkOwner(owner) && !generated(name)
                     && !Options.never(owner) && !(clinit && owner.equals(cls.name))) {
                 // a class initialising (or reading) its own statics in <clinit> is initialisation, not pollution
-                call(Fields.register(owner, name, cls.loader), opcode == Opcodes.GETSTATIC ? "read" : "write");
+                int id = Fields.register(owner, name, cls.loader);
+                if (opcode == Opcodes.GETSTATIC && mayBeMutable(desc)) {
+                    // after the read, with the value: the first read in a test fingerprints it
+                    super.visitFieldInsn(opcode, owner, name, desc);
+                    super.visitInsn(Opcodes.DUP);
+                    push(id);
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "read", "(Ljava/lang/Object;I)V", false);
+                    cls.changed = true;
+                    return;
+                }
+                call(id, opcode == Opcodes.GETSTATIC ? "read" : "write");
             }
             super.visitFieldInsn(opcode, owner, name, desc);
         }
@@ -220,6 +238,12 @@ final class Transformer implements ClassFileTransformer {
         }
 
         private void call(int id, String method) {
+            push(id);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, method, "(I)V", false);
+            cls.changed = true;
+        }
+
+        private void push(int id) {
             if (id >= -1 && id <= 5) {
                 super.visitInsn(Opcodes.ICONST_0 + id);
             } else if (id <= Byte.MAX_VALUE) {
@@ -229,8 +253,6 @@ final class Transformer implements ClassFileTransformer {
             } else {
                 super.visitLdcInsn(id);
             }
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, method, "(I)V", false);
-            cls.changed = true;
         }
     }
 }
