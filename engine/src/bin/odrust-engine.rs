@@ -193,6 +193,11 @@ fn detect_plan(args: &[&str]) -> Result<String, Failure> {
             "detect-plan needs --suite <suite.json>".into(),
         ));
     };
+    if strategy == Strategy::DependenceAware {
+        return Err(Failure::Usage(
+            "dependence-aware plans its rounds from what the baseline recorded: use `orders --strategy dependence-aware --accesses <accesses.json>`".into(),
+        ));
+    }
     let suite: Suite =
         serde_json::from_str(&read_file(&suite)?).map_err(|e| EngineError::BadRequest {
             op: "detect-plan".into(),
