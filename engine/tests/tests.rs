@@ -316,6 +316,22 @@ fn cli_orders_dependence_aware_covers_only_interacting_pairs() {
         "{}",
         stderr(&missing)
     );
+    let plan = cli(
+        &[
+            "detect-plan",
+            "--suite",
+            suite,
+            "--strategy",
+            "dependence-aware",
+        ],
+        None,
+    );
+    assert_eq!(plan.status.code(), Some(2));
+    assert!(
+        stderr(&plan).contains("what the baseline recorded"),
+        "{}",
+        stderr(&plan)
+    );
 }
 
 #[test]
