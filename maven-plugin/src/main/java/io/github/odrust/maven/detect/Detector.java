@@ -96,6 +96,12 @@ public final class Detector {
                         + out.resolve("detect").resolve("exp-" + id).resolve("result.json"));
             }
             history.append(record(exp, result, millis));
+            if (recordOptions != null && "baseline".equals(str(exp, "kind")) && !result.results.isEmpty()
+                    && result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
+                log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's recording"
+                        + " did not start; its reason is in " + out.resolve("detect").resolve("exp-" + id).resolve("jvm-1.log")
+                        + "): every pair of tests counts as possibly dependent, as in tuscan");
+            }
             if ("round".equals(str(exp, "kind"))) {
                 roundMillis += millis;
                 roundsTimed++;
