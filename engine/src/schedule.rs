@@ -10,8 +10,10 @@
 //!   of a square over its tests, concatenated across classes (one order per row), then the
 //!   inter-class pairs those orders missed: for classes of equal size a computed construction
 //!   that meets the lower bound (a square over the classes, test `u + p·v mod m` at position
-//!   `p`), otherwise a greedy that routes every order through the classes with the most uncovered
-//!   pairs. With one test per class, the rows of one square over all tests.
+//!   `p`); for uneven sizes from 2,000 tests, when it is within 2% of the bound, the same
+//!   construction over bins of classes packed to the size of the biggest class
+//!   ([`binned_orders`]); otherwise a greedy that routes every order through the classes with the
+//!   most uncovered pairs. With one test per class, the rows of one square over all tests.
 //! - `dependence-aware` ([`covering`]): greedy class-compatible paths over a given set of
 //!   required pairs only.
 //! - `pairs-all`: every ordered pair `[t, t']` as an order of its own (the baseline).
@@ -20,8 +22,9 @@
 //!
 //! A [`Schedule`] is a pure function of (suite, strategy, seed, `k`, cost model, required pairs).
 //! `tuscan` and `dependence-aware` keep their orders (test indices, one `u32` per execution, plus
-//! one bit per ordered pair while they are built), except the equal-class-size construction,
-//! computed on demand like `pairs-all` and `k-bounded`, whose size costs no memory.
+//! one bit per ordered pair while the greedy builds them; a Tuscan square's rows are kept as they
+//! are, not copied), except the equal-size and bin constructions, computed on demand like
+//! `pairs-all` and `k-bounded`, whose size costs no memory.
 //!
 //! Pairs the framework can never run consecutively are not claimed: in a class that is not
 //! reorderable only the pairs consecutive in its fixed order count as intra-class pairs.
@@ -388,34 +391,54 @@ impl PairSet {
 /// `(x, x + v)`, so over the `m²` choices of `(u, v)` every ordered pair of tests of two classes
 /// consecutive in `R` is consecutive once: `rows · m²` orders of `k` tests cover every
 /// inter-class pair.
+///
+/// The same over bins: a "class" of `tests` may be a bin of several classes, and an entry
+/// [`HOLE`] (a bin with fewer than `m` tests) is left out of the orders, which joins its two
+/// neighbours (tests of two other bins: the order stays class-compatible and every pair of the
+/// full construction stays consecutive).
 #[derive(Debug, Clone)]
 struct Latin {
     k: usize,
     m: usize,
     /// The rows of the square, `k` entries each (indices into the classes of `tests`).
     rows: Vec<u32>,
-    /// The units of each class, `m` per class (seeded order).
+    /// The units of each class, `m` per class (seeded order), or [`HOLE`].
     tests: Vec<u32>,
+    /// Entries of `tests` that are not [`HOLE`].
+    real: usize,
 }
+
+/// An empty place of a bin in [`Latin::tests`].
+const HOLE: u32 = u32::MAX;
 
 impl Latin {
     fn len(&self) -> usize {
         self.rows.len() / self.k * self.m * self.m
     }
 
+    /// Each place of a bin holds each of its `m` entries in `m` orders of every row.
+    fn executions(&self) -> u64 {
+        (self.rows.len() / self.k * self.m * self.real) as u64
+    }
+
     fn order(&self, j: usize, out: &mut Vec<u32>) {
         let (row, rest) = (j / (self.m * self.m), j % (self.m * self.m));
         let (mut x, v) = (rest / self.m, rest % self.m);
         for &class in &self.rows[row * self.k..(row + 1) * self.k] {
-            out.push(self.tests[class as usize * self.m + x]);
+            let t = self.tests[class as usize * self.m + x];
+            if t != HOLE {
+                out.push(t);
+            }
             x = (x + v) % self.m;
         }
     }
 }
 
-/// Explicit orders (`flat[starts[i]..starts[i + 1]]`), then the computed ones of `latin`.
+/// Explicit orders: first `rows` (kept as built, e.g. the rows of a Tuscan square, so they are
+/// not copied), then `flat[starts[i]..starts[i + 1]]`; then the computed ones of `latin`.
 #[derive(Debug, Clone, Default)]
 struct Orders {
+    rows: Vec<Vec<u32>>,
     flat: Vec<u32>,
     starts: Vec<usize>,
     latin: Option<Latin>,
@@ -424,6 +447,7 @@ struct Orders {
 impl Orders {
     fn new() -> Orders {
         Orders {
+            rows: Vec::new(),
             flat: Vec::new(),
             starts: vec![0],
             latin: None,
@@ -431,7 +455,15 @@ impl Orders {
     }
 
     fn explicit(&self) -> usize {
-        self.starts.len() - 1
+        self.rows.len() + self.starts.len() - 1
+    }
+
+    /// Explicit order `i`.
+    fn explicit_order(&self, i: usize) -> &[u32] {
+        match i.checked_sub(self.rows.len()) {
+            None => &self.rows[i],
+            Some(j) => &self.flat[self.starts[j]..self.starts[j + 1]],
+        }
     }
 
     fn len(&self) -> usize {
@@ -439,17 +471,15 @@ impl Orders {
     }
 
     fn executions(&self) -> u64 {
-        self.flat.len() as u64
-            + self
-                .latin
-                .as_ref()
-                .map_or(0, |l| l.len() as u64 * l.k as u64)
+        self.rows.iter().map(|r| r.len() as u64).sum::<u64>()
+            + self.flat.len() as u64
+            + self.latin.as_ref().map_or(0, Latin::executions)
     }
 
     /// Order `i` (in construction order), appended to `out`.
     fn get(&self, i: usize, out: &mut Vec<u32>) {
         if i < self.explicit() {
-            out.extend_from_slice(&self.flat[self.starts[i]..self.starts[i + 1]]);
+            out.extend_from_slice(self.explicit_order(i));
         } else if let Some(latin) = &self.latin {
             latin.order(i - self.explicit(), out);
         }
@@ -837,6 +867,8 @@ fn mix64(mut x: u64) -> u64 {
 ///   class: its order, once), classes in a seeded order, one order per `r`.
 /// - Then the inter-class pairs: with `k` classes of equal size `m >= 2` (and a Tuscan square of
 ///   `k` rows, or `k >= 7`), the computed [`Latin`] orders; otherwise [`cover_inter`].
+/// - Uneven sizes from [`BINNED_MIN_TESTS`] tests: [`binned_orders`] instead of both phases when
+///   it is within [`BINNED_SLACK`] of the lower bound.
 fn tuscan_orders(units: &Units, seed: u64) -> Orders {
     let n = units.len();
     let mut orders = Orders::new();
@@ -849,15 +881,32 @@ fn tuscan_orders(units: &Units, seed: u64) -> Orders {
         .collect();
     let mut rng = round_rng(seed, 0);
     // One test per class: every pair is inter-class and one square over all tests is optimal.
+    // The `v`-th nonempty class holds exactly unit `v`, so the rows are the orders as they are
+    // (kept, not copied: 100 MB for 5,000 tests).
     if nonempty.len() > 1 && nonempty.iter().all(|&c| sizes[c as usize] == 1) {
-        for row in tuscan::square(n) {
-            orders.flat.extend(
-                row.iter()
-                    .map(|&v| units.first[nonempty[v as usize] as usize]),
-            );
-            orders.starts.push(orders.flat.len());
-        }
+        orders.rows = tuscan::square(n);
         return orders;
+    }
+    // One class (with or without empty ones): its square's rows, shifted to its units, kept.
+    if let [c] = nonempty[..] {
+        let c = c as usize;
+        if units.reorderable[c] {
+            let first = units.first[c];
+            orders.rows = tuscan::square(sizes[c]);
+            orders.rows.retain(|row| row.len() >= 2);
+            for row in &mut orders.rows {
+                row.iter_mut().for_each(|v| *v += first);
+            }
+            return orders;
+        }
+    }
+    let equal = nonempty
+        .iter()
+        .all(|&c| sizes[c as usize] == sizes[nonempty[0] as usize]);
+    if !equal && n >= BINNED_MIN_TESTS {
+        if let Some(orders) = binned_orders(units, seed, BINNED_SLACK) {
+            return orders;
+        }
     }
     let squares: Vec<Vec<Vec<u32>>> = sizes
         .iter()
@@ -904,12 +953,251 @@ fn tuscan_orders(units: &Units, seed: u64) -> Orders {
                 m,
                 rows: square.into_iter().flatten().collect(),
                 tests,
+                real: n,
             });
             return orders;
         }
     }
     cover_inter(units, &mut orders, seed);
     orders
+}
+
+/// Uneven class sizes without a greedy: the classes packed into `b` bins of `m` places, `m` the
+/// biggest class (by decreasing size, [`pack`]; of the three [`Packing`]s the one giving the
+/// fewest orders). Then
+///
+/// - per bin, the `tuscan` orders of its classes alone (which cover every pair inside the bin),
+///   concatenated across bins like the intra-class rows (one order per row, bins in a seeded
+///   order);
+/// - the pairs of two bins: the [`Latin`] orders over the bins, a bin with fewer than `m` tests
+///   leaving a hole in its place (`rows · m²` orders, each through every bin).
+///
+/// Every order covers at most one pair into the biggest class, `m (n - m)` orders at least, and
+/// this takes about `rows · m² ≈ ⌈n / m⌉ m²`: close to the bound when there are many bins and
+/// they are nearly full. `None` unless there are at least 4 bins, two of them full (so every
+/// order has at least two tests), and the result is within `slack` (a fraction) of the lower
+/// bound in orders and executions. No state per pair; the bin-to-bin orders are computed on
+/// demand.
+fn binned_orders(units: &Units, seed: u64, slack: f64) -> Option<Orders> {
+    let n = units.len();
+    let sizes = &units.sizes;
+    let m = sizes.iter().copied().max()?;
+    let bound = lower_bound(sizes);
+    let within = |orders: u64, executions: u64| {
+        orders as f64 <= bound.orders as f64 * (1.0 + slack)
+            && executions as f64 <= bound.executions as f64 * (1.0 + slack)
+    };
+    let at_least = n.div_ceil(m.max(1));
+    if m < 2 || at_least < 4 || !within((at_least * m * m) as u64, 0) {
+        return None;
+    }
+    let mut classes: Vec<u32> = (0..sizes.len() as u32)
+        .filter(|&c| sizes[c as usize] > 0)
+        .collect();
+    classes.sort_by_key(|&c| (Reverse(sizes[c as usize]), mix64(seed ^ u64::from(c)), c));
+    // Three packings, the one with the fewest orders kept (the first on a tie).
+    let mut best: Option<(usize, Bins)> = None;
+    let mut square: Option<(usize, Vec<Vec<u32>>)> = None;
+    for packing in [Packing::Fullest, Packing::Spread, Packing::Product] {
+        let bins = pack(sizes, &classes, m, at_least, packing);
+        let k = bins.len();
+        let full = bins
+            .iter()
+            .filter(|bin| bin.iter().map(|&c| sizes[c as usize]).sum::<usize>() == m)
+            .count();
+        if full < 2 {
+            continue;
+        }
+        let rows = match &square {
+            Some(sq) if sq.0 == k => sq.1.len(),
+            _ => {
+                square = Some((k, tuscan::square(k)));
+                square.as_ref().map_or(0, |sq| sq.1.len())
+            }
+        };
+        let latin = rows * m * m;
+        if !within(latin as u64, 0) || best.as_ref().is_some_and(|b| b.0 <= latin) {
+            continue;
+        }
+        let inner = inner_orders(units, &bins, seed);
+        let explicit = inner.iter().map(|(o, _)| o.len()).max().unwrap_or(0);
+        let executions =
+            (rows * m * n) as u64 + inner.iter().map(|(o, _)| o.executions()).sum::<u64>();
+        let total = latin + explicit;
+        if within(total as u64, executions) && best.as_ref().is_none_or(|b| total < b.0) {
+            best = Some((total, (bins, inner)));
+        }
+    }
+    let (_, (bins, inner)) = best?;
+    let k = bins.len();
+    let square = match square {
+        Some((kk, sq)) if kk == k => sq,
+        _ => tuscan::square(k),
+    };
+    let rows = inner.iter().map(|(o, _)| o.len()).max().unwrap_or(0);
+    let mut orders = Orders::new();
+    let mut rng = round_rng(seed, 0);
+    let mut sequence: Vec<usize> = (0..k).collect();
+    let mut order = Vec::new();
+    for j in 0..rows {
+        sequence.shuffle(&mut rng);
+        for &b in &sequence {
+            let (bin, map) = &inner[b];
+            if j < bin.len() {
+                order.clear();
+                bin.get(j, &mut order);
+                orders.flat.extend(order.iter().map(|&v| map[v as usize]));
+            }
+        }
+        orders.close();
+    }
+    drop(inner);
+    sequence.shuffle(&mut rng);
+    let mut tests = Vec::with_capacity(k * m);
+    for &b in &sequence {
+        let start = tests.len();
+        for &c in &bins[b] {
+            let (lo, hi) = units.range(c);
+            tests.extend(lo as u32..hi as u32);
+        }
+        tests[start..].shuffle(&mut rng);
+        tests.resize(start + m, HOLE);
+    }
+    orders.latin = Some(Latin {
+        k,
+        m,
+        rows: square.into_iter().flatten().collect(),
+        tests,
+        real: n,
+    });
+    Some(orders)
+}
+
+/// How far above the lower bound (orders and executions) `tuscan` takes [`binned_orders`].
+const BINNED_SLACK: f64 = 0.02;
+
+/// From how many tests `tuscan` tries [`binned_orders`] before the greedy [`cover_inter`] (closer
+/// to the bound, about 90 ns per pair: 0.35 s at 2,000 tests).
+const BINNED_MIN_TESTS: usize = 2000;
+
+/// Classes per bin, and per bin its orders as a suite of its own with the map from its units to
+/// the suite's.
+type Bins = (Vec<Vec<u32>>, Vec<(Orders, Vec<u32>)>);
+
+/// How [`pack`] chooses a bin for a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Packing {
+    /// The fullest bin it fits (best fit), a new one otherwise.
+    Fullest,
+    /// A test of its own the fullest bin; a bigger class the emptiest bin that keeps room for one
+    /// more class (the pairs of two classes take one order each, a third class about halves
+    /// that), or a bin of several classes it fills, or while fewer than `at_least` bins are open
+    /// a new one, or a bin of one class it fills.
+    Spread,
+    /// The bin it fits whose biggest class is smallest (the pairs between the two biggest classes
+    /// of a bin take one order each), then the fullest; a new one (biggest class 0) only while
+    /// fewer than `at_least` bins are open or when none fits.
+    Product,
+}
+
+/// `classes` (by decreasing size) packed into bins of `m` places.
+fn pack(
+    sizes: &[usize],
+    classes: &[u32],
+    m: usize,
+    at_least: usize,
+    packing: Packing,
+) -> Vec<Vec<u32>> {
+    let mut bins: Vec<Vec<u32>> = Vec::new();
+    let mut room: Vec<usize> = Vec::new();
+    // The bins with `r` places left, for every `r`.
+    let mut by_room: Vec<Vec<u32>> = vec![Vec::new(); m + 1];
+    // The biggest class of each bin (the first placed).
+    let mut biggest: Vec<usize> = Vec::new();
+    for &c in classes {
+        let s = sizes[c as usize];
+        let b = if packing == Packing::Product {
+            if bins.len() < at_least {
+                None
+            } else {
+                (s..=m)
+                    .filter_map(|r| {
+                        let b = *by_room[r].iter().min_by_key(|&&b| biggest[b as usize])?;
+                        Some((biggest[b as usize], r, b))
+                    })
+                    .min()
+                    .map(|(_, r, b)| {
+                        let i = by_room[r].iter().position(|&x| x == b).unwrap_or(0);
+                        by_room[r].remove(i)
+                    })
+            }
+        } else if s == 1 || packing == Packing::Fullest {
+            (s..=m)
+                .find(|&r| !by_room[r].is_empty())
+                .and_then(|r| by_room[r].pop())
+        } else {
+            match (s + 1..=m).rev().find(|&r| !by_room[r].is_empty()) {
+                Some(r) => by_room[r].pop(),
+                None => match by_room[s]
+                    .iter()
+                    .rposition(|&b| bins[b as usize].len() != 1)
+                {
+                    Some(i) => Some(by_room[s].remove(i)),
+                    None if bins.len() < at_least => None,
+                    None => by_room[s].pop(),
+                },
+            }
+        };
+        let b = match b {
+            Some(b) => b as usize,
+            None => {
+                bins.push(Vec::new());
+                room.push(m);
+                biggest.push(s);
+                bins.len() - 1
+            }
+        };
+        bins[b].push(c);
+        room[b] -= s;
+        by_room[room[b]].push(b as u32);
+    }
+    bins
+}
+
+/// The `tuscan` orders of each bin's classes alone, with the map from the units of the bin to the
+/// suite's (unit `i` of bin `b` is `map[i]`).
+fn inner_orders(units: &Units, bins: &[Vec<u32>], seed: u64) -> Vec<(Orders, Vec<u32>)> {
+    let mut inner = Vec::with_capacity(bins.len());
+    for (b, bin) in bins.iter().enumerate() {
+        let mut sub = Units {
+            ids: Vec::new(),
+            class_of: Vec::new(),
+            fixed_next: Vec::new(),
+            sizes: Vec::new(),
+            first: Vec::new(),
+            reorderable: Vec::new(),
+        };
+        let mut map = Vec::new();
+        for (i, &c) in bin.iter().enumerate() {
+            let (lo, hi) = units.range(c);
+            sub.first.push(map.len() as u32);
+            sub.sizes.push(hi - lo);
+            sub.reorderable.push(units.reorderable[c as usize]);
+            for u in lo..hi {
+                let next = units.fixed_next[u];
+                sub.fixed_next.push(if next == u32::MAX {
+                    u32::MAX
+                } else {
+                    map.len() as u32 + 1
+                });
+                sub.class_of.push(i as u32);
+                map.push(u as u32);
+            }
+        }
+        sub.ids = vec![String::new(); map.len()];
+        inner.push((tuscan_orders(&sub, mix64(seed ^ b as u64)), map));
+    }
+    inner
 }
 
 /// The greedy cover of the inter-class pairs the explicit `orders` so far missed.
@@ -977,7 +1265,7 @@ fn cover_inter(units: &Units, orders: &mut Orders, seed: u64) {
         in_left[a as usize] = out_left[a as usize];
     }
     for i in 0..orders.explicit() {
-        for w in orders.flat[orders.starts[i]..orders.starts[i + 1]].windows(2) {
+        for w in orders.explicit_order(i).windows(2) {
             if bits.clear(w[0], pos[w[1] as usize]) {
                 out_left[w[0] as usize] -= 1;
                 in_left[w[1] as usize] -= 1;
@@ -1512,6 +1800,102 @@ mod tests {
             );
             assert!(s.executions() as f64 <= 1.01 * bound.executions as f64);
         }
+    }
+
+    /// The tuscan schedule whose orders are `orders`.
+    fn explicit(suite: &Suite, orders: Orders) -> Schedule {
+        let units = Units::of(suite);
+        let sequence = orders.sequence(&units.ids, None);
+        Schedule {
+            strategy: Strategy::Tuscan,
+            units,
+            required: None,
+            layout: Layout::Explicit { orders, sequence },
+        }
+    }
+
+    #[test]
+    fn binned_orders_cover_every_runnable_pair_class_compatibly() {
+        let mut built = 0;
+        let mut all = shapes();
+        for seed in 0..12u64 {
+            let mut s = sizes(seed, 8 + seed as usize * 3, 2 + seed as usize % 5);
+            s.push(1 + seed as usize % 3);
+            all.push((
+                format!("many uneven {s:?}"),
+                s.iter()
+                    .enumerate()
+                    .map(|(i, &m)| (m, i % 7 != 3))
+                    .collect(),
+            ));
+        }
+        for (shape, classes) in all {
+            let suite = suite_of(&classes);
+            for seed in [0u64, 7] {
+                let what = format!("binned {shape}, seed {seed}");
+                let units = Units::of(&suite);
+                let Some(orders) = binned_orders(&units, seed, f64::INFINITY) else {
+                    continue;
+                };
+                built += 1;
+                let s = explicit(&suite, orders);
+                check(&s, &|a, b| s.units.runnable(a, b), &what);
+                let again = explicit(&suite, binned_orders(&units, seed, f64::INFINITY).unwrap());
+                assert!(
+                    (0..s.len()).all(|r| s.order_indices(r) == again.order_indices(r)),
+                    "{what}: not reproducible"
+                );
+            }
+        }
+        assert!(built >= 20, "{built}");
+    }
+
+    #[test]
+    fn binned_orders_of_many_small_classes_are_within_two_percent() {
+        let sizes = sizes(4, 220, 8);
+        let classes: Vec<(usize, bool)> = sizes.iter().map(|&m| (m, true)).collect();
+        let suite = suite_of(&classes);
+        let orders = binned_orders(&Units::of(&suite), 3, BINNED_SLACK).expect("binned");
+        assert!(orders.latin.is_some());
+        let s = explicit(&suite, orders);
+        check(&s, &|a, b| s.units.runnable(a, b), "binned 220 classes");
+        let bound = lower_bound(&sizes);
+        assert!(s.len() as f64 <= 1.02 * bound.orders as f64, "{}", s.len());
+        assert!(s.executions() as f64 <= 1.02 * bound.executions as f64);
+        // Too few bins for the slack: no binned orders.
+        let few = suite_of(&[(6, true), (3, true), (2, true), (1, true)]);
+        assert!(binned_orders(&Units::of(&few), 3, BINNED_SLACK).is_none());
+    }
+
+    /// Seeded sizes skewed like real modules (many small classes, a few big): `1 + u³·max`.
+    fn skewed(seed: u64, classes: usize, max: usize) -> Vec<usize> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..classes)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let u = (x % 1000) as f64 / 1000.0;
+                1 + (u * u * u * max as f64) as usize
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tuscan_bins_big_uneven_suites() {
+        let sizes = skewed(4, 350, 20);
+        let n: usize = sizes.iter().sum();
+        assert!(n >= BINNED_MIN_TESTS, "{n}");
+        let classes: Vec<(usize, bool)> = sizes.iter().map(|&m| (m, true)).collect();
+        let s = Schedule::new(Strategy::Tuscan, &suite_of(&classes), 1, 2, None).unwrap();
+        assert!(matches!(
+            &s.layout,
+            Layout::Explicit { orders, .. } if orders.latin.is_some()
+        ));
+        check(&s, &|a, b| s.units.runnable(a, b), "tuscan 480 classes");
+        let bound = lower_bound(&sizes);
+        assert!(s.len() as f64 <= 1.02 * bound.orders as f64, "{}", s.len());
+        assert!(s.executions() as f64 <= 1.02 * bound.executions as f64);
     }
 
     #[test]

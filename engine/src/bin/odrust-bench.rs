@@ -1,12 +1,25 @@
 //! `odrust-bench`: systematic schedules over realistic suite shapes, against the lower bound
 //! (`docs/schedules.md`). `odrust-bench` prints the table; `odrust-bench big` builds only the
-//! 5,000-test tuscan schedules (for `/usr/bin/time -v`).
+//! 5,000-test tuscan schedules (for `/usr/bin/time -v`); `odrust-bench NAME` only the shapes whose
+//! name contains `NAME`. "engine ms" is the wall time of building the tuscan schedule, "cpu ms"
+//! the CPU time of this thread meanwhile (Linux `/proc/thread-self/schedstat`; `-` elsewhere),
+//! which a loaded machine does not inflate.
 
 use std::time::Instant;
 
 use odrust_engine::schedule::{lower_bound, Schedule};
 use odrust_engine::strategy::Strategy;
 use odrust_engine::suite::{ClassRecord, Framework, Suite};
+
+/// CPU time of the calling thread in nanoseconds (Linux only).
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
 
 fn suite(sizes: &[usize]) -> Suite {
     Suite {
@@ -69,21 +82,25 @@ fn main() {
     let arg = std::env::args().nth(1);
     let big_only = arg.as_deref() == Some("big");
     let only = arg.filter(|a| a != "big");
-    println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms | cpu ms |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, sizes) in shapes(big_only) {
         if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
             continue;
         }
         let suite = suite(&sizes);
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), cpu_ns());
         let schedule = Schedule::new(Strategy::Tuscan, &suite, 42, 2, None).unwrap();
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let cpu = match (cpu, cpu_ns()) {
+            (Some(a), Some(b)) => format!("{:.0}", (b - a) as f64 / 1e6),
+            _ => "-".to_string(),
+        };
         let pairs = Schedule::new(Strategy::PairsAll, &suite, 42, 2, None).unwrap();
         let bound = lower_bound(&sizes);
         let n: usize = sizes.iter().sum();
         println!(
-            "| {name} | {n} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {ms:.0} |",
+            "| {name} | {n} | {} | {} | {:.3} | {} | {} | {:.3} | {} | {} | {ms:.0} | {cpu} |",
             schedule.len(),
             bound.orders,
             schedule.len() as f64 / bound.orders as f64,
