@@ -2387,6 +2387,77 @@ mod schedules {
         assert_eq!(slow_first, 10 * 9);
     }
 
+    #[test]
+    fn cost_aware_ranks_the_schedule_by_the_baselines_timings_and_prints_its_prediction() {
+        let suite = suite_of(vec![
+            class("p.A", 6, true),
+            class("p.B", 3, true),
+            class("p.C", 2, true),
+        ]);
+        // Every test takes 1 ms except p.A#t0, 5 s; the baseline took 6.5 s of wall time.
+        let ms = |t: &str| if t == "p.A#t0" { 5000 } else { 1 };
+        let run = |config: &DetectConfig| {
+            let mut history: Vec<ExperimentRecord> = Vec::new();
+            let mut plans = Vec::new();
+            while let Some(e) = {
+                let step = detect::next(config, &suite, &history).unwrap();
+                plans.extend(step.plan);
+                step.experiment
+            } {
+                let mut rec = record(
+                    &e,
+                    e.order
+                        .iter()
+                        .map(|t| (t.clone(), RunOutcome::Pass))
+                        .collect(),
+                );
+                for r in &mut rec.results {
+                    r.time_ms = Some(ms(&r.test));
+                }
+                rec.millis = 6500;
+                history.push(rec);
+            }
+            (history, plans)
+        };
+        let mut config = DetectConfig::new(Strategy::Tuscan, u32::MAX, 9);
+        config.minimize = false;
+        let (plain, plans) = run(&config);
+        // The plan is printed once, before round 1, priced from the baseline either way.
+        assert_eq!(plans.len(), 1);
+        let expected_cost = CostModel {
+            cost0_ms: 6500 - 5000 - 10,
+            test_ms: suite.ids().map(|t| (t.to_string(), ms(t))).collect(),
+        };
+        let rounds = |h: &[ExperimentRecord]| -> Vec<Vec<String>> {
+            h.iter()
+                .filter(|r| r.kind == odrust_engine::detect::ExperimentKind::Round)
+                .map(|r| r.order.clone())
+                .collect()
+        };
+        let unpriced = Schedule::new(Strategy::Tuscan, &suite, 9, 2, None).unwrap();
+        let all = |s: &Schedule| (0..s.len()).map(|r| s.order(r)).collect::<Vec<_>>();
+        assert_eq!(
+            rounds(&plain),
+            all(&unpriced),
+            "without costAware: construction order"
+        );
+        assert_eq!(plans[0].cost0_ms, Some(expected_cost.cost0_ms));
+        let predicted: u64 = all(&unpriced)
+            .iter()
+            .map(|o| expected_cost.cost0_ms + o.iter().map(|t| ms(t)).sum::<u64>())
+            .sum();
+        assert_eq!(plans[0].predicted_ms, Some(predicted));
+        config.cost_aware = true;
+        let (aware, _) = run(&config);
+        let priced = Schedule::new(Strategy::Tuscan, &suite, 9, 2, Some(&expected_cost)).unwrap();
+        assert_eq!(
+            rounds(&aware),
+            all(&priced),
+            "costAware: the baseline's cost model"
+        );
+        assert_ne!(rounds(&aware), rounds(&plain));
+    }
+
     fn record(e: &Experiment, results: Vec<(String, RunOutcome)>) -> ExperimentRecord {
         ExperimentRecord {
             id: e.id,
