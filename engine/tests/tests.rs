@@ -2430,7 +2430,7 @@ mod schedules {
         };
         let rounds = |h: &[ExperimentRecord]| -> Vec<Vec<String>> {
             h.iter()
-                .filter(|r| r.kind == ExperimentKind::Round)
+                .filter(|r| r.kind == detect::ExperimentKind::Round)
                 .map(|r| r.order.clone())
                 .collect()
         };
