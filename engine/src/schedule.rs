@@ -904,7 +904,13 @@ fn tuscan_orders(units: &Units, seed: u64) -> Orders {
         .iter()
         .all(|&c| sizes[c as usize] == sizes[nonempty[0] as usize]);
     if !equal && n >= BINNED_MIN_TESTS {
-        if let Some(orders) = binned_orders(units, seed, BINNED_SLACK) {
+        // Where the greedy would take over a second, a little more slack beats waiting.
+        let slack = if n >= BINNED_LOOSE_TESTS {
+            BINNED_LOOSE_SLACK
+        } else {
+            BINNED_SLACK
+        };
+        if let Some(orders) = binned_orders(units, seed, slack) {
             return orders;
         }
     }
@@ -1079,6 +1085,13 @@ const BINNED_SLACK: f64 = 0.02;
 /// From how many tests `tuscan` tries [`binned_orders`] before the greedy [`cover_inter`] (closer
 /// to the bound, about 90 ns per pair: 0.35 s at 2,000 tests).
 const BINNED_MIN_TESTS: usize = 2000;
+
+/// From how many tests [`binned_orders`] may be up to [`BINNED_LOOSE_SLACK`] above the bound: the
+/// greedy would take more than half a second there (about 90 ns per pair: 0.5 s at 2,300 tests).
+const BINNED_LOOSE_TESTS: usize = 2300;
+
+/// How far above the lower bound `tuscan` takes [`binned_orders`] from [`BINNED_LOOSE_TESTS`].
+const BINNED_LOOSE_SLACK: f64 = 0.05;
 
 /// Classes per bin, and per bin its orders as a suite of its own with the map from its units to
 /// the suite's.

@@ -1,5 +1,6 @@
 //! `odrust-bench`: systematic schedules over realistic suite shapes, against the lower bound
-//! (`docs/schedules.md`). `odrust-bench` prints the table; `odrust-bench big` builds only the
+//! (`docs/schedules.md`). `odrust-bench` prints the table; `odrust-bench seeds` 60 skewed
+//! suites of 3,000 to 9,000 tests; `odrust-bench big` builds only the
 //! 5,000-test tuscan schedules (for `/usr/bin/time -v`); `odrust-bench NAME` only the shapes whose
 //! name contains `NAME`. "engine ms" is the wall time of building the tuscan schedule, "cpu ms"
 //! the CPU time of this thread meanwhile (Linux `/proc/thread-self/schedstat`; `-` elsewhere),
@@ -78,8 +79,46 @@ fn shapes(big_only: bool) -> Vec<(String, Vec<usize>)> {
     shapes
 }
 
+/// `odrust-bench seeds`: 60 skewed suites of 3,000 to 9,000 tests (300, 480 and 800 classes, 20
+/// size seeds each), to see how the construction holds up beyond the one shape of the table.
+fn seeds() {
+    println!("| classes | size seed | tests | orders x bound | executions x bound | cpu ms |");
+    println!("|---|---|---|---|---|---|");
+    let mut worst = (0.0f64, 0.0f64, 0.0f64);
+    for (classes, seed) in [300usize, 480, 800]
+        .into_iter()
+        .flat_map(|c| (1..=20u64).map(move |s| (c, 2 * s + 1)))
+    {
+        let sizes = skewed(classes, seed);
+        let suite = suite(&sizes);
+        let cpu = cpu_ns();
+        let schedule = Schedule::new(Strategy::Tuscan, &suite, 42, 2, None).unwrap();
+        let cpu = match (cpu, cpu_ns()) {
+            (Some(a), Some(b)) => (b - a) as f64 / 1e6,
+            _ => f64::NAN,
+        };
+        let bound = lower_bound(&sizes);
+        let orders = schedule.len() as f64 / bound.orders as f64;
+        let executions = schedule.executions() as f64 / bound.executions as f64;
+        worst = (
+            worst.0.max(orders),
+            worst.1.max(executions),
+            worst.2.max(cpu),
+        );
+        let n: usize = sizes.iter().sum();
+        println!("| {classes} | {seed} | {n} | {orders:.4} | {executions:.4} | {cpu:.0} |");
+    }
+    println!(
+        "| worst | | | {:.4} | {:.4} | {:.0} |",
+        worst.0, worst.1, worst.2
+    );
+}
+
 fn main() {
     let arg = std::env::args().nth(1);
+    if arg.as_deref() == Some("seeds") {
+        return seeds();
+    }
     let big_only = arg.as_deref() == Some("big");
     let only = arg.filter(|a| a != "big");
     println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms | cpu ms |");
