@@ -320,11 +320,7 @@ pub fn describe(schedule: &Schedule, extra: &[Vec<String>], cost: Option<&CostMo
     let orders = schedule.len() + extra.len() as u64;
     let executions = schedule.executions() + extra.iter().map(|o| o.len() as u64).sum::<u64>();
     let predicted_ms = cost.map(|cost| {
-        let mean = if cost.test_ms.is_empty() {
-            0
-        } else {
-            cost.test_ms.values().sum::<u64>() / cost.test_ms.len() as u64
-        };
+        let mean = cost.default_ms();
         let tests: u64 = if schedule.len() <= 1 << 22 {
             let ms: Vec<u64> = schedule.units().iter().map(|u| cost.ms(u)).collect();
             (0..schedule.len())

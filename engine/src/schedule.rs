@@ -53,7 +53,7 @@ pub struct CostModel {
 
 impl CostModel {
     /// What a test without a measured time is assumed to cost.
-    fn default_ms(&self) -> u64 {
+    pub fn default_ms(&self) -> u64 {
         if self.test_ms.is_empty() {
             0
         } else {
