@@ -8,7 +8,34 @@
 
 use std::path::PathBuf;
 
-use crate::testid::IdError;
+/// Why a text is not a test id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    /// The text is empty.
+    #[error("the id is empty")]
+    Empty,
+    /// There is no method part (no `#`, and no `.` for the dotted form).
+    #[error("expected `Class#method` (or `pkg.Class.method`)")]
+    NoMethod,
+    /// The class part is not a dot-separated list of Java identifiers.
+    #[error("`{class}` is not a Java class name")]
+    BadClass {
+        /// The class part that failed.
+        class: String,
+    },
+    /// The method part does not start with a Java identifier.
+    #[error("`{method}` does not start with a Java method name")]
+    BadMethod {
+        /// The method part that failed.
+        method: String,
+    },
+    /// The method name is followed by something other than one `[...]` suffix.
+    #[error("`{method}` has text after the method name that is not an invocation suffix `[...]`")]
+    BadSuffix {
+        /// The method part that failed.
+        method: String,
+    },
+}
 
 /// The hint every "unknown test" message ends with.
 const DISCOVER_HINT: &str = "run `mvn odrust:discover` to list the module's tests";

@@ -7,50 +7,48 @@
 //! request in, one response or one error out. The same ops are reachable from the command line
 //! through the `odrust-engine` binary, for debugging.
 //!
-//! # Module map
+//! # Map
 //!
-//! - [`protocol`]: the entry point [`protocol::call`], dispatching named ops; request and response
-//!   types; the ABI and engine versions.
-//! - [`jni_api`]: the native methods of `io.github.odrust.engine.NativeEngine`; the only module
-//!   that touches JNI. Catches panics and turns errors into Java exceptions.
-//! - [`error`]: [`EngineError`], the one error type, and its stable error codes.
-//! - [`testid`]: parsing and validating test ids (`Class#method`, invocations `m[2]`, the dotted
-//!   IDoFT form).
-//! - [`suite`]: the suite of a module (discovered class records) and an index over it.
-//! - [`order`]: reading an order, resolving it against a suite, cutting it into segments.
-//! - [`runcheck`]: checking that the order that ran is the order requested.
-//! - [`surefire`]: reading Surefire's `TEST-*.xml` reports.
-//! - [`outcome`]: test outcomes, their severity order, and the outcomes of detection experiments.
-//! - [`compare`]: comparing two sets of outcomes.
-//! - [`strategy`]: detection strategies and the order generators behind them.
-//! - [`tuscan`]: Tuscan squares (orders of `0..n` covering every consecutive ordered pair).
-//! - [`schedule`]: systematic schedules (`tuscan`, `pairs-all`, `k-bounded`), pair coverage,
-//!   predicted cost and lower bounds.
-//! - [`detect`]: the planner of `odrust:detect`: the next experiment, and what the experiments
-//!   found.
-//! - [`minimize`]: the minimization phase of the planner: polluters, cleaners, state-setters.
-//! - [`ddmin`]: delta debugging (Zeller's ddmin), direct and resumable from known answers.
-//! - [`flakerate`]: flake rates of OD tests (closed forms, exact counting, seeded sampling).
-//! - [`report`]: rendering a detection report as HTML and Surefire-style XML.
+//! One folder per capability; a folder's `mod.rs` says what it is, which paper it implements and
+//! what it may use. Floors, from the bottom; a module uses only its own floor's [`error`] and
+//! [`model`] and the floors below it, never one above (`docs/architecture.md`, "Where to put new
+//! code"):
+//!
+//! | floor | module | job |
+//! |---|---|---|
+//! | 0 | [`error`] | [`EngineError`], the one error type, its stable codes, and whether the user can fix it |
+//! | 0 | [`model`] | the shared vocabulary: test ids, suite, orders, outcomes, experiments, seeds |
+//! | 1 | [`run`] | running an exact order: the order that ran against the order asked for |
+//! | 1 | [`surefire`] | Surefire's reports, and the fidelity comparison with them |
+//! | 1 | [`schedule`] | strategies, random orders, Tuscan squares, pair covers, cost, dependence-aware plans |
+//! | 1 | [`explain`] | ddmin, polluters / cleaners / state-setters, flake rates |
+//! | 1 | [`diagnose`] | (empty) heap-state diff and restore experiments |
+//! | 1 | [`incremental`] | (empty) class files, checksums, class graph, selection |
+//! | 1 | [`idtests`] | (empty) shuffle seeds, call-site bisection, DexFix choices |
+//! | 2 | [`detect`] | the detection planner: baseline, rounds, confirmation, classification |
+//! | 2 | [`repair`] | (empty) statement subsets and reset-method candidates to try |
+//! | 3 | [`report`] | HTML and Surefire-style XML of the findings |
+//! | 4 | [`protocol`], [`jni_api`] | the only doors: named JSON ops, and JNI over them |
+//!
+//! Floor-1 modules do not use each other, except where a `mod.rs` says so (`repair` may use
+//! `diagnose` and `incremental`'s class-file reader, `idtests` may use `explain::ddmin`).
 
-pub mod compare;
-pub mod ddmin;
-pub mod dependence;
 pub mod detect;
+pub mod diagnose;
 pub mod error;
-pub mod flakerate;
+pub mod explain;
+pub mod idtests;
+pub mod incremental;
 pub mod jni_api;
-pub mod minimize;
-pub mod order;
-pub mod outcome;
+pub mod model;
 pub mod protocol;
+pub mod repair;
 pub mod report;
-pub mod runcheck;
+pub mod run;
 pub mod schedule;
-pub mod strategy;
-pub mod suite;
 pub mod surefire;
-pub mod testid;
-pub mod tuscan;
 
 pub use error::EngineError;
+
+/// The engine's crate version; the plugin's version must equal it (ignoring `-SNAPSHOT`).
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -10,21 +10,21 @@ use std::path::PathBuf;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::compare::{compare_outcomes, TestOutcome};
-use crate::detect::{self, DetectConfig, ExperimentRecord, RawConfig};
+use crate::detect::{self, DetectConfig, RawConfig};
 use crate::error::EngineError;
-use crate::flakerate::{self, FlakeRateRequest};
-use crate::order::{parse_order_text, resolve, segment, Segment};
+use crate::explain::flakerate::{self, FlakeRateRequest};
+use crate::model::experiment::ExperimentRecord;
+use crate::model::order::{parse_order_text, resolve, segment, Segment};
+use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::report::{self, Report};
-use crate::runcheck::check_run;
-use crate::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
-use crate::surefire::read_reports;
+use crate::run::check::check_run;
+use crate::surefire::compare::{compare_outcomes, TestOutcome};
+use crate::surefire::reports::read_reports;
 
 /// The version of the native interface; `NativeEngine.ABI_VERSION` on the Java side must equal it.
 pub const ABI_VERSION: i32 = 1;
 
-/// The engine's crate version.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use crate::ENGINE_VERSION;
 
 /// Every op [`call`] knows.
 pub const OPS: &[&str] = &[

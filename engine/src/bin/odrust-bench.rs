@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
+use odrust_engine::model::strategy::Strategy;
+use odrust_engine::model::suite::{ClassRecord, Framework, Suite};
 use odrust_engine::schedule::{lower_bound, Schedule};
-use odrust_engine::strategy::Strategy;
-use odrust_engine::suite::{ClassRecord, Framework, Suite};
 
 /// CPU time of the calling thread in nanoseconds (Linux only).
 fn cpu_ns() -> Option<u64> {

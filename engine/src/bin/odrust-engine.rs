@@ -9,13 +9,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use odrust_engine::dependence;
-use odrust_engine::detect::{ExperimentKind, ExperimentRecord, TestResult};
-use odrust_engine::outcome::RunOutcome;
+use odrust_engine::model::experiment::{ExperimentKind, ExperimentRecord, TestResult};
+use odrust_engine::model::outcome::RunOutcome;
+use odrust_engine::model::strategy::Strategy;
+use odrust_engine::model::suite::{ClassRecord, Framework, Suite, SCHEMA_VERSION};
 use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
+use odrust_engine::schedule::dependence;
+use odrust_engine::schedule::rounds::rounds_if_passing;
 use odrust_engine::schedule::{lower_bound, Schedule};
-use odrust_engine::strategy::{rounds_if_passing, Strategy};
-use odrust_engine::suite::{ClassRecord, Framework, Suite, SCHEMA_VERSION};
 use odrust_engine::EngineError;
 
 const USAGE: &str = "\

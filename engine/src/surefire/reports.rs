@@ -15,7 +15,7 @@ use quick_xml::Reader;
 use serde::Serialize;
 
 use crate::error::EngineError;
-use crate::outcome::Outcome;
+use crate::model::outcome::Outcome;
 
 /// One test case of a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::Outcome;
-use crate::testid::{container_of, is_invocation};
+use crate::model::outcome::Outcome;
+use crate::model::testid::{container_of, is_invocation};
 
 /// One test's outcome, as given to [`compare_outcomes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

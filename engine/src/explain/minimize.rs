@@ -1,7 +1,7 @@
 //! The minimization phase of `odrust:detect`: explaining each OD test by the tests it depends on
 //! (`docs/minimize-algorithm.md`).
 //!
-//! For a **victim**: its polluters, found by delta debugging ([`crate::ddmin`]) over the tests
+//! For a **victim**: its polluters, found by delta debugging ([`crate::explain::ddmin`]) over the tests
 //! that ran before it in its failing order, confirmed and completed by pair runs `[t, v]`; then
 //! the cleaners of each single polluter, by triple runs `[p, c, v]`. For a **brittle**: its
 //! state-setters, the same way over its passing order, with "the brittle passes" as the oracle.
@@ -14,9 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::ddmin::{ddmin_step, DdminStep};
-use crate::detect::ExperimentKind;
-use crate::flakerate::OdRole;
+use crate::explain::ddmin::{ddmin_step, DdminStep};
+use crate::model::experiment::ExperimentKind;
+use crate::model::kind::OdRole;
 
 /// The OD test to explain.
 #[derive(Debug, Clone, Copy)]

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::detect::{AloneRuns, FailingTest};
-use crate::flakerate::FlakeRate;
-use crate::protocol::ENGINE_VERSION;
-use crate::testid::class_of;
+use crate::explain::flakerate::FlakeRate;
+use crate::model::testid::class_of;
+use crate::ENGINE_VERSION;
 
 /// The report object of `render_report` (fields the renderer does not use are ignored; all but
 /// `module` and `flaky` may be absent).

@@ -19,10 +19,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::ExperimentRecord;
+use crate::model::experiment::ExperimentRecord;
+use crate::model::suite::Suite;
+use crate::model::testid::container_of;
 use crate::schedule::{CostModel, Schedule};
-use crate::suite::Suite;
-use crate::testid::container_of;
 
 /// Per-unit static field accesses, and the ordered pairs they make possibly dependent.
 #[derive(Debug, Clone)]
@@ -273,10 +273,16 @@ pub fn plan(
         .map(|run| covering.ids(run))
         .collect();
     let mut info = describe(&covering, &extra, cost);
-    info.strategy = crate::strategy::Strategy::DependenceAware;
+    info.strategy = crate::model::strategy::Strategy::DependenceAware;
     info.unrecorded = Some(map.unrecorded());
     info.fields = Some(map.field_count());
-    let tuscan = Schedule::new(crate::strategy::Strategy::Tuscan, suite, seed, 2, ranking);
+    let tuscan = Schedule::new(
+        crate::model::strategy::Strategy::Tuscan,
+        suite,
+        seed,
+        2,
+        ranking,
+    );
     let Some(tuscan) = tuscan else {
         return DependencePlan {
             schedule: covering,
@@ -293,7 +299,7 @@ pub fn plan(
     let use_tuscan = weight(&tuscan_info) < weight(&info);
     let (schedule, extra) = if use_tuscan {
         info = PlanInfo {
-            strategy: crate::strategy::Strategy::DependenceAware,
+            strategy: crate::model::strategy::Strategy::DependenceAware,
             uses_tuscan: true,
             unrecorded: info.unrecorded,
             fields: info.fields,
@@ -396,7 +402,7 @@ pub fn cost_from_baseline(records: &[&ExperimentRecord]) -> Option<CostModel> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanInfo {
     /// The strategy.
-    pub strategy: crate::strategy::Strategy,
+    pub strategy: crate::model::strategy::Strategy,
     /// Orders (JVM starts).
     pub orders: u64,
     /// Test executions of all orders together.
@@ -430,9 +436,9 @@ pub struct PlanInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::{ClassState, ExperimentKind, TestResult};
-    use crate::outcome::RunOutcome;
-    use crate::suite::{ClassRecord, Framework};
+    use crate::model::experiment::{ClassState, ExperimentKind, TestResult};
+    use crate::model::outcome::RunOutcome;
+    use crate::model::suite::{ClassRecord, Framework};
 
     fn suite() -> Suite {
         Suite {
@@ -460,12 +466,10 @@ mod tests {
     fn result(test: &str, reads: Option<&[&str]>, writes: Option<&[&str]>) -> TestResult {
         let strings = |l: &[&str]| l.iter().map(|s| s.to_string()).collect();
         TestResult {
-            test: test.into(),
-            outcome: RunOutcome::Pass,
-            message: None,
             time_ms: Some(10),
             reads: reads.map(strings),
             writes: writes.map(strings),
+            ..TestResult::new(test, RunOutcome::Pass)
         }
     }
 
@@ -583,7 +587,7 @@ mod tests {
 
     #[test]
     fn the_cheaper_of_covering_and_tuscan_runs() {
-        use crate::strategy::Strategy;
+        use crate::model::strategy::Strategy;
         let classes = (0..3)
             .map(|c| ClassRecord {
                 class: format!("p.C{c}"),

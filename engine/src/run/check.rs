@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::testid::{container_of, is_invocation, is_invocation_of};
+use crate::model::testid::{container_of, is_invocation, is_invocation_of};
 
 /// Where the ran order first departs from the requested one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -4,7 +4,7 @@
 //!
 //! [`ddmin`] asks an oracle directly. [`ddmin_step`] is the same algorithm driven by the answers
 //! already known: it returns the first subset whose answer is unknown, or the result once every
-//! answer it needed was known. The detection planner ([`crate::minimize`]) replays its whole
+//! answer it needed was known. The detection planner ([`crate::explain::minimize`]) replays its whole
 //! history on every call, so it uses [`ddmin_step`]: each call runs ddmin against the outcomes
 //! observed so far and asks for one more experiment.
 //!
@@ -258,7 +258,7 @@ mod tests {
                     // Arbitrary (hash-like) answers: the hardest non-monotone case.
                     let mut h = salt;
                     for x in s {
-                        h = crate::strategy::mix(h, u64::from(*x));
+                        h = crate::model::seed::mix(h, u64::from(*x));
                     }
                     return h.is_multiple_of(3);
                 }

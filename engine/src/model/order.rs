@@ -12,8 +12,8 @@
 use serde::Serialize;
 
 use crate::error::EngineError;
-use crate::suite::{Framework, SuiteIndex, TestRef};
-use crate::testid::{self, container_of, is_invocation};
+use crate::model::suite::{Framework, SuiteIndex, TestRef};
+use crate::model::testid::{self, container_of, is_invocation};
 
 /// How many closest known ids an unknown-test error suggests.
 const MAX_SUGGESTIONS: usize = 3;
@@ -353,7 +353,7 @@ fn same_run(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::Suite;
+    use crate::model::suite::Suite;
 
     fn suite() -> Suite {
         serde_json::from_str(

@@ -7,36 +7,9 @@
 //! because JUnit 4 lets a parameter name contain almost anything.
 //!
 //! The dotted IDoFT form `pkg.Class.method` is also accepted here; it is only a *spelling* and must
-//! be resolved against a suite (see [`crate::order`]).
+//! be resolved against a suite (see [`crate::model::order`]).
 
-/// Why a text is not a test id.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum IdError {
-    /// The text is empty.
-    #[error("the id is empty")]
-    Empty,
-    /// There is no method part (no `#`, and no `.` for the dotted form).
-    #[error("expected `Class#method` (or `pkg.Class.method`)")]
-    NoMethod,
-    /// The class part is not a dot-separated list of Java identifiers.
-    #[error("`{class}` is not a Java class name")]
-    BadClass {
-        /// The class part that failed.
-        class: String,
-    },
-    /// The method part does not start with a Java identifier.
-    #[error("`{method}` does not start with a Java method name")]
-    BadMethod {
-        /// The method part that failed.
-        method: String,
-    },
-    /// The method name is followed by something other than one `[...]` suffix.
-    #[error("`{method}` has text after the method name that is not an invocation suffix `[...]`")]
-    BadSuffix {
-        /// The method part that failed.
-        method: String,
-    },
-}
+pub use crate::error::IdError;
 
 /// A syntactically valid test id, borrowed from the text it was parsed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,71 @@
+//! The last systematic schedule built, kept between engine calls.
+
+use std::sync::{Arc, Mutex};
+
+use super::config::DetectConfig;
+use crate::model::experiment::ExperimentRecord;
+use crate::model::strategy::Strategy;
+use crate::model::suite::Suite;
+use crate::schedule::dependence::PlanInfo;
+use crate::schedule::{CostModel, Schedule};
+
+/// A systematic strategy's orders, as built from (config, suite, baseline).
+#[derive(Debug)]
+pub(super) struct Built {
+    pub(super) schedule: Option<Schedule>,
+    /// `dependence-aware`: the clean runs after the schedule.
+    pub(super) extra: Vec<Vec<String>>,
+    /// `dependence-aware`: what it runs, with tuscan's for comparison.
+    pub(super) info: Option<PlanInfo>,
+}
+
+/// Everything a [`Built`] depends on, hashed: the strategy, seed, `k`, dependence-free
+/// patterns, the ranking cost model, the suite and the baseline's recording.
+pub(super) fn cache_key(
+    config: &DetectConfig,
+    suite: &Suite,
+    baselines: &[&ExperimentRecord],
+    ranking: Option<&CostModel>,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    config.strategy.hash(&mut h);
+    (config.seed, config.k).hash(&mut h);
+    serde_json::to_string(suite)
+        .unwrap_or_default()
+        .hash(&mut h);
+    serde_json::to_string(&ranking)
+        .unwrap_or_default()
+        .hash(&mut h);
+    if config.strategy == Strategy::DependenceAware {
+        config.dependence_free.hash(&mut h);
+        for record in baselines {
+            for r in &record.results {
+                (&r.test, &r.reads, &r.writes).hash(&mut h);
+            }
+            for c in &record.class_state {
+                (&c.class, &c.reads, &c.writes).hash(&mut h);
+            }
+        }
+    }
+    h.finish()
+}
+
+/// The last schedule built, by [`cache_key`]: the plugin calls the engine once per experiment
+/// with the same inputs, and a schedule of 5,000 tests takes a good part of a second to build.
+/// The result is the same with or without the cache.
+pub(super) fn cached(key: u64, build: impl FnOnce() -> Built) -> Arc<Built> {
+    static LAST: Mutex<Option<(u64, Arc<Built>)>> = Mutex::new(None);
+    if let Ok(last) = LAST.lock() {
+        if let Some((k, built)) = last.as_ref() {
+            if *k == key {
+                return Arc::clone(built);
+            }
+        }
+    }
+    let built = Arc::new(build());
+    if let Ok(mut last) = LAST.lock() {
+        *last = Some((key, Arc::clone(&built)));
+    }
+    built
+}

@@ -1,0 +1,263 @@
+//! Classification and the summary: victim / brittle / NOD from the alone runs, flake rates,
+//! and everything a report shows.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::findings::{AloneRuns, FailingTest, FlakyTest, PairsCovered, Summary};
+use super::replay::{OdTest, Replay, Turn};
+use super::rounds::round_text;
+use crate::explain::flakerate::{flake_rate, OdModel};
+use crate::model::kind::FlakyKind;
+use crate::model::kind::OdRole;
+use crate::model::suite::SuiteIndex;
+use crate::schedule::dependence::PlanInfo;
+use crate::schedule::Schedule;
+
+impl Replay<'_> {
+    /// Victim or brittle, from the alone runs (`Unclassified` until they are complete).
+    pub(super) fn kind_of(&self, od: &OdTest) -> FlakyKind {
+        let runs = od.alone.iter().filter(|v| v.is_some()).count();
+        let passed = od.alone.iter().filter(|v| **v == Some(true)).count();
+        if (od.alone.len() as u32) < self.config.alone_runs || runs == 0 {
+            FlakyKind::Unclassified
+        } else if passed == runs {
+            FlakyKind::VICTIM
+        } else if passed == 0 {
+            FlakyKind::BRITTLE
+        } else {
+            FlakyKind::Nod
+        }
+    }
+
+    pub(super) fn summarize(&self, experiments: usize) -> Summary {
+        let config = self.config;
+        let mut flaky: Vec<FlakyTest> = self.nod.clone();
+        let mut unclassified = 0;
+        let mut minimize_notes = Vec::new();
+        let index = SuiteIndex::new(self.suite);
+        for od in &self.od {
+            let round = &self.rounds[od.round];
+            let complete = od.alone.len() as u32 >= config.alone_runs;
+            let runs = od.alone.iter().filter(|v| v.is_some()).count() as u32;
+            let passed = od.alone.iter().filter(|v| **v == Some(true)).count() as u32;
+            let kind = self.kind_of(od);
+            let alone_text = match kind {
+                FlakyKind::Unclassified if !complete => format!(
+                    "alone runs not finished ({} of {})",
+                    od.alone.len(),
+                    config.alone_runs
+                ),
+                FlakyKind::Unclassified => "no alone run reported it".to_string(),
+                FlakyKind::VICTIM => format!("passed alone {passed}/{runs}"),
+                FlakyKind::BRITTLE => format!("failed alone {runs}/{runs}"),
+                FlakyKind::Nod => format!(
+                    "passed alone only {passed}/{runs}, so its outcome changes without the order changing"
+                ),
+            };
+            if kind == FlakyKind::Unclassified {
+                unclassified += 1;
+            }
+            let mut entry = FlakyTest {
+                test: od.test.clone(),
+                kind,
+                failing_experiment: od.confirm_fail,
+                passing_experiment: od.confirm_pass,
+                message: od.message.clone(),
+                alone: (complete && runs > 0).then_some(AloneRuns { runs, passed }),
+                evidence: match od.turn {
+                    Turn::FailedInRound => format!(
+                        "failed in {} and again when that order was rerun up to it (experiment {}); passed in the original order up to it (experiment {}); {alone_text}",
+                        round_text(round),
+                        od.confirm_fail,
+                        od.confirm_pass
+                    ),
+                    Turn::PassedInRound => format!(
+                        "failed in every baseline run ({}) but passed in {} and again when that order was rerun up to it (experiment {}); failed again in the original order up to it (experiment {}); {alone_text}",
+                        self.baseline_text(),
+                        round_text(round),
+                        od.confirm_pass,
+                        od.confirm_fail
+                    ),
+                },
+                polluters: Vec::new(),
+                cleaners: BTreeMap::new(),
+                state_setters: Vec::new(),
+                flake_rate: None,
+                minimize_experiments: self.spent_on(od),
+                minimize_complete: false,
+            };
+            if let Some((explanation, next)) = self.explain(od) {
+                self.describe(od, &explanation, next.is_some(), &mut minimize_notes);
+                entry.minimize_complete = next.is_none();
+                // Only victims and brittles are explained.
+                let role = kind.role().unwrap_or(OdRole::Victim);
+                let mut classes = HashMap::new();
+                for id in explanation
+                    .culprits
+                    .iter()
+                    .flatten()
+                    .chain(explanation.cleaners.values().flatten())
+                    .chain([&od.unit])
+                {
+                    if let Some(at) = index.get(id) {
+                        classes.insert(id.clone(), index.record(at.record).class.clone());
+                    }
+                }
+                // From what was found so far when the budget cut the search short (see the note).
+                if !explanation.culprits.is_empty() {
+                    entry.flake_rate = flake_rate(
+                        &OdModel {
+                            test: od.unit.clone(),
+                            role,
+                            culprits: explanation.culprits.clone(),
+                            cleaners: explanation.cleaners.clone(),
+                            classes,
+                        },
+                        config.seed,
+                    );
+                }
+                match role {
+                    OdRole::Victim => {
+                        entry.polluters = explanation.culprits;
+                        entry.cleaners = explanation.cleaners;
+                    }
+                    OdRole::Brittle => entry.state_setters = explanation.culprits,
+                }
+            }
+            flaky.push(entry);
+        }
+        flaky.sort_by(|a, b| a.test.cmp(&b.test));
+
+        let mut notes = Vec::new();
+        if self.original.is_empty() {
+            notes.push("the suite has no tests: nothing was run".to_string());
+        }
+        // A failing test found flaky in a round is reported in `flaky` only.
+        let failing: Vec<FailingTest> = self
+            .failing
+            .iter()
+            .filter(|f| !self.classified.contains(&f.test))
+            .cloned()
+            .collect();
+        match failing.len() {
+            0 => {}
+            1 => notes.push(
+                "1 test failed in every baseline run and was not found flaky in other orders: it is listed as failing"
+                    .to_string(),
+            ),
+            n => notes.push(format!(
+                "{n} tests failed in every baseline run and were not found flaky in other orders: they are listed as failing"
+            )),
+        }
+        let rounds_run = self.rounds.len() as u32;
+        let rounds_total = self.rounds_total();
+        if self.baseline_done && rounds_run < rounds_total && (self.stopped || config.stop_rounds) {
+            notes.push(format!(
+                "stopped after {rounds_run} of {rounds_total} rounds (time budget)"
+            ));
+        }
+        let pairs = self.schedule().map(|schedule| {
+            let mut coverage = schedule.coverage();
+            for round in &self.rounds {
+                coverage.add(&round.order);
+            }
+            PairsCovered {
+                covered: coverage.covered(),
+                total: schedule.pairs_total(),
+            }
+        });
+        if let Some(p) = pairs {
+            if p.covered < p.total {
+                let scheduled =
+                    self.schedule().map_or(0, Schedule::len) + self.extra().len() as u64;
+                let cut = if u64::from(rounds_run) < scheduled
+                    && u64::from(config.rounds) <= u64::from(rounds_run)
+                {
+                    " (the `rounds` setting is smaller than the schedule)"
+                } else {
+                    ""
+                };
+                notes.push(format!(
+                    "{} pairs not yet covered{cut}; -Dodrust.resume=true continues",
+                    p.total - p.covered
+                ));
+            }
+        }
+        let plan = if self.baseline_done {
+            self.plan_info()
+        } else {
+            None
+        };
+        if let Some(PlanInfo {
+            tuscan: Some(tuscan),
+            ..
+        }) = &plan
+        {
+            let info = plan.as_ref().expect("matched");
+            notes.push(match info.dependent_pairs {
+                Some(dependent) if info.uses_tuscan => format!(
+                    "dependence-aware: {dependent} of the {} ordered pairs may interact (a test may read a static field an earlier one wrote); covering only those was predicted to cost more than tuscan's orders, so tuscan's {} executions in {} orders ran",
+                    info.pairs, info.executions, info.orders
+                ),
+                _ => format!(
+                    "dependence-aware: {} test executions in {} orders cover the {} ordered pairs where a test may read a static field an earlier one wrote; tuscan would run {} executions in {} orders for all {} pairs",
+                    info.executions, info.orders, info.pairs, tuscan.executions, tuscan.orders, tuscan.pairs
+                ),
+            });
+            if let Some(n) = info.unrecorded.filter(|n| *n > 0) {
+                notes.push(format!(
+                    "dependence-aware: {n} test(s) have no recorded field accesses (they did not run in the baseline, or the recording did not reach them) and count as touching every field"
+                ));
+            }
+        }
+        for pending in &self.pending {
+            notes.push(format!(
+                "{} candidate(s) of round {} are not confirmed yet and are not reported",
+                pending.candidates.len(),
+                self.rounds[pending.round].number
+            ));
+        }
+        if unclassified > 0 {
+            notes.push(format!(
+                "{unclassified} order-dependent test(s) are not classified (victim or brittle) yet: their alone runs did not finish"
+            ));
+        }
+        notes.extend(self.inconclusive.iter().cloned());
+        notes.extend(minimize_notes);
+        if let Some(only) = &config.minimize_only {
+            for id in only {
+                if !self.od.iter().any(|od| od.test == *id || od.unit == *id) {
+                    notes.push(format!(
+                        "minimize_only names `{id}`, which was not found order-dependent: nothing to explain"
+                    ));
+                }
+            }
+        }
+        if !self.not_honoured.is_empty() {
+            let ids: Vec<String> = self.not_honoured.iter().map(usize::to_string).collect();
+            notes.push(format!(
+                "experiment(s) {} did not run exactly in the requested order; their results were used as they are",
+                ids.join(", ")
+            ));
+        }
+        if self.plan(config.stop_rounds).is_some() {
+            notes.push(format!(
+                "detection is not finished: this summary covers the {experiments} experiment(s) run so far"
+            ));
+        }
+
+        Summary {
+            seed: config.seed,
+            strategy: config.strategy,
+            tests_total: self.suite.ids().count(),
+            experiments,
+            rounds_run,
+            rounds_planned: rounds_total,
+            failing,
+            flaky,
+            notes,
+            pairs,
+            plan,
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The configuration of a detection run: what the plugin sends ([`RawConfig`], defaults filled
+//! in) and its validated form ([`DetectConfig`]).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::error::EngineError;
+use crate::model::strategy::Strategy;
+use crate::schedule::CostModel;
+
+/// Default number of baseline runs of the original order.
+pub const DEFAULT_BASELINE_TRIES: u32 = 3;
+
+/// Default number of alone runs per OD test.
+pub const DEFAULT_ALONE_RUNS: u32 = 10;
+
+/// Default number of minimization experiments per OD test.
+pub const DEFAULT_MINIMIZE_BUDGET: u32 = 60;
+
+/// A validated detection configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetectConfig {
+    /// How rounds choose their orders.
+    pub strategy: Strategy,
+    /// How many rounds to run.
+    pub rounds: u32,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// At most this many baseline runs (at least 1).
+    pub baseline_tries: u32,
+    /// Alone runs per OD test (at least 1).
+    pub alone_runs: u32,
+    /// When true no new round starts and no minimization experiment either; pending
+    /// confirmations and alone runs still happen.
+    pub stop_rounds: bool,
+    /// Whether to explain OD tests (polluters, cleaners, state-setters) after the alone runs.
+    pub minimize: bool,
+    /// At most this many minimization experiments per OD test (at least 1).
+    pub minimize_budget: u32,
+    /// When set, only these OD tests are explained.
+    pub minimize_only: Option<Vec<String>>,
+    /// `k` of the `k-bounded` strategy (1 to 3).
+    pub k: u32,
+    /// Cost of orders and tests, given by the caller: systematic strategies run the orders
+    /// that cover the most pairs per millisecond first.
+    pub cost: Option<CostModel>,
+    /// Without `cost`: order systematic schedules by the cost model the baseline measured
+    /// ([`crate::schedule::dependence::cost_from_baseline`]). The plan's predicted cost is reported either way.
+    pub cost_aware: bool,
+    /// `dependence-aware`: field patterns (`pkg.C#F`, `*` wildcards) that never make tests dependent.
+    pub dependence_free: Vec<String>,
+}
+
+impl DetectConfig {
+    /// A configuration with every optional setting at its default.
+    pub fn new(strategy: Strategy, rounds: u32, seed: u64) -> Self {
+        DetectConfig {
+            strategy,
+            rounds,
+            seed,
+            baseline_tries: DEFAULT_BASELINE_TRIES,
+            alone_runs: DEFAULT_ALONE_RUNS,
+            stop_rounds: false,
+            minimize: true,
+            minimize_budget: DEFAULT_MINIMIZE_BUDGET,
+            minimize_only: None,
+            k: DEFAULT_K,
+            cost: None,
+            cost_aware: false,
+            dependence_free: Vec::new(),
+        }
+    }
+}
+
+/// Default `k` of the `k-bounded` strategy.
+pub const DEFAULT_K: u32 = 2;
+
+/// The cost model as the plugin sends it: milliseconds as JSON numbers.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawCost {
+    /// Fixed cost of one order (JVM start), in milliseconds.
+    pub cost0_ms: f64,
+    /// Time of one run of each test, in milliseconds, by test id.
+    #[serde(default)]
+    pub test_ms: BTreeMap<String, f64>,
+}
+
+/// The configuration as the plugin sends it (`config` of `detect_next` and `detect_summary`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawConfig {
+    /// A strategy name; `reverse-passing` when absent.
+    #[serde(default = "default_strategy")]
+    pub strategy: String,
+    /// How many rounds to run.
+    pub rounds: u32,
+    /// The seed, a JSON integer from 0 to 2^64 - 1.
+    pub seed: serde_json::Number,
+    /// Baseline runs at most; 3 when absent.
+    #[serde(default = "default_baseline_tries")]
+    pub baseline_tries: u32,
+    /// Alone runs per OD test; 10 when absent.
+    #[serde(default = "default_alone_runs")]
+    pub alone_runs: u32,
+    /// Whether rounds must stop (the time budget is spent); false when absent.
+    #[serde(default)]
+    pub stop_rounds: bool,
+    /// Whether to explain OD tests; true when absent.
+    #[serde(default = "yes")]
+    pub minimize: bool,
+    /// Minimization experiments per OD test; 60 when absent.
+    #[serde(default = "default_minimize_budget")]
+    pub minimize_budget: u32,
+    /// Only these OD tests are explained; all when absent or null.
+    #[serde(default)]
+    pub minimize_only: Option<Vec<String>>,
+    /// `k` of `k-bounded`; 2 when absent.
+    #[serde(default = "default_k")]
+    pub k: u32,
+    /// The cost model; none when absent or null.
+    #[serde(default)]
+    pub cost: Option<RawCost>,
+    /// Order systematic schedules by the baseline's measured cost; false when absent.
+    #[serde(default)]
+    pub cost_aware: bool,
+    /// `dependence-aware`: dependence-free field patterns; none when absent.
+    #[serde(default)]
+    pub dependence_free: Vec<String>,
+}
+
+fn default_k() -> u32 {
+    DEFAULT_K
+}
+
+fn default_minimize_budget() -> u32 {
+    DEFAULT_MINIMIZE_BUDGET
+}
+
+fn default_strategy() -> String {
+    Strategy::DEFAULT.name().to_string()
+}
+
+fn default_baseline_tries() -> u32 {
+    DEFAULT_BASELINE_TRIES
+}
+
+fn default_alone_runs() -> u32 {
+    DEFAULT_ALONE_RUNS
+}
+
+impl TryFrom<RawConfig> for DetectConfig {
+    type Error = EngineError;
+
+    /// Errors: [`EngineError::BadConfig`] for an unknown strategy, a seed that is not an integer
+    /// from 0 to 2^64 - 1, or `baseline_tries` / `alone_runs` / `minimize_budget` of 0.
+    fn try_from(raw: RawConfig) -> Result<Self, EngineError> {
+        let bad = |setting: &str, value: String, reason: &str| EngineError::BadConfig {
+            setting: setting.into(),
+            value,
+            reason: reason.into(),
+        };
+        let strategy = Strategy::parse(&raw.strategy)?;
+        let seed = raw.seed.as_u64().ok_or_else(|| {
+            bad(
+                "seed",
+                raw.seed.to_string(),
+                "the seed must be an integer from 0 to 18446744073709551615",
+            )
+        })?;
+        if raw.baseline_tries == 0 {
+            return Err(bad("baseline_tries", "0".into(), "at least 1 is needed"));
+        }
+        if raw.alone_runs == 0 {
+            return Err(bad("alone_runs", "0".into(), "at least 1 is needed"));
+        }
+        if raw.minimize_budget == 0 {
+            return Err(bad(
+                "minimize_budget",
+                "0".into(),
+                "at least 1 is needed (turn minimization off with minimize: false)",
+            ));
+        }
+        if !(1..=3).contains(&raw.k) {
+            return Err(bad(
+                "k",
+                raw.k.to_string(),
+                "k-bounded runs k = 1, 2 or 3 tests per order",
+            ));
+        }
+        let ms = |setting: &str, v: f64| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(v.round() as u64)
+            } else {
+                Err(bad(
+                    setting,
+                    v.to_string(),
+                    "a time in milliseconds must be a number >= 0",
+                ))
+            }
+        };
+        let cost = match raw.cost {
+            None => None,
+            Some(c) => Some(CostModel {
+                cost0_ms: ms("cost.cost0_ms", c.cost0_ms)?,
+                test_ms: c
+                    .test_ms
+                    .into_iter()
+                    .map(|(id, v)| ms("cost.test_ms", v).map(|v| (id, v)))
+                    .collect::<Result<_, _>>()?,
+            }),
+        };
+        Ok(DetectConfig {
+            k: raw.k,
+            cost,
+            cost_aware: raw.cost_aware,
+            dependence_free: raw.dependence_free,
+            strategy,
+            rounds: raw.rounds,
+            seed,
+            baseline_tries: raw.baseline_tries,
+            alone_runs: raw.alone_runs,
+            stop_rounds: raw.stop_rounds,
+            minimize: raw.minimize,
+            minimize_budget: raw.minimize_budget,
+            minimize_only: raw.minimize_only,
+        })
+    }
+}
+
+fn yes() -> bool {
+    true
+}

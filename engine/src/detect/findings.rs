@@ -1,0 +1,157 @@
+//! What detection answers: the next step and its progress, the flaky tests found, and the
+//! summary of a run (`docs/detect.md`, "report.json").
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::explain::flakerate::FlakeRate;
+use crate::model::experiment::Experiment;
+use crate::model::kind::FlakyKind;
+use crate::model::strategy::Strategy;
+use crate::schedule::dependence::PlanInfo;
+
+/// The phase of detection an experiment belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Baseline runs.
+    Baseline,
+    /// Rounds.
+    Rounds,
+    /// Confirmation runs.
+    Confirm,
+    /// Alone runs.
+    Alone,
+    /// Explaining OD tests: polluters, cleaners, state-setters.
+    Minimize,
+    /// Nothing left to run.
+    Done,
+}
+
+/// How far detection is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// The phase of the next experiment (`done` when there is none).
+    pub phase: Phase,
+    /// Rounds run so far.
+    pub rounds_done: u32,
+    /// Rounds configured.
+    pub rounds_total: u32,
+    /// Tests confirmed order-dependent so far.
+    pub od_found: usize,
+    /// Tests found NOD so far.
+    pub nod_found: usize,
+    /// Candidates waiting for their confirmation runs.
+    pub candidates: usize,
+}
+
+/// Response of `detect_next`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextStep {
+    /// The next experiment, or `None` when detection is complete.
+    pub experiment: Option<Experiment>,
+    /// How far detection is.
+    pub progress: Progress,
+    /// Systematic strategies, when the next experiment is the first round: what the schedule
+    /// will run and its predicted cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanInfo>,
+}
+
+/// A test that failed in every baseline run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailingTest {
+    /// Its id.
+    pub test: String,
+    /// The message of its last baseline failure.
+    pub message: Option<String>,
+}
+
+/// Results of the alone runs of an OD test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AloneRuns {
+    /// Alone runs that reported the test (pass or not).
+    pub runs: u32,
+    /// Of those, the ones it passed.
+    pub passed: u32,
+}
+
+/// One flaky test found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlakyTest {
+    /// Its id (a result id: an invocation id for a dynamic invocation).
+    pub test: String,
+    /// What kind of flaky test it is.
+    pub kind: FlakyKind,
+    /// OD: the confirm-fail experiment; NOD: an experiment where it failed.
+    pub failing_experiment: usize,
+    /// OD: the confirm-pass experiment; NOD: an experiment where it passed.
+    pub passing_experiment: usize,
+    /// The failure message seen when it was detected.
+    pub message: Option<String>,
+    /// Alone runs, for a confirmed OD test whose alone runs are complete.
+    pub alone: Option<AloneRuns>,
+    /// One plain sentence saying what was observed.
+    pub evidence: String,
+    /// Victim: its polluters, each a group of tests that fail it together (a single polluter is
+    /// a group of one). Empty when not explained.
+    #[serde(default)]
+    pub polluters: Vec<Vec<String>>,
+    /// Victim: the cleaners found for each single polluter.
+    #[serde(default)]
+    pub cleaners: BTreeMap<String, Vec<String>>,
+    /// Brittle: its state-setters, grouped like `polluters`.
+    #[serde(default)]
+    pub state_setters: Vec<Vec<String>>,
+    /// The probability that it fails in a random order; null when not computable.
+    #[serde(default)]
+    pub flake_rate: Option<FlakeRate>,
+    /// Minimization experiments run for it.
+    #[serde(default)]
+    pub minimize_experiments: u32,
+    /// True when its explanation is complete: every search it needs ran to the end. False when
+    /// it was not explained or the budget cut the search short (then an empty `cleaners` list
+    /// means "none found so far", not "none").
+    #[serde(default)]
+    pub minimize_complete: bool,
+}
+
+/// Response of `detect_summary`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The configured seed.
+    pub seed: u64,
+    /// The configured strategy.
+    pub strategy: Strategy,
+    /// Tests listed in the suite (a dynamic container counts once).
+    pub tests_total: usize,
+    /// Experiments in the history.
+    pub experiments: usize,
+    /// Rounds run.
+    pub rounds_run: u32,
+    /// Rounds configured.
+    pub rounds_planned: u32,
+    /// Tests that failed in every baseline run and were not found flaky in a round, by id.
+    pub failing: Vec<FailingTest>,
+    /// Flaky tests, by id.
+    pub flaky: Vec<FlakyTest>,
+    /// Things the user should know about the run.
+    pub notes: Vec<String>,
+    /// Systematic strategies: the consecutive ordered pairs the rounds that ran covered, of those
+    /// the schedule claims. Absent for other strategies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<PairsCovered>,
+    /// Systematic strategies: what the whole schedule runs, and its predicted cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanInfo>,
+}
+
+/// Consecutive ordered pairs covered by the rounds of a systematic strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairsCovered {
+    /// Distinct claimed pairs consecutive in some round that ran.
+    pub covered: u64,
+    /// Pairs the schedule claims to cover when all its rounds run.
+    pub total: u64,
+}

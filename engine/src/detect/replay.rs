@@ -1,0 +1,517 @@
+//! Replaying a history: [`next`] and [`summary`], the state a history leads to, and the plan of
+//! the next experiment from that state.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::cache::Built;
+use super::config::DetectConfig;
+use super::findings::{FailingTest, FlakyTest, NextStep, Phase, Progress, Summary};
+use crate::error::EngineError;
+use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use crate::model::strategy::Strategy;
+use crate::model::suite::{Suite, SCHEMA_VERSION};
+use crate::model::testid::container_of;
+use crate::schedule::rounds::{round_order, PreviousRound};
+use crate::schedule::CostModel;
+
+/// The next experiment to run after `history`, and the progress so far.
+///
+/// Errors: [`EngineError::BadRequest`] for a suite of another schema version,
+/// [`EngineError::BadHistory`] when a record is not what the plan asked for.
+pub fn next(
+    config: &DetectConfig,
+    suite: &Suite,
+    history: &[ExperimentRecord],
+) -> Result<NextStep, EngineError> {
+    let state = Replay::run(config, suite, history, "detect_next")?;
+    let experiment = state.plan(config.stop_rounds);
+    let phase = experiment.as_ref().map_or(Phase::Done, |e| match e.kind {
+        ExperimentKind::Baseline => Phase::Baseline,
+        ExperimentKind::Round => Phase::Rounds,
+        ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => Phase::Confirm,
+        ExperimentKind::Alone => Phase::Alone,
+        ExperimentKind::PolluterSearch
+        | ExperimentKind::PolluterPair
+        | ExperimentKind::Cleaner
+        | ExperimentKind::SetterSearch
+        | ExperimentKind::SetterPair => Phase::Minimize,
+    });
+    let first_round = experiment
+        .as_ref()
+        .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
+    Ok(NextStep {
+        plan: if first_round { state.plan_info() } else { None },
+        experiment,
+        progress: Progress {
+            phase,
+            rounds_done: state.rounds.len() as u32,
+            rounds_total: state.rounds_total(),
+            od_found: state.od.len(),
+            nod_found: state.nod.len(),
+            candidates: state.pending.iter().map(|p| p.candidates.len()).sum(),
+        },
+    })
+}
+
+/// What `history` found so far (complete or not).
+///
+/// Errors: as [`next`].
+pub fn summary(
+    config: &DetectConfig,
+    suite: &Suite,
+    history: &[ExperimentRecord],
+) -> Result<Summary, EngineError> {
+    let state = Replay::run(config, suite, history, "detect_summary")?;
+    Ok(state.summarize(history.len()))
+}
+
+/// A candidate of a round, waiting for its confirmations.
+#[derive(Debug, Clone)]
+pub(super) struct Candidate {
+    /// The result id that did not pass.
+    pub(super) test: String,
+    /// The failure message.
+    pub(super) message: Option<String>,
+}
+
+/// A round that ran.
+#[derive(Debug, Clone)]
+pub(super) struct RoundRun {
+    pub(super) experiment: usize,
+    pub(super) number: u32,
+    pub(super) made_by: Strategy,
+    pub(super) order: Vec<String>,
+    pub(super) passed: bool,
+}
+
+/// Which way a candidate differs from the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Turn {
+    /// It passed in the baseline and did not pass in the round.
+    FailedInRound,
+    /// It failed in every baseline run and passed in the round.
+    PassedInRound,
+}
+
+/// Candidates of a round being confirmed: first the round's order cut after the last one, then
+/// the original order cut after the last one.
+#[derive(Debug, Clone)]
+pub(super) struct Pending {
+    /// Index into `Replay::rounds`.
+    pub(super) round: usize,
+    pub(super) turn: Turn,
+    pub(super) candidates: Vec<Candidate>,
+    /// The rerun of the round's order (`confirm-fail` for [`Turn::FailedInRound`],
+    /// `confirm-pass` for [`Turn::PassedInRound`]): its id, results and order, once it ran.
+    pub(super) round_rerun: Option<(usize, Results, Vec<String>)>,
+}
+
+impl Pending {
+    /// The kinds of the rerun of the round's order and of the original order.
+    pub(super) fn kinds(&self) -> (ExperimentKind, ExperimentKind) {
+        match self.turn {
+            Turn::FailedInRound => (ExperimentKind::ConfirmFail, ExperimentKind::ConfirmPass),
+            Turn::PassedInRound => (ExperimentKind::ConfirmPass, ExperimentKind::ConfirmFail),
+        }
+    }
+}
+
+/// What the confirmations showed about one candidate.
+pub(super) enum Found {
+    Od(OdTest),
+    Nod(FlakyTest),
+    /// A confirmation did not report it: a note.
+    Nothing(String),
+}
+
+/// A confirmed OD test.
+#[derive(Debug, Clone)]
+pub(super) struct OdTest {
+    pub(super) test: String,
+    /// What an alone run runs: the test, or its dynamic container.
+    pub(super) unit: String,
+    /// Index into `Replay::rounds` of the round that revealed it.
+    pub(super) round: usize,
+    /// Whether it failed in that round, or passed there after failing in every baseline run.
+    pub(super) turn: Turn,
+    pub(super) message: Option<String>,
+    pub(super) confirm_fail: usize,
+    pub(super) confirm_pass: usize,
+    /// The orders of the confirm-fail and confirm-pass experiments.
+    pub(super) fail_order: Vec<String>,
+    pub(super) pass_order: Vec<String>,
+    /// Pass/not-pass/unknown per alone run so far.
+    pub(super) alone: Vec<Option<bool>>,
+}
+
+/// Pass/not-pass (or unknown) and message per result id of one experiment.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Results(pub(super) HashMap<String, (Option<bool>, Option<String>)>);
+
+impl Results {
+    pub(super) fn of(record: &ExperimentRecord) -> Self {
+        let mut map: HashMap<String, (Option<bool>, Option<String>)> = HashMap::new();
+        for r in &record.results {
+            let verdict = r.outcome.passed();
+            let entry = map.entry(r.test.clone()).or_insert((None, None));
+            // A test reported twice keeps its worst verdict: not-pass over pass over unknown.
+            if verdict == Some(false) && entry.0 != Some(false) {
+                *entry = (verdict, r.message.clone());
+            } else if verdict == Some(true) && entry.0.is_none() {
+                entry.0 = verdict;
+            }
+        }
+        Results(map)
+    }
+
+    pub(super) fn passed(&self, test: &str) -> Option<bool> {
+        self.0.get(test).and_then(|(v, _)| *v)
+    }
+
+    pub(super) fn message(&self, test: &str) -> Option<String> {
+        self.0.get(test).and_then(|(_, m)| m.clone())
+    }
+}
+
+/// The state derived from a history.
+pub(super) struct Replay<'a> {
+    pub(super) config: &'a DetectConfig,
+    pub(super) suite: &'a Suite,
+    pub(super) original: Vec<String>,
+    /// Baseline runs: experiment id and results.
+    pub(super) baseline: Vec<(usize, Results)>,
+    pub(super) baseline_done: bool,
+    /// Tests that passed in the baseline and never failed there.
+    pub(super) reference: HashSet<String>,
+    pub(super) failing: Vec<FailingTest>,
+    pub(super) rounds: Vec<RoundRun>,
+    /// Candidates waiting for their confirmations, first first (at most two: a round's failed
+    /// tests, then its passed failing tests).
+    pub(super) pending: Vec<Pending>,
+    /// The history stopped the rounds early (alone runs followed fewer rounds than configured).
+    pub(super) stopped: bool,
+    pub(super) od: Vec<OdTest>,
+    pub(super) nod: Vec<FlakyTest>,
+    /// Tests found OD or NOD: never candidates again.
+    pub(super) classified: HashSet<String>,
+    pub(super) inconclusive: Vec<String>,
+    pub(super) not_honoured: Vec<usize>,
+    pub(super) experiments: usize,
+    /// The results of the first experiment that ran each order (minimization reuses them).
+    pub(super) observed: HashMap<Vec<String>, Results>,
+    /// Minimization experiments run per OD test.
+    pub(super) spent: HashMap<String, u32>,
+    /// The schedule of a systematic strategy (built once per call, when the baseline is done:
+    /// `dependence-aware` and the cost-aware order need what the baseline recorded).
+    pub(super) schedule: Option<Arc<Built>>,
+    /// The cost model of the plan: the configured one, else the baseline's measurement.
+    pub(super) cost: Option<CostModel>,
+}
+
+impl<'a> Replay<'a> {
+    pub(super) fn run(
+        config: &'a DetectConfig,
+        suite: &'a Suite,
+        history: &[ExperimentRecord],
+        op: &str,
+    ) -> Result<Self, EngineError> {
+        if suite.schema_version != SCHEMA_VERSION {
+            return Err(EngineError::bad_request(
+                op,
+                format!(
+                    "suite schema_version {} is not supported (this engine reads {SCHEMA_VERSION})",
+                    suite.schema_version
+                ),
+            ));
+        }
+        let mut state = Replay {
+            config,
+            suite,
+            original: suite.original_order(),
+            baseline: Vec::new(),
+            baseline_done: false,
+            reference: HashSet::new(),
+            failing: Vec::new(),
+            rounds: Vec::new(),
+            pending: Vec::new(),
+            stopped: false,
+            od: Vec::new(),
+            nod: Vec::new(),
+            classified: HashSet::new(),
+            inconclusive: Vec::new(),
+            not_honoured: Vec::new(),
+            experiments: 0,
+            observed: HashMap::new(),
+            spent: HashMap::new(),
+            schedule: None,
+            cost: config.cost.clone(),
+        };
+        for (index, record) in history.iter().enumerate() {
+            let planned = state.plan(false);
+            let followed = match &planned {
+                Some(p) if matches(record, p) => Some(p.clone()),
+                // A round was due, but the rounds were stopped (time budget) when this was planned.
+                Some(p) if p.kind == ExperimentKind::Round => {
+                    let stopped = state.plan(true).filter(|s| matches(record, s));
+                    state.stopped |= stopped.is_some();
+                    stopped
+                }
+                _ => None,
+            };
+            let Some(followed) = followed else {
+                return Err(EngineError::BadHistory {
+                    id: index + 1,
+                    reason: mismatch(record, planned.as_ref(), index + 1),
+                });
+            };
+            state.absorb(record, &followed);
+            if state.baseline_done && state.schedule.is_none() {
+                state.build_schedule(&history[..=index]);
+            }
+        }
+        Ok(state)
+    }
+
+    /// The next experiment; with `stop`, no new round starts.
+    pub(super) fn plan(&self, stop: bool) -> Option<Experiment> {
+        let id = self.experiments + 1;
+        let experiment = |kind, round, strategy, order, targets| Experiment {
+            id,
+            kind,
+            round,
+            strategy,
+            order,
+            targets,
+        };
+        if self.original.is_empty() {
+            return None;
+        }
+        if !self.baseline_done {
+            return Some(experiment(
+                ExperimentKind::Baseline,
+                None,
+                Some(Strategy::Original),
+                self.original.clone(),
+                vec![],
+            ));
+        }
+        if let Some(pending) = self.pending.first() {
+            let round = &self.rounds[pending.round];
+            let targets: Vec<String> = pending.candidates.iter().map(|c| c.test.clone()).collect();
+            let (round_kind, original_kind) = pending.kinds();
+            return Some(if pending.round_rerun.is_none() {
+                experiment(
+                    round_kind,
+                    Some(round.number),
+                    Some(round.made_by),
+                    cut_after_last(&round.order, &targets),
+                    targets,
+                )
+            } else {
+                experiment(
+                    original_kind,
+                    Some(round.number),
+                    Some(Strategy::Original),
+                    cut_after_last(&self.original, &targets),
+                    targets,
+                )
+            });
+        }
+        if !stop && !self.stopped && (self.rounds.len() as u32) < self.rounds_total() {
+            let number = self.rounds.len() as u32 + 1;
+            if let Some(schedule) = self.schedule() {
+                return Some(experiment(
+                    ExperimentKind::Round,
+                    Some(number),
+                    Some(self.config.strategy),
+                    match (u64::from(number) - 1).checked_sub(schedule.len()) {
+                        None => schedule.order(u64::from(number) - 1),
+                        Some(extra) => self.extra()[extra as usize].clone(),
+                    },
+                    vec![],
+                ));
+            }
+            let previous = self.rounds.last().map(|r| PreviousRound {
+                order: &r.order,
+                made_by: r.made_by,
+                passed: r.passed,
+            });
+            let (made_by, order) = round_order(
+                self.config.strategy,
+                self.suite,
+                self.config.seed,
+                number,
+                previous,
+            );
+            return Some(experiment(
+                ExperimentKind::Round,
+                Some(number),
+                Some(made_by),
+                order,
+                vec![],
+            ));
+        }
+        if let Some(od) = self
+            .od
+            .iter()
+            .find(|od| (od.alone.len() as u32) < self.config.alone_runs)
+        {
+            return Some(experiment(
+                ExperimentKind::Alone,
+                None,
+                None,
+                vec![od.unit.clone()],
+                vec![od.test.clone()],
+            ));
+        }
+        if stop || !self.config.minimize {
+            return None;
+        }
+        // With `minimize_only`, tests are explained in the order it lists them (the plugin puts
+        // the tests a recorded run already explained first, so their experiments replay);
+        // otherwise in the order they were found.
+        let ordered: Vec<&OdTest> = match &self.config.minimize_only {
+            Some(only) => only
+                .iter()
+                .filter_map(|t| self.od.iter().find(|od| od.test == *t || od.unit == *t))
+                .collect(),
+            None => self.od.iter().collect(),
+        };
+        ordered.into_iter().find_map(|od| {
+            let (_, query) = self.explain(od)?;
+            let query = query?;
+            (self.spent_on(od) < self.config.minimize_budget)
+                .then(|| experiment(query.kind, None, None, query.order, query.targets))
+        })
+    }
+
+    /// Takes in one finished experiment, which is the `planned` one.
+    pub(super) fn absorb(&mut self, record: &ExperimentRecord, planned: &Experiment) {
+        self.experiments += 1;
+        if !record.honoured {
+            self.not_honoured.push(record.id);
+        }
+        let results = Results::of(record);
+        self.observed
+            .entry(record.order.clone())
+            .or_insert_with(|| results.clone());
+        if record.kind.is_minimize() {
+            if let Some(target) = record.targets.first() {
+                *self.spent.entry(target.clone()).or_insert(0) += 1;
+            }
+        }
+        match record.kind {
+            ExperimentKind::Baseline => {
+                let all_passed = !results.0.values().any(|(v, _)| *v == Some(false));
+                self.baseline.push((record.id, results));
+                if all_passed || self.baseline.len() as u32 >= self.config.baseline_tries {
+                    self.finish_baseline(record);
+                }
+            }
+            ExperimentKind::Round => self.absorb_round(record, planned, &results),
+            ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => {
+                match self.pending.first_mut() {
+                    Some(pending) if pending.round_rerun.is_none() => {
+                        pending.round_rerun = Some((record.id, results, record.order.clone()));
+                    }
+                    Some(_) => {
+                        let pending = self.pending.remove(0);
+                        self.absorb_confirmations(pending, record.id, &results, &record.order);
+                    }
+                    None => {}
+                }
+            }
+            ExperimentKind::Alone => {
+                let target = record.targets.first().map(String::as_str);
+                if let Some(od) = self
+                    .od
+                    .iter_mut()
+                    .find(|od| Some(od.test.as_str()) == target)
+                {
+                    od.alone.push(results.passed(&od.test));
+                }
+            }
+            // Minimization keeps no state: `plan` reads `observed` and `spent`.
+            ExperimentKind::PolluterSearch
+            | ExperimentKind::PolluterPair
+            | ExperimentKind::Cleaner
+            | ExperimentKind::SetterSearch
+            | ExperimentKind::SetterPair => {}
+        }
+    }
+}
+
+/// The unit of `order` that ran `test`: the test itself, or its dynamic container.
+pub(super) fn unit_in(order: &[String], test: &str) -> String {
+    let container = container_of(test);
+    if order.iter().any(|u| u == test) || !order.iter().any(|u| u == container) {
+        test.to_string()
+    } else {
+        container.to_string()
+    }
+}
+
+/// `order` cut right after the last unit that runs one of `tests` (all of it if none does).
+pub(super) fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> {
+    let last = order
+        .iter()
+        .rposition(|u| tests.iter().any(|t| t == u || container_of(t) == u));
+    match last {
+        Some(i) => order[..=i].to_vec(),
+        None => order.to_vec(),
+    }
+}
+
+/// Whether `record` is the experiment `planned`.
+pub(super) fn matches(record: &ExperimentRecord, planned: &Experiment) -> bool {
+    record.id == planned.id
+        && record.kind == planned.kind
+        && record.round == planned.round
+        && record.order == planned.order
+        && record.targets == planned.targets
+}
+
+/// Why `record` is not `planned`, for [`EngineError::BadHistory`].
+pub(super) fn mismatch(
+    record: &ExperimentRecord,
+    planned: Option<&Experiment>,
+    position: usize,
+) -> String {
+    let Some(planned) = planned else {
+        return "detection was already complete before it".to_string();
+    };
+    let kind = |k: ExperimentKind| {
+        serde_json::to_value(k)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    };
+    if record.id != position {
+        format!("its id is {}, expected {position}", record.id)
+    } else if record.kind != planned.kind {
+        format!(
+            "it is a `{}` experiment where a `{}` experiment was planned",
+            kind(record.kind),
+            kind(planned.kind)
+        )
+    } else if record.round != planned.round {
+        format!(
+            "its round is {:?}, expected {:?}",
+            record.round, planned.round
+        )
+    } else if record.order != planned.order {
+        let at = record
+            .order
+            .iter()
+            .zip(&planned.order)
+            .position(|(a, b)| a != b)
+            .unwrap_or(record.order.len().min(planned.order.len()));
+        format!(
+            "its order differs from the planned order at position {}",
+            at + 1
+        )
+    } else {
+        "its targets differ from the planned targets".to_string()
+    }
+}

@@ -1,0 +1,171 @@
+//! Rounds: building a systematic schedule once the baseline is done, and taking in a round's
+//! results (its candidates).
+
+use std::collections::HashSet;
+
+use super::cache::{cache_key, cached, Built};
+use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
+use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use crate::model::strategy::Strategy;
+use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};
+use crate::schedule::Schedule;
+
+impl Replay<'_> {
+    /// Builds the schedule of a systematic strategy once the baseline is done: `dependence-aware`
+    /// covers only the pairs the baseline's recording makes possibly dependent, and with
+    /// `cost_aware` (and no configured cost) the orders are ranked by the baseline's timings.
+    pub(super) fn build_schedule(&mut self, history: &[ExperimentRecord]) {
+        let config = self.config;
+        if !config.strategy.is_systematic() {
+            return;
+        }
+        let baselines: Vec<&ExperimentRecord> = history
+            .iter()
+            .filter(|r| r.kind == ExperimentKind::Baseline)
+            .collect();
+        if self.cost.is_none() {
+            self.cost = cost_from_baseline(&baselines);
+        }
+        let ranking = if config.cost.is_some() || config.cost_aware {
+            self.cost.as_ref()
+        } else {
+            None
+        };
+        let key = cache_key(config, self.suite, &baselines, ranking);
+        self.schedule = Some(cached(key, || {
+            if config.strategy == Strategy::DependenceAware {
+                let plan = crate::schedule::dependence::plan(
+                    self.suite,
+                    &baselines,
+                    &config.dependence_free,
+                    config.seed,
+                    ranking,
+                    self.cost.as_ref(),
+                );
+                Built {
+                    schedule: Some(plan.schedule),
+                    extra: plan.extra,
+                    info: Some(plan.info),
+                }
+            } else {
+                Built {
+                    schedule: Schedule::new(
+                        config.strategy,
+                        self.suite,
+                        config.seed,
+                        config.k,
+                        ranking,
+                    ),
+                    extra: Vec::new(),
+                    info: None,
+                }
+            }
+        }));
+    }
+
+    /// The schedule of a systematic strategy, once built.
+    pub(super) fn schedule(&self) -> Option<&Schedule> {
+        self.schedule.as_ref().and_then(|b| b.schedule.as_ref())
+    }
+
+    /// `dependence-aware`: rounds after the schedule's ([`DependenceMap::clean_runs`]).
+    pub(super) fn extra(&self) -> &[Vec<String>] {
+        self.schedule.as_ref().map_or(&[], |b| b.extra.as_slice())
+    }
+
+    /// What the schedule runs and its predicted cost (`dependence-aware`: with tuscan's for
+    /// comparison).
+    pub(super) fn plan_info(&self) -> Option<PlanInfo> {
+        let built = self.schedule.as_ref()?;
+        if let Some(info) = &built.info {
+            return Some(info.clone());
+        }
+        Some(describe(built.schedule.as_ref()?, &[], self.cost.as_ref()))
+    }
+
+    /// Rounds to run: `rounds`, or the schedule's size when that is smaller.
+    pub(super) fn rounds_total(&self) -> u32 {
+        match self.schedule() {
+            Some(schedule) => (schedule.len() + self.extra().len() as u64)
+                .min(u64::from(self.config.rounds)) as u32,
+            // A systematic schedule is built when the baseline is done.
+            None if self.baseline_done && self.config.strategy.is_systematic() => 0,
+            None => self.config.rounds,
+        }
+    }
+
+    pub(super) fn absorb_round(
+        &mut self,
+        record: &ExperimentRecord,
+        planned: &Experiment,
+        results: &Results,
+    ) {
+        let mut candidates: Vec<Candidate> = Vec::new();
+        // Failing tests (failed in every baseline run) that passed in this round.
+        let mut turned: Vec<Candidate> = Vec::new();
+        let failing: HashSet<&str> = self.failing.iter().map(|f| f.test.as_str()).collect();
+        let mut passed = true;
+        for r in &record.results {
+            if failing.contains(r.test.as_str()) {
+                // A test reported twice must have passed every time (`Results` keeps the worst).
+                if results.passed(&r.test) == Some(true)
+                    && !self.classified.contains(&r.test)
+                    && !turned.iter().any(|c| c.test == r.test)
+                {
+                    turned.push(Candidate {
+                        test: r.test.clone(),
+                        message: None,
+                    });
+                }
+                continue;
+            }
+            if r.outcome.passed() != Some(false) || !self.reference.contains(&r.test) {
+                continue;
+            }
+            passed = false;
+            if !self.classified.contains(&r.test) && !candidates.iter().any(|c| c.test == r.test) {
+                candidates.push(Candidate {
+                    test: r.test.clone(),
+                    message: results.message(&r.test),
+                });
+            }
+        }
+        self.rounds.push(RoundRun {
+            experiment: record.id,
+            number: planned.round.unwrap_or(self.rounds.len() as u32 + 1),
+            made_by: planned.strategy.unwrap_or(self.config.strategy),
+            order: planned.order.clone(),
+            passed,
+        });
+        for (turn, candidates) in [
+            (Turn::FailedInRound, candidates),
+            (Turn::PassedInRound, turned),
+        ] {
+            if !candidates.is_empty() {
+                self.pending.push(Pending {
+                    round: self.rounds.len() - 1,
+                    turn,
+                    candidates,
+                    round_rerun: None,
+                });
+            }
+        }
+    }
+}
+
+/// "round 4 (random-class-method, experiment 9)", or for the reverse of a passing round
+/// "round 4 (the reverse of round 3, which passed; experiment 9)".
+pub(super) fn round_text(round: &RoundRun) -> String {
+    match round.made_by {
+        Strategy::ReversePassing => format!(
+            "round {} (the reverse of round {}, which passed; experiment {})",
+            round.number,
+            round.number.saturating_sub(1),
+            round.experiment
+        ),
+        made_by => format!(
+            "round {} ({made_by}, experiment {})",
+            round.number, round.experiment
+        ),
+    }
+}

@@ -1,0 +1,17 @@
+//! Explaining an order-dependent test: its polluters and their cleaners (victims), its
+//! state-setters (brittles), and how often it fails.
+//!
+//! Implements seed `000` section 2 (iFixFlakies' polluters, cleaners and state-setters by delta
+//! debugging) and seed `001` (flake rates of victims and brittles: Special Cases 1 and 2, sampling);
+//! `docs/minimize-algorithm.md`, `docs/flake-rate.md`.
+//!
+//! Uses [`crate::model`] and [`crate::error`]; the detection planner ([`crate::detect`]) drives
+//! it from its history.
+//!
+//! - [`ddmin`]: delta debugging (Zeller's ddmin), direct and resumable from known answers.
+//! - [`minimize`]: the next query of an explanation, from the outcomes observed so far.
+//! - [`flakerate`]: flake rates (closed forms, exact counting, seeded sampling).
+
+pub mod ddmin;
+pub mod flakerate;
+pub mod minimize;

@@ -1,0 +1,93 @@
+//! The cost model of an order (seed `001`: Cost(order) = Cost0 + the sum of its tests' costs),
+//! predicted costs of schedules, and lower bounds of a class-compatible pair cover.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The real cost of running orders: `cost0_ms` per order (a JVM start) plus the time of every
+/// test execution.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostModel {
+    /// Fixed cost of one order (starting a JVM, the framework), in milliseconds.
+    pub cost0_ms: u64,
+    /// Time of one run of each test, in milliseconds, by test id. A test without a time costs the
+    /// mean of the known ones (0 when none is known).
+    #[serde(default)]
+    pub test_ms: BTreeMap<String, u64>,
+}
+
+impl CostModel {
+    /// What a test without a measured time is assumed to cost.
+    pub fn default_ms(&self) -> u64 {
+        if self.test_ms.is_empty() {
+            0
+        } else {
+            self.test_ms.values().sum::<u64>() / self.test_ms.len() as u64
+        }
+    }
+
+    /// The time of one run of `test`.
+    pub fn ms(&self, test: &str) -> u64 {
+        self.test_ms
+            .get(test)
+            .copied()
+            .unwrap_or_else(|| self.default_ms())
+    }
+}
+
+/// Predicted cost of running `orders`, in milliseconds: `cost0_ms × orders + Σ test_ms(t)` over
+/// every execution (a test without a time costs the mean of the known ones).
+pub fn predicted_cost(
+    orders: &[Vec<String>],
+    cost0_ms: u64,
+    test_ms: &BTreeMap<String, u64>,
+) -> u64 {
+    let model = CostModel {
+        cost0_ms,
+        test_ms: test_ms.clone(),
+    };
+    let fallback = model.default_ms();
+    orders
+        .iter()
+        .map(|order| {
+            cost0_ms
+                + order
+                    .iter()
+                    .map(|t| test_ms.get(t).copied().unwrap_or(fallback))
+                    .sum::<u64>()
+        })
+        .sum()
+}
+
+/// Lower bounds for covering every ordered pair of a suite with class-compatible orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LowerBound {
+    /// `max(n, I / (k - 1), max_i n_i (n - n_i))`, `I = Σ n_i (n - n_i)` the inter-class pairs
+    /// (`I / (k - 1)` rounded up, only when `k > 1`).
+    pub orders: u64,
+    /// `n (n - 1) + orders`: an order of `l` tests covers at most `l - 1` pairs.
+    pub executions: u64,
+}
+
+/// The lower bound for a suite whose classes have `sizes` tests.
+pub fn lower_bound(sizes: &[usize]) -> LowerBound {
+    let n: u64 = sizes.iter().map(|&s| s as u64).sum();
+    let k = sizes.iter().filter(|&&s| s > 0).count() as u64;
+    let inter: u64 = sizes.iter().map(|&s| s as u64 * (n - s as u64)).sum();
+    let mut orders = if n > 1 { n } else { 0 };
+    if k > 1 {
+        orders = orders.max(inter.div_ceil(k - 1));
+    }
+    orders = orders.max(
+        sizes
+            .iter()
+            .map(|&s| s as u64 * (n - s as u64))
+            .max()
+            .unwrap_or(0),
+    );
+    LowerBound {
+        orders,
+        executions: n * n.saturating_sub(1) + orders,
+    }
+}

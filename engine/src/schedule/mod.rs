@@ -1,0 +1,39 @@
+//! Which orders to run: detection strategies, seeded random orders, and the systematic
+//! schedules that cover every consecutive ordered pair of tests.
+//!
+//! Implements seed `001` (Wei et al., "Probabilistic and Systematic Coverage of Consecutive
+//! Test-Method Pairs": section 5, Tuscan squares and Algorithm 1), seed `002` (DTDetector's
+//! k-bounded and dependence-aware exploration) and iDFlakies' random class / class-method orders;
+//! `docs/detect-algorithm.md`, `docs/schedules.md`, `docs/dependence.md`.
+//!
+//! Uses [`crate::model`] and [`crate::error`]. Inside, from the bottom up:
+//!
+//! - [`random`]: the whole-suite generators (original, reverse, random class / class-method,
+//!   reverse of an order) and the seeded generator of a round.
+//! - [`tuscan`]: Tuscan squares (orders of `0..n` covering every consecutive ordered pair).
+//! - [`cost`]: the cost model of an order and lower bounds of a pair cover.
+//! - `units`, `orders`: the schedulers' working sets (tests as indices, pair bit sets, stored
+//!   and computed orders).
+//! - `tuscan_orders`, `bins`, `cover`, `covering`: the constructions: per-class squares, bins
+//!   of classes, Algorithm 1's inter-class cover, the cover of a set of required pairs.
+//! - [`systematic`]: [`Schedule`], one systematic strategy's orders, and pair coverage.
+//! - [`dependence`]: the dependence-aware plan from the static fields a recorded baseline saw.
+//! - [`rounds`]: the order of each detection round, for every strategy.
+
+mod bins;
+pub mod cost;
+mod cover;
+mod covering;
+pub mod dependence;
+mod orders;
+pub mod random;
+pub mod rounds;
+pub mod systematic;
+pub mod tuscan;
+mod tuscan_orders;
+mod units;
+
+pub use crate::model::strategy::Strategy;
+pub use cost::{lower_bound, predicted_cost, CostModel, LowerBound};
+pub use systematic::{covering, PairCoverage, Schedule};
+pub use units::unit_ids;

@@ -1,0 +1,291 @@
+//! Minimization through the detection planner: polluters, cleaners, state-setters, budget.
+
+use std::collections::HashSet;
+
+use odrust_engine::detect::{self, DetectConfig};
+use odrust_engine::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use odrust_engine::model::kind::FlakyKind;
+use odrust_engine::model::outcome::RunOutcome;
+use odrust_engine::model::strategy::Strategy;
+
+use crate::support::*;
+
+// ---- minimization: polluters, cleaners, state-setters ----
+
+#[test]
+fn victim_with_one_polluter_and_one_cleaner_finds_exactly_those() {
+    let suite = victim_suite();
+    for seed in 0..6 {
+        let (history, summary) = detect_all(
+            &minimizing(Strategy::ReversePassing, seed),
+            &suite,
+            &victim_executor,
+        );
+        assert_eq!(summary.flaky.len(), 1, "seed {seed}: {summary:?}");
+        let v = &summary.flaky[0];
+        assert_eq!(v.kind, FlakyKind::VICTIM);
+        assert_eq!(v.polluters, [vec!["p.P#polluter".to_string()]]);
+        assert_eq!(v.cleaners.len(), 1);
+        assert_eq!(v.cleaners["p.P#polluter"], ["p.C#cleaner"]);
+        assert!(v.state_setters.is_empty());
+        assert!(
+            v.minimize_complete,
+            "seed {seed}: the search ran to the end"
+        );
+        let spent = minimize_records(&history, "p.V#v");
+        assert_eq!(v.minimize_experiments as usize, spent.len());
+        assert!(!spent.is_empty() && spent.len() <= 60);
+        // Minimization comes last, after every alone run.
+        let first = history.iter().position(|r| r.kind.is_minimize()).unwrap();
+        assert!(history[first..].iter().all(|r| r.kind.is_minimize()));
+        assert!(history[..first]
+            .iter()
+            .any(|r| r.kind == ExperimentKind::Alone));
+        assert_no_order_run_twice(&history);
+        // Cleaner runs are [p, c, v]: every other unit of the suite once, except v and p.
+        let cleaner_runs: Vec<_> = spent
+            .iter()
+            .filter(|r| r.kind == ExperimentKind::Cleaner)
+            .collect();
+        // Every other unit but v and p is tried once; a triple that delta debugging already
+        // ran is reused, not rerun.
+        let triples: HashSet<&Vec<String>> = history
+            .iter()
+            .filter(|r| r.order.len() == 3 && r.order[0] == "p.P#polluter" && r.order[2] == "p.V#v")
+            .map(|r| &r.order)
+            .collect();
+        assert_eq!(triples.len(), 10 - 2);
+        assert!(cleaner_runs.len() <= 8);
+        for r in &cleaner_runs {
+            assert_eq!(r.order.len(), 3);
+            assert_eq!(
+                (r.order[0].as_str(), r.order[2].as_str()),
+                ("p.P#polluter", "p.V#v")
+            );
+            assert_eq!(r.targets, ["p.V#v", "p.P#polluter", r.order[1].as_str()]);
+        }
+        // Victim, polluter and cleaner each in their own class: special case 2 gives 1/3.
+        let rate = v.flake_rate.as_ref().unwrap();
+        assert_eq!(
+            rate.method,
+            odrust_engine::explain::flakerate::Method::Formula
+        );
+        assert_eq!(rate.case.as_deref(), Some("special-case-2"));
+        assert!((rate.all_orders - 1.0 / 3.0).abs() < 1e-12);
+        assert!((rate.class_compatible - 1.0 / 3.0).abs() < 1e-12);
+        assert!((rate.reverse_of_passing.unwrap() - 0.5).abs() < 1e-12);
+        assert!(summary.notes.is_empty(), "{:?}", summary.notes);
+        let next = detect::next(
+            &minimizing(Strategy::ReversePassing, seed),
+            &suite,
+            &history,
+        );
+        assert_eq!(next.unwrap().progress.phase, detect::Phase::Done);
+    }
+}
+
+#[test]
+fn minimize_phase_is_reported_in_progress() {
+    let suite = victim_suite();
+    let config = minimizing(Strategy::ReversePassing, 3);
+    let (full, _) = detect_all(&config, &suite, &victim_executor);
+    let first = full.iter().position(|r| r.kind.is_minimize()).unwrap();
+    let step = detect::next(&config, &suite, &full[..first]).unwrap();
+    assert_eq!(step.progress.phase, detect::Phase::Minimize);
+    let json = serde_json::to_value(&step).unwrap();
+    assert_eq!(json["progress"]["phase"], "minimize");
+    assert_eq!(json["experiment"]["kind"], "polluter-search");
+    assert_eq!(json["experiment"]["targets"], serde_json::json!(["p.V#v"]));
+    assert_eq!(json["experiment"]["strategy"], serde_json::Value::Null);
+}
+
+#[test]
+fn victim_needing_two_polluters_together_gets_a_group() {
+    let suite = named(&[
+        ("p.X", &["x1", "x2"]),
+        ("p.V", &["v"]),
+        ("p.P", &["p"]),
+        ("p.Q", &["q"]),
+        ("p.Y", &["y1", "y2"]),
+    ]);
+    let execute = |e: &Experiment| {
+        let (mut p, mut q) = (false, false);
+        e.order
+            .iter()
+            .map(|t| {
+                p |= t == "p.P#p";
+                q |= t == "p.Q#q";
+                let outcome = if t == "p.V#v" && p && q {
+                    RunOutcome::Fail
+                } else {
+                    RunOutcome::Pass
+                };
+                (t.clone(), outcome)
+            })
+            .collect()
+    };
+    let mut found = 0;
+    for seed in 0..8 {
+        let (history, summary) = detect_all(
+            &minimizing(Strategy::ReversePassing, seed),
+            &suite,
+            &execute,
+        );
+        let Some(v) = summary.flaky.first() else {
+            continue;
+        };
+        found += 1;
+        assert_eq!(v.kind, FlakyKind::VICTIM);
+        assert_eq!(v.polluters.len(), 1, "{v:?}");
+        let mut group = v.polluters[0].clone();
+        group.sort();
+        assert_eq!(group, ["p.P#p", "p.Q#q"]);
+        assert!(
+            v.cleaners.is_empty(),
+            "cleaners are searched for single polluters only"
+        );
+        assert!(history.iter().all(|r| r.kind != ExperimentKind::Cleaner));
+        let rate = v.flake_rate.as_ref().unwrap();
+        assert_eq!(
+            rate.method,
+            odrust_engine::explain::flakerate::Method::Exact
+        );
+        // v after both p and q: 1/3 of the orders of three tests in three classes.
+        assert!((rate.all_orders - 1.0 / 3.0).abs() < 1e-12);
+        assert_no_order_run_twice(&history);
+    }
+    assert!(found >= 3, "{found}");
+}
+
+#[test]
+fn brittle_with_a_state_setter_finds_it() {
+    let suite = named(&[
+        ("p.S", &["setter", "s2"]),
+        ("p.T", &["brittle"]),
+        ("p.Z", &["z"]),
+    ]);
+    let execute = brittle_executor;
+    for seed in 0..4 {
+        let (history, summary) = detect_all(
+            &minimizing(Strategy::ReversePassing, seed),
+            &suite,
+            &execute,
+        );
+        let b = &summary.flaky[0];
+        assert_eq!(b.kind, FlakyKind::BRITTLE);
+        assert_eq!(b.state_setters, [vec!["p.S#setter".to_string()]]);
+        assert!(b.polluters.is_empty() && b.cleaners.is_empty());
+        let spent = minimize_records(&history, "p.T#brittle");
+        assert_eq!(b.minimize_experiments as usize, spent.len());
+        assert!(spent.iter().all(|r| matches!(
+            r.kind,
+            ExperimentKind::SetterSearch | ExperimentKind::SetterPair
+        )));
+        let rate = b.flake_rate.as_ref().unwrap();
+        assert_eq!(rate.case.as_deref(), Some("state-setters"));
+        assert!((rate.all_orders - 0.5).abs() < 1e-12);
+        assert_no_order_run_twice(&history);
+    }
+}
+
+#[test]
+fn minimization_respects_its_budget_and_says_so() {
+    let suite = victim_suite();
+    let config = DetectConfig {
+        minimize_budget: 3,
+        ..minimizing(Strategy::ReversePassing, 2)
+    };
+    let (history, summary) = detect_all(&config, &suite, &victim_executor);
+    let v = &summary.flaky[0];
+    assert_eq!(minimize_records(&history, "p.V#v").len(), 3);
+    assert_eq!(v.minimize_experiments, 3);
+    assert!(!v.minimize_complete, "cut short by the budget");
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.contains("stopped at its budget of 3 experiments")),
+        "{:?}",
+        summary.notes
+    );
+}
+
+#[test]
+fn minimize_only_and_stop_rounds_limit_minimization() {
+    let suite = victim_suite();
+    let only = DetectConfig {
+        minimize_only: Some(vec!["p.X#x1".into()]),
+        ..minimizing(Strategy::ReversePassing, 2)
+    };
+    let (history, summary) = detect_all(&only, &suite, &victim_executor);
+    assert!(history.iter().all(|r| !r.kind.is_minimize()));
+    assert!(summary.flaky[0].polluters.is_empty());
+    assert!(summary.flaky[0].flake_rate.is_none());
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.contains("minimize_only names `p.X#x1`")),
+        "{:?}",
+        summary.notes
+    );
+    let stopped = DetectConfig {
+        stop_rounds: true,
+        ..minimizing(Strategy::ReversePassing, 2)
+    };
+    let (full, _) = detect_all(
+        &minimizing(Strategy::ReversePassing, 2),
+        &suite,
+        &victim_executor,
+    );
+    let first = full.iter().position(|r| r.kind.is_minimize()).unwrap();
+    let step = detect::next(&stopped, &suite, &full[..first + 2]).unwrap();
+    assert!(
+        step.experiment.is_none(),
+        "stop_rounds starts no minimization experiment"
+    );
+    // The history with minimization experiments is still accepted.
+    let summary = detect::summary(&stopped, &suite, &full[..first + 2]).unwrap();
+    assert_eq!(summary.flaky[0].minimize_experiments, 2);
+}
+
+#[test]
+fn minimization_is_deterministic_and_resumes() {
+    let suite = victim_suite();
+    let mut config = minimizing(Strategy::ReversePassing, 9);
+    let (full, summary) = detect_all(&config, &suite, &victim_executor);
+    let (again, summary_again) = detect_all(&config, &suite, &victim_executor);
+    assert_eq!(
+        serde_json::to_string(&full).unwrap(),
+        serde_json::to_string(&again).unwrap()
+    );
+    assert_eq!(
+        serde_json::to_string(&summary).unwrap(),
+        serde_json::to_string(&summary_again).unwrap()
+    );
+    let first = full.iter().position(|r| r.kind.is_minimize()).unwrap();
+    for k in first - 1..full.len() {
+        let lines: Vec<String> = full[..k]
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap())
+            .collect();
+        let partial: Vec<ExperimentRecord> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let resumed = detect_with(
+            &mut config,
+            &suite,
+            partial,
+            10_000,
+            &victim_executor,
+            &|_, _| {},
+        );
+        assert_eq!(resumed, full, "resumed after {k} experiments");
+    }
+    // A record that is not the planned minimization experiment is refused.
+    let mut bad = full.clone();
+    bad[first].order.reverse();
+    let e = detect::summary(&config, &suite, &bad).unwrap_err();
+    assert_eq!(e.code(), "bad-history");
+}

@@ -1,0 +1,262 @@
+//! The engine's ops through `protocol::call` with JSON, as the plugin calls them.
+
+use odrust_engine::protocol::{call, ENGINE_VERSION};
+use serde_json::json;
+
+use crate::support::*;
+
+#[test]
+fn version_op() {
+    assert_eq!(
+        ok("version", json!({})),
+        json!({"engine_version": ENGINE_VERSION, "abi": 1})
+    );
+}
+
+#[test]
+fn plan_order_resolves_and_segments() {
+    let order_text = "# victim after polluter\n\
+                      com.acme.CartTest#c\n\
+                      com.acme.MathTest#adds[2]\n\
+                      com.acme.CartTest.a\n\
+                      com.acme.CartTest#a\n\
+                      com.acme.FixedTest#two, com.acme.FixedTest#one\n";
+    let plan = ok(
+        "plan_order",
+        json!({"suite": suite(), "order_text": order_text, "source": "orders/x.txt"}),
+    );
+    assert_eq!(
+        plan,
+        json!({
+            "order": ["com.acme.CartTest#c", "com.acme.MathTest#adds[2]", "com.acme.CartTest#a",
+                      "com.acme.CartTest#a", "com.acme.FixedTest#two", "com.acme.FixedTest#one"],
+            "segments": [
+                {"class": "com.acme.CartTest", "framework": "junit4", "tests": ["com.acme.CartTest#c"]},
+                {"class": "com.acme.MathTest", "framework": "junit5", "tests": ["com.acme.MathTest#adds[2]"]},
+                {"class": "com.acme.CartTest", "framework": "junit4", "tests": ["com.acme.CartTest#a"]},
+                {"class": "com.acme.CartTest", "framework": "junit4", "tests": ["com.acme.CartTest#a"],
+                 "reason": "repeat of `com.acme.CartTest#a`"},
+                {"class": "com.acme.FixedTest", "framework": "junit4", "tests": ["com.acme.FixedTest#two"]},
+                {"class": "com.acme.FixedTest", "framework": "junit4", "tests": ["com.acme.FixedTest#one"],
+                 "reason": "class is not reorderable: `com.acme.FixedTest#one` comes before `com.acme.FixedTest#two` in its fixed order"},
+            ],
+            "warnings": ["resolved `com.acme.CartTest.a` to `com.acme.CartTest#a`"],
+        })
+    );
+}
+
+#[test]
+fn plan_order_errors_carry_protocol_codes() {
+    let plan = |text: &str| {
+        err(
+            "plan_order",
+            json!({"suite": suite(), "order_text": text, "source": "orders/x.txt"}),
+        )
+    };
+    let (code, message) = plan("com.acme.CartTest#d\n");
+    assert_eq!(code, "unknown-test");
+    assert!(
+        message.contains("unknown test id `com.acme.CartTest#d`"),
+        "{message}"
+    );
+    assert!(message.contains("`com.acme.CartTest#a`"), "{message}");
+    assert!(message.contains("mvn odrust:discover"), "{message}");
+
+    let (code, message) = plan("com.acme.CartTest#a\n\ncom.acme.CartTest#\n");
+    assert_eq!(code, "malformed-order");
+    assert!(
+        message.starts_with("malformed order in orders/x.txt, line 3:"),
+        "{message}"
+    );
+
+    let (code, message) = plan("# only a comment\n");
+    assert_eq!(code, "empty-order");
+    assert!(message.contains("orders/x.txt"), "{message}");
+
+    let (code, message) = err("plan_order", json!({"suite": suite(), "order_text": "x"}));
+    assert_eq!(code, "bad-request");
+    assert!(message.contains("missing field `source`"), "{message}");
+}
+
+#[test]
+fn check_run_op() {
+    let response = ok(
+        "check_run",
+        json!({"requested": ["a.A#x", "a.A#m"], "ran": ["a.A#x", "a.A#m[1]", "a.A#m[2]"]}),
+    );
+    assert_eq!(
+        response,
+        json!({"honoured": true, "first_difference": null, "missing": [], "unexpected": []})
+    );
+    let response = ok(
+        "check_run",
+        json!({"requested": ["a.A#x", "a.A#y"], "ran": ["a.A#y", "a.A#z"]}),
+    );
+    assert_eq!(
+        response,
+        json!({"honoured": false,
+               "first_difference": {"index": 0, "ran_index": 0, "requested": "a.A#x", "ran": "a.A#y"},
+               "missing": ["a.A#x"], "unexpected": ["a.A#z"]})
+    );
+}
+
+#[test]
+fn read_surefire_reports_op() {
+    let dir = TempDir::new("reports");
+    dir.file(
+        "TEST-com.acme.CartTest.xml",
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.acme.CartTest" tests="2">
+  <testcase name="a" classname="com.acme.CartTest" time="0"/>
+  <testcase name="adds(int)[1]" classname="com.acme.MathTest" time="0">
+    <failure message="boom" type="java.lang.AssertionError">trace</failure>
+  </testcase>
+</testsuite>"#,
+    );
+    let response = ok("read_surefire_reports", json!({"dir": dir.0}));
+    assert_eq!(
+        response,
+        json!({"tests": [
+            {"test": "com.acme.CartTest#a", "outcome": "pass", "message": null},
+            {"test": "com.acme.MathTest#adds[1]", "outcome": "fail", "message": "boom"},
+        ], "files": 1})
+    );
+
+    let (code, message) = err(
+        "read_surefire_reports",
+        json!({"dir": dir.0.join("missing")}),
+    );
+    assert_eq!(code, "io");
+    assert!(message.contains("missing"), "{message}");
+
+    dir.file("TEST-broken.xml", "<testsuite><testcase name='x'");
+    let (code, message) = err("read_surefire_reports", json!({"dir": dir.0}));
+    assert_eq!(code, "bad-report");
+    assert!(message.contains("TEST-broken.xml"), "{message}");
+}
+
+#[test]
+fn compare_outcomes_op() {
+    let response = ok(
+        "compare_outcomes",
+        json!({
+            "expected": [{"test": "a#m", "outcome": "pass"}, {"test": "a#x", "outcome": "pass"},
+                         {"test": "a#gone", "outcome": "skipped"}],
+            "actual": [{"test": "a#m[1]", "outcome": "pass"}, {"test": "a#m[2]", "outcome": "error"},
+                       {"test": "a#x", "outcome": "pass"}, {"test": "a#new", "outcome": "fail"}],
+        }),
+    );
+    assert_eq!(
+        response,
+        json!({"same": false,
+               "differences": [{"test": "a#m", "expected": "pass", "actual": "error"}],
+               "only_expected": ["a#gone"], "only_actual": ["a#new"]})
+    );
+    let (code, _) = err(
+        "compare_outcomes",
+        json!({"expected": [{"test": "a#m", "outcome": "passed"}], "actual": []}),
+    );
+    assert_eq!(code, "bad-request");
+}
+
+#[test]
+fn unknown_op_is_an_error() {
+    let (code, message) = err("plan", json!({}));
+    assert_eq!(code, "unknown-op");
+    assert!(message.contains("plan_order"), "{message}");
+}
+
+#[test]
+fn selftest_panic_panics_with_its_message() {
+    let payload = std::panic::catch_unwind(|| call("selftest_panic", "{}")).unwrap_err();
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap();
+    assert!(message.contains("on purpose"), "{message}");
+}
+
+// ---- detection through the protocol and the CLI ----
+
+#[test]
+fn detect_ops_through_protocol() {
+    let config = json!({"strategy": "reverse-passing", "rounds": 2, "seed": 42,
+                        "baseline_tries": 3, "alone_runs": 10, "stop_rounds": false});
+    let step = ok(
+        "detect_next",
+        json!({"config": config, "suite": suite(), "history": []}),
+    );
+    assert_eq!(
+        step["experiment"],
+        json!({"id": 1, "kind": "baseline", "round": null, "strategy": "original",
+               "order": ["com.acme.CartTest#a", "com.acme.CartTest#b", "com.acme.CartTest#c",
+                         "com.acme.MathTest#adds", "com.acme.MathTest$WhenEmpty#isEmpty",
+                         "com.acme.FixedTest#one", "com.acme.FixedTest#two"],
+               "targets": []})
+    );
+    assert_eq!(
+        step["progress"],
+        json!({"phase": "baseline", "rounds_done": 0, "rounds_total": 2, "od_found": 0,
+               "nod_found": 0, "candidates": 0})
+    );
+    let mut record = step["experiment"].clone();
+    record["results"] = json!([
+        {"test": "com.acme.CartTest#a", "outcome": "pass", "message": null},
+        {"test": "com.acme.MathTest#adds[1]", "outcome": "pass", "message": null},
+        {"test": "com.acme.FixedTest#two", "outcome": "not-run"}
+    ]);
+    record["honoured"] = json!(true);
+    record["millis"] = json!(12);
+    let step = ok(
+        "detect_next",
+        json!({"config": config, "suite": suite(), "history": [record.clone()]}),
+    );
+    assert_eq!(step["experiment"]["kind"], "round");
+    assert_eq!(step["experiment"]["id"], 2);
+    assert_eq!(step["experiment"]["round"], 1);
+    assert_eq!(step["progress"]["phase"], "rounds");
+
+    let summary = ok(
+        "detect_summary",
+        json!({"config": config, "suite": suite(), "history": [record]}),
+    );
+    assert_eq!(summary["seed"], 42);
+    assert_eq!(summary["strategy"], "reverse-passing");
+    assert_eq!(summary["tests_total"], 7);
+    assert_eq!(summary["experiments"], 1);
+    assert_eq!(summary["rounds_run"], 0);
+    assert_eq!(summary["rounds_planned"], 2);
+    assert_eq!(summary["failing"], json!([]));
+    assert_eq!(summary["flaky"], json!([]));
+
+    let (code, message) = err(
+        "detect_next",
+        json!({"config": {"strategy": "sideways", "rounds": 2, "seed": 1}, "suite": suite(), "history": []}),
+    );
+    assert_eq!(code, "bad-config");
+    assert!(message.contains("random-class-method"), "{message}");
+    let bad = json!({"id": 1, "kind": "round", "round": 1, "order": [], "results": []});
+    let (code, _) = err(
+        "detect_summary",
+        json!({"config": config, "suite": suite(), "history": [bad]}),
+    );
+    assert_eq!(code, "bad-history");
+    let (code, message) = err("detect_next", json!({"config": config, "suite": suite()}));
+    assert_eq!(code, "bad-request");
+    assert!(message.contains("history"), "{message}");
+}
+
+#[test]
+fn render_report_op() {
+    let rendered = ok(
+        "render_report",
+        json!({"report": {"schema_version": 1, "module": "com.acme:cart", "seed": 1,
+                          "flaky": [{"test": "p.V#v", "kind": "victim", "evidence": "e <x>",
+                                     "reproduce": "mvn odrust:run"}]}}),
+    );
+    let html = rendered["html"].as_str().unwrap();
+    let xml = rendered["xml"].as_str().unwrap();
+    assert!(html.contains("e &lt;x&gt;"), "{html}");
+    assert!(xml.contains(r#"type="odrust.victim""#), "{xml}");
+}
