@@ -157,10 +157,15 @@ pub enum EngineError {
     },
 
     /// The engine panicked. Only the JNI layer produces this variant, from a caught panic.
-    #[error("odrust engine panicked: {payload}. This is a bug in odrust; please report it.")]
+    #[error(
+        "odrust engine panicked{}: {payload}. This is a bug in odrust; please report it.",
+        location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default()
+    )]
     Panic {
         /// The panic payload, if it was a string.
         payload: String,
+        /// Where it panicked (`file:line:column` in the engine's sources), when known.
+        location: Option<String>,
     },
 }
 
@@ -181,6 +186,27 @@ impl EngineError {
         }
     }
 
+    /// Every error code, in the order of `docs/protocol.md`.
+    pub const CODES: [&'static str; 10] = [
+        "bad-request",
+        "unknown-op",
+        "unknown-test",
+        "malformed-order",
+        "empty-order",
+        "io",
+        "bad-report",
+        "bad-config",
+        "bad-history",
+        "panic",
+    ];
+
+    /// Whether the user can fix it (a wrong setting, test id, order or file), as opposed to a bug
+    /// in odrust (a bad request between plugin and engine, a panic). The plugin turns the first
+    /// kind into a build failure with the message alone, the second into an error with its cause.
+    pub fn is_user_error(&self) -> bool {
+        is_user_code(self.code())
+    }
+
     /// A [`EngineError::BadRequest`] for `op`.
     pub(crate) fn bad_request(op: &str, reason: impl std::fmt::Display) -> Self {
         EngineError::BadRequest {
@@ -188,6 +214,11 @@ impl EngineError {
             reason: reason.to_string(),
         }
     }
+}
+
+/// Whether errors with `code` are the user's to fix (see [`EngineError::is_user_error`]).
+pub fn is_user_code(code: &str) -> bool {
+    !matches!(code, "bad-request" | "unknown-op" | "panic")
 }
 
 fn quoted(ids: &[String]) -> String {
@@ -236,8 +267,10 @@ mod tests {
         assert!(empty.to_string().contains("orders/a.txt"));
         let panic = EngineError::Panic {
             payload: "boom".into(),
+            location: None,
         };
         assert_eq!(panic.code(), "panic");
+        assert!(!panic.is_user_error());
         let config = EngineError::BadConfig {
             setting: "strategy".into(),
             value: "sideways".into(),
@@ -250,6 +283,8 @@ mod tests {
             reason: "x".into(),
         };
         assert_eq!(history.code(), "bad-history");
+        assert!(history.is_user_error() && config.is_user_error() && io.is_user_error());
+        assert!(!EngineError::bad_request("version", "x").is_user_error());
         assert!(
             history.to_string().starts_with("experiment 4 "),
             "{history}"
@@ -257,6 +292,38 @@ mod tests {
         assert_eq!(
             panic.to_string(),
             "odrust engine panicked: boom. This is a bug in odrust; please report it."
+        );
+        let located = EngineError::Panic {
+            payload: "boom".into(),
+            location: Some("engine/src/x.rs:3:9".into()),
+        };
+        assert_eq!(
+            located.to_string(),
+            "odrust engine panicked at engine/src/x.rs:3:9: boom. This is a bug in odrust; please report it."
+        );
+    }
+
+    #[test]
+    fn every_code_is_listed_once() {
+        let mut codes = EngineError::CODES.to_vec();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), EngineError::CODES.len());
+        let users: Vec<&str> = EngineError::CODES
+            .into_iter()
+            .filter(|c| is_user_code(c))
+            .collect();
+        assert_eq!(
+            users,
+            [
+                "unknown-test",
+                "malformed-order",
+                "empty-order",
+                "io",
+                "bad-report",
+                "bad-config",
+                "bad-history"
+            ]
         );
     }
 

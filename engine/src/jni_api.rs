@@ -3,13 +3,17 @@
 //! This is the only module that uses `jni`. Each export is a thin shell around
 //! [`try_unwrap_or_throw`], which runs the real work inside `catch_unwind`, and turns an
 //! [`EngineError`] or a panic into a Java exception: `io.github.odrust.engine.EngineException`
-//! built with `(String code, String message)`, or a `RuntimeException("code: message")` if that
-//! class cannot be found. After throwing, an export returns a null `jstring` (or 0), which Java
+//! built with `(String code, String message, boolean user)` (`user`: the user can fix it, see
+//! [`EngineError::is_user_error`]), or a `RuntimeException("code: message")` if that class cannot
+//! be found. A panic's message names where it happened: the first call installs a panic hook that
+//! keeps the location (instead of printing to Maven's console). After throwing, an export returns a null `jstring` (or 0), which Java
 //! never sees because the exception is pending. Only strings cross the boundary (see
 //! [`crate::protocol`]).
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use jni::objects::{JClass, JObject, JString, JThrowable, JValue};
 use jni::sys::{jint, jstring};
@@ -20,8 +24,8 @@ use crate::protocol::{self, ABI_VERSION, ENGINE_VERSION};
 
 /// The exception class thrown for every engine error.
 const EXCEPTION_CLASS: &str = "io/github/odrust/engine/EngineException";
-/// Its `(String code, String message)` constructor.
-const EXCEPTION_CONSTRUCTOR: &str = "(Ljava/lang/String;Ljava/lang/String;)V";
+/// Its `(String code, String message, boolean user)` constructor.
+const EXCEPTION_CONSTRUCTOR: &str = "(Ljava/lang/String;Ljava/lang/String;Z)V";
 /// Thrown instead when [`EXCEPTION_CLASS`] cannot be found.
 const FALLBACK_CLASS: &str = "java/lang/RuntimeException";
 
@@ -110,21 +114,43 @@ fn read_string(
     Ok(env.get_string(value)?.into())
 }
 
+thread_local! {
+    /// Where the last panic on this thread happened (`file:line:column`).
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Replaces the panic hook, once, by one that keeps the location for the exception's message.
+/// The engine runs inside Maven's JVM, where the default hook's print would only repeat it.
+fn keep_panic_locations() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let location = info
+                .location()
+                .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+            PANIC_LOCATION.with(|cell| *cell.borrow_mut() = location);
+        }));
+    });
+}
+
 /// Runs `work`, catching panics, and turns a failure into a pending Java exception and `default`.
 fn try_unwrap_or_throw<'local, T>(
     env: &mut JNIEnv<'local>,
     default: T,
     work: impl FnOnce(&mut JNIEnv<'local>) -> Result<T, Failure>,
 ) -> T {
+    keep_panic_locations();
+    PANIC_LOCATION.with(|cell| cell.borrow_mut().take());
     let failure = match catch_unwind(AssertUnwindSafe(|| work(env))) {
         Ok(Ok(value)) => return value,
         Ok(Err(failure)) => failure,
         Err(payload) => Failure::Engine(EngineError::Panic {
             payload: panic_message(payload.as_ref()),
+            location: PANIC_LOCATION.with(|cell| cell.borrow_mut().take()),
         }),
     };
     match failure {
-        Failure::Engine(error) => throw_engine_exception(env, error.code(), &error.to_string()),
+        Failure::Engine(error) => throw_engine_exception(env, &error),
         Failure::Jni(error) => {
             // A failed JNI call usually leaves its own Java exception pending: let it propagate.
             if !env.exception_check().unwrap_or(false) {
@@ -147,15 +173,16 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Throws `EngineException(code, message)`, or `RuntimeException("code: message")` when the
-/// class or its constructor cannot be used. Never fails: if even that fails, whatever exception
-/// the JVM raised stays pending.
-fn throw_engine_exception(env: &mut JNIEnv<'_>, code: &str, message: &str) {
+/// Throws `EngineException(code, message, user)`, or `RuntimeException("code: message")` when
+/// the class or its constructor cannot be used. Never fails: if even that fails, whatever
+/// exception the JVM raised stays pending.
+fn throw_engine_exception(env: &mut JNIEnv<'_>, error: &EngineError) {
+    let (code, message) = (error.code(), error.to_string());
     if env.exception_check().unwrap_or(false) {
         // Never throw over a pending exception; ours carries the engine's message.
         let _ = env.exception_clear();
     }
-    if new_engine_exception(env, code, message).is_err() {
+    if new_engine_exception(env, code, &message, error.is_user_error()).is_err() {
         // `FindClass` failing leaves a `NoClassDefFoundError` pending: replace it.
         let _ = env.exception_clear();
         let _ = env.throw_new(FALLBACK_CLASS, format!("{code}: {message}"));
@@ -166,6 +193,7 @@ fn new_engine_exception(
     env: &mut JNIEnv<'_>,
     code: &str,
     message: &str,
+    user: bool,
 ) -> jni::errors::Result<()> {
     let class = env.find_class(EXCEPTION_CLASS)?;
     let code = JObject::from(env.new_string(code)?);
@@ -173,7 +201,11 @@ fn new_engine_exception(
     let exception = env.new_object(
         class,
         EXCEPTION_CONSTRUCTOR,
-        &[JValue::Object(&code), JValue::Object(&message)],
+        &[
+            JValue::Object(&code),
+            JValue::Object(&message),
+            JValue::Bool(u8::from(user)),
+        ],
     )?;
     env.throw(JThrowable::from(exception))
 }
@@ -197,6 +229,7 @@ mod tests {
         let payload = catch_unwind(|| protocol::call("selftest_panic", "{}")).unwrap_err();
         let error = EngineError::Panic {
             payload: panic_message(payload.as_ref()),
+            location: None,
         };
         assert_eq!(error.code(), "panic");
         assert!(error.to_string().contains(protocol::SELFTEST_PANIC_MESSAGE));

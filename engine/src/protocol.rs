@@ -10,11 +10,15 @@ use std::path::PathBuf;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::detect::{self, DetectConfig, RawConfig};
-use crate::error::EngineError;
+use crate::detect::{
+    self, DetectConfig, RawConfig, DEFAULT_ALONE_RUNS, DEFAULT_BASELINE_TRIES, DEFAULT_K,
+    DEFAULT_MINIMIZE_BUDGET,
+};
+use crate::error::{is_user_code, EngineError};
 use crate::explain::flakerate::{self, FlakeRateRequest};
-use crate::model::experiment::ExperimentRecord;
+use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::order::{parse_order_text, resolve, segment, Segment};
+use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::report::{self, Report};
 use crate::run::check::check_run;
@@ -22,13 +26,14 @@ use crate::surefire::compare::{compare_outcomes, TestOutcome};
 use crate::surefire::reports::read_reports;
 
 /// The version of the native interface; `NativeEngine.ABI_VERSION` on the Java side must equal it.
-pub const ABI_VERSION: i32 = 1;
+pub const ABI_VERSION: i32 = 2;
 
 pub use crate::ENGINE_VERSION;
 
 /// Every op [`call`] knows.
 pub const OPS: &[&str] = &[
     "version",
+    "vocabulary",
     "plan_order",
     "check_run",
     "read_surefire_reports",
@@ -52,7 +57,6 @@ pub const SELFTEST_PANIC_MESSAGE: &str = "selftest_panic was called: this panic 
 ///
 /// `selftest_panic` always panics, so that callers can prove panics are caught.
 pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
-    log::debug!("odrust engine call `{op}`");
     match op {
         "version" => {
             let _: Empty = parse(op, request_json)?;
@@ -60,6 +64,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
                 engine_version: ENGINE_VERSION,
                 abi: ABI_VERSION,
             })
+        }
+        "vocabulary" => {
+            let _: Empty = parse(op, request_json)?;
+            respond(&Vocabulary::new())
         }
         "plan_order" => respond(&plan_order(parse(op, request_json)?)?),
         "check_run" => {
@@ -112,6 +120,74 @@ struct Empty {}
 struct VersionResponse {
     engine_version: &'static str,
     abi: i32,
+}
+
+/// Response of `vocabulary`: the engine's names and defaults, so that the plugin keeps no copy
+/// of them (`docs/protocol.md`, "vocabulary").
+#[derive(Debug, Serialize)]
+pub struct Vocabulary {
+    /// Every strategy name, in the documentation's order.
+    pub strategies: Vec<&'static str>,
+    /// The systematic strategies (a fixed schedule of orders; pair coverage is reported).
+    pub systematic_strategies: Vec<&'static str>,
+    /// Every experiment kind.
+    pub experiment_kinds: Vec<ExperimentKind>,
+    /// The kinds of the minimization phase (explaining OD tests).
+    pub minimize_kinds: Vec<ExperimentKind>,
+    /// Every error code.
+    pub error_codes: Vec<&'static str>,
+    /// The error codes that mean the user's input is wrong (not a bug in odrust).
+    pub user_error_codes: Vec<&'static str>,
+    /// What `detect_next` assumes for a setting the plugin leaves out.
+    pub detect_defaults: DetectDefaults,
+}
+
+/// The defaults of a detection's settings.
+#[derive(Debug, Serialize)]
+pub struct DetectDefaults {
+    /// `strategy`.
+    pub strategy: &'static str,
+    /// `baseline_tries`.
+    pub baseline_tries: u32,
+    /// `alone_runs`.
+    pub alone_runs: u32,
+    /// `minimize_budget`.
+    pub minimize_budget: u32,
+    /// `k` of `k-bounded`.
+    pub k: u32,
+}
+
+impl Vocabulary {
+    /// The vocabulary of this engine.
+    pub fn new() -> Self {
+        Vocabulary {
+            strategies: Strategy::ALL.map(Strategy::name).to_vec(),
+            systematic_strategies: Strategy::SYSTEMATIC.map(Strategy::name).to_vec(),
+            experiment_kinds: ExperimentKind::ALL.to_vec(),
+            minimize_kinds: ExperimentKind::ALL
+                .into_iter()
+                .filter(|k| k.is_minimize())
+                .collect(),
+            error_codes: EngineError::CODES.to_vec(),
+            user_error_codes: EngineError::CODES
+                .into_iter()
+                .filter(|c| is_user_code(c))
+                .collect(),
+            detect_defaults: DetectDefaults {
+                strategy: Strategy::DEFAULT.name(),
+                baseline_tries: DEFAULT_BASELINE_TRIES,
+                alone_runs: DEFAULT_ALONE_RUNS,
+                minimize_budget: DEFAULT_MINIMIZE_BUDGET,
+                k: DEFAULT_K,
+            },
+        }
+    }
+}
+
+impl Default for Vocabulary {
+    fn default() -> Self {
+        Vocabulary::new()
+    }
 }
 
 /// Request of `plan_order`.
@@ -213,7 +289,7 @@ mod tests {
     fn version_reports_crate_version_and_abi() {
         assert_eq!(
             call_json("version", json!({})).unwrap(),
-            json!({"engine_version": ENGINE_VERSION, "abi": 1})
+            json!({"engine_version": ENGINE_VERSION, "abi": 2})
         );
     }
 

@@ -85,7 +85,7 @@ fn cli_version_and_help() {
     assert!(out.status.success());
     assert_eq!(
         stdout(&out).trim(),
-        format!("odrust-engine {ENGINE_VERSION} (abi 1)")
+        format!("odrust-engine {ENGINE_VERSION} (abi 2)")
     );
     let out = cli(&["--help"], None);
     assert!(out.status.success());
@@ -97,7 +97,7 @@ fn cli_call_reads_file_stdin_or_defaults_to_empty_request() {
     let out = cli(&["call", "version"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v["abi"], 1);
+    assert_eq!(v["abi"], 2);
 
     let out = cli(
         &["call", "check_run", "-"],

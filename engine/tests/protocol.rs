@@ -1,7 +1,7 @@
 //! The engine's ops through `protocol::call` with JSON, as the plugin calls them.
 
 use odrust_engine::protocol::{call, ENGINE_VERSION};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::support::*;
 
@@ -9,8 +9,49 @@ use crate::support::*;
 fn version_op() {
     assert_eq!(
         ok("version", json!({})),
-        json!({"engine_version": ENGINE_VERSION, "abi": 1})
+        json!({"engine_version": ENGINE_VERSION, "abi": 2})
     );
+}
+
+#[test]
+fn vocabulary_op_lists_the_engines_names_and_defaults() {
+    let v = ok("vocabulary", json!({}));
+    assert_eq!(v["strategies"].as_array().unwrap().len(), 10);
+    assert_eq!(
+        v["systematic_strategies"],
+        json!(["tuscan", "pairs-all", "k-bounded", "dependence-aware"])
+    );
+    assert_eq!(
+        v["minimize_kinds"],
+        json!([
+            "polluter-search",
+            "polluter-pair",
+            "cleaner",
+            "setter-search",
+            "setter-pair"
+        ])
+    );
+    assert_eq!(v["experiment_kinds"][0], "baseline");
+    assert!(v["user_error_codes"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("bad-config")));
+    assert!(!v["user_error_codes"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("panic")));
+    assert_eq!(
+        v["detect_defaults"],
+        json!({"strategy": "reverse-passing", "baseline_tries": 3, "alone_runs": 10,
+               "minimize_budget": 60, "k": 2})
+    );
+    // Every name the engine lists is one it reads back.
+    let config = |strategy: &Value| json!({"config": {"strategy": strategy, "rounds": 1, "seed": 1}, "suite": suite(), "history": []});
+    for strategy in v["strategies"].as_array().unwrap() {
+        if strategy != "dependence-aware" {
+            ok("detect_next", config(strategy));
+        }
+    }
 }
 
 #[test]

@@ -37,6 +37,20 @@ pub enum ExperimentKind {
 }
 
 impl ExperimentKind {
+    /// Every kind, in the order of the phases.
+    pub const ALL: [ExperimentKind; 10] = [
+        ExperimentKind::Baseline,
+        ExperimentKind::Round,
+        ExperimentKind::ConfirmFail,
+        ExperimentKind::ConfirmPass,
+        ExperimentKind::Alone,
+        ExperimentKind::PolluterSearch,
+        ExperimentKind::PolluterPair,
+        ExperimentKind::Cleaner,
+        ExperimentKind::SetterSearch,
+        ExperimentKind::SetterPair,
+    ];
+
     /// Whether it belongs to the minimization phase.
     pub fn is_minimize(self) -> bool {
         matches!(

@@ -144,9 +144,10 @@ pub fn resolve(
             match candidates.as_slice() {
                 [one] => {
                     let at = lookup(one, index).expect("dotted candidates are suite tests");
-                    let warning = format!("resolved `{id}` to `{one}`");
-                    log::warn!("{warning}");
-                    resolution.warnings.push(warning);
+                    // Warnings travel in the response; the plugin prints them in Maven's log.
+                    resolution
+                        .warnings
+                        .push(format!("resolved `{id}` to `{one}`"));
                     resolution.tests.push(ResolvedTest {
                         id: one.clone(),
                         at,

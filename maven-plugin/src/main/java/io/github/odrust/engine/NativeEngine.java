@@ -6,7 +6,7 @@ package io.github.odrust.engine;
  */
 final class NativeEngine {
     /** The ABI this plugin speaks; the engine reports its own through {@link #abiVersion()}. */
-    static final int ABI_VERSION = 1;
+    static final int ABI_VERSION = 2;
 
     private NativeEngine() {}
 

@@ -6,7 +6,6 @@ import io.github.odrust.engine.EngineLoader;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import io.github.odrust.maven.surefire.SurefireSettingsReader;
 import java.io.File;
-import java.util.Set;
 import org.apache.maven.artifact.Artifact;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
@@ -27,9 +26,6 @@ import org.eclipse.aether.RepositorySystem;
  * become build failures with the engine's message, never a bare stack trace.
  */
 public abstract class AbstractOdrustMojo extends AbstractMojo {
-    /** Engine error codes that mean the user's input is wrong (not odrust). */
-    private static final Set<String> INPUT_ERRORS = Set.of("unknown-test", "malformed-order", "empty-order", "bad-report", "io", "bad-config", "bad-history");
-
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     protected MavenProject project;
 
@@ -91,7 +87,7 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
             executeMojo();
         } catch (EngineException e) {
             String message = "odrust: " + e.getMessage();
-            if (INPUT_ERRORS.contains(e.getCode())) {
+            if (e.isUserError()) {
                 throw new MojoFailureException(message, e);
             }
             throw new MojoExecutionException(message, e);

@@ -1,6 +1,7 @@
 package io.github.odrust.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ class EngineTest {
     void handshakeReportsTheEngineVersion() {
         assertEquals(NativeEngine.ABI_VERSION, NativeEngine.abiVersion());
         assertEquals("0.1.0", engine.version());
-        assertEquals(1, engine.call("version", new JsonObject()).get("abi").getAsInt());
+        assertEquals(2, engine.call("version", new JsonObject()).get("abi").getAsInt());
     }
 
     @Test
@@ -53,12 +54,14 @@ class EngineTest {
         EngineException e = assertThrows(EngineException.class, () -> engine.call("plan_order", req));
         assertEquals("unknown-test", e.getCode());
         assertTrue(e.getMessage().contains("p.A#nope"), e.getMessage());
+        assertTrue(e.isUserError(), "a test id that does not exist is the user's to fix");
     }
 
     @Test
     void malformedJsonIsABadRequest() {
         EngineException e = assertThrows(EngineException.class, () -> NativeEngine.call("plan_order", "{not json"));
         assertEquals("bad-request", e.getCode());
+        assertFalse(e.isUserError(), "a bad request between plugin and engine is odrust's bug");
     }
 
     @Test
@@ -71,19 +74,20 @@ class EngineTest {
     void aRustPanicBecomesAJavaExceptionAndTheJvmLivesOn() {
         EngineException e = assertThrows(EngineException.class, () -> NativeEngine.call("selftest_panic", "{}"));
         assertEquals("panic", e.getCode());
-        assertTrue(e.getMessage().contains("panicked"), e.getMessage());
+        assertTrue(e.getMessage().contains("panicked at engine/src/protocol.rs:"), e.getMessage());
+        assertFalse(e.isUserError());
         // the engine still works after a panic
         assertEquals("0.1.0", NativeEngine.engineVersion());
-        assertEquals(1, engine.call("version", new JsonObject()).get("abi").getAsInt());
+        assertEquals(NativeEngine.ABI_VERSION, engine.call("version", new JsonObject()).get("abi").getAsInt());
     }
 
     @Test
     void aPluginRefusesAnEngineOfAnotherVersion() {
-        EngineException e = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", 1, "0.2.0", "0.1.0-SNAPSHOT"));
+        EngineException e = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION, "0.2.0", "0.1.0-SNAPSHOT"));
         assertEquals("version", e.getCode());
         assertTrue(e.getMessage().contains("0.2.0") && e.getMessage().contains("0.1.0-SNAPSHOT"), e.getMessage());
-        EngineException abi = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", 2, "0.1.0", "0.1.0"));
-        assertTrue(abi.getMessage().contains("ABI 2"), abi.getMessage());
+        EngineException abi = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION + 1, "0.1.0", "0.1.0"));
+        assertTrue(abi.getMessage().contains("ABI " + (NativeEngine.ABI_VERSION + 1)), abi.getMessage());
         EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION, "0.1.0", "0.1.0-SNAPSHOT");
     }
 }
