@@ -32,6 +32,7 @@ import java.util.stream.Stream;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -54,19 +55,20 @@ public class DetectMojo extends AbstractOdrustMojo {
 
     /**
      * How orders are chosen: reverse-passing (default), original, reverse, reverse-class,
-     * random-class, random-class-method. On resume, the recorded run's.
+     * random-class, random-class-method; systematic: tuscan, pairs-all, k-bounded,
+     * dependence-aware. On resume, the recorded run's.
      */
     @Parameter(property = "odrust.strategy")
     protected String strategy;
 
     /**
      * How many orders (rounds) to run after the baseline: 20 (the whole schedule for tuscan,
-     * pairs-all and k-bounded), or on resume the recorded run's.
+     * pairs-all, k-bounded and dependence-aware), or on resume the recorded run's.
      */
     @Parameter(property = "odrust.rounds")
     protected Integer rounds;
 
-    /** For -Dodrust.strategy=k-bounded: the length of the test tuples (1, 2 or 3). */
+    /** For -Dodrust.strategy=k-bounded: the length of the test tuples (1, 2 or 3): 2, or on resume the recorded run's. */
     @Parameter(property = "odrust.k")
     protected Integer k;
 
@@ -110,8 +112,17 @@ public class DetectMojo extends AbstractOdrustMojo {
      * For -Dodrust.strategy=dependence-aware: static fields (comma-separated, {@code pkg.Class#FIELD},
      * {@code *} matches any text) that never make two tests dependent, e.g. loggers or counters.
      */
-    @Parameter(property = "odrust.dependenceFree")
+    @Parameter(property = "odrust.dependence.free")
     protected String dependenceFree;
+
+    /**
+     * The old name of odrust.dependence.free, still read (with a warning) when that is not given.
+     *
+     * @deprecated use odrust.dependence.free
+     */
+    @Deprecated
+    @Parameter(property = "odrust.dependenceFree")
+    protected String deprecatedDependenceFree;
 
     /**
      * For -Dodrust.strategy=dependence-aware: classes to record besides the module's own
@@ -150,7 +161,8 @@ public class DetectMojo extends AbstractOdrustMojo {
         config.seed = seed != null ? seed : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         config.minimize = minimize;
         config.minimizeBudget = minimizeBudget;
-        config.dependenceFree = dependenceFree != null ? DetectConfig.commaList(dependenceFree) : savedList(sc, "dependence_free");
+        String free = renamed(dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
+        config.dependenceFree = free != null ? DetectConfig.commaList(free) : savedList(sc, "dependence_free");
         config.dependenceInclude = dependenceInclude != null ? DetectConfig.commaList(dependenceInclude)
                 : savedList(sc, "dependence_include");
         config.costAware = costAware != null ? costAware
@@ -198,6 +210,22 @@ public class DetectMojo extends AbstractOdrustMojo {
         ConsoleReport.print(report, out, getLog());
         finish(module.id(), ConsoleReport.moduleLine(report));
         failIfNewFlaky(report);
+    }
+
+    /**
+     * The value of a renamed property: the one given under its new name, else the one given under
+     * its deprecated old name, with a warning whenever the old name is used.
+     */
+    static String renamed(String value, String name, String oldValue, String oldName, Log log) {
+        if (oldValue == null) {
+            return value;
+        }
+        log.warn(oldName + " is deprecated; use " + name);
+        if (value != null) {
+            log.warn(oldName + " is ignored: " + name + " is given too");
+            return value;
+        }
+        return oldValue;
     }
 
     private static List<String> savedList(JsonObject sc, String key) {

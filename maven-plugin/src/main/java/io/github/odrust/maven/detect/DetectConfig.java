@@ -76,7 +76,7 @@ public final class DetectConfig {
         }
         compare(diffs, "odrust.costAware", saved.has("cost_aware") ? saved.get("cost_aware").getAsString() : "false",
                 String.valueOf(costAware));
-        compare(diffs, "odrust.dependenceFree", list(saved, "dependence_free"), String.join(",", dependenceFree));
+        compare(diffs, "odrust.dependence.free", list(saved, "dependence_free"), String.join(",", dependenceFree));
         compare(diffs, "odrust.dependence.include", list(saved, "dependence_include"), String.join(",", dependenceInclude));
         return diffs;
     }

@@ -53,7 +53,7 @@ class DetectConfigTest {
         assertEquals(List.of(), c.incompatibleWith(saved));
         c.dependenceFree = List.of("p.Log#*");
         c.costAware = true;
-        assertEquals(List.of("odrust.costAware was false, now true", "odrust.dependenceFree was p.Log#*,*#COUNT, now p.Log#*"),
+        assertEquals(List.of("odrust.costAware was false, now true", "odrust.dependence.free was p.Log#*,*#COUNT, now p.Log#*"),
                 c.incompatibleWith(saved));
     }
 
