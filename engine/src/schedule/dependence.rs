@@ -12,7 +12,7 @@
 //! [`DependenceMap`] keeps, per unit, the fields as bit sets and answers
 //! [`depends(a, b)`](DependenceMap::depends): may `b` read something `a` wrote? A unit with no
 //! recording at all (it did not run, or the run was not recorded) is taken to touch everything.
-//! Fields matching a dependence-free pattern (`odrust.dependenceFree`) are ignored.
+//! Fields matching a dependence-free pattern (`odrust.dependence.free`) are ignored.
 //! What the recording can and cannot see: `docs/dependence.md`.
 
 use std::collections::{BTreeMap, HashMap};
