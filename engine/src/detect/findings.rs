@@ -85,14 +85,19 @@ pub struct FlakyTest {
     /// What kind of flaky test it is.
     pub kind: FlakyKind,
     /// OD: the confirm-fail experiment; NOD: an experiment where it failed.
+    #[serde(default)]
     pub failing_experiment: usize,
     /// OD: the confirm-pass experiment; NOD: an experiment where it passed.
+    #[serde(default)]
     pub passing_experiment: usize,
     /// The failure message seen when it was detected.
+    #[serde(default)]
     pub message: Option<String>,
     /// Alone runs, for a confirmed OD test whose alone runs are complete.
+    #[serde(default)]
     pub alone: Option<AloneRuns>,
     /// One plain sentence saying what was observed.
+    #[serde(default)]
     pub evidence: String,
     /// Victim: its polluters, each a group of tests that fail it together (a single polluter is
     /// a group of one). Empty when not explained.
@@ -113,8 +118,13 @@ pub struct FlakyTest {
     /// True when its explanation is complete: every search it needs ran to the end. False when
     /// it was not explained or the budget cut the search short (then an empty `cleaners` list
     /// means "none found so far", not "none").
-    #[serde(default)]
+    #[serde(default = "complete_when_absent")]
     pub minimize_complete: bool,
+}
+
+/// Reports written before `minimize_complete` existed were complete.
+fn complete_when_absent() -> bool {
+    true
 }
 
 /// Response of `detect_summary`.

@@ -33,6 +33,16 @@ impl FlakyKind {
     /// A brittle.
     pub const BRITTLE: FlakyKind = FlakyKind::Od(OdRole::Brittle);
 
+    /// The word reports use: `victim`, `brittle`, `nod`, `unclassified`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlakyKind::Od(OdRole::Victim) => "victim",
+            FlakyKind::Od(OdRole::Brittle) => "brittle",
+            FlakyKind::Nod => "nod",
+            FlakyKind::Unclassified => "unclassified",
+        }
+    }
+
     /// Its role, when it is a classified OD test.
     pub fn role(self) -> Option<OdRole> {
         match self {
@@ -87,6 +97,7 @@ mod tests {
             (FlakyKind::Unclassified, "\"unclassified\""),
         ] {
             assert_eq!(serde_json::to_string(&kind).unwrap(), word);
+            assert_eq!(format!("\"{}\"", kind.name()), word);
             assert_eq!(serde_json::from_str::<FlakyKind>(word).unwrap(), kind);
         }
         assert!(serde_json::from_str::<FlakyKind>("\"od\"").is_err());

@@ -10,12 +10,10 @@ use std::borrow::Cow;
 
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
-use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::{AloneRuns, FailingTest};
-use crate::explain::flakerate::FlakeRate;
+use crate::detect::{FailingTest, FlakyTest};
 use crate::model::testid::class_of;
 use crate::ENGINE_VERSION;
 
@@ -56,22 +54,13 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// One flaky test of a [`Report`].
+/// One flaky test of a [`Report`]: the finding as detection reported it, and the files and
+/// command the plugin added for it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ReportEntry {
-    /// Its id.
-    pub test: String,
-    /// `victim`, `brittle`, `nod` or `unclassified`.
-    pub kind: String,
-    /// The failure message seen.
-    #[serde(default)]
-    pub message: Option<String>,
-    /// Alone runs, if any.
-    #[serde(default)]
-    pub alone: Option<AloneRuns>,
-    /// What was observed.
-    #[serde(default)]
-    pub evidence: String,
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: FlakyTest,
     /// Path of the file holding the order in which it failed.
     #[serde(default)]
     pub failing_order: Option<String>,
@@ -81,28 +70,6 @@ pub struct ReportEntry {
     /// A command that reproduces the failure.
     #[serde(default)]
     pub reproduce: Option<String>,
-    /// Victim: polluter groups (a single polluter is a group of one).
-    #[serde(default)]
-    pub polluters: Vec<Vec<String>>,
-    /// Victim: cleaners per single polluter.
-    #[serde(default)]
-    pub cleaners: BTreeMap<String, Vec<String>>,
-    /// Brittle: state-setter groups.
-    #[serde(default)]
-    pub state_setters: Vec<Vec<String>>,
-    /// Flake rates, when computed.
-    #[serde(default)]
-    pub flake_rate: Option<FlakeRate>,
-    /// Minimization experiments run for it.
-    #[serde(default)]
-    pub minimize_experiments: u32,
-    /// Whether the explanation search ran to the end (absent in older reports: taken as true).
-    #[serde(default = "complete_by_default")]
-    pub minimize_complete: bool,
-}
-
-fn complete_by_default() -> bool {
-    true
 }
 
 impl ReportEntry {
@@ -111,15 +78,15 @@ impl ReportEntry {
     pub fn dependency_lines(&self) -> Vec<String> {
         let group = |g: &[String]| g.join(" + ");
         let mut lines = Vec::new();
-        for g in &self.polluters {
+        for g in &self.finding.polluters {
             let mut line = if g.len() == 1 {
                 format!("Polluter: {}", g[0])
             } else {
                 format!("Polluter group: {}", group(g))
             };
-            if let Some(cleaners) = g.first().and_then(|p| self.cleaners.get(p)) {
+            if let Some(cleaners) = g.first().and_then(|p| self.finding.cleaners.get(p)) {
                 if g.len() == 1 {
-                    if cleaners.is_empty() && self.minimize_complete {
+                    if cleaners.is_empty() && self.finding.minimize_complete {
                         line.push_str(" (no cleaner found)");
                     } else if cleaners.is_empty() {
                         line.push_str(" (no cleaner found so far: the search stopped early)");
@@ -130,7 +97,7 @@ impl ReportEntry {
             }
             lines.push(line);
         }
-        for g in &self.state_setters {
+        for g in &self.finding.state_setters {
             lines.push(if g.len() == 1 {
                 format!("State-setter: {}", g[0])
             } else {
@@ -143,7 +110,7 @@ impl ReportEntry {
     /// "fails in 33.3% of all orders, 25.0% of class-compatible orders, 50.0% of reverses of
     /// passing orders (formula, special-case-2)", or `None` without a flake rate.
     pub fn flake_rate_text(&self) -> Option<String> {
-        let rate = self.flake_rate.as_ref()?;
+        let rate = self.finding.flake_rate.as_ref()?;
         let percent = |x: f64| format!("{:.1}%", x * 100.0);
         let mut text = format!(
             "fails in {} of all orders, {} of class-compatible orders",
@@ -218,7 +185,7 @@ fn html(report: &Report) -> String {
         out.push_str("<th>Failing order</th><th>Passing order</th><th>Reproduce</th>");
         out.push_str("<th>Evidence</th></tr></thead>\n<tbody>\n");
         for entry in &report.flaky {
-            let kind = escape_html(&entry.kind);
+            let kind = escape_html(entry.finding.kind.name());
             let optional_code = |value: &Option<String>| {
                 value.as_deref().map_or_else(
                     || "&mdash;".to_string(),
@@ -238,19 +205,19 @@ fn html(report: &Report) -> String {
             let rate = entry
                 .flake_rate_text()
                 .map_or_else(|| "&mdash;".to_string(), |t| escape_html(&t));
-            let cost = if entry.minimize_experiments > 0 {
-                format!(" ({} experiments)", entry.minimize_experiments)
+            let cost = if entry.finding.minimize_experiments > 0 {
+                format!(" ({} experiments)", entry.finding.minimize_experiments)
             } else {
                 String::new()
             };
             out.push_str(&format!(
                 "<tr><td><code>{}</code></td><td class=\"kind {kind}\">{kind}</td><td>{}</td><td class=\"depends\">{depends}{cost}</td><td class=\"rate\">{rate}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                escape_html(&entry.test),
-                escape_html(entry.message.as_deref().unwrap_or("")),
+                escape_html(&entry.finding.test),
+                escape_html(entry.finding.message.as_deref().unwrap_or("")),
                 optional_code(&entry.failing_order),
                 optional_code(&entry.passing_order),
                 optional_code(&entry.reproduce),
-                escape_html(&entry.evidence),
+                escape_html(&entry.finding.evidence),
             ));
         }
         out.push_str("</tbody>\n</table>\n");
@@ -325,7 +292,7 @@ fn xml(report: &Report) -> String {
     suite.push_attribute(("flakes", count.as_str()));
     write(Event::Start(suite));
     for entry in &report.flaky {
-        let test = xml_text(&entry.test);
+        let test = xml_text(&entry.finding.test);
         let classname = class_of(&test);
         let name = test
             .strip_prefix(classname)
@@ -336,13 +303,13 @@ fn xml(report: &Report) -> String {
         case.push_attribute(("name", name));
         case.push_attribute(("time", "0"));
         write(Event::Start(case));
-        let message = xml_text(entry.message.as_deref().unwrap_or(""));
-        let kind = format!("odrust.{}", xml_text(&entry.kind));
+        let message = xml_text(entry.finding.message.as_deref().unwrap_or(""));
+        let kind = format!("odrust.{}", xml_text(entry.finding.kind.name()));
         let mut flaky = BytesStart::new("flakyFailure");
         flaky.push_attribute(("message", message.as_ref()));
         flaky.push_attribute(("type", kind.as_str()));
         write(Event::Start(flaky));
-        let mut text = xml_text(&entry.evidence).into_owned();
+        let mut text = xml_text(&entry.finding.evidence).into_owned();
         for line in entry.dependency_lines() {
             text.push('\n');
             text.push_str(&xml_text(&line));
@@ -484,10 +451,11 @@ mod tests {
     #[test]
     fn dependencies_and_flake_rates_are_shown() {
         let mut report = report();
-        report.flaky[0].polluters =
+        report.flaky[0].finding.polluters =
             vec![vec!["p.P#p".into()], vec!["p.Q#a".into(), "p.Q#b".into()]];
-        report.flaky[0].cleaners = [("p.P#p".to_string(), vec!["p.C#c".to_string()])].into();
-        report.flaky[0].flake_rate = serde_json::from_value(serde_json::json!({
+        report.flaky[0].finding.cleaners =
+            [("p.P#p".to_string(), vec!["p.C#c".to_string()])].into();
+        report.flaky[0].finding.flake_rate = serde_json::from_value(serde_json::json!({
             "all_orders": 0.3333333333, "class_compatible": 0.25, "reverse_of_passing": 0.5,
             "method": "formula", "case": "special-case-2", "ci95": null, "samples": null}))
         .unwrap();
@@ -528,21 +496,13 @@ mod tests {
 
     #[test]
     fn a_cleaner_search_cut_short_is_not_reported_as_none_found() {
-        let entry = |complete: bool| ReportEntry {
-            test: "p.V#v".into(),
-            kind: "victim".into(),
-            message: None,
-            alone: None,
-            evidence: String::new(),
-            failing_order: None,
-            passing_order: None,
-            reproduce: None,
-            polluters: vec![vec!["p.P#p".into()]],
-            cleaners: [("p.P#p".to_string(), Vec::new())].into_iter().collect(),
-            state_setters: Vec::new(),
-            flake_rate: None,
-            minimize_experiments: 60,
-            minimize_complete: complete,
+        let entry = |complete: bool| -> ReportEntry {
+            serde_json::from_value(serde_json::json!({
+                "test": "p.V#v", "kind": "victim", "polluters": [["p.P#p"]],
+                "cleaners": {"p.P#p": []}, "minimize_experiments": 60,
+                "minimize_complete": complete
+            }))
+            .unwrap()
         };
         assert_eq!(
             entry(true).dependency_lines(),
