@@ -8,6 +8,7 @@ use odrust_engine::detect::{self, DetectConfig};
 use odrust_engine::model::experiment::{ExperimentKind, ExperimentRecord};
 use odrust_engine::model::kind::FlakyKind;
 use odrust_engine::model::outcome::RunOutcome;
+use odrust_engine::model::seed::Xorshift;
 use odrust_engine::model::strategy::Strategy;
 use odrust_engine::model::suite::{ClassRecord, Framework, Suite};
 use odrust_engine::schedule::{lower_bound, CostModel, Schedule};
@@ -24,17 +25,9 @@ fn class(name: &str, tests: usize, reorderable: bool) -> ClassRecord {
     }
 }
 
-/// A small seeded generator for uneven class sizes (xorshift).
+/// Seeded uneven sizes, `1..=max`.
 fn sizes(seed: u64, classes: usize, max: usize) -> Vec<usize> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..classes)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            1 + (x % max as u64) as usize
-        })
-        .collect()
+    Xorshift::sizes(seed, classes, max)
 }
 
 fn shapes() -> Vec<(String, Suite)> {

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use odrust_engine::model::seed::Xorshift;
 use odrust_engine::model::strategy::Strategy;
 use odrust_engine::model::suite::{ClassRecord, Framework, Suite};
 use odrust_engine::schedule::{lower_bound, Schedule};
@@ -42,13 +43,10 @@ fn suite(sizes: &[usize]) -> Suite {
 
 /// Class sizes skewed like real modules: many small classes, a few large (seeded, xorshift).
 fn skewed(classes: usize, seed: u64) -> Vec<usize> {
-    let mut x = seed | 1;
+    let mut x = Xorshift::new(seed);
     (0..classes)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let u = (x % 1000) as f64 / 1000.0;
+            let u = (x.next_u64() % 1000) as f64 / 1000.0;
             1 + (u * u * u * 40.0) as usize
         })
         .collect()

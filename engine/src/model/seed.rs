@@ -18,6 +18,34 @@ pub fn mix64(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// A small seeded xorshift64 stream, for the shapes of generated suites in tests and benchmarks
+/// (plans use `rand`'s `StdRng`). The same seed always gives the same numbers.
+#[derive(Debug, Clone)]
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A stream from `seed` (any value; 0 is made odd).
+    pub fn new(seed: u64) -> Self {
+        Xorshift(seed | 1)
+    }
+
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// `count` class sizes from 1 to `max`, uniform.
+    pub fn sizes(seed: u64, count: usize, max: usize) -> Vec<usize> {
+        let mut x = Xorshift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        (0..count)
+            .map(|_| 1 + (x.next_u64() % max as u64) as usize)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,5 +55,14 @@ mod tests {
         assert_ne!(mix(0, 1), mix(1, 0));
         assert_ne!(mix(0, 0), mix(0, 1));
         assert_eq!(mix(42, 3), mix(42, 3));
+    }
+
+    #[test]
+    fn xorshift_sizes_are_in_range_and_reproducible() {
+        let a = Xorshift::sizes(7, 50, 9);
+        assert_eq!(a, Xorshift::sizes(7, 50, 9));
+        assert_ne!(a, Xorshift::sizes(8, 50, 9));
+        assert!(a.iter().all(|&s| (1..=9).contains(&s)));
+        assert!(a.iter().any(|&s| s == 1) && a.iter().any(|&s| s == 9));
     }
 }

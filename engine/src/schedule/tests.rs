@@ -8,7 +8,7 @@ use super::super::cost::{lower_bound, predicted_cost};
 use super::super::tuscan;
 use super::super::units::{unit_ids, Bits};
 use super::*;
-use crate::model::seed::mix64;
+use crate::model::seed::{mix64, Xorshift};
 use crate::model::suite::{ClassRecord, Framework};
 
 /// A suite of classes `(tests, reorderable)`.
@@ -30,17 +30,9 @@ fn suite_of(classes: &[(usize, bool)]) -> Suite {
     }
 }
 
-/// Seeded uneven sizes (xorshift), `1..=max`.
+/// Seeded uneven sizes, `1..=max`.
 fn sizes(seed: u64, classes: usize, max: usize) -> Vec<usize> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..classes)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            1 + (x % max as u64) as usize
-        })
-        .collect()
+    Xorshift::sizes(seed, classes, max)
 }
 
 /// Panics unless every order is a class-compatible permutation of a subset of the units (a
