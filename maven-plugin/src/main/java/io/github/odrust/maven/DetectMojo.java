@@ -4,11 +4,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.Detector;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.KnownFlaky;
+import io.github.odrust.maven.detect.Report;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.run.Discovery;
 import java.io.File;
@@ -187,11 +190,11 @@ public class DetectMojo extends AbstractOdrustMojo {
         getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", "
                 + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : config.rounds + " rounds") + ", seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
 
-        JsonObject report;
+        Report report;
         try {
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budget, getLog()).run();
-            report = ReportWriter.report(summary, module.id(), project.getBasedir().toPath(), out, invocation("reproduce"));
-            ReportWriter.write(report, engine, out);
+            report = Report.of(ReportWriter.report(summary, module.id(), project.getBasedir().toPath(), out, invocation("reproduce")));
+            ReportWriter.write(report.json, engine, out);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
         }
@@ -229,9 +232,10 @@ public class DetectMojo extends AbstractOdrustMojo {
         }
         Set<String> ordered = new LinkedHashSet<>();
         for (JsonElement e : history.history()) {
-            JsonObject record = e.getAsJsonObject();
-            if (MINIMIZE_KINDS.contains(record.get("kind").getAsString()) && record.getAsJsonArray("targets").size() > 0) {
-                ordered.add(record.getAsJsonArray("targets").get(0).getAsString());
+            // A record echoes the experiment it ran.
+            Experiment record = Engine.GSON.fromJson(e, Experiment.class);
+            if (MINIMIZE_KINDS.contains(record.kind) && !record.targets.isEmpty()) {
+                ordered.add(record.targets.get(0));
             }
         }
         ordered.addAll(config.minimizeOnly);
@@ -249,10 +253,9 @@ public class DetectMojo extends AbstractOdrustMojo {
         request.add("suite", suite);
         request.add("history", history.history());
         List<String> od = new ArrayList<>();
-        for (JsonElement f : engine.call("detect_summary", request).getAsJsonArray("flaky")) {
-            String kind = f.getAsJsonObject().get("kind").getAsString();
-            if ("victim".equals(kind) || "brittle".equals(kind)) {
-                od.add(f.getAsJsonObject().get("test").getAsString());
+        for (Summary.FlakyTest f : engine.call("detect_summary", request, Summary.class).flaky) {
+            if (f.isOrderDependent()) {
+                od.add(f.test);
             }
         }
         for (String t : config.minimizeOnly) {
@@ -318,7 +321,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         }
     }
 
-    private void failIfNewFlaky(JsonObject report) throws MojoFailureException {
+    private void failIfNewFlaky(Report report) throws MojoFailureException {
         if (!failOnFlaky) {
             return;
         }

@@ -1,7 +1,6 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
+import io.github.odrust.engine.protocol.Summary;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +15,7 @@ public final class KnownFlaky {
     private KnownFlaky() {}
 
     /** Victims and brittles of {@code report} not listed in {@code file} (a missing file lists none). */
-    public static List<String> unlisted(JsonObject report, File file) throws IOException {
+    public static List<String> unlisted(Report report, File file) throws IOException {
         Set<String> known = new LinkedHashSet<>();
         if (file != null && file.isFile()) {
             for (String line : Files.readAllLines(file.toPath(), StandardCharsets.UTF_8)) {
@@ -27,12 +26,10 @@ public final class KnownFlaky {
             }
         }
         List<String> fresh = new ArrayList<>();
-        for (JsonElement f : report.getAsJsonArray("flaky")) {
-            JsonObject o = f.getAsJsonObject();
-            String kind = o.get("kind").getAsString();
-            String test = o.get("test").getAsString();
-            if (("victim".equals(kind) || "brittle".equals(kind)) && !known.contains(test)) {
-                fresh.add(test + " (" + kind + "; reproduce: " + o.get("reproduce").getAsString() + ")");
+        for (int i = 0; i < report.summary.flaky.size(); i++) {
+            Summary.FlakyTest f = report.summary.flaky.get(i);
+            if (f.isOrderDependent() && !known.contains(f.test)) {
+                fresh.add(f.test + " (" + f.kind + "; reproduce: " + report.links.get(i).reproduce + ")");
             }
         }
         return fresh;
