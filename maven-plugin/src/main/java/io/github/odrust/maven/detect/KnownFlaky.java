@@ -9,10 +9,29 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.maven.plugin.MojoFailureException;
 
 /** The known-flaky file (one test id per line, # comments) and the OD tests it does not list. */
 public final class KnownFlaky {
     private KnownFlaky() {}
+
+    /**
+     * Fails when {@code report} has a victim or brittle that {@code file} does not list
+     * ({@code -Dodrust.failOnFlaky=true}).
+     */
+    public static void failIfUnlisted(Report report, File file) throws MojoFailureException {
+        List<String> fresh;
+        try {
+            fresh = unlisted(report, file);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot read the known-flaky file " + file + ": " + e.getMessage());
+        }
+        if (!fresh.isEmpty()) {
+            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")
+                    + " not listed in " + file + " (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", fresh)
+                    + "\nFix them, or list them in that file (one test id per line) to accept them for now.");
+        }
+    }
 
     /** Victims and brittles of {@code report} not listed in {@code file} (a missing file lists none). */
     public static List<String> unlisted(Report report, File file) throws IOException {
