@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -21,7 +21,7 @@ import com.google.gson.reflect.TypeToken;
 import io.github.odrust.agent.samples.SampleLog;
 
 /** Writes plans, runs the agent in-process, reads its events. */
-final class Harness {
+public final class Harness {
     static final String P = "io.github.odrust.agent.samples.";
 
     /**
@@ -86,7 +86,8 @@ final class Harness {
         return this;
     }
 
-    static List<Map<String, Object>> read(Path events) throws IOException {
+    /** The events of an events file, one map per line. */
+    public static List<Map<String, Object>> read(Path events) throws IOException {
         List<Map<String, Object>> l = new ArrayList<>();
         for (String line : Files.readAllLines(events, StandardCharsets.UTF_8)) {
             l.add(object(line));
