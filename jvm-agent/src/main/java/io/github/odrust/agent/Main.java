@@ -1,8 +1,13 @@
 package io.github.odrust.agent;
 
+import io.github.odrust.agent.runner.Agent;
 import java.nio.file.Paths;
 
-/** {@code java -cp <test classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>} */
+/**
+ * {@code java -cp <test classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>}: runs
+ * the plan with the {@link io.github.odrust.agent.runner runner}. This class name is on every test
+ * JVM's command line (the Maven plugin starts it), so it stays here.
+ */
 public final class Main {
     private Main() {
     }

@@ -1,35 +1,17 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
-import io.github.odrust.maven.detect.Detector;
+import io.github.odrust.maven.detect.DetectDirectory;
+import io.github.odrust.maven.detect.Detection;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.KnownFlaky;
-import io.github.odrust.maven.detect.ReportWriter;
-import io.github.odrust.maven.run.Discovery;
+import io.github.odrust.maven.detect.ReactorSummary;
+import io.github.odrust.maven.detect.Report;
 import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.WeakHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
-import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.Log;
@@ -38,7 +20,6 @@ import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
 
 /**
  * Finds order-dependent tests: runs the module's tests in many orders chosen by the engine,
@@ -50,9 +31,6 @@ import org.apache.maven.project.MavenProject;
 @Mojo(name = "detect", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
 public class DetectMojo extends AbstractOdrustMojo {
-    /** Per build: one line per module, printed after the last module of the reactor. */
-    private static final Map<MavenSession, Map<String, String>> SUMMARIES = new WeakHashMap<>();
-
     /**
      * How orders are chosen: reverse-passing (default), original, reverse, reverse-class,
      * random-class, random-class-method; systematic: tuscan, pairs-all, k-bounded,
@@ -140,76 +118,24 @@ public class DetectMojo extends AbstractOdrustMojo {
 
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
-        long budget;
-        try {
-            budget = timeBudget == null || timeBudget.trim().isEmpty() ? 0 : DetectConfig.parseDuration(timeBudget);
-        } catch (IllegalArgumentException e) {
-            throw new MojoFailureException(e.getMessage());
-        }
+        long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
-        Path detectDir = out.resolve("detect");
+        DetectDirectory directory = new DetectDirectory(out);
         // On resume, every setting not given again comes from the recorded run.
-        JsonObject saved = resuming() ? savedRun(detectDir) : null;
-        JsonObject sc = saved == null ? new JsonObject() : saved.getAsJsonObject("config");
-        DetectConfig config = new DetectConfig();
-        config.strategy = strategy != null ? strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : "reverse-passing";
-        int defaultRounds = DetectConfig.SYSTEMATIC.contains(config.strategy) ? Integer.MAX_VALUE : 20;
-        config.rounds = rounds != null ? rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
-        config.k = k != null ? k : sc.has("k") ? sc.get("k").getAsInt() : 2;
-        config.baselineTries = baselineTries != null ? baselineTries : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : 3;
-        config.aloneRuns = aloneRuns != null ? aloneRuns : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : 10;
-        config.seed = seed != null ? seed : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
-        config.minimize = minimize;
-        config.minimizeBudget = minimizeBudget;
-        String free = renamed(dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
-        config.dependenceFree = free != null ? DetectConfig.commaList(free) : savedList(sc, "dependence_free");
-        config.dependenceInclude = dependenceInclude != null ? DetectConfig.commaList(dependenceInclude)
-                : savedList(sc, "dependence_include");
-        config.costAware = costAware != null ? costAware
-                : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budget > 0;
+        JsonObject saved = resuming() ? directory.savedRun() : null;
+        DetectConfig config = DetectConfig.resolve(given(), saved == null ? null : saved.getAsJsonObject("config"), budget);
         configure(config);
-        if (config.rounds < 0 || config.baselineTries < 1 || config.aloneRuns < 1 || config.minimizeBudget < 1) {
-            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries, odrust.aloneRuns and"
-                    + " odrust.minimize.budget 1 or more (got " + config.rounds + ", " + config.baselineTries + ", "
-                    + config.aloneRuns + ", " + config.minimizeBudget + ")");
-        }
+        config.check();
 
         Engine engine = engine();
         TestModule module = testModule();
-        JsonObject suite;
-        try {
-            suite = Discovery.discover(module, out.resolve("discovery"), getLog());
-        } catch (Discovery.NoTestsException e) {
-            getLog().info("odrust detect: skipping " + module.id() + ": no tests (" + e.getMessage() + ")");
-            finish(module.id(), "no tests, skipped");
-            return;
+        Report report = new Detection(engine, module, out, getLog())
+                .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), this::prepare);
+        ReactorSummary.add(session, project, module.id(), report == null ? "no tests, skipped" : ConsoleReport.moduleLine(report),
+                getLog());
+        if (report != null && failOnFlaky) {
+            KnownFlaky.failIfUnlisted(report, knownFlaky);
         }
-        Discovery.writeSuite(suite, out);
-
-        ExperimentLog history;
-        String fingerprint = sha256(Engine.GSON.toJson(suite));
-        try {
-            history = saved != null ? resumeHistory(config, saved, detectDir, fingerprint) : freshHistory(config, detectDir, out, fingerprint);
-        } catch (IOException e) {
-            throw new MojoExecutionException("could not prepare " + detectDir + ": " + e.getMessage(), e);
-        }
-        keepEarlierExplanations(config, history);
-        checkMinimizeTargets(engine, config, suite, history);
-        int tests = Discovery.originalOrder(suite).size();
-        getLog().info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", "
-                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : config.rounds + " rounds") + ", seed=" + config.seed + " (the same run again: -Dodrust.seed=" + config.seed + ")");
-
-        JsonObject report;
-        try {
-            JsonObject summary = new Detector(module, engine, suite, config, history, out, budget, getLog()).run();
-            report = ReportWriter.report(summary, module.id(), project.getBasedir().toPath(), out, invocation("reproduce"));
-            ReportWriter.write(report, engine, out);
-        } catch (IOException e) {
-            throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
-        }
-        ConsoleReport.print(report, out, getLog());
-        finish(module.id(), ConsoleReport.moduleLine(report));
-        failIfNewFlaky(report);
     }
 
     /**
@@ -228,12 +154,20 @@ public class DetectMojo extends AbstractOdrustMojo {
         return oldValue;
     }
 
-    private static List<String> savedList(JsonObject sc, String key) {
-        List<String> l = new ArrayList<>();
-        if (sc.has(key) && sc.get(key).isJsonArray()) {
-            sc.getAsJsonArray(key).forEach(e -> l.add(e.getAsString()));
-        }
-        return l;
+    private DetectConfig.Given given() {
+        DetectConfig.Given given = new DetectConfig.Given();
+        given.strategy = strategy;
+        given.rounds = rounds;
+        given.k = k;
+        given.seed = seed;
+        given.baselineTries = baselineTries;
+        given.aloneRuns = aloneRuns;
+        given.minimize = minimize;
+        given.minimizeBudget = minimizeBudget;
+        given.dependenceFree = renamed(dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
+        given.dependenceInclude = dependenceInclude;
+        given.costAware = costAware;
+        return given;
     }
 
     /** Whether to continue the recorded run rather than start a new one. */
@@ -244,154 +178,6 @@ public class DetectMojo extends AbstractOdrustMojo {
     /** Lets a goal built on detection adjust the configuration (odrust:minimize names one test). */
     protected void configure(DetectConfig config) throws MojoFailureException {}
 
-    private static final Set<String> MINIMIZE_KINDS = Set.of("polluter-search", "polluter-pair", "cleaner", "setter-search", "setter-pair");
-
-    /**
-     * When only some tests are to be explained, the tests a recorded run already explained come
-     * first, in the order it explained them: the engine replays the history against its plan, and
-     * that plan must contain those experiments.
-     */
-    static void keepEarlierExplanations(DetectConfig config, ExperimentLog history) {
-        if (config.minimizeOnly.isEmpty()) {
-            return;
-        }
-        Set<String> ordered = new LinkedHashSet<>();
-        for (JsonElement e : history.history()) {
-            JsonObject record = e.getAsJsonObject();
-            if (MINIMIZE_KINDS.contains(record.get("kind").getAsString()) && record.getAsJsonArray("targets").size() > 0) {
-                ordered.add(record.getAsJsonArray("targets").get(0).getAsString());
-            }
-        }
-        ordered.addAll(config.minimizeOnly);
-        config.minimizeOnly = new ArrayList<>(ordered);
-    }
-
-    /** Each test named for minimization must be an order-dependent test of the recorded run. */
-    private static void checkMinimizeTargets(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
-            throws MojoFailureException {
-        if (config.minimizeOnly.isEmpty()) {
-            return;
-        }
-        JsonObject request = new JsonObject();
-        request.add("config", config.toJson());
-        request.add("suite", suite);
-        request.add("history", history.history());
-        List<String> od = new ArrayList<>();
-        for (JsonElement f : engine.call("detect_summary", request).getAsJsonArray("flaky")) {
-            String kind = f.getAsJsonObject().get("kind").getAsString();
-            if ("victim".equals(kind) || "brittle".equals(kind)) {
-                od.add(f.getAsJsonObject().get("test").getAsString());
-            }
-        }
-        for (String t : config.minimizeOnly) {
-            if (!od.contains(t)) {
-                throw new MojoFailureException("odrust.test=" + t + " is not an order-dependent test of the detection run in"
-                        + " target/odrust/detect/; " + (od.isEmpty() ? "that run found none." : "it found: " + String.join(", ", od)));
-            }
-        }
-    }
-
-    private ExperimentLog freshHistory(DetectConfig config, Path detectDir, Path out, String fingerprint) throws IOException {
-        deleteRecursively(detectDir);
-        deleteOldOrders(out.resolve("orders"));
-        Files.createDirectories(detectDir);
-        JsonObject run = new JsonObject();
-        run.add("config", config.toJson());
-        run.addProperty("suite_sha256", fingerprint);
-        Files.write(detectDir.resolve("run.json"), Engine.GSON.toJson(run).getBytes(StandardCharsets.UTF_8));
-        return ExperimentLog.create(detectDir.resolve("experiments.jsonl"));
-    }
-
-    /** The recorded run's settings, to resume it. */
-    private static JsonObject savedRun(Path detectDir) throws MojoFailureException, MojoExecutionException {
-        Path runFile = detectDir.resolve("run.json");
-        if (!Files.isRegularFile(runFile) || !Files.isRegularFile(detectDir.resolve("experiments.jsonl"))) {
-            throw new MojoFailureException("there is no detection run to continue in " + detectDir
-                    + ": run odrust:detect (without -Dodrust.resume) first.");
-        }
-        try {
-            return JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
-        } catch (IOException | RuntimeException e) {
-            throw new MojoExecutionException("cannot read " + runFile + " (" + e.getMessage() + "); start a new run without"
-                    + " -Dodrust.resume", e);
-        }
-    }
-
-    private ExperimentLog resumeHistory(DetectConfig config, JsonObject saved, Path detectDir, String fingerprint)
-            throws IOException, MojoFailureException {
-        List<String> diffs = config.incompatibleWith(saved.getAsJsonObject("config"));
-        if (!fingerprint.equals(saved.get("suite_sha256").getAsString())) {
-            diffs.add("the module's tests changed since that run began");
-        }
-        if (!diffs.isEmpty()) {
-            throw new MojoFailureException("cannot continue the detection run in " + detectDir + ": " + String.join("; ", diffs)
-                    + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
-        }
-        ExperimentLog log = ExperimentLog.load(detectDir.resolve("experiments.jsonl"));
-        getLog().info("resuming: " + log.size() + " experiments already done are not repeated");
-        return log;
-    }
-
-    /** Records this module's line; after the reactor's last module, prints them all. */
-    private void finish(String module, String line) {
-        Map<String, String> lines;
-        synchronized (SUMMARIES) {
-            lines = SUMMARIES.computeIfAbsent(session, s -> new LinkedHashMap<>());
-            lines.put(module, line);
-        }
-        List<MavenProject> projects = session.getProjects();
-        if (projects.size() > 1 && projects.get(projects.size() - 1).equals(project)) {
-            getLog().info("odrust summary (" + lines.size() + " modules):");
-            lines.forEach((m, l) -> getLog().info("  " + m + ": " + l));
-        }
-    }
-
-    private void failIfNewFlaky(JsonObject report) throws MojoFailureException {
-        if (!failOnFlaky) {
-            return;
-        }
-        List<String> fresh;
-        try {
-            fresh = KnownFlaky.unlisted(report, knownFlaky);
-        } catch (IOException e) {
-            throw new MojoFailureException("cannot read the known-flaky file " + knownFlaky + ": " + e.getMessage());
-        }
-        if (!fresh.isEmpty()) {
-            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")
-                    + " not listed in " + knownFlaky + " (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", fresh)
-                    + "\nFix them, or list them in that file (one test id per line) to accept them for now.");
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void deleteOldOrders(Path orders) throws IOException {
-        if (!Files.isDirectory(orders)) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(orders)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().matches("exp-\\d+\\.txt")) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
+    /** Lets a goal built on detection check the suite and history before the first experiment. */
+    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {}
 }

@@ -2,9 +2,10 @@ package io.github.odrust.maven;
 
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Comparison;
+import io.github.odrust.engine.protocol.SurefireReports;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -49,7 +51,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
 
         JsonObject readRequest = new JsonObject();
         readRequest.addProperty("dir", reports.getAbsolutePath());
-        JsonArray expected = engine.call("read_surefire_reports", readRequest).getAsJsonArray("tests");
+        List<SurefireReports.ReportedTest> expected = engine.call("read_surefire_reports", readRequest, SurefireReports.class).tests;
         JsonArray actual = new JsonArray();
         for (RunResult.TestResult r : run.results) {
             JsonObject o = new JsonObject();
@@ -58,9 +60,11 @@ public class FidelityMojo extends AbstractOdrustMojo {
             actual.add(o);
         }
         JsonObject compare = new JsonObject();
-        compare.add("expected", expected);
+        compare.add("expected", Engine.GSON.toJsonTree(expected));
         compare.add("actual", actual);
+        // fidelity.json is the engine's comparison with the run's facts added.
         JsonObject verdict = engine.call("compare_outcomes", compare);
+        Comparison comparison = Engine.GSON.fromJson(verdict, Comparison.class);
         verdict.addProperty("module", module.id());
         verdict.addProperty("surefire_reports", reports.getAbsolutePath());
         verdict.addProperty("surefire_tests", expected.size());
@@ -74,8 +78,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
         }
-        boolean same = verdict.get("same").getAsBoolean();
-        if (same) {
+        if (comparison.same) {
             getLog().info("fidelity: odrust's run of the original order gives the same outcomes as mvn test for all "
                     + expected.size() + " tests (" + file + ")");
             return;
@@ -83,16 +86,15 @@ public class FidelityMojo extends AbstractOdrustMojo {
         StringBuilder why = new StringBuilder("fidelity check FAILED for " + module.id()
                 + ": running the original order through odrust did not give the outcomes mvn test gave, so odrust's"
                 + " findings for this module cannot be trusted until this is explained.");
-        for (JsonElement d : verdict.getAsJsonArray("differences")) {
-            JsonObject o = d.getAsJsonObject();
-            why.append("\n  ").append(o.get("test").getAsString()).append(": mvn test ").append(o.get("expected").getAsString())
-                    .append(", odrust ").append(o.get("actual").getAsString());
+        for (Comparison.Difference d : comparison.differences) {
+            why.append("\n  ").append(d.test).append(": mvn test ").append(d.expected)
+                    .append(", odrust ").append(d.actual);
         }
-        for (JsonElement t : verdict.getAsJsonArray("only_expected")) {
-            why.append("\n  ").append(t.getAsString()).append(": run by mvn test, not found by odrust");
+        for (String t : comparison.onlyExpected) {
+            why.append("\n  ").append(t).append(": run by mvn test, not found by odrust");
         }
-        for (JsonElement t : verdict.getAsJsonArray("only_actual")) {
-            why.append("\n  ").append(t.getAsString()).append(": run by odrust, not in the Surefire reports");
+        for (String t : comparison.onlyActual) {
+            why.append("\n  ").append(t).append(": run by odrust, not in the Surefire reports");
         }
         if (module.settings.isolatesClasses()) {
             why.append("\n  note: mvn test runs each class in its own JVM here (reuseForks=false); odrust ran them in one,"

@@ -1,7 +1,10 @@
 package io.github.odrust.maven;
 
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.detect.DetectConfig;
-import java.util.List;
+import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.explain.MinimizeTargets;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -28,11 +31,11 @@ public class MinimizeMojo extends DetectMojo {
 
     @Override
     protected void configure(DetectConfig config) throws MojoFailureException {
-        if (test == null || test.trim().isEmpty()) {
-            throw new MojoFailureException("name the test to explain: -Dodrust.test=pkg.Class#method (a victim or brittle"
-                    + " listed in target/odrust/report.json by odrust:detect)");
-        }
-        config.minimize = true;
-        config.minimizeOnly = List.of(test.trim());
+        MinimizeTargets.configure(config, test);
+    }
+
+    @Override
+    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {
+        MinimizeTargets.prepare(engine, config, suite, history);
     }
 }

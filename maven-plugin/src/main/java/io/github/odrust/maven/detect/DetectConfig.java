@@ -4,8 +4,10 @@ import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.maven.plugin.MojoFailureException;
 
 /** The settings of one detection run, as the engine's {@code config} object (docs/protocol.md). */
 public final class DetectConfig {
@@ -30,6 +32,76 @@ public final class DetectConfig {
 
     /** Strategies whose orders come from a fixed schedule: their default is the whole schedule. */
     public static final List<String> SYSTEMATIC = List.of("tuscan", "pairs-all", "k-bounded", "dependence-aware");
+
+    /** What the user gave for a run, before defaults and a resumed run's settings apply (null: not given). */
+    public static final class Given {
+        public String strategy;
+        public Integer rounds;
+        public Integer k;
+        public Long seed;
+        public Integer baselineTries;
+        public Integer aloneRuns;
+        public boolean minimize = true;
+        public int minimizeBudget = 60;
+        public String dependenceFree;
+        public String dependenceInclude;
+        public Boolean costAware;
+    }
+
+    /**
+     * The settings of a run: those given, else (on resume) those of the recorded run, else the
+     * defaults.
+     *
+     * @param saved the {@code config} of the recorded run being resumed, or null for a new run
+     * @param budgetMillis the time budget (0: none); cost-aware ranking is on by default with one
+     */
+    public static DetectConfig resolve(Given given, JsonObject saved, long budgetMillis) {
+        JsonObject sc = saved == null ? new JsonObject() : saved;
+        DetectConfig config = new DetectConfig();
+        config.strategy = given.strategy != null ? given.strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : "reverse-passing";
+        int defaultRounds = SYSTEMATIC.contains(config.strategy) ? Integer.MAX_VALUE : 20;
+        config.rounds = given.rounds != null ? given.rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
+        config.k = given.k != null ? given.k : sc.has("k") ? sc.get("k").getAsInt() : 2;
+        config.baselineTries = given.baselineTries != null ? given.baselineTries
+                : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : 3;
+        config.aloneRuns = given.aloneRuns != null ? given.aloneRuns : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : 10;
+        config.seed = given.seed != null ? given.seed
+                : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+        config.minimize = given.minimize;
+        config.minimizeBudget = given.minimizeBudget;
+        config.dependenceFree = given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
+        config.dependenceInclude = given.dependenceInclude != null ? commaList(given.dependenceInclude)
+                : savedList(sc, "dependence_include");
+        config.costAware = given.costAware != null ? given.costAware
+                : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budgetMillis > 0;
+        return config;
+    }
+
+    private static List<String> savedList(JsonObject sc, String key) {
+        List<String> l = new ArrayList<>();
+        if (sc.has(key) && sc.get(key).isJsonArray()) {
+            sc.getAsJsonArray(key).forEach(e -> l.add(e.getAsString()));
+        }
+        return l;
+    }
+
+    /** Refuses numbers the engine cannot use, naming the properties. */
+    public void check() throws MojoFailureException {
+        if (rounds < 0 || baselineTries < 1 || aloneRuns < 1 || minimizeBudget < 1) {
+            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries, odrust.aloneRuns and"
+                    + " odrust.minimize.budget 1 or more (got " + rounds + ", " + baselineTries + ", "
+                    + aloneRuns + ", " + minimizeBudget + ")");
+        }
+    }
+
+    /** The time budget in milliseconds, 0 when none is given. */
+    public static long timeBudget(String text) throws MojoFailureException {
+        try {
+            return text == null || text.trim().isEmpty() ? 0 : parseDuration(text);
+        } catch (IllegalArgumentException e) {
+            throw new MojoFailureException(e.getMessage());
+        }
+    }
 
     public JsonObject toJson() {
         JsonObject o = new JsonObject();

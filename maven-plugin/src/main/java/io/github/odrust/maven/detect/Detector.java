@@ -1,9 +1,11 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.NextStep;
+import io.github.odrust.engine.protocol.PlanInfo;
 import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.run.OrderRunner;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
 
@@ -43,7 +46,7 @@ public final class Detector {
         this.log = log;
     }
 
-    /** Runs experiments until the plan is complete; returns the engine's summary. */
+    /** Runs experiments until the plan is complete; returns the engine's summary, as it sent it. */
     public JsonObject run() throws MojoExecutionException, IOException {
         long start = System.nanoTime();
         long roundMillis = 0;
@@ -54,6 +57,7 @@ public final class Detector {
         // One engine call per experiment: its answer gives the progress after the last experiment
         // and the next one to run.
         JsonObject next = engine.call("detect_next", request());
+        NextStep step = Engine.GSON.fromJson(next, NextStep.class);
         Path recordOptions = null;
         boolean planShown = false;
         if ("dependence-aware".equals(config.strategy)) {
@@ -61,9 +65,9 @@ public final class Detector {
             RecordOptions.write(recordOptions, module, config.dependenceInclude);
         }
         while (true) {
-            if (!planShown && next.has("plan") && !next.get("plan").isJsonNull()) {
+            if (!planShown && step.plan != null) {
                 planShown = true;
-                log.info(planLine(next.getAsJsonObject("plan")));
+                log.info(planLine(step.plan));
             }
             long elapsed = (System.nanoTime() - start) / 1_000_000;
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
@@ -72,42 +76,45 @@ public final class Detector {
                         + " used: no new round or explanation starts; pending confirmations and alone runs finish"
                         + " (resume later with -Dodrust.resume=true)");
                 next = engine.call("detect_next", request());
+                step = Engine.GSON.fromJson(next, NextStep.class);
             }
-            JsonElement experiment = next.get("experiment");
-            if (experiment == null || experiment.isJsonNull()) {
+            Experiment exp = step.experiment;
+            if (exp == null) {
                 break;
             }
-            JsonObject exp = experiment.getAsJsonObject();
-            int id = exp.get("id").getAsInt();
+            // The history echoes the experiment object exactly as the engine sent it.
+            JsonObject echo = next.getAsJsonObject("experiment");
+            int id = exp.id;
             Path orderFile = writeOrder(exp);
             long t0 = System.nanoTime();
             OrderRunner runner = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
                     .quiet()
                     .classpathJar(jar);
             // dependence-aware: the baseline also records the static fields each test reads and writes.
-            if (recordOptions != null && "baseline".equals(str(exp, "kind"))) {
+            if (recordOptions != null && "baseline".equals(exp.kind)) {
                 runner.recording(recordOptions);
             }
-            RunResult result = runner.run(String.join("\n", strings(exp.getAsJsonArray("order"))), orderFile.getFileName().toString());
+            RunResult result = runner.run(String.join("\n", exp.order), orderFile.getFileName().toString());
             long millis = (System.nanoTime() - t0) / 1_000_000;
             if (!Boolean.TRUE.equals(result.honoured)) {
                 throw new MojoExecutionException("odrust could not run experiment " + id + " in the order it planned ("
                         + result.firstDifference + "); stopping rather than report outcomes of another order. Details: "
                         + out.resolve("detect").resolve("exp-" + id).resolve("result.json"));
             }
-            history.append(record(exp, result, millis));
-            if (recordOptions != null && "baseline".equals(str(exp, "kind")) && !result.results.isEmpty()
+            history.append(record(echo, result, millis));
+            if (recordOptions != null && "baseline".equals(exp.kind) && !result.results.isEmpty()
                     && result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
                 log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's recording"
                         + " did not start; its reason is in " + out.resolve("detect").resolve("exp-" + id).resolve("jvm-1.log")
                         + "): every pair of tests counts as possibly dependent, as in tuscan");
             }
-            if ("round".equals(str(exp, "kind"))) {
+            if ("round".equals(exp.kind)) {
                 roundMillis += millis;
                 roundsTimed++;
             }
             next = engine.call("detect_next", request());
-            log.info(progressLine(exp, next.getAsJsonObject("progress"), millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
+            step = Engine.GSON.fromJson(next, NextStep.class);
+            log.info(progressLine(exp, step.progress, millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
         }
         return engine.call("detect_summary", request());
     }
@@ -120,15 +127,15 @@ public final class Detector {
         return r;
     }
 
-    private Path writeOrder(JsonObject exp) throws IOException {
-        Path file = out.resolve("orders").resolve("exp-" + exp.get("id").getAsInt() + ".txt");
+    private Path writeOrder(Experiment exp) throws IOException {
+        Path file = out.resolve("orders").resolve("exp-" + exp.id + ".txt");
         Files.createDirectories(file.getParent());
-        StringBuilder text = new StringBuilder("# odrust experiment " + exp.get("id").getAsInt() + ": " + str(exp, "kind"));
-        if (exp.has("round") && !exp.get("round").isJsonNull()) {
-            text.append(" round ").append(exp.get("round").getAsInt()).append(" (").append(str(exp, "strategy")).append(')');
+        StringBuilder text = new StringBuilder("# odrust experiment " + exp.id + ": " + exp.kind);
+        if (exp.round != null) {
+            text.append(" round ").append(exp.round).append(" (").append(exp.strategy).append(')');
         }
         text.append(", seed=").append(config.seed).append('\n');
-        for (String t : strings(exp.getAsJsonArray("order"))) {
+        for (String t : exp.order) {
             text.append(t).append('\n');
         }
         Files.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
@@ -168,29 +175,29 @@ public final class Detector {
      * The plan of a systematic strategy, printed before its first round: orders, test executions
      * and predicted time, and for dependence-aware what it saves over tuscan.
      */
-    static String planLine(JsonObject plan) {
-        StringBuilder b = new StringBuilder("plan: ").append(str(plan, "strategy")).append(": ")
-                .append(plan.get("orders").getAsLong()).append(" orders, ")
-                .append(plan.get("executions").getAsLong()).append(" test executions, ")
-                .append(plan.get("pairs").getAsLong()).append(" pairs to cover");
-        if (plan.has("predicted_ms") && !plan.get("predicted_ms").isJsonNull()) {
-            b.append(", predicted ").append(seconds(plan.get("predicted_ms").getAsLong()))
-                    .append(" (").append(seconds(plan.get("cost0_ms").getAsLong())).append(" per JVM start + test times, from the baseline)");
+    static String planLine(PlanInfo plan) {
+        StringBuilder b = new StringBuilder("plan: ").append(plan.strategy).append(": ")
+                .append(plan.orders).append(" orders, ")
+                .append(plan.executions).append(" test executions, ")
+                .append(plan.pairs).append(" pairs to cover");
+        if (plan.predictedMs != null) {
+            b.append(", predicted ").append(seconds(plan.predictedMs))
+                    .append(" (").append(seconds(plan.cost0Ms)).append(" per JVM start + test times, from the baseline)");
         }
-        if (plan.has("uses_tuscan") && plan.get("uses_tuscan").getAsBoolean()) {
-            b.append("; tuscan's orders, because covering only the ").append(plan.get("dependent_pairs").getAsLong())
+        if (plan.usesTuscan()) {
+            b.append("; tuscan's orders, because covering only the ").append(plan.dependentPairs)
                     .append(" pairs that may interact was predicted to cost more");
-        } else if (plan.has("tuscan") && !plan.get("tuscan").isJsonNull()) {
-            JsonObject t = plan.getAsJsonObject("tuscan");
-            b.append("; tuscan would run ").append(t.get("orders").getAsLong()).append(" orders, ")
-                    .append(t.get("executions").getAsLong()).append(" test executions, ")
-                    .append(t.get("pairs").getAsLong()).append(" pairs");
-            if (t.has("predicted_ms") && !t.get("predicted_ms").isJsonNull()) {
-                b.append(", predicted ").append(seconds(t.get("predicted_ms").getAsLong()));
+        } else if (plan.tuscan != null) {
+            PlanInfo t = plan.tuscan;
+            b.append("; tuscan would run ").append(t.orders).append(" orders, ")
+                    .append(t.executions).append(" test executions, ")
+                    .append(t.pairs).append(" pairs");
+            if (t.predictedMs != null) {
+                b.append(", predicted ").append(seconds(t.predictedMs));
             }
         }
-        if (plan.has("unrecorded") && plan.get("unrecorded").getAsInt() > 0) {
-            b.append("; ").append(plan.get("unrecorded").getAsInt())
+        if (plan.unrecorded != null && plan.unrecorded > 0) {
+            b.append("; ").append(plan.unrecorded)
                     .append(" tests have no recorded field accesses and are treated as touching everything");
         }
         return b.toString();
@@ -200,22 +207,22 @@ public final class Detector {
         return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
-    private String progressLine(JsonObject exp, JsonObject progress, long millis, long avgRoundMillis) {
-        String kind = str(exp, "kind");
-        StringBuilder b = new StringBuilder(String.format("exp %-3d ", exp.get("id").getAsInt()));
-        int done = progress.get("rounds_done").getAsInt();
-        int total = progress.get("rounds_total").getAsInt();
+    private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
+        String kind = exp.kind;
+        StringBuilder b = new StringBuilder(String.format("exp %-3d ", exp.id));
+        int done = progress.roundsDone;
+        int total = progress.roundsTotal;
         if ("round".equals(kind)) {
-            b.append(String.format("round %d/%d  %-20s", exp.get("round").getAsInt(), total, str(exp, "strategy")));
+            b.append(String.format("round %d/%d  %-20s", exp.round, total, exp.strategy));
         } else {
-            JsonArray targets = exp.getAsJsonArray("targets");
-            b.append(String.format("%-16s %-30s", kind, targets == null || targets.size() == 0 ? "" : shortId(targets.get(0).getAsString())));
+            List<String> targets = exp.targets;
+            b.append(String.format("%-16s %-30s", kind, targets == null || targets.isEmpty() ? "" : shortId(targets.get(0))));
         }
         b.append(String.format(" seed=%d  %5.1fs", config.seed, millis / 1000.0));
         if (avgRoundMillis > 0 && done < total && !config.stopRounds) {
             b.append(String.format("  ~%ds left", (total - done) * avgRoundMillis / 1000));
         }
-        b.append(String.format("  found %d OD, %d NOD", progress.get("od_found").getAsInt(), progress.get("nod_found").getAsInt()));
+        b.append(String.format("  found %d OD, %d NOD", progress.odFound, progress.nodFound));
         return b.toString();
     }
 
@@ -224,13 +231,4 @@ public final class Detector {
         return dot < 0 ? id : id.substring(dot + 1);
     }
 
-    static String str(JsonObject o, String key) {
-        return o.has(key) && !o.get(key).isJsonNull() ? o.get(key).getAsString() : null;
-    }
-
-    static Iterable<String> strings(JsonArray a) {
-        java.util.List<String> l = new java.util.ArrayList<>();
-        a.forEach(e -> l.add(e.getAsString()));
-        return l;
-    }
 }

@@ -1,7 +1,6 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
+import io.github.odrust.engine.protocol.Summary;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,13 +9,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.maven.plugin.MojoFailureException;
 
 /** The known-flaky file (one test id per line, # comments) and the OD tests it does not list. */
 public final class KnownFlaky {
     private KnownFlaky() {}
 
+    /**
+     * Fails when {@code report} has a victim or brittle that {@code file} does not list
+     * ({@code -Dodrust.failOnFlaky=true}).
+     */
+    public static void failIfUnlisted(Report report, File file) throws MojoFailureException {
+        List<String> fresh;
+        try {
+            fresh = unlisted(report, file);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot read the known-flaky file " + file + ": " + e.getMessage());
+        }
+        if (!fresh.isEmpty()) {
+            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")
+                    + " not listed in " + file + " (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", fresh)
+                    + "\nFix them, or list them in that file (one test id per line) to accept them for now.");
+        }
+    }
+
     /** Victims and brittles of {@code report} not listed in {@code file} (a missing file lists none). */
-    public static List<String> unlisted(JsonObject report, File file) throws IOException {
+    public static List<String> unlisted(Report report, File file) throws IOException {
         Set<String> known = new LinkedHashSet<>();
         if (file != null && file.isFile()) {
             for (String line : Files.readAllLines(file.toPath(), StandardCharsets.UTF_8)) {
@@ -27,12 +45,10 @@ public final class KnownFlaky {
             }
         }
         List<String> fresh = new ArrayList<>();
-        for (JsonElement f : report.getAsJsonArray("flaky")) {
-            JsonObject o = f.getAsJsonObject();
-            String kind = o.get("kind").getAsString();
-            String test = o.get("test").getAsString();
-            if (("victim".equals(kind) || "brittle".equals(kind)) && !known.contains(test)) {
-                fresh.add(test + " (" + kind + "; reproduce: " + o.get("reproduce").getAsString() + ")");
+        for (int i = 0; i < report.summary.flaky.size(); i++) {
+            Summary.FlakyTest f = report.summary.flaky.get(i);
+            if (f.isOrderDependent() && !known.contains(f.test)) {
+                fresh.add(f.test + " (" + f.kind + "; reproduce: " + report.links.get(i).reproduce + ")");
             }
         }
         return fresh;

@@ -4,6 +4,7 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Rendered;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,9 +56,9 @@ public final class ReportWriter {
                 new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(report));
         JsonObject request = new JsonObject();
         request.add("report", report);
-        JsonObject rendered = engine.call("render_report", request);
-        atomicWrite(out.resolve("report.html"), rendered.get("html").getAsString());
-        atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.get("xml").getAsString());
+        Rendered rendered = engine.call("render_report", request, Rendered.class);
+        atomicWrite(out.resolve("report.html"), rendered.html);
+        atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.xml);
     }
 
     static void atomicWrite(Path file, String text) throws IOException {

@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.maven.shared.utils.cli.CommandLineException;
+import org.apache.maven.shared.utils.cli.CommandLineUtils;
 
 /**
  * Surefire's {@code argLine}: late replacement of {@code @{property}} with the project's properties
  * as they are when the tests start (so values set by other plugins, such as JaCoCo's
- * {@code argLine}, are seen), {@code ${surefire.forkNumber}}, and splitting into arguments with the
- * same quoting rules as Surefire's command line.
+ * {@code argLine}, are seen), {@code ${surefire.forkNumber}}, and splitting into arguments as
+ * Surefire does, with maven-shared-utils' {@code CommandLineUtils}.
  */
 public final class ArgLine {
     /** {@code @{name}}, and a {@code ${name}} that Maven could not resolve when it configured Surefire. */
@@ -55,40 +57,18 @@ public final class ArgLine {
         return new Replaced(out.toString(), unresolved);
     }
 
-    /** Splits on whitespace outside single or double quotes; quotes are removed. */
+    /**
+     * Splits the way Surefire does: every whitespace character becomes a space, then
+     * maven-shared-utils' {@link CommandLineUtils#translateCommandline} splits on spaces outside
+     * single or double quotes and removes the quotes (an empty argument is dropped).
+     *
+     * @throws IllegalArgumentException when a quote is not closed
+     */
     public static List<String> split(String line) {
-        List<String> args = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean inArg = false;
-        char quote = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    cur.append(c);
-                }
-            } else if (c == '"' || c == '\'') {
-                quote = c;
-                inArg = true;
-            } else if (Character.isWhitespace(c)) {
-                if (inArg) {
-                    args.add(cur.toString());
-                    cur.setLength(0);
-                    inArg = false;
-                }
-            } else {
-                cur.append(c);
-                inArg = true;
-            }
+        try {
+            return List.of(CommandLineUtils.translateCommandline(line.replaceAll("\\s", " ")));
+        } catch (CommandLineException e) {
+            throw new IllegalArgumentException("argLine has an unclosed quote: " + line, e);
         }
-        if (quote != 0) {
-            throw new IllegalArgumentException("argLine has an unclosed " + quote + " quote: " + line);
-        }
-        if (inArg) {
-            args.add(cur.toString());
-        }
-        return args;
     }
 }

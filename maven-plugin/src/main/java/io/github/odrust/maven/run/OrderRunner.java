@@ -3,6 +3,8 @@ package io.github.odrust.maven.run;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.PlanOrderResponse;
+import io.github.odrust.engine.protocol.RunCheck;
 import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
@@ -81,14 +83,14 @@ public final class OrderRunner {
 
     /** Plans {@code orderText} with the engine (throws on unknown ids etc.) and runs it. */
     public RunResult run(String orderText, String source) throws MojoExecutionException {
-        JsonObject plan = plan(orderText, source);
+        PlanOrderResponse plan = plan(orderText, source);
         RunResult result = new RunResult();
         result.module = module.id();
         result.orderSource = source;
-        plan.getAsJsonArray("order").forEach(e -> result.requested.add(e.getAsString()));
-        plan.getAsJsonArray("warnings").forEach(w -> {
-            result.warnings.add(w.getAsString());
-            log.warn(w.getAsString());
+        result.requested.addAll(plan.order);
+        plan.warnings.forEach(w -> {
+            result.warnings.add(w);
+            log.warn(w);
         });
         Path resultFile = dir.resolve("result.json");
         List<String> remaining = new ArrayList<>(result.requested);
@@ -133,9 +135,9 @@ public final class OrderRunner {
         List<String> ran = new ArrayList<>();
         result.results.stream().filter(r -> !"not-run".equals(r.outcome)).forEach(r -> ran.add(r.test));
         check.add("ran", Engine.GSON.toJsonTree(ran));
-        JsonObject verdict = engine.call("check_run", check);
-        result.honoured = verdict.get("honoured").getAsBoolean();
-        result.firstDifference = verdict.get("first_difference");
+        RunCheck verdict = engine.call("check_run", check, RunCheck.class);
+        result.honoured = verdict.honoured;
+        result.firstDifference = Engine.GSON.toJsonTree(verdict.firstDifference);
         try {
             result.write(resultFile);
         } catch (IOException e) {
@@ -144,16 +146,16 @@ public final class OrderRunner {
         return result;
     }
 
-    private JsonObject plan(String orderText, String source) {
+    private PlanOrderResponse plan(String orderText, String source) {
         JsonObject request = new JsonObject();
         request.add("suite", suite);
         request.addProperty("order_text", orderText);
         request.addProperty("source", source);
-        return engine.call("plan_order", request);
+        return engine.call("plan_order", request, PlanOrderResponse.class);
     }
 
     /** Runs one JVM over the plan; returns how many entries of {@code remaining} it consumed. */
-    private int runJvm(int index, JsonObject plan, Path jar, List<String> remaining, RunResult result)
+    private int runJvm(int index, PlanOrderResponse plan, Path jar, List<String> remaining, RunResult result)
             throws IOException, InterruptedException, MojoExecutionException {
         Path events = dir.resolve("events-" + index + ".jsonl");
         Path planFile = dir.resolve("plan-" + index + ".txt");
@@ -162,12 +164,9 @@ public final class OrderRunner {
                 .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
         int segmentBase = result.segments.size();
         List<String> planReasons = new ArrayList<>();
-        for (JsonElement s : plan.getAsJsonArray("segments")) {
-            JsonObject seg = s.getAsJsonObject();
-            planReasons.add(Discovery.str(seg, "reason"));
-            List<String> tests = new ArrayList<>();
-            seg.getAsJsonArray("tests").forEach(t -> tests.add(t.getAsString()));
-            p.segment(seg.get("framework").getAsString(), seg.get("class").getAsString(), tests);
+        for (PlanOrderResponse.Segment seg : plan.segments) {
+            planReasons.add(seg.reason);
+            p.segment(seg.framework, seg.className, seg.tests);
         }
         p.write(planFile);
         Files.deleteIfExists(events);

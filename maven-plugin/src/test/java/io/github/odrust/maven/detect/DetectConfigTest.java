@@ -58,6 +58,51 @@ class DetectConfigTest {
     }
 
     @Test
+    void settingsGivenWinThenTheRecordedRunsThenTheDefaults() {
+        DetectConfig.Given given = new DetectConfig.Given();
+        DetectConfig fresh = DetectConfig.resolve(given, null, 0);
+        assertEquals("reverse-passing", fresh.strategy);
+        assertEquals(20, fresh.rounds);
+        assertEquals(3, fresh.baselineTries);
+        assertEquals(10, fresh.aloneRuns);
+        assertEquals(2, fresh.k);
+        assertEquals(false, fresh.costAware);
+        assertEquals(true, DetectConfig.resolve(given, null, 60_000).costAware);
+        given.strategy = " tuscan ";
+        assertEquals(Integer.MAX_VALUE, DetectConfig.resolve(given, null, 0).rounds);
+
+        DetectConfig recorded = new DetectConfig();
+        recorded.strategy = "dependence-aware";
+        recorded.rounds = 7;
+        recorded.seed = 99;
+        recorded.baselineTries = 2;
+        recorded.aloneRuns = 4;
+        recorded.costAware = true;
+        recorded.dependenceFree = List.of("p.Log#*");
+        given = new DetectConfig.Given();
+        given.aloneRuns = 5;
+        DetectConfig resumed = DetectConfig.resolve(given, recorded.toJson(), 0);
+        assertEquals("dependence-aware", resumed.strategy);
+        assertEquals(7, resumed.rounds);
+        assertEquals(99, resumed.seed);
+        assertEquals(2, resumed.baselineTries);
+        assertEquals(5, resumed.aloneRuns);
+        assertEquals(true, resumed.costAware);
+        assertEquals(List.of("p.Log#*"), resumed.dependenceFree);
+    }
+
+    @Test
+    void numbersTheEngineCannotUseAreRefused() throws Exception {
+        DetectConfig c = DetectConfig.resolve(new DetectConfig.Given(), null, 0);
+        c.check();
+        c.aloneRuns = 0;
+        assertThrows(org.apache.maven.plugin.MojoFailureException.class, c::check);
+        assertEquals(0, DetectConfig.timeBudget(" "));
+        assertEquals(90_000, DetectConfig.timeBudget("90s"));
+        assertThrows(org.apache.maven.plugin.MojoFailureException.class, () -> DetectConfig.timeBudget("soon"));
+    }
+
+    @Test
     void thePlanLineSaysWhatDependenceAwareSavesOverTuscan() {
         JsonObject plan = com.google.gson.JsonParser.parseString("{\"strategy\":\"dependence-aware\",\"orders\":3,"
                 + "\"executions\":8,\"pairs\":4,\"predicted_ms\":1900,\"cost0_ms\":600,\"unrecorded\":0,"
@@ -65,6 +110,6 @@ class DetectConfigTest {
                 .getAsJsonObject();
         assertEquals("plan: dependence-aware: 3 orders, 8 test executions, 4 pairs to cover, predicted 1.9 s (0.6 s per JVM"
                 + " start + test times, from the baseline); tuscan would run 16 orders, 126 test executions, 110 pairs,"
-                + " predicted 10.9 s", Detector.planLine(plan));
+                + " predicted 10.9 s", Detector.planLine(io.github.odrust.engine.Engine.GSON.fromJson(plan, io.github.odrust.engine.protocol.PlanInfo.class)));
     }
 }

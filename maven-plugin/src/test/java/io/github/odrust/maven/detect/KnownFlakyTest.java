@@ -2,7 +2,6 @@ package io.github.odrust.maven.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class KnownFlakyTest {
-    private static final JsonObject REPORT = JsonParser.parseString("{\"flaky\":["
+    private static final Report REPORT = Report.of(JsonParser.parseString("{\"flaky\":["
             + "{\"test\":\"p.V#v\",\"kind\":\"victim\",\"reproduce\":\"mvn r1\"},"
             + "{\"test\":\"p.B#b\",\"kind\":\"brittle\",\"reproduce\":\"mvn r2\"},"
-            + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"reproduce\":\"mvn r3\"}]}").getAsJsonObject();
+            + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"reproduce\":\"mvn r3\"}]}").getAsJsonObject());
 
     @Test
     void listedTestsAndNodTestsDoNotCount(@TempDir Path dir) throws Exception {

@@ -32,4 +32,28 @@ class ArgLineTest {
         assertEquals(List.of(), ArgLine.split("   "));
         assertThrows(IllegalArgumentException.class, () -> ArgLine.split("-Da=\"open"));
     }
+
+    @Test
+    void quotingFollowsSurefire() {
+        // quotes inside an argument, either kind, each protecting the other
+        assertEquals(List.of("-Dp=a b", "-Dq=say \"hi\"", "-Dr='x'"),
+                ArgLine.split("-Dp='a b' '-Dq=say \"hi\"' \"-Dr='x'\""));
+        // adjacent quoted and plain parts make one argument
+        assertEquals(List.of("-Dpath=/a b/c d", "-ea"), ArgLine.split("-Dpath=\"/a b\"'/c d' -ea"));
+        // tabs and newlines of a multi-line <argLine> separate arguments (Surefire turns them into spaces first)
+        assertEquals(List.of("-Xmx1g", "-Da=1", "-Db=2"), ArgLine.split("\n    -Xmx1g\t-Da=1\r\n    -Db=2\n"));
+        // an empty quoted argument is dropped, as Surefire drops it
+        assertEquals(List.of("-ea"), ArgLine.split("'' -ea \"\""));
+        assertThrows(IllegalArgumentException.class, () -> ArgLine.split("-Da='open"));
+    }
+
+    @Test
+    void aLateReplacedValueWithSpacesIsSplitUnlessQuoted() {
+        Properties p = new Properties();
+        p.setProperty("agent", "-javaagent:/x/j.jar=destfile=/a b/j.exec");
+        assertEquals(List.of("-javaagent:/x/j.jar=destfile=/a", "b/j.exec", "-Xmx64m"),
+                ArgLine.split(ArgLine.replace("@{agent} -Xmx64m", p, 1).text));
+        assertEquals(List.of("-javaagent:/x/j.jar=destfile=/a b/j.exec", "-Xmx64m"),
+                ArgLine.split(ArgLine.replace("\"@{agent}\" -Xmx64m", p, 1).text));
+    }
 }

@@ -1,7 +1,7 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
-import static io.github.odrust.agent.Harness.list;
-import static io.github.odrust.agent.Harness.strip;
+import static io.github.odrust.agent.runner.Harness.list;
+import static io.github.odrust.agent.runner.Harness.strip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,6 +1,6 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
-import static io.github.odrust.agent.Harness.list;
+import static io.github.odrust.agent.runner.Harness.list;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,7 +117,7 @@ class AgentTest {
     private static int fork(Path plan) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), plan.toString());
+                io.github.odrust.agent.Main.class.getName(), plan.toString());
         pb.redirectErrorStream(true);
         pb.redirectOutput(plan.resolveSibling("fork-output.txt").toFile());
         Process p = pb.start();

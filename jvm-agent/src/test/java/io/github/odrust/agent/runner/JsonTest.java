@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -28,7 +28,7 @@ class JsonTest {
                 .put("l", Arrays.asList("p", "q\"")).put("trace", "line1\n\tat x").toString();
         assertEquals("{\"event\":\"test\",\"test\":\"a.B#c[1]\",\"n\":3,\"t\":true,\"x\":null,\"l\":[\"p\",\"q\\\"\"],"
                 + "\"trace\":\"line1\\n\\tat x\"}", s);
-        Map<String, Object> m = MiniJson.object(s);
+        Map<String, Object> m = Harness.object(s);
         assertEquals("q\"", ((java.util.List<?>) m.get("l")).get(1));
         assertEquals("line1\n\tat x", m.get("trace"));
     }
@@ -41,6 +41,6 @@ class JsonTest {
         }
         b.append("\uD83D\uDE00\u4E2D");
         String s = b.toString();
-        assertEquals(s, MiniJson.parse(Json.quote(s)));
+        assertEquals(s, Harness.parse(Json.quote(s)));
     }
 }

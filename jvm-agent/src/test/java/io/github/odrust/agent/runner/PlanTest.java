@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

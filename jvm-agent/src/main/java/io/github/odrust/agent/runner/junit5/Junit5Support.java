@@ -1,4 +1,4 @@
-package io.github.odrust.agent.junit5;
+package io.github.odrust.agent.runner.junit5;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -33,11 +33,11 @@ import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
-import io.github.odrust.agent.Agent;
-import io.github.odrust.agent.Context;
-import io.github.odrust.agent.EventWriter;
-import io.github.odrust.agent.Framework;
-import io.github.odrust.agent.Json;
+import io.github.odrust.agent.runner.Agent;
+import io.github.odrust.agent.runner.Context;
+import io.github.odrust.agent.runner.EventWriter;
+import io.github.odrust.agent.runner.Framework;
+import io.github.odrust.agent.runner.Json;
 
 /**
  * JUnit 5 (Jupiter) through the JUnit Platform Launcher, 1.5+. Loaded only when a JUnit 5 class is

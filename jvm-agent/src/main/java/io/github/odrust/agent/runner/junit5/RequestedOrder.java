@@ -1,4 +1,4 @@
-package io.github.odrust.agent.junit5;
+package io.github.odrust.agent.runner.junit5;
 
 import java.lang.reflect.Method;
 import java.util.Collections;

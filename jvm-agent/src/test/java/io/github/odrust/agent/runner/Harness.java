@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -12,11 +12,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.Strictness;
+import com.google.gson.ToNumberPolicy;
+import com.google.gson.reflect.TypeToken;
+
 import io.github.odrust.agent.samples.SampleLog;
 
 /** Writes plans, runs the agent in-process, reads its events. */
-final class Harness {
+public final class Harness {
     static final String P = "io.github.odrust.agent.samples.";
+
+    /**
+     * Reads the agent's JSON strictly (a raw control character in a string is an error), whole
+     * numbers as {@code Long}, others as {@code Double}; objects keep their key order.
+     */
+    private static final Gson GSON = new GsonBuilder().setStrictness(Strictness.STRICT)
+            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).serializeNulls().create();
 
     final Path dir;
     final Path events;
@@ -73,12 +86,22 @@ final class Harness {
         return this;
     }
 
-    static List<Map<String, Object>> read(Path events) throws IOException {
+    /** The events of an events file, one map per line. */
+    public static List<Map<String, Object>> read(Path events) throws IOException {
         List<Map<String, Object>> l = new ArrayList<>();
         for (String line : Files.readAllLines(events, StandardCharsets.UTF_8)) {
-            l.add(MiniJson.object(line));
+            l.add(object(line));
         }
         return l;
+    }
+
+    /** One JSON value: a map, list, string, Long, Double, Boolean or null. */
+    static Object parse(String json) {
+        return GSON.fromJson(json, Object.class);
+    }
+
+    static Map<String, Object> object(String json) {
+        return GSON.fromJson(json, new TypeToken<Map<String, Object>>() {}.getType());
     }
 
     List<Map<String, Object>> events(String kind) {

@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import java.util.Collection;
 import java.util.Map;

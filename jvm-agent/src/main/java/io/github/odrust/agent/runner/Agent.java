@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import java.io.File;
 import java.io.IOException;
@@ -157,8 +157,8 @@ public final class Agent {
         }
         Framework fw = null;
         String probe = name.equals("junit4") ? "org.junit.runner.Request" : "org.junit.platform.launcher.core.LauncherFactory";
-        String impl = name.equals("junit4") ? "io.github.odrust.agent.Junit4Support"
-                : "io.github.odrust.agent.junit5.Junit5Support";
+        String impl = name.equals("junit4") ? "io.github.odrust.agent.runner.Junit4Support"
+                : "io.github.odrust.agent.runner.junit5.Junit5Support";
         try {
             Class.forName(probe, false, loader);
             if (name.equals("junit5")) {

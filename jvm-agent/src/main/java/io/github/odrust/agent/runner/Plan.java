@@ -1,4 +1,4 @@
-package io.github.odrust.agent;
+package io.github.odrust.agent.runner;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,24 @@
+package io.github.odrust.engine.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One experiment the planner asks for: an order to run (Rust: {@code detect::Experiment}). */
+public final class Experiment {
+    /** Its position in the history, from 1 (the record that echoes it must carry the same id). */
+    public int id;
+    /**
+     * {@code baseline}, {@code round}, {@code confirm-fail}, {@code confirm-pass}, {@code alone}, or a
+     * minimization kind ({@code polluter-search}, {@code polluter-pair}, {@code cleaner},
+     * {@code setter-search}, {@code setter-pair}).
+     */
+    public String kind;
+    /** The round (from 1) for {@code round}, the round being confirmed for {@code confirm-*}; null otherwise. */
+    public Integer round;
+    /** How the order was made ({@code original} or a strategy name); null for alone runs and minimization. */
+    public String strategy;
+    /** The test ids to run, in order. */
+    public List<String> order = new ArrayList<>();
+    /** The tests the experiment is about (confirmations, alone runs, minimization: the OD test first). */
+    public List<String> targets = new ArrayList<>();
+}

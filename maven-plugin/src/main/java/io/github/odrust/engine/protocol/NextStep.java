@@ -1,0 +1,33 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.annotations.SerializedName;
+
+/** Response of {@code detect_next} (Rust: {@code detect::NextStep}). */
+public final class NextStep {
+    /** The next experiment, or null when detection is complete. */
+    public Experiment experiment;
+    /** How far detection is. */
+    public Progress progress;
+    /** Systematic strategies, when the next experiment is the first round: the schedule's plan. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public PlanInfo plan;
+
+    /** Rust: {@code detect::Progress}. */
+    public static final class Progress {
+        /** The phase of the next experiment: baseline, rounds, confirm, alone, minimize, or done. */
+        public String phase;
+        @SerializedName("rounds_done")
+        public int roundsDone;
+        @SerializedName("rounds_total")
+        public int roundsTotal;
+        /** Tests confirmed order-dependent so far. */
+        @SerializedName("od_found")
+        public int odFound;
+        /** Tests found NOD so far. */
+        @SerializedName("nod_found")
+        public int nodFound;
+        /** Candidates waiting for their confirmation runs. */
+        public int candidates;
+    }
+}

@@ -1,0 +1,93 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.annotations.SerializedName;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Response of {@code detect_summary}, the core of report.json (Rust: {@code detect::Summary}; docs/detect.md). */
+public final class Summary {
+    public long seed;
+    public String strategy;
+    /** Tests listed in the suite (a dynamic container counts once). */
+    @SerializedName("tests_total")
+    public int testsTotal;
+    /** Experiments in the history. */
+    public int experiments;
+    @SerializedName("rounds_run")
+    public int roundsRun;
+    @SerializedName("rounds_planned")
+    public int roundsPlanned;
+    /** Tests that failed in every baseline run and were not found flaky in a round, by id. */
+    public List<FailingTest> failing = new ArrayList<>();
+    /** Flaky tests, by id. */
+    public List<FlakyTest> flaky = new ArrayList<>();
+    /** Things the user should know about the run. */
+    public List<String> notes = new ArrayList<>();
+    /** Systematic strategies: pairs covered by the rounds that ran; absent for other strategies. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public PairsCovered pairs;
+    /** Systematic strategies: what the whole schedule runs, and its predicted cost. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public PlanInfo plan;
+
+    /** Rust: {@code detect::FailingTest}. */
+    public static final class FailingTest {
+        public String test;
+        /** The message of its last baseline failure. */
+        public String message;
+    }
+
+    /** One flaky test found (Rust: {@code detect::FlakyTest}). */
+    public static final class FlakyTest {
+        /** Its id (an invocation id for a dynamic invocation). */
+        public String test;
+        /** {@code victim}, {@code brittle}, {@code nod} or {@code unclassified}. */
+        public String kind;
+        /** OD: the confirm-fail experiment; NOD: an experiment where it failed. */
+        @SerializedName("failing_experiment")
+        public int failingExperiment;
+        /** OD: the confirm-pass experiment; NOD: an experiment where it passed. */
+        @SerializedName("passing_experiment")
+        public int passingExperiment;
+        public String message;
+        /** Alone runs, for a confirmed OD test whose alone runs are complete. */
+        public AloneRuns alone;
+        /** One plain sentence saying what was observed. */
+        public String evidence;
+        /** Victim: polluter groups (a single polluter is a group of one). */
+        public List<List<String>> polluters = new ArrayList<>();
+        /** Victim: the cleaners found for each single polluter. */
+        public Map<String, List<String>> cleaners = new LinkedHashMap<>();
+        /** Brittle: state-setter groups. */
+        @SerializedName("state_setters")
+        public List<List<String>> stateSetters = new ArrayList<>();
+        /** Null when not computable. */
+        @SerializedName("flake_rate")
+        public FlakeRate flakeRate;
+        @SerializedName("minimize_experiments")
+        public int minimizeExperiments;
+        /** True when every search its explanation needs ran to the end. */
+        @SerializedName("minimize_complete")
+        public boolean minimizeComplete;
+
+        /** Victim or brittle: order-dependent and classified. */
+        public boolean isOrderDependent() {
+            return "victim".equals(kind) || "brittle".equals(kind);
+        }
+    }
+
+    /** Rust: {@code detect::AloneRuns}. */
+    public static final class AloneRuns {
+        public int runs;
+        public int passed;
+    }
+
+    /** Rust: {@code detect::PairsCovered}. */
+    public static final class PairsCovered {
+        public long covered;
+        public long total;
+    }
+}

@@ -1,0 +1,121 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * Where a detection run is recorded, {@code target/odrust/detect/}: {@code run.json} (its settings
+ * and the fingerprint of the suite) and its {@link ExperimentLog}. A new run starts from an empty
+ * directory; a resumed one must have the same settings and suite.
+ */
+public final class DetectDirectory {
+    private final Path out;
+    private final Path dir;
+
+    /** @param out the odrust output directory ({@code target/odrust}) */
+    public DetectDirectory(Path out) {
+        this.out = out;
+        this.dir = out.resolve("detect");
+    }
+
+    /** The recorded run's {@code run.json}, to resume it. */
+    public JsonObject savedRun() throws MojoFailureException, MojoExecutionException {
+        Path runFile = dir.resolve("run.json");
+        if (!Files.isRegularFile(runFile) || !Files.isRegularFile(dir.resolve("experiments.jsonl"))) {
+            throw new MojoFailureException("there is no detection run to continue in " + dir
+                    + ": run odrust:detect (without -Dodrust.resume) first.");
+        }
+        try {
+            return JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            throw new MojoExecutionException("cannot read " + runFile + " (" + e.getMessage() + "); start a new run without"
+                    + " -Dodrust.resume", e);
+        }
+    }
+
+    /**
+     * The history to continue: the recorded one when {@code saved} (the run.json of the run to
+     * resume) is given and matches, else a new, empty one (the previous run's files are removed).
+     */
+    public ExperimentLog history(DetectConfig config, JsonObject saved, JsonObject suite, Log log)
+            throws MojoExecutionException, MojoFailureException {
+        String fingerprint = sha256(Engine.GSON.toJson(suite));
+        try {
+            return saved != null ? resume(config, saved, fingerprint, log) : fresh(config, fingerprint);
+        } catch (IOException e) {
+            throw new MojoExecutionException("could not prepare " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ExperimentLog fresh(DetectConfig config, String fingerprint) throws IOException {
+        deleteRecursively(dir);
+        deleteOldOrders(out.resolve("orders"));
+        Files.createDirectories(dir);
+        JsonObject run = new JsonObject();
+        run.add("config", config.toJson());
+        run.addProperty("suite_sha256", fingerprint);
+        Files.write(dir.resolve("run.json"), Engine.GSON.toJson(run).getBytes(StandardCharsets.UTF_8));
+        return ExperimentLog.create(dir.resolve("experiments.jsonl"));
+    }
+
+    private ExperimentLog resume(DetectConfig config, JsonObject saved, String fingerprint, Log log)
+            throws IOException, MojoFailureException {
+        List<String> diffs = config.incompatibleWith(saved.getAsJsonObject("config"));
+        if (!fingerprint.equals(saved.get("suite_sha256").getAsString())) {
+            diffs.add("the module's tests changed since that run began");
+        }
+        if (!diffs.isEmpty()) {
+            throw new MojoFailureException("cannot continue the detection run in " + dir + ": " + String.join("; ", diffs)
+                    + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
+        }
+        ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
+        log.info("resuming: " + history.size() + " experiments already done are not repeated");
+        return history;
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void deleteOldOrders(Path orders) throws IOException {
+        if (!Files.isDirectory(orders)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(orders)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().matches("exp-\\d+\\.txt")) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.run.Discovery;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * One detection run of a module, from discovery to the report: discovers the suite, opens (or
+ * resumes) the history, lets the {@link Detector} run the engine's experiments, then writes
+ * {@code report.json}, {@code report.html} and the Surefire-style XML and prints the summary.
+ */
+public final class Detection {
+    /**
+     * What a goal does once the suite and the history are known, before the first experiment
+     * (odrust:minimize checks the test it was asked to explain).
+     */
+    public interface Preparation {
+        void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException;
+    }
+
+    private final Engine engine;
+    private final TestModule module;
+    private final Path out;
+    private final Log log;
+
+    /** @param out the odrust output directory ({@code target/odrust}) */
+    public Detection(Engine engine, TestModule module, Path out, Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.out = out;
+        this.log = log;
+    }
+
+    /**
+     * Runs detection to the end (or its time budget) and returns the report, or null when the
+     * module has no tests (logged).
+     *
+     * @param saved the {@code run.json} of the run to resume, or null for a new run
+     * @param basedir the module's directory: order paths in the report are relative to it
+     * @param reproduceGoal how to invoke odrust's reproduce goal on this project
+     */
+    public Report run(DetectConfig config, DetectDirectory directory, JsonObject saved, long budgetMillis, Path basedir,
+            String reproduceGoal, Preparation preparation) throws MojoExecutionException, MojoFailureException {
+        JsonObject suite;
+        try {
+            suite = Discovery.discover(module, out.resolve("discovery"), log);
+        } catch (Discovery.NoTestsException e) {
+            log.info("odrust detect: skipping " + module.id() + ": no tests (" + e.getMessage() + ")");
+            return null;
+        }
+        Discovery.writeSuite(suite, out);
+
+        ExperimentLog history = directory.history(config, saved, suite, log);
+        preparation.prepare(engine, config, suite, history);
+        int tests = Discovery.originalOrder(suite).size();
+        log.info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", "
+                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : config.rounds + " rounds") + ", seed=" + config.seed
+                + " (the same run again: -Dodrust.seed=" + config.seed + ")");
+
+        Report report;
+        try {
+            JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log).run();
+            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal));
+            ReportWriter.write(report.json, engine, out);
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
+        }
+        ConsoleReport.print(report, out, log);
+        return report;
+    }
+}
