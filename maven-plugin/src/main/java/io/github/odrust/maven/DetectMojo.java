@@ -2,6 +2,7 @@ package io.github.odrust.maven;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Vocabulary;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.DetectDirectory;
@@ -74,9 +75,9 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.minimize", defaultValue = "true")
     protected boolean minimize;
 
-    /** At most this many experiments to explain one order-dependent test. */
-    @Parameter(property = "odrust.minimize.budget", defaultValue = "60")
-    protected int minimizeBudget;
+    /** At most this many experiments to explain one order-dependent test (default: the engine's, 60). */
+    @Parameter(property = "odrust.minimize.budget")
+    protected Integer minimizeBudget;
 
     /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
@@ -123,11 +124,12 @@ public class DetectMojo extends AbstractOdrustMojo {
         DetectDirectory directory = new DetectDirectory(out);
         // On resume, every setting not given again comes from the recorded run.
         JsonObject saved = resuming() ? directory.savedRun() : null;
-        DetectConfig config = DetectConfig.resolve(given(), saved == null ? null : saved.getAsJsonObject("config"), budget);
+        Engine engine = engine();
+        Vocabulary vocabulary = engine.call("vocabulary", new JsonObject(), Vocabulary.class);
+        DetectConfig config = DetectConfig.resolve(given(), saved == null ? null : saved.getAsJsonObject("config"), budget, vocabulary);
         configure(config);
         config.check();
 
-        Engine engine = engine();
         TestModule module = testModule();
         Report report = new Detection(engine, module, out, getLog())
                 .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), this::prepare);

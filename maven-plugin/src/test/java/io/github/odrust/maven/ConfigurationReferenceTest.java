@@ -3,6 +3,9 @@ package io.github.odrust.maven;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.protocol.Vocabulary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -167,6 +170,31 @@ class ConfigurationReferenceTest {
                 problems.add(e.getValue().where() + ": " + e.getKey() + " is documented but no goal has it");
             }
         }
+        report("docs/configuration.md", problems);
+    }
+
+    /** Defaults the engine decides (no default in the plugin descriptor) are documented as the engine has them. */
+    @Test
+    void theEnginesDefaultsAreDocumentedAsTheEngineHasThem() throws IOException {
+        Vocabulary.DetectDefaults engine = EngineLoader.load(null, "0.1.0-SNAPSHOT")
+                .call("vocabulary", new JsonObject(), Vocabulary.class).detectDefaults;
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "odrust.strategy", engine.strategy,
+                "odrust.k", String.valueOf(engine.k),
+                "odrust.baselineTries", String.valueOf(engine.baselineTries),
+                "odrust.aloneRuns", String.valueOf(engine.aloneRuns),
+                "odrust.minimize.budget", String.valueOf(engine.minimizeBudget)));
+        List<String> problems = new ArrayList<>();
+        for (Row row : tables(reference())) {
+            String cell = row.get("property");
+            String property = cell == null ? null : code(cell);
+            String want = property == null ? null : expected.remove(property);
+            if (want != null && !want.equals(code(row.get("default")))) {
+                problems.add(row.where() + ": " + property + " defaults to `" + want + "` in the engine, "
+                        + row.get("default") + " in the docs");
+            }
+        }
+        expected.keySet().forEach(p -> problems.add(p + " is missing from docs/configuration.md"));
         report("docs/configuration.md", problems);
     }
 

@@ -1,6 +1,7 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
+import io.github.odrust.engine.protocol.Vocabulary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,9 +19,9 @@ public final class DetectConfig {
     public int aloneRuns;
     public boolean stopRounds;
     /** For k-bounded: the length of the tuples. */
-    public int k = 2;
+    public int k;
     public boolean minimize = true;
-    public int minimizeBudget = 60;
+    public int minimizeBudget;
     /** When not empty, only these OD tests are minimized (odrust:minimize). */
     public List<String> minimizeOnly = new ArrayList<>();
     /** dependence-aware: static fields never taken as a cause of a dependence ({@code pkg.C#F}, {@code *} wildcards). */
@@ -30,8 +31,8 @@ public final class DetectConfig {
     /** Systematic strategies: run the orders with the most pairs per predicted millisecond first. */
     public boolean costAware;
 
-    /** Strategies whose orders come from a fixed schedule: their default is the whole schedule. */
-    public static final List<String> SYSTEMATIC = List.of("tuscan", "pairs-all", "k-bounded", "dependence-aware");
+    /** Rounds of a whole-suite strategy when none are given (systematic ones run their whole schedule). */
+    public static final int DEFAULT_ROUNDS = 20;
 
     /** What the user gave for a run, before defaults and a resumed run's settings apply (null: not given). */
     public static final class Given {
@@ -42,7 +43,7 @@ public final class DetectConfig {
         public Integer baselineTries;
         public Integer aloneRuns;
         public boolean minimize = true;
-        public int minimizeBudget = 60;
+        public Integer minimizeBudget;
         public String dependenceFree;
         public String dependenceInclude;
         public Boolean costAware;
@@ -54,21 +55,24 @@ public final class DetectConfig {
      *
      * @param saved the {@code config} of the recorded run being resumed, or null for a new run
      * @param budgetMillis the time budget (0: none); cost-aware ranking is on by default with one
+     * @param engine the engine's names and defaults (the {@code vocabulary} op)
      */
-    public static DetectConfig resolve(Given given, JsonObject saved, long budgetMillis) {
+    public static DetectConfig resolve(Given given, JsonObject saved, long budgetMillis, Vocabulary engine) {
         JsonObject sc = saved == null ? new JsonObject() : saved;
+        Vocabulary.DetectDefaults defaults = engine.detectDefaults;
         DetectConfig config = new DetectConfig();
-        config.strategy = given.strategy != null ? given.strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : "reverse-passing";
-        int defaultRounds = SYSTEMATIC.contains(config.strategy) ? Integer.MAX_VALUE : 20;
+        config.strategy = given.strategy != null ? given.strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : defaults.strategy;
+        int defaultRounds = engine.systematicStrategies.contains(config.strategy) ? Integer.MAX_VALUE : DEFAULT_ROUNDS;
         config.rounds = given.rounds != null ? given.rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
-        config.k = given.k != null ? given.k : sc.has("k") ? sc.get("k").getAsInt() : 2;
+        config.k = given.k != null ? given.k : sc.has("k") ? sc.get("k").getAsInt() : defaults.k;
         config.baselineTries = given.baselineTries != null ? given.baselineTries
-                : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : 3;
-        config.aloneRuns = given.aloneRuns != null ? given.aloneRuns : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : 10;
+                : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : defaults.baselineTries;
+        config.aloneRuns = given.aloneRuns != null ? given.aloneRuns
+                : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : defaults.aloneRuns;
         config.seed = given.seed != null ? given.seed
                 : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         config.minimize = given.minimize;
-        config.minimizeBudget = given.minimizeBudget;
+        config.minimizeBudget = given.minimizeBudget != null ? given.minimizeBudget : defaults.minimizeBudget;
         config.dependenceFree = given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
         config.dependenceInclude = given.dependenceInclude != null ? commaList(given.dependenceInclude)
                 : savedList(sc, "dependence_include");

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.engine.protocol.Vocabulary;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
 import java.util.ArrayList;
@@ -18,8 +19,6 @@ import org.apache.maven.plugin.MojoFailureException;
  * run already explained, each a victim or brittle of that run.
  */
 public final class MinimizeTargets {
-    private static final Set<String> MINIMIZE_KINDS = Set.of("polluter-search", "polluter-pair", "cleaner", "setter-search", "setter-pair");
-
     private MinimizeTargets() {}
 
     /** Explains {@code test} (the value of {@code -Dodrust.test}) and only it. */
@@ -35,7 +34,7 @@ public final class MinimizeTargets {
     /** Keeps the earlier explanations first, then checks each test: see the two methods below. */
     public static void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
             throws MojoFailureException {
-        keepEarlierExplanations(config, history);
+        keepEarlierExplanations(config, history, engine.call("vocabulary", new JsonObject(), Vocabulary.class).minimizeKinds);
         check(engine, config, suite, history);
     }
 
@@ -44,7 +43,7 @@ public final class MinimizeTargets {
      * first, in the order it explained them: the engine replays the history against its plan, and
      * that plan must contain those experiments.
      */
-    static void keepEarlierExplanations(DetectConfig config, ExperimentLog history) {
+    static void keepEarlierExplanations(DetectConfig config, ExperimentLog history, List<String> minimizeKinds) {
         if (config.minimizeOnly.isEmpty()) {
             return;
         }
@@ -52,7 +51,7 @@ public final class MinimizeTargets {
         for (JsonElement e : history.history()) {
             // A record echoes the experiment it ran.
             Experiment record = Engine.GSON.fromJson(e, Experiment.class);
-            if (MINIMIZE_KINDS.contains(record.kind) && !record.targets.isEmpty()) {
+            if (minimizeKinds.contains(record.kind) && !record.targets.isEmpty()) {
                 ordered.add(record.targets.get(0));
             }
         }

@@ -70,6 +70,16 @@ class ProtocolTest {
     }
 
     @Test
+    void vocabulary() {
+        Vocabulary v = roundTrip(engine.call("vocabulary", new JsonObject()), Vocabulary.class);
+        assertTrue(v.strategies.containsAll(v.systematicStrategies), v.strategies.toString());
+        assertTrue(v.strategies.contains(v.detectDefaults.strategy));
+        assertTrue(v.experimentKinds.containsAll(v.minimizeKinds));
+        assertTrue(v.errorCodes.containsAll(v.userErrorCodes));
+        assertFalse(v.userErrorCodes.contains("panic"));
+    }
+
+    @Test
     void planOrderWithReasonsAndWarnings() {
         JsonObject req = new JsonObject();
         req.add("suite", suite());
@@ -169,7 +179,8 @@ class ProtocolTest {
     }
 
     private static DetectConfig config(String strategy, int rounds) {
-        DetectConfig config = new DetectConfig();
+        DetectConfig config = DetectConfig.resolve(new DetectConfig.Given(), null, 0,
+                engine.call("vocabulary", new JsonObject(), Vocabulary.class));
         config.strategy = strategy;
         config.rounds = rounds;
         config.seed = 42;

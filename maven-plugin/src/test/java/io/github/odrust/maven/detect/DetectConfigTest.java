@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.protocol.Vocabulary;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DetectConfigTest {
+    /** The real engine's names and defaults: the defaults asserted below are the engine's. */
+    private static final Vocabulary VOCABULARY =
+            EngineLoader.load(null, "0.1.0-SNAPSHOT").call("vocabulary", new JsonObject(), Vocabulary.class);
+
     @Test
     void parsesTimeBudgets() {
         assertEquals(90_000, DetectConfig.parseDuration("90s"));
@@ -60,16 +66,17 @@ class DetectConfigTest {
     @Test
     void settingsGivenWinThenTheRecordedRunsThenTheDefaults() {
         DetectConfig.Given given = new DetectConfig.Given();
-        DetectConfig fresh = DetectConfig.resolve(given, null, 0);
+        DetectConfig fresh = DetectConfig.resolve(given, null, 0, VOCABULARY);
         assertEquals("reverse-passing", fresh.strategy);
         assertEquals(20, fresh.rounds);
         assertEquals(3, fresh.baselineTries);
         assertEquals(10, fresh.aloneRuns);
         assertEquals(2, fresh.k);
+        assertEquals(60, fresh.minimizeBudget);
         assertEquals(false, fresh.costAware);
-        assertEquals(true, DetectConfig.resolve(given, null, 60_000).costAware);
+        assertEquals(true, DetectConfig.resolve(given, null, 60_000, VOCABULARY).costAware);
         given.strategy = " tuscan ";
-        assertEquals(Integer.MAX_VALUE, DetectConfig.resolve(given, null, 0).rounds);
+        assertEquals(Integer.MAX_VALUE, DetectConfig.resolve(given, null, 0, VOCABULARY).rounds);
 
         DetectConfig recorded = new DetectConfig();
         recorded.strategy = "dependence-aware";
@@ -81,7 +88,7 @@ class DetectConfigTest {
         recorded.dependenceFree = List.of("p.Log#*");
         given = new DetectConfig.Given();
         given.aloneRuns = 5;
-        DetectConfig resumed = DetectConfig.resolve(given, recorded.toJson(), 0);
+        DetectConfig resumed = DetectConfig.resolve(given, recorded.toJson(), 0, VOCABULARY);
         assertEquals("dependence-aware", resumed.strategy);
         assertEquals(7, resumed.rounds);
         assertEquals(99, resumed.seed);
@@ -93,7 +100,7 @@ class DetectConfigTest {
 
     @Test
     void numbersTheEngineCannotUseAreRefused() throws Exception {
-        DetectConfig c = DetectConfig.resolve(new DetectConfig.Given(), null, 0);
+        DetectConfig c = DetectConfig.resolve(new DetectConfig.Given(), null, 0, VOCABULARY);
         c.check();
         c.aloneRuns = 0;
         assertThrows(org.apache.maven.plugin.MojoFailureException.class, c::check);

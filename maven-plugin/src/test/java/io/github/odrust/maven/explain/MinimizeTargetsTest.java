@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.gson.JsonParser;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.protocol.Vocabulary;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
 import java.nio.file.Path;
@@ -25,7 +28,8 @@ class MinimizeTargetsTest {
         }
         DetectConfig config = new DetectConfig();
         MinimizeTargets.configure(config, " p.W#w ");
-        MinimizeTargets.keepEarlierExplanations(config, history);
+        MinimizeTargets.keepEarlierExplanations(config, history,
+                EngineLoader.load(null, "0.1.0-SNAPSHOT").call("vocabulary", new JsonObject(), Vocabulary.class).minimizeKinds);
         assertEquals(List.of("p.V#v", "p.B#b", "p.W#w"), config.minimizeOnly);
     }
 

@@ -1,0 +1,36 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.annotations.SerializedName;
+import java.util.List;
+
+/**
+ * Response of {@code vocabulary} (Rust: {@code protocol::Vocabulary}): the engine's names and
+ * defaults, so the plugin keeps no copy of them.
+ */
+public final class Vocabulary {
+    public List<String> strategies;
+    @SerializedName("systematic_strategies")
+    public List<String> systematicStrategies;
+    @SerializedName("experiment_kinds")
+    public List<String> experimentKinds;
+    @SerializedName("minimize_kinds")
+    public List<String> minimizeKinds;
+    @SerializedName("error_codes")
+    public List<String> errorCodes;
+    @SerializedName("user_error_codes")
+    public List<String> userErrorCodes;
+    @SerializedName("detect_defaults")
+    public DetectDefaults detectDefaults;
+
+    /** What the engine assumes for a detection setting left out. */
+    public static final class DetectDefaults {
+        public String strategy;
+        @SerializedName("baseline_tries")
+        public int baselineTries;
+        @SerializedName("alone_runs")
+        public int aloneRuns;
+        @SerializedName("minimize_budget")
+        public int minimizeBudget;
+        public int k;
+    }
+}
