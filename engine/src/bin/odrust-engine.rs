@@ -365,12 +365,9 @@ fn dependence_orders(
         results: map
             .into_iter()
             .map(|(test, a)| TestResult {
-                test,
-                outcome: RunOutcome::Pass,
-                message: None,
-                time_ms: None,
                 reads: Some(a.reads),
                 writes: Some(a.writes),
+                ..TestResult::new(test, RunOutcome::Pass)
             })
             .collect(),
         honoured: true,
