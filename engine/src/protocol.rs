@@ -151,8 +151,8 @@ pub struct DetectDefaults {
     pub baseline_tries: u32,
     /// `alone_runs`.
     pub alone_runs: u32,
-    /// `minimize_budget`.
-    pub minimize_budget: u32,
+    /// `minimize_budget` when absent: this many per OD test to explain, pooled over the run.
+    pub minimize_budget_per_test: u32,
     /// `k` of `k-bounded`.
     pub k: u32,
 }
@@ -177,7 +177,7 @@ impl Vocabulary {
                 strategy: Strategy::DEFAULT.name(),
                 baseline_tries: DEFAULT_BASELINE_TRIES,
                 alone_runs: DEFAULT_ALONE_RUNS,
-                minimize_budget: DEFAULT_MINIMIZE_BUDGET,
+                minimize_budget_per_test: DEFAULT_MINIMIZE_BUDGET,
                 k: DEFAULT_K,
             },
         }

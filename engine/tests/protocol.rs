@@ -42,8 +42,8 @@ fn vocabulary_op_lists_the_engines_names_and_defaults() {
         .contains(&json!("panic")));
     assert_eq!(
         v["detect_defaults"],
-        json!({"strategy": "reverse-passing", "baseline_tries": 3, "alone_runs": 10,
-               "minimize_budget": 60, "k": 2})
+        json!({"strategy": "reverse-passing", "baseline_tries": 3, "alone_runs": 3,
+               "minimize_budget_per_test": 60, "k": 2})
     );
     // Every name the engine lists is one it reads back.
     let config = |strategy: &Value| json!({"config": {"strategy": strategy, "rounds": 1, "seed": 1}, "suite": suite(), "history": []});

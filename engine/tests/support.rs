@@ -179,7 +179,7 @@ pub fn config(strategy: Strategy, seed: u64) -> DetectConfig {
         stop_rounds: false,
         // These tests check detection alone; minimization has its own tests below.
         minimize: false,
-        minimize_budget: 60,
+        minimize_budget: None,
         minimize_only: None,
         k: 2,
         cost: None,

@@ -7,6 +7,7 @@ use super::findings::{AloneRuns, FailingTest, FlakyTest, PairsCovered, Summary};
 use super::replay::{OdTest, Replay, Turn};
 use super::rounds::round_text;
 use crate::explain::flakerate::{flake_rate, OdModel};
+use crate::explain::minimize::{Explanation, Stage};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
 use crate::model::suite::SuiteIndex;
@@ -14,11 +15,14 @@ use crate::schedule::dependence::PlanInfo;
 use crate::schedule::Schedule;
 
 impl Replay<'_> {
-    /// Victim or brittle, from the alone runs (`Unclassified` until they are complete).
+    /// Victim or brittle, from the alone runs (`Unclassified` until they are complete); NOD as
+    /// soon as two of them disagree.
     pub(super) fn kind_of(&self, od: &OdTest) -> FlakyKind {
         let runs = od.alone.iter().filter(|v| v.is_some()).count();
         let passed = od.alone.iter().filter(|v| **v == Some(true)).count();
-        if (od.alone.len() as u32) < self.config.alone_runs || runs == 0 {
+        if passed > 0 && passed < runs {
+            FlakyKind::Nod
+        } else if !self.alone_runs_done(od) || runs == 0 {
             FlakyKind::Unclassified
         } else if passed == runs {
             FlakyKind::VICTIM
@@ -29,6 +33,18 @@ impl Replay<'_> {
         }
     }
 
+    /// Whether `od`'s alone runs are complete: `alone_runs` of them, or fewer that disagree.
+    pub(super) fn alone_runs_done(&self, od: &OdTest) -> bool {
+        let passed = od.alone.iter().filter(|v| **v == Some(true)).count();
+        let failed = od.alone.iter().filter(|v| **v == Some(false)).count();
+        od.alone.len() as u32 >= self.config.alone_runs || (passed > 0 && failed > 0)
+    }
+
+    /// Whether `od` needs another alone run.
+    pub(super) fn needs_alone_run(&self, od: &OdTest) -> bool {
+        !self.alone_runs_done(od)
+    }
+
     pub(super) fn summarize(&self, experiments: usize) -> Summary {
         let config = self.config;
         let mut flaky: Vec<FlakyTest> = self.nod.clone();
@@ -37,7 +53,7 @@ impl Replay<'_> {
         let index = SuiteIndex::new(self.suite);
         for od in &self.od {
             let round = &self.rounds[od.round];
-            let complete = od.alone.len() as u32 >= config.alone_runs;
+            let complete = self.alone_runs_done(od);
             let runs = od.alone.iter().filter(|v| v.is_some()).count() as u32;
             let passed = od.alone.iter().filter(|v| **v == Some(true)).count() as u32;
             let kind = self.kind_of(od);
@@ -91,30 +107,41 @@ impl Replay<'_> {
                 entry.minimize_complete = next.is_none();
                 // Only victims and brittles are explained.
                 let role = kind.role().unwrap_or(OdRole::Victim);
-                let mut classes = HashMap::new();
-                for id in explanation
-                    .culprits
-                    .iter()
-                    .flatten()
-                    .chain(explanation.cleaners.values().flatten())
-                    .chain([&od.unit])
-                {
-                    if let Some(at) = index.get(id) {
-                        classes.insert(id.clone(), index.record(at.record).class.clone());
+                let model = |culprits: &[Vec<String>], cleaners: &BTreeMap<String, Vec<String>>| {
+                    let mut classes = HashMap::new();
+                    for id in culprits
+                        .iter()
+                        .flatten()
+                        .chain(cleaners.values().flatten())
+                        .chain([&od.unit])
+                    {
+                        if let Some(at) = index.get(id) {
+                            classes.insert(id.clone(), index.record(at.record).class.clone());
+                        }
                     }
-                }
-                // From what was found so far when the budget cut the search short (see the note).
+                    OdModel {
+                        test: od.unit.clone(),
+                        role,
+                        culprits: culprits.to_vec(),
+                        cleaners: cleaners.clone(),
+                        classes,
+                    }
+                };
+                // From what was found so far when the search was cut short (see the note),
+                // marked incomplete, with the bounds that follow.
                 if !explanation.culprits.is_empty() {
-                    entry.flake_rate = flake_rate(
-                        &OdModel {
-                            test: od.unit.clone(),
-                            role,
-                            culprits: explanation.culprits.clone(),
-                            cleaners: explanation.cleaners.clone(),
-                            classes,
-                        },
-                        config.seed,
-                    );
+                    let found = model(&explanation.culprits, &explanation.cleaners);
+                    entry.flake_rate = flake_rate(&found, config.seed).map(|rate| {
+                        match incompleteness(role, &explanation) {
+                            None => rate,
+                            Some((reason, Bound::None)) => rate.incomplete(reason, false, None),
+                            Some((reason, Bound::Upper)) => rate.incomplete(reason, true, None),
+                            Some((reason, Bound::Between(culprits, cleaners))) => {
+                                let lower = flake_rate(&model(&culprits, &cleaners), config.seed);
+                                rate.incomplete(reason, true, lower.as_ref())
+                            }
+                        }
+                    });
                 }
                 match role {
                     OdRole::Victim => {
@@ -258,6 +285,67 @@ impl Replay<'_> {
             notes,
             pairs,
             plan,
+        }
+    }
+}
+
+/// What the rate from an unfinished explanation bounds.
+enum Bound {
+    /// Nothing: more culprits could raise it, more cleaners lower it.
+    None,
+    /// It is an upper bound; no lower bound follows.
+    Upper,
+    /// It is an upper bound; the rate of these culprits and cleaners (every test not yet ruled
+    /// out taken as a cleaner or state-setter) is a lower bound.
+    Between(Vec<Vec<String>>, BTreeMap<String, Vec<String>>),
+}
+
+/// Why the flake rate of an unfinished explanation is incomplete, and what it bounds; `None`
+/// when the explanation is complete.
+///
+/// A victim fails more often with more polluters and less often with more cleaners; a brittle
+/// fails less often with more state-setters. So with every polluter known, the rate from the
+/// cleaners found is an upper bound and the rate with every candidate not yet ruled out as a
+/// cleaner a lower bound; with state-setters missing, likewise.
+fn incompleteness(role: OdRole, explanation: &Explanation) -> Option<(String, Bound)> {
+    if explanation.stage == Stage::Done {
+        return None;
+    }
+    let singles = explanation.culprits.iter().all(|g| g.len() == 1);
+    match role {
+        OdRole::Victim if !explanation.culprits_complete || !singles => Some((
+            "the search for polluters did not finish: more polluters (and their cleaners) may exist"
+                .to_string(),
+            Bound::None,
+        )),
+        OdRole::Victim => {
+            let mut cleaners = explanation.cleaners.clone();
+            for (polluter, open) in &explanation.cleaners_open {
+                cleaners.entry(polluter.clone()).or_default().extend(open.iter().cloned());
+            }
+            // Polluters whose cleaner search has not started yet: every other test may clean.
+            Some((
+                "the search for cleaners did not finish: the rate counts only the cleaners found"
+                    .to_string(),
+                if explanation.cleaners.len() == explanation.culprits.len() {
+                    Bound::Between(explanation.culprits.clone(), cleaners)
+                } else {
+                    Bound::Upper
+                },
+            ))
+        }
+        OdRole::Brittle if !singles => Some((
+            "the search for state-setters did not finish".to_string(),
+            Bound::None,
+        )),
+        OdRole::Brittle => {
+            let mut setters = explanation.culprits.clone();
+            setters.extend(explanation.culprits_open.iter().map(|t| vec![t.clone()]));
+            Some((
+                "the search for state-setters did not finish: the rate counts only the state-setters found"
+                    .to_string(),
+                Bound::Between(setters, BTreeMap::new()),
+            ))
         }
     }
 }

@@ -12,10 +12,10 @@ use crate::schedule::CostModel;
 /// Default number of baseline runs of the original order.
 pub const DEFAULT_BASELINE_TRIES: u32 = 3;
 
-/// Default number of alone runs per OD test.
-pub const DEFAULT_ALONE_RUNS: u32 = 10;
+/// Default number of alone runs per OD test (fewer when they disagree: then it is NOD).
+pub const DEFAULT_ALONE_RUNS: u32 = 3;
 
-/// Default number of minimization experiments per OD test.
+/// Default minimization experiments per OD test to explain, pooled over the run.
 pub const DEFAULT_MINIMIZE_BUDGET: u32 = 60;
 
 /// A validated detection configuration.
@@ -36,8 +36,9 @@ pub struct DetectConfig {
     pub stop_rounds: bool,
     /// Whether to explain OD tests (polluters, cleaners, state-setters) after the alone runs.
     pub minimize: bool,
-    /// At most this many minimization experiments per OD test (at least 1).
-    pub minimize_budget: u32,
+    /// At most this many minimization experiments in the whole run (at least 1); when `None`,
+    /// [`DEFAULT_MINIMIZE_BUDGET`] per OD test to explain.
+    pub minimize_budget: Option<u32>,
     /// When set, only these OD tests are explained.
     pub minimize_only: Option<Vec<String>>,
     /// `k` of the `k-bounded` strategy (1 to 3).
@@ -63,7 +64,7 @@ impl DetectConfig {
             alone_runs: DEFAULT_ALONE_RUNS,
             stop_rounds: false,
             minimize: true,
-            minimize_budget: DEFAULT_MINIMIZE_BUDGET,
+            minimize_budget: None,
             minimize_only: None,
             k: DEFAULT_K,
             cost: None,
@@ -99,7 +100,7 @@ pub struct RawConfig {
     /// Baseline runs at most; 3 when absent.
     #[serde(default = "default_baseline_tries")]
     pub baseline_tries: u32,
-    /// Alone runs per OD test; 10 when absent.
+    /// Alone runs per OD test at most; 3 when absent.
     #[serde(default = "default_alone_runs")]
     pub alone_runs: u32,
     /// Whether rounds must stop (the time budget is spent); false when absent.
@@ -108,9 +109,9 @@ pub struct RawConfig {
     /// Whether to explain OD tests; true when absent.
     #[serde(default = "yes")]
     pub minimize: bool,
-    /// Minimization experiments per OD test; 60 when absent.
-    #[serde(default = "default_minimize_budget")]
-    pub minimize_budget: u32,
+    /// Minimization experiments for the whole run; 60 per OD test to explain when absent.
+    #[serde(default)]
+    pub minimize_budget: Option<u32>,
     /// Only these OD tests are explained; all when absent or null.
     #[serde(default)]
     pub minimize_only: Option<Vec<String>>,
@@ -130,10 +131,6 @@ pub struct RawConfig {
 
 fn default_k() -> u32 {
     DEFAULT_K
-}
-
-fn default_minimize_budget() -> u32 {
-    DEFAULT_MINIMIZE_BUDGET
 }
 
 fn default_strategy() -> String {
@@ -173,7 +170,7 @@ impl TryFrom<RawConfig> for DetectConfig {
         if raw.alone_runs == 0 {
             return Err(bad("alone_runs", "0".into(), "at least 1 is needed"));
         }
-        if raw.minimize_budget == 0 {
+        if raw.minimize_budget == Some(0) {
             return Err(bad(
                 "minimize_budget",
                 "0".into(),

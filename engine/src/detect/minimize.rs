@@ -1,6 +1,7 @@
 //! The hand-off to [`crate::explain`]: the explanation of an OD test from the outcomes observed
 //! so far, its next experiment, and notes when it is cut short.
 
+use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
 use crate::explain::minimize::{explain, Explanation, Query, Stage, Subject};
 use crate::model::kind::FlakyKind;
@@ -49,6 +50,65 @@ impl Replay<'_> {
         Some(explain(subject, &self.original, &observed, &same_class))
     }
 
+    /// The OD tests to explain, in the order they are explained: with `minimize_only`, the order
+    /// it lists them (the plugin puts the tests a recorded run already explained first);
+    /// otherwise the order they were found.
+    fn to_explain(&self) -> Vec<&OdTest> {
+        match &self.config.minimize_only {
+            Some(only) => only
+                .iter()
+                .filter_map(|t| self.od.iter().find(|od| od.test == *t || od.unit == *t))
+                .collect(),
+            None => self.od.iter().collect(),
+        }
+    }
+
+    /// The minimization experiments this run may spend: `minimize_budget`, or
+    /// [`DEFAULT_MINIMIZE_BUDGET`] per OD test to explain.
+    pub(super) fn minimize_budget(&self) -> u32 {
+        self.config.minimize_budget.unwrap_or_else(|| {
+            let explained = self
+                .to_explain()
+                .into_iter()
+                .filter(|od| self.kind_of(od).role().is_some())
+                .count() as u32;
+            DEFAULT_MINIMIZE_BUDGET.saturating_mul(explained.max(1))
+        })
+    }
+
+    /// Minimization experiments run so far, for every OD test.
+    pub(super) fn minimize_spent(&self) -> u32 {
+        self.spent.values().sum()
+    }
+
+    /// The next minimization experiment, within the budget. Every OD test gets its first
+    /// polluter (state-setter) before any gets more, and all of them their polluters before
+    /// any gets cleaners: the budget is spread over the module, not spent on the first test.
+    pub(super) fn plan_minimization(&self) -> Option<Query> {
+        if !self.config.minimize || self.minimize_spent() >= self.minimize_budget() {
+            return None;
+        }
+        let mut best: Option<(u8, Query)> = None;
+        for od in self.to_explain() {
+            let Some((explanation, Some(query))) = self.explain(od) else {
+                continue;
+            };
+            let searching = matches!(explanation.stage, Stage::Culprits { .. } | Stage::Group);
+            let priority = match (searching, explanation.culprits.is_empty()) {
+                (true, true) => 0,
+                (true, false) => 1,
+                (false, _) => 2,
+            };
+            if priority == 0 {
+                return Some(query);
+            }
+            if best.as_ref().is_none_or(|(p, _)| priority < *p) {
+                best = Some((priority, query));
+            }
+        }
+        best.map(|(_, query)| query)
+    }
+
     /// Notes about the explanation of `od`: cut short by the budget or the time budget, no
     /// polluter found, cleaners not all tried.
     pub(super) fn describe(
@@ -58,7 +118,6 @@ impl Replay<'_> {
         pending: bool,
         notes: &mut Vec<String>,
     ) {
-        let budget = self.config.minimize_budget;
         let (culprit, culprits) = if self.kind_of(od) == FlakyKind::VICTIM {
             ("polluter", "polluters")
         } else {
@@ -66,27 +125,26 @@ impl Replay<'_> {
         };
         if pending {
             let during = match &explanation.stage {
-                Stage::Search => format!("during the delta-debugging search for {culprits}"),
-                Stage::Singles { tried, of } => {
-                    format!("after trying {tried} of {of} tests as single {culprits}")
+                Stage::Culprits { found } => {
+                    format!("while searching for {culprits}, {found} found so far")
                 }
-                Stage::Cleaners {
-                    polluter,
-                    tried,
-                    of,
-                } => format!(
-                    "after trying {tried} of {of} cleaner candidates of polluter `{polluter}`"
+                Stage::Group => {
+                    format!("while narrowing down a group of tests that are {culprits} together")
+                }
+                Stage::Cleaners { polluter, left } => format!(
+                    "while searching for cleaners of polluter `{polluter}`, {left} candidates left"
                 ),
                 Stage::Done => String::new(),
             };
             let partial = if explanation.culprits.is_empty() {
                 ""
             } else {
-                "; what was found is reported, and its flake rates count only that"
+                "; what was found is reported, and its flake rate is marked incomplete"
             };
-            if self.spent_on(od) >= budget {
+            let budget = self.minimize_budget();
+            if self.minimize_spent() >= budget {
                 notes.push(format!(
-                    "explaining `{}` stopped at its budget of {budget} experiments {during} (raise -Dodrust.minimize.budget to go further){partial}",
+                    "explaining `{}` stopped {during}: the run's budget of {budget} explanation experiments is spent (raise -Dodrust.minimize.budget, or resume, to go further){partial}",
                     od.test
                 ));
             } else {
@@ -97,7 +155,7 @@ impl Replay<'_> {
             }
         } else if explanation.culprits.is_empty() {
             notes.push(format!(
-                "no {culprit} of `{}` was found among the tests that ran before it: it may depend on something outside the suite's tests",
+                "no {culprit} of `{}` was found among the suite's tests: it may depend on something outside them",
                 od.test
             ));
         }

@@ -248,6 +248,16 @@ impl<'a> Replay<'a> {
             cost: config.cost.clone(),
         };
         for (index, record) in history.iter().enumerate() {
+            // Explanation experiments are observations, whatever explanation settings planned
+            // them: a run may resume with another budget, or with minimization off.
+            if record.kind.is_minimize()
+                && record.id == index + 1
+                && state.baseline_done
+                && state.plan_detection(false).is_none()
+            {
+                state.absorb(record, &Experiment::of(record));
+                continue;
+            }
             let planned = state.plan(false);
             let followed = match &planned {
                 Some(p) if matches(record, p) => Some(p.clone()),
@@ -273,8 +283,9 @@ impl<'a> Replay<'a> {
         Ok(state)
     }
 
-    /// The next experiment; with `stop`, no new round starts.
-    pub(super) fn plan(&self, stop: bool) -> Option<Experiment> {
+    /// The next experiment of detection itself (baseline, rounds, confirmations, alone runs);
+    /// with `stop` (the time budget is spent), no new round starts and no alone run either.
+    pub(super) fn plan_detection(&self, stop: bool) -> Option<Experiment> {
         let id = self.experiments + 1;
         let experiment = |kind, round, strategy, order, targets| Experiment {
             id,
@@ -352,11 +363,10 @@ impl<'a> Replay<'a> {
                 vec![],
             ));
         }
-        if let Some(od) = self
-            .od
-            .iter()
-            .find(|od| (od.alone.len() as u32) < self.config.alone_runs)
-        {
+        if stop {
+            return None;
+        }
+        if let Some(od) = self.od.iter().find(|od| self.needs_alone_run(od)) {
             return Some(experiment(
                 ExperimentKind::Alone,
                 None,
@@ -365,24 +375,25 @@ impl<'a> Replay<'a> {
                 vec![od.test.clone()],
             ));
         }
-        if stop || !self.config.minimize {
+        None
+    }
+
+    /// The next experiment: detection's, else (unless `stop`) minimization's.
+    pub(super) fn plan(&self, stop: bool) -> Option<Experiment> {
+        if let Some(next) = self.plan_detection(stop) {
+            return Some(next);
+        }
+        if stop || self.original.is_empty() {
             return None;
         }
-        // With `minimize_only`, tests are explained in the order it lists them (the plugin puts
-        // the tests a recorded run already explained first, so their experiments replay);
-        // otherwise in the order they were found.
-        let ordered: Vec<&OdTest> = match &self.config.minimize_only {
-            Some(only) => only
-                .iter()
-                .filter_map(|t| self.od.iter().find(|od| od.test == *t || od.unit == *t))
-                .collect(),
-            None => self.od.iter().collect(),
-        };
-        ordered.into_iter().find_map(|od| {
-            let (_, query) = self.explain(od)?;
-            let query = query?;
-            (self.spent_on(od) < self.config.minimize_budget)
-                .then(|| experiment(query.kind, None, None, query.order, query.targets))
+        let query = self.plan_minimization()?;
+        Some(Experiment {
+            id: self.experiments + 1,
+            kind: query.kind,
+            round: None,
+            strategy: None,
+            order: query.order,
+            targets: query.targets,
         })
     }
 

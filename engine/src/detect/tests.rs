@@ -32,7 +32,7 @@ fn config() -> DetectConfig {
         alone_runs: 2,
         stop_rounds: false,
         minimize: false,
-        minimize_budget: 60,
+        minimize_budget: None,
         minimize_only: None,
         k: 2,
         cost: None,
@@ -60,7 +60,8 @@ fn raw_config_defaults_and_validation() {
     let raw: RawConfig = serde_json::from_str(r#"{"rounds":5,"seed":9}"#).unwrap();
     let config = DetectConfig::try_from(raw).unwrap();
     assert_eq!(config.strategy, Strategy::ReversePassing);
-    assert_eq!((config.baseline_tries, config.alone_runs), (3, 10));
+    assert_eq!((config.baseline_tries, config.alone_runs), (3, 3));
+    assert_eq!(config.minimize_budget, None);
     assert!(!config.stop_rounds);
     let bad = |json: &str| {
         let raw: RawConfig = serde_json::from_str(json).unwrap();

@@ -79,6 +79,10 @@ pub struct FlakeRate {
     pub ci95: Option<Ci95>,
     /// For `sampled`: orders sampled per rate; null otherwise.
     pub samples: Option<u64>,
+    /// Set when not every polluter and cleaner (state-setter) is known: the rates above count
+    /// only what was found. Absent when the explanation is complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<Incomplete>,
 }
 
 /// What a flake rate is computed from.
@@ -213,7 +217,46 @@ fn tidy(x: f64) -> f64 {
     (x * 1e12).round() / 1e12
 }
 
+/// What an incomplete flake rate still says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Incomplete {
+    /// Why it is incomplete.
+    pub reason: String,
+    /// Whether the rates are upper bounds of the real ones.
+    pub upper_bound: bool,
+    /// Lower bounds of the real rates, when one follows.
+    pub lower_bound: Option<RateBound>,
+}
+
+/// A bound of the rates of one OD test.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RateBound {
+    /// Of [`FlakeRate::all_orders`].
+    pub all_orders: f64,
+    /// Of [`FlakeRate::class_compatible`].
+    pub class_compatible: f64,
+}
+
 impl FlakeRate {
+    /// This rate, marked incomplete: `upper_bound` when it bounds the real rate from above, and
+    /// `lower` (a rate computed with every candidate not yet ruled out) as its lower bound.
+    pub fn incomplete(
+        mut self,
+        reason: String,
+        upper_bound: bool,
+        lower: Option<&FlakeRate>,
+    ) -> Self {
+        self.incomplete = Some(Incomplete {
+            reason,
+            upper_bound,
+            lower_bound: lower.map(|l| RateBound {
+                all_orders: l.all_orders.min(self.all_orders),
+                class_compatible: l.class_compatible.min(self.class_compatible),
+            }),
+        });
+        self
+    }
+
     fn tidy(mut self) -> Self {
         self.all_orders = tidy(self.all_orders);
         self.class_compatible = tidy(self.class_compatible);
@@ -352,6 +395,7 @@ impl Relevant {
             case: Some(case.to_string()),
             ci95: None,
             samples: None,
+            incomplete: None,
         };
         match self.role {
             OdRole::Brittle => {
@@ -455,6 +499,7 @@ impl Relevant {
             case: None,
             ci95: None,
             samples: None,
+            incomplete: None,
         }
     }
 
@@ -501,6 +546,7 @@ impl Relevant {
                 reverse_of_passing: (passing > 0).then(|| wilson(reverse_fail, passing)),
             }),
             samples: Some(SAMPLES),
+            incomplete: None,
         }
     }
 }

@@ -1,20 +1,24 @@
 //! The minimization phase of `odrust:detect`: explaining each OD test by the tests it depends on
 //! (`docs/minimize-algorithm.md`).
 //!
-//! For a **victim**: its polluters, found by delta debugging ([`crate::explain::ddmin`]) over the tests
-//! that ran before it in its failing order, confirmed and completed by pair runs `[t, v]`; then
-//! the cleaners of each single polluter, by triple runs `[p, c, v]`. For a **brittle**: its
-//! state-setters, the same way over its passing order, with "the brittle passes" as the oracle.
+//! For a **victim**: *every* single polluter among the suite's tests, by adaptive group testing
+//! ([`crate::explain::group`]): first over the tests that ran before it in its failing order
+//! (known to fail it), then over all the others; each polluter is verified by its own pair run
+//! `[p, v]`. When no single test fails it, delta debugging ([`crate::explain::ddmin`]) finds a
+//! 1-minimal polluter group. Then every cleaner of each single polluter, by group testing over
+//! `[p, C..., v]`. For a **brittle**: its state-setters the same way, with "the brittle passes" as
+//! the oracle.
 //!
 //! Like the rest of the planner, [`explain`] is a pure function: it gets the outcomes observed so
 //! far (any experiment of the history with exactly the order it needs) and returns what they
 //! show plus the next experiment it needs, if any. Nothing is asked whose order was already run,
-//! so pair runs made for one OD test serve every other. The caller ([`crate::detect`]) bounds the
-//! experiments per OD test with the budget.
+//! so runs made for one OD test serve every other. The caller ([`crate::detect`]) decides which
+//! OD test goes next and bounds the experiments with the budget.
 
 use std::collections::BTreeMap;
 
 use crate::explain::ddmin::{ddmin_step, DdminStep};
+use crate::explain::group::{find_all_step, GroupStep, Groups, Search};
 use crate::model::experiment::ExperimentKind;
 use crate::model::kind::OdRole;
 
@@ -34,7 +38,8 @@ pub struct Subject<'a> {
 /// An experiment the explanation needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
-    /// `polluter-search`, `polluter-pair`, `cleaner`, `setter-search` or `setter-pair`.
+    /// `polluter-search` (a set of tests, then the victim), `polluter-pair` (one test),
+    /// `cleaner` (a polluter, a set of tests, the victim), `setter-search` or `setter-pair`.
     pub kind: ExperimentKind,
     /// The order to run; the subject's unit is last.
     pub order: Vec<String>,
@@ -45,15 +50,19 @@ pub struct Query {
 /// How far an explanation got.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stage {
-    /// Delta debugging over the prefix.
-    Search,
-    /// Trying the tests of the prefix one by one: `tried` of `of`.
-    Singles { tried: usize, of: usize },
-    /// Trying cleaner candidates of `polluter`: `tried` of `of`.
+    /// Group testing for single polluters (state-setters): `found` so far.
+    Culprits {
+        /// Found so far.
+        found: usize,
+    },
+    /// Delta debugging for a group, no single culprit existing.
+    Group,
+    /// Group testing for cleaners of `polluter`; `left` candidates not cleared yet.
     Cleaners {
+        /// The polluter.
         polluter: String,
-        tried: usize,
-        of: usize,
+        /// Candidates neither found nor cleared.
+        left: usize,
     },
     /// Complete.
     Done,
@@ -69,6 +78,14 @@ pub struct Explanation {
     pub cleaners: BTreeMap<String, Vec<String>>,
     /// Where it stopped (the next query belongs to this stage).
     pub stage: Stage,
+    /// Whether the search for single culprits ran to the end over every test of the suite.
+    pub culprits_complete: bool,
+    /// Victim only: per single polluter whose cleaner search has not finished, the candidates
+    /// that may still be cleaners (neither found nor cleared).
+    pub cleaners_open: BTreeMap<String, Vec<String>>,
+    /// While the search for single culprits runs: the tests that may still be culprits (neither
+    /// found nor cleared).
+    pub culprits_open: Vec<String>,
 }
 
 /// The explanation of `subject` from the outcomes `observed` gives, and the next experiment it
@@ -76,7 +93,7 @@ pub struct Explanation {
 ///
 /// `observed(order)` is `None` when no experiment ran exactly `order`, otherwise the subject's
 /// verdict in the first one that did (`Some(true)` passed, `Some(false)` did not pass, `None`
-/// not reported). `units` is the suite's original order (the cleaner candidates).
+/// not reported). `units` is the suite's original order (the candidates).
 /// `same_class(a, b)` tells whether two units belong to one class record: when a polluter and
 /// its victim share a class, only tests of that class can run between them (JUnit runs a class
 /// as one block, so `[p, c, v]` with `c` elsewhere would rerun the class's setup before `v` and
@@ -102,117 +119,147 @@ pub fn explain(
         OdRole::Victim => (ExperimentKind::PolluterSearch, ExperimentKind::PolluterPair),
         OdRole::Brittle => (ExperimentKind::SetterSearch, ExperimentKind::SetterPair),
     };
-    let then_unit = |tests: &[&String]| -> Vec<String> {
-        let mut order: Vec<String> = tests.iter().map(|t| (*t).clone()).collect();
+    let then_unit = |before: &[String], tests: &[String]| -> Vec<String> {
+        let mut order: Vec<String> = before.to_vec();
+        order.extend(tests.iter().cloned());
         order.push(unit.to_string());
         order
     };
-    let query = |kind, order, examined: &[&String]| {
+    let query = |kind, order, examined: &[String]| {
         let mut targets = vec![test.to_string()];
-        targets.extend(examined.iter().map(|t| (*t).clone()));
+        targets.extend(examined.iter().cloned());
         Some(Query {
             kind,
             order,
             targets,
         })
     };
+    let culprit_kind = |set: &[String]| {
+        if set.len() == 1 {
+            pair_kind
+        } else {
+            search_kind
+        }
+    };
     let mut explanation = Explanation {
         culprits: Vec::new(),
         cleaners: BTreeMap::new(),
-        stage: Stage::Search,
+        stage: Stage::Culprits { found: 0 },
+        culprits_complete: false,
+        cleaners_open: BTreeMap::new(),
+        culprits_open: Vec::new(),
     };
+    let shown =
+        |before: &[String], set: &[String]| observed(&then_unit(before, set)).map(|v| v == shows);
 
-    let minimal = match ddmin_step(prefix, |subset| {
-        let refs: Vec<&String> = subset.iter().collect();
-        observed(&then_unit(&refs)).map(|v| v == shows)
-    }) {
-        DdminStep::Query(subset) => {
-            let refs: Vec<&String> = subset.iter().collect();
-            return (explanation, query(search_kind, then_unit(&refs), &[]));
-        }
-        DdminStep::Done(minimal) => minimal,
-    };
-
-    // A one-test search result is a single culprit as soon as its pair run shows it (the search
-    // itself usually ran that pair), even before the singles stage reaches it.
-    let minimal_single = match minimal.as_slice() {
-        [m] if observed(&then_unit(&[m])) == Some(shows) => Some(m),
-        _ => None,
-    };
+    // Single culprits: first among the tests that ran before it (known to show the dependency),
+    // then among every other test of the suite.
+    let rest: Vec<String> = units
+        .iter()
+        .filter(|u| u.as_str() != unit && !prefix.contains(u))
+        .cloned()
+        .collect();
     let mut singles: Vec<String> = Vec::new();
-    for (tried, t) in prefix.iter().enumerate() {
-        let order = then_unit(&[t]);
-        match observed(&order) {
-            Some(verdict) => {
-                if verdict == shows && !singles.contains(t) {
-                    singles.push(t.clone());
+    let mut joint: Vec<Vec<String>> = Vec::new();
+    for (round, (set, known_positive)) in [(prefix, true), (rest.as_slice(), false)]
+        .into_iter()
+        .enumerate()
+    {
+        let search = Search {
+            known_positive,
+            both_ways: true,
+        };
+        let found: Groups<String> = match find_all_step(set, search, |s| shown(&[], s)) {
+            GroupStep::Query(q, partial) => {
+                explanation.culprits_open = set
+                    .iter()
+                    .filter(|t| !partial.cleared.contains(t) && !partial.singles.contains(t))
+                    .cloned()
+                    .collect();
+                if round == 0 {
+                    explanation.culprits_open.extend(rest.iter().cloned());
                 }
-            }
-            None => {
-                let mut found = singles.clone();
-                found.extend(minimal_single.filter(|m| !singles.contains(m)).cloned());
-                explanation.culprits = culprits(&found, &minimal, prefix);
-                explanation.stage = Stage::Singles {
-                    tried,
-                    of: prefix.len(),
+                singles.extend(partial.singles);
+                explanation.culprits = singles.iter().map(|t| vec![t.clone()]).collect();
+                explanation.stage = Stage::Culprits {
+                    found: singles.len(),
                 };
-                return (explanation, query(pair_kind, order, &[t]));
+                return (explanation, query(culprit_kind(&q), then_unit(&[], &q), &q));
+            }
+            GroupStep::Done(found) => found,
+        };
+        singles.extend(found.singles);
+        joint.extend(found.joint);
+    }
+    explanation.culprits_complete = true;
+    explanation.culprits = singles.iter().map(|t| vec![t.clone()]).collect();
+
+    // No single culprit: the smallest group that shows it, by delta debugging.
+    if singles.is_empty() {
+        if let Some(set) = joint.first() {
+            match ddmin_step(set, |subset| shown(&[], subset)) {
+                DdminStep::Query(subset) => {
+                    explanation.stage = Stage::Group;
+                    return (
+                        explanation,
+                        query(search_kind, then_unit(&[], &subset), &subset),
+                    );
+                }
+                DdminStep::Done(minimal) if minimal.len() >= 2 => {
+                    explanation.culprits = vec![minimal];
+                }
+                DdminStep::Done(_) => {}
             }
         }
     }
-    explanation.culprits = culprits(&singles, &minimal, prefix);
 
     if role == OdRole::Victim {
         for polluter in &singles {
             let shared = same_class(polluter, unit);
-            let candidates: Vec<&String> = units
+            // Other single polluters would fail the victim on their own: never candidates.
+            let candidates: Vec<String> = units
                 .iter()
-                .filter(|c| c.as_str() != unit && *c != polluter && !singles.contains(c))
+                .filter(|c| c.as_str() != unit && !singles.contains(c))
                 .filter(|c| !shared || same_class(c, unit))
+                .cloned()
                 .collect();
-            let mut cleaners = Vec::new();
-            for (tried, c) in candidates.iter().enumerate() {
-                let order = then_unit(&[polluter, c]);
-                match observed(&order) {
-                    Some(verdict) => {
-                        if verdict == Some(true) {
-                            cleaners.push((*c).clone());
-                        }
-                    }
-                    None => {
-                        explanation.cleaners.insert(polluter.clone(), cleaners);
-                        explanation.stage = Stage::Cleaners {
-                            polluter: polluter.clone(),
-                            tried,
-                            of: candidates.len(),
-                        };
-                        return (
-                            explanation,
-                            query(ExperimentKind::Cleaner, order, &[polluter, c]),
-                        );
-                    }
+            let before = std::slice::from_ref(polluter);
+            let search = Search {
+                known_positive: false,
+                both_ways: false,
+            };
+            let cleans =
+                |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
+            match find_all_step(&candidates, search, cleans) {
+                GroupStep::Query(q, partial) => {
+                    let open: Vec<String> = candidates
+                        .iter()
+                        .filter(|c| !partial.cleared.contains(c) && !partial.singles.contains(c))
+                        .cloned()
+                        .collect();
+                    explanation.stage = Stage::Cleaners {
+                        polluter: polluter.clone(),
+                        left: open.len(),
+                    };
+                    explanation
+                        .cleaners
+                        .insert(polluter.clone(), partial.singles);
+                    explanation.cleaners_open.insert(polluter.clone(), open);
+                    let mut examined = vec![polluter.clone()];
+                    examined.extend(q.iter().cloned());
+                    return (
+                        explanation,
+                        query(ExperimentKind::Cleaner, then_unit(before, &q), &examined),
+                    );
+                }
+                GroupStep::Done(found) => {
+                    explanation.cleaners.insert(polluter.clone(), found.singles);
                 }
             }
-            explanation.cleaners.insert(polluter.clone(), cleaners);
         }
     }
     explanation.stage = Stage::Done;
     (explanation, None)
-}
-
-/// The single culprits found, in prefix order; when there is none, the ddmin result as one
-/// group if it has two or more tests (a one-test result is a single, found by its pair run).
-fn culprits(singles: &[String], minimal: &[String], prefix: &[String]) -> Vec<Vec<String>> {
-    if singles.is_empty() {
-        return if minimal.len() >= 2 {
-            vec![minimal.to_vec()]
-        } else {
-            Vec::new()
-        };
-    }
-    let mut found: Vec<&String> = singles.iter().collect();
-    found.sort_by_key(|t| prefix.iter().position(|p| p == *t));
-    found.into_iter().map(|t| vec![t.clone()]).collect()
 }
 
 #[cfg(test)]
@@ -292,11 +339,20 @@ mod tests {
         assert_eq!(explanation.cleaners["p"], ids(&["c"]));
         assert_eq!(explanation.cleaners["q"], ids(&["c"]));
         let kinds = |k| queries.iter().filter(|q| q.kind == k).count();
-        // Cleaner candidates: every unit but v, the polluter and the other polluter.
-        assert_eq!(kinds(ExperimentKind::Cleaner), 2 * 4);
-        assert!(kinds(ExperimentKind::PolluterSearch) >= 1);
-        // Pairs of the prefix not already asked by ddmin.
-        assert!(kinds(ExperimentKind::PolluterPair) <= prefix.len());
+        // Cleaner candidates: every unit but v and the two polluters (4); one cleaner among 4
+        // costs at most 2·⌈log2 4⌉ + 1 group tests per polluter.
+        assert!(kinds(ExperimentKind::Cleaner) <= 2 * 5, "{queries:?}");
+        // Every cleaner query runs the polluter first and excludes the other polluter.
+        for q in queries.iter().filter(|q| q.kind == ExperimentKind::Cleaner) {
+            let examined = &q.order[1..q.order.len() - 1];
+            assert!(!examined.iter().any(|t| t == "p" || t == "q"), "{q:?}");
+        }
+        // Each polluter verified by its own pair run.
+        for p in ["p", "q"] {
+            assert!(queries
+                .iter()
+                .any(|q| q.kind == ExperimentKind::PolluterPair && q.order == ids(&[p, "v"])));
+        }
     }
 
     #[test]
@@ -379,7 +435,10 @@ mod tests {
         assert_eq!(explanation.culprits, [ids(&["p"])]);
         assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
         assert!(
-            queries.iter().all(|q| !q.order.contains(&"c".to_string())),
+            queries
+                .iter()
+                .filter(|q| q.kind == ExperimentKind::Cleaner)
+                .all(|q| !q.order.contains(&"c".to_string())),
             "{queries:?}"
         );
     }

@@ -9,9 +9,11 @@
 //! it from its history.
 //!
 //! - [`ddmin`]: delta debugging (Zeller's ddmin), direct and resumable from known answers.
+//! - [`group`]: adaptive group testing: every member of a set with an effect, by binary splitting.
 //! - [`minimize`]: the next query of an explanation, from the outcomes observed so far.
 //! - [`flakerate`]: flake rates (closed forms, exact counting, seeded sampling).
 
 pub mod ddmin;
 pub mod flakerate;
+pub mod group;
 pub mod minimize;

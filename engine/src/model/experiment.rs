@@ -149,6 +149,20 @@ pub struct ExperimentRecord {
     pub class_state: Vec<ClassState>,
 }
 
+impl Experiment {
+    /// The experiment a record ran.
+    pub fn of(record: &ExperimentRecord) -> Self {
+        Experiment {
+            id: record.id,
+            kind: record.kind,
+            round: record.round,
+            strategy: record.strategy,
+            order: record.order.clone(),
+            targets: record.targets.clone(),
+        }
+    }
+}
+
 impl TestResult {
     /// A result with no message, time or recording.
     pub fn new(test: impl Into<String>, outcome: RunOutcome) -> Self {

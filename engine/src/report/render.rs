@@ -112,11 +112,39 @@ impl ReportEntry {
     pub fn flake_rate_text(&self) -> Option<String> {
         let rate = self.finding.flake_rate.as_ref()?;
         let percent = |x: f64| format!("{:.1}%", x * 100.0);
-        let mut text = format!(
-            "fails in {} of all orders, {} of class-compatible orders",
-            percent(rate.all_orders),
-            percent(rate.class_compatible)
-        );
+        let incomplete = rate.incomplete.as_ref();
+        let mut text = match incomplete {
+            None => format!(
+                "fails in {} of all orders, {} of class-compatible orders",
+                percent(rate.all_orders),
+                percent(rate.class_compatible)
+            ),
+            Some(i) => {
+                let (all, compatible) = match (&i.lower_bound, i.upper_bound) {
+                    (Some(low), _) => (
+                        format!(
+                            "{}\u{2013}{}",
+                            percent(low.all_orders),
+                            percent(rate.all_orders)
+                        ),
+                        format!(
+                            "{}\u{2013}{}",
+                            percent(low.class_compatible),
+                            percent(rate.class_compatible)
+                        ),
+                    ),
+                    (None, true) => (
+                        format!("at most {}", percent(rate.all_orders)),
+                        format!("at most {}", percent(rate.class_compatible)),
+                    ),
+                    (None, false) => (
+                        format!("about {}", percent(rate.all_orders)),
+                        format!("about {}", percent(rate.class_compatible)),
+                    ),
+                };
+                format!("INCOMPLETE: fails in {all} of all orders, {compatible} of class-compatible orders")
+            }
+        };
         if let Some(r) = rate.reverse_of_passing {
             text.push_str(&format!(", {} of reverses of passing orders", percent(r)));
         }
@@ -132,6 +160,9 @@ impl ReportEntry {
                 percent(ci.class_compatible[1])
             )),
             (None, None) => text.push_str(&format!(" ({method})")),
+        }
+        if let Some(i) = incomplete {
+            text.push_str(&format!("; {}", i.reason));
         }
         Some(text)
     }

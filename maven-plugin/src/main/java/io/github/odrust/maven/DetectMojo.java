@@ -75,7 +75,11 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.minimize", defaultValue = "true")
     protected boolean minimize;
 
-    /** At most this many experiments to explain one order-dependent test (default: the engine's, 60). */
+    /**
+     * At most this many experiments to explain the run's order-dependent tests, pooled (default:
+     * the engine's, 60 per test to explain). Every test gets its first polluter or state-setter
+     * before any gets more, and all their polluters before any gets cleaners.
+     */
     @Parameter(property = "odrust.minimize.budget")
     protected Integer minimizeBudget;
 

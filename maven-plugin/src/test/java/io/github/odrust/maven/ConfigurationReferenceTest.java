@@ -183,7 +183,7 @@ class ConfigurationReferenceTest {
                 "odrust.k", String.valueOf(engine.k),
                 "odrust.baselineTries", String.valueOf(engine.baselineTries),
                 "odrust.aloneRuns", String.valueOf(engine.aloneRuns),
-                "odrust.minimize.budget", String.valueOf(engine.minimizeBudget)));
+                "odrust.minimize.budget", String.valueOf(engine.minimizeBudgetPerTest)));
         List<String> problems = new ArrayList<>();
         for (Row row : tables(reference())) {
             String cell = row.get("property");

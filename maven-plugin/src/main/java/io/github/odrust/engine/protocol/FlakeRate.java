@@ -1,5 +1,6 @@
 package io.github.odrust.engine.protocol;
 
+import com.google.gson.annotations.JsonAdapter;
 import com.google.gson.annotations.SerializedName;
 
 /** The flake rates of one OD test (Rust: {@code flakerate::FlakeRate}; docs/flake-rate.md). */
@@ -22,6 +23,28 @@ public final class FlakeRate {
     public Ci95 ci95;
     /** For {@code sampled}: orders sampled per rate; null otherwise. */
     public Long samples;
+    /** Set when not every polluter and cleaner (state-setter) is known; absent when complete. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Incomplete incomplete;
+
+    /** What an incomplete rate still says (Rust: {@code flakerate::Incomplete}). */
+    public static final class Incomplete {
+        public String reason;
+        /** The rates above are upper bounds of the real ones. */
+        @SerializedName("upper_bound")
+        public boolean upperBound;
+        /** Lower bounds of the real rates, when one follows; null otherwise. */
+        @SerializedName("lower_bound")
+        public Bound lowerBound;
+    }
+
+    /** A bound of the rates (Rust: {@code flakerate::RateBound}). */
+    public static final class Bound {
+        @SerializedName("all_orders")
+        public double allOrders;
+        @SerializedName("class_compatible")
+        public double classCompatible;
+    }
 
     /** Wilson 95% confidence intervals of sampled rates (Rust: {@code flakerate::Ci95}). */
     public static final class Ci95 {

@@ -29,8 +29,9 @@ public final class Vocabulary {
         public int baselineTries;
         @SerializedName("alone_runs")
         public int aloneRuns;
-        @SerializedName("minimize_budget")
-        public int minimizeBudget;
+        /** Explanation experiments per OD test to explain, pooled over the run, when no budget is given. */
+        @SerializedName("minimize_budget_per_test")
+        public int minimizeBudgetPerTest;
         public int k;
     }
 }

@@ -60,9 +60,17 @@ public final class ConsoleReport {
             log.info("      state-setters: " + setters);
         }
         FlakeRate r = f.flakeRate;
-        if (r != null) {
+        if (r != null && r.incomplete == null) {
             log.info(String.format("      flake rate: %s of all orders, %s of class-compatible orders (%s)",
                     percent(r.allOrders), percent(r.classCompatible), r.method));
+        } else if (r != null) {
+            FlakeRate.Incomplete i = r.incomplete;
+            String all = i.lowerBound != null ? percent(i.lowerBound.allOrders) + "-" + percent(r.allOrders)
+                    : (i.upperBound ? "at most " : "about ") + percent(r.allOrders);
+            String compatible = i.lowerBound != null ? percent(i.lowerBound.classCompatible) + "-" + percent(r.classCompatible)
+                    : (i.upperBound ? "at most " : "about ") + percent(r.classCompatible);
+            log.info(String.format("      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
+                    all, compatible, i.reason));
         }
     }
 

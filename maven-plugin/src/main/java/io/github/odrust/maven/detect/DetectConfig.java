@@ -21,7 +21,8 @@ public final class DetectConfig {
     /** For k-bounded: the length of the tuples. */
     public int k;
     public boolean minimize = true;
-    public int minimizeBudget;
+    /** Explanation experiments for the whole run; null: the engine's default (60 per OD test to explain). */
+    public Integer minimizeBudget;
     /** When not empty, only these OD tests are minimized (odrust:minimize). */
     public List<String> minimizeOnly = new ArrayList<>();
     /** dependence-aware: static fields never taken as a cause of a dependence ({@code pkg.C#F}, {@code *} wildcards). */
@@ -72,7 +73,7 @@ public final class DetectConfig {
         config.seed = given.seed != null ? given.seed
                 : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         config.minimize = given.minimize;
-        config.minimizeBudget = given.minimizeBudget != null ? given.minimizeBudget : defaults.minimizeBudget;
+        config.minimizeBudget = given.minimizeBudget;
         config.dependenceFree = given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
         config.dependenceInclude = given.dependenceInclude != null ? commaList(given.dependenceInclude)
                 : savedList(sc, "dependence_include");
@@ -91,10 +92,18 @@ public final class DetectConfig {
 
     /** Refuses numbers the engine cannot use, naming the properties. */
     public void check() throws MojoFailureException {
-        if (rounds < 0 || baselineTries < 1 || aloneRuns < 1 || minimizeBudget < 1) {
-            throw new MojoFailureException("odrust.rounds must be 0 or more, odrust.baselineTries, odrust.aloneRuns and"
-                    + " odrust.minimize.budget 1 or more (got " + rounds + ", " + baselineTries + ", "
-                    + aloneRuns + ", " + minimizeBudget + ")");
+        if (rounds < 0) {
+            throw new MojoFailureException("odrust.rounds must be 0 or more (got " + rounds + ")");
+        }
+        if (baselineTries < 1) {
+            throw new MojoFailureException("odrust.baselineTries must be 1 or more (got " + baselineTries + ")");
+        }
+        if (aloneRuns < 1) {
+            throw new MojoFailureException("odrust.aloneRuns must be 1 or more (got " + aloneRuns + ")");
+        }
+        if (minimizeBudget != null && minimizeBudget < 1) {
+            throw new MojoFailureException("odrust.minimize.budget must be 1 or more (got " + minimizeBudget
+                    + "); to explain nothing, use -Dodrust.minimize=false");
         }
     }
 
@@ -117,7 +126,9 @@ public final class DetectConfig {
         o.addProperty("stop_rounds", stopRounds);
         o.addProperty("k", k);
         o.addProperty("minimize", minimize);
-        o.addProperty("minimize_budget", minimizeBudget);
+        if (minimizeBudget != null) {
+            o.addProperty("minimize_budget", minimizeBudget);
+        }
         o.addProperty("cost_aware", costAware);
         if (!dependenceFree.isEmpty()) {
             com.google.gson.JsonArray free = new com.google.gson.JsonArray();

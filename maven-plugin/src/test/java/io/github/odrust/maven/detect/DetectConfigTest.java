@@ -70,9 +70,9 @@ class DetectConfigTest {
         assertEquals("reverse-passing", fresh.strategy);
         assertEquals(20, fresh.rounds);
         assertEquals(3, fresh.baselineTries);
-        assertEquals(10, fresh.aloneRuns);
+        assertEquals(3, fresh.aloneRuns);
         assertEquals(2, fresh.k);
-        assertEquals(60, fresh.minimizeBudget);
+        assertEquals(null, fresh.minimizeBudget, "the engine decides: 60 per OD test to explain");
         assertEquals(false, fresh.costAware);
         assertEquals(true, DetectConfig.resolve(given, null, 60_000, VOCABULARY).costAware);
         given.strategy = " tuscan ";
