@@ -144,8 +144,93 @@ fn cli_bad_usage_exits_2() {
     ] {
         let out = cli(args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&out).contains("USAGE"), "{args:?}: {}", stderr(&out));
+        // clap's message, then the usage or where to find it.
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") || err.contains("Usage:"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("--help"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn cli_missing_required_flag_names_it() {
+    for (args, flag) in [
+        (
+            &["plan-order", "--order", "x.txt"][..],
+            "--suite <suite.json>",
+        ),
+        (
+            &["plan-order", "--suite", "s.json"][..],
+            "--order <order.txt>",
+        ),
+        (&["detect-plan"][..], "--suite <suite.json>"),
+        (&["orders", "--suite", "s.json"][..], "--strategy <S>"),
+    ] {
+        let out = cli(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("required arguments were not provided") && err.contains(flag),
+            "{args:?}: {err}"
+        );
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn cli_unknown_subcommand_is_a_usage_error() {
+    let out = cli(&["ordrs", "--suite", "s.json"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("unrecognized subcommand 'ordrs'"), "{err}");
+    assert!(
+        err.contains("'orders'"),
+        "suggests the closest command: {err}"
+    );
+    assert!(err.contains("Usage:"), "{err}");
+    assert!(!err.contains("error["), "not an engine error: {err}");
+}
+
+#[test]
+fn cli_help_lists_every_command_and_the_defaults() {
+    let out = cli(&["--help"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = stdout(&out);
+    for command in [
+        "version",
+        "call",
+        "plan-order",
+        "detect-plan",
+        "orders",
+        "flakerate",
+    ] {
+        assert!(
+            help.lines()
+                .any(|line| line.trim_start().starts_with(&format!("{command} "))),
+            "`{command}` missing from --help:\n{help}"
+        );
+    }
+    assert!(
+        help.contains("--strategy reverse-passing --seed 0 --rounds 20"),
+        "{help}"
+    );
+    assert!(help.contains("--seed 0 --k 2"), "{help}");
+    let out = cli(&["detect-plan", "--help"], None);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for default in [
+        "[default: reverse-passing]",
+        "[default: 0]",
+        "[default: 20]",
+    ] {
+        assert!(help.contains(default), "{default}: {help}");
+    }
+    let out = cli(&["orders", "--help"], None);
+    let help = stdout(&out);
+    assert!(help.contains("--accesses <accesses.json>"), "{help}");
+    assert!(help.contains("[default: 2]"), "{help}");
 }
 
 #[test]

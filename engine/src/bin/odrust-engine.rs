@@ -3,11 +3,16 @@
 //! The plugin never runs this binary; it loads the library over JNI. The CLI calls the same
 //! [`odrust_engine::protocol::call`], so what it prints is exactly what the plugin gets.
 //! Exit codes: 0 on success, 2 for an engine error (`error[<code>]: <message>` on stderr) or for
-//! bad usage.
+//! bad usage (clap's message and usage on stderr); a panic exits with Rust's 101.
+//! Arguments are parsed by clap (derive); `--help` and `<command> --help` list the commands,
+//! their flags and defaults.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
 use odrust_engine::model::experiment::{ExperimentKind, ExperimentRecord, TestResult};
 use odrust_engine::model::outcome::RunOutcome;
@@ -19,42 +24,107 @@ use odrust_engine::schedule::rounds::rounds_if_passing;
 use odrust_engine::schedule::{lower_bound, Schedule};
 use odrust_engine::EngineError;
 
-const USAGE: &str = "\
-odrust-engine: the decision engine of odrust, on the command line
+/// `odrust-engine`: the decision engine of odrust, on the command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "odrust-engine",
+    about = "odrust-engine: the decision engine of odrust, on the command line",
+    after_help = "Ops: see docs/protocol.md, \"Engine calls\". Errors print `error[<code>]: <message>` on\n\
+                  stderr and exit with status 2; bad usage exits with status 2 too.",
+    // A flag given twice keeps its last value, as the hand-written parser did.
+    args_override_self = true,
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-USAGE:
-    odrust-engine version
-    odrust-engine call <op> [request.json | -]
-    odrust-engine plan-order --suite <suite.json> --order <order.txt>
-    odrust-engine detect-plan --suite <suite.json> [--strategy S] [--seed N] [--rounds R]
-    odrust-engine orders --suite <suite.json> --strategy S [--seed N] [--k K]
-                         [--accesses <accesses.json>] [--dependence-free P1,P2]
-    odrust-engine flakerate [input.json | -]
-    odrust-engine --help
-
-COMMANDS:
-    version       print the engine version and ABI version
-    call          run one engine op; the request is read from the file, or from stdin
-                  with `-`, or is `{}` when omitted; prints the response JSON
-    plan-order    resolve and segment an order file against a suite; prints the plan JSON
-    detect-plan   print the orders the rounds of `odrust:detect` run when every round passes
-                  (JSON); defaults: --strategy reverse-passing --seed 0 --rounds 20
-    orders        the orders of a systematic strategy (tuscan, pairs-all, k-bounded) for a
-                  suite, with their count, executions, pairs covered and the lower bound
-                  (JSON); defaults: --seed 0 --k 2. The suite is the plugin's suite.json or
-                  {\"classes\": {\"pkg.A\": [\"pkg.A#t1\", ...], ...}}. dependence-aware needs
-                  --accesses: {\"<test id>\": {\"reads\": [fields], \"writes\": [fields]}}
-                  (a test missing there counts as touching every field)
-    flakerate     the flake rates of a victim (polluters, cleaners) or brittle (state_setters)
-                  read from the file or stdin (JSON, see docs/flake-rate.md); prints the rates
-                  and the method used
-
-Ops: see docs/protocol.md, \"Engine calls\". Errors print `error[<code>]: <message>` on
-stderr and exit with status 2.";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// print the engine version and ABI version
+    Version,
+    /// run one engine op; the request is read from the file, or from stdin with `-`, or is `{}`
+    /// when omitted; prints the response JSON
+    ///
+    /// Ops: see docs/protocol.md, "Engine calls".
+    Call {
+        /// the engine op (docs/protocol.md, "Engine calls")
+        op: String,
+        /// the request JSON: a file, or `-` for stdin [default: `{}`]
+        #[arg(value_name = "request.json | -")]
+        request: Option<String>,
+    },
+    /// resolve and segment an order file against a suite; prints the plan JSON
+    PlanOrder {
+        /// the suite (the plugin's target/odrust/suite.json)
+        #[arg(long, value_name = "suite.json")]
+        suite: PathBuf,
+        /// the order: one test id per line
+        #[arg(long, value_name = "order.txt")]
+        order: PathBuf,
+    },
+    /// print the orders the rounds of `odrust:detect` run when every round passes (JSON);
+    /// defaults: --strategy reverse-passing --seed 0 --rounds 20
+    ///
+    /// For a systematic strategy, the first R orders of its schedule (k = 2, no cost model);
+    /// dependence-aware is refused (its rounds come from a recording: use `orders --accesses`).
+    DetectPlan {
+        /// the suite (the plugin's target/odrust/suite.json)
+        #[arg(long, value_name = "suite.json")]
+        suite: PathBuf,
+        /// the detection strategy (docs/detect.md)
+        #[arg(long, value_name = "S", default_value = Strategy::DEFAULT.name())]
+        strategy: String,
+        /// the seed of the random orders
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        seed: u64,
+        /// how many rounds
+        #[arg(long, value_name = "R", default_value_t = 20)]
+        rounds: u32,
+    },
+    /// the orders of a systematic strategy (tuscan, pairs-all, k-bounded, dependence-aware) for a
+    /// suite, with their count, executions, pairs covered and the lower bound (JSON); defaults:
+    /// --seed 0 --k 2
+    ///
+    /// The suite is the plugin's suite.json or {"classes": {"pkg.A": ["pkg.A#t1", ...], ...}}.
+    /// dependence-aware needs --accesses: {"<test id>": {"reads": [fields], "writes": [fields]}}
+    /// (a test missing there counts as touching every field).
+    Orders {
+        /// the suite: the plugin's suite.json, or {"classes": {"pkg.A": ["pkg.A#t1", ...]}}
+        #[arg(long, value_name = "suite.json")]
+        suite: PathBuf,
+        /// tuscan, pairs-all, k-bounded or dependence-aware
+        #[arg(long, value_name = "S")]
+        strategy: String,
+        /// the seed of the construction
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        seed: u64,
+        /// tests per order for k-bounded (1, 2 or 3)
+        #[arg(long, value_name = "K", default_value_t = 2)]
+        k: u32,
+        /// dependence-aware only (and required there): the static fields each test reads and
+        /// writes, {"<test id>": {"reads": [fields], "writes": [fields]}}
+        #[arg(long, value_name = "accesses.json")]
+        accesses: Option<PathBuf>,
+        /// dependence-aware only: fields to ignore, comma-separated patterns (`p.Log#*,*#COUNT`)
+        #[arg(long, value_name = "P1,P2")]
+        dependence_free: Option<String>,
+    },
+    /// the flake rates of a victim (polluters, cleaners) or brittle (state_setters) read from the
+    /// file or stdin (JSON, see docs/flake-rate.md); prints the rates and the method used
+    Flakerate {
+        /// the input JSON: a file, or `-` for stdin
+        #[arg(value_name = "input.json | -")]
+        input: String,
+    },
+}
 
 /// What went wrong in `main`.
 enum Failure {
-    Usage(String),
+    /// Bad usage found after parsing: printed and exited by clap (status 2).
+    Usage(clap::Error),
     Engine(EngineError),
 }
 
@@ -64,17 +134,25 @@ impl From<EngineError> for Failure {
     }
 }
 
+/// A usage error of `subcommand` found after parsing, formatted by clap like its own.
+fn usage(subcommand: &str, kind: ErrorKind, message: impl std::fmt::Display) -> Failure {
+    let mut command = Cli::command();
+    command.build();
+    let error = match command.find_subcommand_mut(subcommand) {
+        Some(sub) => sub.error(kind, message),
+        None => command.error(kind, message),
+    };
+    Failure::Usage(error)
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = Cli::parse();
+    match run(cli.command) {
         Ok(output) => {
             println!("{output}");
             ExitCode::SUCCESS
         }
-        Err(Failure::Usage(message)) => {
-            eprintln!("odrust-engine: {message}\n\n{USAGE}");
-            ExitCode::from(2)
-        }
+        Err(Failure::Usage(error)) => error.exit(),
         Err(Failure::Engine(error)) => {
             eprintln!("error[{}]: {error}", error.code());
             ExitCode::from(2)
@@ -82,69 +160,64 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<String, Failure> {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args.as_slice() {
-        [] => Err(Failure::Usage("no command given".into())),
-        ["--help" | "-h" | "help", ..] => Ok(USAGE.to_string()),
-        ["version"] => Ok(format!(
+fn run(command: Command) -> Result<String, Failure> {
+    match command {
+        Command::Version => Ok(format!(
             "odrust-engine {ENGINE_VERSION} (abi {ABI_VERSION})"
         )),
-        ["call", op] => Ok(protocol::call(op, "{}")?),
-        ["call", op, source] => {
-            let request = if *source == "-" {
-                read_stdin()?
-            } else {
-                read_file(Path::new(source))?
+        Command::Call { op, request } => {
+            let request = match request {
+                None => "{}".to_string(),
+                Some(source) => read_source(&source)?,
             };
-            Ok(protocol::call(op, &request)?)
+            Ok(protocol::call(&op, &request)?)
         }
-        ["call", ..] => Err(Failure::Usage(
-            "`call` takes an op and at most one request file".into(),
-        )),
-        ["plan-order", rest @ ..] => plan_order(rest),
-        ["detect-plan", rest @ ..] => detect_plan(rest),
-        ["orders", rest @ ..] => orders(rest),
-        ["flakerate", source] => {
-            let request = if *source == "-" {
-                read_stdin()?
-            } else {
-                read_file(Path::new(source))?
-            };
-            Ok(protocol::call("flake_rate", &request)?)
+        Command::PlanOrder { suite, order } => plan_order(&suite, &order),
+        Command::DetectPlan {
+            suite,
+            strategy,
+            seed,
+            rounds,
+        } => detect_plan(&suite, Strategy::parse(&strategy)?, seed, rounds),
+        Command::Orders {
+            suite,
+            strategy,
+            seed,
+            k,
+            accesses,
+            dependence_free,
+        } => {
+            let dependence_free: Vec<String> = dependence_free
+                .iter()
+                .flat_map(|list| list.split(','))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(String::from)
+                .collect();
+            orders(
+                &suite,
+                Strategy::parse(&strategy)?,
+                seed,
+                k,
+                accesses.as_deref(),
+                &dependence_free,
+            )
         }
-        ["flakerate", ..] => Err(Failure::Usage(
-            "`flakerate` takes one input file, or `-` for stdin".into(),
-        )),
-        [command, ..] => Err(Failure::Usage(format!("unknown command `{command}`"))),
+        Command::Flakerate { input } => Ok(protocol::call("flake_rate", &read_source(&input)?)?),
     }
 }
 
-fn plan_order(args: &[&str]) -> Result<String, Failure> {
-    let mut suite = None;
-    let mut order = None;
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let slot = match *flag {
-            "--suite" => &mut suite,
-            "--order" => &mut order,
-            other => {
-                return Err(Failure::Usage(format!(
-                    "unknown option `{other}` for plan-order"
-                )))
-            }
-        };
-        let value = rest
-            .next()
-            .ok_or_else(|| Failure::Usage(format!("{flag} needs a file")))?;
-        *slot = Some(PathBuf::from(value));
+/// The text of a file, or of stdin for `-`.
+fn read_source(source: &str) -> Result<String, EngineError> {
+    if source == "-" {
+        read_stdin()
+    } else {
+        read_file(Path::new(source))
     }
-    let (Some(suite), Some(order)) = (suite, order) else {
-        return Err(Failure::Usage(
-            "plan-order needs --suite <suite.json> and --order <order.txt>".into(),
-        ));
-    };
-    let suite_json = read_file(&suite)?;
+}
+
+fn plan_order(suite: &Path, order: &Path) -> Result<String, Failure> {
+    let suite_json = read_file(suite)?;
     let suite: serde_json::Value =
         serde_json::from_str(&suite_json).map_err(|e| EngineError::BadRequest {
             op: "plan_order".into(),
@@ -152,55 +225,27 @@ fn plan_order(args: &[&str]) -> Result<String, Failure> {
         })?;
     let request = serde_json::json!({
         "suite": suite,
-        "order_text": read_file(&order)?,
+        "order_text": read_file(order)?,
         "source": order.display().to_string(),
     });
     Ok(protocol::call("plan_order", &request.to_string())?)
 }
 
-fn detect_plan(args: &[&str]) -> Result<String, Failure> {
-    let mut suite = None;
-    let mut strategy = Strategy::DEFAULT;
-    let mut seed: u64 = 0;
-    let mut rounds: u32 = 20;
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let value = *rest
-            .next()
-            .ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
-        let number = |what: &str| Failure::Usage(format!("{flag} needs {what}, not `{value}`"));
-        match *flag {
-            "--suite" => suite = Some(PathBuf::from(value)),
-            "--strategy" => strategy = Strategy::parse(value)?,
-            "--seed" => {
-                seed = value
-                    .parse()
-                    .map_err(|_| number("a non-negative integer"))?
-            }
-            "--rounds" => {
-                rounds = value
-                    .parse()
-                    .map_err(|_| number("a non-negative integer"))?
-            }
-            other => {
-                return Err(Failure::Usage(format!(
-                    "unknown option `{other}` for detect-plan"
-                )))
-            }
-        }
-    }
-    let Some(suite) = suite else {
-        return Err(Failure::Usage(
-            "detect-plan needs --suite <suite.json>".into(),
-        ));
-    };
+fn detect_plan(
+    suite: &Path,
+    strategy: Strategy,
+    seed: u64,
+    rounds: u32,
+) -> Result<String, Failure> {
     if strategy == Strategy::DependenceAware {
-        return Err(Failure::Usage(
-            "dependence-aware plans its rounds from what the baseline recorded: use `orders --strategy dependence-aware --accesses <accesses.json>`".into(),
+        return Err(usage(
+            "detect-plan",
+            ErrorKind::InvalidValue,
+            "dependence-aware plans its rounds from what the baseline recorded: use `orders --strategy dependence-aware --accesses <accesses.json>`",
         ));
     }
     let suite: Suite =
-        serde_json::from_str(&read_file(&suite)?).map_err(|e| EngineError::BadRequest {
+        serde_json::from_str(&read_file(suite)?).map_err(|e| EngineError::BadRequest {
             op: "detect-plan".into(),
             reason: format!("{} is not a suite: {e}", suite.display()),
         })?;
@@ -243,50 +288,14 @@ fn read_suite(path: &Path, op: &str) -> Result<Suite, Failure> {
     Ok(serde_json::from_value(value).map_err(|e| bad(e.to_string()))?)
 }
 
-fn orders(args: &[&str]) -> Result<String, Failure> {
-    let mut suite = None;
-    let mut strategy = None;
-    let mut seed: u64 = 0;
-    let mut k: u32 = 2;
-    let mut accesses = None;
-    let mut dependence_free: Vec<String> = Vec::new();
-    let mut rest = args.iter();
-    while let Some(flag) = rest.next() {
-        let value = *rest
-            .next()
-            .ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
-        let number = || {
-            Failure::Usage(format!(
-                "{flag} needs a non-negative integer, not `{value}`"
-            ))
-        };
-        match *flag {
-            "--suite" => suite = Some(PathBuf::from(value)),
-            "--strategy" => strategy = Some(Strategy::parse(value)?),
-            "--seed" => seed = value.parse().map_err(|_| number())?,
-            "--k" => k = value.parse().map_err(|_| number())?,
-            "--accesses" => accesses = Some(PathBuf::from(value)),
-            "--dependence-free" => {
-                dependence_free = value
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|p| !p.is_empty())
-                    .map(String::from)
-                    .collect()
-            }
-            other => {
-                return Err(Failure::Usage(format!(
-                    "unknown option `{other}` for orders"
-                )))
-            }
-        }
-    }
-    let (Some(suite), Some(strategy)) = (suite, strategy) else {
-        return Err(Failure::Usage(
-            "orders needs --suite <suite.json> and --strategy <tuscan|pairs-all|k-bounded|dependence-aware>"
-                .into(),
-        ));
-    };
+fn orders(
+    suite: &Path,
+    strategy: Strategy,
+    seed: u64,
+    k: u32,
+    accesses: Option<&Path>,
+    dependence_free: &[String],
+) -> Result<String, Failure> {
     if !(1..=3).contains(&k) {
         return Err(Failure::Engine(EngineError::BadConfig {
             setting: "k".into(),
@@ -294,14 +303,16 @@ fn orders(args: &[&str]) -> Result<String, Failure> {
             reason: "k-bounded runs k = 1, 2 or 3 tests per order".into(),
         }));
     }
-    let suite = read_suite(&suite, "orders")?;
+    let suite = read_suite(suite, "orders")?;
     if strategy == Strategy::DependenceAware {
         let Some(accesses) = accesses else {
-            return Err(Failure::Usage(
-                "dependence-aware needs --accesses <file.json>: {\"<test id>\": {\"reads\": [fields], \"writes\": [fields]}}".into(),
+            return Err(usage(
+                "orders",
+                ErrorKind::MissingRequiredArgument,
+                "dependence-aware needs --accesses <accesses.json>: {\"<test id>\": {\"reads\": [fields], \"writes\": [fields]}}",
             ));
         };
-        return dependence_orders(&suite, &accesses, &dependence_free, seed);
+        return dependence_orders(&suite, accesses, dependence_free, seed);
     }
     let Some(schedule) = Schedule::new(strategy, &suite, seed, k, None) else {
         return Err(Failure::Engine(EngineError::BadConfig {
@@ -350,10 +361,14 @@ fn dependence_orders(
     let text = read_file(accesses)?;
     let map: std::collections::BTreeMap<String, Access> =
         serde_json::from_str(&text).map_err(|e| {
-            Failure::Usage(format!(
-                "{}: not an accesses file ({e}); expected {{\"<test id>\": {{\"reads\": [...], \"writes\": [...]}}}}",
-                accesses.display()
-            ))
+            usage(
+                "orders",
+                ErrorKind::InvalidValue,
+                format!(
+                    "{}: not an accesses file ({e}); expected {{\"<test id>\": {{\"reads\": [...], \"writes\": [...]}}}}",
+                    accesses.display()
+                ),
+            )
         })?;
     let record = ExperimentRecord {
         id: 1,

@@ -1,17 +1,21 @@
-//! `odrust-bench`: systematic schedules over realistic suite shapes, against the lower bound
-//! (`docs/schedules.md`). `odrust-bench` prints the table; `odrust-bench seeds` 60 skewed
-//! suites of 3,000 to 9,000 tests; `odrust-bench big` builds only the
-//! 5,000-test tuscan schedules (for `/usr/bin/time -v`); `odrust-bench NAME` only the shapes whose
-//! name contains `NAME`. "engine ms" is the wall time of building the tuscan schedule, "cpu ms"
-//! the CPU time of this thread meanwhile (Linux `/proc/thread-self/schedstat`; `-` elsewhere),
-//! which a loaded machine does not inflate.
+//! `odrust-bench`: the *quality* of the systematic schedules over realistic suite shapes (orders
+//! and executions against the lower bound, `docs/schedules.md`), which the criterion benchmark
+//! (`benches/schedule.rs`, time only) does not measure. Run it with
+//! `cargo run --release --example odrust-bench [-- seeds|big|NAME]`: no argument prints the
+//! table; `seeds` 60 skewed suites of 3,000 to 9,000 tests; `big` builds only the 5,000-test
+//! tuscan schedules (for `/usr/bin/time -v target/release/examples/odrust-bench big`); `NAME`
+//! only the shapes whose name contains `NAME`. "engine ms" is the wall time of building the
+//! tuscan schedule, "cpu ms" the CPU time of this thread meanwhile (Linux
+//! `/proc/thread-self/schedstat`; `-` elsewhere), which a loaded machine does not inflate.
 
 use std::time::Instant;
 
-use odrust_engine::model::seed::Xorshift;
 use odrust_engine::model::strategy::Strategy;
-use odrust_engine::model::suite::{ClassRecord, Framework, Suite};
 use odrust_engine::schedule::{lower_bound, Schedule};
+
+#[path = "../benches/shapes/mod.rs"]
+mod shapes;
+use shapes::{skewed, suite};
 
 /// CPU time of the calling thread in nanoseconds (Linux only).
 fn cpu_ns() -> Option<u64> {
@@ -21,60 +25,6 @@ fn cpu_ns() -> Option<u64> {
         .next()?
         .parse()
         .ok()
-}
-
-fn suite(sizes: &[usize]) -> Suite {
-    Suite {
-        schema_version: 1,
-        module: "bench".into(),
-        classes: sizes
-            .iter()
-            .enumerate()
-            .map(|(c, &n)| ClassRecord {
-                class: format!("p.C{c}"),
-                framework: Framework::Junit4,
-                reorderable: true,
-                tests: (0..n).map(|t| format!("p.C{c}#t{t}")).collect(),
-                dynamic: Vec::new(),
-            })
-            .collect(),
-    }
-}
-
-/// Class sizes skewed like real modules: many small classes, a few large (seeded, xorshift).
-fn skewed(classes: usize, seed: u64) -> Vec<usize> {
-    let mut x = Xorshift::new(seed);
-    (0..classes)
-        .map(|_| {
-            let u = (x.next_u64() % 1000) as f64 / 1000.0;
-            1 + (u * u * u * 40.0) as usize
-        })
-        .collect()
-}
-
-fn shapes(big_only: bool) -> Vec<(String, Vec<usize>)> {
-    let mut shapes = vec![
-        ("1 class x 5000".to_string(), vec![5000]),
-        ("500 classes x 10".to_string(), vec![10; 500]),
-        ("5000 classes x 1".to_string(), vec![1; 5000]),
-        ("480 skewed classes".to_string(), skewed(480, 13)),
-    ];
-    if big_only {
-        return shapes;
-    }
-    shapes.extend([
-        ("1 class x 60".to_string(), vec![60]),
-        ("1 class x 61".to_string(), vec![61]),
-        ("20 classes x 10".to_string(), vec![10; 20]),
-        ("50 skewed classes".to_string(), skewed(50, 7)),
-        ("150 skewed classes".to_string(), skewed(150, 11)),
-        ("1 big + 30 small".to_string(), {
-            let mut s = vec![100];
-            s.extend([3; 30]);
-            s
-        }),
-    ]);
-    shapes
 }
 
 /// `odrust-bench seeds`: 60 skewed suites of 3,000 to 9,000 tests (300, 480 and 800 classes, 20
@@ -121,7 +71,7 @@ fn main() {
     let only = arg.filter(|a| a != "big");
     println!("| suite | tests | tuscan orders | bound | x bound | tuscan executions | bound | x bound | pairs-all orders | pairs-all executions | engine ms | cpu ms |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for (name, sizes) in shapes(big_only) {
+    for (name, sizes) in shapes::table(big_only) {
         if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
             continue;
         }
