@@ -8,6 +8,7 @@ import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.PlanFile;
 import io.github.odrust.maven.fork.TestJvm;
 import io.github.odrust.maven.surefire.TestClassScanner;
+import io.github.odrust.maven.surefire.TestSelection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,10 +36,10 @@ public final class Discovery {
         if (module.frameworks.isEmpty()) {
             throw noTests(module, "it has no JUnit 4 or JUnit 5 (Jupiter) test dependency");
         }
+        TestSelection selection = scanner.selection();
         if (candidates.isEmpty()) {
-            throw noTests(module, "no compiled class in " + module.settings.testClassesDirectory + " matches includes "
-                    + (module.settings.includes.isEmpty() ? "(Surefire's defaults)" : module.settings.includes)
-                    + (module.settings.excludes.isEmpty() ? "" : " and not excludes " + module.settings.excludes));
+            throw noTests(module, "no compiled class in " + module.settings.testClassesDirectory + " matches Surefire's "
+                    + (hasTestParameter(module) ? "-Dtest=" + module.settings.test : "includes and excludes") + " (" + selection + ")");
         }
         Path events = dir.resolve("discover-events.jsonl");
         Path plan = dir.resolve("discover-plan.txt");
@@ -64,6 +65,9 @@ public final class Discovery {
                 if ("class".equals(kind)) {
                     JsonObject record = e.deepCopy();
                     record.remove("event");
+                    if (selection.filtersMethods()) {
+                        keepSelected(record, selection);
+                    }
                     if (record.getAsJsonArray("tests").size() > 0) {
                         classes.add(record);
                     }
@@ -92,6 +96,26 @@ public final class Discovery {
                     + " that " + String.join(" or ", module.frameworks) + " would run");
         }
         return suite;
+    }
+
+    private static boolean hasTestParameter(TestModule module) {
+        return module.settings.test != null && !module.settings.test.trim().isEmpty();
+    }
+
+    /** Drops the tests (and dynamic containers) of a class record that Surefire's method filters leave out. */
+    static void keepSelected(JsonObject record, TestSelection selection) {
+        String framework = str(record, "framework");
+        for (String key : new String[] {"tests", "dynamic"}) {
+            if (record.has(key) && record.get(key).isJsonArray()) {
+                JsonArray kept = new JsonArray();
+                record.getAsJsonArray(key).forEach(t -> {
+                    if (selection.selectsTest(t.getAsString(), framework)) {
+                        kept.add(t);
+                    }
+                });
+                record.add(key, kept);
+            }
+        }
     }
 
     /** The original order: every test of the suite, class by class, as `mvn test` runs them. */

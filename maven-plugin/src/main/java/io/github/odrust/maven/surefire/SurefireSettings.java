@@ -28,6 +28,8 @@ public final class SurefireSettings {
     public String classpathDependencyScopeExclude;
     public List<String> includes = new ArrayList<>();
     public List<String> excludes = new ArrayList<>();
+    public File includesFile;
+    public File excludesFile;
     public String runOrder = "filesystem";
     public Long runOrderRandomSeed;
     public String forkCount = "1";

@@ -138,6 +138,8 @@ public final class SurefireSettingsReader {
         s.classpathDependencyScopeExclude = (String) field(mojo, "classpathDependencyScopeExclude");
         s.includes = strings(field(mojo, "includes"));
         s.excludes = strings(field(mojo, "excludes"));
+        s.includesFile = file(field(mojo, "includesFile"));
+        s.excludesFile = file(field(mojo, "excludesFile"));
         Object runOrder = field(mojo, "runOrder");
         if (runOrder != null) {
             s.runOrder = runOrder.toString();
@@ -197,6 +199,10 @@ public final class SurefireSettingsReader {
             }
         }
         return null;
+    }
+
+    static File file(Object value) {
+        return value instanceof File ? (File) value : null;
     }
 
     static List<String> strings(Object value) {
