@@ -332,7 +332,10 @@ fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_bounds_the_truth() 
         };
         match &rate.incomplete {
             None => {
-                assert!(v.minimize_complete, "budget {budget}: complete without the mark");
+                assert!(
+                    v.minimize_complete,
+                    "budget {budget}: complete without the mark"
+                );
                 assert!((rate.all_orders - truth).abs() < 1e-9);
             }
             Some(incomplete) => {
@@ -340,19 +343,135 @@ fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_bounds_the_truth() 
                 assert!(!v.minimize_complete, "budget {budget}");
                 if incomplete.upper_bound {
                     assert!(rate.all_orders >= truth - 1e-9, "budget {budget}: {rate:?}");
-                    assert!(rate.class_compatible >= truth - 1e-9, "budget {budget}: {rate:?}");
+                    assert!(
+                        rate.class_compatible >= truth - 1e-9,
+                        "budget {budget}: {rate:?}"
+                    );
                 }
                 if let Some(low) = &incomplete.lower_bound {
                     assert!(low.all_orders <= truth + 1e-9, "budget {budget}: {rate:?}");
-                    assert!(low.class_compatible <= truth + 1e-9, "budget {budget}: {rate:?}");
+                    assert!(
+                        low.class_compatible <= truth + 1e-9,
+                        "budget {budget}: {rate:?}"
+                    );
                 }
                 assert!(
-                    summary.notes.iter().any(|n| n.contains("marked incomplete")),
+                    summary
+                        .notes
+                        .iter()
+                        .any(|n| n.contains("marked incomplete")),
                     "{:?}",
                     summary.notes
                 );
             }
         }
     }
-    assert!(incomplete_seen > 0, "some budget cuts the cleaner search short");
+    assert!(
+        incomplete_seen > 0,
+        "some budget cuts the cleaner search short"
+    );
+}
+
+/// `⌈log2 m⌉`.
+fn log2_ceil(m: usize) -> u32 {
+    usize::BITS - (m.max(1) - 1).leading_zeros()
+}
+
+#[test]
+fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_the_bound() {
+    // 120 classes of 10 tests: p.C<k>#t<i>.
+    let suite = suite_of(
+        (0..120)
+            .map(|k| class(&format!("p.C{k}"), 10, 0, true))
+            .collect(),
+    );
+    let t = |k: usize, i: usize| format!("p.C{k}#t{i}");
+    let wiring = Wiring {
+        victims: vec![
+            // Two single polluters, one with a cleaner in a third class (it can hide the
+            // polluter when it runs after it), one without any.
+            (
+                t(10, 3),
+                vec![(t(40, 1), vec![t(77, 2)]), (t(90, 9), vec![])],
+            ),
+            // One polluter with two cleaners, one of them in the polluter's own class.
+            (t(55, 5), vec![(t(20, 0), vec![t(20, 7), t(101, 4)])]),
+        ],
+        brittles: vec![(t(3, 3), vec![t(66, 6), t(111, 1)], vec![])],
+    };
+    let m = suite.ids().count();
+    let config = DetectConfig {
+        minimize_budget: Some(2_000),
+        ..minimizing(Strategy::ReversePassing, 11)
+    };
+    let (history, summary) = detect_all(&config, &suite, &|e| wiring.run(e));
+    let find = |test: &str| {
+        summary
+            .flaky
+            .iter()
+            .find(|f| f.test == test)
+            .unwrap_or_else(|| panic!("{test} not found: {:?}", summary.flaky))
+    };
+    let v1 = find(&t(10, 3));
+    assert_eq!(v1.kind, FlakyKind::VICTIM);
+    assert_eq!(v1.polluters, [vec![t(40, 1)], vec![t(90, 9)]]);
+    assert_eq!(v1.cleaners[&t(40, 1)], [t(77, 2)]);
+    assert!(v1.cleaners[&t(90, 9)].is_empty());
+    let v2 = find(&t(55, 5));
+    assert_eq!(v2.polluters, [vec![t(20, 0)]]);
+    assert_eq!(v2.cleaners[&t(20, 0)], [t(20, 7), t(101, 4)]);
+    let b = find(&t(3, 3));
+    assert_eq!(b.kind, FlakyKind::BRITTLE);
+    let mut setters = b.state_setters.clone();
+    setters.sort();
+    assert_eq!(setters, [vec![t(111, 1)], vec![t(66, 6)]]);
+    for f in [v1, v2, b] {
+        assert!(f.minimize_complete, "{}", f.test);
+        assert!(f.flake_rate.as_ref().unwrap().incomplete.is_none());
+    }
+    // Within the documented bound: culprits 3·p·⌈log2 m⌉ + 2, cleaners 2·c·⌈log2 m⌉ + 1 per
+    // polluter (c ≥ 1 counted as at least one search).
+    let log = log2_ceil(m);
+    let bound = |culprits: u32, cleaners: &[u32]| {
+        3 * culprits * log
+            + 2
+            + cleaners
+                .iter()
+                .map(|c| 2 * c.max(&1) * log + 1)
+                .sum::<u32>()
+    };
+    assert!(
+        v1.minimize_experiments <= bound(2, &[1, 0]),
+        "{}",
+        v1.minimize_experiments
+    );
+    assert!(
+        v2.minimize_experiments <= bound(1, &[2]),
+        "{}",
+        v2.minimize_experiments
+    );
+    assert!(
+        b.minimize_experiments <= bound(2, &[]),
+        "{}",
+        b.minimize_experiments
+    );
+    // Linear search would have run a pair per test and a triple per test and polluter.
+    let total: u32 = [v1, v2, b].iter().map(|f| f.minimize_experiments).sum();
+    assert!(
+        total < (m as u32) / 4,
+        "{total} explanation experiments for {m} tests"
+    );
+    assert_no_order_run_twice(&history);
+
+    // The default pooled budget (60 per OD test) reaches every OD test's first culprit.
+    let pooled = minimizing(Strategy::ReversePassing, 11);
+    let (_, summary) = detect_all(&pooled, &suite, &|e| wiring.run(e));
+    for f in &summary.flaky {
+        assert!(
+            !f.polluters.is_empty() || !f.state_setters.is_empty(),
+            "{} got nothing: {:?}",
+            f.test,
+            summary.notes
+        );
+    }
 }

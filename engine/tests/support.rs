@@ -287,3 +287,56 @@ pub fn assert_no_order_run_twice(history: &[ExperimentRecord]) {
         }
     }
 }
+
+/// A polluter and its cleaners.
+pub type Polluter = (String, Vec<String>);
+
+/// A simulated module with order-dependent tests wired by hand: each victim is polluted by any of
+/// its polluters and cleaned by that polluter's cleaners; each brittle passes once one of its
+/// state-setters ran (and a later "breaker" undoes it).
+#[derive(Debug, Clone, Default)]
+pub struct Wiring {
+    /// Victim -> its polluters, each with its cleaners.
+    pub victims: Vec<(String, Vec<Polluter>)>,
+    /// Brittle -> its state-setters and its breakers.
+    pub brittles: Vec<(String, Vec<String>, Vec<String>)>,
+}
+
+impl Wiring {
+    /// The outcomes of running `e` in one JVM.
+    pub fn run(&self, e: &Experiment) -> Vec<(String, RunOutcome)> {
+        let mut dirty: Vec<Option<&str>> = vec![None; self.victims.len()];
+        let mut set: Vec<bool> = vec![false; self.brittles.len()];
+        let mut out = Vec::new();
+        for t in &e.order {
+            let mut outcome = RunOutcome::Pass;
+            for (i, (victim, polluters)) in self.victims.iter().enumerate() {
+                if t == victim && dirty[i].is_some() {
+                    outcome = RunOutcome::Fail;
+                }
+                if let Some((p, _)) = polluters.iter().find(|(p, _)| p == t) {
+                    dirty[i] = Some(p.as_str());
+                } else if let Some(p) = dirty[i] {
+                    let cleans = polluters
+                        .iter()
+                        .any(|(q, cleaners)| q == p && cleaners.contains(t));
+                    if cleans {
+                        dirty[i] = None;
+                    }
+                }
+            }
+            for (i, (brittle, setters, breakers)) in self.brittles.iter().enumerate() {
+                if t == brittle && !set[i] {
+                    outcome = RunOutcome::Error;
+                }
+                if setters.contains(t) {
+                    set[i] = true;
+                } else if breakers.contains(t) {
+                    set[i] = false;
+                }
+            }
+            out.push((t.clone(), outcome));
+        }
+        out
+    }
+}
