@@ -15,10 +15,11 @@ impl Replay<'_> {
     }
 
     /// What the outcomes observed so far explain about `od`, and the experiment it needs next;
-    /// `None` when `od` is not explained (minimization off, not selected, not a victim or
-    /// brittle).
+    /// `None` when `od` is not explained (minimization off and nothing run for it, not
+    /// selected, not a victim or brittle). With minimization off, what earlier runs explained is
+    /// still reported.
     pub(super) fn explain(&self, od: &OdTest) -> Option<(Explanation, Option<Query>)> {
-        if !self.config.minimize {
+        if !self.config.minimize && self.spent_on(od) == 0 {
             return None;
         }
         if let Some(only) = &self.config.minimize_only {

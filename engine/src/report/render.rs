@@ -52,6 +52,13 @@ pub struct Report {
     /// Notes about the run.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// False for a report written while the run went on (and left by a run that was killed).
+    #[serde(default = "complete_when_absent")]
+    pub complete: bool,
+}
+
+fn complete_when_absent() -> bool {
+    true
 }
 
 /// One flaky test of a [`Report`]: the finding as detection reported it, and the files and
@@ -303,6 +310,9 @@ fn header_line(report: &Report) -> String {
         (Some(run), None) => parts.push(format!("{run} rounds")),
         _ => {}
     }
+    if !report.complete {
+        parts.push("INCOMPLETE: written while the run was going on; a run that was stopped leaves it as it was".into());
+    }
     parts.join(" \u{b7} ")
 }
 
@@ -523,6 +533,37 @@ mod tests {
         let rendered = render(&report);
         assert!(rendered.html.contains("No flaky test was found."));
         assert!(rendered.xml.contains(r#"tests="0""#), "{}", rendered.xml);
+        assert!(!rendered.html.contains("INCOMPLETE"));
+    }
+
+    #[test]
+    fn a_report_written_during_the_run_says_so_and_so_does_an_incomplete_rate() {
+        let report: Report = serde_json::from_value(serde_json::json!({
+            "module": "g:a", "complete": false,
+            "flaky": [{"test": "p.V#v", "kind": "victim", "polluters": [["p.P#p"]],
+                "flake_rate": {"all_orders": 0.5, "class_compatible": 0.4, "reverse_of_passing": null,
+                    "method": "formula", "case": "special-case-2", "ci95": null, "samples": null,
+                    "incomplete": {"reason": "the search for cleaners did not finish",
+                        "upper_bound": true,
+                        "lower_bound": {"all_orders": 0.1, "class_compatible": 0.05}}}}]
+        }))
+        .unwrap();
+        let html = render(&report).html;
+        assert!(
+            html.contains("INCOMPLETE: written while the run was going on"),
+            "{html}"
+        );
+        let text = report.flaky[0].flake_rate_text().unwrap();
+        assert!(
+            text.starts_with(
+                "INCOMPLETE: fails in 10.0%\u{2013}50.0% of all orders, 5.0%\u{2013}40.0%"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("the search for cleaners did not finish"),
+            "{text}"
+        );
     }
 
     #[test]

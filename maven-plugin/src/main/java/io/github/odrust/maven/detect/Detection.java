@@ -65,8 +65,11 @@ public final class Detection {
 
         Report report;
         try {
-            JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log).run();
-            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal));
+            JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
+                    .reportingWith((partial, complete) ->
+                            ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete), engine, out))
+                    .run();
+            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true));
             ReportWriter.write(report.json, engine, out);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);

@@ -25,6 +25,14 @@ import org.apache.maven.plugin.logging.Log;
  * progress.
  */
 public final class Detector {
+    /** Writes the reports from a summary; {@code complete} is false while the run goes on. */
+    public interface Reporter {
+        void write(JsonObject summary, boolean complete) throws IOException;
+    }
+
+    /** Reports are rewritten at least this often while experiments run, and whenever a finding arrives. */
+    private static final long REPORT_EVERY_NANOS = 30_000_000_000L;
+
     private final TestModule module;
     private final Engine engine;
     private final JsonObject suite;
@@ -33,6 +41,7 @@ public final class Detector {
     private final Path out;
     private final Log log;
     private final long budgetMillis;
+    private Reporter reporter = (summary, complete) -> {};
 
     public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
             long budgetMillis, Log log) {
@@ -44,6 +53,15 @@ public final class Detector {
         this.out = out;
         this.budgetMillis = budgetMillis;
         this.log = log;
+    }
+
+    /**
+     * Rewrites the reports as findings arrive (a new OD or NOD test, an explanation experiment)
+     * and every 30 s, so that a run that is killed leaves a report of what it knew.
+     */
+    public Detector reportingWith(Reporter reporter) {
+        this.reporter = reporter;
+        return this;
     }
 
     /** Runs experiments until the plan is complete; returns the engine's summary, as it sent it. */
@@ -64,6 +82,8 @@ public final class Detector {
             recordOptions = out.resolve("detect").resolve("record-options.txt");
             RecordOptions.write(recordOptions, module, config.dependenceInclude);
         }
+        long lastReport = System.nanoTime();
+        int lastFound = -1;
         while (true) {
             if (!planShown && step.plan != null) {
                 planShown = true;
@@ -73,7 +93,7 @@ public final class Detector {
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
                 config.stopRounds = true;
                 log.info("time budget of " + (budgetMillis >= 1000 ? budgetMillis / 1000 + " s" : budgetMillis + " ms")
-                        + " used: no new round or explanation starts; pending confirmations and alone runs finish"
+                        + " used: no new round, alone run or explanation starts; a pending confirmation finishes"
                         + " (resume later with -Dodrust.resume=true)");
                 next = engine.call("detect_next", request());
                 step = Engine.GSON.fromJson(next, NextStep.class);
@@ -115,8 +135,20 @@ public final class Detector {
             next = engine.call("detect_next", request());
             step = Engine.GSON.fromJson(next, NextStep.class);
             log.info(progressLine(exp, step.progress, millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
+            int found = step.progress.odFound + step.progress.nodFound;
+            boolean explained = "alone".equals(exp.kind) || isExplanation(exp.kind);
+            if (step.experiment != null && (found != lastFound || explained
+                    || System.nanoTime() - lastReport >= REPORT_EVERY_NANOS)) {
+                reporter.write(engine.call("detect_summary", request()), false);
+                lastReport = System.nanoTime();
+                lastFound = found;
+            }
         }
         return engine.call("detect_summary", request());
+    }
+
+    private static boolean isExplanation(String kind) {
+        return kind.startsWith("polluter-") || kind.startsWith("setter-") || "cleaner".equals(kind);
     }
 
     private JsonObject request() {

@@ -15,9 +15,10 @@ class ReportWriterTest {
                 + "\"failing_experiment\":9,\"passing_experiment\":10},{\"test\":\"p.N#n\",\"kind\":\"nod\","
                 + "\"failing_experiment\":3,\"passing_experiment\":null}]}").getAsJsonObject();
         Path base = Path.of("/work/p");
-        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce");
+        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", false);
         assertEquals(1, r.get("schema_version").getAsInt());
         assertEquals("g:a", r.get("module").getAsString());
+        assertEquals(false, r.get("complete").getAsBoolean(), "written while the run goes on");
         JsonObject v = r.getAsJsonArray("flaky").get(0).getAsJsonObject();
         assertEquals("target/odrust/orders/exp-9.txt", v.get("failing_order").getAsString());
         assertEquals("target/odrust/orders/exp-10.txt", v.get("passing_order").getAsString());
