@@ -171,20 +171,10 @@ pub fn detect_all(
 
 pub fn config(strategy: Strategy, seed: u64) -> DetectConfig {
     DetectConfig {
-        strategy,
-        rounds: 20,
-        seed,
-        baseline_tries: 3,
         alone_runs: 10,
-        stop_rounds: false,
-        // These tests check detection alone; minimization has its own tests below.
+        // These tests check detection alone; minimization has its own tests.
         minimize: false,
-        minimize_budget: None,
-        minimize_only: None,
-        k: 2,
-        cost: None,
-        cost_aware: false,
-        dependence_free: Vec::new(),
+        ..DetectConfig::new(strategy, 20, seed)
     }
 }
 

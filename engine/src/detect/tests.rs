@@ -25,19 +25,9 @@ fn suite() -> Suite {
 
 fn config() -> DetectConfig {
     DetectConfig {
-        strategy: Strategy::ReversePassing,
-        rounds: 2,
-        seed: 1,
-        baseline_tries: 3,
         alone_runs: 2,
-        stop_rounds: false,
         minimize: false,
-        minimize_budget: None,
-        minimize_only: None,
-        k: 2,
-        cost: None,
-        cost_aware: false,
-        dependence_free: Vec::new(),
+        ..DetectConfig::new(Strategy::ReversePassing, 2, 1)
     }
 }
 

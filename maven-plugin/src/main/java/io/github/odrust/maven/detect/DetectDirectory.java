@@ -20,7 +20,8 @@ import org.apache.maven.plugin.logging.Log;
 /**
  * Where a detection run is recorded, {@code target/odrust/detect/}: {@code run.json} (its settings
  * and the fingerprint of the suite) and its {@link ExperimentLog}. A new run starts from an empty
- * directory; a resumed one must have the same settings and suite.
+ * directory, after moving the previous run's evidence (its history, order files and reports) to
+ * {@code target/odrust/previous/}; a resumed one must have the same settings and suite.
  */
 public final class DetectDirectory {
     private final Path out;
@@ -55,15 +56,14 @@ public final class DetectDirectory {
             throws MojoExecutionException, MojoFailureException {
         String fingerprint = sha256(Engine.GSON.toJson(suite));
         try {
-            return saved != null ? resume(config, saved, fingerprint, log) : fresh(config, fingerprint);
+            return saved != null ? resume(config, saved, fingerprint, log) : fresh(config, fingerprint, log);
         } catch (IOException e) {
             throw new MojoExecutionException("could not prepare " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    private ExperimentLog fresh(DetectConfig config, String fingerprint) throws IOException {
-        deleteRecursively(dir);
-        deleteOldOrders(out.resolve("orders"));
+    private ExperimentLog fresh(DetectConfig config, String fingerprint, Log log) throws IOException {
+        keepPrevious(log);
         Files.createDirectories(dir);
         JsonObject run = new JsonObject();
         run.add("config", config.toJson());
@@ -95,17 +95,40 @@ public final class DetectDirectory {
         }
     }
 
-    private static void deleteOldOrders(Path orders) throws IOException {
-        if (!Files.isDirectory(orders)) {
+    /**
+     * Moves the last run's evidence to {@code previous/} (replacing an older one there): its
+     * history, its order files (the report's reproduce commands point at them) and its reports.
+     * A new run's settings are checked before this is called, so a typo never costs a run.
+     */
+    void keepPrevious(Log log) throws IOException {
+        if (!Files.isDirectory(dir)) {
             return;
         }
-        try (Stream<Path> files = Files.list(orders)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().matches("exp-\\d+\\.txt")) {
-                    Files.delete(p);
+        Path previous = out.resolve("previous");
+        deleteRecursively(previous);
+        Files.createDirectories(previous.resolve("orders"));
+        Files.move(dir, previous.resolve("detect"));
+        Path orders = out.resolve("orders");
+        if (Files.isDirectory(orders)) {
+            try (Stream<Path> files = Files.list(orders)) {
+                for (Path p : (Iterable<Path>) files::iterator) {
+                    if (p.getFileName().toString().matches("exp-\\d+\\.txt")) {
+                        Files.move(p, previous.resolve("orders").resolve(p.getFileName()));
+                    }
                 }
             }
         }
+        for (String report : List.of("report.json", "report.html")) {
+            if (Files.isRegularFile(out.resolve(report))) {
+                Files.move(out.resolve(report), previous.resolve(report));
+            }
+        }
+        Path xml = out.resolve("surefire-reports").resolve("TEST-odrust.xml");
+        if (Files.isRegularFile(xml)) {
+            Files.createDirectories(previous.resolve("surefire-reports"));
+            Files.move(xml, previous.resolve("surefire-reports").resolve("TEST-odrust.xml"));
+        }
+        log.info("the previous detection run's history, orders and reports are kept in " + previous);
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

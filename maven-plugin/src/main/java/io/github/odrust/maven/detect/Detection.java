@@ -1,5 +1,6 @@
 package io.github.odrust.maven.detect;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.TestModule;
@@ -56,6 +57,13 @@ public final class Detection {
         }
         Discovery.writeSuite(suite, out);
 
+        // The engine checks every setting (an unknown strategy, a bad k, ...) before anything on
+        // disk changes: a typo never costs the previous run's evidence.
+        JsonObject check = new JsonObject();
+        check.add("config", config.toJson());
+        check.add("suite", suite);
+        check.add("history", new JsonArray());
+        engine.call("detect_next", check);
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
