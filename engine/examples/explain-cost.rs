@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use odrust_engine::explain::minimize::{explain, Subject};
+use odrust_engine::explain::minimize::{explain, Hints, Subject};
 use odrust_engine::model::kind::OdRole;
 use odrust_engine::model::seed::Xorshift;
 
@@ -97,6 +97,7 @@ fn cost(m: usize, p: usize, c: usize, seed: u64) -> (usize, usize) {
         let (explanation, next) = explain(
             subject,
             &units,
+            &Hints::default(),
             &|order| ran.borrow().get(order).copied(),
             &|_, _| false,
         );

@@ -476,3 +476,46 @@ fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_th
         );
     }
 }
+
+#[test]
+fn twelve_victims_of_one_polluter_share_the_work() {
+    // 90 classes of 10 tests; the 12 victims are one class, all polluted by p.C40#t1.
+    let mut classes: Vec<_> = (0..89)
+        .map(|k| class(&format!("p.C{k}"), 10, 0, true))
+        .collect();
+    classes.push(class("p.Victims", 12, 0, true));
+    let suite = suite_of(classes);
+    let m = suite.ids().count();
+    let polluter = "p.C40#t1".to_string();
+    let victims: Vec<String> = (0..12).map(|i| format!("p.Victims#t{i}")).collect();
+    let wiring = Wiring {
+        victims: victims
+            .iter()
+            .map(|v| (v.clone(), vec![(polluter.clone(), vec![])]))
+            .collect(),
+        brittles: vec![],
+    };
+    let config = DetectConfig {
+        minimize_budget: Some(5_000),
+        ..minimizing(Strategy::ReversePassing, 4)
+    };
+    let (history, summary) = detect_all(&config, &suite, &|e| wiring.run(e));
+    assert_eq!(summary.flaky.len(), 12, "{:?}", summary.flaky);
+    for f in &summary.flaky {
+        assert_eq!(f.polluters, [vec![polluter.clone()]], "{}", f.test);
+        assert!(f.cleaners[&polluter].is_empty());
+        assert!(f.minimize_complete);
+    }
+    // The first victim searches the module (at most 3·⌈log2 m⌉ + 2 group tests and one cleaner
+    // run); every other one verifies the shared polluter by its own pair, shows that nothing
+    // else of the prefix and the rest pollutes it (forward and reverse: 4 runs), and runs one
+    // cleaner search: 6 each. Without sharing: about 12 times the first.
+    let first = 3 * log2_ceil(m) + 3;
+    let total: u32 = summary.flaky.iter().map(|f| f.minimize_experiments).sum();
+    assert!(total <= first + 11 * 6, "{total} > {first} + 66");
+    for v in &victims {
+        assert!(history
+            .iter()
+            .any(|r| r.order == [polluter.clone(), v.clone()]));
+    }
+}

@@ -3,10 +3,13 @@
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
-use crate::explain::minimize::{explain, Explanation, Query, Stage, Subject};
+use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
 use crate::model::suite::SuiteIndex;
+
+/// Culprits (and cleaners per polluter) of related OD tests tried first for another.
+pub(super) const MAX_HINTS: usize = 4;
 
 impl Replay<'_> {
     /// Minimization experiments run for `od` so far.
@@ -48,7 +51,73 @@ impl Replay<'_> {
             (Some(x), Some(y)) => x.record == y.record,
             _ => false,
         };
-        Some(explain(subject, &self.original, &observed, &same_class))
+        let hints = self.hints(od, role, &index);
+        Some(explain(
+            subject,
+            &self.original,
+            &hints,
+            &observed,
+            &same_class,
+        ))
+    }
+
+    /// Shared work: the culprits and cleaners that pair and triple runs verified for OD tests
+    /// related to `od` (the same role, and the same class or the same failing order), at most
+    /// [`MAX_HINTS`] of each, in the order they were first run; only runs made before `od`'s own
+    /// explanation started count, so its hints never change once it started.
+    fn hints(&self, od: &OdTest, role: OdRole, index: &SuiteIndex<'_>) -> Hints {
+        let record = |unit: &str| index.get(unit).map(|at| at.record);
+        let related: Vec<&OdTest> = self
+            .od
+            .iter()
+            .filter(|o| o.test != od.test && self.kind_of(o).role() == Some(role))
+            .filter(|o| {
+                record(&o.unit) == record(&od.unit)
+                    || (role == OdRole::Victim && o.confirm_fail == od.confirm_fail)
+                    || (role == OdRole::Brittle && o.confirm_pass == od.confirm_pass)
+            })
+            .collect();
+        let mut hints = Hints::default();
+        if related.is_empty() {
+            return hints;
+        }
+        let shows = match role {
+            OdRole::Victim => Some(false),
+            OdRole::Brittle => Some(true),
+        };
+        let verdict =
+            |order: &[String], o: &OdTest| self.observed.get(order).and_then(|r| r.passed(&o.test));
+        let known = self
+            .hints_frozen
+            .get(&od.test)
+            .copied()
+            .unwrap_or(self.short_orders.len());
+        for order in &self.short_orders[..known] {
+            let Some(o) = related.iter().find(|o| order.last() == Some(&o.unit)) else {
+                continue;
+            };
+            let first = &order[0];
+            if first == &od.unit {
+                continue;
+            }
+            let is_culprit = verdict(&[first.clone(), o.unit.clone()], o) == shows;
+            if order.len() == 2 && is_culprit && !hints.culprits.contains(first) {
+                if hints.culprits.len() < MAX_HINTS {
+                    hints.culprits.push(first.clone());
+                }
+            } else if order.len() == 3
+                && role == OdRole::Victim
+                && is_culprit
+                && order[1] != od.unit
+                && verdict(order, o) == Some(true)
+            {
+                let cleaners = hints.cleaners.entry(first.clone()).or_default();
+                if !cleaners.contains(&order[1]) && cleaners.len() < MAX_HINTS {
+                    cleaners.push(order[1].clone());
+                }
+            }
+        }
+        hints
     }
 
     /// The OD tests to explain, in the order they are explained: with `minimize_only`, the order

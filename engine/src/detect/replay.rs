@@ -202,6 +202,12 @@ pub(super) struct Replay<'a> {
     pub(super) observed: HashMap<Vec<String>, Results>,
     /// Minimization experiments run per OD test.
     pub(super) spent: HashMap<String, u32>,
+    /// Orders of two or three units that ran (pair and triple runs), first run first: what
+    /// they verified for one OD test is tried first for related ones.
+    pub(super) short_orders: Vec<Vec<String>>,
+    /// Per OD test, how many of `short_orders` had run when its first explanation experiment
+    /// started: its hints come from those only, so they never change once it started.
+    pub(super) hints_frozen: HashMap<String, usize>,
     /// The schedule of a systematic strategy (built once per call, when the baseline is done:
     /// `dependence-aware` and the cost-aware order need what the baseline recorded).
     pub(super) schedule: Option<Arc<Built>>,
@@ -243,6 +249,8 @@ impl<'a> Replay<'a> {
             not_honoured: Vec::new(),
             experiments: 0,
             observed: HashMap::new(),
+            short_orders: Vec::new(),
+            hints_frozen: HashMap::new(),
             spent: HashMap::new(),
             schedule: None,
             cost: config.cost.clone(),
@@ -404,6 +412,15 @@ impl<'a> Replay<'a> {
             self.not_honoured.push(record.id);
         }
         let results = Results::of(record);
+        if record.kind.is_minimize() {
+            if let Some(target) = record.targets.first() {
+                let known = self.short_orders.len();
+                self.hints_frozen.entry(target.clone()).or_insert(known);
+            }
+        }
+        if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
+            self.short_orders.push(record.order.clone());
+        }
         self.observed
             .entry(record.order.clone())
             .or_insert_with(|| results.clone());

@@ -35,6 +35,16 @@ pub struct Subject<'a> {
     pub prefix: &'a [String],
 }
 
+/// What other OD tests' explanations verified, tried first for this one (shared work): each hint
+/// still has to show the dependency in this test's own run (`[t, v]`, `[p, c, v]`) to count.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// Culprits (single polluters or state-setters) of related OD tests.
+    pub culprits: Vec<String>,
+    /// Cleaners of a polluter for related victims, by polluter.
+    pub cleaners: BTreeMap<String, Vec<String>>,
+}
+
 /// An experiment the explanation needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
@@ -93,7 +103,9 @@ pub struct Explanation {
 ///
 /// `observed(order)` is `None` when no experiment ran exactly `order`, otherwise the subject's
 /// verdict in the first one that did (`Some(true)` passed, `Some(false)` did not pass, `None`
-/// not reported). `units` is the suite's original order (the candidates).
+/// not reported). `units` is the suite's original order (the candidates). `hints` are tried
+/// first by their own runs; a hint that shows the dependency is left out of the group tests,
+/// which then only have to show that nothing else does.
 /// `same_class(a, b)` tells whether two units belong to one class record: when a polluter and
 /// its victim share a class, only tests of that class can run between them (JUnit runs a class
 /// as one block, so `[p, c, v]` with `c` elsewhere would rerun the class's setup before `v` and
@@ -101,6 +113,7 @@ pub struct Explanation {
 pub fn explain(
     subject: Subject<'_>,
     units: &[String],
+    hints: &Hints,
     observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
     same_class: &dyn Fn(&str, &str) -> bool,
 ) -> (Explanation, Option<Query>) {
@@ -152,6 +165,22 @@ pub fn explain(
     let shown =
         |before: &[String], set: &[String]| observed(&then_unit(before, set)).map(|v| v == shows);
 
+    // Culprits in a canonical order, however they were found: the prefix's order, then the
+    // suite's; cleaners in the suite's order.
+    let rank = |t: &String| match subject.prefix.iter().position(|p| p == t) {
+        Some(i) => (0, i),
+        None => (1, units.iter().position(|u| u == t).unwrap_or(usize::MAX)),
+    };
+    let as_groups = |singles: &[String]| -> Vec<Vec<String>> {
+        let mut sorted: Vec<&String> = singles.iter().collect();
+        sorted.sort_by_key(|t| rank(t));
+        sorted.into_iter().map(|t| vec![t.clone()]).collect()
+    };
+    let in_suite_order = |mut tests: Vec<String>| -> Vec<String> {
+        tests.sort_by_key(|t| units.iter().position(|u| u == t).unwrap_or(usize::MAX));
+        tests
+    };
+
     // Single culprits: first among the tests that ran before it (known to show the dependency),
     // then among every other test of the suite.
     let rest: Vec<String> = units
@@ -160,10 +189,45 @@ pub fn explain(
         .cloned()
         .collect();
     let mut singles: Vec<String> = Vec::new();
+    // Shared work: what related OD tests showed, by this test's own pair runs first.
+    for hint in hints
+        .culprits
+        .iter()
+        .filter(|h| h.as_str() != unit && units.contains(h))
+    {
+        match shown(&[], std::slice::from_ref(hint)) {
+            Some(true) => singles.push(hint.clone()),
+            Some(false) => {}
+            None => {
+                explanation.culprits = as_groups(&singles);
+                explanation.culprits_open = prefix
+                    .iter()
+                    .chain(&rest)
+                    .filter(|t| !singles.contains(t))
+                    .cloned()
+                    .collect();
+                explanation.stage = Stage::Culprits {
+                    found: singles.len(),
+                };
+                let pair = std::slice::from_ref(hint);
+                return (explanation, query(pair_kind, then_unit(&[], pair), pair));
+            }
+        }
+    }
+    let hinted = singles.clone();
+    let prefix: Vec<String> = prefix
+        .iter()
+        .filter(|t| !hinted.contains(t))
+        .cloned()
+        .collect();
+    let rest: Vec<String> = rest.into_iter().filter(|t| !hinted.contains(t)).collect();
     let mut joint: Vec<Vec<String>> = Vec::new();
-    for (round, (set, known_positive)) in [(prefix, true), (rest.as_slice(), false)]
-        .into_iter()
-        .enumerate()
+    for (round, (set, known_positive)) in [
+        (prefix.as_slice(), hinted.is_empty()),
+        (rest.as_slice(), false),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let search = Search {
             known_positive,
@@ -180,7 +244,7 @@ pub fn explain(
                     explanation.culprits_open.extend(rest.iter().cloned());
                 }
                 singles.extend(partial.singles);
-                explanation.culprits = singles.iter().map(|t| vec![t.clone()]).collect();
+                explanation.culprits = as_groups(&singles);
                 explanation.stage = Stage::Culprits {
                     found: singles.len(),
                 };
@@ -192,7 +256,8 @@ pub fn explain(
         joint.extend(found.joint);
     }
     explanation.culprits_complete = true;
-    explanation.culprits = singles.iter().map(|t| vec![t.clone()]).collect();
+    explanation.culprits = as_groups(&singles);
+    let singles: Vec<String> = explanation.culprits.iter().map(|g| g[0].clone()).collect();
 
     // No single culprit: the smallest group that shows it, by delta debugging.
     if singles.is_empty() {
@@ -230,6 +295,40 @@ pub fn explain(
             };
             let cleans =
                 |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
+            // Shared work: cleaners of this polluter for related victims, by their own triples.
+            let mut hinted: Vec<String> = Vec::new();
+            let tried = hints.cleaners.get(polluter).into_iter().flatten();
+            for hint in tried.filter(|h| candidates.contains(h)) {
+                match cleans(std::slice::from_ref(hint)) {
+                    Some(true) => hinted.push(hint.clone()),
+                    Some(false) => {}
+                    None => {
+                        explanation.stage = Stage::Cleaners {
+                            polluter: polluter.clone(),
+                            left: candidates.len() - hinted.len(),
+                        };
+                        explanation
+                            .cleaners
+                            .insert(polluter.clone(), in_suite_order(hinted));
+                        explanation
+                            .cleaners_open
+                            .insert(polluter.clone(), candidates.clone());
+                        let examined = vec![polluter.clone(), hint.clone()];
+                        return (
+                            explanation,
+                            query(
+                                ExperimentKind::Cleaner,
+                                then_unit(before, std::slice::from_ref(hint)),
+                                &examined,
+                            ),
+                        );
+                    }
+                }
+            }
+            let candidates: Vec<String> = candidates
+                .into_iter()
+                .filter(|c| !hinted.contains(c))
+                .collect();
             match find_all_step(&candidates, search, cleans) {
                 GroupStep::Query(q, partial) => {
                     let open: Vec<String> = candidates
@@ -241,9 +340,11 @@ pub fn explain(
                         polluter: polluter.clone(),
                         left: open.len(),
                     };
+                    let mut found = hinted;
+                    found.extend(partial.singles);
                     explanation
                         .cleaners
-                        .insert(polluter.clone(), partial.singles);
+                        .insert(polluter.clone(), in_suite_order(found));
                     explanation.cleaners_open.insert(polluter.clone(), open);
                     let mut examined = vec![polluter.clone()];
                     examined.extend(q.iter().cloned());
@@ -253,7 +354,11 @@ pub fn explain(
                     );
                 }
                 GroupStep::Done(found) => {
-                    explanation.cleaners.insert(polluter.clone(), found.singles);
+                    let mut all = hinted;
+                    all.extend(found.singles);
+                    explanation
+                        .cleaners
+                        .insert(polluter.clone(), in_suite_order(all));
                 }
             }
         }
@@ -295,6 +400,7 @@ mod tests {
             let (explanation, next) = explain(
                 subject,
                 units,
+                &Hints::default(),
                 &|order| ran.borrow().get(order).copied(),
                 same_class,
             );
@@ -409,6 +515,7 @@ mod tests {
                 prefix: &prefix,
             },
             &units,
+            &Hints::default(),
             &all,
             &|_, _| false,
         );
