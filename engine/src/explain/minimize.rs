@@ -15,7 +15,7 @@
 //! so runs made for one OD test serve every other. The caller ([`crate::detect`]) decides which
 //! OD test goes next and bounds the experiments with the budget.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::explain::ddmin::{ddmin_step, DdminStep};
 use crate::explain::group::{find_all_step, GroupStep, Groups, Search};
@@ -183,9 +183,10 @@ pub fn explain(
 
     // Single culprits: first among the tests that ran before it (known to show the dependency),
     // then among every other test of the suite.
+    let in_prefix: HashSet<&String> = prefix.iter().collect();
     let rest: Vec<String> = units
         .iter()
-        .filter(|u| u.as_str() != unit && !prefix.contains(u))
+        .filter(|u| u.as_str() != unit && !in_prefix.contains(u))
         .cloned()
         .collect();
     let mut singles: Vec<String> = Vec::new();
@@ -235,11 +236,10 @@ pub fn explain(
         };
         let found: Groups<String> = match find_all_step(set, search, |s| shown(&[], s)) {
             GroupStep::Query(q, partial) => {
-                explanation.culprits_open = set
-                    .iter()
-                    .filter(|t| !partial.cleared.contains(t) && !partial.singles.contains(t))
-                    .cloned()
-                    .collect();
+                let ruled: HashSet<&String> =
+                    partial.cleared.iter().chain(&partial.singles).collect();
+                explanation.culprits_open =
+                    set.iter().filter(|t| !ruled.contains(t)).cloned().collect();
                 if round == 0 {
                     explanation.culprits_open.extend(rest.iter().cloned());
                 }
@@ -331,9 +331,11 @@ pub fn explain(
                 .collect();
             match find_all_step(&candidates, search, cleans) {
                 GroupStep::Query(q, partial) => {
+                    let ruled: HashSet<&String> =
+                        partial.cleared.iter().chain(&partial.singles).collect();
                     let open: Vec<String> = candidates
                         .iter()
-                        .filter(|c| !partial.cleared.contains(c) && !partial.singles.contains(c))
+                        .filter(|c| !ruled.contains(c))
                         .cloned()
                         .collect();
                     explanation.stage = Stage::Cleaners {
