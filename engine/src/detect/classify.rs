@@ -137,7 +137,13 @@ impl Replay<'_> {
                             Some((reason, Bound::None)) => rate.incomplete(reason, false, None),
                             Some((reason, Bound::Upper)) => rate.incomplete(reason, true, None),
                             Some((reason, Bound::Between(culprits, cleaners))) => {
-                                let lower = flake_rate(&model(&culprits, &cleaners), config.seed);
+                                // With many candidates left the lower bound is near 0 and costs
+                                // a sampling run on every report: not computed.
+                                let relevant =
+                                    culprits.len() + cleaners.values().map(Vec::len).sum::<usize>();
+                                let lower = (relevant <= MAX_LOWER_BOUND_TESTS)
+                                    .then(|| flake_rate(&model(&culprits, &cleaners), config.seed))
+                                    .flatten();
                                 rate.incomplete(reason, true, lower.as_ref())
                             }
                         }
@@ -288,6 +294,10 @@ impl Replay<'_> {
         }
     }
 }
+
+/// A lower bound of an incomplete flake rate is computed only from at most this many culprits
+/// and cleaners (every candidate not ruled out counts as one).
+const MAX_LOWER_BOUND_TESTS: usize = 40;
 
 /// What the rate from an unfinished explanation bounds.
 enum Bound {

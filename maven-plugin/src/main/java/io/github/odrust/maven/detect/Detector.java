@@ -56,8 +56,9 @@ public final class Detector {
     }
 
     /**
-     * Rewrites the reports as findings arrive (a new OD or NOD test, an explanation experiment)
-     * and every 30 s, so that a run that is killed leaves a report of what it knew.
+     * Rewrites the reports as findings arrive (a new OD or NOD test) and at least every 30 s
+     * (alone runs and explanations included), so that a run that is killed leaves a report of
+     * what it knew.
      */
     public Detector reportingWith(Reporter reporter) {
         this.reporter = reporter;
@@ -136,19 +137,13 @@ public final class Detector {
             step = Engine.GSON.fromJson(next, NextStep.class);
             log.info(progressLine(exp, step.progress, millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
             int found = step.progress.odFound + step.progress.nodFound;
-            boolean explained = "alone".equals(exp.kind) || isExplanation(exp.kind);
-            if (step.experiment != null && (found != lastFound || explained
-                    || System.nanoTime() - lastReport >= REPORT_EVERY_NANOS)) {
+            if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= REPORT_EVERY_NANOS)) {
                 reporter.write(engine.call("detect_summary", request()), false);
                 lastReport = System.nanoTime();
                 lastFound = found;
             }
         }
         return engine.call("detect_summary", request());
-    }
-
-    private static boolean isExplanation(String kind) {
-        return kind.startsWith("polluter-") || kind.startsWith("setter-") || "cleaner".equals(kind);
     }
 
     private JsonObject request() {
