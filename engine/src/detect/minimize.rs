@@ -1,6 +1,9 @@
 //! The hand-off to [`crate::explain`]: the explanation of an OD test from the outcomes observed
 //! so far, its next experiment, and notes when it is cut short.
 
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
@@ -63,23 +66,25 @@ impl Replay<'_> {
 
     /// Shared work: the culprits and cleaners that pair and triple runs verified for OD tests
     /// related to `od` (the same role, and the same class or the same failing order), at most
-    /// [`MAX_HINTS`] of each, in the order they were first run; only runs made before `od`'s own
-    /// explanation started count, so its hints never change once it started.
+    /// [`MAX_HINTS`] of each: those verified for more OD tests of `od`'s class first, then for
+    /// more OD tests of its failing order, then the first run. Only runs made before `od`'s own
+    /// search started count (its culprit search, or its cleaner search of that polluter), so its
+    /// hints never change once it started.
     fn hints(&self, od: &OdTest, role: OdRole, index: &SuiteIndex<'_>) -> Hints {
         let record = |unit: &str| index.get(unit).map(|at| at.record);
+        let same_class = |o: &OdTest| record(&o.unit) == record(&od.unit);
+        let same_order = |o: &OdTest| match role {
+            OdRole::Victim => o.confirm_fail == od.confirm_fail,
+            OdRole::Brittle => o.confirm_pass == od.confirm_pass,
+        };
         let related: Vec<&OdTest> = self
             .od
             .iter()
             .filter(|o| o.test != od.test && self.kind_of(o).role() == Some(role))
-            .filter(|o| {
-                record(&o.unit) == record(&od.unit)
-                    || (role == OdRole::Victim && o.confirm_fail == od.confirm_fail)
-                    || (role == OdRole::Brittle && o.confirm_pass == od.confirm_pass)
-            })
+            .filter(|o| same_class(o) || same_order(o))
             .collect();
-        let mut hints = Hints::default();
         if related.is_empty() {
-            return hints;
+            return Hints::default();
         }
         let shows = match role {
             OdRole::Victim => Some(false),
@@ -92,32 +97,57 @@ impl Replay<'_> {
             .get(&od.test)
             .copied()
             .unwrap_or(self.short_orders.len());
-        for order in &self.short_orders[..known] {
+        // Per hint: (OD tests of the same class, of the same order it was verified for; first seen).
+        type Score = (usize, usize, usize);
+        let mut culprits: Vec<(String, Score)> = Vec::new();
+        let mut cleaners: BTreeMap<String, Vec<(String, Score)>> = BTreeMap::new();
+        let count = |list: &mut Vec<(String, Score)>, t: &String, o: &OdTest, at: usize| {
+            let i = match list.iter().position(|(h, _)| h == t) {
+                Some(i) => i,
+                None => {
+                    list.push((t.clone(), (0, 0, at)));
+                    list.len() - 1
+                }
+            };
+            list[i].1 .0 += usize::from(same_class(o));
+            list[i].1 .1 += usize::from(same_order(o));
+        };
+        let cleaners_known = |polluter: &String| {
+            self.cleaner_hints_frozen
+                .get(&(od.test.clone(), polluter.clone()))
+                .copied()
+                .unwrap_or(self.short_orders.len())
+        };
+        for (at, order) in self.short_orders.iter().enumerate() {
             let Some(o) = related.iter().find(|o| order.last() == Some(&o.unit)) else {
                 continue;
             };
             let first = &order[0];
-            if first == &od.unit {
+            if first == &od.unit || verdict(&[first.clone(), o.unit.clone()], o) != shows {
                 continue;
             }
-            let is_culprit = verdict(&[first.clone(), o.unit.clone()], o) == shows;
-            if order.len() == 2 && is_culprit && !hints.culprits.contains(first) {
-                if hints.culprits.len() < MAX_HINTS {
-                    hints.culprits.push(first.clone());
-                }
+            if order.len() == 2 && at < known {
+                count(&mut culprits, first, o, at);
             } else if order.len() == 3
+                && at < cleaners_known(first)
                 && role == OdRole::Victim
-                && is_culprit
                 && order[1] != od.unit
                 && verdict(order, o) == Some(true)
             {
-                let cleaners = hints.cleaners.entry(first.clone()).or_default();
-                if !cleaners.contains(&order[1]) && cleaners.len() < MAX_HINTS {
-                    cleaners.push(order[1].clone());
-                }
+                count(cleaners.entry(first.clone()).or_default(), &order[1], o, at);
             }
         }
-        hints
+        let best = |mut list: Vec<(String, Score)>| -> Vec<String> {
+            list.sort_by_key(|(_, (class, order, at))| (Reverse(*class), Reverse(*order), *at));
+            list.into_iter().take(MAX_HINTS).map(|(t, _)| t).collect()
+        };
+        Hints {
+            culprits: best(culprits),
+            cleaners: cleaners
+                .into_iter()
+                .map(|(p, list)| (p, best(list)))
+                .collect(),
+        }
     }
 
     /// The OD tests to explain, in the order they are explained: with `minimize_only`, the order

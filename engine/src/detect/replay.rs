@@ -206,8 +206,10 @@ pub(super) struct Replay<'a> {
     /// they verified for one OD test is tried first for related ones.
     pub(super) short_orders: Vec<Vec<String>>,
     /// Per OD test, how many of `short_orders` had run when its first explanation experiment
-    /// started: its hints come from those only, so they never change once it started.
+    /// started: its culprit hints come from those only, so they never change once it started.
     pub(super) hints_frozen: HashMap<String, usize>,
+    /// The same per (OD test, polluter), when its cleaner search started: the cleaner hints.
+    pub(super) cleaner_hints_frozen: HashMap<(String, String), usize>,
     /// The schedule of a systematic strategy (built once per call, when the baseline is done:
     /// `dependence-aware` and the cost-aware order need what the baseline recorded).
     pub(super) schedule: Option<Arc<Built>>,
@@ -251,6 +253,7 @@ impl<'a> Replay<'a> {
             observed: HashMap::new(),
             short_orders: Vec::new(),
             hints_frozen: HashMap::new(),
+            cleaner_hints_frozen: HashMap::new(),
             spent: HashMap::new(),
             schedule: None,
             cost: config.cost.clone(),
@@ -413,9 +416,16 @@ impl<'a> Replay<'a> {
         }
         let results = Results::of(record);
         if record.kind.is_minimize() {
+            let known = self.short_orders.len();
             if let Some(target) = record.targets.first() {
-                let known = self.short_orders.len();
                 self.hints_frozen.entry(target.clone()).or_insert(known);
+            }
+            if let (ExperimentKind::Cleaner, [target, polluter, ..]) =
+                (record.kind, record.targets.as_slice())
+            {
+                self.cleaner_hints_frozen
+                    .entry((target.clone(), polluter.clone()))
+                    .or_insert(known);
             }
         }
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
