@@ -534,3 +534,55 @@ fn twelve_victims_of_one_polluter_share_the_work() {
             .any(|r| r.order == [polluter.clone(), cleaner.clone(), v.clone()]));
     }
 }
+
+#[test]
+fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
+    // Like a global filter several tests configure: 6 polluters shared by 8 victims of one class.
+    let mut classes: Vec<_> = (0..59)
+        .map(|k| class(&format!("p.C{k}"), 10, 0, true))
+        .collect();
+    classes.push(class("p.Victims", 8, 0, true));
+    let suite = suite_of(classes);
+    let m = suite.ids().count();
+    let polluters: Vec<String> = (0..6).map(|i| format!("p.C{}#t{}", 5 + 9 * i, i)).collect();
+    let victims: Vec<String> = (0..8).map(|i| format!("p.Victims#t{i}")).collect();
+    let wiring = Wiring {
+        victims: victims
+            .iter()
+            .map(|v| {
+                (
+                    v.clone(),
+                    polluters.iter().map(|p| (p.clone(), vec![])).collect(),
+                )
+            })
+            .collect(),
+        brittles: vec![],
+    };
+    let config = DetectConfig {
+        minimize_budget: Some(5_000),
+        ..minimizing(Strategy::ReversePassing, 2)
+    };
+    let (_, summary) = detect_all(&config, &suite, &|e| wiring.run(e));
+    assert_eq!(summary.flaky.len(), 8);
+    let mut want: Vec<Vec<String>> = polluters.iter().map(|p| vec![p.clone()]).collect();
+    want.sort();
+    for f in &summary.flaky {
+        let mut got = f.polluters.clone();
+        got.sort();
+        assert_eq!(got, want, "{}", f.test);
+        assert!(f.minimize_complete);
+    }
+    // After the first victim: 6 pairs, the prefix and the rest without them (forward and
+    // reverse: 4), one cleaner search per polluter (6): 16, against 3·6·⌈log2 m⌉ + 2 searching.
+    let mut costs: Vec<u32> = summary
+        .flaky
+        .iter()
+        .map(|f| f.minimize_experiments)
+        .collect();
+    costs.sort();
+    assert!(costs[..7].iter().all(|&c| c <= 16), "{costs:?}");
+    assert!(
+        costs[7] <= 3 * 6 * log2_ceil(m) + 2 + 6 * (2 * log2_ceil(m) + 1),
+        "{costs:?}"
+    );
+}

@@ -12,7 +12,7 @@ use crate::model::kind::OdRole;
 use crate::model::suite::SuiteIndex;
 
 /// Culprits (and cleaners per polluter) of related OD tests tried first for another.
-pub(super) const MAX_HINTS: usize = 4;
+pub(super) const MAX_HINTS: usize = 16;
 
 impl Replay<'_> {
     /// Minimization experiments run for `od` so far.
@@ -64,6 +64,21 @@ impl Replay<'_> {
         ))
     }
 
+    /// Whether `o` is related to `od` for shared work: another OD test of the same role, in the
+    /// same class or exposed by the same failing (victims) or passing (brittles) order.
+    fn related(&self, o: &OdTest, od: &OdTest, index: &SuiteIndex<'_>) -> bool {
+        let role = self.kind_of(od).role();
+        if o.test == od.test || role.is_none() || self.kind_of(o).role() != role {
+            return false;
+        }
+        let record = |unit: &str| index.get(unit).map(|at| at.record);
+        record(&o.unit) == record(&od.unit)
+            || match role {
+                Some(OdRole::Victim) => o.confirm_fail == od.confirm_fail,
+                _ => o.confirm_pass == od.confirm_pass,
+            }
+    }
+
     /// Shared work: the culprits and cleaners that pair and triple runs verified for OD tests
     /// related to `od` (the same role, and the same class or the same failing order), at most
     /// [`MAX_HINTS`] of each: those verified for more OD tests of `od`'s class first, then for
@@ -80,8 +95,7 @@ impl Replay<'_> {
         let related: Vec<&OdTest> = self
             .od
             .iter()
-            .filter(|o| o.test != od.test && self.kind_of(o).role() == Some(role))
-            .filter(|o| same_class(o) || same_order(o))
+            .filter(|o| self.related(o, od, index))
             .collect();
         if related.is_empty() {
             return Hints::default();
@@ -188,25 +202,37 @@ impl Replay<'_> {
         if !self.config.minimize || self.minimize_spent() >= self.minimize_budget() {
             return None;
         }
-        let mut best: Option<(u8, Query)> = None;
-        for od in self.to_explain() {
-            let Some((explanation, Some(query))) = self.explain(od) else {
-                continue;
-            };
-            let searching = matches!(explanation.stage, Stage::Culprits { .. } | Stage::Group);
-            let priority = match (searching, explanation.culprits.is_empty()) {
-                (true, true) => 0,
-                (true, false) => 1,
-                (false, _) => 2,
-            };
-            if priority == 0 {
-                return Some(query);
-            }
-            if best.as_ref().is_none_or(|(p, _)| priority < *p) {
-                best = Some((priority, query));
-            }
-        }
-        best.map(|(_, query)| query)
+        let pending: Vec<(&OdTest, Explanation, Query)> = self
+            .to_explain()
+            .into_iter()
+            .filter_map(|od| match self.explain(od) {
+                Some((explanation, Some(query))) => Some((od, explanation, query)),
+                _ => None,
+            })
+            .collect();
+        let searching = |e: &Explanation| matches!(e.stage, Stage::Culprits { .. } | Stage::Group);
+        let index = SuiteIndex::new(self.suite);
+        // An OD test whose related OD test is in the middle of its search waits for it: what
+        // that search verifies is then tried first (shared work) instead of searched again.
+        let waits = |od: &OdTest| {
+            self.spent_on(od) == 0
+                && pending.iter().any(|(o, e, _)| {
+                    o.test != od.test
+                        && self.spent_on(o) > 0
+                        && searching(e)
+                        && self.related(o, od, &index)
+                })
+        };
+        pending
+            .iter()
+            .min_by_key(|(od, explanation, _)| {
+                match (searching(explanation), explanation.culprits.is_empty()) {
+                    (true, true) if !waits(od) => 0,
+                    (true, _) => 1,
+                    (false, _) => 2,
+                }
+            })
+            .map(|(_, _, query)| query.clone())
     }
 
     /// Notes about the explanation of `od`: cut short by the budget or the time budget, no
