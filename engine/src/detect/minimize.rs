@@ -196,8 +196,9 @@ impl Replay<'_> {
     }
 
     /// The next minimization experiment, within the budget. Every OD test gets its first
-    /// polluter (state-setter) before any gets more, and all of them their polluters before
-    /// any gets cleaners: the budget is spread over the module, not spent on the first test.
+    /// polluter (state-setter) before unrelated ones get more (a related one waits for the
+    /// search it can share), and all of them their polluters before any gets cleaners: the
+    /// budget is spread over the module, not spent on the first test.
     pub(super) fn plan_minimization(&self) -> Option<Query> {
         if !self.config.minimize || self.minimize_spent() >= self.minimize_budget() {
             return None;

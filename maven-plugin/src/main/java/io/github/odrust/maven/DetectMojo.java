@@ -78,7 +78,7 @@ public class DetectMojo extends AbstractOdrustMojo {
     /**
      * At most this many experiments to explain the run's order-dependent tests, pooled (default:
      * the engine's, 60 per test to explain). Every test gets its first polluter or state-setter
-     * before any gets more, and all their polluters before any gets cleaners.
+     * before unrelated tests get more, and all their polluters before any gets cleaners.
      */
     @Parameter(property = "odrust.minimize.budget")
     protected Integer minimizeBudget;
