@@ -315,7 +315,7 @@ fn minimization_is_deterministic_and_resumes() {
 }
 
 #[test]
-fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_bounds_the_truth() {
+fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_any_bound_it_gives_holds() {
     // The truth for this suite: 1/3 of all orders and of class-compatible orders.
     let truth = 1.0 / 3.0;
     let suite = victim_suite();
@@ -512,16 +512,17 @@ fn twelve_victims_of_one_polluter_share_the_work() {
     // 2·⌈log2 m⌉ + 1 for the cleaner); a later one verifies the shared polluter by its own pair,
     // shows that nothing else of the prefix and the rest pollutes it (forward and reverse: 4
     // runs), verifies the shared cleaner by its own triple and shows that nothing else cleans
-    // (1 run): 7. Without sharing: every victim costs as much as the first.
+    // (1 run), and sweeps the suite without the cleaner for polluters it hid (forward and
+    // reverse: 2): 9. Without sharing: every victim costs as much as the first.
     let log = log2_ceil(m);
-    let alone = 3 * log + 2 + 2 * log + 1;
+    let alone = 3 * log + 2 + 2 * log + 1 + 2;
     let mut costs: Vec<u32> = summary
         .flaky
         .iter()
         .map(|f| f.minimize_experiments)
         .collect();
     costs.sort();
-    assert!(costs[..10].iter().all(|&c| c <= 7), "{costs:?}");
+    assert!(costs[..10].iter().all(|&c| c <= 9), "{costs:?}");
     assert!(costs.iter().all(|&c| c <= alone), "{costs:?}");
     let total: u32 = costs.iter().sum();
     assert!(total < 12 * alone / 3, "{total} for 12 victims: {costs:?}");

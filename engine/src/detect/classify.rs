@@ -135,7 +135,6 @@ impl Replay<'_> {
                         match incompleteness(role, &explanation) {
                             None => rate,
                             Some((reason, Bound::None)) => rate.incomplete(reason, false, None),
-                            Some((reason, Bound::Upper)) => rate.incomplete(reason, true, None),
                             Some((reason, Bound::Between(culprits, cleaners))) => {
                                 // With many candidates left the lower bound is near 0 and costs
                                 // a sampling run on every report: not computed.
@@ -303,8 +302,6 @@ const MAX_LOWER_BOUND_TESTS: usize = 40;
 enum Bound {
     /// Nothing: more culprits could raise it, more cleaners lower it.
     None,
-    /// It is an upper bound; no lower bound follows.
-    Upper,
     /// It is an upper bound; the rate of these culprits and cleaners (every test not yet ruled
     /// out taken as a cleaner or state-setter) is a lower bound.
     Between(Vec<Vec<String>>, BTreeMap<String, Vec<String>>),
@@ -313,37 +310,27 @@ enum Bound {
 /// Why the flake rate of an unfinished explanation is incomplete, and what it bounds; `None`
 /// when the explanation is complete.
 ///
-/// A victim fails more often with more polluters and less often with more cleaners; a brittle
-/// fails less often with more state-setters. So with every polluter known, the rate from the
-/// cleaners found is an upper bound and the rate with every candidate not yet ruled out as a
-/// cleaner a lower bound; with state-setters missing, likewise.
+/// A victim fails more often with more polluters and less often with more cleaners, and until its
+/// last sweep more polluters may turn up: no bound. A brittle fails less often with more
+/// state-setters: the rate from those found is an upper bound, and the rate with every candidate
+/// not yet ruled out as a state-setter a lower bound.
 fn incompleteness(role: OdRole, explanation: &Explanation) -> Option<(String, Bound)> {
     if explanation.stage == Stage::Done {
         return None;
     }
     let singles = explanation.culprits.iter().all(|g| g.len() == 1);
     match role {
-        OdRole::Victim if !explanation.culprits_complete || !singles => Some((
-            "the search for polluters did not finish: more polluters (and their cleaners) may exist"
-                .to_string(),
+        // Until its last sweep, a victim may have polluters not found yet (raising the rate) and
+        // cleaners not found yet (lowering it): no bound follows.
+        OdRole::Victim => Some((
+            if explanation.culprits.is_empty() || !singles {
+                "the search for polluters did not finish: more polluters (and their cleaners) may exist"
+            } else {
+                "the search for cleaners (and for polluters they hide) did not finish: the rate counts only what was found"
+            }
+            .to_string(),
             Bound::None,
         )),
-        OdRole::Victim => {
-            let mut cleaners = explanation.cleaners.clone();
-            for (polluter, open) in &explanation.cleaners_open {
-                cleaners.entry(polluter.clone()).or_default().extend(open.iter().cloned());
-            }
-            // Polluters whose cleaner search has not started yet: every other test may clean.
-            Some((
-                "the search for cleaners did not finish: the rate counts only the cleaners found"
-                    .to_string(),
-                if explanation.cleaners.len() == explanation.culprits.len() {
-                    Bound::Between(explanation.culprits.clone(), cleaners)
-                } else {
-                    Bound::Upper
-                },
-            ))
-        }
         OdRole::Brittle if !singles => Some((
             "the search for state-setters did not finish".to_string(),
             Bound::None,

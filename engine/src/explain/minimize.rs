@@ -90,9 +90,6 @@ pub struct Explanation {
     pub stage: Stage,
     /// Whether the search for single culprits ran to the end over every test of the suite.
     pub culprits_complete: bool,
-    /// Victim only: per single polluter whose cleaner search has not finished, the candidates
-    /// that may still be cleaners (neither found nor cleared).
-    pub cleaners_open: BTreeMap<String, Vec<String>>,
     /// While the search for single culprits runs: the tests that may still be culprits (neither
     /// found nor cleared).
     pub culprits_open: Vec<String>,
@@ -159,7 +156,6 @@ pub fn explain(
         cleaners: BTreeMap::new(),
         stage: Stage::Culprits { found: 0 },
         culprits_complete: false,
-        cleaners_open: BTreeMap::new(),
         culprits_open: Vec::new(),
     };
     let shown =
@@ -279,91 +275,133 @@ pub fn explain(
     }
 
     if role == OdRole::Victim {
-        for polluter in &singles {
-            let shared = same_class(polluter, unit);
-            // Other single polluters would fail the victim on their own: never candidates.
-            let candidates: Vec<String> = units
-                .iter()
-                .filter(|c| c.as_str() != unit && !singles.contains(c))
-                .filter(|c| !shared || same_class(c, unit))
-                .cloned()
-                .collect();
-            let before = std::slice::from_ref(polluter);
-            let search = Search {
-                known_positive: false,
-                both_ways: false,
-            };
-            let cleans =
-                |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
-            // Shared work: cleaners of this polluter for related victims, by their own triples.
-            let mut hinted: Vec<String> = Vec::new();
-            let tried = hints.cleaners.get(polluter).into_iter().flatten();
-            for hint in tried.filter(|h| candidates.contains(h)) {
-                match cleans(std::slice::from_ref(hint)) {
-                    Some(true) => hinted.push(hint.clone()),
-                    Some(false) => {}
-                    None => {
+        let mut singles = singles;
+        // Cleaners can hide polluters from both sides in every set: once the cleaners of the
+        // polluters found are known, the rest of the suite without them is searched again
+        // (forward and reversed), until a sweep finds no new polluter.
+        explanation.culprits_complete = false;
+        loop {
+            for polluter in &singles {
+                let shared = same_class(polluter, unit);
+                // Other single polluters would fail the victim on their own: never candidates.
+                let candidates: Vec<String> = units
+                    .iter()
+                    .filter(|c| c.as_str() != unit && !singles.contains(c))
+                    .filter(|c| !shared || same_class(c, unit))
+                    .cloned()
+                    .collect();
+                let before = std::slice::from_ref(polluter);
+                let search = Search {
+                    known_positive: false,
+                    both_ways: false,
+                };
+                let cleans =
+                    |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
+                // Shared work: cleaners of this polluter for related victims, by their own triples.
+                let mut hinted: Vec<String> = Vec::new();
+                let tried = hints.cleaners.get(polluter).into_iter().flatten();
+                for hint in tried.filter(|h| candidates.contains(h)) {
+                    match cleans(std::slice::from_ref(hint)) {
+                        Some(true) => hinted.push(hint.clone()),
+                        Some(false) => {}
+                        None => {
+                            explanation.stage = Stage::Cleaners {
+                                polluter: polluter.clone(),
+                                left: candidates.len() - hinted.len(),
+                            };
+                            explanation
+                                .cleaners
+                                .insert(polluter.clone(), in_suite_order(hinted));
+                            let examined = vec![polluter.clone(), hint.clone()];
+                            return (
+                                explanation,
+                                query(
+                                    ExperimentKind::Cleaner,
+                                    then_unit(before, std::slice::from_ref(hint)),
+                                    &examined,
+                                ),
+                            );
+                        }
+                    }
+                }
+                let candidates: Vec<String> = candidates
+                    .into_iter()
+                    .filter(|c| !hinted.contains(c))
+                    .collect();
+                match find_all_step(&candidates, search, cleans) {
+                    GroupStep::Query(q, partial) => {
+                        let ruled: HashSet<&String> =
+                            partial.cleared.iter().chain(&partial.singles).collect();
+                        let open: Vec<String> = candidates
+                            .iter()
+                            .filter(|c| !ruled.contains(c))
+                            .cloned()
+                            .collect();
                         explanation.stage = Stage::Cleaners {
                             polluter: polluter.clone(),
-                            left: candidates.len() - hinted.len(),
+                            left: open.len(),
                         };
+                        let mut found = hinted;
+                        found.extend(partial.singles);
                         explanation
                             .cleaners
-                            .insert(polluter.clone(), in_suite_order(hinted));
-                        explanation
-                            .cleaners_open
-                            .insert(polluter.clone(), candidates.clone());
-                        let examined = vec![polluter.clone(), hint.clone()];
+                            .insert(polluter.clone(), in_suite_order(found));
+                        let mut examined = vec![polluter.clone()];
+                        examined.extend(q.iter().cloned());
                         return (
                             explanation,
-                            query(
-                                ExperimentKind::Cleaner,
-                                then_unit(before, std::slice::from_ref(hint)),
-                                &examined,
-                            ),
+                            query(ExperimentKind::Cleaner, then_unit(before, &q), &examined),
                         );
+                    }
+                    GroupStep::Done(found) => {
+                        let mut all = hinted;
+                        all.extend(found.singles);
+                        explanation
+                            .cleaners
+                            .insert(polluter.clone(), in_suite_order(all));
                     }
                 }
             }
-            let candidates: Vec<String> = candidates
-                .into_iter()
-                .filter(|c| !hinted.contains(c))
+            let cleaners_all: HashSet<String> =
+                explanation.cleaners.values().flatten().cloned().collect();
+            if cleaners_all.is_empty() {
+                break;
+            }
+            let sweep: Vec<String> = units
+                .iter()
+                .filter(|u| {
+                    u.as_str() != unit && !singles.contains(u) && !cleaners_all.contains(*u)
+                })
+                .cloned()
                 .collect();
-            match find_all_step(&candidates, search, cleans) {
+            let search = Search {
+                known_positive: false,
+                both_ways: true,
+            };
+            match find_all_step(&sweep, search, |s| shown(&[], s)) {
                 GroupStep::Query(q, partial) => {
                     let ruled: HashSet<&String> =
                         partial.cleared.iter().chain(&partial.singles).collect();
-                    let open: Vec<String> = candidates
+                    explanation.culprits_open = sweep
                         .iter()
-                        .filter(|c| !ruled.contains(c))
+                        .filter(|t| !ruled.contains(t))
                         .cloned()
                         .collect();
-                    explanation.stage = Stage::Cleaners {
-                        polluter: polluter.clone(),
-                        left: open.len(),
-                    };
-                    let mut found = hinted;
+                    let mut found = singles.clone();
                     found.extend(partial.singles);
-                    explanation
-                        .cleaners
-                        .insert(polluter.clone(), in_suite_order(found));
-                    explanation.cleaners_open.insert(polluter.clone(), open);
-                    let mut examined = vec![polluter.clone()];
-                    examined.extend(q.iter().cloned());
-                    return (
-                        explanation,
-                        query(ExperimentKind::Cleaner, then_unit(before, &q), &examined),
-                    );
+                    explanation.culprits = as_groups(&found);
+                    explanation.stage = Stage::Culprits { found: found.len() };
+                    return (explanation, query(culprit_kind(&q), then_unit(&[], &q), &q));
                 }
+                GroupStep::Done(found) if found.singles.is_empty() => break,
                 GroupStep::Done(found) => {
-                    let mut all = hinted;
-                    all.extend(found.singles);
-                    explanation
-                        .cleaners
-                        .insert(polluter.clone(), in_suite_order(all));
+                    singles.extend(found.singles);
+                    explanation.culprits = as_groups(&singles);
+                    singles = explanation.culprits.iter().map(|g| g[0].clone()).collect();
                 }
             }
         }
+        explanation.culprits_complete = true;
     }
     explanation.stage = Stage::Done;
     (explanation, None)
@@ -461,6 +499,45 @@ mod tests {
                 .iter()
                 .any(|q| q.kind == ExperimentKind::PolluterPair && q.order == ids(&[p, "v"])));
         }
+    }
+
+    #[test]
+    fn a_polluter_its_cleaners_hide_from_both_sides_is_found_by_the_sweep() {
+        // p and q pollute; c and d reset the state (cleaners of both). In the failing prefix the
+        // half holding p is [c, p, d, x]: negative forward (d cleans) and reversed (c cleans).
+        let units = ids(&["c", "p", "d", "x", "y", "q", "z", "w", "v"]);
+        let prefix = ids(&["c", "p", "d", "x", "y", "q", "z", "w"]);
+        let oracle = |order: &[String]| {
+            let mut dirty = false;
+            for t in order {
+                match t.as_str() {
+                    "p" | "q" => dirty = true,
+                    "c" | "d" => dirty = false,
+                    "v" => return Some(!dirty),
+                    _ => {}
+                }
+            }
+            None
+        };
+        let subject = Subject {
+            test: "v",
+            unit: "v",
+            role: OdRole::Victim,
+            prefix: &prefix,
+        };
+        let (explanation, queries) = drive(subject, &units, &oracle);
+        assert_eq!(explanation.culprits, [ids(&["p"]), ids(&["q"])]);
+        assert_eq!(explanation.cleaners["p"], ids(&["c", "d"]));
+        assert_eq!(explanation.cleaners["q"], ids(&["c", "d"]));
+        assert!(explanation.culprits_complete);
+        // Without the sweep p is missed: the group tests over the prefix and the rest find q only.
+        let first_pair_of_p = queries
+            .iter()
+            .position(|q| q.order == ids(&["p", "v"]))
+            .expect("p verified by its pair");
+        assert!(queries[..first_pair_of_p]
+            .iter()
+            .any(|q| q.kind == ExperimentKind::Cleaner));
     }
 
     #[test]
