@@ -10,7 +10,6 @@ use crate::explain::flakerate::{flake_rate, OdModel};
 use crate::explain::minimize::{Explanation, Stage};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
-use crate::model::suite::SuiteIndex;
 use crate::schedule::dependence::PlanInfo;
 use crate::schedule::Schedule;
 
@@ -50,7 +49,7 @@ impl Replay<'_> {
         let mut flaky: Vec<FlakyTest> = self.nod.clone();
         let mut unclassified = 0;
         let mut minimize_notes = Vec::new();
-        let index = SuiteIndex::new(self.suite);
+        let index = &self.index;
         for od in &self.od {
             let round = &self.rounds[od.round];
             let complete = self.alone_runs_done(od);

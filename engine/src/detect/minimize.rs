@@ -9,7 +9,6 @@ use super::replay::{OdTest, Replay};
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
-use crate::model::suite::SuiteIndex;
 
 /// Culprits (and cleaners per polluter) of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
@@ -49,12 +48,12 @@ impl Replay<'_> {
             prefix: &order[..at],
         };
         let observed = |order: &[String]| self.observed.get(order).map(|r| r.passed(&od.test));
-        let index = SuiteIndex::new(self.suite);
+        let index = &self.index;
         let same_class = |a: &str, b: &str| match (index.get(a), index.get(b)) {
             (Some(x), Some(y)) => x.record == y.record,
             _ => false,
         };
-        let hints = self.hints(od, role, &index);
+        let hints = self.hints(od, role);
         Some(explain(
             subject,
             &self.original,
@@ -66,12 +65,12 @@ impl Replay<'_> {
 
     /// Whether `o` is related to `od` for shared work: another OD test of the same role, in the
     /// same class or exposed by the same failing (victims) or passing (brittles) order.
-    fn related(&self, o: &OdTest, od: &OdTest, index: &SuiteIndex<'_>) -> bool {
+    fn related(&self, o: &OdTest, od: &OdTest) -> bool {
         let role = self.kind_of(od).role();
         if o.test == od.test || role.is_none() || self.kind_of(o).role() != role {
             return false;
         }
-        let record = |unit: &str| index.get(unit).map(|at| at.record);
+        let record = |unit: &str| self.index.get(unit).map(|at| at.record);
         record(&o.unit) == record(&od.unit)
             || match role {
                 Some(OdRole::Victim) => o.confirm_fail == od.confirm_fail,
@@ -85,18 +84,14 @@ impl Replay<'_> {
     /// more OD tests of its failing order, then the first run. Only runs made before `od`'s own
     /// search started count (its culprit search, or its cleaner search of that polluter), so its
     /// hints never change once it started.
-    fn hints(&self, od: &OdTest, role: OdRole, index: &SuiteIndex<'_>) -> Hints {
-        let record = |unit: &str| index.get(unit).map(|at| at.record);
+    fn hints(&self, od: &OdTest, role: OdRole) -> Hints {
+        let record = |unit: &str| self.index.get(unit).map(|at| at.record);
         let same_class = |o: &OdTest| record(&o.unit) == record(&od.unit);
         let same_order = |o: &OdTest| match role {
             OdRole::Victim => o.confirm_fail == od.confirm_fail,
             OdRole::Brittle => o.confirm_pass == od.confirm_pass,
         };
-        let related: Vec<&OdTest> = self
-            .od
-            .iter()
-            .filter(|o| self.related(o, od, index))
-            .collect();
+        let related: Vec<&OdTest> = self.od.iter().filter(|o| self.related(o, od)).collect();
         if related.is_empty() {
             return Hints::default();
         }
@@ -212,16 +207,12 @@ impl Replay<'_> {
             })
             .collect();
         let searching = |e: &Explanation| matches!(e.stage, Stage::Culprits { .. } | Stage::Group);
-        let index = SuiteIndex::new(self.suite);
         // An OD test whose related OD test is in the middle of its search waits for it: what
         // that search verifies is then tried first (shared work) instead of searched again.
         let waits = |od: &OdTest| {
             self.spent_on(od) == 0
                 && pending.iter().any(|(o, e, _)| {
-                    o.test != od.test
-                        && self.spent_on(o) > 0
-                        && searching(e)
-                        && self.related(o, od, &index)
+                    o.test != od.test && self.spent_on(o) > 0 && searching(e) && self.related(o, od)
                 })
         };
         pending

@@ -10,7 +10,7 @@ use super::findings::{FailingTest, FlakyTest, NextStep, Phase, Progress, Summary
 use crate::error::EngineError;
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
 use crate::model::strategy::Strategy;
-use crate::model::suite::{Suite, SCHEMA_VERSION};
+use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::model::testid::container_of;
 use crate::schedule::rounds::{round_order, PreviousRound};
 use crate::schedule::CostModel;
@@ -178,6 +178,8 @@ impl Results {
 pub(super) struct Replay<'a> {
     pub(super) config: &'a DetectConfig,
     pub(super) suite: &'a Suite,
+    /// The suite's index, built once per call.
+    pub(super) index: SuiteIndex<'a>,
     pub(super) original: Vec<String>,
     /// Baseline runs: experiment id and results.
     pub(super) baseline: Vec<(usize, Results)>,
@@ -236,6 +238,7 @@ impl<'a> Replay<'a> {
         let mut state = Replay {
             config,
             suite,
+            index: SuiteIndex::new(suite),
             original: suite.original_order(),
             baseline: Vec::new(),
             baseline_done: false,
