@@ -481,11 +481,7 @@ fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_th
 fn twelve_victims_of_one_polluter_share_the_work() {
     // 90 classes of 10 tests; the 12 victims are one class, all polluted by p.C40#t1, which
     // p.C70#t5 cleans.
-    let mut classes: Vec<_> = (0..89)
-        .map(|k| class(&format!("p.C{k}"), 10, 0, true))
-        .collect();
-    classes.push(class("p.Victims", 12, 0, true));
-    let suite = suite_of(classes);
+    let suite = with_victim_class(89, 12);
     let m = suite.ids().count();
     let polluter = "p.C40#t1".to_string();
     let cleaner = "p.C70#t5".to_string();
@@ -539,11 +535,7 @@ fn twelve_victims_of_one_polluter_share_the_work() {
 #[test]
 fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
     // Like a global filter several tests configure: 6 polluters shared by 8 victims of one class.
-    let mut classes: Vec<_> = (0..59)
-        .map(|k| class(&format!("p.C{k}"), 10, 0, true))
-        .collect();
-    classes.push(class("p.Victims", 8, 0, true));
-    let suite = suite_of(classes);
+    let suite = with_victim_class(59, 8);
     let m = suite.ids().count();
     let polluters: Vec<String> = (0..6).map(|i| format!("p.C{}#t{}", 5 + 9 * i, i)).collect();
     let victims: Vec<String> = (0..8).map(|i| format!("p.Victims#t{i}")).collect();
@@ -586,4 +578,13 @@ fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
         costs[7] <= 3 * 6 * log2_ceil(m) + 2 + 6 * (2 * log2_ceil(m) + 1),
         "{costs:?}"
     );
+}
+
+/// `classes` classes `p.C<k>` of 10 tests, then the class `p.Victims` of `victims` tests.
+fn with_victim_class(classes: usize, victims: usize) -> odrust_engine::model::suite::Suite {
+    let mut all: Vec<_> = (0..classes)
+        .map(|k| class(&format!("p.C{k}"), 10, 0, true))
+        .collect();
+    all.push(class("p.Victims", victims, 0, true));
+    suite_of(all)
 }
