@@ -10,8 +10,12 @@ use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subjec
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
 
-/// Culprits (and cleaners per polluter) of related OD tests tried first for another.
+/// Culprits of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
+/// Cleaners tried first for one polluter of a victim: of that polluter for related victims, then
+/// of the victim's other polluters and of other polluters of related victims (pooled). Each
+/// costs one triple run, and a cleaner group testing finds costs about `log2(m / c) + 1`.
+pub(super) const MAX_CLEANER_HINTS: usize = 64;
 
 impl Replay<'_> {
     /// Minimization experiments run for `od` so far.
@@ -92,9 +96,6 @@ impl Replay<'_> {
             OdRole::Brittle => o.confirm_pass == od.confirm_pass,
         };
         let related: Vec<&OdTest> = self.od.iter().filter(|o| self.related(o, od)).collect();
-        if related.is_empty() {
-            return Hints::default();
-        }
         let shows = match role {
             OdRole::Victim => Some(false),
             OdRole::Brittle => Some(true),
@@ -110,6 +111,9 @@ impl Replay<'_> {
         type Score = (usize, usize, usize);
         let mut culprits: Vec<(String, Score)> = Vec::new();
         let mut cleaners: BTreeMap<String, Vec<(String, Score)>> = BTreeMap::new();
+        // Verified triples `[q, c, o]` (o = od or related, q a verified polluter of o): (q, c,
+        // whether o is od, the score of o, when).
+        let mut triples: Vec<(&String, &String, bool, &OdTest, usize)> = Vec::new();
         let count = |list: &mut Vec<(String, Score)>, t: &String, o: &OdTest, at: usize| {
             let i = match list.iter().position(|(h, _)| h == t) {
                 Some(i) => i,
@@ -128,6 +132,23 @@ impl Replay<'_> {
                 .unwrap_or(self.short_orders.len())
         };
         for (at, order) in self.short_orders.iter().enumerate() {
+            let own = role == OdRole::Victim
+                && order.len() == 3
+                && order.last() == Some(&od.unit)
+                && order[0] != od.unit
+                && verdict(
+                    &order[..1]
+                        .iter()
+                        .chain([&od.unit])
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                    od,
+                ) == shows
+                && verdict(order, od) == Some(true);
+            if own {
+                triples.push((&order[0], &order[1], true, od, at));
+                continue;
+            }
             let Some(o) = related.iter().find(|o| order.last() == Some(&o.unit)) else {
                 continue;
             };
@@ -144,18 +165,56 @@ impl Replay<'_> {
                 && verdict(order, o) == Some(true)
             {
                 count(cleaners.entry(first.clone()).or_default(), &order[1], o, at);
+                triples.push((first, &order[1], false, o, at));
             }
         }
-        let best = |mut list: Vec<(String, Score)>| -> Vec<String> {
+        let best = |mut list: Vec<(String, Score)>, max: usize| -> Vec<String> {
             list.sort_by_key(|(_, (class, order, at))| (Reverse(*class), Reverse(*order), *at));
-            list.into_iter().take(MAX_HINTS).map(|(t, _)| t).collect()
+            list.into_iter().take(max).map(|(t, _)| t).collect()
         };
+        // Pooled cleaners for polluter `p`: cleaners of od's other polluters first (by how many
+        // of them they clean), then of related victims' other polluters; only triples run before
+        // od's search for cleaners of `p` started.
+        let pooled = |p: Option<&String>| -> Vec<String> {
+            let cutoff = p.map_or(self.short_orders.len(), &cleaners_known);
+            let mut own: Vec<(String, Score)> = Vec::new();
+            let mut other: Vec<(String, Score)> = Vec::new();
+            for &(q, c, is_own, o, at) in &triples {
+                if at >= cutoff || Some(q) == p || Some(c) == p {
+                    continue;
+                }
+                count(if is_own { &mut own } else { &mut other }, c, o, at);
+            }
+            let mut list = best(own, MAX_CLEANER_HINTS);
+            for c in best(other, MAX_CLEANER_HINTS) {
+                if !list.contains(&c) {
+                    list.push(c);
+                }
+            }
+            list.truncate(MAX_CLEANER_HINTS);
+            list
+        };
+        let frozen: Vec<&String> = self
+            .cleaner_hints_frozen
+            .keys()
+            .filter(|(t, _)| *t == od.test)
+            .map(|(_, p)| p)
+            .collect();
         Hints {
-            culprits: best(culprits),
+            culprits: best(culprits, MAX_HINTS),
             cleaners: cleaners
                 .into_iter()
-                .map(|(p, list)| (p, best(list)))
+                .map(|(p, list)| (p, best(list, MAX_CLEANER_HINTS)))
                 .collect(),
+            pooled_cleaners: frozen
+                .into_iter()
+                .map(|p| (p.clone(), pooled(Some(p))))
+                .collect(),
+            pooled_cleaners_default: if role == OdRole::Victim {
+                pooled(None)
+            } else {
+                Vec::new()
+            },
         }
     }
 

@@ -43,7 +43,16 @@ pub struct Hints {
     pub culprits: Vec<String>,
     /// Cleaners of a polluter for related victims, by polluter.
     pub cleaners: BTreeMap<String, Vec<String>>,
+    /// Cleaners of other polluters (the victim's own, then related victims'), tried after
+    /// `cleaners` for the polluter that is the key, until [`POOLED_MISSES`] in a row miss.
+    pub pooled_cleaners: BTreeMap<String, Vec<String>>,
+    /// The same for a polluter with no entry in `pooled_cleaners`.
+    pub pooled_cleaners_default: Vec<String>,
 }
+
+/// Pooled cleaner hints stop after this many in a row do not clean: a cleaner of another
+/// polluter is likely, not certain, to clean this one (a miss costs one run).
+pub const POOLED_MISSES: usize = 3;
 
 /// An experiment the explanation needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,6 +290,8 @@ pub fn explain(
         // (forward and reversed), until a sweep finds no new polluter.
         explanation.culprits_complete = false;
         loop {
+            // Cleaners found in this pass, in the order found (hints for the next polluters).
+            let mut pass_cleaners: Vec<String> = Vec::new();
             for polluter in &singles {
                 let shared = same_class(polluter, unit);
                 // Other single polluters would fail the victim on their own: never candidates.
@@ -299,11 +310,35 @@ pub fn explain(
                     |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
                 // Shared work: cleaners of this polluter for related victims, by their own triples.
                 let mut hinted: Vec<String> = Vec::new();
-                let tried = hints.cleaners.get(polluter).into_iter().flatten();
-                for hint in tried.filter(|h| candidates.contains(h)) {
+                let mut tried: Vec<(&String, bool)> = hints
+                    .cleaners
+                    .get(polluter)
+                    .into_iter()
+                    .flatten()
+                    .map(|h| (h, false))
+                    .collect();
+                // Then the cleaners of this victim's polluters searched before in this pass, then
+                // the pool.
+                let pool = hints
+                    .pooled_cleaners
+                    .get(polluter)
+                    .unwrap_or(&hints.pooled_cleaners_default);
+                for h in pass_cleaners.iter().chain(pool) {
+                    if !tried.iter().any(|(t, _)| *t == h) {
+                        tried.push((h, true));
+                    }
+                }
+                let mut misses = 0;
+                for (hint, pooled) in tried.into_iter().filter(|(h, _)| candidates.contains(h)) {
+                    if pooled && misses >= POOLED_MISSES {
+                        break;
+                    }
                     match cleans(std::slice::from_ref(hint)) {
-                        Some(true) => hinted.push(hint.clone()),
-                        Some(false) => {}
+                        Some(true) => {
+                            hinted.push(hint.clone());
+                            misses = 0;
+                        }
+                        Some(false) => misses += usize::from(pooled),
                         None => {
                             explanation.stage = Stage::Cleaners {
                                 polluter: polluter.clone(),
@@ -356,6 +391,11 @@ pub fn explain(
                     GroupStep::Done(found) => {
                         let mut all = hinted;
                         all.extend(found.singles);
+                        for c in &all {
+                            if !pass_cleaners.contains(c) {
+                                pass_cleaners.push(c.clone());
+                            }
+                        }
                         explanation
                             .cleaners
                             .insert(polluter.clone(), in_suite_order(all));
@@ -467,6 +507,48 @@ mod tests {
             }
         }
         None
+    }
+
+    #[test]
+    fn a_second_polluter_tries_the_first_ones_cleaners_by_their_triples_first() {
+        // p and q pollute; c0..c5 clean both; 40 other tests.
+        let mut names: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+        for (i, n) in ["p", "c0", "c1", "q", "c2", "c3", "c4", "c5"].iter().enumerate() {
+            names.insert(5 * i + 2, n.to_string());
+        }
+        names.push("v".into());
+        let prefix = ids(&["p"]);
+        let subject = Subject {
+            test: "v",
+            unit: "v",
+            role: OdRole::Victim,
+            prefix: &prefix,
+        };
+        let oracle = |order: &[String]| {
+            let mut dirty = false;
+            for t in order {
+                match t.as_str() {
+                    "p" | "q" => dirty = true,
+                    "v" => return Some(!dirty),
+                    c if c.starts_with('c') => dirty = false,
+                    _ => {}
+                }
+            }
+            None
+        };
+        let (explanation, queries) = drive(subject, &names, &oracle);
+        assert_eq!(explanation.stage, Stage::Done);
+        let cleaners = ids(&["c0", "c1", "c2", "c3", "c4", "c5"]);
+        assert_eq!(explanation.cleaners["p"], cleaners);
+        assert_eq!(explanation.cleaners["q"], cleaners);
+        // q's search: one triple per cleaner p's search found, then the other 40 tests in one
+        // group run that fails the victim.
+        let of_q: Vec<&Query> = queries
+            .iter()
+            .filter(|q| q.kind == ExperimentKind::Cleaner && q.order[0] == "q")
+            .collect();
+        assert_eq!(of_q.len(), 6 + 1, "{of_q:?}");
+        assert!(of_q[..6].iter().all(|q| q.order.len() == 3), "{of_q:?}");
     }
 
     #[test]
