@@ -320,6 +320,7 @@ fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_any_bound_it_gives_
     let truth = 1.0 / 3.0;
     let suite = victim_suite();
     let mut incomplete_seen = 0;
+    let mut unfinished_seen = 0;
     for budget in 1..=40 {
         let config = DetectConfig {
             minimize_budget: Some(budget),
@@ -327,6 +328,20 @@ fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_any_bound_it_gives_
         };
         let (_, summary) = detect_all(&config, &suite, &victim_executor);
         let v = &summary.flaky[0];
+        // A polluter whose cleaner search did not finish is listed as unfinished; once it
+        // finished (the whole explanation complete), none is.
+        if v.minimize_complete {
+            assert!(v.cleaners_unfinished.is_empty(), "budget {budget}: {v:?}");
+        } else if let Some(p) = v.polluters.first() {
+            if v.cleaners.get(&p[0]).is_none_or(|c| c.is_empty()) {
+                assert_eq!(
+                    v.cleaners_unfinished,
+                    [p[0].clone()],
+                    "budget {budget}: {v:?}"
+                );
+                unfinished_seen += 1;
+            }
+        }
         let Some(rate) = &v.flake_rate else {
             assert!(v.polluters.is_empty(), "budget {budget}: {v:?}");
             continue;
@@ -368,7 +383,7 @@ fn a_flake_rate_from_an_unfinished_explanation_is_marked_and_any_bound_it_gives_
         }
     }
     assert!(
-        incomplete_seen > 0,
+        incomplete_seen > 0 && unfinished_seen > 0,
         "some budget cuts the cleaner search short"
     );
 }

@@ -100,6 +100,7 @@ impl Replay<'_> {
                 flake_rate: None,
                 minimize_experiments: self.spent_on(od),
                 minimize_complete: false,
+                cleaners_unfinished: Vec::new(),
             };
             if let Some((explanation, next)) = self.explain(od) {
                 self.describe(od, &explanation, next.is_some(), &mut minimize_notes);
@@ -149,6 +150,22 @@ impl Replay<'_> {
                 }
                 match role {
                     OdRole::Victim => {
+                        if next.is_some() {
+                            let current = match &explanation.stage {
+                                Stage::Cleaners { polluter, .. } => Some(polluter),
+                                _ => None,
+                            };
+                            entry.cleaners_unfinished = explanation
+                                .culprits
+                                .iter()
+                                .filter(|g| g.len() == 1)
+                                .map(|g| &g[0])
+                                .filter(|p| {
+                                    !explanation.cleaners.contains_key(*p) || current == Some(*p)
+                                })
+                                .cloned()
+                                .collect();
+                        }
                         entry.polluters = explanation.culprits;
                         entry.cleaners = explanation.cleaners;
                     }

@@ -26,8 +26,8 @@ impl Replay<'_> {
         for c in pending.candidates {
             let in_rerun = rerun_results.passed(&c.test);
             let in_original = original_results.passed(&c.test);
-            let nod =
-                |failing_experiment, passing_experiment, message, evidence: String| FlakyTest {
+            let nod = |failing_experiment, passing_experiment, message, evidence: String| {
+                Box::new(FlakyTest {
                     test: c.test.clone(),
                     kind: FlakyKind::Nod,
                     failing_experiment,
@@ -41,7 +41,9 @@ impl Replay<'_> {
                     flake_rate: None,
                     minimize_experiments: 0,
                     minimize_complete: false,
-                };
+                    cleaners_unfinished: Vec::new(),
+                })
+            };
             let od =
                 |message, confirm_fail, confirm_pass, fail_order: &[String], pass_order| OdTest {
                     unit: unit_in(&round.order, &c.test),
@@ -144,7 +146,7 @@ impl Replay<'_> {
                 }
                 Found::Nod(nod) => {
                     self.classified.insert(c.test.clone());
-                    self.nod.push(nod);
+                    self.nod.push(*nod);
                 }
                 Found::Nothing(note) => self.inconclusive.push(note),
             }

@@ -120,6 +120,10 @@ pub struct FlakyTest {
     /// means "none found so far", not "none").
     #[serde(default = "complete_when_absent")]
     pub minimize_complete: bool,
+    /// Victim: the single polluters whose search for cleaners did not finish (cut short, or
+    /// not started); their `cleaners` (if any) are those found so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cleaners_unfinished: Vec<String>,
 }
 
 /// Reports written before `minimize_complete` existed were complete.

@@ -120,7 +120,7 @@ impl Pending {
 /// What the confirmations showed about one candidate.
 pub(super) enum Found {
     Od(OdTest),
-    Nod(FlakyTest),
+    Nod(Box<FlakyTest>),
     /// A confirmation did not report it: a note.
     Nothing(String),
 }

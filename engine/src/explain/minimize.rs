@@ -513,7 +513,10 @@ mod tests {
     fn a_second_polluter_tries_the_first_ones_cleaners_by_their_triples_first() {
         // p and q pollute; c0..c5 clean both; 40 other tests.
         let mut names: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
-        for (i, n) in ["p", "c0", "c1", "q", "c2", "c3", "c4", "c5"].iter().enumerate() {
+        for (i, n) in ["p", "c0", "c1", "q", "c2", "c3", "c4", "c5"]
+            .iter()
+            .enumerate()
+        {
             names.insert(5 * i + 2, n.to_string());
         }
         names.push("v".into());

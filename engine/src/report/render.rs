@@ -91,15 +91,23 @@ impl ReportEntry {
             } else {
                 format!("Polluter group: {}", group(g))
             };
-            if let Some(cleaners) = g.first().and_then(|p| self.finding.cleaners.get(p)) {
-                if g.len() == 1 {
-                    if cleaners.is_empty() && self.finding.minimize_complete {
-                        line.push_str(" (no cleaner found)");
-                    } else if cleaners.is_empty() {
-                        line.push_str(" (no cleaner found so far: the search stopped early)");
-                    } else {
-                        line.push_str(&format!(" (cleaners: {})", cleaners.join(", ")));
+            if g.len() == 1 {
+                let cleaners = self.finding.cleaners.get(&g[0]);
+                let unfinished = self.finding.cleaners_unfinished.contains(&g[0]);
+                match (cleaners, unfinished) {
+                    (Some(c), false) if c.is_empty() => line.push_str(" (no cleaner found)"),
+                    (Some(c), false) => line.push_str(&format!(" (cleaners: {})", c.join(", "))),
+                    (Some(c), true) if !c.is_empty() => line.push_str(&format!(
+                        " (cleaners found so far: {}; the search stopped early)",
+                        c.join(", ")
+                    )),
+                    (Some(_), true) => {
+                        line.push_str(" (no cleaner found so far: the search stopped early)")
                     }
+                    (None, true) => {
+                        line.push_str(" (cleaners not searched: the search stopped early)")
+                    }
+                    (None, false) => {}
                 }
             }
             lines.push(line);
@@ -567,22 +575,37 @@ mod tests {
     }
 
     #[test]
-    fn a_cleaner_search_cut_short_is_not_reported_as_none_found() {
-        let entry = |complete: bool| -> ReportEntry {
+    fn a_cleaner_search_cut_short_or_not_started_is_not_reported_as_none_found() {
+        let entry = |cleaners: serde_json::Value, unfinished: &[&str]| -> ReportEntry {
             serde_json::from_value(serde_json::json!({
-                "test": "p.V#v", "kind": "victim", "polluters": [["p.P#p"]],
-                "cleaners": {"p.P#p": []}, "minimize_experiments": 60,
-                "minimize_complete": complete
+                "test": "p.V#v", "kind": "victim", "polluters": [["p.P#p"], ["p.Q#q"]],
+                "cleaners": cleaners, "minimize_experiments": 60,
+                "minimize_complete": unfinished.is_empty(),
+                "cleaners_unfinished": unfinished
             }))
             .unwrap()
         };
+        let done = serde_json::json!({"p.P#p": [], "p.Q#q": ["p.C#c"]});
         assert_eq!(
-            entry(true).dependency_lines(),
-            ["Polluter: p.P#p (no cleaner found)"]
+            entry(done, &[]).dependency_lines(),
+            [
+                "Polluter: p.P#p (no cleaner found)",
+                "Polluter: p.Q#q (cleaners: p.C#c)"
+            ]
         );
+        // P's search was cut short with one found; Q's never started.
+        let cut = serde_json::json!({"p.P#p": ["p.C#c"]});
         assert_eq!(
-            entry(false).dependency_lines(),
-            ["Polluter: p.P#p (no cleaner found so far: the search stopped early)"]
+            entry(cut, &["p.P#p", "p.Q#q"]).dependency_lines(),
+            [
+                "Polluter: p.P#p (cleaners found so far: p.C#c; the search stopped early)",
+                "Polluter: p.Q#q (cleaners not searched: the search stopped early)"
+            ]
+        );
+        let none_yet = serde_json::json!({"p.P#p": []});
+        assert_eq!(
+            entry(none_yet, &["p.P#p"]).dependency_lines()[0],
+            "Polluter: p.P#p (no cleaner found so far: the search stopped early)"
         );
     }
 }

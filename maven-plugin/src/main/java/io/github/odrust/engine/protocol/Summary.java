@@ -72,6 +72,9 @@ public final class Summary {
         /** True when every search its explanation needs ran to the end. */
         @SerializedName("minimize_complete")
         public boolean minimizeComplete;
+        /** Victim: single polluters whose search for cleaners did not finish (cut short or not started). */
+        @SerializedName("cleaners_unfinished")
+        public List<String> cleanersUnfinished = new ArrayList<>();
 
         /** Victim or brittle: order-dependent and classified. */
         public boolean isOrderDependent() {

@@ -43,16 +43,16 @@ public final class ConsoleReport {
     }
 
     /** Polluters, cleaners, state-setters and flake rate of one entry, when minimization found them. */
-    private static void explain(Summary.FlakyTest f, Log log) {
+    static void explain(Summary.FlakyTest f, Log log) {
         String polluters = groups(f.polluters);
         if (polluters != null) {
             log.info("      polluters: " + polluters);
         }
-        if (f.cleaners != null) {
-            for (Map.Entry<String, List<String>> e : f.cleaners.entrySet()) {
-                List<String> ids = e.getValue();
-                String none = f.minimizeComplete ? "none found" : "none found so far (the search stopped early; see the notes)";
-                log.info("      cleaners of " + e.getKey() + ": " + (ids.isEmpty() ? none : String.join(", ", ids)));
+        if (f.polluters != null) {
+            for (List<String> group : f.polluters) {
+                if (group.size() == 1) {
+                    cleaners(f, group.get(0), log);
+                }
             }
         }
         String setters = groups(f.stateSetters);
@@ -72,6 +72,24 @@ public final class ConsoleReport {
             log.info(String.format("      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
                     all, compatible, i.reason));
         }
+    }
+
+    /** The cleaners of one single polluter, or why there are none (yet). */
+    private static void cleaners(Summary.FlakyTest f, String polluter, Log log) {
+        List<String> ids = f.cleaners == null ? null : f.cleaners.get(polluter);
+        boolean unfinished = f.cleanersUnfinished != null && f.cleanersUnfinished.contains(polluter);
+        String text;
+        if (ids == null) {
+            if (!unfinished) {
+                return;
+            }
+            text = "not searched (the search stopped early; see the notes)";
+        } else if (ids.isEmpty()) {
+            text = unfinished ? "none found so far (the search stopped early; see the notes)" : "none";
+        } else {
+            text = String.join(", ", ids) + (unfinished ? " so far (the search stopped early; see the notes)" : "");
+        }
+        log.info("      cleaners of " + polluter + ": " + text);
     }
 
     /** "a, b + c" for [["a"], ["b", "c"]]; null when absent or empty. */

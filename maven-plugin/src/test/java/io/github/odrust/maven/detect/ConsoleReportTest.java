@@ -1,0 +1,50 @@
+package io.github.odrust.maven.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.odrust.engine.protocol.Summary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.maven.plugin.logging.SystemStreamLog;
+import org.junit.jupiter.api.Test;
+
+/** The console names a cleaner search that stopped early or never started, never "none". */
+class ConsoleReportTest {
+    private static final class Recording extends SystemStreamLog {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void info(CharSequence content) {
+            lines.add(content.toString().trim());
+        }
+    }
+
+    private static List<String> explained(Map<String, List<String>> cleaners, List<String> unfinished) {
+        Summary.FlakyTest f = new Summary.FlakyTest();
+        f.test = "p.V#v";
+        f.kind = "victim";
+        f.polluters = List.of(List.of("p.P#p"), List.of("p.Q#q"), List.of("p.R#r"));
+        f.cleaners = cleaners;
+        f.cleanersUnfinished = unfinished;
+        f.minimizeComplete = unfinished.isEmpty();
+        Recording log = new Recording();
+        ConsoleReport.explain(f, log);
+        return log.lines;
+    }
+
+    @Test
+    void aCompleteExplanationSaysNone() {
+        assertEquals(List.of("polluters: p.P#p, p.Q#q, p.R#r", "cleaners of p.P#p: none",
+                        "cleaners of p.Q#q: p.C#c", "cleaners of p.R#r: none"),
+                explained(Map.of("p.P#p", List.of(), "p.Q#q", List.of("p.C#c"), "p.R#r", List.of()), List.of()));
+    }
+
+    @Test
+    void aSearchCutShortOrNotStartedIsSaidSo() {
+        assertEquals(List.of("polluters: p.P#p, p.Q#q, p.R#r", "cleaners of p.P#p: none",
+                        "cleaners of p.Q#q: p.C#c so far (the search stopped early; see the notes)",
+                        "cleaners of p.R#r: not searched (the search stopped early; see the notes)"),
+                explained(Map.of("p.P#p", List.of(), "p.Q#q", List.of("p.C#c")), List.of("p.Q#q", "p.R#r")));
+    }
+}
