@@ -55,6 +55,18 @@ pub struct Report {
     /// False for a report written while the run went on (and left by a run that was killed).
     #[serde(default = "complete_when_absent")]
     pub complete: bool,
+    /// OD tests explained and how many of those explanations finished.
+    #[serde(default)]
+    pub explanations: Option<Explanations>,
+}
+
+/// `explanations` of a report: the run can end (`complete`) with explanations unfinished.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Explanations {
+    /// OD tests minimization ran for.
+    pub explained: usize,
+    /// Of those, the ones whose explanation is complete.
+    pub complete: usize,
 }
 
 fn complete_when_absent() -> bool {
@@ -318,6 +330,12 @@ fn header_line(report: &Report) -> String {
         (Some(run), None) => parts.push(format!("{run} rounds")),
         _ => {}
     }
+    if let Some(e) = report.explanations.filter(|e| e.complete < e.explained) {
+        parts.push(format!(
+            "explanations complete for {} of {} OD tests (the others stopped early: see each test and the notes)",
+            e.complete, e.explained
+        ));
+    }
     if !report.complete {
         parts.push("INCOMPLETE: written while the run was going on; a run that was stopped leaves it as it was".into());
     }
@@ -572,6 +590,25 @@ mod tests {
             text.ends_with("the search for cleaners did not finish"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_finished_run_with_unfinished_explanations_says_how_many() {
+        let report = |complete: usize| -> Report {
+            serde_json::from_value(serde_json::json!({
+                "module": "g:a", "complete": true, "flaky": [],
+                "explanations": {"explained": 47, "complete": complete}
+            }))
+            .unwrap()
+        };
+        let said = "explanations complete for 3 of 47 OD tests";
+        assert!(render(&report(3)).html.contains(said));
+        assert!(!render(&report(47))
+            .html
+            .contains("explanations complete for"));
+        assert!(!render(&report(3))
+            .html
+            .contains("INCOMPLETE: written while"));
     }
 
     #[test]

@@ -38,6 +38,12 @@ public final class ConsoleReport {
             }
         }
         s.failing.forEach(t -> log.warn("  fails in every order odrust ran: " + t.test));
+        long explained = flaky.stream().filter(f -> f.isOrderDependent() && (f.minimizeExperiments > 0 || f.minimizeComplete)).count();
+        long finished = flaky.stream().filter(f -> f.isOrderDependent() && f.minimizeComplete).count();
+        if (finished < explained) {
+            log.warn(String.format("  explanations complete for %d of %d OD tests; the others stopped early (see the notes;"
+                    + " -Dodrust.resume=true -Dodrust.minimize.budget=N continues them)", finished, explained));
+        }
         s.notes.forEach(n -> log.info("  note: " + n));
         log.info("  report: " + out.resolve("report.html") + " (and report.json)");
     }

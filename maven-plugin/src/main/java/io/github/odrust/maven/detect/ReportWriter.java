@@ -1,6 +1,7 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
@@ -34,6 +35,7 @@ public final class ReportWriter {
         for (Map.Entry<String, JsonElement> e : summary.entrySet()) {
             report.add(e.getKey(), e.getValue().deepCopy());
         }
+        report.add("explanations", explanations(report.getAsJsonArray("flaky")));
         for (JsonElement f : report.getAsJsonArray("flaky")) {
             JsonObject entry = f.getAsJsonObject();
             String failing = orderPath(basedir, out, entry.get("failing_experiment"));
@@ -42,6 +44,32 @@ public final class ReportWriter {
             entry.addProperty("reproduce", failing == null ? null : "mvn " + reproduceGoal + " -Dodrust.order=" + failing);
         }
         return report;
+    }
+
+    /**
+     * How many OD tests were explained (minimization ran for them) and how many of those
+     * explanations finished: {@code complete} says the run ended, not that every explanation did.
+     */
+    static JsonObject explanations(JsonArray flaky) {
+        int explained = 0;
+        int finished = 0;
+        for (JsonElement f : flaky) {
+            JsonObject entry = f.getAsJsonObject();
+            String kind = entry.has("kind") ? entry.get("kind").getAsString() : "";
+            if (!kind.equals("victim") && !kind.equals("brittle")) {
+                continue;
+            }
+            boolean done = entry.has("minimize_complete") && entry.get("minimize_complete").getAsBoolean();
+            int spent = entry.has("minimize_experiments") ? entry.get("minimize_experiments").getAsInt() : 0;
+            if (spent > 0 || done) {
+                explained++;
+                finished += done ? 1 : 0;
+            }
+        }
+        JsonObject counts = new JsonObject();
+        counts.addProperty("explained", explained);
+        counts.addProperty("complete", finished);
+        return counts;
     }
 
     private static String orderPath(Path basedir, Path out, JsonElement experiment) {

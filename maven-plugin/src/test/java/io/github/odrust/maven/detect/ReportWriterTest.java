@@ -27,4 +27,19 @@ class ReportWriterTest {
         // the engine's summary is not changed
         assertTrue(!summary.getAsJsonArray("flaky").get(0).getAsJsonObject().has("reproduce"));
     }
+
+    @Test
+    void countsTheExplanationsAndHowManyFinished() {
+        JsonObject summary = JsonParser.parseString("{\"flaky\":["
+                + "{\"test\":\"p.V#a\",\"kind\":\"victim\",\"minimize_experiments\":12,\"minimize_complete\":true},"
+                + "{\"test\":\"p.V#b\",\"kind\":\"victim\",\"minimize_experiments\":60,\"minimize_complete\":false},"
+                + "{\"test\":\"p.B#c\",\"kind\":\"brittle\",\"minimize_experiments\":0,\"minimize_complete\":false},"
+                + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"minimize_experiments\":0,\"minimize_complete\":false}]}")
+                .getAsJsonObject();
+        Path base = Path.of("/work/p");
+        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", true);
+        JsonObject e = r.getAsJsonObject("explanations");
+        assertEquals(2, e.get("explained").getAsInt(), "the brittle got no explanation experiment, the NOD test none at all");
+        assertEquals(1, e.get("complete").getAsInt());
+    }
 }
