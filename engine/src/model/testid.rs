@@ -18,6 +18,8 @@ pub struct TestId<'a> {
     class: &'a str,
     method: &'a str,
     method_name_len: usize,
+    /// Length of the method name with its parameter list `(...)`, if it has one.
+    signature_len: usize,
     dotted: bool,
 }
 
@@ -42,9 +44,16 @@ impl<'a> TestId<'a> {
         &self.method[..self.method_name_len]
     }
 
+    /// The parameter list inside its parentheses (`Character, boolean`) of an overloaded test
+    /// method's id (`C#m(Character, boolean)`), if any.
+    pub fn parameters(&self) -> Option<&'a str> {
+        (self.signature_len > self.method_name_len)
+            .then(|| &self.method[self.method_name_len + 1..self.signature_len - 1])
+    }
+
     /// The invocation suffix with its brackets (`[2]`), if any.
     pub fn invocation(&self) -> Option<&'a str> {
-        let suffix = &self.method[self.method_name_len..];
+        let suffix = &self.method[self.signature_len..];
         (!suffix.is_empty()).then_some(suffix)
     }
 
@@ -79,7 +88,20 @@ pub fn parse(text: &str) -> Result<TestId<'_>, IdError> {
             method: method.to_string(),
         });
     }
-    let suffix = &method[method_name_len..];
+    // An overloaded test method is named with its parameter list: `m(Character, boolean)`
+    // (never empty: the method without parameters is plain `m`).
+    let signature_len = match method[method_name_len..].strip_prefix('(') {
+        Some(rest) => match rest.find(')') {
+            Some(close) if close > 0 => method_name_len + close + 2,
+            _ => {
+                return Err(IdError::BadSuffix {
+                    method: method.to_string(),
+                })
+            }
+        },
+        None => method_name_len,
+    };
+    let suffix = &method[signature_len..];
     let is_invocation_suffix =
         suffix.len() >= 2 && suffix.starts_with('[') && suffix.ends_with(']');
     if !suffix.is_empty() && !is_invocation_suffix {
@@ -92,20 +114,38 @@ pub fn parse(text: &str) -> Result<TestId<'_>, IdError> {
         class,
         method,
         method_name_len,
+        signature_len,
         dotted,
     })
 }
 
 /// The container of an invocation id: `C#m[3]` gives `C#m`; any other id is its own container.
 ///
-/// Class names never contain `[`, so the first `[` always starts the invocation suffix.
+/// Class names never contain `[`, so the first `[` after the method's parameter list (an
+/// overloaded method's `(String[])`, if any) starts the invocation suffix.
 pub fn container_of(id: &str) -> &str {
-    id.find('[').map_or(id, |i| &id[..i])
+    invocation_start(id).map_or(id, |i| &id[..i])
 }
 
 /// Whether `id` names one invocation (it has a `[...]` suffix).
 pub fn is_invocation(id: &str) -> bool {
-    id.contains('[')
+    invocation_start(id).is_some()
+}
+
+/// Where the invocation suffix of `id` starts.
+fn invocation_start(id: &str) -> Option<usize> {
+    let from = match id.find('#') {
+        Some(hash) => {
+            let method = &id[hash + 1..];
+            let name = identifier_len(method);
+            match method[name..].strip_prefix('(').and_then(|r| r.find(')')) {
+                Some(close) => hash + 1 + name + close + 2,
+                None => 0,
+            }
+        }
+        None => 0,
+    };
+    id[from..].find('[').map(|i| from + i)
 }
 
 /// Whether `id` is an invocation of the container `container` (`C#m[2]` of `C#m`).
@@ -248,5 +288,23 @@ mod tests {
         assert!(!is_invocation_of("C#m", "C#m"));
         assert!(!is_invocation_of("C#m[1][2]", "C#m[1]"));
         assert_eq!(class_of("a.B#m[1]"), "a.B");
+    }
+
+    #[test]
+    fn an_overloaded_method_is_named_with_its_parameter_list() {
+        let id = parse("a.B#find(Character, boolean)[3]").unwrap();
+        assert_eq!(id.method_name(), "find");
+        assert_eq!(id.parameters(), Some("Character, boolean"));
+        assert_eq!(id.invocation(), Some("[3]"));
+        let plain = parse("a.B#find").unwrap();
+        assert_eq!(plain.parameters(), None);
+        let arrays = parse("a.B#m(String[], int[])").unwrap();
+        assert_eq!(arrays.parameters(), Some("String[], int[]"));
+        assert_eq!(arrays.invocation(), None);
+        assert_eq!(container_of("a.B#m(String[])[2]"), "a.B#m(String[])");
+        assert!(!is_invocation("a.B#m(String[])"));
+        assert!(is_invocation_of("a.B#m(String[])[2]", "a.B#m(String[])"));
+        assert!(parse("a.B#m(String").is_err());
+        assert!(parse("a.B#m(String)x").is_err());
     }
 }

@@ -91,6 +91,9 @@ pub fn compare_outcomes(expected: &[TestOutcome], actual: &[TestOutcome]) -> Com
 /// when the id is an invocation missing from `other` whose container `other` has; its class when
 /// `other` has neither the id nor its container but has the class as one entry; else the id.
 fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
+    // A container this side reports itself (a plain `@Test m()` beside a parameterized `m(..)`
+    // of the same name) is a test of its own: its name's invocations are not folded into it.
+    let own: HashSet<&str> = side.iter().map(|t| t.test.as_str()).collect();
     let mut keys: Vec<(String, Outcome)> = Vec::new();
     let mut slot: HashMap<String, usize> = HashMap::new();
     for t in side {
@@ -99,7 +102,11 @@ fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
         // A whole class reported as one entry (Surefire does this for a skipped JUnit 5 class:
         // `classname="C" name=""`) stands for every test of that class on the other side.
         let class = id.split_once('#').map(|(class, _)| class);
-        let key = if is_invocation(id) && !other.contains(id) && other.contains(container) {
+        let key = if is_invocation(id)
+            && !other.contains(id)
+            && other.contains(container)
+            && !own.contains(container)
+        {
             container
         } else if let Some(class) =
             class.filter(|c| !other.contains(id) && !other.contains(container) && other.contains(c))
@@ -185,6 +192,24 @@ mod tests {
         );
         // Folding works the other way round too.
         assert!(compare_outcomes(&failing, &outcomes(&[("a#m", Error)])).same);
+    }
+
+    #[test]
+    fn regression_invocations_are_not_folded_into_a_plain_test_of_the_same_name() {
+        // commons-cli UtilTest: a plain `@Test testFind()` and a `@ParameterizedTest
+        // testFind(Character, boolean)`; Surefire ran both, odrust only the plain one.
+        let surefire = outcomes(&[
+            ("a#testFind", Pass),
+            ("a#testFind[1]", Pass),
+            ("a#testFind[2]", Pass),
+        ]);
+        let odrust = outcomes(&[("a#testFind", Pass)]);
+        let cmp = compare_outcomes(&surefire, &odrust);
+        assert!(!cmp.same, "{cmp:?}");
+        assert_eq!(cmp.only_expected, ["a#testFind[1]", "a#testFind[2]"]);
+        // And the other way round: odrust ran the invocations, not the plain test.
+        let cmp = compare_outcomes(&surefire, &surefire[1..]);
+        assert_eq!(cmp.only_expected, ["a#testFind"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! ignored: the test's outcome is what its final status says. Names are turned into odrust ids
 //! by [`test_id`].
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -80,7 +81,8 @@ pub fn read_reports(dir: &Path) -> Result<Reports, EngineError> {
 
 /// The test case being read.
 struct Case {
-    test: String,
+    class: String,
+    name: String,
     outcome: Outcome,
     message: Option<String>,
     /// Depth of elements open inside the `<testcase>`.
@@ -89,6 +91,11 @@ struct Case {
 
 /// Parses the text of one report; the error is a description of what is wrong.
 fn parse_report(text: &str) -> Result<Vec<ReportedTest>, String> {
+    parse_cases(text).map(name_cases)
+}
+
+/// The test cases of one report.
+fn parse_cases(text: &str) -> Result<Vec<Case>, String> {
     let mut reader = Reader::from_str(text);
     let mut tests = Vec::new();
     let mut case: Option<Case> = None;
@@ -152,7 +159,8 @@ fn start_case(e: &BytesStart<'_>) -> Result<Case, String> {
     let class = attribute(e, "classname")?.ok_or("a <testcase> has no classname")?;
     let name = attribute(e, "name")?.ok_or("a <testcase> has no name")?;
     Ok(Case {
-        test: test_id(&class, &name),
+        class,
+        name,
         outcome: Outcome::Pass,
         message: None,
         depth: 0,
@@ -175,12 +183,53 @@ fn record_status(case: &mut Case, e: &BytesStart<'_>) -> Result<(), String> {
     Ok(())
 }
 
-fn finish(case: Case) -> ReportedTest {
-    ReportedTest {
-        test: case.test,
-        outcome: case.outcome,
-        message: case.message,
+fn finish(case: Case) -> Case {
+    case
+}
+
+/// The reported tests of one file's cases: each named by [`test_id`], keeping the parameter
+/// list of a method whose name another test method of its class (in this file) also has with
+/// other parameters (`m()` and `m(Character, boolean)[1]` are two tests: `C#m` and
+/// `C#m(Character, boolean)[1]`), as odrust's runner names them.
+fn name_cases(cases: Vec<Case>) -> Vec<ReportedTest> {
+    let mut lists: HashMap<(&str, &str), HashSet<&str>> = HashMap::new();
+    for case in &cases {
+        if let (base, Some(params), _) = split_parameter_list(&case.name) {
+            lists
+                .entry((case.class.as_str(), base))
+                .or_default()
+                .insert(params);
+        } else {
+            lists
+                .entry((case.class.as_str(), &case.name))
+                .or_default()
+                .insert("");
+        }
     }
+    let overloaded: HashSet<(String, String)> = lists
+        .into_iter()
+        .filter(|(_, params)| params.len() > 1)
+        .map(|((class, base), _)| (class.to_string(), base.to_string()))
+        .collect();
+    cases
+        .into_iter()
+        .map(|case| {
+            let test = match split_parameter_list(&case.name) {
+                (base, Some(params), _)
+                    if !params.is_empty()
+                        && overloaded.contains(&(case.class.clone(), base.to_string())) =>
+                {
+                    format!("{}#{}", case.class, case.name)
+                }
+                _ => test_id(&case.class, &case.name),
+            };
+            ReportedTest {
+                test,
+                outcome: case.outcome,
+                message: case.message,
+            }
+        })
+        .collect()
 }
 
 fn attribute(e: &BytesStart<'_>, name: &str) -> Result<Option<String>, String> {
@@ -207,6 +256,15 @@ pub fn test_id(classname: &str, name: &str) -> String {
 /// Removes a `(...)` that directly follows the leading method name; parentheses anywhere else
 /// (inside a JUnit 4 `[...]` parameter name, say) are kept.
 fn strip_parameter_list(name: &str) -> String {
+    match split_parameter_list(name) {
+        (base, Some(_), rest) => format!("{base}{rest}"),
+        _ => name.to_string(),
+    }
+}
+
+/// `(method name, the parameter list inside its parentheses, what follows)` when a `(...)`
+/// directly follows the leading method name; `(name, None, "")` otherwise.
+fn split_parameter_list(name: &str) -> (&str, Option<&str>, &str) {
     let ident_end = name
         .char_indices()
         .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '$'))
@@ -214,10 +272,14 @@ fn strip_parameter_list(name: &str) -> String {
     let rest = &name[ident_end..];
     if ident_end > 0 && rest.starts_with('(') {
         if let Some(close) = rest.find(')') {
-            return format!("{}{}", &name[..ident_end], &rest[close + 1..]);
+            return (
+                &name[..ident_end],
+                Some(&rest[1..close]),
+                &rest[close + 1..],
+            );
         }
     }
-    name.to_string()
+    (name, None, "")
 }
 
 #[cfg(test)]
@@ -326,8 +388,12 @@ mod tests {
                 ("com.acme.CartTest#boom", Outcome::Error, Some("npe")),
                 ("com.acme.CartTest#later", Outcome::Skipped, Some("not yet")),
                 ("com.acme.CartTest#quiet", Outcome::Skipped, None),
-                ("com.acme.MathTest#adds[1]", Outcome::Pass, None),
-                ("com.acme.MathTest#adds[2]", Outcome::Pass, None),
+                ("com.acme.MathTest#adds(int)[1]", Outcome::Pass, None),
+                (
+                    "com.acme.MathTest#adds(int, java.lang.String)[2]",
+                    Outcome::Pass,
+                    None
+                ),
                 ("com.acme.MathTest$WhenEmpty#isEmpty", Outcome::Pass, None),
                 ("com.acme.MathTest#sums[0: f(1)=2]", Outcome::Pass, None),
             ]
@@ -390,6 +456,32 @@ mod tests {
             assert_eq!(err.code(), "bad-report", "{tag}: {err}");
             assert!(err.to_string().contains("TEST-bad.xml"), "{tag}: {err}");
         }
+    }
+
+    #[test]
+    fn an_overloaded_test_method_keeps_its_parameter_list() {
+        let xml = r#"<testsuite name="p.UtilTest">
+            <testcase classname="p.UtilTest" name="find()"/>
+            <testcase classname="p.UtilTest" name="find(Character, boolean)[1]"/>
+            <testcase classname="p.UtilTest" name="find(Character, boolean)[2]"><failure message="x"/></testcase>
+            <testcase classname="p.UtilTest" name="adds(int)[1]"/>
+            <testcase classname="p.Other" name="find(String)[1]"/>
+        </testsuite>"#;
+        let ids: Vec<String> = parse_report(xml)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.test)
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "p.UtilTest#find",
+                "p.UtilTest#find(Character, boolean)[1]",
+                "p.UtilTest#find(Character, boolean)[2]",
+                "p.UtilTest#adds[1]",
+                "p.Other#find[1]"
+            ]
+        );
     }
 
     #[test]

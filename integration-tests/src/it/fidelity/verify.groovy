@@ -15,4 +15,8 @@ assert f.isFile() : "missing " + f
 def fid = new JsonSlurper().parse(f)
 assert fid.same == true : "fidelity.json: " + fid
 assert fid.differences == [] : "differences: " + fid.differences
+// every Surefire result has its own odrust result: the overloaded find() and find(Character, boolean)[1..2] too
+assert fid.only_expected == [] && fid.only_actual == [] : "fidelity.json: " + fid
+assert fid.surefire_tests == fid.odrust_tests : "fidelity.json: " + fid
+assert parts[1].contains("every one of the ${fid.surefire_tests} Surefire results matched") : "the console must give the count"
 return true

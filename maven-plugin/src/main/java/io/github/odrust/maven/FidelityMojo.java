@@ -79,8 +79,8 @@ public class FidelityMojo extends AbstractOdrustMojo {
             throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
         }
         if (comparison.same) {
-            getLog().info("fidelity: odrust's run of the original order gives the same outcomes as mvn test for all "
-                    + expected.size() + " tests (" + file + ")");
+            getLog().info("fidelity: odrust's run of the original order gives the same outcomes as mvn test: every one of the "
+                    + expected.size() + " Surefire results matched by odrust's " + actual.size() + " (" + file + ")");
             return;
         }
         StringBuilder why = new StringBuilder("fidelity check FAILED for " + module.id()

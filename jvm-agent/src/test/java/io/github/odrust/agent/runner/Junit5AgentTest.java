@@ -56,9 +56,13 @@ class Junit5AgentTest {
         assertEquals(Boolean.FALSE, ordered.get("reorderable"));
         assertEquals(list("SampleJ5Ordered#a1", "SampleJ5Ordered#b2", "SampleJ5Ordered#c3"), strip((List<?>) ordered.get("tests")));
         assertTrue(((String) ordered.get("note")).contains("TestMethodOrder"));
-        assertEquals(1, ((List<?>) record(h, "SampleJ5Overloaded").get("tests")).size());
-        assertEquals(1, h.events("warning").size(), h.events("warning").toString());
-        assertTrue(((String) h.events("warning").get(0).get("message")).contains("overloaded"));
+        // overloads are distinct tests: the one without parameters keeps the plain id
+        List<String> overloads = strip((List<?>) record(h, "SampleJ5Overloaded").get("tests"));
+        assertEquals(3, overloads.size(), overloads.toString());
+        assertTrue(overloads.containsAll(list("SampleJ5Overloaded#same", "SampleJ5Overloaded#same(TestInfo)",
+                "SampleJ5Overloaded#same(int)")), overloads.toString());
+        assertEquals(list("SampleJ5Overloaded#same(int)"), strip((List<?>) record(h, "SampleJ5Overloaded").get("dynamic")));
+        assertEquals(0, h.events("warning").size(), h.events("warning").toString());
 
         // run the original order: it runs exactly so (dynamic containers expand to their invocations)
         Harness r = Harness.run(dir);
@@ -82,7 +86,8 @@ class Junit5AgentTest {
             }
         }
         assertEquals(expected, plain);
-        assertEquals(expected.size() + 3 + 2 + 2, ran.size(), ran.toString());
+        // invocations: p (3), r (2), f (2), same(int) (2)
+        assertEquals(expected.size() + 3 + 2 + 2 + 2, ran.size(), ran.toString());
         for (Map<String, Object> s : r.events("segment")) {
             assertNull(s.get("split"), s.toString());
         }
@@ -206,6 +211,19 @@ class Junit5AgentTest {
     void overloadedMethodWithParametersIsSelectable() throws Exception {
         Harness h = Harness.run(dir).segment("junit5", "SampleJ5Other", "x").go().ok();
         assertEquals("pass", h.outcome("SampleJ5Other#x"));
+    }
+
+    @Test
+    void overloadedTestMethodsRunByTheirOwnIds() throws Exception {
+        Harness h = Harness.run(dir).segment("junit5", "SampleJ5Overloaded", "same(int)[2]", "same", "same(TestInfo)",
+                "same(int)[1]").go().ok();
+        assertEquals(list("SampleJ5Overloaded#same(int)[2]", "SampleJ5Overloaded#same", "SampleJ5Overloaded#same(TestInfo)",
+                "SampleJ5Overloaded#same(int)[1]"), h.ran());
+        for (String t : h.ran()) {
+            assertEquals("pass", h.outcome(t), t);
+        }
+        Harness missing = Harness.run(dir).segment("junit5", "SampleJ5Overloaded", "same(String)").go().ok();
+        assertEquals("error", missing.outcome("SampleJ5Overloaded#same(String)"));
     }
 
     @Test

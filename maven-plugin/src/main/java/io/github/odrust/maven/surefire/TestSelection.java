@@ -83,8 +83,10 @@ public final class TestSelection {
         }
         String classFile = TestListResolver.toClassFileName(testId.substring(0, hash));
         String name = testId.substring(hash + 1);
+        int paren = name.indexOf('('); // an overloaded method's parameter list: m(Character, boolean)
         int bracket = name.indexOf('[');
-        String method = bracket < 0 ? name : name.substring(0, bracket);
+        int end = paren > 0 ? paren : bracket;
+        String method = end < 0 ? name : name.substring(0, end);
         if ("junit5".equals(framework)) {
             return resolver.shouldRun(classFile, method);
         }

@@ -154,7 +154,7 @@ public final class Junit5Support implements Framework {
                 continue;
             }
             MethodSource ms = (MethodSource) src;
-            String id = ms.getClassName() + "#" + ms.getMethodName();
+            String id = methodId(ms);
             if (!seen.add(id)) {
                 events.warning(className, "overloaded test methods named " + ms.getMethodName() + " in " + className
                         + ": odrust names tests by method name and keeps only the first (" + id + ")");
@@ -245,7 +245,12 @@ public final class Junit5Support implements Framework {
             }
         }
         it.methodId = cn + "#" + name;
-        it.method = findTestMethod(cls, name);
+        int open = name.indexOf('(');
+        if (open > 0 && name.endsWith(")")) {
+            it.method = findTestMethod(cls, name.substring(0, open), name.substring(open + 1, name.length() - 1));
+        } else {
+            it.method = findTestMethod(cls, name, null);
+        }
         if (it.method == null) {
             it.problem = "no JUnit 5 test method " + name + " in " + cls.getName();
             it.problemKind = "not-found";
@@ -256,7 +261,83 @@ public final class Junit5Support implements Framework {
         return it;
     }
 
-    static Method findTestMethod(Class<?> cls, String name) {
+    /**
+     * The id of a test method: {@code C#m}; for a method with parameters whose name another test
+     * method of its class also has, {@code C#m(Type, ...)} with JUnit's simple type names (as in its
+     * display name and Surefire's report), so overloads are distinct tests.
+     */
+    private String methodId(MethodSource ms) {
+        String base = ms.getClassName() + "#" + ms.getMethodName();
+        String params = ms.getMethodParameterTypes();
+        if (params == null || params.trim().isEmpty() || !overloaded(ms.getClassName(), ms.getMethodName())) {
+            return base;
+        }
+        StringBuilder simple = new StringBuilder();
+        for (String p : params.split(",")) {
+            String t = p.trim();
+            t = t.substring(Math.max(t.lastIndexOf('.'), t.lastIndexOf('$')) + 1);
+            simple.append(simple.length() == 0 ? "" : ", ").append(t);
+        }
+        return base + "(" + simple + ")";
+    }
+
+    private final Map<String, Boolean> overloads = new HashMap<>();
+
+    /** Whether class {@code className} has more than one test method named {@code name}. */
+    private boolean overloaded(String className, String name) {
+        String key = className + "#" + name;
+        Boolean known = overloads.get(key);
+        if (known == null) {
+            Set<String> signatures = new HashSet<>();
+            try {
+                for (Method m : namedMethods(Class.forName(className, false, ctx.loader), name)) {
+                    if (isTestable(m)) {
+                        signatures.add(simpleParameters(m)); // an override has its parent's signature
+                    }
+                }
+            } catch (ClassNotFoundException | LinkageError e) {
+                // unknown: not overloaded
+            }
+            known = signatures.size() > 1;
+            overloads.put(key, known);
+        }
+        return known;
+    }
+
+    /** The simple names of {@code m}'s parameter types, as JUnit writes them: {@code Character, boolean}. */
+    static String simpleParameters(Method m) {
+        StringBuilder out = new StringBuilder();
+        for (Class<?> t : m.getParameterTypes()) {
+            out.append(out.length() == 0 ? "" : ", ").append(t.getSimpleName());
+        }
+        return out.toString();
+    }
+
+    /**
+     * The test method {@code name} of {@code cls} (or its superclasses and interfaces); with
+     * {@code parameters} (simple type names), the overload that has them.
+     */
+    static Method findTestMethod(Class<?> cls, String name, String parameters) {
+        for (Method m : namedMethods(cls, name)) {
+            if (isTestable(m) && (parameters == null ? m.getParameterCount() == 0 || !hasNoArgTest(cls, name)
+                    : parameters.equals(simpleParameters(m)))) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code cls} has a test method {@code name} without parameters. */
+    private static boolean hasNoArgTest(Class<?> cls, String name) {
+        for (Method m : namedMethods(cls, name)) {
+            if (isTestable(m) && m.getParameterCount() == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Method> namedMethods(Class<?> cls, String name) {
         List<Method> candidates = new ArrayList<>();
         for (Class<?> c = cls; c != null && c != Object.class; c = c.getSuperclass()) {
             addNamed(c, name, candidates);
@@ -268,12 +349,7 @@ public final class Junit5Support implements Framework {
         for (Class<?> i : seenIfaces) {
             addNamed(i, name, candidates);
         }
-        for (Method m : candidates) {
-            if (isTestable(m)) {
-                return m;
-            }
-        }
-        return null;
+        return candidates;
     }
 
     private static void addNamed(Class<?> c, String name, List<Method> out) {
@@ -452,12 +528,12 @@ public final class Junit5Support implements Framework {
         return out;
     }
 
-    private static void collectMethods(TestPlan plan, TestIdentifier ti, String cls, List<String> out) {
+    private void collectMethods(TestPlan plan, TestIdentifier ti, String cls, List<String> out) {
         TestSource src = source(ti);
         if (src instanceof MethodSource) {
             MethodSource ms = (MethodSource) src;
             if (ms.getClassName().equals(cls)) {
-                out.add(ms.getClassName() + "#" + ms.getMethodName());
+                out.add(methodId(ms));
             }
             return;
         }
@@ -515,7 +591,7 @@ public final class Junit5Support implements Framework {
                     TestSource src = source(cur);
                     if (src instanceof MethodSource) {
                         MethodSource ms = (MethodSource) src;
-                        base = ms.getClassName() + "#" + ms.getMethodName();
+                        base = methodId(ms);
                     }
                     break;
                 }
