@@ -122,7 +122,7 @@ pub struct FlakyTest {
     pub minimize_complete: bool,
     /// Victim: the single polluters whose search for cleaners did not finish (cut short, or
     /// not started); their `cleaners` (if any) are those found so far.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub cleaners_unfinished: Vec<String>,
 }
 

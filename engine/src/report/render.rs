@@ -58,6 +58,53 @@ pub struct Report {
     /// OD tests explained and how many of those explanations finished.
     #[serde(default)]
     pub explanations: Option<Explanations>,
+    /// Pair coverage of a systematic schedule.
+    #[serde(default)]
+    pub pairs: Option<Pairs>,
+}
+
+/// `pairs` of a report.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Pairs {
+    /// Pairs run adjacent in some round.
+    pub covered: u64,
+    /// Pairs the schedule covers when all its rounds run.
+    pub total: u64,
+}
+
+/// "No flaky test was found", with how much was explored in the same sentence.
+fn nothing_found(report: &Report) -> String {
+    let mut line = String::from("No flaky test was found");
+    if let (Some(run), Some(planned)) = (report.rounds_run, report.rounds_planned) {
+        line.push_str(&format!(" in {run} of {planned} rounds"));
+    }
+    if let Some(strategy) = &report.strategy {
+        line.push_str(&format!(" ({strategy})"));
+    }
+    match report.pairs.filter(|p| p.total > 0) {
+        Some(p) => {
+            let share = 100.0 * p.covered as f64 / p.total as f64;
+            let share = if p.covered == p.total {
+                "all".to_string()
+            } else if share < 0.1 {
+                "less than 0.1%".to_string()
+            } else {
+                format!("{share:.1}%")
+            };
+            line.push_str(&format!(
+                ", which ran {share} of the {} test pairs the schedule covers",
+                p.total
+            ));
+            if p.covered < p.total {
+                line.push_str(": a victim of a pair not run yet can still exist");
+            }
+        }
+        None => line.push_str(
+            ": random orders find an order-dependent test only with some probability per round",
+        ),
+    }
+    line.push('.');
+    line
 }
 
 /// `explanations` of a report: the run can end (`complete`) with explanations unfinished.
@@ -236,7 +283,7 @@ fn html(report: &Report) -> String {
         escape_html(&header_line(report))
     ));
     if report.flaky.is_empty() {
-        out.push_str("<p>No flaky test was found.</p>\n");
+        out.push_str(&format!("<p>{}</p>\n", escape_html(&nothing_found(report))));
     } else {
         out.push_str("<table>\n<thead><tr><th>Test</th><th>Kind</th><th>Message</th>");
         out.push_str("<th>Depends on</th><th>Flake rate</th>");
@@ -557,7 +604,7 @@ mod tests {
         let report: Report =
             serde_json::from_value(serde_json::json!({"module": "g:a", "flaky": []})).unwrap();
         let rendered = render(&report);
-        assert!(rendered.html.contains("No flaky test was found."));
+        assert!(rendered.html.contains("No flaky test was found"));
         assert!(rendered.xml.contains(r#"tests="0""#), "{}", rendered.xml);
         assert!(!rendered.html.contains("INCOMPLETE"));
     }
@@ -590,6 +637,24 @@ mod tests {
             text.ends_with("the search for cleaners did not finish"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn no_flaky_test_found_says_how_much_was_explored() {
+        let report = |covered: u64| -> Report {
+            serde_json::from_value(serde_json::json!({
+                "module": "g:a", "flaky": [], "strategy": "tuscan", "rounds_run": 3,
+                "rounds_planned": 40, "pairs": {"covered": covered, "total": 17000}
+            }))
+            .unwrap()
+        };
+        assert!(render(&report(120)).html.contains(
+            "No flaky test was found in 3 of 40 rounds (tuscan), which ran 0.7% of the 17000 test \
+             pairs the schedule covers: a victim of a pair not run yet can still exist."
+        ));
+        assert!(render(&report(17000))
+            .html
+            .contains("which ran all of the 17000 test pairs the schedule covers."));
     }
 
     #[test]

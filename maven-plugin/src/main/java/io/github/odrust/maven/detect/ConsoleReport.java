@@ -22,7 +22,7 @@ public final class ConsoleReport {
                 report.module, s.testsTotal, s.experiments, s.roundsRun, s.roundsPlanned, String.valueOf(s.seed),
                 s.strategy));
         if (flaky.isEmpty()) {
-            log.info("  no order-dependent or flaky test found");
+            log.info("  " + nothingFound(s));
         } else {
             int width = flaky.stream().map(f -> f.test.length()).max(Comparator.naturalOrder()).orElse(10);
             log.info(String.format("  %-" + width + "s  %-12s %-22s %s", "TEST", "KIND", "FAILS IN", "PASSES IN"));
@@ -78,6 +78,26 @@ public final class ConsoleReport {
             log.info(String.format("      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
                     all, compatible, i.reason));
         }
+    }
+
+    /**
+     * "No flaky test found", with how much was explored in the same line: a few rounds of random
+     * orders, or a small share of a schedule's pairs, is not evidence that there is none.
+     */
+    static String nothingFound(Summary s) {
+        StringBuilder line = new StringBuilder(String.format("no order-dependent or flaky test found in %d of %d rounds (%s)",
+                s.roundsRun, s.roundsPlanned, s.strategy));
+        if (s.pairs != null && s.pairs.total > 0) {
+            double share = 100.0 * s.pairs.covered / s.pairs.total;
+            line.append(String.format(", which ran %s of the %d test pairs the schedule covers",
+                    share >= 99.95 ? "all" : (share < 0.1 ? "less than 0.1%" : String.format("%.1f%%", share)), s.pairs.total));
+            if (s.pairs.covered < s.pairs.total) {
+                line.append(": a victim of a pair not run yet can still exist");
+            }
+        } else {
+            line.append(": random orders find an order-dependent test only with some probability per round");
+        }
+        return line.toString();
     }
 
     /** The cleaners of one single polluter, or why there are none (yet). */

@@ -47,4 +47,24 @@ class ConsoleReportTest {
                         "cleaners of p.R#r: not searched (the search stopped early; see the notes)"),
                 explained(Map.of("p.P#p", List.of(), "p.Q#q", List.of("p.C#c")), List.of("p.Q#q", "p.R#r")));
     }
+
+    @Test
+    void nothingFoundSaysHowMuchWasExplored() {
+        Summary s = new Summary();
+        s.roundsRun = 3;
+        s.roundsPlanned = 40;
+        s.strategy = "tuscan";
+        s.pairs = new Summary.PairsCovered();
+        s.pairs.covered = 120;
+        s.pairs.total = 17_000;
+        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran 0.7% of the 17000"
+                + " test pairs the schedule covers: a victim of a pair not run yet can still exist", ConsoleReport.nothingFound(s));
+        s.pairs.covered = 17_000;
+        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran all of the 17000 test"
+                + " pairs the schedule covers", ConsoleReport.nothingFound(s));
+        s.pairs = null;
+        s.strategy = "reverse-passing";
+        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (reverse-passing): random orders find an"
+                + " order-dependent test only with some probability per round", ConsoleReport.nothingFound(s));
+    }
 }
