@@ -73,15 +73,16 @@ fn strip_trailing_comment(line: &str) -> &str {
     line
 }
 
-/// Splits `s` at every `sep` that is not inside `[...]`.
+/// Splits `s` at every `sep` that is not inside `[...]` or an overloaded method's parameter list
+/// `(...)`.
 fn split_outside_brackets(s: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
     for (i, c) in s.char_indices() {
         match c {
-            '[' => depth += 1,
-            ']' => depth = depth.saturating_sub(1),
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
             c if c == sep && depth == 0 => {
                 parts.push(&s[start..i]);
                 start = i + c.len_utf8();
@@ -445,6 +446,23 @@ mod tests {
         );
         assert!(segments.iter().all(|s| s.reason.is_none()));
         assert_eq!(segments[1].framework, Framework::Junit5);
+    }
+
+    #[test]
+    fn commas_inside_a_parameter_list_do_not_separate_ids() {
+        let ids = parse_order_text(
+            "p.U#find, p.U#find(Character, boolean)[2],p.U#m(String[], int)\n",
+            "orders/x.txt",
+        )
+        .unwrap();
+        assert_eq!(
+            ids,
+            [
+                "p.U#find",
+                "p.U#find(Character, boolean)[2]",
+                "p.U#m(String[], int)"
+            ]
+        );
     }
 
     #[test]

@@ -72,6 +72,11 @@ pub struct Pairs {
     pub total: u64,
 }
 
+/// `n` and `noun`, plural unless `n` is 1: "1 test", "2 tests".
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// "No flaky test was found", with how much was explored in the same sentence.
 fn nothing_found(report: &Report) -> String {
     let mut line = String::from("No flaky test was found");
@@ -367,10 +372,10 @@ fn header_line(report: &Report) -> String {
         parts.push(format!("strategy {strategy}"));
     }
     if let Some(tests) = report.tests_total {
-        parts.push(format!("{tests} tests"));
+        parts.push(counted(tests, "test"));
     }
     if let Some(experiments) = report.experiments {
-        parts.push(format!("{experiments} experiments"));
+        parts.push(counted(experiments, "experiment"));
     }
     match (report.rounds_run, report.rounds_planned) {
         (Some(run), Some(planned)) => parts.push(format!("{run} of {planned} rounds")),

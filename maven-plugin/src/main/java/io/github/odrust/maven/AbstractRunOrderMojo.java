@@ -40,7 +40,7 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         getLog().info("running " + input.source + " in " + module.id() + " (" + String.join(" + ", module.frameworks) + ")");
         RunResult result = new OrderRunner(module, engine, suite, dir, getLog()).onTest(this::print).run(input.text, input.source);
 
-        getLog().info(String.format("%s: %d tests in %d JVM%s, %d segment%s: %s", goal(), result.results.size(), result.jvms.size(),
+        getLog().info(String.format("%s: %s in %d JVM%s, %d segment%s: %s", goal(), Words.count(result.results.size(), "test"), result.jvms.size(),
                 result.jvms.size() == 1 ? "" : "s", result.segments.size(), result.segments.size() == 1 ? "" : "s", counts(result)));
         getLog().info("result: " + dir.resolve("result.json"));
         getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order=" + input.reproduceArgument(project.getBasedir()));

@@ -33,7 +33,7 @@ public class DiscoverMojo extends AbstractOdrustMojo {
                     record.get("reorderable").getAsBoolean() ? "" : "  (fixed method order)"));
         }
         Path original = Discovery.writeSuite(suite, out);
-        getLog().info(module.id() + ": " + tests + " tests in " + suite.getAsJsonArray("classes").size() + " classes ("
+        getLog().info(module.id() + ": " + Words.count(tests, "test") + " in " + Words.count(suite.getAsJsonArray("classes").size(), "class") + " ("
                 + String.join(" + ", module.frameworks) + ")");
         if (dynamic > 0) {
             getLog().info(dynamic + " of these are JUnit 5 parameterized, repeated or factory methods: each counts once here,"

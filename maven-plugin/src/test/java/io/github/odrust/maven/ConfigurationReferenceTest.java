@@ -235,6 +235,7 @@ class ConfigurationReferenceTest {
             Set<String> listed = new TreeSet<>();
             if (goalsCell.trim().equals("all")) {
                 listed.addAll(goals);
+                listed.remove("help"); // Maven's generated help goal takes no odrust.* setting
             } else {
                 for (String g : goalsCell.split(",")) {
                     listed.add(g.replace("`", "").replace("odrust:", "").trim());

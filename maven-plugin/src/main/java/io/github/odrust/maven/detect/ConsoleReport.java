@@ -2,6 +2,7 @@ package io.github.odrust.maven.detect;
 
 import io.github.odrust.engine.protocol.FlakeRate;
 import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.Words;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,9 +19,9 @@ public final class ConsoleReport {
         Summary s = report.summary;
         List<Summary.FlakyTest> flaky = s.flaky;
         log.info("");
-        log.info(String.format("odrust detect: %s: %d tests, %d experiments, %d/%d rounds, seed=%s, strategy %s",
-                report.module, s.testsTotal, s.experiments, s.roundsRun, s.roundsPlanned, String.valueOf(s.seed),
-                s.strategy));
+        log.info(String.format("odrust detect: %s: %s, %s, %d/%d rounds, seed=%s, strategy %s",
+                report.module, Words.count(s.testsTotal, "test"), Words.count(s.experiments, "experiment"), s.roundsRun,
+                s.roundsPlanned, String.valueOf(s.seed), s.strategy));
         if (flaky.isEmpty()) {
             log.info("  " + nothingFound(s));
         } else {
@@ -145,6 +146,7 @@ public final class ConsoleReport {
         Map<String, Integer> kinds = new LinkedHashMap<>();
         report.summary.flaky.forEach(f -> kinds.merge(f.kind, 1, Integer::sum));
         String found = kinds.isEmpty() ? "nothing flaky" : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
-        return report.summary.testsTotal + " tests, " + report.summary.experiments + " experiments, " + found;
+        return Words.count(report.summary.testsTotal, "test") + ", " + Words.count(report.summary.experiments, "experiment")
+                + ", " + found;
     }
 }

@@ -83,7 +83,8 @@ public final class DetectDirectory {
                     + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
         }
         ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
-        log.info("resuming: " + history.size() + " experiments already done are not repeated");
+        log.info("resuming: " + io.github.odrust.maven.Words.count(history.size(), "experiment") + " already done "
+                + (history.size() == 1 ? "is" : "are") + " not repeated");
         return history;
     }
 

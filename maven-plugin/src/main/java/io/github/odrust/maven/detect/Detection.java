@@ -67,8 +67,10 @@ public final class Detection {
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
-        log.info("odrust detect: " + module.id() + ", " + tests + " tests, strategy " + config.strategy + ", "
-                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : config.rounds + " rounds") + ", seed=" + config.seed
+        log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.Words.count(tests, "test") + ", strategy "
+                + config.strategy + ", "
+                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : io.github.odrust.maven.Words.count(config.rounds, "round"))
+                + ", seed=" + config.seed
                 + " (the same run again: -Dodrust.seed=" + config.seed + ")");
 
         Report report;

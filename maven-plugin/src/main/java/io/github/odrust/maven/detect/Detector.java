@@ -235,18 +235,30 @@ public final class Detector {
     }
 
     private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
+        return progressLine(exp, progress, millis, avgRoundMillis, config.stopRounds);
+    }
+
+    /**
+     * One line per experiment, in columns that stay aligned however many rounds and experiments
+     * there are (the seed is in the plan line, once).
+     */
+    static String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis,
+            boolean stopRounds) {
         String kind = exp.kind;
-        StringBuilder b = new StringBuilder(String.format("exp %-3d ", exp.id));
         int done = progress.roundsDone;
         int total = progress.roundsTotal;
+        StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "exp %-5d ", exp.id));
         if ("round".equals(kind)) {
-            b.append(String.format("round %d/%d  %-20s", exp.round, total, exp.strategy));
+            int digits = String.valueOf(Math.max(total, 1)).length();
+            String round = String.format(java.util.Locale.ROOT, "%" + digits + "d/%d", exp.round, total);
+            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", "round " + round, exp.strategy));
         } else {
             List<String> targets = exp.targets;
-            b.append(String.format("%-16s %-30s", kind, targets == null || targets.isEmpty() ? "" : shortId(targets.get(0))));
+            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", kind,
+                    targets == null || targets.isEmpty() ? "" : shortId(targets.get(0))));
         }
-        b.append(String.format(" seed=%d  %5.1fs", config.seed, millis / 1000.0));
-        if (avgRoundMillis > 0 && done < total && !config.stopRounds) {
+        b.append(String.format(java.util.Locale.ROOT, " %6.1fs", millis / 1000.0));
+        if (avgRoundMillis > 0 && done < total && !stopRounds) {
             b.append(String.format("  ~%ds left", (total - done) * avgRoundMillis / 1000));
         }
         b.append(String.format("  found %d OD, %d NOD", progress.odFound, progress.nodFound));

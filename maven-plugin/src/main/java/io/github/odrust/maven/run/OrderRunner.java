@@ -106,7 +106,8 @@ public final class OrderRunner {
                 jvmIndex++;
                 if (jvmIndex > 1) {
                     plan = plan(String.join("\n", remaining), source + " (the rest, in a new JVM)");
-                    log.info("continuing with the remaining " + remaining.size() + " tests in a new JVM (#" + jvmIndex + ")");
+                    log.info("continuing with the remaining " + io.github.odrust.maven.Words.count(remaining.size(), "test")
+                            + " in a new JVM (#" + jvmIndex + ")");
                 }
                 int consumed = runJvm(jvmIndex, plan, jar, remaining, result);
                 result.write(resultFile);
