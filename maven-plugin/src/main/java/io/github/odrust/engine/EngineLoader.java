@@ -23,6 +23,43 @@ public final class EngineLoader {
 
     private EngineLoader() {}
 
+    /** How to enable native access for the plugin (JEP 472), for messages. */
+    static final String ENABLE_NATIVE_ACCESS = "Add --enable-native-access=ALL-UNNAMED to .mvn/jvm.config in the project"
+            + " (one line; or to MAVEN_OPTS): it lets the plugin load its engine with System.load, which JDK 24+ warns"
+            + " about and later JDKs block (docs/getting-started.md).";
+
+    /** Whether the engine is loaded in this class loader. */
+    public static boolean isLoaded() {
+        synchronized (LOCK) {
+            return loaded != null;
+        }
+    }
+
+    /**
+     * A line to print before loading the engine when this JDK will warn about (or refuse) it: JDK
+     * 24+ with native access not enabled for the plugin's module; null otherwise.
+     */
+    public static String nativeAccessAdvice() {
+        return nativeAccessAdvice(Runtime.version().feature(), nativeAccessEnabled(EngineLoader.class.getModule()));
+    }
+
+    static String nativeAccessAdvice(int jdk, Boolean enabled) {
+        if (jdk < 24 || enabled == null || enabled) {
+            return null;
+        }
+        return "odrust: JDK " + jdk + " prints a warning below about java.lang.System::load, the call that loads odrust's"
+                + " engine (JEP 472). " + ENABLE_NATIVE_ACCESS;
+    }
+
+    /** {@code Module.isNativeAccessEnabled()} (JDK 22+), null where it does not exist. */
+    static Boolean nativeAccessEnabled(Module module) {
+        try {
+            return (Boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(module);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /**
      * The engine for this class loader, loading it on first use.
      *
@@ -36,6 +73,9 @@ public final class EngineLoader {
                 Path library = override != null ? checkOverride(override) : extractBundled();
                 try {
                     System.load(library.toAbsolutePath().toString());
+                } catch (IllegalCallerException e) {
+                    throw new EngineException("load", "this JDK does not let the odrust plugin load its engine (native access"
+                            + " is not enabled: " + e.getMessage() + "). " + ENABLE_NATIVE_ACCESS);
                 } catch (UnsatisfiedLinkError e) {
                     throw new EngineException(
                             "load",

@@ -97,6 +97,10 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     protected abstract void executeMojo() throws MojoExecutionException, MojoFailureException;
 
     protected Engine engine() {
+        String advice = EngineLoader.nativeAccessAdvice();
+        if (advice != null && !EngineLoader.isLoaded()) {
+            getLog().info(advice);
+        }
         return EngineLoader.load(engineLibrary, plugin.getVersion());
     }
 
