@@ -14,6 +14,8 @@ assert a.tests_total == 3 : "a: tests_total " + a.tests_total
 assert a.flaky.collect { [it.test, it.kind] } == [['com.example.a.CheckTest#startsEmpty', 'victim']] : "a: flaky " + a.flaky.collect { [it.test, it.kind] }
 assert new File(basedir, 'a/' + a.flaky[0].failing_order).isFile() : "a: failing order is not relative to module a: " + a.flaky[0].failing_order
 assert new File(basedir, 'a/target/odrust/report.html').isFile() : "a: missing report.html"
+// pasted at the reactor root, where detect ran, the reproduce command runs module a only
+assert a.flaky[0].reproduce == 'mvn -f a/pom.xml odrust:reproduce -Dodrust.order=' + a.flaky[0].failing_order : "a: reproduce " + a.flaky[0].reproduce
 
 // ---- b: a Jupiter brittle
 def b = load('b')

@@ -6,6 +6,7 @@ import io.github.odrust.engine.EngineLoader;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import io.github.odrust.maven.surefire.SurefireSettingsReader;
 import java.io.File;
+import java.nio.file.Path;
 import org.apache.maven.artifact.Artifact;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
@@ -139,6 +140,29 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     protected String invocation(String goal) {
         boolean declared = project.getBuildPlugins().stream()
                 .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId()) && plugin.getArtifactId().equals(p.getArtifactId()));
-        return declared ? "odrust:" + goal : plugin.getGroupId() + ":" + plugin.getArtifactId() + ":" + plugin.getVersion() + ":" + goal;
+        String userDir = session.getRequest().getBaseDirectory();
+        String select = moduleSelector(Path.of(userDir != null ? userDir : System.getProperty("user.dir")),
+                project.getFile() == null ? null : project.getFile().toPath(), session.getProjects().size() > 1);
+        return select + (declared ? "odrust:" + goal
+                : plugin.getGroupId() + ":" + plugin.getArtifactId() + ":" + plugin.getVersion() + ":" + goal);
+    }
+
+    /**
+     * {@code -f path/pom.xml } (relative to the user's directory when the module is under it, else
+     * absolute) when a plain {@code mvn} there would not run only this module: the user is in another
+     * directory (a {@code -f} build) or the build has several modules (it would run in each); else "".
+     */
+    static String moduleSelector(Path userDir, Path pom, boolean multiModule) {
+        if (pom == null) {
+            return "";
+        }
+        Path user = userDir.toAbsolutePath().normalize();
+        Path file = pom.toAbsolutePath().normalize();
+        boolean here = file.getParent().equals(user) && file.getFileName().toString().equals("pom.xml");
+        if (here && !multiModule) {
+            return "";
+        }
+        String path = file.startsWith(user) ? user.relativize(file).toString() : file.toString();
+        return "-f " + path.replace('\\', '/') + " ";
     }
 }
