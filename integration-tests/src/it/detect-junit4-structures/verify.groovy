@@ -121,10 +121,13 @@ assert flakyCases.size() == 3 : "testcases with flakyFailure: " + flakyCases.siz
 String x = xml.getText('UTF-8')
 assert x.contains('CacheCheckTest') && x.contains('startsEmpty') : "TEST-odrust.xml does not mention the victim"
 
-// ---- console: a progress line per experiment with the seed, and the closing table
+// ---- console: the seed once in the plan line, a progress line per experiment (without it), and the closing table
 def log = new File(basedir, 'build.log').getText('UTF-8')
 assert log.contains('BUILD SUCCESS') : "detect must succeed (failOnFlaky is off)"
-assert log.readLines().count { it.contains('seed=7') } >= report.experiments : "fewer progress lines with seed=7 than experiments"
+def progress = log.readLines().findAll { it =~ /\[INFO\] exp \d+ / }
+assert progress.size() >= report.experiments : "fewer progress lines than experiments"
+assert progress.every { !it.contains('seed=') } : "a progress line repeats the seed"
+assert log.contains('the same run again: -Dodrust.seed=7') : "the plan line does not give the seed"
 String tail = log.substring(log.lastIndexOf('seed=7'))
 [VICTIM_A, VICTIM_B, BRITTLE_C].each { assert tail.contains(it) || tail.contains(it.substring(P.length())) : "the closing table does not name " + it }
 

@@ -7,6 +7,7 @@ import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.NextStep;
 import io.github.odrust.engine.protocol.PlanInfo;
 import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.Words;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -85,10 +86,27 @@ public final class Detector {
         }
         long lastReport = System.nanoTime();
         int lastFound = -1;
+        long baselineMillis = 0;
         while (true) {
             if (!planShown && step.plan != null) {
                 planShown = true;
                 log.info(planLine(step.plan));
+                String warning = costWarning(step.plan.predictedMs, budgetMillis);
+                if (warning != null) {
+                    log.warn(warning);
+                }
+            } else if (!planShown && step.experiment != null && "round".equals(step.experiment.kind) && baselineMillis > 0) {
+                // Random strategies: the rounds cost about one baseline run each.
+                planShown = true;
+                int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
+                long predicted = rounds * baselineMillis;
+                log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
+                        + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
+                        + " come on top)");
+                String warning = costWarning(predicted, budgetMillis);
+                if (warning != null) {
+                    log.warn(warning);
+                }
             }
             long elapsed = (System.nanoTime() - start) / 1_000_000;
             if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
@@ -123,6 +141,9 @@ public final class Detector {
                         + out.resolve("detect").resolve("exp-" + id).resolve("result.json"));
             }
             history.append(record(echo, result, millis));
+            if ("baseline".equals(exp.kind)) {
+                baselineMillis = Math.max(baselineMillis, millis);
+            }
             if (recordOptions != null && "baseline".equals(exp.kind) && !result.results.isEmpty()
                     && result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
                 log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's recording"
@@ -208,7 +229,7 @@ public final class Detector {
                 .append(plan.executions).append(" test executions, ")
                 .append(plan.pairs).append(" pairs to cover");
         if (plan.predictedMs != null) {
-            b.append(", predicted ").append(seconds(plan.predictedMs))
+            b.append(", predicted ").append(duration(plan.predictedMs))
                     .append(" (").append(seconds(plan.cost0Ms)).append(" per JVM start + test times, from the baseline)");
         }
         if (plan.usesTuscan()) {
@@ -220,7 +241,7 @@ public final class Detector {
                     .append(t.executions).append(" test executions, ")
                     .append(t.pairs).append(" pairs");
             if (t.predictedMs != null) {
-                b.append(", predicted ").append(seconds(t.predictedMs));
+                b.append(", predicted ").append(duration(t.predictedMs));
             }
         }
         if (plan.unrecorded != null && plan.unrecorded > 0) {
@@ -232,6 +253,37 @@ public final class Detector {
 
     private static String seconds(long ms) {
         return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    /** A duration a person reads at a glance: 10.9 s, 12 min, 3.4 h, 4.9 days. */
+    static String duration(long ms) {
+        if (ms < 60_000) {
+            return seconds(ms);
+        }
+        if (ms < 3_600_000) {
+            return Math.round(ms / 60_000.0) + " min";
+        }
+        if (ms < 48 * 3_600_000L) {
+            return String.format(java.util.Locale.ROOT, "%.1f h", ms / 3_600_000.0);
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f days", ms / 86_400_000.0);
+    }
+
+    /** Predicted costs above this get a warning before the first round. */
+    static final long LONG_RUN_MILLIS = 3_600_000;
+
+    /**
+     * A plain warning when the predicted time of the rounds is over an hour and no time budget
+     * shorter than it is set; null otherwise.
+     */
+    static String costWarning(Long predictedMs, long budgetMillis) {
+        if (predictedMs == null || predictedMs <= LONG_RUN_MILLIS || (budgetMillis > 0 && budgetMillis < predictedMs)) {
+            return null;
+        }
+        return "this run is predicted to take " + duration(predictedMs) + " on one JVM at a time (JVM starts and test"
+                + " times only; odrust's own time comes on top). To bound it: -Dodrust.timeBudget=30m (stops the rounds"
+                + " and reports what was found, resumable), fewer -Dodrust.rounds, or -Dodrust.strategy=dependence-aware"
+                + " (only the pairs of tests that share a static field).";
     }
 
     private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
