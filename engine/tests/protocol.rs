@@ -265,6 +265,8 @@ fn detect_ops_through_protocol() {
     assert_eq!(summary["seed"], 42);
     assert_eq!(summary["strategy"], "reverse-passing");
     assert_eq!(summary["tests_total"], 7);
+    // the baseline ran two (one an invocation); the not-run one does not count
+    assert_eq!(summary["results_per_run"], 2);
     assert_eq!(summary["experiments"], 1);
     assert_eq!(summary["rounds_run"], 0);
     assert_eq!(summary["rounds_planned"], 2);

@@ -298,6 +298,7 @@ impl Replay<'_> {
             seed: config.seed,
             strategy: config.strategy,
             tests_total: self.suite.ids().count(),
+            results_per_run: self.results_per_run,
             experiments,
             rounds_run,
             rounds_planned: rounds_total,

@@ -140,6 +140,10 @@ pub struct Summary {
     pub strategy: Strategy,
     /// Tests listed in the suite (a dynamic container counts once).
     pub tests_total: usize,
+    /// Test results of one run of the whole suite (the first baseline run): every invocation of a
+    /// dynamic container counts, as `mvn test` counts them. Absent before the baseline ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results_per_run: Option<usize>,
     /// Experiments in the history.
     pub experiments: usize,
     /// Rounds run.

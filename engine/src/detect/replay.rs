@@ -9,6 +9,7 @@ use super::config::DetectConfig;
 use super::findings::{FailingTest, FlakyTest, NextStep, Phase, Progress, Summary};
 use crate::error::EngineError;
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::model::testid::container_of;
@@ -184,6 +185,8 @@ pub(super) struct Replay<'a> {
     /// Baseline runs: experiment id and results.
     pub(super) baseline: Vec<(usize, Results)>,
     pub(super) baseline_done: bool,
+    /// Tests that ran (any outcome but not-run) in the first baseline run.
+    pub(super) results_per_run: Option<usize>,
     /// Tests that passed in the baseline and never failed there.
     pub(super) reference: HashSet<String>,
     pub(super) failing: Vec<FailingTest>,
@@ -242,6 +245,7 @@ impl<'a> Replay<'a> {
             original: suite.original_order(),
             baseline: Vec::new(),
             baseline_done: false,
+            results_per_run: None,
             reference: HashSet::new(),
             failing: Vec::new(),
             rounds: Vec::new(),
@@ -444,6 +448,15 @@ impl<'a> Replay<'a> {
         }
         match record.kind {
             ExperimentKind::Baseline => {
+                if self.baseline.is_empty() {
+                    let ran: HashSet<&str> = record
+                        .results
+                        .iter()
+                        .filter(|r| r.outcome != RunOutcome::NotRun)
+                        .map(|r| r.test.as_str())
+                        .collect();
+                    self.results_per_run = Some(ran.len());
+                }
                 let all_passed = !results.0.values().any(|(v, _)| *v == Some(false));
                 self.baseline.push((record.id, results));
                 if all_passed || self.baseline.len() as u32 >= self.config.baseline_tries {

@@ -35,6 +35,9 @@ pub struct Report {
     /// Tests in the suite.
     #[serde(default)]
     pub tests_total: Option<usize>,
+    /// Test results of one run of the suite (each invocation counts).
+    #[serde(default)]
+    pub results_per_run: Option<usize>,
     /// Experiments run.
     #[serde(default)]
     pub experiments: Option<usize>,
@@ -372,7 +375,14 @@ fn header_line(report: &Report) -> String {
         parts.push(format!("strategy {strategy}"));
     }
     if let Some(tests) = report.tests_total {
-        parts.push(counted(tests, "test"));
+        match report.results_per_run.filter(|&r| r != tests) {
+            Some(results) => parts.push(format!(
+                "{} ({} per run, as mvn test counts invocations)",
+                counted(tests, "test"),
+                counted(results, "result")
+            )),
+            None => parts.push(counted(tests, "test")),
+        }
     }
     if let Some(experiments) = report.experiments {
         parts.push(counted(experiments, "experiment"));

@@ -21,6 +21,18 @@ import java.util.Map;
 public final class Agent {
     /** Exit status for an agent failure (bad plan, class not found in discover mode, internal error). */
     public static final int AGENT_ERROR = 3;
+    /** Exit status when the tests ran the JVM out of memory (the OutOfMemoryError reached the agent). */
+    public static final int OUT_OF_MEMORY = 4;
+
+    /** {@code t} or its first cause that is an OutOfMemoryError, else null. */
+    static OutOfMemoryError outOfMemory(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof OutOfMemoryError) {
+                return (OutOfMemoryError) c;
+            }
+        }
+        return null;
+    }
 
     private final Plan plan;
     private final EventWriter events;
@@ -77,10 +89,19 @@ public final class Agent {
                 events.end();
             }
         } catch (Throwable t) {
-            System.err.println("odrust-agent: internal error");
-            t.printStackTrace();
-            agent.agentError("internal error: " + EventWriter.trace(t));
-            status = AGENT_ERROR;
+            OutOfMemoryError oom = outOfMemory(t);
+            if (oom != null) {
+                // JUnit rethrows an OutOfMemoryError from a test: it is the tests', not odrust's.
+                System.err.println("odrust-agent: the test JVM ran out of memory: " + oom);
+                t.printStackTrace();
+                events.outOfMemory(String.valueOf(oom));
+                status = OUT_OF_MEMORY;
+            } else {
+                System.err.println("odrust-agent: internal error");
+                t.printStackTrace();
+                agent.agentError("internal error: " + EventWriter.trace(t));
+                status = AGENT_ERROR;
+            }
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

@@ -142,6 +142,12 @@ public final class EventWriter {
     }
 
     /** Writes {@code agent-error}; the stream is then finished (no {@code end}, no {@code exit}). */
+    /** The tests ran the JVM out of memory: the running test crashed, not odrust. */
+    public synchronized void outOfMemory(String message) {
+        write(Json.event("out-of-memory").put("message", message));
+        ended = true;
+    }
+
     public synchronized void agentError(String message) {
         classState();
         write(Json.event("agent-error").put("message", message));

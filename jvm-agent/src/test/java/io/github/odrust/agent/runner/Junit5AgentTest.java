@@ -227,6 +227,15 @@ class Junit5AgentTest {
     }
 
     @Test
+    void aTestThatRunsTheJvmOutOfMemoryIsNamedNotAnInternalError() throws Exception {
+        Harness h = Harness.run(dir).segment("junit5", "SampleJ5OutOfMemory", "exhaustsTheHeap").go();
+        assertEquals(Agent.OUT_OF_MEMORY, h.status, h.out.toString());
+        assertEquals(1, h.events("out-of-memory").size(), h.out.toString());
+        assertTrue(((String) h.events("out-of-memory").get(0).get("message")).contains("Java heap space"), h.out.toString());
+        assertEquals(0, h.events("agent-error").size(), h.out.toString());
+    }
+
+    @Test
     void unknownMethodIsAnError() throws Exception {
         Harness h = Harness.run(dir).segment("junit5", "SampleJ5Counter", "a", "zzz", "b", "p[0]").go().ok();
         assertEquals(list("SampleJ5Counter#a", "SampleJ5Counter#zzz", "SampleJ5Counter#b", "SampleJ5Counter#p[0]"), h.ran());

@@ -14,6 +14,9 @@ public final class Summary {
     /** Tests listed in the suite (a dynamic container counts once). */
     @SerializedName("tests_total")
     public int testsTotal;
+    /** Test results of one run of the suite (each invocation counts, as in mvn test); null before the baseline. */
+    @SerializedName("results_per_run")
+    public Integer resultsPerRun;
     /** Experiments in the history. */
     public int experiments;
     @SerializedName("rounds_run")

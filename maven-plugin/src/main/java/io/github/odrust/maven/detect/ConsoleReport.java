@@ -20,7 +20,7 @@ public final class ConsoleReport {
         List<Summary.FlakyTest> flaky = s.flaky;
         log.info("");
         log.info(String.format("odrust detect: %s: %s, %s, %d/%d rounds, seed=%s, strategy %s",
-                report.module, Words.count(s.testsTotal, "test"), Words.count(s.experiments, "experiment"), s.roundsRun,
+                report.module, tests(s), Words.count(s.experiments, "experiment"), s.roundsRun,
                 s.roundsPlanned, String.valueOf(s.seed), s.strategy));
         if (flaky.isEmpty()) {
             log.info("  " + nothingFound(s));
@@ -79,6 +79,18 @@ public final class ConsoleReport {
             log.info(String.format("      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
                     all, compatible, i.reason));
         }
+    }
+
+    /**
+     * "592 tests (991 results per run, as mvn test counts them)": what odrust counts (methods and
+     * dynamic containers) beside what Surefire prints, when they differ.
+     */
+    static String tests(Summary s) {
+        String tests = Words.count(s.testsTotal, "test");
+        if (s.resultsPerRun != null && s.resultsPerRun != s.testsTotal) {
+            tests += " (" + Words.count(s.resultsPerRun, "result") + " per run, as mvn test counts invocations)";
+        }
+        return tests;
     }
 
     /**
@@ -146,7 +158,7 @@ public final class ConsoleReport {
         Map<String, Integer> kinds = new LinkedHashMap<>();
         report.summary.flaky.forEach(f -> kinds.merge(f.kind, 1, Integer::sum));
         String found = kinds.isEmpty() ? "nothing flaky" : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
-        return Words.count(report.summary.testsTotal, "test") + ", " + Words.count(report.summary.experiments, "experiment")
+        return tests(report.summary) + ", " + Words.count(report.summary.experiments, "experiment")
                 + ", " + found;
     }
 }

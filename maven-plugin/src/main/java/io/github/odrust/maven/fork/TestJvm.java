@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,13 +43,21 @@ public final class TestJvm {
         public final int exitCode;
         public final boolean timedOut;
         public final long millis;
+        /** Processes the tests started that were still running when the JVM ended, killed then: "pid 12: sleep 1000". */
+        public final List<String> leftovers;
 
-        Exit(int exitCode, boolean timedOut, long millis) {
+        Exit(int exitCode, boolean timedOut, long millis, List<String> leftovers) {
             this.exitCode = exitCode;
             this.timedOut = timedOut;
             this.millis = millis;
+            this.leftovers = leftovers;
         }
     }
+
+    /** The first bytes of a JVM's output kept in its log. */
+    public static final int LOG_HEAD_BYTES = 1 << 20;
+    /** The last bytes kept after the cut, when the output is longer than head and tail together. */
+    public static final int LOG_TAIL_BYTES = 1 << 20;
 
     /** Called while the JVM runs. */
     public interface Watcher {
@@ -79,9 +88,6 @@ public final class TestJvm {
             env.remove(name);
         }
         pb.redirectErrorStream(true);
-        pb.redirectOutput(log.toFile());
-        long start = System.nanoTime();
-        long deadline = start + TimeUnit.SECONDS.toNanos(spec.timeoutSeconds);
         Process process;
         try {
             process = pb.start();
@@ -89,21 +95,55 @@ public final class TestJvm {
             throw new IOException("could not start the test JVM '" + spec.java + "': " + e.getMessage()
                     + ". Check Surefire's <jvm> setting or the toolchain.", e);
         }
+        return watch(process, spec.timeoutSeconds, log, LOG_HEAD_BYTES, LOG_TAIL_BYTES, watcher);
+    }
+
+    /**
+     * Waits for {@code process} (its output copied to {@code log}, capped at the first
+     * {@code head} and last {@code tail} bytes with a line saying what was cut), killing its whole
+     * tree at the timeout; then kills what it started that outlived it.
+     */
+    static Exit watch(Process process, int timeoutSeconds, Path log, int head, int tail, Watcher watcher)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        CappedLog output = CappedLog.start(process.getInputStream(), log, head, tail);
+        // The tests' own processes, seen while the JVM runs: one still alive when the JVM has
+        // ended was left behind (its parent is init by then, so it is no longer a descendant).
+        Map<Long, ProcessHandle> started = new LinkedHashMap<>();
+        boolean timedOut = false;
         try {
             while (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(h -> started.putIfAbsent(h.pid(), h));
                 watcher.poll();
                 if (System.nanoTime() > deadline) {
+                    process.descendants().forEach(h -> started.putIfAbsent(h.pid(), h));
                     killTree(process);
-                    watcher.poll();
-                    return new Exit(process.exitValue(), true, elapsed(start));
+                    timedOut = true;
+                    break;
                 }
             }
         } catch (InterruptedException e) {
             killTree(process);
             throw e;
         }
+        List<String> leftovers = killLeftovers(started.values());
+        output.finish();
         watcher.poll();
-        return new Exit(process.exitValue(), false, elapsed(start));
+        return new Exit(process.exitValue(), timedOut, elapsed(start), leftovers);
+    }
+
+    /** Kills those of {@code seen} that are still alive; says which. */
+    static List<String> killLeftovers(Iterable<ProcessHandle> seen) {
+        List<String> killed = new ArrayList<>();
+        for (ProcessHandle h : seen) {
+            if (h.isAlive()) {
+                String what = h.info().commandLine().orElse(h.info().command().orElse("?"));
+                h.destroyForcibly();
+                killed.add("pid " + h.pid() + ": " + what);
+            }
+        }
+        return killed;
     }
 
     /** Kills the JVM and every process below it, children first, and waits for the JVM to go. */

@@ -259,6 +259,9 @@ public final class OrderRunner {
                     case "agent-error":
                         log.error("odrust runner error: " + Discovery.str(e, "message"));
                         break;
+                    case "out-of-memory":
+                        jvm.outOfMemory = Discovery.str(e, "message");
+                        break;
                     default:
                         break;
                 }
@@ -267,6 +270,11 @@ public final class OrderRunner {
         TestJvm.Spec spec = recordOptions == null ? module.jvm
                 : module.jvm.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
         TestJvm.Exit exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
+        if (!exit.leftovers.isEmpty()) {
+            log.warn("the tests left " + io.github.odrust.maven.Words.count(exit.leftovers.size(), "process")
+                    + " running after test JVM #" + index + " ended; odrust killed "
+                    + (exit.leftovers.size() == 1 ? "it" : "them") + ": " + String.join("; ", exit.leftovers));
+        }
         jvm.exitCode = exit.exitCode;
         jvm.millis = exit.millis;
         if (exit.timedOut) {
@@ -316,6 +324,10 @@ public final class OrderRunner {
             case "exit":
                 return "the test called System.exit(" + exit.exitCode + "), which ended the test JVM";
             default:
+                if (jvm.outOfMemory != null) {
+                    return "the test JVM ran out of memory during this test (" + jvm.outOfMemory + "); give the tests more"
+                            + " memory in Surefire's argLine (e.g. -Xmx1g), which odrust uses too; see " + jvm.log;
+                }
                 return "the test JVM died (exit code " + exit.exitCode + ") without finishing; see " + jvm.log;
         }
     }

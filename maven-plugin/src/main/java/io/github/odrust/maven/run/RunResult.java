@@ -83,6 +83,8 @@ public final class RunResult {
         public String events;
         public String log;
         public String plan;
+        /** The OutOfMemoryError that ended it, when the tests ran it out of memory. */
+        public String outOfMemory;
     }
 
     public void summarize() {

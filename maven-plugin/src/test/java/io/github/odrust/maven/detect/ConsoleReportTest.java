@@ -67,4 +67,17 @@ class ConsoleReportTest {
         assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (reverse-passing): random orders find an"
                 + " order-dependent test only with some probability per round", ConsoleReport.nothingFound(s));
     }
+
+    @Test
+    void testCountsSayWhatIsCounted() {
+        Summary s = new Summary();
+        s.testsTotal = 592;
+        s.resultsPerRun = 991;
+        assertEquals("592 tests (991 results per run, as mvn test counts invocations)", ConsoleReport.tests(s));
+        s.resultsPerRun = 592;
+        assertEquals("592 tests", ConsoleReport.tests(s));
+        s.testsTotal = 1;
+        s.resultsPerRun = null;
+        assertEquals("1 test", ConsoleReport.tests(s));
+    }
 }
