@@ -6,6 +6,7 @@
 //!
 //! - [`render`]: the report document and its HTML and XML forms.
 
+mod html;
 pub mod render;
 
 pub use render::{render, Rendered, Report, ReportEntry};

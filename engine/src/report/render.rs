@@ -2,8 +2,8 @@
 //!
 //! [`render`] turns the report object the plugin writes (the [`crate::detect::Summary`] plus
 //! `schema_version`, `module`, and per flaky test `failing_order`, `passing_order` and
-//! `reproduce`) into one self-contained HTML page (inline CSS, no script, no external resource)
-//! and a Surefire-style XML report in which every flaky test is a `<testcase>` with a
+//! `reproduce`) into one self-contained HTML page (inline CSS and one inline script, no external
+//! resource) and a Surefire-style XML report in which every flaky test is a `<testcase>` with a
 //! `<flakyFailure>`, so that CI dashboards that read Surefire reports show them as flaky.
 
 use std::borrow::Cow;
@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::detect::{FailingTest, FlakyTest};
 use crate::model::testid::class_of;
-use crate::ENGINE_VERSION;
 
 /// The report object of `render_report` (fields the renderer does not use are ignored; all but
 /// `module` and `flaky` may be absent).
@@ -75,13 +74,18 @@ pub struct Pairs {
     pub total: u64,
 }
 
+/// `x` as a percentage with one decimal: 0.3333 gives "33.3%".
+pub(super) fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
 /// `n` and `noun`, plural unless `n` is 1: "1 test", "2 tests".
-fn counted(n: usize, noun: &str) -> String {
+pub(super) fn counted(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// "No flaky test was found", with how much was explored in the same sentence.
-fn nothing_found(report: &Report) -> String {
+pub(super) fn nothing_found(report: &Report) -> String {
     let mut line = String::from("No flaky test was found");
     if let (Some(run), Some(planned)) = (report.rounds_run, report.rounds_planned) {
         line.push_str(&format!(" in {run} of {planned} rounds"));
@@ -193,7 +197,6 @@ impl ReportEntry {
     /// passing orders (formula, special-case-2)", or `None` without a flake rate.
     pub fn flake_rate_text(&self) -> Option<String> {
         let rate = self.finding.flake_rate.as_ref()?;
-        let percent = |x: f64| format!("{:.1}%", x * 100.0);
         let incomplete = rate.incomplete.as_ref();
         let mut text = match incomplete {
             None => format!(
@@ -262,111 +265,14 @@ pub struct Rendered {
 /// Renders `report` as HTML and XML.
 pub fn render(report: &Report) -> Rendered {
     Rendered {
-        html: html(report),
+        html: super::html::page(report),
         xml: xml(report),
     }
 }
 
-const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
-h1{font-size:1.4em}h2{font-size:1.1em;margin-top:2em}\
-p.run{color:#555}table{border-collapse:collapse;width:100%}\
-th,td{border:1px solid #ccc;padding:.4em .6em;text-align:left;vertical-align:top}\
-th{background:#f3f3f3}td.kind{font-weight:bold}td.victim{color:#b00}td.brittle{color:#a50}\
-td.nod{color:#666}code{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}\
-footer{margin-top:2em;color:#888;font-size:.85em}";
-
-/// The HTML page of `report`.
-fn html(report: &Report) -> String {
-    let mut out = String::new();
-    let module = escape_html(&report.module);
-    out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(&format!(
-        "<title>odrust: order-dependent tests in {module}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-    ));
-    out.push_str(&format!(
-        "<h1>odrust: order-dependent tests in <code>{module}</code></h1>\n"
-    ));
-    out.push_str(&format!(
-        "<p class=\"run\">{}</p>\n",
-        escape_html(&header_line(report))
-    ));
-    if report.flaky.is_empty() {
-        out.push_str(&format!("<p>{}</p>\n", escape_html(&nothing_found(report))));
-    } else {
-        out.push_str("<table>\n<thead><tr><th>Test</th><th>Kind</th><th>Message</th>");
-        out.push_str("<th>Depends on</th><th>Flake rate</th>");
-        out.push_str("<th>Failing order</th><th>Passing order</th><th>Reproduce</th>");
-        out.push_str("<th>Evidence</th></tr></thead>\n<tbody>\n");
-        for entry in &report.flaky {
-            let kind = escape_html(entry.finding.kind.name());
-            let optional_code = |value: &Option<String>| {
-                value.as_deref().map_or_else(
-                    || "&mdash;".to_string(),
-                    |v| format!("<code>{}</code>", escape_html(v)),
-                )
-            };
-            let depends = entry.dependency_lines();
-            let depends = if depends.is_empty() {
-                "&mdash;".to_string()
-            } else {
-                depends
-                    .iter()
-                    .map(|l| escape_html(l))
-                    .collect::<Vec<_>>()
-                    .join("<br>")
-            };
-            let rate = entry
-                .flake_rate_text()
-                .map_or_else(|| "&mdash;".to_string(), |t| escape_html(&t));
-            let cost = if entry.finding.minimize_experiments > 0 {
-                format!(" ({} experiments)", entry.finding.minimize_experiments)
-            } else {
-                String::new()
-            };
-            out.push_str(&format!(
-                "<tr><td><code>{}</code></td><td class=\"kind {kind}\">{kind}</td><td>{}</td><td class=\"depends\">{depends}{cost}</td><td class=\"rate\">{rate}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                escape_html(&entry.finding.test),
-                escape_html(entry.finding.message.as_deref().unwrap_or("")),
-                optional_code(&entry.failing_order),
-                optional_code(&entry.passing_order),
-                optional_code(&entry.reproduce),
-                escape_html(&entry.finding.evidence),
-            ));
-        }
-        out.push_str("</tbody>\n</table>\n");
-    }
-    if !report.failing.is_empty() {
-        out.push_str("<h2>Failing tests</h2>\n<p>These tests failed in every run of the original order and were not found flaky in the other orders that ran.</p>\n<ul>\n");
-        for failing in &report.failing {
-            out.push_str(&format!(
-                "<li><code>{}</code>{}</li>\n",
-                escape_html(&failing.test),
-                failing
-                    .message
-                    .as_deref()
-                    .map(|m| format!(": {}", escape_html(m)))
-                    .unwrap_or_default()
-            ));
-        }
-        out.push_str("</ul>\n");
-    }
-    if !report.notes.is_empty() {
-        out.push_str("<h2>Notes</h2>\n<ul>\n");
-        for note in &report.notes {
-            out.push_str(&format!("<li>{}</li>\n", escape_html(note)));
-        }
-        out.push_str("</ul>\n");
-    }
-    out.push_str(&format!(
-        "<footer>odrust engine {ENGINE_VERSION}, report schema {}</footer>\n</body>\n</html>\n",
-        report.schema_version
-    ));
-    out
-}
-
 /// "seed 42 · strategy reverse-passing · 12 tests · 31 experiments · 20 of 20 rounds", leaving
 /// out what the report does not say.
-fn header_line(report: &Report) -> String {
+pub(super) fn header_line(report: &Report) -> String {
     let mut parts = Vec::new();
     if let Some(seed) = report.seed {
         parts.push(format!("seed {seed}"));
@@ -473,7 +379,7 @@ fn xml_text(s: &str) -> Cow<'_, str> {
 }
 
 /// `s` escaped for HTML text and attribute values.
-fn escape_html(s: &str) -> String {
+pub(super) fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -520,7 +426,7 @@ mod tests {
     }
 
     #[test]
-    fn html_has_one_row_per_flaky_test_and_escapes_everything() {
+    fn html_has_one_card_per_flaky_test_and_escapes_everything() {
         let html = render(&report()).html;
         assert!(html.starts_with("<!doctype html>"), "{html}");
         assert!(
@@ -530,15 +436,30 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("seed 42 \u{b7} strategy reverse-passing \u{b7} 12 tests \u{b7} 31 experiments \u{b7} 7 of 20 rounds"), "{html}");
-        assert_eq!(html.matches("<tr><td>").count(), 2, "{html}");
+        assert_eq!(html.matches("<article class=\"card ").count(), 2, "{html}");
+        assert!(html
+            .contains("<article class=\"card victim\" data-test=\"p.V#v\" data-kind=\"victim\">"));
+        assert!(
+            html.contains("Found 2 order-dependent tests (1 victim, 1 brittle)."),
+            "{html}"
+        );
         assert!(
             html.contains("expected &lt;1&gt; &amp; &quot;2&quot; &#39;x&#39;"),
             "{html}"
         );
-        assert!(html.contains("<code>mvn odrust:run -Dodrust.order=a.txt &amp;&amp; echo &#39;&lt;ok&gt;&#39;</code>"), "{html}");
+        assert!(html.contains("<code id=\"cmd-0\">mvn odrust:run -Dodrust.order=a.txt &amp;&amp; echo &#39;&lt;ok&gt;&#39;</code><button type=\"button\" class=\"copy\" data-copy=\"cmd-0\">Copy</button>"), "{html}");
         assert!(html.contains("boom &lt;b&gt;"), "{html}");
         assert!(html.contains("stopped after 7 of 20 rounds"), "{html}");
-        assert!(!html.contains("<script"), "{html}");
+        // one inline script (the copy buttons), nothing loaded from elsewhere
+        assert_eq!(html.matches("<script").count(), 1, "{html}");
+        assert!(
+            !html.contains("<script src") && !html.contains("<link"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"orders/p.V#v.fail.txt\">"),
+            "{html}"
+        );
         assert!(!html.contains("http"), "no external resources: {html}");
         assert!(!html.contains("<1>") && !html.contains("<after"), "{html}");
     }
@@ -591,18 +512,31 @@ mod tests {
         let rendered = render(&report);
         let html = &rendered.html;
         assert!(
-            html.contains("<th>Depends on</th><th>Flake rate</th>"),
+            html.contains("<li>Polluter: p.P#p (cleaners: p.C#c)</li>\n<li>Polluter group: p.Q#a + p.Q#b</li>"),
+            "{html}"
+        );
+        // the failing order drawn, and the order a cleaner makes pass
+        assert!(html.contains("<span class=\"step culprit\" title=\"polluter\"><code>p.P#p</code></span> <span class=\"arrow\">\u{2192}</span> <span class=\"step subject\" title=\"victim\"><code>p.V#v</code></span> <span class=\"meaning\">fails</span>"), "{html}");
+        assert!(
+            html.contains(
+                "<span class=\"step cleaner\" title=\"cleaner\"><code>p.C#c</code></span>"
+            ),
             "{html}"
         );
         assert!(
-            html.contains("Polluter: p.P#p (cleaners: p.C#c)<br>Polluter group: p.Q#a + p.Q#b"),
+            html.contains("<span style=\"width:25.0%\"></span>"),
             "{html}"
         );
+        assert!(html.contains("About 1 in 4 shuffled runs"), "{html}");
         assert!(html.contains("fails in 33.3% of all orders, 25.0% of class-compatible orders, 50.0% of reverses of passing orders (formula, special-case-2)"), "{html}");
         assert!(
             html.contains(
-                "State-setter: p.S#s&lt;1&gt;<br>State-setter group: p.S#a + p.S#b (7 experiments)"
+                "<li>State-setter: p.S#s&lt;1&gt;</li>\n<li>State-setter group: p.S#a + p.S#b</li>"
             ),
+            "{html}"
+        );
+        assert!(
+            html.contains(". Explaining it took 7 experiments."),
             "{html}"
         );
         assert!(

@@ -1,0 +1,104 @@
+package io.github.odrust.maven.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.EngineLoader;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * report.html as a browser shows it: headless Chromium (the OS package; .ci/run installs it) loads
+ * the page the engine renders, runs its script, and its DOM is checked: the headline, one card
+ * per flaky test with its drawn order, rate bar and copy button, the glossary, and no horizontal
+ * overflow in a 360 px wide window.
+ */
+class HtmlReportBrowserTest {
+    @TempDir
+    Path dir;
+
+    private static final String SUMMARY = "{\"seed\":7,\"strategy\":\"reverse-passing\",\"tests_total\":12,"
+            + "\"results_per_run\":14,\"experiments\":40,\"rounds_run\":20,\"rounds_planned\":20,\"failing\":[],"
+            + "\"flaky\":[{\"test\":\"com.acme.shop.checkout.VeryLongCheckoutServiceIntegrationTest#appliesTheDiscountOnlyOnceWhenTheCartIsReloaded\","
+            + "\"kind\":\"victim\",\"failing_experiment\":9,\"passing_experiment\":10,\"message\":\"expected: <1> but was: <2>\","
+            + "\"alone\":{\"runs\":3,\"passed\":3},\"evidence\":\"failed in round 4\",\"polluters\":[[\"com.acme.shop.LoginTest#logsIn\"]],"
+            + "\"cleaners\":{\"com.acme.shop.LoginTest#logsIn\":[\"com.acme.shop.LogoutTest#logsOut\"]},\"state_setters\":[],"
+            + "\"flake_rate\":{\"all_orders\":0.3333,\"class_compatible\":0.25,\"reverse_of_passing\":0.5,\"method\":\"formula\","
+            + "\"case\":\"special-case-2\",\"ci95\":null,\"samples\":null},\"minimize_experiments\":14,\"minimize_complete\":true},"
+            + "{\"test\":\"com.acme.shop.ClockTest#ticks\",\"kind\":\"nod\",\"failing_experiment\":3,\"passing_experiment\":4,"
+            + "\"message\":\"timeout\",\"evidence\":\"failed and passed in the same order\",\"minimize_experiments\":0,\"minimize_complete\":false}],"
+            + "\"notes\":[]}";
+
+    @Test
+    void theReportReadsInABrowser() throws Exception {
+        Engine engine = EngineLoader.load(null, "0.1.0-SNAPSHOT");
+        JsonObject summary = JsonParser.parseString(SUMMARY).getAsJsonObject();
+        Path out = dir.resolve("target/odrust");
+        Files.createDirectories(out);
+        ReportWriter.write(ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true), engine, out);
+        String dom = dumpDom(out.resolve("report.html"), 360);
+
+        assertTrue(dom.contains("data-ready=\"1\""), "the page's script did not run:\n" + dom);
+        assertTrue(dom.contains("data-overflow=\"false\""), "the page is wider than a 360 px window:\n" + dom);
+        assertTrue(dom.contains("Found 1 order-dependent test (1 victim) and 1 flaky test that does not depend on the order."), dom);
+        assertEquals(2, count(dom, "<article class=\"card "), dom);
+        assertEquals(2, count(dom, "<button type=\"button\" class=\"copy\""), dom);
+        assertTrue(dom.contains("failed in round 4. Explaining it took 14 experiments."), dom);
+        assertTrue(dom.contains("<span class=\"step cleaner\" title=\"cleaner\"><code>com.acme.shop.LogoutTest#logsOut</code></span>"), dom);
+        assertTrue(dom.contains("<span style=\"width:25.0%\"></span>"), dom);
+        assertTrue(dom.contains("12 tests (14 results per run, as mvn test counts invocations)"), dom);
+        assertTrue(dom.contains("<section id=\"glossary\">"), dom);
+        assertTrue(dom.contains("<a href=\"orders/exp-9.txt\">"), dom);
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** The DOM of {@code page} after its scripts ran, in a window {@code width} px wide. */
+    private String dumpDom(Path page, int width) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("chrome-profile"),
+                "--window-size=" + width + ",800", "--virtual-time-budget=2000", "--dump-dom", page.toUri().toString()));
+        Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("chromium.err").toFile()).start();
+        String dom = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not end");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("chromium.err")));
+        Matcher body = Pattern.compile("<body[^>]*>").matcher(dom);
+        assertTrue(body.find(), "no <body> in the DOM chromium printed:\n" + dom);
+        return dom;
+    }
+
+    private static String chromium() {
+        String given = System.getenv("ODRUST_CHROMIUM");
+        if (given != null) {
+            return given;
+        }
+        for (String name : new String[] {"chromium", "chromium-browser", "google-chrome"}) {
+            for (String dirName : System.getenv("PATH").split(File.pathSeparator)) {
+                File f = new File(dirName, name);
+                if (f.canExecute()) {
+                    return f.getPath();
+                }
+            }
+        }
+        throw new AssertionError("no headless Chromium found: install the OS package (apt-get install chromium; .ci/run does)"
+                + " or set ODRUST_CHROMIUM to a Chrome/Chromium binary");
+    }
+}
