@@ -677,3 +677,64 @@ fn victims_whose_polluters_share_many_cleaners_verify_them_by_triples_instead_of
     );
     assert_no_order_run_twice(&history);
 }
+
+#[test]
+fn minimize_only_explains_the_named_test_alone_and_still_reports_the_others() {
+    // Two victims of one class with different polluters; a first run's budget cuts both short.
+    let suite = with_victim_class(19, 2);
+    let (v1, v2) = ("p.Victims#t0".to_string(), "p.Victims#t1".to_string());
+    let wiring = Wiring {
+        victims: vec![
+            (
+                v1.clone(),
+                vec![("p.C3#t3".to_string(), vec!["p.C8#t8".to_string()])],
+            ),
+            (v2.clone(), vec![("p.C12#t2".to_string(), vec![])]),
+        ],
+        brittles: vec![],
+    };
+    let cut = DetectConfig {
+        minimize_budget: Some(6),
+        ..minimizing(Strategy::ReversePassing, 3)
+    };
+    let (first, summary) = detect_all(&cut, &suite, &|e| wiring.run(e));
+    assert_eq!(summary.flaky.len(), 2, "{:?}", summary.flaky);
+    assert!(summary.flaky.iter().all(|f| !f.minimize_complete));
+    let spent_v1 = summary
+        .flaky
+        .iter()
+        .find(|f| f.test == v1)
+        .unwrap()
+        .minimize_experiments;
+    // Resumed for v2 only (as odrust:minimize -Dodrust.test=v2 does), with the default budget:
+    // 60 for the one test named, counted over its own experiments.
+    let only = DetectConfig {
+        minimize_only: Some(vec![v2.clone()]),
+        ..minimizing(Strategy::ReversePassing, 3)
+    };
+    let mut config = only.clone();
+    let history = detect_with(
+        &mut config,
+        &suite,
+        first.clone(),
+        10_000,
+        &|e| wiring.run(e),
+        &|_, _| {},
+    );
+    assert!(history.len() > first.len(), "v2's explanation went on");
+    assert!(history[first.len()..]
+        .iter()
+        .all(|r| r.targets.first() == Some(&v2)));
+    let summary = detect::summary(&only, &suite, &history).unwrap();
+    let f2 = summary.flaky.iter().find(|f| f.test == v2).unwrap();
+    assert!(f2.minimize_complete, "{f2:?}");
+    assert_eq!(f2.polluters, [vec!["p.C12#t2".to_string()]]);
+    // v1: what the first run explained is still reported, unfinished, not advanced.
+    let f1 = summary.flaky.iter().find(|f| f.test == v1).unwrap();
+    assert!(spent_v1 > 0);
+    assert_eq!(f1.minimize_experiments, spent_v1);
+    assert!(!f1.minimize_complete);
+    let before = detect::summary(&cut, &suite, &first).unwrap();
+    let f1_before = before.flaky.iter().find(|f| f.test == v1).unwrap();
+    assert_eq!(f1.polluters, f1_before.polluters);
+}

@@ -24,17 +24,12 @@ impl Replay<'_> {
     }
 
     /// What the outcomes observed so far explain about `od`, and the experiment it needs next;
-    /// `None` when `od` is not explained (minimization off and nothing run for it, not
-    /// selected, not a victim or brittle). With minimization off, what earlier runs explained is
-    /// still reported.
+    /// `None` when `od` is not explained (nothing run for it and minimization off or `od` not
+    /// selected, not a victim or brittle). With minimization off, or `od` not selected, what
+    /// earlier runs explained is still reported (its next experiment is not planned).
     pub(super) fn explain(&self, od: &OdTest) -> Option<(Explanation, Option<Query>)> {
-        if !self.config.minimize && self.spent_on(od) == 0 {
+        if (!self.config.minimize || !self.selected(od)) && self.spent_on(od) == 0 {
             return None;
-        }
-        if let Some(only) = &self.config.minimize_only {
-            if !only.iter().any(|t| *t == od.test || *t == od.unit) {
-                return None;
-            }
         }
         let role = self.kind_of(od).role()?;
         let order = match role {
@@ -218,9 +213,16 @@ impl Replay<'_> {
         }
     }
 
+    /// Whether `od` is to be explained in this run (`minimize_only` names it, or is not set).
+    fn selected(&self, od: &OdTest) -> bool {
+        self.config
+            .minimize_only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|t| *t == od.test || *t == od.unit))
+    }
+
     /// The OD tests to explain, in the order they are explained: with `minimize_only`, the order
-    /// it lists them (the plugin puts the tests a recorded run already explained first);
-    /// otherwise the order they were found.
+    /// it lists them; otherwise the order they were found.
     fn to_explain(&self) -> Vec<&OdTest> {
         match &self.config.minimize_only {
             Some(only) => only
@@ -244,9 +246,14 @@ impl Replay<'_> {
         })
     }
 
-    /// Minimization experiments run so far, for every OD test.
+    /// Minimization experiments run so far for the OD tests to explain (every OD test unless
+    /// `minimize_only` names some).
     pub(super) fn minimize_spent(&self) -> u32 {
-        self.spent.values().sum()
+        self.od
+            .iter()
+            .filter(|od| self.selected(od))
+            .map(|od| self.spent_on(od))
+            .sum()
     }
 
     /// The next minimization experiment, within the budget. Every OD test gets its first

@@ -1,22 +1,17 @@
 package io.github.odrust.maven.explain;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.Summary;
-import io.github.odrust.engine.protocol.Vocabulary;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.maven.plugin.MojoFailureException;
 
 /**
- * The order-dependent tests odrust:minimize explains: the one it names, after those a recorded
- * run already explained, each a victim or brittle of that run.
+ * The order-dependent tests odrust:minimize explains: the one it names, a victim or brittle of
+ * the recorded run.
  */
 public final class MinimizeTargets {
     private MinimizeTargets() {}
@@ -31,32 +26,13 @@ public final class MinimizeTargets {
         config.minimizeOnly = List.of(test.trim());
     }
 
-    /** Keeps the earlier explanations first, then checks each test: see the two methods below. */
+    /**
+     * Checks each test named. Only those are explained; what the recorded run explained of others
+     * (minimization records are observations, whatever planned them) is still reported.
+     */
     public static void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
             throws MojoFailureException {
-        keepEarlierExplanations(config, history, engine.call("vocabulary", new JsonObject(), Vocabulary.class).minimizeKinds);
         check(engine, config, suite, history);
-    }
-
-    /**
-     * When only some tests are to be explained, the tests a recorded run already explained come
-     * first, in the order it explained them: the engine replays the history against its plan, and
-     * that plan must contain those experiments.
-     */
-    static void keepEarlierExplanations(DetectConfig config, ExperimentLog history, List<String> minimizeKinds) {
-        if (config.minimizeOnly.isEmpty()) {
-            return;
-        }
-        Set<String> ordered = new LinkedHashSet<>();
-        for (JsonElement e : history.history()) {
-            // A record echoes the experiment it ran.
-            Experiment record = Engine.GSON.fromJson(e, Experiment.class);
-            if (minimizeKinds.contains(record.kind) && !record.targets.isEmpty()) {
-                ordered.add(record.targets.get(0));
-            }
-        }
-        ordered.addAll(config.minimizeOnly);
-        config.minimizeOnly = new ArrayList<>(ordered);
     }
 
     /** Each test named for minimization must be an order-dependent test of the recorded run. */
