@@ -731,6 +731,14 @@ fn minimize_only_explains_the_named_test_alone_and_still_reports_the_others() {
     assert_eq!(f2.polluters, [vec!["p.C12#t2".to_string()]]);
     // v1: what the first run explained is still reported, unfinished, not advanced.
     let f1 = summary.flaky.iter().find(|f| f.test == v1).unwrap();
+    assert!(
+        summary.notes.iter().any(
+            |n| n.contains(&format!("explaining `{v1}` is not finished"))
+                && n.contains("odrust:minimize -Dodrust.test=p.Victims#t0")
+        ),
+        "{:?}",
+        summary.notes
+    );
     assert!(spent_v1 > 0);
     assert_eq!(f1.minimize_experiments, spent_v1);
     assert!(!f1.minimize_complete);

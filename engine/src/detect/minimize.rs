@@ -326,7 +326,12 @@ impl Replay<'_> {
                 "; what was found is reported, and its flake rate is marked incomplete"
             };
             let budget = self.minimize_budget();
-            if self.minimize_spent() >= budget {
+            if !self.selected(od) {
+                notes.push(format!(
+                    "explaining `{}` is not finished ({during}); this run explained only the tests it was asked for (`odrust:minimize -Dodrust.test={}` continues it){partial}",
+                    od.test, od.test
+                ));
+            } else if self.minimize_spent() >= budget {
                 notes.push(format!(
                     "explaining `{}` stopped {during}: the run's budget of {budget} explanation experiments is spent (raise -Dodrust.minimize.budget, or resume, to go further){partial}",
                     od.test
