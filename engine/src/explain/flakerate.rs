@@ -20,6 +20,7 @@
 //! - seeded Monte Carlo **sampling** of [`SAMPLES`] orders per rate, with Wilson 95% intervals.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, OnceLock};
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -200,6 +201,34 @@ pub fn flake_rate(model: &OdModel, seed: u64) -> Option<FlakeRate> {
     if model.culprits.is_empty() {
         return None;
     }
+    // The plugin asks for the same rates on every report it rewrites during a run (the engine
+    // stays loaded): a sampled rate costs ~0.1 s, so each model's rate is computed once.
+    let mut classes: Vec<(&String, &String)> = model.classes.iter().collect();
+    classes.sort();
+    let key = format!(
+        "{seed}|{}|{:?}|{:?}|{:?}|{classes:?}",
+        model.test, model.role, model.culprits, model.cleaners
+    );
+    static MEMO: OnceLock<Mutex<HashMap<String, FlakeRate>>> = OnceLock::new();
+    let memo = MEMO.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(rate) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Some(rate);
+    }
+    let rate = compute(model, seed);
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= MEMO_MAX {
+            m.clear();
+        }
+        m.insert(key, rate.clone());
+    }
+    Some(rate)
+}
+
+/// Rates remembered by [`flake_rate`] at most (then it starts over).
+const MEMO_MAX: usize = 20_000;
+
+/// [`flake_rate`] without the memo.
+fn compute(model: &OdModel, seed: u64) -> FlakeRate {
     let relevant = Relevant::of(model);
     let rate = if let Some(rate) = relevant.formula() {
         rate
@@ -208,7 +237,7 @@ pub fn flake_rate(model: &OdModel, seed: u64) -> Option<FlakeRate> {
     } else {
         relevant.sampled(seed)
     };
-    Some(rate.tidy())
+    rate.tidy()
 }
 
 /// `x` to 12 decimals: floating-point noise (`0.9999999999999999`) out of reports, far below any

@@ -275,3 +275,30 @@ fn wilson_interval_brackets_the_estimate() {
     assert_eq!(wilson(0, 10)[0], 0.0);
     assert_eq!(wilson(10, 10)[1], 1.0);
 }
+
+#[test]
+fn remembered_rates_belong_to_their_own_model() {
+    // The same tests, once in one class and once in two: the class-compatible rates differ, and
+    // asking again (from the memo) gives each its own.
+    let one = model(
+        OdRole::Victim,
+        &[&["p"]],
+        &[("p", &["c"])],
+        &[("p", "A"), ("c", "A"), ("v", "A")],
+    );
+    let two = model(
+        OdRole::Victim,
+        &[&["p"]],
+        &[("p", &["c"])],
+        &[("p", "A"), ("c", "B"), ("v", "A")],
+    );
+    let first = (flake_rate(&one, 5).unwrap(), flake_rate(&two, 5).unwrap());
+    assert!(
+        !close(first.0.class_compatible, first.1.class_compatible),
+        "{first:?}"
+    );
+    for _ in 0..3 {
+        assert_eq!(flake_rate(&one, 5).unwrap(), first.0);
+        assert_eq!(flake_rate(&two, 5).unwrap(), first.1);
+    }
+}

@@ -31,8 +31,17 @@ public final class Detector {
         void write(JsonObject summary, boolean complete) throws IOException;
     }
 
-    /** Reports are rewritten at least this often while experiments run, and whenever a finding arrives. */
+    /**
+     * Reports are rewritten at least this often while experiments run (and whenever a finding
+     * arrives); less often when writing one takes long (a big history: flake rates of many
+     * explained tests), so that reports cost at most about a tenth of the run.
+     */
     private static final long REPORT_EVERY_NANOS = 30_000_000_000L;
+
+    /** The wait before the next report, after one that took {@code tookNanos}. */
+    static long reportInterval(long tookNanos) {
+        return Math.max(REPORT_EVERY_NANOS, 10 * tookNanos);
+    }
 
     private final TestModule module;
     private final Engine engine;
@@ -85,6 +94,7 @@ public final class Detector {
             RecordOptions.write(recordOptions, module, config.dependenceInclude);
         }
         long lastReport = System.nanoTime();
+        long reportEvery = REPORT_EVERY_NANOS;
         int lastFound = -1;
         long baselineMillis = 0;
         while (true) {
@@ -158,9 +168,11 @@ public final class Detector {
             step = Engine.GSON.fromJson(next, NextStep.class);
             log.info(progressLine(exp, step.progress, millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
             int found = step.progress.odFound + step.progress.nodFound;
-            if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= REPORT_EVERY_NANOS)) {
+            if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
+                long t = System.nanoTime();
                 reporter.write(engine.call("detect_summary", request()), false);
                 lastReport = System.nanoTime();
+                reportEvery = reportInterval(lastReport - t);
                 lastFound = found;
             }
         }

@@ -26,4 +26,10 @@ class CostWarningTest {
         assertNull(Detector.costWarning(20 * 60_000L, 0), "20 minutes is not worth a warning");
         assertNull(Detector.costWarning(null, 0));
     }
+
+    @Test
+    void reportsAreRewrittenLessOftenWhenWritingOneTakesLong() {
+        assertEquals(30_000_000_000L, Detector.reportInterval(200_000_000L));
+        assertEquals(51_000_000_000L, Detector.reportInterval(5_100_000_000L), "a 5.1 s summary: every 51 s");
+    }
 }
