@@ -10,7 +10,8 @@ use crate::model::kind::{FlakyKind, OdRole};
 use crate::ENGINE_VERSION;
 
 const CSS: &str = "*{box-sizing:border-box}\
-body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em;max-width:64rem;color:#222;line-height:1.4}\
+body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em;max-width:64rem;color:#222;line-height:1.4;\
+overflow-wrap:anywhere}\
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}\
 h3{font-size:1em;margin:0 0 .4em}\
 code{font-family:ui-monospace,monospace;font-size:.9em;overflow-wrap:anywhere;word-break:break-word}\
