@@ -51,6 +51,10 @@ public final class ConsoleReport {
 
     /** Polluters, cleaners, state-setters and flake rate of one entry, when minimization found them. */
     static void explain(Summary.FlakyTest f, Log log) {
+        String message = firstLine(f.message);
+        if (message != null) {
+            log.info("      message: " + message);
+        }
         String polluters = groups(f.polluters);
         if (polluters != null) {
             log.info("      polluters: " + polluters);
@@ -129,6 +133,15 @@ public final class ConsoleReport {
             text = String.join(", ", ids) + (unfinished ? " so far (the search stopped early; see the notes)" : "");
         }
         log.info("      cleaners of " + polluter + ": " + text);
+    }
+
+    /** The first line of a failure message, at most 200 characters; null when there is none. */
+    static String firstLine(String message) {
+        if (message == null || message.trim().isEmpty()) {
+            return null;
+        }
+        String line = message.trim().split("\\R", 2)[0];
+        return line.length() > 200 ? line.substring(0, 197) + "..." : line;
     }
 
     /** "a, b + c" for [["a"], ["b", "c"]]; null when absent or empty. */

@@ -80,4 +80,16 @@ class ConsoleReportTest {
         s.resultsPerRun = null;
         assertEquals("1 test", ConsoleReport.tests(s));
     }
+
+    @Test
+    void theSummaryShowsEachTestsAssertionMessage() {
+        Summary.FlakyTest f = new Summary.FlakyTest();
+        f.test = "p.V#v";
+        f.kind = "victim";
+        f.message = "expected: <0> but was: <1>\n\tat p.V.v(V.java:12)";
+        Recording log = new Recording();
+        ConsoleReport.explain(f, log);
+        assertEquals(List.of("message: expected: <0> but was: <1>"), log.lines);
+        assertEquals(200, ConsoleReport.firstLine("x".repeat(500)).length());
+    }
 }
