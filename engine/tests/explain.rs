@@ -554,18 +554,7 @@ fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
     let m = suite.ids().count();
     let polluters: Vec<String> = (0..6).map(|i| format!("p.C{}#t{}", 5 + 9 * i, i)).collect();
     let victims: Vec<String> = (0..8).map(|i| format!("p.Victims#t{i}")).collect();
-    let wiring = Wiring {
-        victims: victims
-            .iter()
-            .map(|v| {
-                (
-                    v.clone(),
-                    polluters.iter().map(|p| (p.clone(), vec![])).collect(),
-                )
-            })
-            .collect(),
-        brittles: vec![],
-    };
+    let wiring = Wiring::shared(&victims, &polluters, &[]);
     let config = DetectConfig {
         minimize_budget: Some(5_000),
         ..minimizing(Strategy::ReversePassing, 2)
@@ -613,21 +602,7 @@ fn victims_whose_polluters_share_many_cleaners_verify_them_by_triples_instead_of
     let polluters: Vec<String> = (0..4).map(|i| format!("p.C{}#t{}", 5 + 6 * i, i)).collect();
     let cleaners: Vec<String> = (0..10).map(|i| format!("p.C{}#t9", 1 + 3 * i)).collect();
     let victims: Vec<String> = (0..5).map(|i| format!("p.Victims#t{i}")).collect();
-    let wiring = Wiring {
-        victims: victims
-            .iter()
-            .map(|v| {
-                (
-                    v.clone(),
-                    polluters
-                        .iter()
-                        .map(|p| (p.clone(), cleaners.clone()))
-                        .collect(),
-                )
-            })
-            .collect(),
-        brittles: vec![],
-    };
+    let wiring = Wiring::shared(&victims, &polluters, &cleaners);
     let config = DetectConfig {
         minimize_budget: Some(20_000),
         ..minimizing(Strategy::ReversePassing, 2)

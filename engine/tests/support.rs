@@ -293,6 +293,21 @@ pub struct Wiring {
 }
 
 impl Wiring {
+    /// Every victim polluted by every one of `polluters`, each pollution cleaned by all of
+    /// `cleaners` (one shared state, like a global filter several tests set and others reset).
+    pub fn shared(victims: &[String], polluters: &[String], cleaners: &[String]) -> Wiring {
+        Wiring {
+            victims: victims
+                .iter()
+                .map(|v| {
+                    let each = polluters.iter().map(|p| (p.clone(), cleaners.to_vec()));
+                    (v.clone(), each.collect())
+                })
+                .collect(),
+            brittles: vec![],
+        }
+    }
+
     /// The outcomes of running `e` in one JVM.
     pub fn run(&self, e: &Experiment) -> Vec<(String, RunOutcome)> {
         let mut dirty: Vec<Option<&str>> = vec![None; self.victims.len()];

@@ -495,18 +495,41 @@ mod tests {
         }
     }
 
-    /// The victim `v` fails iff the last of `polluters` / `cleaners` before it is a polluter.
-    fn polluted(order: &[String]) -> Option<bool> {
-        let mut dirty = false;
-        for t in order {
-            match t.as_str() {
-                "p" | "q" => dirty = true,
-                "c" => dirty = false,
-                "v" => return Some(!dirty),
-                _ => {}
-            }
+    /// The victim `v` with the failing `prefix`.
+    fn victim(prefix: &[String]) -> Subject<'_> {
+        Subject {
+            test: "v",
+            unit: "v",
+            role: OdRole::Victim,
+            prefix,
         }
-        None
+    }
+
+    /// One shared state: the victim `v` fails iff the last test before it that is a polluter or
+    /// a cleaner (`is_cleaner`) is a polluter.
+    fn state<'a>(
+        polluters: &'a [&'a str],
+        is_cleaner: &'a dyn Fn(&str) -> bool,
+    ) -> impl Fn(&[String]) -> Option<bool> + 'a {
+        move |order: &[String]| {
+            let mut dirty = false;
+            for t in order {
+                if t == "v" {
+                    return Some(!dirty);
+                }
+                if polluters.contains(&t.as_str()) {
+                    dirty = true;
+                } else if is_cleaner(t) {
+                    dirty = false;
+                }
+            }
+            None
+        }
+    }
+
+    /// `p` and `q` pollute, `c` cleans.
+    fn polluted(order: &[String]) -> Option<bool> {
+        state(&["p", "q"], &|t| t == "c")(order)
     }
 
     #[test]
@@ -521,24 +544,8 @@ mod tests {
         }
         names.push("v".into());
         let prefix = ids(&["p"]);
-        let subject = Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix: &prefix,
-        };
-        let oracle = |order: &[String]| {
-            let mut dirty = false;
-            for t in order {
-                match t.as_str() {
-                    "p" | "q" => dirty = true,
-                    "v" => return Some(!dirty),
-                    c if c.starts_with('c') => dirty = false,
-                    _ => {}
-                }
-            }
-            None
-        };
+        let subject = victim(&prefix);
+        let oracle = state(&["p", "q"], &|t| t.starts_with('c'));
         let (explanation, queries) = drive(subject, &names, &oracle);
         assert_eq!(explanation.stage, Stage::Done);
         let cleaners = ids(&["c0", "c1", "c2", "c3", "c4", "c5"]);
@@ -558,12 +565,7 @@ mod tests {
     fn victim_with_two_polluters_and_a_cleaner() {
         let units = ids(&["a", "p", "b", "c", "q", "d", "v"]);
         let prefix = ids(&["d", "q", "b", "a", "p"]);
-        let subject = Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix: &prefix,
-        };
+        let subject = victim(&prefix);
         let (explanation, queries) = drive(subject, &units, &polluted);
         assert_eq!(explanation.stage, Stage::Done);
         assert_eq!(explanation.culprits, [ids(&["q"]), ids(&["p"])]);
@@ -592,24 +594,8 @@ mod tests {
         // half holding p is [c, p, d, x]: negative forward (d cleans) and reversed (c cleans).
         let units = ids(&["c", "p", "d", "x", "y", "q", "z", "w", "v"]);
         let prefix = ids(&["c", "p", "d", "x", "y", "q", "z", "w"]);
-        let oracle = |order: &[String]| {
-            let mut dirty = false;
-            for t in order {
-                match t.as_str() {
-                    "p" | "q" => dirty = true,
-                    "c" | "d" => dirty = false,
-                    "v" => return Some(!dirty),
-                    _ => {}
-                }
-            }
-            None
-        };
-        let subject = Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix: &prefix,
-        };
+        let oracle = state(&["p", "q"], &|t| t == "c" || t == "d");
+        let subject = victim(&prefix);
         let (explanation, queries) = drive(subject, &units, &oracle);
         assert_eq!(explanation.culprits, [ids(&["p"]), ids(&["q"])]);
         assert_eq!(explanation.cleaners["p"], ids(&["c", "d"]));
@@ -633,12 +619,7 @@ mod tests {
             let has = |t: &str| order.iter().any(|o| o == t);
             Some(!(has("x") && has("y")))
         };
-        let subject = Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix: &prefix,
-        };
+        let subject = victim(&prefix);
         let (explanation, queries) = drive(subject, &units, &oracle);
         assert_eq!(explanation.culprits, [ids(&["x", "y"])]);
         assert!(explanation.cleaners.is_empty());
@@ -696,12 +677,7 @@ mod tests {
         let units = ids(&["c", "p", "k2", "v"]);
         let in_k = |t: &str| matches!(t, "p" | "k2" | "v");
         let same_class = |a: &str, b: &str| in_k(a) == in_k(b);
-        let subject = Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix: &prefix,
-        };
+        let subject = victim(&prefix);
         let (explanation, queries) = drive_classes(subject, &units, &polluted, &same_class);
         assert_eq!(explanation.culprits, [ids(&["p"])]);
         assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
