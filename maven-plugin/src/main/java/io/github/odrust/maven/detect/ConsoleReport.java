@@ -1,5 +1,6 @@
 package io.github.odrust.maven.detect;
 
+import com.google.gson.JsonObject;
 import io.github.odrust.engine.protocol.FlakeRate;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.Words;
@@ -39,8 +40,10 @@ public final class ConsoleReport {
             }
         }
         s.failing.forEach(t -> log.warn("  fails in every order odrust ran: " + t.test));
-        long explained = flaky.stream().filter(f -> f.isOrderDependent() && (f.minimizeExperiments > 0 || f.minimizeComplete)).count();
-        long finished = flaky.stream().filter(f -> f.isOrderDependent() && f.minimizeComplete).count();
+        JsonObject counts = report.json.has("explanations") ? report.json.getAsJsonObject("explanations")
+                : ReportWriter.explanations(report.json.getAsJsonArray("flaky"));
+        int explained = counts.get("explained").getAsInt();
+        int finished = counts.get("complete").getAsInt();
         if (finished < explained) {
             log.warn(String.format("  explanations complete for %d of %d OD tests; the others stopped early (see the notes;"
                     + " -Dodrust.resume=true -Dodrust.minimize.budget=N continues them)", finished, explained));
