@@ -20,6 +20,7 @@ use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::order::{parse_order_text, resolve, segment, Segment};
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
+use crate::repair::{self, RepairRequest};
 use crate::report::{self, Report};
 use crate::run::check::check_run;
 use crate::surefire::compare::{compare_outcomes, TestOutcome};
@@ -42,6 +43,7 @@ pub const OPS: &[&str] = &[
     "detect_summary",
     "render_report",
     "flake_rate",
+    "repair_next",
     "selftest_panic",
 ];
 
@@ -100,6 +102,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
             let request: FlakeRateRequest = parse(op, request_json)?;
             respond(&flakerate::answer(&request)?)
         }
+        "repair_next" => {
+            let request: RepairRequest = parse(op, request_json)?;
+            respond(&repair::next(&request)?)
+        }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;
             panic!("{SELFTEST_PANIC_MESSAGE}")
@@ -140,6 +146,8 @@ pub struct Vocabulary {
     pub user_error_codes: Vec<&'static str>,
     /// What `detect_next` assumes for a setting the plugin leaves out.
     pub detect_defaults: DetectDefaults,
+    /// What `repair_next` spends per flaky test when the request gives no budget.
+    pub repair_budget_per_test: u32,
 }
 
 /// The defaults of a detection's settings.
@@ -180,6 +188,7 @@ impl Vocabulary {
                 minimize_budget_per_test: DEFAULT_MINIMIZE_BUDGET,
                 k: DEFAULT_K,
             },
+            repair_budget_per_test: repair::DEFAULT_REPAIR_BUDGET,
         }
     }
 }

@@ -1,8 +1,20 @@
 //! Repair planning (`odrust:repair`, issue 11; seed `000` section 2, iFixFlakies' patches, and
 //! section 3.2, ODRepair's generator): which subset of a cleaner's or state-setter's statements
-//! to try next (reusing [`crate::explain::ddmin`]), candidate reset-method calls, and which
-//! verified candidate becomes the patch. Java parses, edits, compiles and runs; this folder
-//! decides.
+//! to try next (reusing [`crate::explain::ddmin`]), which placement, which checks a minimal patch
+//! must pass before it is offered, and which verified candidate becomes the patch. Java parses,
+//! edits, compiles and runs; this folder decides (`docs/repair.md`).
 //!
 //! May use [`crate::model`], [`crate::explain`], [`crate::diagnose`] and [`crate::incremental`]'s
-//! class-file reader. Empty for now.
+//! class-file reader.
+//!
+//! - [`plan`]: the planner, replayed from the history of repair experiments like detect's.
+
+pub mod plan;
+
+#[cfg(test)]
+mod tests;
+
+pub use plan::{
+    next, Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome, RepairRecord,
+    RepairRequest, RepairStatus, RepairStep, RepairTarget, DEFAULT_REPAIR_BUDGET,
+};

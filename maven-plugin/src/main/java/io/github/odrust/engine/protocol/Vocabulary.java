@@ -21,6 +21,9 @@ public final class Vocabulary {
     public List<String> userErrorCodes;
     @SerializedName("detect_defaults")
     public DetectDefaults detectDefaults;
+    /** Experiments {@code odrust:repair} spends per flaky test when no budget is given. */
+    @SerializedName("repair_budget_per_test")
+    public int repairBudgetPerTest;
 
     /** What the engine assumes for a detection setting left out. */
     public static final class DetectDefaults {

@@ -1,0 +1,433 @@
+//! The repair planner driven to its verdict against simulated modules: each module says, for a
+//! candidate (source, placement, statements) and an order, how every test ends.
+
+use std::collections::BTreeMap;
+
+use super::plan::*;
+use crate::model::experiment::TestResult;
+use crate::model::kind::OdRole;
+use crate::model::outcome::RunOutcome;
+
+const V: &str = "p.VictimTest#v";
+const V2: &str = "p.VictimTest#other";
+const P: &str = "p.PolluterTest#p";
+const P2: &str = "p.OtherPolluterTest#q";
+const C: &str = "p.CleanerTest#c";
+const C_SAME: &str = "p.VictimTest#cleans";
+const B: &str = "p.BrittleTest#b";
+const S: &str = "p.SetterTest#s";
+
+fn result(test: &str, outcome: RunOutcome) -> TestResult {
+    TestResult {
+        test: test.to_string(),
+        outcome,
+        message: (outcome != RunOutcome::Pass).then(|| "expected <0> but was <1>".to_string()),
+        time_ms: None,
+        reads: None,
+        writes: None,
+    }
+}
+
+/// A simulated module: whether a candidate compiles, and each test's outcome in an order.
+trait World {
+    fn compiles(&self, _e: &RepairExperiment) -> Result<(), String> {
+        Ok(())
+    }
+    fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult>;
+}
+
+/// Runs the planner to its verdict; returns it and the history.
+fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<RepairRecord>) {
+    for _ in 0..1000 {
+        match next(request).unwrap() {
+            RepairStep::Done { outcome } => return (outcome, request.history.clone()),
+            RepairStep::Run { experiment } => {
+                assert_eq!(experiment.id, request.history.len() + 1);
+                let (compile_error, results) = match world.compiles(&experiment) {
+                    Err(e) => (Some(e), Vec::new()),
+                    Ok(()) => (None, world.outcomes(&experiment)),
+                };
+                request.history.push(RepairRecord {
+                    experiment,
+                    fingerprint: request.target.fingerprint.clone(),
+                    compile_error,
+                    results,
+                });
+            }
+        }
+    }
+    panic!("the planner did not finish in 1000 experiments");
+}
+
+fn victim_target(sources: Vec<FixSource>) -> RepairTarget {
+    let mut cleaners = BTreeMap::new();
+    cleaners.insert(P.to_string(), vec![C.to_string(), C_SAME.to_string()]);
+    RepairTarget {
+        test: V.to_string(),
+        kind: OdRole::Victim,
+        polluters: vec![vec![P.to_string()]],
+        cleaners,
+        state_setters: vec![],
+        explanation_complete: true,
+        failing_order: vec![P.to_string(), C.to_string(), P.to_string(), V.to_string()],
+        original_order: vec![C.to_string(), P.to_string(), V2.to_string(), V.to_string()],
+        baseline: vec![
+            result(C, RunOutcome::Pass),
+            result(P, RunOutcome::Pass),
+            result(V2, RunOutcome::Pass),
+            result(V, RunOutcome::Pass),
+        ],
+        sources,
+        fingerprint: "f1".to_string(),
+    }
+}
+
+fn source(test: &str, statements: usize, placements: &[Placement]) -> FixSource {
+    FixSource {
+        test: test.to_string(),
+        statements,
+        placements: placements.to_vec(),
+        unusable: None,
+    }
+}
+
+fn request(target: RepairTarget) -> RepairRequest {
+    RepairRequest {
+        target,
+        history: Vec::new(),
+        budget: None,
+    }
+}
+
+/// The victim fails when the polluter ran before it with no cleaning since, where "cleaning" is
+/// the cleaner test itself or a patch of the cleaner's statements holding all of `needed`.
+struct Shared {
+    needed: Vec<usize>,
+    /// Statement indices that only compile together with another (`(uses, declares)`).
+    declares: Vec<(usize, usize)>,
+    /// A patch in the setup breaks this other test of the victim's class.
+    setup_breaks: Option<&'static str>,
+}
+
+impl World for Shared {
+    fn compiles(&self, e: &RepairExperiment) -> Result<(), String> {
+        for &(uses, declares) in &self.declares {
+            if e.statements.contains(&uses) && !e.statements.contains(&declares) {
+                return Err(format!("cannot find symbol (statement {uses})"));
+            }
+        }
+        Ok(())
+    }
+
+    fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult> {
+        let patched = e.source.is_some() && self.needed.iter().all(|n| e.statements.contains(n));
+        let mut dirty = false;
+        e.order
+            .iter()
+            .map(|t| {
+                let setup_patch = patched && e.placement == Some(Placement::Setup);
+                let outcome = if t == V {
+                    if dirty && !patched {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    }
+                } else if Some(t.as_str()) == self.setup_breaks && setup_patch {
+                    RunOutcome::Error
+                } else {
+                    RunOutcome::Pass
+                };
+                if t == P || t == P2 {
+                    dirty = true;
+                }
+                if t == C || t == C_SAME || (t == V && patched) {
+                    dirty = false;
+                }
+                result(t, outcome)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn keeps_only_the_needed_statement_and_verifies_every_check() {
+    let world = Shared {
+        needed: vec![3],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(
+        C,
+        6,
+        &[Placement::Setup, Placement::Test],
+    )]));
+    let (outcome, history) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.statements, vec![3]);
+    assert_eq!(outcome.statements_total, 6);
+    assert_eq!(outcome.placement, Some(Placement::Setup));
+    let source = outcome.source.as_ref().unwrap();
+    assert_eq!((source.kind.as_str(), source.test.as_str()), ("cleaner", C));
+    assert_eq!(source.polluter.as_deref(), Some(P));
+    let checks: Vec<Check> = outcome.verification.iter().map(|c| c.check).collect();
+    assert_eq!(
+        checks,
+        [
+            Check::FailingOrder,
+            Check::Alone,
+            Check::RecordedFailingOrder,
+            Check::Class,
+            Check::OriginalOrder
+        ]
+    );
+    assert!(outcome.verification.iter().all(|c| c.passed));
+    // The first experiment is the unpatched failing order, and it failed.
+    assert_eq!(history[0].experiment.check, Check::Unpatched);
+    assert_eq!(history[0].experiment.order, [P, V]);
+    assert_eq!(outcome.experiments, history.len());
+    // ddmin with one culprit among 6: at most 2 * ceil(log2 6) queries, plus all 6 once.
+    let minimizing = history
+        .iter()
+        .filter(|h| h.experiment.check == Check::FailingOrder)
+        .count();
+    assert!(minimizing <= 1 + 6, "{minimizing} failing-order runs");
+    // No experiment is asked twice.
+    let mut keys: Vec<_> = history
+        .iter()
+        .map(|h| {
+            (
+                h.experiment.statements.clone(),
+                h.experiment.order.clone(),
+                h.experiment.placement,
+            )
+        })
+        .collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n);
+}
+
+#[test]
+fn statements_that_do_not_compile_alone_are_kept_together() {
+    // statement 4 is needed and uses a local that statement 1 declares
+    let world = Shared {
+        needed: vec![4],
+        declares: vec![(4, 1)],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(C, 6, &[Placement::Setup])]));
+    let (outcome, _) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.statements, vec![1, 4]);
+    assert!(outcome.compile_errors > 0);
+}
+
+#[test]
+fn a_setup_patch_that_breaks_the_class_falls_back_to_the_test_method() {
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: Some(V2),
+    };
+    let mut r = request(victim_target(vec![source(
+        C,
+        2,
+        &[Placement::Setup, Placement::Test],
+    )]));
+    let (outcome, _) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.placement, Some(Placement::Test));
+    assert_eq!(outcome.tried.len(), 1);
+    let why = &outcome.tried[0].why;
+    assert!(why.contains("class check") && why.contains(V2), "{why}");
+}
+
+#[test]
+fn without_a_usable_candidate_every_candidate_is_rejected_with_why() {
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: Some(V2),
+    };
+    let mut r = request(victim_target(vec![source(C, 1, &[Placement::Setup])]));
+    let (outcome, _) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Rejected);
+    assert!(outcome.reason.unwrap().contains("no candidate passed"));
+    assert!(outcome.verification.iter().any(|c| !c.passed));
+}
+
+#[test]
+fn cleaners_in_the_victims_class_come_first_and_unusable_ones_say_why() {
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut broken = source(C, 3, &[Placement::Setup]);
+    broken.unusable = Some("CleanerTest.java: parse error".to_string());
+    let mut r = request(victim_target(vec![
+        broken,
+        source(C_SAME, 2, &[Placement::Setup]),
+    ]));
+    let (outcome, history) = drive(&mut r, &world);
+    assert_eq!(outcome.source.unwrap().test, C_SAME);
+    assert!(history
+        .iter()
+        .all(|h| h.experiment.source.as_deref() != Some(C)));
+    assert_eq!(outcome.tried.len(), 1);
+    assert!(outcome.tried[0].why.contains("parse error"));
+}
+
+#[test]
+fn a_victim_without_cleaners_gets_a_reason_and_no_experiment() {
+    let mut target = victim_target(vec![]);
+    target.cleaners.clear();
+    target.explanation_complete = false;
+    let outcome = match next(&request(target)).unwrap() {
+        RepairStep::Done { outcome } => outcome,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(outcome.status, RepairStatus::NoFixSource);
+    let reason = outcome.reason.unwrap();
+    assert!(reason.starts_with("no cleaner known"), "{reason}");
+    assert!(reason.contains("odrust:minimize"), "{reason}");
+    assert_eq!(outcome.experiments, 0);
+}
+
+#[test]
+fn a_failing_order_that_passes_unpatched_is_not_repaired() {
+    struct Healed;
+    impl World for Healed {
+        fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult> {
+            e.order
+                .iter()
+                .map(|t| result(t, RunOutcome::Pass))
+                .collect()
+        }
+    }
+    let mut r = request(victim_target(vec![source(C, 2, &[Placement::Setup])]));
+    let (outcome, history) = drive(&mut r, &Healed);
+    assert_eq!(outcome.status, RepairStatus::NotReproduced);
+    assert_eq!(history.len(), 1);
+    assert!(outcome.reason.unwrap().contains("run detect again"));
+}
+
+#[test]
+fn a_brittle_is_patched_from_its_state_setter() {
+    struct Setter;
+    impl World for Setter {
+        fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult> {
+            let patched = e.statements.contains(&1);
+            let mut set = false;
+            e.order
+                .iter()
+                .map(|t| {
+                    let o = if t == B && !set && !patched {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    set |= t == S;
+                    result(t, o)
+                })
+                .collect()
+        }
+    }
+    let target = RepairTarget {
+        test: B.to_string(),
+        kind: OdRole::Brittle,
+        polluters: vec![],
+        cleaners: BTreeMap::new(),
+        state_setters: vec![vec![S.to_string()]],
+        explanation_complete: true,
+        failing_order: vec![B.to_string()],
+        original_order: vec![B.to_string(), S.to_string()],
+        baseline: vec![result(B, RunOutcome::Fail), result(S, RunOutcome::Pass)],
+        sources: vec![source(S, 3, &[Placement::Setup])],
+        fingerprint: "f".to_string(),
+    };
+    let mut r = request(target);
+    let (outcome, _) = drive(&mut r, &Setter);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.statements, vec![1]);
+    assert_eq!(outcome.source.unwrap().kind, "state-setter");
+    // A brittle's failing order is itself alone: no separate alone check; the original order,
+    // where it failed before, now passes it.
+    let checks: Vec<Check> = outcome.verification.iter().map(|c| c.check).collect();
+    assert_eq!(checks, [Check::FailingOrder, Check::OriginalOrder]);
+}
+
+#[test]
+fn replay_is_deterministic_resumable_and_ignores_other_fingerprints() {
+    let world = Shared {
+        needed: vec![2, 5],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut first = request(victim_target(vec![source(C, 8, &[Placement::Setup])]));
+    let (a, history_a) = drive(&mut first, &world);
+    let mut second = request(victim_target(vec![source(C, 8, &[Placement::Setup])]));
+    let (b, history_b) = drive(&mut second, &world);
+    assert_eq!(a.statements, vec![2, 5]);
+    assert_eq!(a.statements, b.statements);
+    let orders = |h: &[RepairRecord]| h.iter().map(|r| r.experiment.clone()).collect::<Vec<_>>();
+    assert_eq!(orders(&history_a), orders(&history_b));
+    // Resumed from the full history: nothing more to run, same verdict.
+    match next(&first).unwrap() {
+        RepairStep::Done { outcome } => assert_eq!(outcome.statements, a.statements),
+        other => panic!("{other:?}"),
+    }
+    // The sources changed: the old records do not count, the planner starts over.
+    first.target.fingerprint = "f2".to_string();
+    match next(&first).unwrap() {
+        RepairStep::Run { experiment } => {
+            assert_eq!(experiment.check, Check::Unpatched);
+            assert_eq!(experiment.id, history_a.len() + 1);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_budget_stops_the_search_and_says_how_to_go_on() {
+    let world = Shared {
+        needed: vec![7],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(C, 16, &[Placement::Setup])]));
+    r.budget = Some(3);
+    let (outcome, history) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Unfinished);
+    assert_eq!(history.len(), 3);
+    assert!(outcome.reason.unwrap().contains("-Dodrust.repair.budget"));
+    assert!(next(&RepairRequest {
+        budget: Some(0),
+        ..r
+    })
+    .is_err());
+}
+
+#[test]
+fn a_cleaner_of_every_polluter_is_tried_before_one_of_a_single_polluter() {
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut target = victim_target(vec![
+        source(C_SAME, 1, &[Placement::Setup]),
+        source(C, 1, &[Placement::Setup]),
+    ]);
+    target.polluters.push(vec![P2.to_string()]);
+    target.cleaners.insert(P2.to_string(), vec![C.to_string()]);
+    let (outcome, _) = drive(&mut request(target), &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.source.unwrap().test, C);
+    // The other polluter's failing order was among the checks.
+    assert!(outcome
+        .verification
+        .iter()
+        .any(|c| c.check == Check::RecordedFailingOrder && c.order == [P2, V]));
+}
