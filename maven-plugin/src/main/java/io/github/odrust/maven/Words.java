@@ -4,8 +4,9 @@ package io.github.odrust.maven;
 public final class Words {
     private Words() {}
 
-    /** {@code n} and {@code noun}, with an "s" ("es" after an s) unless {@code n} is 1. */
+    /** {@code n} and {@code noun}, with an "s" ("es" after s, x, ch, sh) unless {@code n} is 1. */
     public static String count(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : noun.endsWith("s") ? "es" : "s");
+        boolean es = noun.endsWith("s") || noun.endsWith("x") || noun.endsWith("ch") || noun.endsWith("sh");
+        return n + " " + noun + (n == 1 ? "" : es ? "es" : "s");
     }
 }

@@ -77,9 +77,9 @@ public final class Detection {
         try {
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
                     .reportingWith((partial, complete) ->
-                            ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete), engine, out))
+                            ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()), engine, out))
                     .run();
-            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true));
+            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true, engine.version()));
             ReportWriter.write(report.json, engine, out);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);

@@ -25,12 +25,14 @@ public final class ReportWriter {
     /**
      * @param reproduceGoal how to invoke odrust's reproduce goal on this project, e.g. {@code odrust:reproduce}
      * @param complete false for a report written while the run goes on (or left by one that was killed)
+     * @param odrustVersion the engine's version, which made the report (odrust:repair refuses a report of another)
      */
     public static JsonObject report(JsonObject summary, String module, Path basedir, Path out, String reproduceGoal,
-            boolean complete) {
+            boolean complete, String odrustVersion) {
         JsonObject report = new JsonObject();
         report.addProperty("schema_version", SCHEMA_VERSION);
         report.addProperty("module", module);
+        report.addProperty("odrust_version", odrustVersion);
         report.addProperty("complete", complete);
         for (Map.Entry<String, JsonElement> e : summary.entrySet()) {
             report.add(e.getKey(), e.getValue().deepCopy());

@@ -39,8 +39,10 @@ public final class OrderRunner {
     private boolean quiet;
     private Path sharedJar;
     private Path recordOptions;
+    private List<java.io.File> classpath;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
+        this.classpath = module.classpath;
         this.module = module;
         this.engine = engine;
         this.suite = suite;
@@ -63,6 +65,18 @@ public final class OrderRunner {
      */
     public OrderRunner classpathJar(Path jar) {
         this.sharedJar = jar;
+        return this;
+    }
+
+    /**
+     * Puts {@code first} ahead of the module's test classpath, so that its classes replace the
+     * module's (odrust:repair runs a candidate patch's compiled test class this way).
+     */
+    public OrderRunner classpathFirst(java.io.File first) {
+        List<java.io.File> cp = new ArrayList<>();
+        cp.add(first);
+        cp.addAll(module.classpath);
+        this.classpath = cp;
         return this;
     }
 
@@ -99,7 +113,7 @@ public final class OrderRunner {
             Path jar = sharedJar;
             if (jar == null) {
                 jar = dir.resolve("classpath.jar");
-                ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
+                ManifestJar.write(jar, classpath, "io.github.odrust.agent.Main");
             }
             int jvmIndex = 0;
             while (!remaining.isEmpty()) {
@@ -161,7 +175,7 @@ public final class OrderRunner {
         Path events = dir.resolve("events-" + index + ".jsonl");
         Path planFile = dir.resolve("plan-" + index + ".txt");
         Path jvmLog = dir.resolve("jvm-" + index + ".log");
-        PlanFile p = new PlanFile("run", events).frameworks(module.frameworks).classpath(module.classpath)
+        PlanFile p = new PlanFile("run", events).frameworks(module.frameworks).classpath(classpath)
                 .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
         int segmentBase = result.segments.size();
         List<String> planReasons = new ArrayList<>();

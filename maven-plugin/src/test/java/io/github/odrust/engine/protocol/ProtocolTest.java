@@ -146,7 +146,7 @@ class ProtocolTest {
         assertEquals(List.of(List.of("p.S#setter")), brittle.stateSetters);
         assertFalse(summary.failing.isEmpty(), "p.X#x2 fails everywhere");
 
-        JsonObject report = ReportWriter.report(d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true);
+        JsonObject report = ReportWriter.report(d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
         JsonObject req = new JsonObject();
         req.add("report", report);
         Rendered rendered = roundTrip(engine.call("render_report", req), Rendered.class);

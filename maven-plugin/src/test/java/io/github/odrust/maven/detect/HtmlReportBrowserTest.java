@@ -48,7 +48,7 @@ class HtmlReportBrowserTest {
         JsonObject summary = JsonParser.parseString(SUMMARY).getAsJsonObject();
         Path out = dir.resolve("target/odrust");
         Files.createDirectories(out);
-        ReportWriter.write(ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true), engine, out);
+        ReportWriter.write(ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true, "0.1.0"), engine, out);
         String dom = dumpDom(out.resolve("report.html"), 360);
 
         assertTrue(dom.contains("data-ready=\"1\""), "the page's script did not run:\n" + dom);

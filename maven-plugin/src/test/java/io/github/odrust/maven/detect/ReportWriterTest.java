@@ -15,9 +15,10 @@ class ReportWriterTest {
                 + "\"failing_experiment\":9,\"passing_experiment\":10},{\"test\":\"p.N#n\",\"kind\":\"nod\","
                 + "\"failing_experiment\":3,\"passing_experiment\":null}]}").getAsJsonObject();
         Path base = Path.of("/work/p");
-        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", false);
+        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", false, "0.1.0");
         assertEquals(1, r.get("schema_version").getAsInt());
         assertEquals("g:a", r.get("module").getAsString());
+        assertEquals("0.1.0", r.get("odrust_version").getAsString(), "the version that made it (odrust:repair checks it)");
         assertEquals(false, r.get("complete").getAsBoolean(), "written while the run goes on");
         JsonObject v = r.getAsJsonArray("flaky").get(0).getAsJsonObject();
         assertEquals("target/odrust/orders/exp-9.txt", v.get("failing_order").getAsString());
@@ -37,7 +38,7 @@ class ReportWriterTest {
                 + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"minimize_experiments\":0,\"minimize_complete\":false}]}")
                 .getAsJsonObject();
         Path base = Path.of("/work/p");
-        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", true);
+        JsonObject r = ReportWriter.report(summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
         JsonObject e = r.getAsJsonObject("explanations");
         assertEquals(2, e.get("explained").getAsInt(), "the brittle got no explanation experiment, the NOD test none at all");
         assertEquals(1, e.get("complete").getAsInt());

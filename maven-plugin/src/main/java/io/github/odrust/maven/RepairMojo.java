@@ -1,0 +1,84 @@
+package io.github.odrust.maven;
+
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.repair.RepairFile;
+import io.github.odrust.maven.repair.Repairer;
+import io.github.odrust.maven.run.Discovery;
+import java.io.File;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Execute;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Makes a verified patch for each victim with a cleaner and each brittle with a state-setter that
+ * the last {@code odrust:detect} found: the fewest statements of the cleaner (state-setter) that
+ * still make the test pass, put in the test's class, checked in the failing orders, alone, in its
+ * class and in the module's original order. Writes {@code target/odrust/repair/<test>.patch} and
+ * {@code repair.json}; changes the sources only with {@code -Dodrust.repair.apply=true}.
+ */
+@Mojo(name = "repair", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+@Execute(phase = LifecyclePhase.TEST_COMPILE)
+public class RepairMojo extends AbstractOdrustMojo {
+    /** Repair only this order-dependent test of report.json, e.g. com.acme.CartTest#isEmpty. */
+    @Parameter(property = "odrust.test")
+    protected String test;
+
+    /** Also write each verified patch into the test sources (only files unchanged since the patch was made). */
+    @Parameter(property = "odrust.repair.apply", defaultValue = "false")
+    protected boolean apply;
+
+    /** Experiments (test JVMs and candidates that do not compile) one flaky test may spend; the engine's default when unset. */
+    @Parameter(property = "odrust.repair.budget")
+    protected Integer budget;
+
+    @Override
+    protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        if (budget != null && budget < 1) {
+            throw new MojoFailureException("odrust.repair.budget must be at least 1 experiment, not " + budget);
+        }
+        Engine engine = engine();
+        TestModule module = testModule();
+        Path out = outputDirectory.toPath();
+        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        Repairer.Settings s = new Repairer.Settings();
+        s.test = test;
+        s.apply = apply;
+        s.budget = budget;
+        s.basedir = project.getBasedir().toPath();
+        File top = session.getTopLevelProject() != null ? session.getTopLevelProject().getBasedir() : project.getBasedir();
+        s.root = top.toPath();
+        project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
+        s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
+        s.release = project.getProperties().getProperty("maven.compiler.release",
+                project.getProperties().getProperty("maven.compiler.target"));
+        RepairFile result = new Repairer(engine, module, suite, out, s, getLog()).run();
+        print(result, s);
+    }
+
+    private void print(RepairFile result, Repairer.Settings s) {
+        int patched = 0;
+        for (RepairFile.Entry e : result.repairs) {
+            if ("patched".equals(e.status)) {
+                patched++;
+                String how = e.applied ? "applied to " + e.file
+                        : apply ? "not applied: " + e.notApplied
+                        : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
+                getLog().info(String.format("patched  %s: %s (%s)", e.test, e.patch, how));
+            } else {
+                String why = e.reason;
+                if ("rejected".equals(e.status) && !e.tried.isEmpty()) {
+                    why = why + "; the last: " + e.tried.get(e.tried.size() - 1).why;
+                }
+                getLog().warn(String.format("no patch %s: %s", e.test, why));
+            }
+        }
+        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(result.repairs.size(),
+                "order-dependent test") + "; details in " + outputDirectory.toPath().resolve("repair").resolve("repair.json"));
+    }
+}

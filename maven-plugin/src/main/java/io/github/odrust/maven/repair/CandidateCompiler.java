@@ -1,0 +1,87 @@
+package io.github.odrust.maven.repair;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Compiles one candidate source file (javax.tools, in Maven's JVM) against the module's test
+ * classpath into a private directory, never the project's {@code target/test-classes}. A compile
+ * error is an outcome (the first error, with its line), not an exception.
+ */
+final class CandidateCompiler {
+    private final List<File> classpath;
+    private final Charset encoding;
+    private final String release;
+
+    /**
+     * @param release the Java release to compile for ({@code maven.compiler.release}, else
+     *     {@code maven.compiler.target}), or null for the compiler's own
+     */
+    CandidateCompiler(List<File> classpath, Charset encoding, String release) {
+        this.classpath = classpath;
+        this.encoding = encoding;
+        this.release = release == null ? null : release.trim().replaceFirst("^1\\.(\\d)$", "$1");
+    }
+
+    /** Thrown when no compiler is available (Maven runs on a JRE). */
+    static final class NoCompilerException extends Exception {
+        NoCompilerException() {
+            super("odrust:repair compiles candidate patches with the JDK's compiler, and Maven runs on a Java runtime without"
+                    + " one (" + System.getProperty("java.home") + "); run Maven with a JDK (JAVA_HOME)");
+        }
+    }
+
+    /**
+     * Writes {@code text} as {@code dir/src/<relative>} and compiles it into {@code dir/classes}.
+     *
+     * @return null when it compiled, else the first error
+     */
+    String compile(String text, String relative, Path dir) throws IOException, NoCompilerException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        if (compiler == null) {
+            throw new NoCompilerException();
+        }
+        Path source = dir.resolve("src").resolve(relative);
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(source.getParent());
+        Files.createDirectories(classes);
+        Files.write(source, text.getBytes(encoding));
+        List<String> options = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
+                classpath.stream().map(File::getPath).collect(Collectors.joining(File.pathSeparator)),
+                "-encoding", encoding.name(), "-proc:none", "-nowarn", "-g"));
+        if (release != null && !release.isEmpty()) {
+            options.add("--release");
+            options.add(release);
+        }
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        Writer out = new StringWriter();
+        try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT, encoding)) {
+            boolean ok = compiler.getTask(out, files, diagnostics, options, null, files.getJavaFileObjects(source.toFile())).call();
+            if (ok) {
+                return null;
+            }
+        }
+        for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
+            if (d.getKind() == Diagnostic.Kind.ERROR) {
+                return "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT).split("\\R")[0];
+            }
+        }
+        String printed = out.toString().trim();
+        return printed.isEmpty() ? "the compiler failed without saying why" : printed.split("\\R")[0];
+    }
+}

@@ -1,0 +1,139 @@
+package io.github.odrust.maven.repair;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.detect.Report;
+import io.github.odrust.maven.detect.ReportWriter;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.maven.plugin.MojoFailureException;
+
+/**
+ * What odrust:repair takes from the last {@code odrust:detect}: report.json (checked: present,
+ * readable, of this schema and this odrust version) and the baseline run's results from the
+ * detection history (what every other test must still do once a patch is in).
+ */
+final class DetectInput {
+    final Path reportFile;
+    final Report report;
+    /** The results of detect's first baseline run of the original order; empty when none is recorded. */
+    final JsonArray baseline;
+
+    private DetectInput(Path reportFile, Report report, JsonArray baseline) {
+        this.reportFile = reportFile;
+        this.report = report;
+        this.baseline = baseline;
+    }
+
+    static DetectInput load(Path out, String engineVersion) throws MojoFailureException {
+        Path file = out.resolve("report.json");
+        if (!Files.isRegularFile(file)) {
+            throw new MojoFailureException("odrust:repair found no detection results: " + file + " does not exist. Run"
+                    + " `mvn odrust:detect` first; odrust:repair repairs the victims and brittles it found.");
+        }
+        JsonObject json;
+        try {
+            json = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            throw new MojoFailureException("cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again"
+                    + " to write it anew.");
+        }
+        int schema = json.has("schema_version") ? json.get("schema_version").getAsInt() : -1;
+        if (schema != ReportWriter.SCHEMA_VERSION) {
+            throw new MojoFailureException(file + " has schema_version " + schema + "; this odrust reads "
+                    + ReportWriter.SCHEMA_VERSION + ". Run `mvn odrust:detect` again with this odrust.");
+        }
+        JsonElement version = json.get("odrust_version");
+        String made = version == null || version.isJsonNull() ? null : version.getAsString();
+        if (!engineVersion.equals(made)) {
+            throw new MojoFailureException(file + " was made by " + (made == null ? "an older odrust" : "odrust " + made)
+                    + ", and this is odrust " + engineVersion + ": its ids and orders may mean something else here. Run"
+                    + " `mvn odrust:detect` again with this odrust (-Dodrust.resume=true reuses the experiments already run).");
+        }
+        Report report;
+        try {
+            report = Report.of(json);
+        } catch (RuntimeException e) {
+            throw new MojoFailureException("cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again.");
+        }
+        return new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
+    }
+
+    /** The OD tests to repair: all victims and brittles, or the one named by {@code -Dodrust.test}. */
+    List<Summary.FlakyTest> targets(String only) throws MojoFailureException {
+        List<Summary.FlakyTest> od = report.summary.flaky.stream().filter(Summary.FlakyTest::isOrderDependent)
+                .collect(Collectors.toList());
+        if (only == null || only.trim().isEmpty()) {
+            return od;
+        }
+        String id = only.trim();
+        for (Summary.FlakyTest f : report.summary.flaky) {
+            if (f.test.equals(id)) {
+                if (!f.isOrderDependent()) {
+                    throw new MojoFailureException(id + " is " + ("nod".equals(f.kind) ? "a NOD test (it fails and passes in the"
+                            + " same order)" : "not classified yet") + " in " + reportFile
+                            + "; odrust:repair repairs victims and brittles (order-dependent tests).");
+                }
+                return List.of(f);
+            }
+        }
+        throw new MojoFailureException("-Dodrust.test=" + id + " is not an order-dependent test of " + reportFile + "; "
+                + (od.isEmpty() ? "that report has none." : "it has: " + od.stream().map(f -> f.test).collect(Collectors.joining(", "))));
+    }
+
+    boolean complete() {
+        JsonElement c = report.json.get("complete");
+        return c != null && !c.isJsonNull() && c.getAsBoolean();
+    }
+
+    /** The failing order file of a flaky test, as report.json names it (relative to the module), or null. */
+    String failingOrderFile(Summary.FlakyTest f) {
+        int i = report.summary.flaky.indexOf(f);
+        return i < 0 || i >= report.links.size() ? null : report.links.get(i).failingOrder;
+    }
+
+    private static JsonArray baseline(Path history) {
+        if (!Files.isRegularFile(history)) {
+            return new JsonArray();
+        }
+        try (BufferedReader r = Files.newBufferedReader(history, StandardCharsets.UTF_8)) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (!line.contains("\"baseline\"")) {
+                    continue;
+                }
+                JsonObject record = JsonParser.parseString(line).getAsJsonObject();
+                if ("baseline".equals(record.get("kind").getAsString()) && record.has("results")) {
+                    return record.getAsJsonArray("results");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new JsonArray();
+        }
+        return new JsonArray();
+    }
+
+    /** The ids of an order file (one per line; blank lines and # comments skipped). */
+    static List<String> readOrder(Path file) {
+        List<String> ids = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                String t = line.trim();
+                if (!t.isEmpty() && !t.startsWith("#")) {
+                    ids.add(t);
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,94 @@
+package io.github.odrust.maven.repair;
+
+import com.google.gson.FieldNamingPolicy;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import io.github.odrust.engine.protocol.RepairStep;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code target/odrust/repair/repair.json} (schema in docs/repair.md): one entry per victim and
+ * brittle, rewritten atomically after each one. Field names become snake_case in JSON.
+ */
+public final class RepairFile {
+    public static final int SCHEMA_VERSION = 1;
+    private static final Gson JSON = new GsonBuilder().setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .disableHtmlEscaping().serializeNulls().setPrettyPrinting().create();
+
+    public int schemaVersion = SCHEMA_VERSION;
+    public String module;
+    public String odrustVersion;
+    public boolean complete;
+    public List<Entry> repairs = new ArrayList<>();
+
+    RepairFile(String module, String odrustVersion) {
+        this.module = module;
+        this.odrustVersion = odrustVersion;
+    }
+
+    /** One flaky test. */
+    public static final class Entry {
+        public String test;
+        public String kind;
+        /** patched, rejected, no-fix-source, not-reproduced, unfinished, unsupported. */
+        public String status;
+        public String reason;
+        /** The patch file, relative to the module; null without a patch. */
+        public String patch;
+        /** The flaky test's source file, relative to the module. */
+        public String file;
+        /** SHA-256 of that file as the patch was made against (apply checks it). */
+        public String originalSha256;
+        public RepairStep.SourceRef source;
+        /** The statements kept, as source text. */
+        public List<String> statements = new ArrayList<>();
+        public int statementsTotal;
+        public Where placement;
+        public List<RepairStep.CheckResult> verification = new ArrayList<>();
+        public int experiments;
+        public int compileErrors;
+        public List<RepairStep.Tried> tried = new ArrayList<>();
+        public boolean applied;
+        /** Why a patch was not applied although apply was asked. */
+        public String notApplied;
+
+        Entry(String test, String kind) {
+            this.test = test;
+            this.kind = kind;
+        }
+    }
+
+    /** Where the patch puts its code. */
+    public static final class Where {
+        /** setup or test. */
+        public String kind;
+        /** The method the helper is called from (or the helper itself, when it is the new setup method). */
+        public String method;
+        /** The helper method holding the kept statements. */
+        public String helper;
+
+        Where(String kind, String method, String helper) {
+            this.kind = kind;
+            this.method = method;
+            this.helper = helper;
+        }
+    }
+
+    /** The patch file name of a test: its id with every character outside [A-Za-z0-9._#-] replaced by _. */
+    public static String patchName(String test) {
+        return test.replaceAll("[^A-Za-z0-9._#-]", "_") + ".patch";
+    }
+
+    void write(Path file) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, JSON.toJson(this).getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
