@@ -1,5 +1,6 @@
 package io.github.odrust.engine.protocol;
 
+import com.google.gson.annotations.JsonAdapter;
 import com.google.gson.annotations.SerializedName;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,10 @@ public final class RepairStep {
     /** {@code run} or {@code done}. */
     public String step;
     /** With {@code run}: the experiment to run next. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Experiment experiment;
     /** With {@code done}: the verdict. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Outcome outcome;
 
     public boolean isDone() {
@@ -64,6 +67,7 @@ public final class RepairStep {
         public String check;
         public List<String> order = new ArrayList<>();
         public boolean passed;
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public String detail;
         public int experiment;
     }

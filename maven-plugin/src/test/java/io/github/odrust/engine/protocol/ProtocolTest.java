@@ -296,4 +296,47 @@ class ProtocolTest {
         JsonElement failing = Engine.GSON.toJsonTree(new Summary.FailingTest());
         assertTrue(failing.getAsJsonObject().get("message").isJsonNull(), failing.toString());
     }
+
+    @Test
+    void repairNextRunsThenVerifiesThenPatches() {
+        JsonObject request = json("{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
+                + "'cleaners':{'p.P#p':['p.C#c']},'original_order':['p.V#v','p.P#p'],"
+                + "'baseline':[{'test':'p.V#v','outcome':'pass'},{'test':'p.P#p','outcome':'pass'}],"
+                + "'sources':[{'test':'p.C#c','statements':1,'placements':['setup','test']}],'fingerprint':'f'},'history':[]}");
+        RepairStep first = roundTrip(engine.call("repair_next", request), RepairStep.class);
+        assertEquals("run", first.step);
+        assertEquals("unpatched", first.experiment.check);
+        assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
+        JsonArray history = new JsonArray();
+        String[][] runs = {{"unpatched", "fail", "p.P#p,p.V#v"}, {"failing-order", "pass", "p.P#p,p.V#v"}, {"alone", "pass", "p.V#v"},
+                {"original-order", "pass", "p.V#v,p.P#p"}};
+        for (String[] r : runs) {
+            JsonObject rec = new JsonObject();
+            rec.addProperty("id", history.size() + 1);
+            rec.addProperty("test", "p.V#v");
+            boolean patched = !r[0].equals("unpatched");
+            rec.addProperty("source", patched ? "p.C#c" : null);
+            rec.addProperty("polluter", patched ? "p.P#p" : null);
+            rec.addProperty("placement", patched ? "setup" : null);
+            rec.add("statements", patched ? json("{'a':[0]}").get("a") : new JsonArray());
+            rec.addProperty("check", r[0]);
+            rec.add("order", Engine.GSON.toJsonTree(List.of(r[2].split(","))));
+            rec.addProperty("fingerprint", "f");
+            JsonArray results = new JsonArray();
+            for (String t : r[2].split(",")) {
+                results.add(json("{'test':'" + t + "','outcome':'" + (t.equals("p.V#v") ? r[1] : "pass") + "'}"));
+            }
+            rec.add("results", results);
+            history.add(rec);
+        }
+        request.add("history", history);
+        RepairStep done = roundTrip(engine.call("repair_next", request), RepairStep.class);
+        assertTrue(done.isDone());
+        assertEquals("patched", done.outcome.status);
+        assertEquals("cleaner", done.outcome.source.kind);
+        assertEquals(List.of(0), done.outcome.statements);
+        assertEquals(List.of("failing-order", "alone", "original-order"),
+                done.outcome.verification.stream().map(c -> c.check).collect(java.util.stream.Collectors.toList()));
+        assertEquals(4, done.outcome.experiments);
+    }
 }

@@ -1,0 +1,211 @@
+package io.github.odrust.maven.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PatcherTest {
+    @TempDir
+    Path dir;
+
+    private static final String VICTIM = String.join("\n",
+            "package com.acme.victims;",
+            "",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "class VictimTest {",
+            "    private int unrelated = 1;",
+            "",
+            "    @Test",
+            "    void expectsClean() {",
+            "        // a comment the patch must keep as it is",
+            "        if (unrelated != 1) throw new AssertionError();",
+            "    }",
+            "}",
+            "");
+
+    private static final String CLEANER = String.join("\n",
+            "package com.acme.cleaners;",
+            "",
+            "import java.util.ArrayList;",
+            "import java.util.List;",
+            "import java.util.concurrent.atomic.AtomicInteger;",
+            "import org.junit.jupiter.api.BeforeEach;",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "public class CleanerTest {",
+            "    public static final List<String> SHARED = new ArrayList<>();",
+            "    private static int counter;",
+            "    private AtomicInteger seen = new AtomicInteger(3);",
+            "    private String name;",
+            "",
+            "    @BeforeEach",
+            "    void setUp() {",
+            "        name = \"x\";",
+            "    }",
+            "",
+            "    private static void wipe(List<String> l) {",
+            "        l.clear();",
+            "    }",
+            "",
+            "    @Test",
+            "    public void cleans() throws Exception {",
+            "        wipe(SHARED);",
+            "        this.seen.set(name.length());",
+            "        int local = seen.get();",
+            "        if (local != 1) throw new IllegalStateException();",
+            "    }",
+            "}",
+            "");
+
+    private JavaSources sources() throws Exception {
+        Path root = dir.resolve("src/test/java");
+        write(root.resolve("com/acme/victims/VictimTest.java"), VICTIM);
+        write(root.resolve("com/acme/cleaners/CleanerTest.java"), CLEANER);
+        return new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+    }
+
+    private static void write(Path p, String text) throws Exception {
+        Files.createDirectories(p.getParent());
+        Files.write(p, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<Integer> all(FixCode fix) {
+        return IntStream.range(0, fix.statements.size()).boxed().collect(Collectors.toList());
+    }
+
+    @Test
+    void inlinesAnotherPackagesCleanerSoThatItCompilesAndKeepsTheRestOfTheFileByteForByte() throws Exception {
+        JavaSources sources = sources();
+        FixCode fix = FixCode.load(sources, "com.acme.cleaners.CleanerTest#cleans", "com.acme.victims.VictimTest");
+        assertNull(fix.unusable);
+        assertEquals(1, fix.setupStatements, "the cleaner's own setup comes first");
+        assertEquals(5, fix.statements.size());
+        Path file = sources.find("com.acme.victims.VictimTest");
+        Patcher.Result r = new Patcher("com.acme.victims.VictimTest#expectsClean", file, VICTIM)
+                .patch(fix, all(fix), Patcher.Placement.SETUP, true, "odrust: line one\nline two");
+        String text = r.text;
+        // the original lines are all still there, in order (insertions only)
+        List<String> kept = new ArrayList<>(List.of(text.split("\n")));
+        int i = 0;
+        for (String line : VICTIM.split("\n")) {
+            while (i < kept.size() && !kept.get(i).equals(line)) {
+                i++;
+            }
+            assertTrue(i < kept.size(), "lost or changed line: " + line + "\n" + text);
+            i++;
+        }
+        assertTrue(text.contains("    // odrust: line one\n    // line two\n    @BeforeEach\n    void odrustCleanBeforeExpectsClean() throws Exception {"), text);
+        assertTrue(text.contains("import org.junit.jupiter.api.BeforeEach;"), text);
+        assertTrue(text.contains("import java.util.concurrent.atomic.AtomicInteger;"), text);
+        assertFalse(text.contains("import java.util.ArrayList;"), "an import the copied code does not use:\n" + text);
+        assertTrue(text.contains("AtomicInteger seen = new AtomicInteger(3);"), "an instance field becomes a local:\n" + text);
+        assertTrue(text.contains("String name = null;"), "default value of an uninitialised field:\n" + text);
+        assertTrue(text.contains("com.acme.cleaners.CleanerTest.SHARED"), "a public static field by its class:\n" + text);
+        assertTrue(text.contains("private static void wipe("), "a private static helper is copied:\n" + text);
+        assertTrue(text.contains("        seen.set(name.length());"), "this.x of an inlined field:\n" + text);
+        assertEquals("odrustCleanBeforeExpectsClean", r.method);
+
+        // it compiles against the cleaner's class
+        Path cleanerClasses = dir.resolve("cleaner");
+        List<File> cp = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            cp.add(new File(e));
+        }
+        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(CLEANER, "com/acme/cleaners/CleanerTest.java", cleanerClasses));
+        cp.add(0, cleanerClasses.resolve("classes").toFile());
+        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(text, "com/acme/victims/VictimTest.java", dir.resolve("victim")));
+        assertTrue(Files.isRegularFile(dir.resolve("victim/classes/com/acme/victims/VictimTest.class")));
+
+        // a subset that drops a declaration the rest needs does not compile, and says where
+        String broken = new Patcher("com.acme.victims.VictimTest#expectsClean", file, VICTIM)
+                .patch(fix, List.of(4), Patcher.Placement.SETUP, true, "odrust").text;
+        String error = new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(broken, "com/acme/victims/VictimTest.java", dir.resolve("broken"));
+        assertTrue(error != null && error.startsWith("line ") && error.contains("cannot find symbol"), String.valueOf(error));
+    }
+
+    @Test
+    void callsTheHelperFromTheExistingSetupOrTheTestAndDeclaresWhatItThrows() throws Exception {
+        String source = String.join("\n",
+                "package p;",
+                "import org.junit.Before;",
+                "import org.junit.Test;",
+                "public class SameTest {",
+                "  private StringBuilder b;",
+                "  @Before public void init() {",
+                "    b = new StringBuilder();",
+                "  }",
+                "  @Test public void victim() {",
+                "    b.append(1);",
+                "  }",
+                "  @Test public void cleaner() throws java.io.IOException {",
+                "    b.setLength(0);",
+                "    System.gc();",
+                "  }",
+                "}",
+                "");
+        Path root = dir.resolve("t");
+        write(root.resolve("p/SameTest.java"), source);
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        FixCode fix = FixCode.load(sources, "p.SameTest#cleaner", "p.SameTest");
+        assertEquals(0, fix.setupStatements, "the same class: its setup runs anyway");
+        assertEquals(2, fix.statements.size());
+        Path file = root.resolve("p/SameTest.java");
+
+        Patcher.Result setup = new Patcher("p.SameTest#victim", file, source).patch(fix, List.of(0), Patcher.Placement.SETUP, true, "odrust");
+        // after the class's own setup (where the cleaner's body ran), two-space indentation kept
+        assertTrue(setup.text.contains("    b = new StringBuilder();\n    odrustCleanBeforeVictim();\n  }"), setup.text);
+        assertTrue(setup.text.contains("@Before public void init() throws Exception {"), setup.text);
+        assertTrue(setup.text.contains("  private void odrustCleanBeforeVictim() throws Exception {\n    b.setLength(0);\n  }"), setup.text);
+        assertEquals("init", setup.method);
+
+        Patcher.Result test = new Patcher("p.SameTest#victim", file, source).patch(fix, List.of(0, 1), Patcher.Placement.TEST, true, "odrust");
+        assertTrue(test.text.contains("@Test public void victim() throws Exception {\n    odrustCleanBeforeVictim();\n    b.append(1);"), test.text);
+        assertEquals("victim", test.method);
+    }
+
+    @Test
+    void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
+        JavaSources sources = sources();
+        FixCode missing = FixCode.load(sources, "com.acme.other.GoneTest#x", "com.acme.victims.VictimTest");
+        assertTrue(missing.unusable.contains("com/acme/other/GoneTest.java") && missing.unusable.contains("test source roots"),
+                missing.unusable);
+        FixCode noMethod = FixCode.load(sources, "com.acme.cleaners.CleanerTest#nope", "com.acme.victims.VictimTest");
+        assertTrue(noMethod.unusable.contains("declares no method nope"), noMethod.unusable);
+        write(dir.resolve("src/test/java/com/acme/cleaners/BadTest.java"), "package com.acme.cleaners; class BadTest { void x( }");
+        FixCode bad = FixCode.load(sources, "com.acme.cleaners.BadTest#x", "com.acme.victims.VictimTest");
+        assertTrue(bad.unusable.startsWith("cannot parse "), bad.unusable);
+    }
+
+    @Test
+    void theUnifiedDiffAppliesBackToTheNewText() {
+        String before = "a\nb\nc\nd\ne\nf\ng\nh\n";
+        String after = "a\nb\nX\nc\nd\ne\nf\ng\nh\nY\n";
+        String patch = UnifiedPatch.of("src/test/java/A.java", before, after);
+        assertTrue(patch.startsWith("diff --git a/src/test/java/A.java b/src/test/java/A.java\n--- a/src/test/java/A.java\n+++ b/src/test/java/A.java\n@@ "), patch);
+        List<String> lines = List.of(patch.split("\n"));
+        com.github.difflib.patch.Patch<String> parsed = com.github.difflib.UnifiedDiffUtils.parseUnifiedDiff(lines.subList(1, lines.size()));
+        List<String> applied = assertDoesNotThrowPatch(parsed, List.of(before.split("\n")));
+        assertEquals(List.of(after.split("\n")), applied);
+    }
+
+    private static List<String> assertDoesNotThrowPatch(com.github.difflib.patch.Patch<String> p, List<String> lines) {
+        try {
+            return com.github.difflib.DiffUtils.patch(lines, p);
+        } catch (com.github.difflib.patch.PatchFailedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
