@@ -26,7 +26,7 @@
 //! | 1 | [`incremental`] | (empty) class files, checksums, class graph, selection |
 //! | 1 | [`idtests`] | (empty) shuffle seeds, call-site bisection, DexFix choices |
 //! | 2 | [`detect`] | the detection planner: baseline, rounds, confirmation, classification |
-//! | 2 | [`repair`] | (empty) statement subsets and reset-method candidates to try |
+//! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts |
 //! | 3 | [`report`] | HTML and Surefire-style XML of the findings |
 //! | 4 | [`protocol`], [`jni_api`] | the only doors: named JSON ops, and JNI over them |
 //!

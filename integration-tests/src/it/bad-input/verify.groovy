@@ -3,7 +3,7 @@ import groovy.json.JsonSlurper
 // All invocations append to one build.log; each starts with "Scanning for projects...".
 def log = new File(basedir, 'build.log').getText('UTF-8')
 def parts = log.split(/(?m)^.*Scanning for projects\.\.\..*$/).toList().drop(1)
-assert parts.size() == 8 : "expected 8 invocations in build.log, found " + parts.size()
+assert parts.size() == 11 : "expected 11 invocations in build.log, found " + parts.size()
 
 def problems = []
 def expectFailure = { int n, List<String> phrases ->
@@ -25,6 +25,9 @@ expectFailure(4, ['odrust engine'])
 expectFailure(5, ['orders/missing.txt'])
 expectFailure(6, ['malformed order', 'line 3'])
 expectFailure(8, ['odrust engine'])
+expectFailure(9, ['no detection results', 'report.json does not exist', 'mvn odrust:detect'])
+expectFailure(10, ['-Dodrust.test=com.example.bad.GoodTest#nope is not an order-dependent test'])
+expectFailure(11, ['odrust.repair.budget must be at least 1'])
 assert problems.isEmpty() : problems.join('\n')
 
 assert parts[6].contains('BUILD SUCCESS') : "the good order must still run"

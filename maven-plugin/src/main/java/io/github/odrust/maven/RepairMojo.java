@@ -43,8 +43,9 @@ public class RepairMojo extends AbstractOdrustMojo {
             throw new MojoFailureException("odrust.repair.budget must be at least 1 experiment, not " + budget);
         }
         Engine engine = engine();
-        TestModule module = testModule();
         Path out = outputDirectory.toPath();
+        Repairer.checkInput(out, engine.version(), test); // before anything runs: a missing report or test fails fast
+        TestModule module = testModule();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Repairer.Settings s = new Repairer.Settings();
         s.test = test;

@@ -75,6 +75,14 @@ public final class Repairer {
         this.compiler = new CandidateCompiler(module.classpath, cs, settings.release);
     }
 
+    /**
+     * Checks what the run needs from the last detect: report.json present, of this schema and
+     * version, and {@code test} (when given) one of its victims or brittles.
+     */
+    public static void checkInput(Path out, String engineVersion, String test) throws MojoFailureException {
+        DetectInput.load(out, engineVersion).targets(test);
+    }
+
     /** Repairs every target; returns repair.json's content. */
     public RepairFile run() throws MojoExecutionException, MojoFailureException {
         DetectInput input = DetectInput.load(out, engine.version());

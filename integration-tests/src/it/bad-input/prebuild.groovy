@@ -1,0 +1,12 @@
+// A report.json as odrust:detect writes it, with one victim, for invocation 10 (odrust:repair of a
+// test that is not in it). The version must be this odrust's: the one the fixture's pom names.
+def pom = new File(basedir, 'pom.xml').getText('UTF-8')
+def m = pom =~ /(?s)<artifactId>odrust-maven-plugin<\/artifactId>\s*<version>([^<]+)<\/version>/
+assert m.find() : "no odrust plugin version in pom.xml"
+def version = m.group(1).replace('-SNAPSHOT', '')
+def dir = new File(basedir, 'bad-report')
+dir.mkdirs()
+new File(dir, 'report.json').setText("""{"schema_version": 1, "module": "com.example:bad-input", "odrust_version": "${version}",
+ "complete": true, "flaky": [{"test": "com.example.bad.GoodTest#one", "kind": "victim", "polluters": [["com.example.bad.GoodTest#two"]],
+ "cleaners": {}, "state_setters": [], "failing_experiment": 2, "passing_experiment": 1}], "notes": []}""", 'UTF-8')
+return true
