@@ -70,7 +70,8 @@ public class RepairMojo extends AbstractOdrustMojo {
                 String how = e.applied ? "applied to " + e.file
                         : apply ? "not applied: " + e.notApplied
                         : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
-                getLog().info(String.format("patched  %s: %s (%s)", e.test, e.patch, how));
+                getLog().info(String.format("patched  %s: %s (%s; %s, %d of %d statements kept)", e.test, e.patch, how,
+                        Words.count(e.experiments, "experiment"), e.statements.size(), e.statementsTotal));
             } else {
                 String why = e.reason;
                 if ("rejected".equals(e.status) && !e.tried.isEmpty()) {

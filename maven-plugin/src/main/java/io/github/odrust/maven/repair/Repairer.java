@@ -254,9 +254,16 @@ public final class Repairer {
             }
         }
         record.add("results", results);
-        progress(e, e.test.substring(e.test.lastIndexOf('.') + 1) + " " + mine.toUpperCase(Locale.ROOT)
+        progress(e, shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
                 + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /** {@code SimpleClass#method} of a test id. */
+    static String shortId(String test) {
+        int hash = test.indexOf('#');
+        String cls = hash < 0 ? test : test.substring(0, hash);
+        return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
     }
 
     private void progress(RepairStep.Experiment e, String what) {

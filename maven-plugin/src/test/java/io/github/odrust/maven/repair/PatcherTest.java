@@ -177,6 +177,23 @@ class PatcherTest {
     }
 
     @Test
+    void codeFromAnotherClassGoesBeforeTheExistingSetupAndTheShortIdNamesClassAndMethod() throws Exception {
+        String victim = "package com.acme.victims;\nimport org.junit.jupiter.api.*;\nclass VictimTest {\n"
+                + "    @BeforeEach\n    void prepare() {\n        System.setProperty(\"a\", \"b\");\n    }\n"
+                + "    @Test\n    void expectsClean() {\n    }\n}\n";
+        JavaSources sources = sources();
+        Path file = dir.resolve("src/test/java/com/acme/victims/VictimTest.java");
+        write(file, victim);
+        FixCode fix = FixCode.load(sources, "com.acme.cleaners.CleanerTest#cleans", "com.acme.victims.VictimTest");
+        Patcher.Result r = new Patcher("com.acme.victims.VictimTest#expectsClean", file, victim)
+                .patch(fix, List.of(1), Patcher.Placement.SETUP, true, "odrust");
+        assertTrue(r.text.contains("    void prepare() throws Exception {\n        odrustCleanBeforeExpectsClean();\n        System.setProperty("),
+                r.text);
+        assertEquals("prepare", r.method);
+        assertEquals("CartTest#isEmpty(String, int)", Repairer.shortId("com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
+    }
+
+    @Test
     void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
         JavaSources sources = sources();
         FixCode missing = FixCode.load(sources, "com.acme.other.GoneTest#x", "com.acme.victims.VictimTest");
