@@ -64,7 +64,7 @@ public class RepairMojo extends AbstractOdrustMojo {
 
     private void print(RepairFile result, Repairer.Settings s) {
         int patched = 0;
-        for (RepairFile.Entry e : result.repairs) {
+        for (RepairFile.Entry e : result.ran) {
             if ("patched".equals(e.status)) {
                 patched++;
                 String how = e.applied ? "applied to " + e.file
@@ -80,7 +80,7 @@ public class RepairMojo extends AbstractOdrustMojo {
                 getLog().warn(String.format("no patch %s: %s", e.test, why));
             }
         }
-        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(result.repairs.size(),
+        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(result.ran.size(),
                 "order-dependent test") + "; details in " + outputDirectory.toPath().resolve("repair").resolve("repair.json"));
     }
 }

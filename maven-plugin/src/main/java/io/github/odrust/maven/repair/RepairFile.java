@@ -26,6 +26,8 @@ public final class RepairFile {
     public String odrustVersion;
     public boolean complete;
     public List<Entry> repairs = new ArrayList<>();
+    /** The entries of this run (not written: repairs also keeps those of earlier runs). */
+    public transient List<Entry> ran = new ArrayList<>();
 
     RepairFile(String module, String odrustVersion) {
         this.module = module;
@@ -78,6 +80,31 @@ public final class RepairFile {
             this.method = method;
             this.helper = helper;
         }
+    }
+
+    /**
+     * A repair.json to write: the entries of the one at {@code path} (when it is of this module and
+     * version) are kept, so that repairing one test ({@code -Dodrust.test}) keeps the others'.
+     */
+    static RepairFile continuing(Path path, String module, String odrustVersion) {
+        RepairFile file = new RepairFile(module, odrustVersion);
+        try {
+            RepairFile old = JSON.fromJson(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), RepairFile.class);
+            if (old != null && module.equals(old.module) && odrustVersion.equals(old.odrustVersion) && old.repairs != null) {
+                file.repairs.addAll(old.repairs);
+            }
+        } catch (IOException | RuntimeException e) {
+            // none, or not ours: start a new one
+        }
+        return file;
+    }
+
+    /** Adds {@code entry}, replacing an earlier entry of its test; entries stay sorted by test. */
+    void put(Entry entry) {
+        ran.add(entry);
+        repairs.removeIf(e -> e.test.equals(entry.test));
+        repairs.add(entry);
+        repairs.sort(java.util.Comparator.comparing(e -> e.test));
     }
 
     /** The patch file name of a test: its id with every character outside [A-Za-z0-9._#-] replaced by _. */

@@ -61,6 +61,8 @@ public final class Repairer {
     private final JavaSources sources;
     private final CandidateCompiler compiler;
     private final Map<String, Path> compiled = new HashMap<>();
+    /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
+    private String codeDigest;
 
     public Repairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
         this.engine = engine;
@@ -94,7 +96,7 @@ public final class Repairer {
             log.warn("the detection history has no baseline run, so the original-order check can only ask that the repaired"
                     + " test passes and that no other test fails.");
         }
-        RepairFile file = new RepairFile(module.id(), engine.version());
+        RepairFile file = RepairFile.continuing(dir.resolve("repair.json"), module.id(), engine.version());
         if (targets.isEmpty()) {
             log.info("odrust repair: " + input.reportFile + " has no victim or brittle: nothing to repair.");
             write(file, true);
@@ -105,7 +107,7 @@ public final class Repairer {
                 + (settings.apply ? ", applying verified patches" : "") + "; experiments in " + dir.resolve("experiments.jsonl"));
         List<String> original = Discovery.originalOrder(suite);
         for (Summary.FlakyTest target : targets) {
-            file.repairs.add(repair(target, input, original, history));
+            file.put(repair(target, input, original, history));
             write(file, false);
         }
         write(file, true);
@@ -352,7 +354,7 @@ public final class Repairer {
         Set<Path> files = new java.util.TreeSet<>();
         files.add(file);
         fixes.values().stream().filter(f -> f.file != null).forEach(f -> files.add(f.file));
-        StringBuilder all = new StringBuilder(engine.version()).append('\n');
+        StringBuilder all = new StringBuilder(engine.version()).append('\n').append(codeDigest()).append('\n');
         try {
             for (Path f : files) {
                 all.append(f).append('\n').append(sha256(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))).append('\n');
@@ -361,6 +363,39 @@ public final class Repairer {
             throw new MojoExecutionException("cannot read " + e.getMessage(), e);
         }
         return sha256(all.toString()).substring(0, 16);
+    }
+
+    /**
+     * The module's compiled main and test classes (the contents of their .class files; resources
+     * are left out, since builds often stamp them) and the rest of its test classpath (paths and
+     * sizes): a repair experiment is a fact about this code only.
+     */
+    private String codeDigest() throws MojoExecutionException {
+        if (codeDigest != null) {
+            return codeDigest;
+        }
+        StringBuilder all = new StringBuilder();
+        try {
+            for (java.io.File f : module.classpath) {
+                Path p = f.toPath();
+                if (Files.isDirectory(p)) {
+                    List<Path> files;
+                    try (java.util.stream.Stream<Path> walk = Files.walk(p)) {
+                        files = walk.filter(c -> Files.isRegularFile(c) && c.toString().endsWith(".class")).sorted().collect(java.util.stream.Collectors.toList());
+                    }
+                    for (Path c : files) {
+                        all.append(p.relativize(c)).append(' ')
+                                .append(sha256(new String(Files.readAllBytes(c), StandardCharsets.ISO_8859_1))).append('\n');
+                    }
+                } else {
+                    all.append(p).append(' ').append(Files.isRegularFile(p) ? Files.size(p) : -1).append('\n');
+                }
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot read the module's classes to fingerprint them: " + e.getMessage(), e);
+        }
+        codeDigest = sha256(all.toString());
+        return codeDigest;
     }
 
     private ExperimentLog history() throws MojoExecutionException {

@@ -1,0 +1,54 @@
+package io.github.odrust.maven.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** repair.json: repairing one test keeps the other tests' entries of an earlier run of this version. */
+class RepairFileTest {
+    @TempDir
+    Path dir;
+
+    private static RepairFile.Entry entry(String test, String status) {
+        RepairFile.Entry e = new RepairFile.Entry(test, "victim");
+        e.status = status;
+        return e;
+    }
+
+    @Test
+    void keepsEarlierEntriesOfThisModuleAndVersionAndReplacesTheTestRepairedAgain() throws Exception {
+        Path json = dir.resolve("repair.json");
+        RepairFile first = RepairFile.continuing(json, "g:a", "0.1.0");
+        first.put(entry("p.B#b", "patched"));
+        first.put(entry("p.A#a", "unfinished"));
+        first.complete = true;
+        first.write(json);
+        String text = new String(Files.readAllBytes(json), StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"schema_version\": 1") && text.contains("\"odrust_version\": \"0.1.0\""), text);
+        assertTrue(!text.contains("\"ran\""), "the run's own list is not written: " + text);
+
+        RepairFile again = RepairFile.continuing(json, "g:a", "0.1.0");
+        again.put(entry("p.A#a", "patched"));
+        assertEquals(List.of("p.A#a:patched", "p.B#b:patched"),
+                again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()));
+        assertEquals(1, again.ran.size());
+
+        assertTrue(RepairFile.continuing(json, "g:a", "0.2.0").repairs.isEmpty(), "another version starts a new file");
+        assertTrue(RepairFile.continuing(json, "g:other", "0.1.0").repairs.isEmpty(), "another module too");
+        Files.write(json, "{broken".getBytes(StandardCharsets.UTF_8));
+        assertTrue(RepairFile.continuing(json, "g:a", "0.1.0").repairs.isEmpty());
+    }
+
+    @Test
+    void patchNamesKeepTheIdReadableAndSafe() {
+        assertEquals("com.acme.CartTest#isEmpty.patch", RepairFile.patchName("com.acme.CartTest#isEmpty"));
+        assertEquals("p.C#m_String__int_.patch", RepairFile.patchName("p.C#m(String, int)"));
+    }
+}
