@@ -112,6 +112,9 @@ pub enum Placement {
     Setup,
     /// The start of the flaky test method itself.
     Test,
+    /// The polluter's class teardown (`@After` / `@AfterEach`): undoes what it leaves behind
+    /// right where it leaves it (victims only; the patch edits the polluter's class).
+    PolluterTeardown,
 }
 
 /// What one repair experiment checks.
@@ -543,6 +546,9 @@ impl<'a> Planner<'a> {
         }
         for c in candidates {
             for &placement in &c.source.placements {
+                if placement == Placement::PolluterTeardown && c.polluter.is_none() {
+                    continue; // a brittle has no polluter to tear down after
+                }
                 match self.plan_candidate(c, placement) {
                     Decision::Run(step) => return step,
                     Decision::Rejected => {}
@@ -628,7 +634,7 @@ impl<'a> Planner<'a> {
             DdminStep::Done(minimal) => minimal,
         };
         // 5. Verification.
-        for (check, order) in self.checks(c) {
+        for (check, order) in self.checks(c, placement) {
             match self.known.get(source, Some(placement), &minimal, &order) {
                 None => {
                     return Decision::Run(self.run(
@@ -669,7 +675,7 @@ impl<'a> Planner<'a> {
     }
 
     /// The checks of a minimal candidate, in order, each order once.
-    fn checks(&self, c: &Candidate<'a>) -> Vec<(Check, Vec<String>)> {
+    fn checks(&self, c: &Candidate<'a>, placement: Placement) -> Vec<(Check, Vec<String>)> {
         let t = self.target;
         let mut checks = vec![(Check::FailingOrder, c.oracle.clone())];
         if t.kind == OdRole::Victim {
@@ -691,15 +697,21 @@ impl<'a> Planner<'a> {
                 .into_iter()
                 .map(|o| (Check::RecordedFailingOrder, o)),
         );
-        let class = class_of(&t.test);
-        let class_order: Vec<String> = t
-            .original_order
-            .iter()
-            .filter(|id| class_of(id) == class)
-            .cloned()
-            .collect();
-        if !class_order.is_empty() {
-            checks.push((Check::Class, class_order));
+        // The classes the patch edits: the flaky test's, or the polluter's for a teardown.
+        let mut classes = vec![class_of(&t.test)];
+        if let (Placement::PolluterTeardown, Some(p)) = (placement, &c.polluter) {
+            classes.push(class_of(p));
+        }
+        for class in classes {
+            let class_order: Vec<String> = t
+                .original_order
+                .iter()
+                .filter(|id| class_of(id) == class)
+                .cloned()
+                .collect();
+            if !class_order.is_empty() {
+                checks.push((Check::Class, class_order));
+            }
         }
         if !t.original_order.is_empty() {
             checks.push((Check::OriginalOrder, t.original_order.clone()));
@@ -822,8 +834,15 @@ fn passes_record(
     if let Some(e) = &r.compile_error {
         return (false, Some(format!("it does not compile: {e}")));
     }
+    // The polluter's class (checked for a teardown patch) does not hold the flaky test.
+    let holds_test = r
+        .experiment
+        .order
+        .iter()
+        .any(|t| t == test || is_invocation_of(t, test));
     match target_passed(test, &r.results) {
         Some(true) => {}
+        _ if !holds_test => {}
         Some(false) => {
             return (
                 false,

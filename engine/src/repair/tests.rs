@@ -431,3 +431,59 @@ fn a_cleaner_of_every_polluter_is_tried_before_one_of_a_single_polluter() {
         .iter()
         .any(|c| c.check == Check::RecordedFailingOrder && c.order == [P2, V]));
 }
+
+#[test]
+fn a_polluter_teardown_patch_is_checked_in_the_polluters_class_too_and_skipped_for_brittles() {
+    struct Teardown;
+    impl World for Teardown {
+        fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult> {
+            let patched =
+                e.placement == Some(Placement::PolluterTeardown) && e.statements.contains(&0);
+            let mut dirty = false;
+            e.order
+                .iter()
+                .map(|t| {
+                    let o = if t == V && dirty {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    };
+                    if t == P && !patched {
+                        dirty = true;
+                    }
+                    if t == C {
+                        dirty = false;
+                    }
+                    result(t, o)
+                })
+                .collect()
+        }
+    }
+    let mut target = victim_target(vec![source(
+        C,
+        2,
+        &[Placement::PolluterTeardown, Placement::Setup],
+    )]);
+    target
+        .original_order
+        .push("p.PolluterTest#other".to_string());
+    let (outcome, _) = drive(&mut request(target), &Teardown);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.placement, Some(Placement::PolluterTeardown));
+    let classes: Vec<&Vec<String>> = outcome
+        .verification
+        .iter()
+        .filter(|c| c.check == Check::Class)
+        .map(|c| &c.order)
+        .collect();
+    assert!(
+        classes
+            .iter()
+            .any(|o| o.iter().all(|t| t.starts_with("p.PolluterTest#"))),
+        "the polluter's class was checked: {classes:?}"
+    );
+    assert_eq!(
+        serde_json::to_string(&Placement::PolluterTeardown).unwrap(),
+        "\"polluter-teardown\""
+    );
+}

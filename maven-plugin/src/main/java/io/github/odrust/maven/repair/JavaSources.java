@@ -139,6 +139,18 @@ final class JavaSources {
         return setups;
     }
 
+    /** The type's own teardown methods ({@code @After}, {@code @AfterEach}), in declaration order. */
+    static List<MethodDeclaration> teardownMethods(TypeDeclaration<?> type) {
+        List<MethodDeclaration> teardowns = new ArrayList<>();
+        for (MethodDeclaration m : type.getMethods()) {
+            if (m.getAnnotations().stream().map(AnnotationExpr::getNameAsString).anyMatch(n -> n.equals("After")
+                    || n.equals("org.junit.After") || n.equals("AfterEach") || n.equals("org.junit.jupiter.api.AfterEach"))) {
+                teardowns.add(m);
+            }
+        }
+        return teardowns;
+    }
+
     static boolean isSetupAnnotation(AnnotationExpr a) {
         String n = a.getNameAsString();
         return n.equals("Before") || n.equals("org.junit.Before") || n.equals("BeforeEach")

@@ -50,7 +50,12 @@ import java.util.regex.Pattern;
 final class Patcher {
     /** Where the patch calls its statements from (the engine's {@code Placement}). */
     enum Placement {
-        SETUP, TEST
+        /** The class's setup ({@code @Before}/{@code @BeforeEach}). */
+        SETUP,
+        /** The start of the test method. */
+        TEST,
+        /** The class's teardown ({@code @After}/{@code @AfterEach}): used on a polluter's class. */
+        TEARDOWN
     }
 
     private final String targetClass;
@@ -100,10 +105,12 @@ final class Patcher {
         }
         List<String> copied = new ArrayList<>();
         List<ImportDeclaration> imports = new ArrayList<>();
-        if (fix.foreign) {
+        boolean foreign = !fix.className.equals(targetClass);
+        if (foreign) {
             inline(fix, cu, type, body, copied, imports);
         }
-        String helperName = freshName(type, "odrust" + (cleaner ? "Clean" : "Prepare") + "Before" + capitalize(test.getNameAsString()));
+        String helperName = freshName(type, "odrust" + (cleaner ? "Clean" : "Prepare")
+                + (placement == Placement.TEARDOWN ? "After" : "Before") + capitalize(test.getNameAsString()));
         boolean throwsSomething = !fix.thrown.isEmpty();
         Result result = new Result();
         result.helper = helperName;
@@ -120,8 +127,21 @@ final class Patcher {
                 MethodDeclaration setup = setups.get(0);
                 // Where the fix's own code ran: before the whole class setup when it came from
                 // another class, after it when it came from this class (its body ran after it).
-                edits.call(setup, helperName, !fix.foreign, throwsSomething);
+                edits.call(setup, helperName, !foreign, throwsSomething);
                 result.method = setup.getNameAsString();
+            }
+        } else if (placement == Placement.TEARDOWN) {
+            List<MethodDeclaration> teardowns = JavaSources.teardownMethods(type);
+            if (teardowns.isEmpty()) {
+                modifiers = jupiter ? "" : "public ";
+                annotation = jupiter ? "@AfterEach" : "@After";
+                needImport(cu, imports, jupiter ? "org.junit.jupiter.api.AfterEach" : "org.junit.After", false, false);
+                result.method = helperName;
+            } else {
+                // After the class's own teardown: the test and its cleanup are over.
+                MethodDeclaration teardown = teardowns.get(0);
+                edits.call(teardown, helperName, true, throwsSomething);
+                result.method = teardown.getNameAsString();
             }
         } else {
             edits.call(test, helperName, false, throwsSomething);

@@ -61,6 +61,8 @@ public final class Repairer {
     private final JavaSources sources;
     private final CandidateCompiler compiler;
     private final Map<String, Path> compiled = new HashMap<>();
+    /** The source files patches may edit, by the test they are edited for: the flaky tests' and polluters'. */
+    private final Map<String, Editable> editables = new HashMap<>();
     /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
     private String codeDigest;
 
@@ -118,19 +120,13 @@ public final class Repairer {
             throws MojoExecutionException {
         String className = target.test.substring(0, target.test.indexOf('#'));
         RepairFile.Entry entry = new RepairFile.Entry(target.test, target.kind);
-        Path file;
-        String text;
-        Patcher patcher;
-        try {
-            file = sources.find(className);
-            text = sources.read(file);
-            patcher = new Patcher(target.test, file, text);
-            patcher.check();
-        } catch (JavaSources.SourceException e) {
+        Editable own = editable(target.test);
+        if (own.error != null) {
             entry.status = "unsupported";
-            entry.reason = e.getMessage();
+            entry.reason = own.error;
             return entry;
         }
+        Path file = own.file;
         entry.file = relative(settings.basedir, file);
         boolean victim = "victim".equals(target.kind);
         Map<String, FixCode> fixes = new LinkedHashMap<>();
@@ -147,9 +143,9 @@ public final class Repairer {
             request.add("history", history.history());
             RepairStep step = engine.call("repair_next", request, RepairStep.class);
             if (step.isDone()) {
-                return finish(entry, step.outcome, fixes, patcher, file, text, victim);
+                return finish(entry, step.outcome, fixes, victim);
             }
-            JsonObject record = runExperiment(step.experiment, fixes, patcher, fingerprint, victim);
+            JsonObject record = runExperiment(step.experiment, fixes, fingerprint, victim);
             try {
                 history.append(record);
             } catch (IOException e) {
@@ -157,6 +153,36 @@ public final class Repairer {
                         + dir.resolve("experiments.jsonl") + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** A source file a patch may edit: a flaky test's, or a polluter's (for a teardown patch). */
+    private static final class Editable {
+        Path file;
+        String text;
+        Patcher patcher;
+        /** Why it cannot be edited, or null. */
+        String error;
+    }
+
+    /** The file declaring {@code test}'s class, read and checked once per test (a patch names its method). */
+    private Editable editable(String test) {
+        return editables.computeIfAbsent(test, t -> {
+            Editable ed = new Editable();
+            try {
+                ed.file = sources.find(t.substring(0, t.indexOf('#')));
+                ed.text = sources.read(ed.file);
+                ed.patcher = new Patcher(test, ed.file, ed.text);
+                ed.patcher.check();
+            } catch (JavaSources.SourceException e) {
+                ed.error = e.getMessage();
+            }
+            return ed;
+        });
+    }
+
+    /** The test whose class a placement edits. */
+    private static String edited(String placement, String test, String polluter) {
+        return "polluter-teardown".equals(placement) && polluter != null ? polluter : test;
     }
 
     /** The cleaners (victim) or single state-setters (brittle) a patch can come from. */
@@ -191,6 +217,9 @@ public final class Repairer {
             s.addProperty("statements", fix.statements.size());
             JsonArray placements = new JsonArray();
             placements.add("setup");
+            if ("victim".equals(target.kind)) {
+                placements.add("polluter-teardown");
+            }
             placements.add("test");
             s.add("placements", placements);
             s.addProperty("unusable", fix.unusable);
@@ -202,20 +231,29 @@ public final class Repairer {
     }
 
     /** Builds, compiles and runs one experiment; returns its record. */
-    private JsonObject runExperiment(RepairStep.Experiment e, Map<String, FixCode> fixes, Patcher patcher, String fingerprint,
-            boolean victim) throws MojoExecutionException {
+    private JsonObject runExperiment(RepairStep.Experiment e, Map<String, FixCode> fixes, String fingerprint, boolean victim)
+            throws MojoExecutionException {
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         Path classes = null;
         if (e.source != null) {
             FixCode fix = fixes.get(e.source);
+            String editedTest = edited(e.placement, e.test, e.polluter);
+            Editable ed = editable(editedTest);
+            if (ed.error != null) {
+                record.addProperty("compile_error", "cannot edit " + editedTest + "'s class: " + ed.error);
+                record.add("results", new JsonArray());
+                progress(e, "cannot edit: " + ed.error);
+                return record;
+            }
             try {
-                Patcher.Result candidate = patcher.patch(fix, e.statements, placement(e.placement), victim, comment(e.test, e.polluter, fix.test, victim));
+                Patcher.Result candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim,
+                        comment(e.test, e.polluter, fix.test, victim));
                 String key = sha256(candidate.text);
                 classes = compiled.get(key);
                 if (classes == null) {
                     Path candDir = dir.resolve("candidates").resolve(key.substring(0, 16));
-                    String error = compiler.compile(candidate.text, relativeSource(e.test), candDir);
+                    String error = compiler.compile(candidate.text, relativeSource(editedTest), candDir);
                     if (error != null) {
                         record.addProperty("compile_error", error);
                         record.add("results", new JsonArray());
@@ -274,8 +312,8 @@ public final class Repairer {
         log.info(String.format(Locale.ROOT, "repair exp %4d  %-22s %-24s %s", e.id, e.check, candidate, what));
     }
 
-    private RepairFile.Entry finish(RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, Patcher patcher,
-            Path file, String text, boolean victim) throws MojoExecutionException {
+    private RepairFile.Entry finish(RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim)
+            throws MojoExecutionException {
         entry.status = o.status;
         entry.reason = o.reason;
         entry.experiments = o.experiments;
@@ -291,9 +329,13 @@ public final class Repairer {
         for (int i : o.statements) {
             entry.statements.add(fix.text(i));
         }
+        Editable ed = editable(edited(o.placement, o.test, o.source.polluter));
+        Path file = ed.file;
+        String text = ed.text;
+        entry.file = relative(settings.basedir, file);
         Patcher.Result patched;
         try {
-            patched = patcher.patch(fix, o.statements, placement(o.placement), victim, comment(o.test, o.source.polluter, fix.test, victim));
+            patched = ed.patcher.patch(fix, o.statements, placement(o.placement), victim, comment(o.test, o.source.polluter, fix.test, victim));
         } catch (JavaSources.SourceException e) {
             throw new MojoExecutionException("odrust:repair could not rebuild the verified patch of " + o.test + ": " + e.getMessage(), e);
         }
@@ -341,7 +383,8 @@ public final class Repairer {
     }
 
     private static Patcher.Placement placement(String p) {
-        return "test".equals(p) ? Patcher.Placement.TEST : Patcher.Placement.SETUP;
+        return "test".equals(p) ? Patcher.Placement.TEST
+                : "polluter-teardown".equals(p) ? Patcher.Placement.TEARDOWN : Patcher.Placement.SETUP;
     }
 
     private String relativeSource(String test) {

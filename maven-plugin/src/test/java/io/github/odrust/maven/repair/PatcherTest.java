@@ -194,6 +194,31 @@ class PatcherTest {
     }
 
     @Test
+    void aTeardownPatchGoesIntoThePollutersClassAfterItsOwnTeardownOrAsANewOne() throws Exception {
+        String polluter = "package p;\nimport org.junit.After;\nimport org.junit.Test;\npublic class PolluterTest {\n"
+                + "    @Test\n    public void pollutes() {\n    }\n"
+                + "    @After\n    public void close() {\n        System.clearProperty(\"x\");\n    }\n}\n";
+        String cleaner = "package p;\nimport org.junit.Test;\npublic class CleanerTest {\n    @Test\n    public void cleans() {\n"
+                + "        Shared.reset();\n    }\n}\n";
+        Path root = dir.resolve("td");
+        write(root.resolve("p/PolluterTest.java"), polluter);
+        write(root.resolve("p/CleanerTest.java"), cleaner);
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        // the cleaner's statements are counted for the victim (another class); the patch edits the polluter
+        FixCode fix = FixCode.load(sources, "p.CleanerTest#cleans", "p.VictimTest");
+        Patcher.Result r = new Patcher("p.PolluterTest#pollutes", root.resolve("p/PolluterTest.java"), polluter)
+                .patch(fix, List.of(0), Patcher.Placement.TEARDOWN, true, "odrust");
+        assertTrue(r.text.contains("        System.clearProperty(\"x\");\n        odrustCleanAfterPollutes();\n    }"), r.text);
+        assertTrue(r.text.contains("    private void odrustCleanAfterPollutes() {\n        Shared.reset();\n    }"), r.text);
+        assertEquals("close", r.method);
+
+        String bare = polluter.replace("    @After\n    public void close() {\n        System.clearProperty(\"x\");\n    }\n", "");
+        Patcher.Result fresh = new Patcher("p.PolluterTest#pollutes", root.resolve("p/PolluterTest.java"), bare)
+                .patch(fix, List.of(0), Patcher.Placement.TEARDOWN, true, "odrust");
+        assertTrue(fresh.text.contains("    @After\n    public void odrustCleanAfterPollutes() {"), fresh.text);
+    }
+
+    @Test
     void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
         JavaSources sources = sources();
         FixCode missing = FixCode.load(sources, "com.acme.other.GoneTest#x", "com.acme.victims.VictimTest");
