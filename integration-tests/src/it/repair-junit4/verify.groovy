@@ -1,6 +1,7 @@
 import groovy.json.JsonSlurper
 
-def MODULE = 'com.example:repair-junit4'
+// repair-junit5 runs this same script (its verify.groovy evaluates it): the module is the folder's
+def MODULE = 'com.example:' + new File("$basedir").name
 def P = 'com.example.repair.'
 // case A: a victim whose cleaner is in a third class and has many irrelevant statements
 def A_VICTIM = P + 'Alpha1VictimTest#expectsNoFlags'

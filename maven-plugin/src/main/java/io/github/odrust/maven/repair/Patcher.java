@@ -116,36 +116,26 @@ final class Patcher {
         result.helper = helperName;
         String modifiers = "private ";
         String annotation = null;
-        if (placement == Placement.SETUP) {
-            List<MethodDeclaration> setups = JavaSources.setupMethods(type);
-            if (setups.isEmpty()) {
-                modifiers = jupiter ? "" : "public ";
-                annotation = jupiter ? "@BeforeEach" : "@Before";
-                needImport(cu, imports, jupiter ? "org.junit.jupiter.api.BeforeEach" : "org.junit.Before", false, false);
-                result.method = helperName;
-            } else {
-                MethodDeclaration setup = setups.get(0);
-                // Where the fix's own code ran: before the whole class setup when it came from
-                // another class, after it when it came from this class (its body ran after it).
-                edits.call(setup, helperName, !foreign, throwsSomething);
-                result.method = setup.getNameAsString();
-            }
-        } else if (placement == Placement.TEARDOWN) {
-            List<MethodDeclaration> teardowns = JavaSources.teardownMethods(type);
-            if (teardowns.isEmpty()) {
-                modifiers = jupiter ? "" : "public ";
-                annotation = jupiter ? "@AfterEach" : "@After";
-                needImport(cu, imports, jupiter ? "org.junit.jupiter.api.AfterEach" : "org.junit.After", false, false);
-                result.method = helperName;
-            } else {
-                // After the class's own teardown: the test and its cleanup are over.
-                MethodDeclaration teardown = teardowns.get(0);
-                edits.call(teardown, helperName, true, throwsSomething);
-                result.method = teardown.getNameAsString();
-            }
-        } else {
+        if (placement == Placement.TEST) {
             edits.call(test, helperName, false, throwsSomething);
             result.method = test.getNameAsString();
+        } else {
+            boolean setup = placement == Placement.SETUP;
+            List<MethodDeclaration> hooks = setup ? JavaSources.setupMethods(type) : JavaSources.teardownMethods(type);
+            if (hooks.isEmpty()) {
+                modifiers = jupiter ? "" : "public ";
+                String name = (setup ? "Before" : "After") + (jupiter ? "Each" : "");
+                annotation = "@" + name;
+                needImport(cu, imports, (jupiter ? "org.junit.jupiter.api." : "org.junit.") + name, false, false);
+                result.method = helperName;
+            } else {
+                // In a setup: where the fix's own code ran, before the whole class setup when it
+                // came from another class, after it when it came from this class (its body ran
+                // after it). In a teardown: last, when the test and its own cleanup are over.
+                MethodDeclaration hook = hooks.get(0);
+                edits.call(hook, helperName, !setup || !foreign, throwsSomething);
+                result.method = hook.getNameAsString();
+            }
         }
         String indent = edits.memberIndent(type);
         String unit = edits.unit(type);
