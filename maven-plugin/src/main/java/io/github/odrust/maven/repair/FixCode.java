@@ -67,7 +67,9 @@ final class FixCode {
             FixCode fix = new FixCode(test, className, file, cu, type, foreign, null);
             if (foreign) {
                 for (MethodDeclaration setup : JavaSources.setupMethods(type)) {
-                    setup.getBody().ifPresent(b -> fix.statements.addAll(b.getStatements()));
+                    // super.setUp() and the like mean nothing in another class
+                    setup.getBody().ifPresent(b -> b.getStatements().stream().filter(st -> !callsSuper(st))
+                            .forEach(fix.statements::add));
                     fix.thrown.addAll(setup.getThrownExceptions());
                 }
                 fix.setupStatements = fix.statements.size();
@@ -78,6 +80,11 @@ final class FixCode {
         } catch (JavaSources.SourceException e) {
             return unusable(test, e.getMessage());
         }
+    }
+
+    private static boolean callsSuper(Statement st) {
+        return st.isExpressionStmt() && st.asExpressionStmt().getExpression().isMethodCallExpr()
+                && st.asExpressionStmt().getExpression().asMethodCallExpr().getScope().filter(s -> s.isSuperExpr()).isPresent();
     }
 
     /** The source text of statement {@code i}, on one line. */

@@ -5,6 +5,7 @@ import com.github.javaparser.ParseResult;
 import com.github.javaparser.ParserConfiguration;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.BodyDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -128,33 +129,40 @@ final class JavaSources {
         return found.get(0);
     }
 
-    /** The type's own setup methods ({@code @Before}, {@code @BeforeEach}), in declaration order. */
+    /**
+     * The type's own setup methods ({@code @Before}, {@code @BeforeEach}; in a JUnit 3
+     * {@code TestCase}, {@code setUp()}), in declaration order.
+     */
     static List<MethodDeclaration> setupMethods(TypeDeclaration<?> type) {
-        List<MethodDeclaration> setups = new ArrayList<>();
-        for (MethodDeclaration m : type.getMethods()) {
-            if (m.getAnnotations().stream().anyMatch(JavaSources::isSetupAnnotation)) {
-                setups.add(m);
-            }
-        }
-        return setups;
+        return hooks(type, "setUp", "Before", "org.junit.Before", "BeforeEach", "org.junit.jupiter.api.BeforeEach");
     }
 
-    /** The type's own teardown methods ({@code @After}, {@code @AfterEach}), in declaration order. */
+    /**
+     * The type's own teardown methods ({@code @After}, {@code @AfterEach}; in a JUnit 3
+     * {@code TestCase}, {@code tearDown()}), in declaration order.
+     */
     static List<MethodDeclaration> teardownMethods(TypeDeclaration<?> type) {
-        List<MethodDeclaration> teardowns = new ArrayList<>();
-        for (MethodDeclaration m : type.getMethods()) {
-            if (m.getAnnotations().stream().map(AnnotationExpr::getNameAsString).anyMatch(n -> n.equals("After")
-                    || n.equals("org.junit.After") || n.equals("AfterEach") || n.equals("org.junit.jupiter.api.AfterEach"))) {
-                teardowns.add(m);
-            }
-        }
-        return teardowns;
+        return hooks(type, "tearDown", "After", "org.junit.After", "AfterEach", "org.junit.jupiter.api.AfterEach");
     }
 
-    static boolean isSetupAnnotation(AnnotationExpr a) {
-        String n = a.getNameAsString();
-        return n.equals("Before") || n.equals("org.junit.Before") || n.equals("BeforeEach")
-                || n.equals("org.junit.jupiter.api.BeforeEach");
+    private static List<MethodDeclaration> hooks(TypeDeclaration<?> type, String junit3Name, String... annotations) {
+        List<String> names = List.of(annotations);
+        boolean junit3 = isJUnit3(type);
+        List<MethodDeclaration> hooks = new ArrayList<>();
+        for (MethodDeclaration m : type.getMethods()) {
+            boolean annotated = m.getAnnotations().stream().map(AnnotationExpr::getNameAsString).anyMatch(names::contains);
+            boolean junit3Hook = junit3 && m.getNameAsString().equals(junit3Name) && m.getParameters().isEmpty();
+            if (annotated || junit3Hook) {
+                hooks.add(m);
+            }
+        }
+        return hooks;
+    }
+
+    /** Whether the type is a JUnit 3 test case ({@code extends TestCase}), whose runner calls setUp/tearDown by name. */
+    static boolean isJUnit3(TypeDeclaration<?> type) {
+        return type instanceof ClassOrInterfaceDeclaration && ((ClassOrInterfaceDeclaration) type).getExtendedTypes().stream()
+                .anyMatch(t -> t.getNameAsString().equals("TestCase") || t.asString().equals("junit.framework.TestCase"));
     }
 
     /** Whether the compilation unit is written against JUnit 5 (Jupiter) rather than JUnit 4. */

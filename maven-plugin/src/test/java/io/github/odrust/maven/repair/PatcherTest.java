@@ -219,6 +219,28 @@ class PatcherTest {
     }
 
     @Test
+    void junit3SetUpIsTheSetupOfATestCaseAndSuperCallsAreNotCopied() throws Exception {
+        String cleaner = "package p;\nimport junit.framework.TestCase;\npublic class CleanerTest extends TestCase {\n"
+                + "    StringBuilder config = null;\n"
+                + "    @Override\n    public void setUp() throws Exception {\n        super.setUp();\n        config = new StringBuilder();\n    }\n"
+                + "    public void testClears() {\n        config.setLength(0);\n    }\n}\n";
+        String victim = "package p;\nimport junit.framework.TestCase;\npublic class VictimTest extends TestCase {\n"
+                + "    protected void setUp() {\n        System.gc();\n    }\n"
+                + "    public void testV() {\n    }\n}\n";
+        Path root = dir.resolve("j3");
+        write(root.resolve("p/CleanerTest.java"), cleaner);
+        write(root.resolve("p/VictimTest.java"), victim);
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        FixCode fix = FixCode.load(sources, "p.CleanerTest#testClears", "p.VictimTest");
+        assertEquals(List.of("config = new StringBuilder();", "config.setLength(0);"), List.of(fix.text(0), fix.text(1)));
+        Patcher.Result r = new Patcher("p.VictimTest#testV", root.resolve("p/VictimTest.java"), victim)
+                .patch(fix, List.of(0, 1), Patcher.Placement.SETUP, true, "odrust");
+        assertEquals("setUp", r.method, r.text);
+        assertTrue(r.text.contains("protected void setUp() throws Exception {\n        odrustCleanBeforeTestV();\n        System.gc();"), r.text);
+        assertTrue(r.text.contains("StringBuilder config = null;\n        config = new StringBuilder();\n        config.setLength(0);"), r.text);
+    }
+
+    @Test
     void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
         JavaSources sources = sources();
         FixCode missing = FixCode.load(sources, "com.acme.other.GoneTest#x", "com.acme.victims.VictimTest");
