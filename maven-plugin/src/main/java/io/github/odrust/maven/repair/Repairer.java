@@ -393,6 +393,10 @@ public final class Repairer {
         return top.replace('.', '/') + ".java";
     }
 
+    /**
+     * What the target's records are facts about: this odrust, the compiled code, the source files
+     * involved and each candidate's numbered statements.
+     */
     private String fingerprint(Path file, Map<String, FixCode> fixes) throws MojoExecutionException {
         Set<Path> files = new java.util.TreeSet<>();
         files.add(file);
@@ -404,6 +408,13 @@ public final class Repairer {
             }
         } catch (IOException e) {
             throw new MojoExecutionException("cannot read " + e.getMessage(), e);
+        }
+        // The statements as numbered: a record's indices mean these statements and no others.
+        for (FixCode f : fixes.values()) {
+            all.append(f.test).append('\n');
+            for (int i = 0; i < f.statements.size(); i++) {
+                all.append(f.text(i)).append('\n');
+            }
         }
         return sha256(all.toString()).substring(0, 16);
     }
