@@ -174,6 +174,11 @@ pub struct RepairRecord {
     /// Each test's result, in the order they ran.
     #[serde(default)]
     pub results: Vec<TestResult>,
+    /// When another experiment had already run the very same code (another source or placement
+    /// that gave the same patched file) in the same order: its id, whose results these are
+    /// (no JVM ran for this one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<usize>,
 }
 
 /// The next step for one target.
@@ -305,7 +310,7 @@ impl<'a> Known<'a> {
             }
             if r.compile_error.is_some() {
                 compile_errors += 1;
-            } else {
+            } else if r.reused_from.is_none() {
                 experiments += 1;
             }
             let key = (
@@ -373,7 +378,9 @@ pub fn next(request: &RepairRequest) -> Result<RepairStep, EngineError> {
             None,
         ));
     }
-    let spent = known.experiments + known.compile_errors;
+    // The budget counts test JVMs; a candidate that does not compile costs no JVM, and ddmin
+    // asks each subset once, so those stay finite without it.
+    let spent = known.experiments;
     let over_budget = spent >= budget as usize;
     let step = planner.plan(&candidates);
     Ok(match step {
@@ -391,10 +398,13 @@ pub fn next(request: &RepairRequest) -> Result<RepairStep, EngineError> {
 
 fn no_source_reason(target: &RepairTarget) -> String {
     let unfinished = if target.explanation_complete {
-        ""
+        String::new()
     } else {
-        "; its explanation did not finish, so one may exist: run `mvn odrust:minimize \
-         -Dodrust.test=<test>` with a larger -Dodrust.minimize.budget, then repair again"
+        format!(
+            "; its explanation did not finish, so one may exist: run `mvn odrust:minimize \
+             -Dodrust.test={}` with a larger -Dodrust.minimize.budget, then repair again",
+            target.test
+        )
     };
     match target.kind {
         OdRole::Victim
@@ -599,14 +609,16 @@ impl<'a> Planner<'a> {
             Some(r) if self.passes(r, Check::FailingOrder).0 => {}
             Some(r) => {
                 let why = match &r.compile_error {
-                    Some(e) => {
-                        format!("with all {} statements it does not compile: {e}", all.len())
-                    }
+                    Some(e) => format!(
+                        "with its whole body ({}) it does not compile: {e}",
+                        statements(all.len())
+                    ),
                     None => format!(
-                        "with all {} statements the test still fails in [{}] (experiment {})",
-                        all.len(),
+                        "with its whole body ({}) the test still fails in [{}] (experiment {}): {}",
+                        statements(all.len()),
                         c.oracle.join(", "),
-                        r.experiment.id
+                        r.experiment.id,
+                        message(&self.target.test, &r.results)
                     ),
                 };
                 reject(self, &all, why);
@@ -657,10 +669,9 @@ impl<'a> Planner<'a> {
                     });
                     if !passed {
                         let why = format!(
-                            "the minimal patch ({} of {} statements) failed the {} check \
-                             (experiment {}): {}",
+                            "the minimal patch ({} of {}) failed the {} check (experiment {}): {}",
                             minimal.len(),
-                            all.len(),
+                            statements(all.len()),
                             check_name(check),
                             r.experiment.id,
                             detail.unwrap_or_default()
@@ -794,6 +805,11 @@ enum Decision {
     Rejected,
     /// These statements passed every check.
     Verified(Vec<usize>),
+}
+
+/// "1 statement", "3 statements".
+fn statements(n: usize) -> String {
+    format!("{n} statement{}", if n == 1 { "" } else { "s" })
 }
 
 fn check_name(check: Check) -> &'static str {

@@ -52,6 +52,7 @@ fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<
                     fingerprint: request.target.fingerprint.clone(),
                     compile_error,
                     results,
+                    reused_from: None,
                 });
             }
         }
@@ -486,4 +487,44 @@ fn a_polluter_teardown_patch_is_checked_in_the_polluters_class_too_and_skipped_f
         serde_json::to_string(&Placement::PolluterTeardown).unwrap(),
         "\"polluter-teardown\""
     );
+}
+
+#[test]
+fn reused_runs_and_compile_errors_cost_no_budget() {
+    let world = Shared {
+        needed: vec![3],
+        declares: vec![(3, 2)],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(C, 6, &[Placement::Setup])]));
+    let (outcome, history) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    let jvms = history.iter().filter(|h| h.compile_error.is_none()).count();
+    assert!(outcome.compile_errors > 0);
+    assert_eq!(
+        outcome.experiments, jvms,
+        "compile errors are not experiments"
+    );
+    // A budget of exactly the JVM runs suffices: compile errors do not count against it.
+    let mut again = request(victim_target(vec![source(C, 6, &[Placement::Setup])]));
+    again.budget = Some(jvms as u32);
+    assert_eq!(drive(&mut again, &world).0.status, RepairStatus::Patched);
+    // A record marked as reused (no JVM ran) is not counted either.
+    let mut reused = history.clone();
+    for h in reused.iter_mut().skip(1) {
+        h.reused_from = Some(1);
+    }
+    let done = next(&RepairRequest {
+        target: victim_target(vec![source(C, 6, &[Placement::Setup])]),
+        history: reused,
+        budget: Some(1),
+    })
+    .unwrap();
+    match done {
+        RepairStep::Done { outcome } => {
+            assert_eq!(outcome.status, RepairStatus::Patched);
+            assert_eq!(outcome.experiments, 1);
+        }
+        other => panic!("{other:?}"),
+    }
 }

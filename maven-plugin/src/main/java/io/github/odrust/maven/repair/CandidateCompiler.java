@@ -78,7 +78,9 @@ final class CandidateCompiler {
         }
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
             if (d.getKind() == Diagnostic.Kind.ERROR) {
-                return "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT).split("\\R")[0];
+                // "cannot find symbol; symbol: variable config; location: class FooTest"
+                return "line " + d.getLineNumber() + ": " + String.join("; ", java.util.Arrays.stream(d.getMessage(Locale.ROOT)
+                        .split("\\R")).map(String::trim).filter(l -> !l.isEmpty()).toArray(String[]::new));
             }
         }
         String printed = out.toString().trim();

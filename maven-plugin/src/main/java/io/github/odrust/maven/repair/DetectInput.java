@@ -75,7 +75,12 @@ final class DetectInput {
         if (only == null || only.trim().isEmpty()) {
             return od;
         }
-        String id = only.trim();
+        String given = only.trim();
+        // The short form the console prints (Class#method) names a test when only one matches.
+        List<Summary.FlakyTest> shortMatches = report.summary.flaky.stream()
+                .filter(f -> f.test.endsWith("." + given) || f.test.endsWith("$" + given)).collect(Collectors.toList());
+        boolean exact = report.summary.flaky.stream().anyMatch(f -> f.test.equals(given));
+        String id = !exact && shortMatches.size() == 1 ? shortMatches.get(0).test : given;
         for (Summary.FlakyTest f : report.summary.flaky) {
             if (f.test.equals(id)) {
                 if (!f.isOrderDependent()) {

@@ -60,7 +60,9 @@ public final class Repairer {
     private final Log log;
     private final JavaSources sources;
     private final CandidateCompiler compiler;
-    private final Map<String, Path> compiled = new HashMap<>();
+    /** Candidates compiled in this run, and those that did not compile (with the error), by key. */
+    private final Set<String> compiled = new java.util.HashSet<>();
+    private final Map<String, String> compileErrors = new HashMap<>();
     /** The source files patches may edit, by the test they are edited for: the flaky tests' and polluters'. */
     private final Map<String, Editable> editables = new HashMap<>();
     /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
@@ -145,7 +147,7 @@ public final class Repairer {
             if (step.isDone()) {
                 return finish(entry, step.outcome, fixes, victim);
             }
-            JsonObject record = runExperiment(step.experiment, fixes, fingerprint, victim);
+            JsonObject record = runExperiment(step.experiment, fixes, fingerprint, victim, history);
             try {
                 history.append(record);
             } catch (IOException e) {
@@ -231,45 +233,61 @@ public final class Repairer {
     }
 
     /** Builds, compiles and runs one experiment; returns its record. */
-    private JsonObject runExperiment(RepairStep.Experiment e, Map<String, FixCode> fixes, String fingerprint, boolean victim)
-            throws MojoExecutionException {
+    private JsonObject runExperiment(RepairStep.Experiment e, Map<String, FixCode> fixes, String fingerprint, boolean victim,
+            ExperimentLog history) throws MojoExecutionException {
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         Path classes = null;
-        if (e.source != null) {
+        String key;
+        if (e.source == null) {
+            key = sha256(codeDigest() + "\nunpatched").substring(0, 16);
+        } else {
             FixCode fix = fixes.get(e.source);
             String editedTest = edited(e.placement, e.test, e.polluter);
             Editable ed = editable(editedTest);
             if (ed.error != null) {
-                record.addProperty("compile_error", "cannot edit " + editedTest + "'s class: " + ed.error);
-                record.add("results", new JsonArray());
-                progress(e, "cannot edit: " + ed.error);
-                return record;
+                return notCompiled(record, e, "cannot edit " + editedTest + "'s class: " + ed.error);
             }
+            Patcher.Result candidate;
+            String comment = comment(e.test, e.polluter, fix.test, victim);
             try {
-                Patcher.Result candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim,
-                        comment(e.test, e.polluter, fix.test, victim));
-                String key = sha256(candidate.text);
-                classes = compiled.get(key);
-                if (classes == null) {
-                    Path candDir = dir.resolve("candidates").resolve(key.substring(0, 16));
+                candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim, comment);
+            } catch (JavaSources.SourceException ex) {
+                return notCompiled(record, e, ex.getMessage());
+            }
+            // The same code (whatever the comment names) in the same order is the same experiment.
+            String code = candidate.text;
+            for (String line : comment.split("\n")) {
+                code = code.replace("// " + line, "//");
+            }
+            key = sha256(codeDigest() + "\n" + code).substring(0, 16);
+            record.addProperty("candidate", key);
+            if (compileErrors.containsKey(key)) {
+                return notCompiled(record, e, compileErrors.get(key));
+            }
+            JsonObject earlier = earlier(history, key, e.order);
+            if (earlier != null) {
+                return reused(record, e, earlier);
+            }
+            Path candDir = dir.resolve("candidates").resolve(key);
+            classes = candDir.resolve("classes");
+            if (!compiled.contains(key)) {
+                try {
                     String error = compiler.compile(candidate.text, relativeSource(editedTest), candDir);
                     if (error != null) {
-                        record.addProperty("compile_error", error);
-                        record.add("results", new JsonArray());
-                        progress(e, "does not compile: " + error);
-                        return record;
+                        compileErrors.put(key, error);
+                        return notCompiled(record, e, error);
                     }
-                    classes = candDir.resolve("classes");
-                    compiled.put(key, classes);
+                } catch (IOException | CandidateCompiler.NoCompilerException ex) {
+                    throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
                 }
-            } catch (JavaSources.SourceException ex) {
-                record.addProperty("compile_error", ex.getMessage());
-                record.add("results", new JsonArray());
-                return record;
-            } catch (IOException | CandidateCompiler.NoCompilerException ex) {
-                throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
+                compiled.add(key);
             }
+        }
+        record.addProperty("candidate", key);
+        JsonObject earlier = earlier(history, key, e.order);
+        if (earlier != null) {
+            return reused(record, e, earlier);
         }
         Path expDir = dir.resolve("exp-" + e.id);
         OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
@@ -304,6 +322,33 @@ public final class Repairer {
         int hash = test.indexOf('#');
         String cls = hash < 0 ? test : test.substring(0, hash);
         return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
+    }
+
+    private JsonObject notCompiled(JsonObject record, RepairStep.Experiment e, String error) {
+        record.addProperty("compile_error", error);
+        record.add("results", new JsonArray());
+        progress(e, "does not compile: " + error);
+        return record;
+    }
+
+    /** An earlier record (of any test) that ran candidate {@code key} in {@code order}, or null. */
+    private static JsonObject earlier(ExperimentLog history, String key, List<String> order) {
+        JsonArray wanted = Engine.GSON.toJsonTree(order).getAsJsonArray();
+        for (com.google.gson.JsonElement el : history.history()) {
+            JsonObject r = el.getAsJsonObject();
+            if (r.has("candidate") && key.equals(r.get("candidate").getAsString()) && wanted.equals(r.get("order"))
+                    && (!r.has("compile_error") || r.get("compile_error").isJsonNull()) && !r.has("reused_from")) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private JsonObject reused(JsonObject record, RepairStep.Experiment e, JsonObject earlier) {
+        record.add("results", earlier.get("results").deepCopy());
+        record.addProperty("reused_from", earlier.get("id").getAsInt());
+        progress(e, "same code and order as experiment " + earlier.get("id").getAsInt() + ": its results");
+        return record;
     }
 
     private void progress(RepairStep.Experiment e, String what) {

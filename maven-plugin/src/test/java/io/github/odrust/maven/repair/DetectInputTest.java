@@ -52,6 +52,7 @@ class DetectInputTest {
         DetectInput input = DetectInput.load(out, "0.1.0");
         assertEquals(1, input.targets(null).size());
         assertEquals("p.V#v", input.targets("p.V#v").get(0).test);
+        assertEquals("p.V#v", input.targets("V#v").get(0).test, "the short form the console prints");
         MojoFailureException missing = assertThrows(MojoFailureException.class, () -> input.targets("p.X#x"));
         assertTrue(missing.getMessage().contains("p.X#x") && missing.getMessage().contains("it has: p.V#v"), missing.getMessage());
         MojoFailureException nod = assertThrows(MojoFailureException.class, () -> input.targets("p.N#n"));
