@@ -52,8 +52,9 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.apply = apply;
         s.budget = budget;
         s.basedir = project.getBasedir().toPath();
-        File top = session.getTopLevelProject() != null ? session.getTopLevelProject().getBasedir() : project.getBasedir();
-        s.root = top.toPath();
+        // Where mvn ran (the reactor's root even with -pl): patch paths are relative to it.
+        String executionRoot = session.getExecutionRootDirectory();
+        s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
         project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
         s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
         s.release = project.getProperties().getProperty("maven.compiler.release",

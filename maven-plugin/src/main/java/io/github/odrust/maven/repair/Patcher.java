@@ -48,6 +48,13 @@ import java.util.regex.Pattern;
  * private static helper methods are copied, and the imports the copied code needs are added.
  */
 final class Patcher {
+    /**
+     * The version of the code this class writes: part of each repair record's fingerprint, so a
+     * record made by other patch code is not taken for a fact about this one. Raise it when the
+     * generated code changes.
+     */
+    static final int VERSION = 2;
+
     /** Where the patch calls its statements from (the engine's {@code Placement}). */
     enum Placement {
         /** The class's setup ({@code @Before}/{@code @BeforeEach}). */
@@ -244,6 +251,14 @@ final class Patcher {
         NodeList<Statement> declarations = new NodeList<>();
         for (String name : usedInstanceFields) {
             VariableDeclarator v = instanceFields.get(name);
+            Statement first = body.stream().filter(st -> mentions(st, name)).findFirst().orElse(null);
+            boolean defaultOnly = v.getInitializer().map(i -> i.isNullLiteralExpr()).orElse(true);
+            if (defaultOnly && first != null && assigns(first, name)) {
+                // `name = expr;` is the first use: declare the local there (`Type name = expr;`)
+                Expression value = first.asExpressionStmt().getExpression().asAssignExpr().getValue().clone();
+                body.replace(first, new ExpressionStmt(new VariableDeclarationExpr(new VariableDeclarator(v.getType().clone(), name, value))));
+                continue;
+            }
             Expression init = v.getInitializer().map(Expression::clone).orElseGet(() -> defaultValue(v.getType()));
             declarations.add(new ExpressionStmt(new VariableDeclarationExpr(new VariableDeclarator(v.getType().clone(), name, init))));
         }
@@ -261,6 +276,20 @@ final class Patcher {
         if (!samePackage && !fixPackage.isEmpty()) {
             needImport(target, imports, fixPackage, false, true); // types of its package it names by simple name
         }
+    }
+
+    private static boolean mentions(Statement st, String name) {
+        return st.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name));
+    }
+
+    /** Whether {@code st} is exactly {@code name = <expression>;} (a plain assignment). */
+    private static boolean assigns(Statement st, String name) {
+        if (!st.isExpressionStmt() || !st.asExpressionStmt().getExpression().isAssignExpr()) {
+            return false;
+        }
+        com.github.javaparser.ast.expr.AssignExpr a = st.asExpressionStmt().getExpression().asAssignExpr();
+        return a.getOperator() == com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN && a.getTarget().isNameExpr()
+                && a.getTarget().asNameExpr().getNameAsString().equals(name) && !mentions(new ExpressionStmt(a.getValue().clone()), name);
     }
 
     private static boolean uses(CharSequence code, String identifier) {

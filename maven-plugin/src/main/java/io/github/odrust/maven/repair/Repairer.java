@@ -446,7 +446,8 @@ public final class Repairer {
         Set<Path> files = new java.util.TreeSet<>();
         files.add(file);
         fixes.values().stream().filter(f -> f.file != null).forEach(f -> files.add(f.file));
-        StringBuilder all = new StringBuilder(engine.version()).append('\n').append(codeDigest()).append('\n');
+        StringBuilder all = new StringBuilder(engine.version()).append(" patcher ").append(Patcher.VERSION).append('\n')
+                .append(codeDigest()).append('\n');
         try {
             for (Path f : files) {
                 all.append(f).append('\n').append(sha256(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))).append('\n');

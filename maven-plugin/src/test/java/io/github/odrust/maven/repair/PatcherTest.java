@@ -112,7 +112,7 @@ class PatcherTest {
         assertTrue(text.contains("import java.util.concurrent.atomic.AtomicInteger;"), text);
         assertFalse(text.contains("import java.util.ArrayList;"), "an import the copied code does not use:\n" + text);
         assertTrue(text.contains("AtomicInteger seen = new AtomicInteger(3);"), "an instance field becomes a local:\n" + text);
-        assertTrue(text.contains("String name = null;"), "default value of an uninitialised field:\n" + text);
+        assertTrue(text.contains("String name = \"x\";"), "the setup's assignment declares the local:\n" + text);
         assertTrue(text.contains("com.acme.cleaners.CleanerTest.SHARED"), "a public static field by its class:\n" + text);
         assertTrue(text.contains("private static void wipe("), "a private static helper is copied:\n" + text);
         assertTrue(text.contains("        seen.set(name.length());"), "this.x of an inlined field:\n" + text);
@@ -237,7 +237,12 @@ class PatcherTest {
                 .patch(fix, List.of(0, 1), Patcher.Placement.SETUP, true, "odrust");
         assertEquals("setUp", r.method, r.text);
         assertTrue(r.text.contains("protected void setUp() throws Exception {\n        odrustCleanBeforeTestV();\n        System.gc();"), r.text);
-        assertTrue(r.text.contains("StringBuilder config = null;\n        config = new StringBuilder();\n        config.setLength(0);"), r.text);
+        assertTrue(r.text.contains("StringBuilder config = new StringBuilder();\n        config.setLength(0);"),
+                "the setup's assignment, the field's first use, declares the local:\n" + r.text);
+        String bodyOnly = new Patcher("p.VictimTest#testV", root.resolve("p/VictimTest.java"), victim)
+                .patch(fix, List.of(1), Patcher.Placement.SETUP, true, "odrust").text;
+        assertTrue(bodyOnly.contains("StringBuilder config = null;\n        config.setLength(0);"),
+                "without the assignment, the field's value before anything sets it:\n" + bodyOnly);
     }
 
     @Test
