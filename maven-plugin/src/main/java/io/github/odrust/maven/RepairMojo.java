@@ -33,7 +33,7 @@ public class RepairMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.repair.apply", defaultValue = "false")
     protected boolean apply;
 
-    /** Experiments (test JVMs and candidates that do not compile) one flaky test may spend; the engine's default when unset. */
+    /** Test JVMs one flaky test may spend (candidates that do not compile do not count); the engine's default when unset. */
     @Parameter(property = "odrust.repair.budget")
     protected Integer budget;
 
