@@ -42,7 +42,7 @@ public final class Repairer {
         public String test;
         public boolean apply;
         public Integer budget;
-        /** The directory patch paths are relative to (where {@code git apply} runs): the top-level project. */
+        /** The directory patch paths are relative to (where {@code git apply} runs): where mvn ran. */
         public Path root;
         /** The module's directory: paths in repair.json are relative to it. */
         public Path basedir;
