@@ -9,8 +9,6 @@ import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.Words;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.run.Discovery;
-import io.github.odrust.maven.run.OrderRunner;
-import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,11 +16,9 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -59,14 +55,7 @@ public final class Repairer {
     private final Settings settings;
     private final Log log;
     private final JavaSources sources;
-    private final CandidateCompiler compiler;
-    /** Candidates compiled in this run, and those that did not compile (with the error), by key. */
-    private final Set<String> compiled = new java.util.HashSet<>();
-    private final Map<String, String> compileErrors = new HashMap<>();
-    /** The source files patches may edit, by the test they are edited for: the flaky tests' and polluters'. */
-    private final Map<String, Editable> editables = new HashMap<>();
-    /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
-    private String codeDigest;
+    private final Candidates candidates;
 
     public Repairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
         this.engine = engine;
@@ -78,7 +67,7 @@ public final class Repairer {
         this.log = log;
         java.nio.charset.Charset cs = settings.encoding == null ? StandardCharsets.UTF_8 : java.nio.charset.Charset.forName(settings.encoding);
         this.sources = new JavaSources(settings.testSourceRoots, cs);
-        this.compiler = new CandidateCompiler(module.classpath, cs, settings.release);
+        this.candidates = new Candidates(engine, module, suite, dir, sources, new CandidateCompiler(module.classpath, cs, settings.release), log);
     }
 
     /**
@@ -122,7 +111,7 @@ public final class Repairer {
             throws MojoExecutionException {
         String className = target.test.substring(0, target.test.indexOf('#'));
         RepairFile.Entry entry = new RepairFile.Entry(target.test, target.kind);
-        Editable own = editable(target.test);
+        Candidates.Editable own = candidates.editable(target.test);
         if (own.error != null) {
             entry.status = "unsupported";
             entry.reason = own.error;
@@ -147,7 +136,7 @@ public final class Repairer {
             if (step.isDone()) {
                 return finish(entry, step.outcome, fixes, victim);
             }
-            JsonObject record = runExperiment(step.experiment, fixes, fingerprint, victim, history);
+            JsonObject record = candidates.run(step.experiment, fixes, fingerprint, victim, history);
             try {
                 history.append(record);
             } catch (IOException e) {
@@ -155,36 +144,6 @@ public final class Repairer {
                         + dir.resolve("experiments.jsonl") + ": " + e.getMessage(), e);
             }
         }
-    }
-
-    /** A source file a patch may edit: a flaky test's, or a polluter's (for a teardown patch). */
-    private static final class Editable {
-        Path file;
-        String text;
-        Patcher patcher;
-        /** Why it cannot be edited, or null. */
-        String error;
-    }
-
-    /** The file declaring {@code test}'s class, read and checked once per test (a patch names its method). */
-    private Editable editable(String test) {
-        return editables.computeIfAbsent(test, t -> {
-            Editable ed = new Editable();
-            try {
-                ed.file = sources.find(t.substring(0, t.indexOf('#')));
-                ed.text = sources.read(ed.file);
-                ed.patcher = new Patcher(test, ed.file, ed.text);
-                ed.patcher.check();
-            } catch (JavaSources.SourceException e) {
-                ed.error = e.getMessage();
-            }
-            return ed;
-        });
-    }
-
-    /** The test whose class a placement edits. */
-    private static String edited(String placement, String test, String polluter) {
-        return "polluter-teardown".equals(placement) && polluter != null ? polluter : test;
     }
 
     /** The cleaners (victim) or single state-setters (brittle) a patch can come from. */
@@ -232,131 +191,6 @@ public final class Repairer {
         return t;
     }
 
-    /** Builds, compiles and runs one experiment; returns its record. */
-    private JsonObject runExperiment(RepairStep.Experiment e, Map<String, FixCode> fixes, String fingerprint, boolean victim,
-            ExperimentLog history) throws MojoExecutionException {
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
-        record.addProperty("fingerprint", fingerprint);
-        Path classes = null;
-        String key;
-        if (e.source == null) {
-            key = sha256(codeDigest() + "\nunpatched").substring(0, 16);
-        } else {
-            FixCode fix = fixes.get(e.source);
-            String editedTest = edited(e.placement, e.test, e.polluter);
-            Editable ed = editable(editedTest);
-            if (ed.error != null) {
-                return notCompiled(record, e, "cannot edit " + editedTest + "'s class: " + ed.error);
-            }
-            Patcher.Result candidate;
-            String comment = comment(e.test, e.polluter, fix.test, victim);
-            try {
-                candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim, comment);
-            } catch (JavaSources.SourceException ex) {
-                return notCompiled(record, e, ex.getMessage());
-            }
-            // The same code (whatever the comment names) in the same order is the same experiment.
-            String code = candidate.text;
-            for (String line : comment.split("\n")) {
-                code = code.replace("// " + line, "//");
-            }
-            key = sha256(codeDigest() + "\n" + code).substring(0, 16);
-            record.addProperty("candidate", key);
-            if (compileErrors.containsKey(key)) {
-                return notCompiled(record, e, compileErrors.get(key));
-            }
-            JsonObject earlier = earlier(history, key, e.order);
-            if (earlier != null) {
-                return reused(record, e, earlier);
-            }
-            Path candDir = dir.resolve("candidates").resolve(key);
-            classes = candDir.resolve("classes");
-            if (!compiled.contains(key)) {
-                try {
-                    String error = compiler.compile(candidate.text, relativeSource(editedTest), candDir);
-                    if (error != null) {
-                        compileErrors.put(key, error);
-                        return notCompiled(record, e, error);
-                    }
-                } catch (IOException | CandidateCompiler.NoCompilerException ex) {
-                    throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
-                }
-                compiled.add(key);
-            }
-        }
-        record.addProperty("candidate", key);
-        JsonObject earlier = earlier(history, key, e.order);
-        if (earlier != null) {
-            return reused(record, e, earlier);
-        }
-        Path expDir = dir.resolve("exp-" + e.id);
-        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
-        if (classes != null) {
-            runner.classpathFirst(classes.toFile());
-        }
-        long start = System.nanoTime();
-        RunResult result = runner.run(String.join("\n", e.order), "repair experiment " + e.id);
-        JsonArray results = new JsonArray();
-        String mine = "";
-        for (RunResult.TestResult r : result.results) {
-            JsonObject o = new JsonObject();
-            o.addProperty("test", r.test);
-            o.addProperty("outcome", r.outcome);
-            o.addProperty("message", r.message);
-            if (r.timeMs != null) {
-                o.addProperty("time_ms", r.timeMs);
-            }
-            results.add(o);
-            if (r.test.equals(e.test) || r.test.startsWith(e.test + "[")) {
-                mine = r.outcome;
-            }
-        }
-        record.add("results", results);
-        progress(e, shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
-                + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
-        return record;
-    }
-
-    /** {@code SimpleClass#method} of a test id. */
-    static String shortId(String test) {
-        int hash = test.indexOf('#');
-        String cls = hash < 0 ? test : test.substring(0, hash);
-        return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
-    }
-
-    private JsonObject notCompiled(JsonObject record, RepairStep.Experiment e, String error) {
-        record.addProperty("compile_error", error);
-        record.add("results", new JsonArray());
-        progress(e, "does not compile: " + error);
-        return record;
-    }
-
-    /** An earlier record (of any test) that ran candidate {@code key} in {@code order}, or null. */
-    private static JsonObject earlier(ExperimentLog history, String key, List<String> order) {
-        JsonArray wanted = Engine.GSON.toJsonTree(order).getAsJsonArray();
-        for (com.google.gson.JsonElement el : history.history()) {
-            JsonObject r = el.getAsJsonObject();
-            if (r.has("candidate") && key.equals(r.get("candidate").getAsString()) && wanted.equals(r.get("order"))
-                    && (!r.has("compile_error") || r.get("compile_error").isJsonNull()) && !r.has("reused_from")) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private JsonObject reused(JsonObject record, RepairStep.Experiment e, JsonObject earlier) {
-        record.add("results", earlier.get("results").deepCopy());
-        record.addProperty("reused_from", earlier.get("id").getAsInt());
-        progress(e, "same code and order as experiment " + earlier.get("id").getAsInt() + ": its results");
-        return record;
-    }
-
-    private void progress(RepairStep.Experiment e, String what) {
-        String candidate = e.source == null ? "no patch" : e.placement + ", " + e.statements.size() + " statement"
-                + (e.statements.size() == 1 ? "" : "s");
-        log.info(String.format(Locale.ROOT, "repair exp %4d  %-22s %-24s %s", e.id, e.check, candidate, what));
-    }
-
     private RepairFile.Entry finish(RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim)
             throws MojoExecutionException {
         entry.status = o.status;
@@ -374,13 +208,14 @@ public final class Repairer {
         for (int i : o.statements) {
             entry.statements.add(fix.text(i));
         }
-        Editable ed = editable(edited(o.placement, o.test, o.source.polluter));
+        Candidates.Editable ed = candidates.editable(Candidates.edited(o.placement, o.test, o.source.polluter));
         Path file = ed.file;
         String text = ed.text;
         entry.file = relative(settings.basedir, file);
         Patcher.Result patched;
         try {
-            patched = ed.patcher.patch(fix, o.statements, placement(o.placement), victim, comment(o.test, o.source.polluter, fix.test, victim));
+            patched = ed.patcher.patch(fix, o.statements, Candidates.placement(o.placement), victim,
+                    Candidates.comment(o.test, o.source.polluter, fix.test, victim));
         } catch (JavaSources.SourceException e) {
             throw new MojoExecutionException("odrust:repair could not rebuild the verified patch of " + o.test + ": " + e.getMessage(), e);
         }
@@ -420,24 +255,6 @@ public final class Repairer {
         }
     }
 
-    /** The comment above the inserted code: two lines, naming the polluter (victim), the flaky test and the source. */
-    private static String comment(String test, String polluter, String source, boolean victim) {
-        return victim
-                ? "odrust: undoes what " + polluter + " leaves behind, which fails\n" + test + " (from the cleaner " + source + ")"
-                : "odrust: sets up what " + test + " needs and does not set\nitself (from the state-setter " + source + ")";
-    }
-
-    private static Patcher.Placement placement(String p) {
-        return "test".equals(p) ? Patcher.Placement.TEST
-                : "polluter-teardown".equals(p) ? Patcher.Placement.TEARDOWN : Patcher.Placement.SETUP;
-    }
-
-    private String relativeSource(String test) {
-        String className = test.substring(0, test.indexOf('#'));
-        String top = className.contains("$") ? className.substring(0, className.indexOf('$')) : className;
-        return top.replace('.', '/') + ".java";
-    }
-
     /**
      * What the target's records are facts about: this odrust, the compiled code, the source files
      * involved and each candidate's numbered statements.
@@ -447,7 +264,7 @@ public final class Repairer {
         files.add(file);
         fixes.values().stream().filter(f -> f.file != null).forEach(f -> files.add(f.file));
         StringBuilder all = new StringBuilder(engine.version()).append(" patcher ").append(Patcher.VERSION).append('\n')
-                .append(codeDigest()).append('\n');
+                .append(candidates.codeDigest()).append('\n');
         try {
             for (Path f : files) {
                 all.append(f).append('\n').append(sha256(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))).append('\n');
@@ -463,39 +280,6 @@ public final class Repairer {
             }
         }
         return sha256(all.toString()).substring(0, 16);
-    }
-
-    /**
-     * The module's compiled main and test classes (the contents of their .class files; resources
-     * are left out, since builds often stamp them) and the rest of its test classpath (paths and
-     * sizes): a repair experiment is a fact about this code only.
-     */
-    private String codeDigest() throws MojoExecutionException {
-        if (codeDigest != null) {
-            return codeDigest;
-        }
-        StringBuilder all = new StringBuilder();
-        try {
-            for (java.io.File f : module.classpath) {
-                Path p = f.toPath();
-                if (Files.isDirectory(p)) {
-                    List<Path> files;
-                    try (java.util.stream.Stream<Path> walk = Files.walk(p)) {
-                        files = walk.filter(c -> Files.isRegularFile(c) && c.toString().endsWith(".class")).sorted().collect(java.util.stream.Collectors.toList());
-                    }
-                    for (Path c : files) {
-                        all.append(p.relativize(c)).append(' ')
-                                .append(sha256(new String(Files.readAllBytes(c), StandardCharsets.ISO_8859_1))).append('\n');
-                    }
-                } else {
-                    all.append(p).append(' ').append(Files.isRegularFile(p) ? Files.size(p) : -1).append('\n');
-                }
-            }
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot read the module's classes to fingerprint them: " + e.getMessage(), e);
-        }
-        codeDigest = sha256(all.toString());
-        return codeDigest;
     }
 
     private ExperimentLog history() throws MojoExecutionException {
