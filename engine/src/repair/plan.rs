@@ -43,9 +43,14 @@ pub const DEFAULT_REPAIR_BUDGET: u32 = 100;
 pub struct RepairRequest {
     /// What to repair.
     pub target: RepairTarget,
-    /// Every repair experiment recorded in this module (other targets' too: ids are positions).
+    /// The repair experiments recorded for this module: all of them, or only this target's with
+    /// `next_id` (records of other tests are ignored either way).
     #[serde(default)]
     pub history: Vec<RepairRecord>,
+    /// The id of the next experiment (the module's history length + 1); when absent, the
+    /// history is taken to be the module's whole history.
+    #[serde(default)]
+    pub next_id: Option<usize>,
     /// Experiments this target may spend; [`DEFAULT_REPAIR_BUDGET`] when absent.
     #[serde(default)]
     pub budget: Option<u32>,
@@ -365,7 +370,7 @@ pub fn next(request: &RepairRequest) -> Result<RepairStep, EngineError> {
     let mut planner = Planner {
         target,
         known: &known,
-        next_id: request.history.len() + 1,
+        next_id: request.next_id.unwrap_or(request.history.len() + 1),
         tried: Vec::new(),
         last_verification: Vec::new(),
     };

@@ -97,6 +97,7 @@ fn request(target: RepairTarget) -> RepairRequest {
         target,
         history: Vec::new(),
         budget: None,
+        next_id: None,
     }
 }
 
@@ -518,6 +519,7 @@ fn reused_runs_and_compile_errors_cost_no_budget() {
         target: victim_target(vec![source(C, 6, &[Placement::Setup])]),
         history: reused,
         budget: Some(1),
+        next_id: None,
     })
     .unwrap();
     match done {
@@ -525,6 +527,27 @@ fn reused_runs_and_compile_errors_cost_no_budget() {
             assert_eq!(outcome.status, RepairStatus::Patched);
             assert_eq!(outcome.experiments, 1);
         }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn with_next_id_the_history_may_hold_only_this_targets_records() {
+    let world = Shared {
+        needed: vec![1],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(C, 4, &[Placement::Setup])]));
+    let (_, history) = drive(&mut r, &world);
+    // 40 records of another test came first in the module's file: ids continue after them.
+    let partial = RepairRequest {
+        history: history[..2].to_vec(),
+        next_id: Some(43),
+        ..r.clone()
+    };
+    match next(&partial).unwrap() {
+        RepairStep::Run { experiment } => assert_eq!(experiment.id, 43),
         other => panic!("{other:?}"),
     }
 }

@@ -130,8 +130,16 @@ public final class Repairer {
             request.addProperty("budget", settings.budget);
         }
         String fingerprint = request.getAsJsonObject("target").get("fingerprint").getAsString();
+        // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
+        JsonArray mine = new JsonArray();
+        history.history().forEach(r -> {
+            if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
+                mine.add(r);
+            }
+        });
+        request.add("history", mine);
         while (true) {
-            request.add("history", history.history());
+            request.addProperty("next_id", history.size() + 1);
             RepairStep step = engine.call("repair_next", request, RepairStep.class);
             if (step.isDone()) {
                 return finish(entry, step.outcome, fixes, victim);
@@ -139,6 +147,7 @@ public final class Repairer {
             JsonObject record = candidates.run(step.experiment, fixes, fingerprint, victim, history);
             try {
                 history.append(record);
+                mine.add(record);
             } catch (IOException e) {
                 throw new MojoExecutionException("could not record repair experiment " + step.experiment.id + " in "
                         + dir.resolve("experiments.jsonl") + ": " + e.getMessage(), e);
