@@ -179,6 +179,10 @@ pub struct RepairRecord {
     /// Each test's result, in the order they ran.
     #[serde(default)]
     pub results: Vec<TestResult>,
+    /// Whether the order ran exactly as asked (the plugin's run check); a run that did not is no
+    /// evidence for or against a candidate.
+    #[serde(default = "yes")]
+    pub honoured: bool,
     /// When another experiment had already run the very same code (another source or placement
     /// that gave the same patched file) in the same order: its id, whose results these are
     /// (no JVM ran for this one).
@@ -537,6 +541,17 @@ impl<'a> Planner<'a> {
         let first = &candidates[0].oracle;
         match self.known.get(None, None, &[], first) {
             None => return self.run(None, None, None, &[], Check::Unpatched, first.clone()),
+            Some(r) if !r.honoured => {
+                return self.done(
+                    RepairStatus::NotReproduced,
+                    Some(format!(
+                        "the failing order [{}] could not be run to check it (experiment {}): {NOT_HONOURED}",
+                        first.join(", "),
+                        r.experiment.id
+                    )),
+                    None,
+                );
+            }
             Some(r) => {
                 if self.target_passed(r) != Some(false) {
                     let how = if self.target_passed(r) == Some(true) {
@@ -817,6 +832,9 @@ fn statements(n: usize) -> String {
     format!("{n} statement{}", if n == 1 { "" } else { "s" })
 }
 
+const NOT_HONOURED: &str =
+    "the order did not run exactly as asked (see the experiment's result.json)";
+
 fn check_name(check: Check) -> &'static str {
     match check {
         Check::Unpatched => "unpatched",
@@ -854,6 +872,9 @@ fn passes_record(
 ) -> (bool, Option<String>) {
     if let Some(e) = &r.compile_error {
         return (false, Some(format!("it does not compile: {e}")));
+    }
+    if !r.honoured {
+        return (false, Some(NOT_HONOURED.to_string()));
     }
     // The polluter's class (checked for a teardown patch) does not hold the flaky test.
     let holds_test = r

@@ -53,6 +53,7 @@ fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<
                     compile_error,
                     results,
                     reused_from: None,
+                    honoured: true,
                 });
             }
         }
@@ -548,6 +549,52 @@ fn with_next_id_the_history_may_hold_only_this_targets_records() {
     };
     match next(&partial).unwrap() {
         RepairStep::Run { experiment } => assert_eq!(experiment.id, 43),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_run_that_did_not_honour_its_order_is_no_evidence() {
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut r = request(victim_target(vec![source(C, 2, &[Placement::Setup])]));
+    let (patched, mut history) = drive(&mut r, &world);
+    assert_eq!(patched.status, RepairStatus::Patched);
+    // The same history, but the original-order check ran some other order: not verified.
+    let last = history.len() - 1;
+    assert_eq!(history[last].experiment.check, Check::OriginalOrder);
+    history[last].honoured = false;
+    let outcome = match next(&RepairRequest {
+        history,
+        ..r.clone()
+    })
+    .unwrap()
+    {
+        RepairStep::Done { outcome } => outcome,
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(outcome.status, RepairStatus::Patched);
+    assert!(
+        outcome
+            .tried
+            .iter()
+            .any(|t| t.why.contains("did not run exactly as asked")),
+        "{outcome:?}"
+    );
+    // And an unpatched run that was not honoured reproduces nothing.
+    let mut first = request(victim_target(vec![source(C, 2, &[Placement::Setup])]));
+    first.history = vec![RepairRecord {
+        honoured: false,
+        ..r.history[0].clone()
+    }];
+    match next(&first).unwrap() {
+        RepairStep::Done { outcome } => {
+            assert_eq!(outcome.status, RepairStatus::NotReproduced);
+            assert!(outcome.reason.unwrap().contains("could not be run"));
+        }
         other => panic!("{other:?}"),
     }
 }

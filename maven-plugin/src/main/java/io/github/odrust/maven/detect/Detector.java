@@ -1,6 +1,5 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Experiment;
@@ -204,25 +203,7 @@ public final class Detector {
 
     private static JsonObject record(JsonObject exp, RunResult result, long millis) {
         JsonObject r = exp.deepCopy();
-        JsonArray results = new JsonArray();
-        for (RunResult.TestResult t : result.results) {
-            JsonObject o = new JsonObject();
-            o.addProperty("test", t.test);
-            o.addProperty("outcome", t.outcome);
-            // A failure without a message is still named: by its exception class.
-            o.addProperty("message", t.message != null ? t.message : t.exception);
-            if (t.timeMs != null) {
-                o.addProperty("time_ms", t.timeMs);
-            }
-            if (t.reads != null) {
-                o.add("reads", Engine.GSON.toJsonTree(t.reads));
-            }
-            if (t.writes != null) {
-                o.add("writes", Engine.GSON.toJsonTree(t.writes));
-            }
-            results.add(o);
-        }
-        r.add("results", results);
+        r.add("results", result.resultsJson());
         if (!result.classStates.isEmpty()) {
             r.add("class_state", Engine.GSON.toJsonTree(result.classStates));
         }

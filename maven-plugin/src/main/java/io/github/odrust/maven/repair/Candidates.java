@@ -90,6 +90,8 @@ final class Candidates {
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         Path classes = null;
+        String candidateText = null;
+        String candidateFile = null;
         String key;
         if (e.source == null) {
             key = Repairer.sha256(codeDigest() + "\nunpatched").substring(0, 16);
@@ -113,33 +115,29 @@ final class Candidates {
                 code = code.replace("// " + line, "//");
             }
             key = Repairer.sha256(codeDigest() + "\n" + code).substring(0, 16);
-            record.addProperty("candidate", key);
-            if (compileErrors.containsKey(key)) {
-                return notCompiled(record, e, compileErrors.get(key));
-            }
-            JsonObject earlier = earlier(history, key, e.order);
-            if (earlier != null) {
-                return reused(record, e, earlier);
-            }
-            Path candDir = dir.resolve("candidates").resolve(key);
-            classes = candDir.resolve("classes");
-            if (!compiled.contains(key)) {
-                try {
-                    String error = compiler.compile(candidate.text, relativeSource(editedTest), candDir);
-                    if (error != null) {
-                        compileErrors.put(key, error);
-                        return notCompiled(record, e, error);
-                    }
-                } catch (IOException | CandidateCompiler.NoCompilerException ex) {
-                    throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
-                }
-                compiled.add(key);
-            }
+            classes = dir.resolve("candidates").resolve(key).resolve("classes");
+            candidateText = candidate.text;
+            candidateFile = relativeSource(editedTest);
         }
         record.addProperty("candidate", key);
+        if (compileErrors.containsKey(key)) {
+            return notCompiled(record, e, compileErrors.get(key));
+        }
         JsonObject earlier = earlier(history, key, e.order);
         if (earlier != null) {
             return reused(record, e, earlier);
+        }
+        if (candidateText != null && !compiled.contains(key)) {
+            try {
+                String error = compiler.compile(candidateText, candidateFile, classes.getParent());
+                if (error != null) {
+                    compileErrors.put(key, error);
+                    return notCompiled(record, e, error);
+                }
+            } catch (IOException | CandidateCompiler.NoCompilerException ex) {
+                throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
+            }
+            compiled.add(key);
         }
         Path expDir = dir.resolve("exp-" + e.id);
         OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
@@ -148,22 +146,14 @@ final class Candidates {
         }
         long start = System.nanoTime();
         RunResult result = runner.run(String.join("\n", e.order), "repair experiment " + e.id);
-        JsonArray results = new JsonArray();
         String mine = "";
         for (RunResult.TestResult r : result.results) {
-            JsonObject o = new JsonObject();
-            o.addProperty("test", r.test);
-            o.addProperty("outcome", r.outcome);
-            o.addProperty("message", r.message);
-            if (r.timeMs != null) {
-                o.addProperty("time_ms", r.timeMs);
-            }
-            results.add(o);
             if (r.test.equals(e.test) || r.test.startsWith(e.test + "[")) {
                 mine = r.outcome;
             }
         }
-        record.add("results", results);
+        record.add("results", result.resultsJson());
+        record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
         progress(e, shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
                 + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
@@ -198,6 +188,9 @@ final class Candidates {
 
     private JsonObject reused(JsonObject record, RepairStep.Experiment e, JsonObject earlier) {
         record.add("results", earlier.get("results").deepCopy());
+        if (earlier.has("honoured")) {
+            record.add("honoured", earlier.get("honoured").deepCopy());
+        }
         record.addProperty("reused_from", earlier.get("id").getAsInt());
         progress(e, "same code and order as experiment " + earlier.get("id").getAsInt() + ": its results");
         return record;

@@ -97,6 +97,32 @@ public final class RunResult {
         }
     }
 
+    /**
+     * Each test's result as an experiment record holds it (docs/protocol.md): test, outcome, the
+     * message (or, for a failure without one, its exception class), time and recorded accesses.
+     */
+    public com.google.gson.JsonArray resultsJson() {
+        com.google.gson.JsonArray results = new com.google.gson.JsonArray();
+        for (TestResult t : this.results) {
+            com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+            o.addProperty("test", t.test);
+            o.addProperty("outcome", t.outcome);
+            // A failure without a message is still named: by its exception class.
+            o.addProperty("message", t.message != null ? t.message : t.exception);
+            if (t.timeMs != null) {
+                o.addProperty("time_ms", t.timeMs);
+            }
+            if (t.reads != null) {
+                o.add("reads", JSON.toJsonTree(t.reads));
+            }
+            if (t.writes != null) {
+                o.add("writes", JSON.toJsonTree(t.writes));
+            }
+            results.add(o);
+        }
+        return results;
+    }
+
     public long count(String outcome) {
         return results.stream().filter(r -> outcome.equals(r.outcome)).count();
     }
