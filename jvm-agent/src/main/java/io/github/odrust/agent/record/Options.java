@@ -24,6 +24,23 @@ import java.util.Set;
  * constant-type org.slf4j.Logger        # repeated: a final static of this declared type is a constant
  * ignore-field com.acme.Metrics#        # repeated: field-name prefix left out of the events
  * </pre>
+ *
+ * <p>{@code mode diagnose} switches the agent to heap-state capture and restore (docs/diagnose.md):
+ * nothing is instrumented; {@code root}, {@code include} and {@code exclude} choose the captured
+ * classes, and these settings say what to do:
+ *
+ * <pre>
+ * mode diagnose
+ * test com.acme.VTest#v                 # act right before this test starts
+ * occurrence 2                          # its 2nd start (default 1)
+ * capture /abs/capture.xml              # write the static state there
+ * capture-limit 200000                  # node cap of the capture
+ * restore-from /abs/passing.xml         # first set fields back to this capture's values
+ * restore-field com.acme.Prices.RATES   # repeated: which fields
+ * initialize com.acme.Prices           # repeated: initialize this class first (its state right after
+ *                                       # initialization, for a class the test would initialize itself)
+ * result /abs/result.json               # what was done (JSON)
+ * </pre>
  */
 public final class Options {
     /** Absolute, normalised class directories and jars. */
@@ -33,6 +50,16 @@ public final class Options {
     final List<String> excludes = new ArrayList<>();
     final Set<String> constantTypes = new HashSet<>();
     final List<String> ignoredFields = new ArrayList<>();
+    /** {@code record} (default) or {@code diagnose}. */
+    String mode = "record";
+    String test;
+    int occurrence = 1;
+    Path capture;
+    int captureLimit = 200_000;
+    Path restoreFrom;
+    final List<String> restoreFields = new ArrayList<>();
+    Path result;
+    final List<String> initialize = new ArrayList<>();
 
     static final class BadOptionsException extends Exception {
         private static final long serialVersionUID = 1L;
@@ -42,7 +69,11 @@ public final class Options {
         }
     }
 
-    private static final String KEYS = "root, include, exclude, constant-type or ignore-field";
+    private static final Set<String> KNOWN = new HashSet<>(java.util.Arrays.asList("root", "include", "exclude",
+            "constant-type", "ignore-field", "mode", "test", "occurrence", "capture", "capture-limit", "restore-from",
+            "restore-field", "result", "initialize"));
+    private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
+            + "occurrence, capture, capture-limit, restore-from, restore-field, initialize or result";
 
     /** Reads the options named by the {@code -javaagent} argument. */
     static Options read(String agentArgs) throws BadOptionsException {
@@ -76,8 +107,7 @@ public final class Options {
             int sp = indexOfSpace(line);
             String key = sp < 0 ? line : line.substring(0, sp);
             String value = sp < 0 ? "" : line.substring(sp + 1).trim();
-            boolean known = key.equals("root") || key.equals("include") || key.equals("exclude")
-                    || key.equals("constant-type") || key.equals("ignore-field");
+            boolean known = KNOWN.contains(key);
             if (!known) {
                 throw new BadOptionsException(where + ": unknown setting '" + key + "'; write one of " + KEYS
                         + ", a space, then its value");
@@ -117,11 +147,70 @@ public final class Options {
                 case "constant-type":
                     o.constantTypes.add(prefix(value, where));
                     break;
+                case "mode":
+                    if (!value.equals("record") && !value.equals("diagnose")) {
+                        throw new BadOptionsException(where + ": mode is 'record' or 'diagnose'");
+                    }
+                    o.mode = value;
+                    break;
+                case "test":
+                    o.test = value;
+                    break;
+                case "occurrence":
+                case "capture-limit":
+                    int n;
+                    try {
+                        n = Integer.parseInt(value);
+                    } catch (NumberFormatException e) {
+                        n = 0;
+                    }
+                    if (n < 1) {
+                        throw new BadOptionsException(where + ": " + key + " must be a whole number of at least 1");
+                    }
+                    if (key.equals("occurrence")) {
+                        o.occurrence = n;
+                    } else {
+                        o.captureLimit = n;
+                    }
+                    break;
+                case "capture":
+                    o.capture = absolute(value, where);
+                    break;
+                case "restore-from":
+                    o.restoreFrom = absolute(value, where);
+                    break;
+                case "restore-field":
+                    o.restoreFields.add(value);
+                    break;
+                case "initialize":
+                    o.initialize.add(prefix(value, where));
+                    break;
+                case "result":
+                    o.result = absolute(value, where);
+                    break;
                 default:
                     o.ignoredFields.add(value);
             }
         }
+        if (o.mode.equals("diagnose") && o.test == null) {
+            throw new BadOptionsException("options file " + name + ": mode diagnose needs 'test <test id>'");
+        }
+        if (o.mode.equals("diagnose") && o.restoreFrom == null && !o.restoreFields.isEmpty()) {
+            throw new BadOptionsException("options file " + name + ": restore-field needs 'restore-from <capture.xml>'");
+        }
         return o;
+    }
+
+    private static Path absolute(String value, String where) throws BadOptionsException {
+        try {
+            Path p = Paths.get(value);
+            if (p.isAbsolute()) {
+                return p.normalize();
+            }
+        } catch (RuntimeException e) {
+            // reported below
+        }
+        throw new BadOptionsException(where + ": give an absolute file path");
     }
 
     private static int indexOfSpace(String s) {

@@ -20,6 +20,22 @@ public final class RecordAgent {
                 System.err.println("odrust-agent: " + e.getMessage() + "; static-field recording is off for this run");
                 return;
             }
+            if (options.mode.equals("diagnose")) {
+                io.github.odrust.agent.capture.Diagnosis.Settings d = new io.github.odrust.agent.capture.Diagnosis.Settings();
+                d.roots.addAll(options.roots);
+                d.includes.addAll(options.includes);
+                d.excludes.addAll(options.excludes);
+                d.test = options.test;
+                d.occurrence = options.occurrence;
+                d.capture = options.capture;
+                d.limit = options.captureLimit;
+                d.restoreFrom = options.restoreFrom;
+                d.restoreFields.addAll(options.restoreFields);
+                d.result = options.result;
+                d.initialize.addAll(options.initialize);
+                io.github.odrust.agent.capture.Diagnosis.activate(d, inst);
+                return;
+            }
             Fields.configure(options);
             inst.addTransformer(new Transformer(options), false);
             Recorder.activate();

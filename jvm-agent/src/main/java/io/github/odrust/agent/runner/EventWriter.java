@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
+import io.github.odrust.agent.capture.Diagnosis;
 import io.github.odrust.agent.record.Recorder;
 
 /**
@@ -47,6 +48,7 @@ public final class EventWriter {
     public void testStarted(String id) {
         running = id;
         Recorder.beginTest();
+        Diagnosis.beforeTest(id);
         write(Json.event("test-start").put("test", id));
     }
 
