@@ -132,6 +132,16 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// A class file could not be parsed (truncated, not a class file, a version newer than the
+    /// reader knows, or malformed inside).
+    #[error("cannot parse class file {}: {reason}", file.display())]
+    BadClassFile {
+        /// The class file.
+        file: PathBuf,
+        /// What is malformed, and at which byte.
+        reason: String,
+    },
+
     /// A detection setting has a value the engine cannot use.
     #[error("bad odrust setting `{setting}` = `{value}`: {reason}")]
     BadConfig {
@@ -180,6 +190,7 @@ impl EngineError {
             EngineError::EmptyOrder { .. } => "empty-order",
             EngineError::Io { .. } => "io",
             EngineError::BadReport { .. } => "bad-report",
+            EngineError::BadClassFile { .. } => "bad-class-file",
             EngineError::BadConfig { .. } => "bad-config",
             EngineError::BadHistory { .. } => "bad-history",
             EngineError::Panic { .. } => "panic",
@@ -187,7 +198,7 @@ impl EngineError {
     }
 
     /// Every error code, in the order of `docs/protocol.md`.
-    pub const CODES: [&'static str; 10] = [
+    pub const CODES: [&'static str; 11] = [
         "bad-request",
         "unknown-op",
         "unknown-test",
@@ -195,6 +206,7 @@ impl EngineError {
         "empty-order",
         "io",
         "bad-report",
+        "bad-class-file",
         "bad-config",
         "bad-history",
         "panic",
@@ -321,6 +333,7 @@ mod tests {
                 "empty-order",
                 "io",
                 "bad-report",
+                "bad-class-file",
                 "bad-config",
                 "bad-history"
             ]

@@ -14,13 +14,14 @@ use crate::detect::{
     self, DetectConfig, RawConfig, DEFAULT_ALONE_RUNS, DEFAULT_BASELINE_TRIES, DEFAULT_K,
     DEFAULT_MINIMIZE_BUDGET,
 };
+use crate::diagnose::{self, DiagnoseRequest};
 use crate::error::{is_user_code, EngineError};
 use crate::explain::flakerate::{self, FlakeRateRequest};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::order::{parse_order_text, resolve, segment, Segment};
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
-use crate::repair::{self, RepairRequest};
+use crate::repair::{self, RepairRequest, ResetRequest};
 use crate::report::{self, Report};
 use crate::run::check::check_run;
 use crate::surefire::compare::{compare_outcomes, TestOutcome};
@@ -44,6 +45,8 @@ pub const OPS: &[&str] = &[
     "render_report",
     "flake_rate",
     "repair_next",
+    "reset_methods",
+    "diagnose_next",
     "selftest_panic",
 ];
 
@@ -105,6 +108,14 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "repair_next" => {
             let request: RepairRequest = parse(op, request_json)?;
             respond(&repair::next(&request)?)
+        }
+        "diagnose_next" => {
+            let request: DiagnoseRequest = parse(op, request_json)?;
+            respond(&diagnose::next(&request)?)
+        }
+        "reset_methods" => {
+            let request: ResetRequest = parse(op, request_json)?;
+            respond(&repair::reset_methods(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

@@ -303,3 +303,41 @@ fn render_report_op() {
     assert!(html.contains("e &lt;x&gt;"), "{html}");
     assert!(xml.contains(r#"type="odrust.victim""#), "{xml}");
 }
+
+#[test]
+fn reset_methods_op_reads_class_dirs() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reset");
+    let v = ok(
+        "reset_methods",
+        json!({
+            "class_dirs": [fixtures.join("main"), fixtures.join("test")],
+            "field": {"class": "com.acme.Prices", "name": "RATES"},
+            "test_class": "com.acme.PricesTest",
+            "limit": 1
+        }),
+    );
+    assert_eq!(
+        v,
+        json!({
+            "candidates": [{
+                "statement": "com.acme.Prices.reset();",
+                "method": "com.acme.Prices.reset()V",
+                "kind": "static-method",
+                "why": "writes com.acme.Prices.RATES (PUTSTATIC)"
+            }],
+            "classes_read": 19,
+            "field_found": true,
+            "unreadable": []
+        })
+    );
+    let (code, message) = err(
+        "reset_methods",
+        json!({
+            "class_dirs": [fixtures.join("absent")],
+            "field": {"class": "a.B", "name": "X"},
+            "test_class": "a.BTest"
+        }),
+    );
+    assert_eq!(code, "io");
+    assert!(message.contains("absent"), "{message}");
+}

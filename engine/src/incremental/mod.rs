@@ -3,4 +3,8 @@
 //! checksums, the class-dependency graph (petgraph), and the tests a change can make
 //! order-dependent, with the reason for each.
 //!
-//! May use [`crate::model`] only; [`crate::detect`] then runs over the selection. Empty for now.
+//! May use [`crate::model`] only; [`crate::detect`] then runs over the selection.
+//!
+//! - [`classfile`]: the class-file reader (constant pool, members, decoded bytecode).
+
+pub mod classfile;

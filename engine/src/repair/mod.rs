@@ -8,13 +8,20 @@
 //! class-file reader.
 //!
 //! - [`plan`]: the planner, replayed from the history of repair experiments like detect's.
+//! - [`reset`]: the reset-method finder (ODRepair's generator): statements from the module's own
+//!   code that may reset a polluted static field, when no test cleans it.
 
 pub mod plan;
+pub mod reset;
 
 #[cfg(test)]
 mod tests;
 
 pub use plan::{
     next, Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome, RepairRecord,
-    RepairRequest, RepairStatus, RepairStep, RepairTarget, DEFAULT_REPAIR_BUDGET,
+    RepairRequest, RepairStatus, RepairStep, RepairTarget, SourceOrigin, DEFAULT_REPAIR_BUDGET,
+};
+pub use reset::{
+    reset_methods, FieldId, ResetCandidate, ResetKind, ResetRequest, ResetResponse,
+    DEFAULT_RESET_LIMIT,
 };

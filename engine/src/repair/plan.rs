@@ -107,6 +107,22 @@ pub struct FixSource {
     /// Why Java cannot use it (no source file, a parse error, parameters), if so.
     #[serde(default)]
     pub unusable: Option<String>,
+    /// What it is: a cleaner or state-setter test (default), or statements that call the
+    /// module's own reset methods for a victim's polluted state (then `test` names them).
+    #[serde(default)]
+    pub origin: SourceOrigin,
+}
+
+/// Where a [`FixSource`]'s statements come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceOrigin {
+    /// A cleaner (victims) or state-setter (brittles) of report.json.
+    #[default]
+    Test,
+    /// Calls of the module's reset methods for the polluted state `odrust:diagnose` confirmed
+    /// (victims; tried after every cleaner).
+    ResetMethod,
 }
 
 /// Where a patch's code goes.
@@ -452,8 +468,17 @@ impl<'a> Planner<'a> {
     }
 
     fn source_ref(&self, test: &str, polluter: Option<&String>) -> SourceRef {
+        let reset = self
+            .target
+            .sources
+            .iter()
+            .any(|s| s.test == test && s.origin == SourceOrigin::ResetMethod);
         SourceRef {
-            kind: self.source_kind().to_string(),
+            kind: if reset {
+                "reset-method".to_string()
+            } else {
+                self.source_kind().to_string()
+            },
             test: test.to_string(),
             polluter: polluter.cloned(),
         }
@@ -473,6 +498,12 @@ impl<'a> Planner<'a> {
             .collect();
         for (i, s) in t.sources.iter().enumerate() {
             let (cleans, polluter) = match t.kind {
+                OdRole::Victim if s.origin == SourceOrigin::ResetMethod => match singles.first() {
+                    // after every cleaner: ranked as cleaning no polluter
+                    Some(p) => (0, Some((*p).clone())),
+                    None => continue,
+                },
+                OdRole::Brittle if s.origin == SourceOrigin::ResetMethod => continue,
                 OdRole::Victim => {
                     let cleans: Vec<&String> = singles
                         .iter()

@@ -90,6 +90,7 @@ fn source(test: &str, statements: usize, placements: &[Placement]) -> FixSource 
         statements,
         placements: placements.to_vec(),
         unusable: None,
+        origin: SourceOrigin::Test,
     }
 }
 
@@ -597,4 +598,50 @@ fn a_run_that_did_not_honour_its_order_is_no_evidence() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_victim_without_cleaners_is_patched_from_reset_method_calls_after_every_cleaner() {
+    const R: &str = "reset-method:all";
+    let world = Shared {
+        needed: vec![1],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let mut reset = source(R, 3, &[Placement::Setup, Placement::Test]);
+    reset.origin = SourceOrigin::ResetMethod;
+    // no cleaner known: only the reset-method source
+    let mut t = victim_target(vec![reset.clone()]);
+    t.cleaners.clear();
+    let (outcome, history) = drive(&mut request(t), &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.statements, vec![1]);
+    let used = outcome.source.as_ref().unwrap();
+    assert_eq!(
+        (used.kind.as_str(), used.test.as_str()),
+        ("reset-method", R)
+    );
+    assert_eq!(used.polluter.as_deref(), Some(P));
+    assert_eq!(history[0].experiment.order, [P, V]);
+    // with a cleaner too, the cleaner is tried first
+    let world = Shared {
+        needed: vec![0],
+        declares: vec![],
+        setup_breaks: None,
+    };
+    let t = victim_target(vec![reset, source(C, 1, &[Placement::Setup])]);
+    let (outcome, _) = drive(&mut request(t), &world);
+    assert_eq!(outcome.source.as_ref().unwrap().test, C, "{outcome:?}");
+    // a brittle never uses reset-method calls
+    let mut b = victim_target(vec![]);
+    b.kind = OdRole::Brittle;
+    b.test = B.to_string();
+    b.state_setters = vec![];
+    let mut s = source(R, 1, &[Placement::Setup]);
+    s.origin = SourceOrigin::ResetMethod;
+    b.sources = vec![s];
+    assert_eq!(
+        drive(&mut request(b), &world).0.status,
+        RepairStatus::NoFixSource
+    );
 }

@@ -229,27 +229,11 @@ final class Candidates {
         if (codeDigest != null) {
             return codeDigest;
         }
-        StringBuilder all = new StringBuilder();
         try {
-            for (java.io.File f : module.classpath) {
-                Path p = f.toPath();
-                if (Files.isDirectory(p)) {
-                    List<Path> files;
-                    try (java.util.stream.Stream<Path> walk = Files.walk(p)) {
-                        files = walk.filter(c -> Files.isRegularFile(c) && c.toString().endsWith(".class")).sorted().collect(java.util.stream.Collectors.toList());
-                    }
-                    for (Path c : files) {
-                        all.append(p.relativize(c)).append(' ')
-                                .append(Repairer.sha256(new String(Files.readAllBytes(c), StandardCharsets.ISO_8859_1))).append('\n');
-                    }
-                } else {
-                    all.append(p).append(' ').append(Files.isRegularFile(p) ? Files.size(p) : -1).append('\n');
-                }
-            }
+            codeDigest = io.github.odrust.maven.run.CodeDigest.of(module);
         } catch (IOException e) {
             throw new MojoExecutionException("cannot read the module's classes to fingerprint them: " + e.getMessage(), e);
         }
-        codeDigest = Repairer.sha256(all.toString());
         return codeDigest;
     }
 }

@@ -22,11 +22,13 @@ import org.apache.maven.plugin.MojoFailureException;
  * readable, of this schema and this odrust version) and the baseline run's results from the
  * detection history (what every other test must still do once a patch is in).
  */
-final class DetectInput {
-    final Path reportFile;
-    final Report report;
+public final class DetectInput {
+    public final Path reportFile;
+    public final Report report;
     /** The results of detect's first baseline run of the original order; empty when none is recorded. */
     final JsonArray baseline;
+    private String goal = "odrust:repair";
+    private String verb = "repairs";
 
     private DetectInput(Path reportFile, Report report, JsonArray baseline) {
         this.reportFile = reportFile;
@@ -34,11 +36,16 @@ final class DetectInput {
         this.baseline = baseline;
     }
 
-    static DetectInput load(Path out, String engineVersion) throws MojoFailureException {
+    public static DetectInput load(Path out, String engineVersion) throws MojoFailureException {
+        return load(out, engineVersion, "odrust:repair", "repairs");
+    }
+
+    /** Loads report.json for {@code goal} (named in messages), which {@code verb} the OD tests. */
+    public static DetectInput load(Path out, String engineVersion, String goal, String verb) throws MojoFailureException {
         Path file = out.resolve("report.json");
         if (!Files.isRegularFile(file)) {
-            throw new MojoFailureException("odrust:repair found no detection results: " + file + " does not exist. Run"
-                    + " `mvn odrust:detect` first; odrust:repair repairs the victims and brittles it found.");
+            throw new MojoFailureException(goal + " found no detection results: " + file + " does not exist. Run"
+                    + " `mvn odrust:detect` first; " + goal + " " + verb + " the victims and brittles it found.");
         }
         JsonObject json;
         try {
@@ -65,11 +72,14 @@ final class DetectInput {
         } catch (RuntimeException e) {
             throw new MojoFailureException("cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again.");
         }
-        return new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
+        DetectInput in = new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
+        in.goal = goal;
+        in.verb = verb;
+        return in;
     }
 
     /** The OD tests to repair: all victims and brittles, or the one named by {@code -Dodrust.test}. */
-    List<Summary.FlakyTest> targets(String only) throws MojoFailureException {
+    public List<Summary.FlakyTest> targets(String only) throws MojoFailureException {
         List<Summary.FlakyTest> od = report.summary.flaky.stream().filter(Summary.FlakyTest::isOrderDependent)
                 .collect(Collectors.toList());
         if (only == null || only.trim().isEmpty()) {
@@ -86,7 +96,7 @@ final class DetectInput {
                 if (!f.isOrderDependent()) {
                     throw new MojoFailureException(id + " is " + ("nod".equals(f.kind) ? "a NOD test (it fails and passes in the"
                             + " same order)" : "not classified yet") + " in " + reportFile
-                            + "; odrust:repair repairs victims and brittles (order-dependent tests).");
+                            + "; " + goal + " " + verb + " victims and brittles (order-dependent tests).");
                 }
                 return List.of(f);
             }

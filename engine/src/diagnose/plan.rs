@@ -1,0 +1,546 @@
+//! The diagnose planner (`diagnose_next`): which capture or restore experiment runs next for one
+//! victim or brittle, replayed from the history of its diagnose experiments like detect's, and
+//! the verdict: the polluted state, confirmed by restoring it (seed `000`, section 3.1).
+//!
+//! 1. Capture the static state right before the test in its failing order (`[p, v]`; a brittle
+//!    alone).
+//! 2. Capture it before the test in its passing order (a victim alone; `[s, b]`), first
+//!    initializing the classes the failing capture had initialized, so a class the test would
+//!    initialize itself shows its state right after initialization.
+//! 3. Diff the two captures ([`super::diff`]).
+//! 4. Run the failing order with every restorable differing field set back to its passing value;
+//!    if the test passes, delta-debug ([`crate::explain::ddmin`]) the set down to a minimal one
+//!    whose restore still makes it pass: the polluted state. Deterministic: no random choice.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::EngineError;
+use crate::explain::ddmin::{ddmin_step, DdminStep};
+use crate::model::experiment::TestResult;
+use crate::model::kind::OdRole;
+use crate::model::testid::is_invocation_of;
+
+use super::capture::{self, Capture, ClassState};
+use super::diff::{self, FieldDiff};
+
+/// Test JVMs one diagnosis may spend by default (two captures, then restores).
+pub const DEFAULT_DIAGNOSE_BUDGET: u32 = 40;
+
+/// Request of `diagnose_next`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DiagnoseRequest {
+    /// The test to diagnose.
+    pub target: DiagnoseTarget,
+    /// This target's diagnose records (others are ignored).
+    #[serde(default)]
+    pub history: Vec<DiagnoseRecord>,
+    /// The id of the next experiment (the module's diagnose history length + 1).
+    pub next_id: usize,
+    /// Test JVMs this target may spend; [`DEFAULT_DIAGNOSE_BUDGET`] when absent.
+    #[serde(default)]
+    pub budget: Option<u32>,
+}
+
+/// A victim or brittle, as detect explained it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiagnoseTarget {
+    /// The test id.
+    pub test: String,
+    /// Victim or brittle.
+    pub kind: OdRole,
+    /// Its polluters (groups), from report.json (victims).
+    #[serde(default)]
+    pub polluters: Vec<Vec<String>>,
+    /// Its state-setters (groups), from report.json (brittles).
+    #[serde(default)]
+    pub state_setters: Vec<Vec<String>>,
+    /// A digest of the module's classes; records of another digest are ignored.
+    pub fingerprint: String,
+}
+
+/// What one diagnose experiment does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagnoseKind {
+    /// Capture before the test in its failing order.
+    CaptureFailing,
+    /// Capture before the test in its passing order.
+    CapturePassing,
+    /// Run the failing order with some fields restored to their passing values.
+    Restore,
+}
+
+/// One experiment the planner asks for: run `order`; right before the `occurrence`-th start of
+/// `test`, initialize `initialize`, restore `fields` from `restore_from`, and capture (captures).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnoseExperiment {
+    /// 1-based position in the module's diagnose history.
+    pub id: usize,
+    /// The test diagnosed.
+    pub test: String,
+    /// What it does.
+    pub kind: DiagnoseKind,
+    /// The order to run.
+    pub order: Vec<String>,
+    /// Which start of the test to act before (1 = the first).
+    pub occurrence: usize,
+    /// Classes to initialize right before the capture.
+    #[serde(default)]
+    pub initialize: Vec<String>,
+    /// The capture to restore from (restores): the passing capture's path.
+    #[serde(default)]
+    pub restore_from: Option<String>,
+    /// Fields (display names) to restore.
+    #[serde(default)]
+    pub fields: Vec<String>,
+}
+
+/// A diagnose experiment that ran.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiagnoseRecord {
+    /// What was asked.
+    #[serde(flatten)]
+    pub experiment: DiagnoseExperiment,
+    /// The target's fingerprint when it ran.
+    pub fingerprint: String,
+    /// The capture file written (captures), absolute.
+    #[serde(default)]
+    pub capture: Option<String>,
+    /// Per restored field: `restored`, or `not restored: why`.
+    #[serde(default)]
+    pub restored: std::collections::BTreeMap<String, String>,
+    /// The agent's error, when the capture or restore failed.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Each test's result, in the order they ran.
+    #[serde(default)]
+    pub results: Vec<TestResult>,
+    /// Whether the order ran exactly as asked.
+    #[serde(default = "yes")]
+    pub honoured: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The next step for one target.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum DiagnoseStep {
+    /// Run this experiment, record it, ask again.
+    Run {
+        /// The experiment.
+        experiment: DiagnoseExperiment,
+    },
+    /// Nothing more to run.
+    Done {
+        /// The verdict.
+        outcome: DiagnoseOutcome,
+    },
+}
+
+/// How a diagnosis ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagnoseStatus {
+    /// A minimal set of fields whose restore makes the test pass.
+    Confirmed,
+    /// Fields differ, but restoring all that can be restored does not make the test pass.
+    Unconfirmed,
+    /// Fields differ, and none of them can be restored: named, not confirmed.
+    NotRestorable,
+    /// The captured static state is the same in both orders: the cause is elsewhere.
+    NoDifference,
+    /// The failing order passed (or the passing order failed) now.
+    NotReproduced,
+    /// A capture could not be taken or read.
+    Error,
+    /// The budget ran out first.
+    Unfinished,
+}
+
+/// One differing field in the verdict.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PollutedField {
+    /// The diff of the field.
+    #[serde(flatten)]
+    pub diff: FieldDiff,
+    /// In the minimal set whose restore makes the test pass.
+    pub confirmed: bool,
+    /// What the last restore of it said, if it was restored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restore: Option<String>,
+}
+
+/// The verdict for one target: report.json's `polluted_state`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiagnoseOutcome {
+    /// The test.
+    pub test: String,
+    /// Victim or brittle.
+    pub kind: OdRole,
+    /// How it ended.
+    pub status: DiagnoseStatus,
+    /// What the status means for this test, in a sentence.
+    pub reason: String,
+    /// The order where it fails.
+    pub failing_order: Vec<String>,
+    /// The order where it passes.
+    pub passing_order: Vec<String>,
+    /// Every field whose state differs before the test, the confirmed ones first.
+    pub fields: Vec<PollutedField>,
+    /// The display names of the confirmed minimal set (empty unless confirmed).
+    pub polluted_state: Vec<String>,
+    /// Test JVMs spent.
+    pub experiments: usize,
+    /// The two captures (paths).
+    pub failing_capture: Option<String>,
+    /// The passing capture.
+    pub passing_capture: Option<String>,
+}
+
+/// The failing and passing orders of a target, and which start of the test each acts before.
+/// An order, and which start of the test in it an experiment acts before.
+type Run = (Vec<String>, usize);
+
+fn orders(t: &DiagnoseTarget) -> Result<(Run, Run), EngineError> {
+    let alone = (vec![t.test.clone()], 1);
+    let with = |group: &[String]| {
+        let mut o: Vec<String> = group.to_vec();
+        o.push(t.test.clone());
+        let n = o.iter().filter(|x| **x == t.test).count();
+        (o, n)
+    };
+    match t.kind {
+        OdRole::Victim => {
+            let group = t.polluters.first().ok_or_else(|| EngineError::BadConfig {
+                setting: "test".into(),
+                value: t.test.clone(),
+                reason: "it is a victim with no known polluter in report.json: run odrust:minimize to find one".into(),
+            })?;
+            Ok((with(group), alone))
+        }
+        OdRole::Brittle => {
+            let group = t.state_setters.first().ok_or_else(|| EngineError::BadConfig {
+                setting: "test".into(),
+                value: t.test.clone(),
+                reason: "it is a brittle with no known state-setter in report.json: run odrust:minimize to find one".into(),
+            })?;
+            Ok((alone, with(group)))
+        }
+    }
+}
+
+/// Whether the test passed in a record (`None`: it did not run).
+fn test_passed(test: &str, results: &[TestResult]) -> Option<bool> {
+    let mut verdict = None;
+    for r in results
+        .iter()
+        .filter(|r| r.test == test || is_invocation_of(&r.test, test))
+    {
+        match r.outcome.passed() {
+            Some(false) => return Some(false),
+            Some(true) => verdict = Some(true),
+            None => {}
+        }
+    }
+    verdict
+}
+
+struct Planner<'a> {
+    target: &'a DiagnoseTarget,
+    records: Vec<&'a DiagnoseRecord>,
+    next_id: usize,
+    budget: usize,
+    failing: Run,
+    passing: Run,
+}
+
+/// The next experiment for a target, or its verdict.
+pub fn next(request: &DiagnoseRequest) -> Result<DiagnoseStep, EngineError> {
+    let t = &request.target;
+    let (failing, passing) = orders(t)?;
+    let records = request
+        .history
+        .iter()
+        .filter(|r| r.experiment.test == t.test && r.fingerprint == t.fingerprint)
+        .collect();
+    let p = Planner {
+        target: t,
+        records,
+        next_id: request.next_id,
+        budget: request.budget.unwrap_or(DEFAULT_DIAGNOSE_BUDGET).max(1) as usize,
+        failing,
+        passing,
+    };
+    Ok(p.plan())
+}
+
+impl<'a> Planner<'a> {
+    fn find(&self, kind: DiagnoseKind) -> Option<&'a DiagnoseRecord> {
+        self.records
+            .iter()
+            .copied()
+            .find(|r| r.experiment.kind == kind)
+    }
+
+    fn run(
+        &self,
+        kind: DiagnoseKind,
+        initialize: Vec<String>,
+        restore_from: Option<String>,
+        fields: Vec<String>,
+    ) -> DiagnoseStep {
+        let (order, occurrence) = if kind == DiagnoseKind::CapturePassing {
+            self.passing.clone()
+        } else {
+            self.failing.clone()
+        };
+        DiagnoseStep::Run {
+            experiment: DiagnoseExperiment {
+                id: self.next_id,
+                test: self.target.test.clone(),
+                kind,
+                order,
+                occurrence,
+                initialize,
+                restore_from,
+                fields,
+            },
+        }
+    }
+
+    fn done(
+        &self,
+        status: DiagnoseStatus,
+        reason: String,
+        fields: Vec<PollutedField>,
+        polluted: Vec<String>,
+    ) -> DiagnoseStep {
+        DiagnoseStep::Done {
+            outcome: DiagnoseOutcome {
+                test: self.target.test.clone(),
+                kind: self.target.kind,
+                status,
+                reason,
+                failing_order: self.failing.0.clone(),
+                passing_order: self.passing.0.clone(),
+                fields,
+                polluted_state: polluted,
+                experiments: self.records.len(),
+                failing_capture: self
+                    .find(DiagnoseKind::CaptureFailing)
+                    .and_then(|r| r.capture.clone()),
+                passing_capture: self
+                    .find(DiagnoseKind::CapturePassing)
+                    .and_then(|r| r.capture.clone()),
+            },
+        }
+    }
+
+    fn plan(&self) -> DiagnoseStep {
+        let test = &self.target.test;
+        let fo = self.failing.0.join(", ");
+        let po = self.passing.0.join(", ");
+        // 1. the failing capture
+        let Some(fr) = self.find(DiagnoseKind::CaptureFailing) else {
+            return self.run(DiagnoseKind::CaptureFailing, Vec::new(), None, Vec::new());
+        };
+        if let Some(why) = unusable(fr) {
+            return self.done(
+                DiagnoseStatus::Error,
+                format!("the capture in the failing order [{fo}] failed: {why}"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        if test_passed(test, &fr.results) != Some(false) {
+            return self.done(
+                DiagnoseStatus::NotReproduced,
+                format!("{test} did not fail in [{fo}] this time, so there is no polluted state to capture"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        let failing = match load(fr) {
+            Ok(c) => c,
+            Err(e) => return self.done(DiagnoseStatus::Error, e, Vec::new(), Vec::new()),
+        };
+        // 2. the passing capture, with the failing capture's initialized classes initialized
+        let Some(pr) = self.find(DiagnoseKind::CapturePassing) else {
+            let init = failing
+                .classes
+                .iter()
+                .filter(|(_, s)| matches!(s, ClassState::Initialized(_)))
+                .map(|(n, _)| n.clone())
+                .collect();
+            return self.run(DiagnoseKind::CapturePassing, init, None, Vec::new());
+        };
+        if let Some(why) = unusable(pr) {
+            return self.done(
+                DiagnoseStatus::Error,
+                format!("the capture in the passing order [{po}] failed: {why}"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        if test_passed(test, &pr.results) != Some(true) {
+            return self.done(
+                DiagnoseStatus::NotReproduced,
+                format!("{test} did not pass in [{po}] this time (with the classes of the failing capture initialized first), so there is no passing state to compare with"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        let passing = match load(pr) {
+            Ok(c) => c,
+            Err(e) => return self.done(DiagnoseStatus::Error, e, Vec::new(), Vec::new()),
+        };
+        // 3. the diff
+        let diffs = diff::diff(&failing, &passing);
+        let restorable: Vec<String> = diffs
+            .iter()
+            .filter(|d| d.restorable)
+            .map(|d| d.field.clone())
+            .collect();
+        let fields = |confirmed: &BTreeSet<String>| -> Vec<PollutedField> {
+            let mut out: Vec<PollutedField> = diffs
+                .iter()
+                .map(|d| PollutedField {
+                    diff: d.clone(),
+                    confirmed: confirmed.contains(&d.field),
+                    restore: self.last_restore(&d.field),
+                })
+                .collect();
+            out.sort_by_key(|f| !f.confirmed);
+            out
+        };
+        if diffs.is_empty() {
+            return self.done(
+                DiagnoseStatus::NoDifference,
+                format!("the static state odrust captures is the same before {test} in both orders: what the test depends on is elsewhere (files, the network, a database, static state of classes outside the module; widen with -Dodrust.diagnose.include)"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        if restorable.is_empty() {
+            return self.done(
+                DiagnoseStatus::NotRestorable,
+                format!("{} differ, and odrust cannot set any of them back to test which one matters (each says why)", count(diffs.len(), "field")),
+                fields(&BTreeSet::new()),
+                Vec::new(),
+            );
+        }
+        // 4. restores: all first, then ddmin
+        let restores: Vec<&DiagnoseRecord> = self
+            .records
+            .iter()
+            .copied()
+            .filter(|r| r.experiment.kind == DiagnoseKind::Restore)
+            .collect();
+        let known = |subset: &[String]| -> Option<bool> {
+            let want: BTreeSet<&String> = subset.iter().collect();
+            restores
+                .iter()
+                .find(|r| r.experiment.fields.iter().collect::<BTreeSet<_>>() == want)
+                .map(|r| {
+                    r.honoured
+                        && r.error.is_none()
+                        && subset
+                            .iter()
+                            .all(|f| r.restored.get(f).is_some_and(|s| s == "restored"))
+                        && test_passed(test, &r.results) == Some(true)
+                })
+        };
+        let restore_from = pr.capture.clone();
+        match known(&restorable) {
+            None => {
+                if self.records.len() >= self.budget {
+                    return self.unfinished(fields(&BTreeSet::new()));
+                }
+                return self.run(DiagnoseKind::Restore, Vec::new(), restore_from, restorable);
+            }
+            Some(false) => {
+                return self.done(
+                    DiagnoseStatus::Unconfirmed,
+                    format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}]: the state it depends on is elsewhere, or in a field that cannot be restored", restorable.len()),
+                    fields(&BTreeSet::new()),
+                    Vec::new(),
+                );
+            }
+            Some(true) => {}
+        }
+        match ddmin_step(&restorable, known) {
+            DdminStep::Query(subset) => {
+                if self.records.len() >= self.budget {
+                    return self.unfinished(fields(&BTreeSet::new()));
+                }
+                self.run(DiagnoseKind::Restore, Vec::new(), restore_from, subset)
+            }
+            DdminStep::Done(minimal) => {
+                let set: BTreeSet<String> = minimal.iter().cloned().collect();
+                self.done(
+                    DiagnoseStatus::Confirmed,
+                    format!(
+                        "restoring {} right before {test} makes it pass in [{fo}]: {} the polluted state",
+                        minimal.join(", "),
+                        if minimal.len() == 1 { "this is" } else { "these are" }
+                    ),
+                    fields(&set),
+                    minimal,
+                )
+            }
+        }
+    }
+
+    fn unfinished(&self, fields: Vec<PollutedField>) -> DiagnoseStep {
+        self.done(
+            DiagnoseStatus::Unfinished,
+            format!("the budget of {} test runs ran out before a minimal set was found (raise -Dodrust.diagnose.budget)", self.budget),
+            fields,
+            Vec::new(),
+        )
+    }
+
+    fn last_restore(&self, field: &str) -> Option<String> {
+        self.records
+            .iter()
+            .rev()
+            .find_map(|r| r.restored.get(field).cloned())
+    }
+}
+
+fn count(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Why a capture record gives no capture, if so.
+fn unusable(r: &DiagnoseRecord) -> Option<String> {
+    if !r.honoured {
+        return Some("the order did not run as asked".into());
+    }
+    if let Some(e) = &r.error {
+        return Some(e.clone());
+    }
+    if r.capture.is_none() {
+        return Some("the test did not start, so nothing was captured".into());
+    }
+    None
+}
+
+fn load(r: &DiagnoseRecord) -> Result<Capture, String> {
+    let path = r.capture.as_deref().unwrap_or_default();
+    capture::read(Path::new(path)).map_err(|e| format!("cannot read the capture {path}: {e}"))
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

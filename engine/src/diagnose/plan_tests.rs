@@ -1,0 +1,316 @@
+//! The diagnose planner against simulated modules: captures written as files, a victim that passes
+//! exactly when a chosen set of fields is restored.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::*;
+use crate::model::experiment::TestResult;
+use crate::model::kind::OdRole;
+use crate::model::outcome::RunOutcome;
+
+const V: &str = "com.acme.VTest#v";
+const P: &str = "com.acme.PTest#p";
+
+static DIRS: AtomicUsize = AtomicUsize::new(0);
+
+fn temp_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "odrust-diagnose-plan-{}-{}",
+        std::process::id(),
+        DIRS.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A capture with int fields `com.acme.S.<name>` = value.
+fn capture_xml(fields: &[(&str, i32)]) -> String {
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"com.acme.VTest#v\" occurrence=\"1\" java=\"17\" nodes=\"3\" limit=\"100\" truncated=\"false\">\n<class name=\"com.acme.Lazy\" initialized=\"false\"/>\n<class name=\"com.acme.S\" initialized=\"true\">",
+    );
+    for (n, v) in fields {
+        s.push_str(&format!(
+            "<static field=\"{n}\" type=\"int\" final=\"false\"><prim class=\"int\">{v}</prim></static>"
+        ));
+    }
+    s.push_str("</class>\n</capture>\n");
+    s
+}
+
+/// A simulated module: the captures each order gives, and which restored sets make the victim pass.
+struct Module {
+    dir: PathBuf,
+    failing: String,
+    passing: String,
+    /// The victim passes in the failing order when the restored set contains all of these.
+    needed: BTreeSet<String>,
+    /// Whether the failing order fails at all.
+    reproduces: bool,
+    /// Fields the agent cannot restore.
+    unrestorable: BTreeSet<String>,
+}
+
+impl Module {
+    fn new(failing: &[(&str, i32)], passing: &[(&str, i32)], needed: &[&str]) -> Self {
+        Module {
+            dir: temp_dir(),
+            failing: capture_xml(failing),
+            passing: capture_xml(passing),
+            needed: needed.iter().map(|s| format!("com.acme.S.{s}")).collect(),
+            reproduces: true,
+            unrestorable: BTreeSet::new(),
+        }
+    }
+
+    fn result(passed: bool) -> Vec<TestResult> {
+        vec![TestResult {
+            test: V.into(),
+            outcome: if passed {
+                RunOutcome::Pass
+            } else {
+                RunOutcome::Fail
+            },
+            message: None,
+            time_ms: None,
+            reads: None,
+            writes: None,
+        }]
+    }
+
+    fn execute(&self, e: &DiagnoseExperiment, fingerprint: &str) -> DiagnoseRecord {
+        let mut rec = DiagnoseRecord {
+            experiment: e.clone(),
+            fingerprint: fingerprint.into(),
+            capture: None,
+            restored: BTreeMap::new(),
+            error: None,
+            results: Vec::new(),
+            honoured: true,
+        };
+        match e.kind {
+            DiagnoseKind::CaptureFailing | DiagnoseKind::CapturePassing => {
+                let failing = e.kind == DiagnoseKind::CaptureFailing;
+                let path = self.dir.join(format!("exp-{}.xml", e.id));
+                std::fs::write(
+                    &path,
+                    if failing {
+                        &self.failing
+                    } else {
+                        &self.passing
+                    },
+                )
+                .unwrap();
+                rec.capture = Some(path.to_string_lossy().into_owned());
+                rec.results = Self::result(!(failing && self.reproduces));
+            }
+            DiagnoseKind::Restore => {
+                let mut done = BTreeSet::new();
+                for f in &e.fields {
+                    if self.unrestorable.contains(f) {
+                        rec.restored.insert(f.clone(), "not restored: final".into());
+                    } else {
+                        rec.restored.insert(f.clone(), "restored".into());
+                        done.insert(f.clone());
+                    }
+                }
+                rec.results = Self::result(self.needed.is_subset(&done));
+            }
+        }
+        rec
+    }
+
+    /// Runs the planner to its verdict; returns it and the experiments asked for.
+    fn diagnose(
+        &self,
+        target: &DiagnoseTarget,
+        budget: Option<u32>,
+    ) -> (DiagnoseOutcome, Vec<DiagnoseExperiment>) {
+        let mut history: Vec<DiagnoseRecord> = Vec::new();
+        let mut asked = Vec::new();
+        for _ in 0..200 {
+            let request = DiagnoseRequest {
+                target: target.clone(),
+                history: history.clone(),
+                next_id: history.len() + 1,
+                budget,
+            };
+            match next(&request).unwrap() {
+                DiagnoseStep::Run { experiment } => {
+                    asked.push(experiment.clone());
+                    history.push(self.execute(&experiment, &target.fingerprint));
+                }
+                DiagnoseStep::Done { outcome } => return (outcome, asked),
+            }
+        }
+        panic!("the planner did not finish");
+    }
+}
+
+fn victim() -> DiagnoseTarget {
+    DiagnoseTarget {
+        test: V.into(),
+        kind: OdRole::Victim,
+        polluters: vec![vec![P.into()]],
+        state_setters: Vec::new(),
+        fingerprint: "f1".into(),
+    }
+}
+
+#[test]
+fn finds_the_two_fields_that_matter_among_four() {
+    let m = Module::new(
+        &[("a", 1), ("b", 2), ("c", 3), ("d", 4), ("same", 9)],
+        &[("a", 0), ("b", 0), ("c", 0), ("d", 0), ("same", 9)],
+        &["b", "d"],
+    );
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, vec!["com.acme.S.b", "com.acme.S.d"]);
+    assert_eq!(o.failing_order, vec![P, V]);
+    assert_eq!(o.passing_order, vec![V]);
+    // the confirmed fields first, every differing field listed, the unchanged one not
+    let names: Vec<&str> = o.fields.iter().map(|f| f.diff.field.as_str()).collect();
+    assert_eq!(names[..2], ["com.acme.S.b", "com.acme.S.d"]);
+    assert_eq!(names.len(), 4);
+    assert!(o.fields.iter().filter(|f| f.confirmed).count() == 2);
+    // captures first; the passing capture initializes what the failing capture had initialized
+    assert_eq!(asked[0].kind, DiagnoseKind::CaptureFailing);
+    assert_eq!(asked[0].order, vec![P, V]);
+    assert_eq!(asked[1].kind, DiagnoseKind::CapturePassing);
+    assert_eq!(asked[1].initialize, vec!["com.acme.S"]);
+    // then all four restored at once, then ddmin
+    assert_eq!(asked[2].fields.len(), 4);
+    assert!(asked[2..]
+        .iter()
+        .all(|e| e.kind == DiagnoseKind::Restore && e.order == vec![P, V]));
+    assert_eq!(o.experiments, asked.len());
+    assert!(o.failing_capture.is_some() && o.passing_capture.is_some());
+}
+
+#[test]
+fn the_same_history_gives_the_same_experiments() {
+    let m = Module::new(
+        &[("a", 1), ("b", 2), ("c", 3)],
+        &[("a", 0), ("b", 0), ("c", 0)],
+        &["c"],
+    );
+    let (o1, a1) = m.diagnose(&victim(), None);
+    let (o2, a2) = m.diagnose(&victim(), None);
+    assert_eq!(a1, a2);
+    assert_eq!(o1.polluted_state, o2.polluted_state);
+    assert_eq!(o1.polluted_state, vec!["com.acme.S.c"]);
+}
+
+#[test]
+fn unconfirmed_when_restoring_everything_does_not_help() {
+    let m = Module::new(&[("a", 1)], &[("a", 0)], &["elsewhere"]);
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Unconfirmed, "{}", o.reason);
+    assert_eq!(asked.len(), 3);
+    assert!(o.polluted_state.is_empty());
+    assert_eq!(o.fields.len(), 1);
+    assert!(!o.fields[0].confirmed);
+}
+
+#[test]
+fn a_field_the_agent_could_not_restore_does_not_count_as_restored() {
+    let mut m = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["a"]);
+    m.unrestorable.insert("com.acme.S.a".into());
+    let (o, _) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Unconfirmed, "{}", o.reason);
+    let a = o
+        .fields
+        .iter()
+        .find(|f| f.diff.field == "com.acme.S.a")
+        .unwrap();
+    assert_eq!(a.restore.as_deref(), Some("not restored: final"));
+}
+
+#[test]
+fn no_difference_and_not_reproduced_are_said() {
+    let m = Module::new(&[("a", 1)], &[("a", 1)], &["a"]);
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::NoDifference);
+    assert_eq!(asked.len(), 2);
+    assert!(o.reason.contains("elsewhere"), "{}", o.reason);
+
+    let mut m = Module::new(&[("a", 1)], &[("a", 0)], &["a"]);
+    m.reproduces = false;
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::NotReproduced);
+    assert_eq!(asked.len(), 1);
+}
+
+#[test]
+fn the_budget_stops_the_search() {
+    let m = Module::new(
+        &[("a", 1), ("b", 2), ("c", 3), ("d", 4)],
+        &[("a", 0), ("b", 0), ("c", 0), ("d", 0)],
+        &["a", "d"],
+    );
+    let (o, asked) = m.diagnose(&victim(), Some(3));
+    assert_eq!(o.status, DiagnoseStatus::Unfinished);
+    assert_eq!(asked.len(), 3);
+    assert!(o.reason.contains("odrust.diagnose.budget"));
+}
+
+#[test]
+fn a_brittle_fails_alone_and_passes_after_its_state_setter() {
+    let m = Module::new(&[("a", 0)], &[("a", 1)], &["a"]);
+    let t = DiagnoseTarget {
+        test: V.into(),
+        kind: OdRole::Brittle,
+        polluters: Vec::new(),
+        state_setters: vec![vec!["com.acme.STest#s".into()]],
+        fingerprint: "f1".into(),
+    };
+    let (o, asked) = m.diagnose(&t, None);
+    assert_eq!(asked[0].order, vec![V]);
+    assert_eq!(asked[1].order, vec!["com.acme.STest#s", V]);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+}
+
+#[test]
+fn a_self_polluting_victim_is_captured_before_its_second_run() {
+    let m = Module::new(&[("a", 1)], &[("a", 0)], &["a"]);
+    let mut t = victim();
+    t.polluters = vec![vec![V.into()]];
+    let (_, asked) = m.diagnose(&t, None);
+    assert_eq!(asked[0].order, vec![V, V]);
+    assert_eq!(asked[0].occurrence, 2);
+    assert_eq!(asked[1].order, vec![V]);
+    assert_eq!(asked[1].occurrence, 1);
+}
+
+#[test]
+fn records_of_other_code_are_ignored_and_a_victim_needs_a_polluter() {
+    let m = Module::new(&[("a", 1)], &[("a", 0)], &["a"]);
+    let (_, asked) = m.diagnose(&victim(), None);
+    let old: Vec<DiagnoseRecord> = asked.iter().map(|e| m.execute(e, "old-code")).collect();
+    let request = DiagnoseRequest {
+        target: victim(),
+        history: old,
+        next_id: 10,
+        budget: None,
+    };
+    match next(&request).unwrap() {
+        DiagnoseStep::Run { experiment } => {
+            assert_eq!(experiment.kind, DiagnoseKind::CaptureFailing);
+            assert_eq!(experiment.id, 10);
+        }
+        DiagnoseStep::Done { .. } => panic!("records of other code were used"),
+    }
+    let mut t = victim();
+    t.polluters.clear();
+    let err = next(&DiagnoseRequest {
+        target: t,
+        history: Vec::new(),
+        next_id: 1,
+        budget: None,
+    })
+    .unwrap_err();
+    assert!(err.is_user_error());
+    assert!(err.to_string().contains("no known polluter"), "{err}");
+}

@@ -1,0 +1,74 @@
+import groovy.json.JsonSlurper
+
+def P = 'com.example.diag.'
+def A_VICTIM = P + 'Alpha1VictimTest#expectsNoRates'
+def A_POLLUTER = P + 'Alpha2PolluterTest#setsRate'
+def B_VICTIM = P + 'Bravo1VictimTest#startsAtZero'
+def B_POLLUTER = P + 'Bravo2PolluterTest#increments'
+
+File base = new File("$basedir")
+File out = new File(base, 'target/odrust')
+String log = new File(base, 'build.log').getText('UTF-8')
+assert log.count('BUILD SUCCESS') == 3 : "expected 3 successful builds, found " + log.count('BUILD SUCCESS')
+def goals = log.split('BUILD SUCCESS')
+
+// ---- goal 1: the two victims and their polluters
+def report = new JsonSlurper().parse(new File(out, 'report.json'))
+def flaky = report.flaky.collectEntries { [(it.test): it] }
+assert flaky.keySet() == [A_VICTIM, B_VICTIM] as Set : "flaky: " + flaky.keySet()
+assert flaky[A_VICTIM].polluters == [[A_POLLUTER]]
+assert flaky[B_VICTIM].polluters == [[B_POLLUTER]]
+
+// ---- goal 2: diagnose.json
+def diag = new JsonSlurper().parse(new File(out, 'diagnose/diagnose.json'))
+assert diag.schema_version == 1
+assert diag.module == 'com.example:diagnose-junit4'
+def byTest = diag.entries.collectEntries { [(it.test): it] }
+assert byTest.keySet() == [A_VICTIM, B_VICTIM] as Set : "entries: " + byTest.keySet()
+
+// case A: RATES (static final map) confirmed; lastUpdate differs but is not needed
+def a = byTest[A_VICTIM]
+assert a.status == 'confirmed' : "A: " + a.status + ": " + a.reason
+assert a.failing_order == [A_POLLUTER, A_VICTIM]
+assert a.passing_order == [A_VICTIM]
+assert a.polluted_state == [P + 'Prices.RATES'] : "A polluted state: " + a.polluted_state
+def aFields = a.fields.collectEntries { [(it.field): it] }
+assert aFields.keySet() == [P + 'Prices.RATES', P + 'Prices.lastUpdate'] as Set : "A fields: " + aFields.keySet()
+def rates = aFields[P + 'Prices.RATES']
+assert rates.confirmed == true && rates.final == true && rates.restorable == true
+assert rates.failing == '{eur=0.9}' && rates.passing == '{}' : "RATES values: " + rates.failing + " vs " + rates.passing
+assert rates.differences == [[path: P + 'Prices.RATES[eur]', failing: '0.9', passing: '(absent)']] : "RATES paths: " + rates.differences
+def last = aFields[P + 'Prices.lastUpdate']
+assert last.confirmed == false && last.failing == '42' && last.passing == '0'
+// two captures, then every restorable field, then the smaller set
+assert a.experiments == 4 : "A experiments: " + a.experiments
+
+// case B: a private static int
+def b = byTest[B_VICTIM]
+assert b.status == 'confirmed' : "B: " + b.status + ": " + b.reason
+assert b.polluted_state == [P + 'Counter.count']
+assert b.fields.size() == 1 && b.fields[0].failing == '1' && b.fields[0].passing == '0'
+
+// the captures are on disk, as XML, and name what differs
+def failingXml = new File(a.failing_capture).getText('UTF-8')
+def passingXml = new File(a.passing_capture).getText('UTF-8')
+assert failingXml.contains('<static field="RATES" type="java.util.Map" final="true"><map class="java.util.HashMap" size="1"><entry><string>eur</string><prim class="java.lang.Double">0.9</prim></entry></map></static>')
+assert passingXml.contains('<static field="RATES" type="java.util.Map" final="true"><map class="java.util.HashMap" size="0"></map></static>')
+
+// report.json carries each verdict as polluted_state
+report = new JsonSlurper().parse(new File(out, 'report.json'))
+report.flaky.each { f ->
+    assert f.polluted_state != null : "no polluted_state for " + f.test
+    assert f.polluted_state.status == 'confirmed'
+}
+
+// the console names the polluted field and both values
+assert goals[1].contains('polluted ' + P + 'Prices.RATES: {eur=0.9} (failing order) vs {} (passing)') : goals[1]
+assert goals[1].contains('differs  ' + P + 'Prices.lastUpdate: 42 (failing order) vs 0 (passing)')
+
+// ---- goal 3: one test, by its short id, from the recorded experiments (no new test JVM)
+assert !goals[2].contains('[diagnose ') : "goal 3 ran experiments again:\n" + goals[2]
+assert goals[2].contains('polluted ' + P + 'Counter.count: 1 (failing order) vs 0 (passing)')
+def history = new File(out, 'diagnose/experiments.jsonl').readLines().findAll { it.trim() }
+assert history.size() == 7 : "history: " + history.size()
+return true

@@ -1,0 +1,108 @@
+package io.github.odrust.maven;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.diagnose.Diagnoser;
+import io.github.odrust.maven.run.Discovery;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Execute;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Names the static state a polluter leaves behind for a victim (or a state-setter leaves for a
+ * brittle): captures the static fields right before the test in its failing and passing orders,
+ * diffs them, and confirms by restoring the differing fields which of them is the polluted state.
+ * Writes {@code target/odrust/diagnose/diagnose.json} and {@code polluted_state} in report.json.
+ */
+@Mojo(name = "diagnose", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+@Execute(phase = LifecyclePhase.TEST_COMPILE)
+public class DiagnoseMojo extends AbstractOdrustMojo {
+    /** Diagnose only this order-dependent test of report.json, e.g. com.acme.CartTest#isEmpty. */
+    @Parameter(property = "odrust.test")
+    protected String test;
+
+    /** Test JVMs one test's diagnosis may spend (two captures, then restores); the engine's default when unset. */
+    @Parameter(property = "odrust.diagnose.budget")
+    protected Integer budget;
+
+    /** Comma-separated class-name prefixes captured besides the module's own classes, e.g. com.acme.lib. */
+    @Parameter(property = "odrust.diagnose.include")
+    protected String include;
+
+    /** Objects, elements and entries one capture may write before it marks the rest truncated. */
+    @Parameter(property = "odrust.diagnose.limit", defaultValue = "200000")
+    protected int limit;
+
+    @Override
+    protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        if (budget != null && budget < 3) {
+            throw new MojoFailureException("odrust.diagnose.budget must be at least 3 test runs (two captures and a restore),"
+                    + " not " + budget);
+        }
+        if (limit < 1) {
+            throw new MojoFailureException("odrust.diagnose.limit must be at least 1, not " + limit);
+        }
+        Diagnoser.Settings s = new Diagnoser.Settings();
+        s.test = test;
+        s.budget = budget;
+        s.captureLimit = limit;
+        if (include != null) {
+            for (String p : Arrays.asList(include.split(","))) {
+                String prefix = p.trim();
+                if (prefix.isEmpty()) {
+                    continue;
+                }
+                if (prefix.contains("/") || prefix.contains(" ")) {
+                    throw new MojoFailureException("odrust.diagnose.include: '" + prefix + "' is not a dotted class-name"
+                            + " prefix; write e.g. -Dodrust.diagnose.include=com.acme.lib.,org.example.Cache");
+                }
+                s.include.add(prefix);
+            }
+        }
+        Engine engine = engine();
+        Path out = outputDirectory.toPath();
+        Diagnoser.checkInput(out, engine.version(), test);
+        TestModule module = testModule();
+        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        List<JsonObject> verdicts = new Diagnoser(engine, module, suite, out, s, getLog()).run();
+        for (JsonObject v : verdicts) {
+            print(v);
+        }
+        if (!verdicts.isEmpty()) {
+            getLog().info("details: " + out.resolve("diagnose").resolve("diagnose.json") + " (and polluted_state in "
+                    + out.resolve("report.json") + ")");
+        }
+    }
+
+    private void print(JsonObject v) {
+        String status = v.get("status").getAsString();
+        getLog().info(String.format("%-13s %s: %s", status, v.get("test").getAsString(), v.get("reason").getAsString()));
+        for (JsonElement fe : v.getAsJsonArray("fields")) {
+            JsonObject f = fe.getAsJsonObject();
+            boolean confirmed = f.get("confirmed").getAsBoolean();
+            String mark = confirmed ? "  polluted " : "  differs  ";
+            getLog().info(mark + f.get("field").getAsString() + ": " + f.get("failing").getAsString() + " (failing order) vs "
+                    + f.get("passing").getAsString() + " (passing)"
+                    + (f.get("restorable").getAsBoolean() ? "" : "; cannot be restored: " + str(f.get("why_not"))));
+            for (JsonElement de : f.getAsJsonArray("differences")) {
+                JsonObject d = de.getAsJsonObject();
+                if (!d.get("path").getAsString().equals(f.get("field").getAsString())) {
+                    getLog().info("      " + d.get("path").getAsString() + ": " + d.get("failing").getAsString() + " vs "
+                            + d.get("passing").getAsString());
+                }
+            }
+        }
+    }
+
+    private static String str(JsonElement e) {
+        return e == null || e.isJsonNull() ? "" : e.getAsString();
+    }
+}

@@ -1,0 +1,89 @@
+package io.github.odrust.maven.diagnose;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+
+/**
+ * {@code target/odrust/diagnose/diagnose.json} (schema 1): the latest verdict per test, kept
+ * across runs (a run for one test leaves the others' entries), and the {@code polluted_state}
+ * entry of report.json's flaky tests.
+ */
+final class DiagnoseFile {
+    static final int SCHEMA_VERSION = 1;
+
+    private DiagnoseFile() {}
+
+    static JsonObject read(Path file, String module, String version) {
+        JsonObject o = null;
+        if (Files.isRegularFile(file)) {
+            try {
+                JsonElement e = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+                if (e.isJsonObject() && e.getAsJsonObject().has("entries")
+                        && version.equals(e.getAsJsonObject().get("odrust_version").getAsString())) {
+                    o = e.getAsJsonObject();
+                }
+            } catch (IOException | RuntimeException unreadable) {
+                o = null; // a new file; the old one is replaced only when this run writes
+            }
+        }
+        if (o == null) {
+            o = new JsonObject();
+            o.addProperty("schema_version", SCHEMA_VERSION);
+            o.addProperty("odrust_version", version);
+            o.addProperty("module", module);
+            o.add("entries", new JsonArray());
+        }
+        return o;
+    }
+
+    static void put(JsonObject file, JsonObject verdict) {
+        JsonArray entries = file.getAsJsonArray("entries");
+        String test = verdict.get("test").getAsString();
+        for (int i = 0; i < entries.size(); i++) {
+            if (test.equals(entries.get(i).getAsJsonObject().get("test").getAsString())) {
+                entries.set(i, verdict);
+                return;
+            }
+        }
+        entries.add(verdict);
+    }
+
+    static void write(Path file, JsonObject o) throws MojoExecutionException {
+        try {
+            Diagnoser.atomicWrite(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o) + "\n");
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sets {@code polluted_state} of the test's entry in report.json (other content unchanged). */
+    static void intoReport(Path report, JsonObject verdict) throws MojoExecutionException {
+        try {
+            JsonObject json = JsonParser.parseString(new String(Files.readAllBytes(report), StandardCharsets.UTF_8)).getAsJsonObject();
+            String test = verdict.get("test").getAsString();
+            JsonObject summary = json.has("summary") ? json.getAsJsonObject("summary") : json;
+            JsonArray flaky = summary.getAsJsonArray("flaky");
+            if (flaky == null) {
+                return;
+            }
+            for (JsonElement f : flaky) {
+                if (test.equals(f.getAsJsonObject().get("test").getAsString())) {
+                    f.getAsJsonObject().add("polluted_state", verdict);
+                }
+            }
+            Diagnoser.atomicWrite(report, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls()
+                    .create().toJson(json) + "\n");
+        } catch (IOException | RuntimeException e) {
+            throw new MojoExecutionException("cannot add the diagnosis of " + verdict.get("test") + " to " + report + ": "
+                    + e.getMessage(), e);
+        }
+    }
+}

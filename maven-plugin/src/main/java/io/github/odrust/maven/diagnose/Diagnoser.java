@@ -1,0 +1,234 @@
+package io.github.odrust.maven.diagnose;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.DiagnoseStep;
+import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.Words;
+import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.repair.DetectInput;
+import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * The diagnose loop (docs/diagnose.md): for each victim and brittle of report.json (or the one
+ * asked for), asks the engine ({@code diagnose_next}) for the next capture or restore experiment,
+ * runs it with the jvm-agent in diagnose mode, records it in {@code diagnose/experiments.jsonl},
+ * and writes each verdict to {@code diagnose/diagnose.json} and, as {@code polluted_state}, to the
+ * test's entry in report.json.
+ */
+public final class Diagnoser {
+    /** What the user asked for. */
+    public static final class Settings {
+        public String test;
+        public Integer budget;
+        public int captureLimit = 200_000;
+        public final List<String> include = new ArrayList<>();
+    }
+
+    private final Engine engine;
+    private final TestModule module;
+    private final JsonObject suite;
+    private final Path out;
+    private final Path dir;
+    private final Settings settings;
+    private final Log log;
+
+    public Diagnoser(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.suite = suite;
+        this.out = out;
+        this.dir = out.resolve("diagnose");
+        this.settings = settings;
+        this.log = log;
+    }
+
+    /** Checks report.json and the test before anything runs. */
+    public static void checkInput(Path out, String engineVersion, String test) throws MojoFailureException {
+        DetectInput.load(out, engineVersion, "odrust:diagnose", "diagnoses").targets(test);
+    }
+
+    /** Diagnoses every target; returns the verdicts (diagnose.json's entries). */
+    public List<JsonObject> run() throws MojoExecutionException, MojoFailureException {
+        DetectInput input = DetectInput.load(out, engine.version(), "odrust:diagnose", "diagnoses");
+        List<Summary.FlakyTest> targets = input.targets(settings.test);
+        List<JsonObject> verdicts = new ArrayList<>();
+        if (targets.isEmpty()) {
+            log.info("odrust diagnose: " + input.reportFile + " has no victim or brittle: nothing to diagnose.");
+            return verdicts;
+        }
+        String fingerprint;
+        ExperimentLog history;
+        try {
+            fingerprint = CodeDigest.of(module);
+            Path file = dir.resolve("experiments.jsonl");
+            history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust:diagnose cannot prepare " + dir + ": " + e.getMessage(), e);
+        }
+        log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
+                + "; experiments in " + dir.resolve("experiments.jsonl"));
+        JsonObject file = DiagnoseFile.read(dir.resolve("diagnose.json"), module.id(), engine.version());
+        for (Summary.FlakyTest target : targets) {
+            JsonObject verdict = diagnose(target, fingerprint, history);
+            verdicts.add(verdict);
+            DiagnoseFile.put(file, verdict);
+            DiagnoseFile.write(dir.resolve("diagnose.json"), file);
+            DiagnoseFile.intoReport(input.reportFile, verdict);
+        }
+        return verdicts;
+    }
+
+    private JsonObject diagnose(Summary.FlakyTest target, String fingerprint, ExperimentLog history)
+            throws MojoExecutionException {
+        JsonObject t = new JsonObject();
+        t.addProperty("test", target.test);
+        t.addProperty("kind", target.kind);
+        t.add("polluters", Engine.GSON.toJsonTree(target.polluters));
+        t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
+        t.addProperty("fingerprint", fingerprint);
+        JsonObject request = new JsonObject();
+        request.add("target", t);
+        if (settings.budget != null) {
+            request.addProperty("budget", settings.budget);
+        }
+        JsonArray mine = new JsonArray();
+        history.history().forEach(r -> {
+            if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
+                mine.add(r);
+            }
+        });
+        request.add("history", mine);
+        while (true) {
+            request.addProperty("next_id", history.size() + 1);
+            DiagnoseStep step = engine.call("diagnose_next", request, DiagnoseStep.class);
+            if (step.isDone()) {
+                return step.outcome;
+            }
+            JsonObject record = runExperiment(step.experiment, fingerprint);
+            try {
+                history.append(record);
+            } catch (IOException e) {
+                throw new MojoExecutionException("could not record diagnose experiment " + step.experiment.id + ": "
+                        + e.getMessage(), e);
+            }
+            mine.add(record);
+        }
+    }
+
+    private JsonObject runExperiment(DiagnoseStep.Experiment e, String fingerprint) throws MojoExecutionException {
+        Path expDir = dir.resolve("exp-" + e.id);
+        Path options = expDir.resolve("agent-options.txt");
+        Path capture = e.kind.startsWith("capture") ? expDir.resolve("capture.xml") : null;
+        Path agentResult = expDir.resolve("agent-result.json");
+        try {
+            Files.createDirectories(expDir);
+            Files.deleteIfExists(agentResult);
+            if (capture != null) {
+                Files.deleteIfExists(capture);
+            }
+            Files.write(options, options(e, capture, agentResult).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException ex) {
+            throw new MojoExecutionException("cannot write " + options + ": " + ex.getMessage(), ex);
+        }
+        long start = System.nanoTime();
+        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
+        RunResult result = runner.run(String.join("\n", e.order), "diagnose experiment " + e.id);
+        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        record.addProperty("fingerprint", fingerprint);
+        record.add("results", result.resultsJson());
+        record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
+        JsonObject agent = readAgentResult(agentResult);
+        if (agent != null && agent.has("error")) {
+            record.add("error", agent.get("error"));
+        }
+        if (agent != null && agent.has("restored")) {
+            record.add("restored", agent.get("restored"));
+        }
+        if (capture != null && Files.isRegularFile(capture)) {
+            record.addProperty("capture", capture.toAbsolutePath().toString());
+        }
+        String mine = "";
+        for (RunResult.TestResult r : result.results) {
+            if (r.test.equals(e.test) || r.test.startsWith(e.test + "[")) {
+                mine = r.outcome;
+            }
+        }
+        String what = e.kind.equals("restore") ? "restore " + Words.count(e.fields.size(), "field") : e.kind;
+        log.info(String.format(Locale.ROOT, "  [diagnose %d] %s: %s %s (%.1f s)", e.id, what, shortId(e.test),
+                mine.toUpperCase(Locale.ROOT), (System.nanoTime() - start) / 1e9));
+        return record;
+    }
+
+    private String options(DiagnoseStep.Experiment e, Path capture, Path agentResult) {
+        StringBuilder b = new StringBuilder("# odrust:diagnose experiment " + e.id + " (docs/diagnose.md)\nmode diagnose\n");
+        for (File entry : module.classpath) {
+            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
+                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+            }
+        }
+        for (String prefix : settings.include) {
+            b.append("include ").append(prefix).append('\n');
+        }
+        b.append("test ").append(e.test).append('\n');
+        b.append("occurrence ").append(e.occurrence).append('\n');
+        b.append("result ").append(agentResult.toAbsolutePath()).append('\n');
+        if (capture != null) {
+            b.append("capture ").append(capture.toAbsolutePath()).append('\n');
+            b.append("capture-limit ").append(settings.captureLimit).append('\n');
+        }
+        for (String c : e.initialize) {
+            b.append("initialize ").append(c).append('\n');
+        }
+        if (e.restoreFrom != null) {
+            b.append("restore-from ").append(e.restoreFrom).append('\n');
+            for (String f : e.fields) {
+                b.append("restore-field ").append(f).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    private static JsonObject readAgentResult(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            JsonElement e = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+            return e.isJsonObject() ? e.getAsJsonObject() : null;
+        } catch (IOException | RuntimeException ex) {
+            return null;
+        }
+    }
+
+    static String shortId(String test) {
+        int hash = test.indexOf('#');
+        String cls = hash < 0 ? test : test.substring(0, hash);
+        return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
+    }
+
+    static void atomicWrite(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
