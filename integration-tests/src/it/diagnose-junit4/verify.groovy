@@ -9,7 +9,7 @@ def B_POLLUTER = P + 'Bravo2PolluterTest#increments'
 File base = new File("$basedir")
 File out = new File(base, 'target/odrust')
 String log = new File(base, 'build.log').getText('UTF-8')
-assert log.count('BUILD SUCCESS') == 3 : "expected 3 successful builds, found " + log.count('BUILD SUCCESS')
+assert log.count('BUILD SUCCESS') == 4 : "expected 4 successful builds, found " + log.count('BUILD SUCCESS')
 def goals = log.split('BUILD SUCCESS')
 
 // ---- goal 1: the two victims and their polluters
@@ -71,4 +71,31 @@ assert !goals[2].contains('[diagnose ') : "goal 3 ran experiments again:\n" + go
 assert goals[2].contains('polluted ' + P + 'Counter.count: 1 (failing order) vs 0 (passing)')
 def history = new File(out, 'diagnose/experiments.jsonl').readLines().findAll { it.trim() }
 assert history.size() == 7 : "history: " + history.size()
+
+// ---- goal 4: repair without a cleaner, from the module's reset methods
+assert !goals[3].contains('[diagnose ') : "repair diagnosed again instead of reusing the diagnosis:\n" + goals[3]
+def repair = new JsonSlurper().parse(new File(out, 'repair/repair.json'))
+def fixes = repair.repairs.collectEntries { [(it.test): it] }
+def ra = fixes[A_VICTIM]
+assert ra.status == 'patched' : "A: " + ra.status + ": " + ra.reason
+assert ra.source.kind == 'reset-method' : "A source: " + ra.source
+assert ra.statements == ['com.example.diag.Prices.reset();'] : "A statements: " + ra.statements
+assert ra.reset_candidates[0] == 'com.example.diag.Prices.reset();' : "A candidates: " + ra.reset_candidates
+assert ra.polluted_state.status == 'confirmed'
+assert ra.polluted_state.fields.find { it.field == P + 'Prices.RATES' }.confirmed == true
+assert ra.verification*.check.containsAll(['failing-order', 'alone', 'original-order']) : "A checks: " + ra.verification*.check
+assert ra.verification.every { it.passed }
+def patch = new File(base, ra.patch).getText('UTF-8')
+assert patch.contains('+        com.example.diag.Prices.reset();') : patch
+assert patch.contains("+    // com.example.diag.Alpha1VictimTest#expectsNoRates (with the module's own reset code; see odrust:diagnose)") : patch
+// nothing was applied
+assert !new File(base, 'src/test/java/com/example/diag/Alpha1VictimTest.java').getText('UTF-8').contains('odrust')
+
+// B: Counter.count has no reset method; the only writer (increment) is tried and rejected, and
+// the reason names the field and both values
+def rb = fixes[B_VICTIM]
+assert rb.status != 'patched' : "B got a patch: " + rb
+assert rb.patch == null
+assert rb.reason.contains(P + 'Counter.count (1 after the polluter, 0 when the test passes)') : "B reason: " + rb.reason
+assert goals[3].contains('no patch ' + B_VICTIM) : goals[3]
 return true

@@ -37,6 +37,13 @@ public class RepairMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.repair.budget")
     protected Integer budget;
 
+    /**
+     * Diagnose each victim first (odrust:diagnose) and, after its cleaners, try calls of the
+     * module's own reset methods for the polluted state it confirms.
+     */
+    @Parameter(property = "odrust.repair.diagnose", defaultValue = "true")
+    protected boolean diagnose;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (budget != null && budget < 1) {
@@ -51,6 +58,7 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.test = test;
         s.apply = apply;
         s.budget = budget;
+        s.diagnose = diagnose;
         s.basedir = project.getBasedir().toPath();
         // Where mvn ran (the reactor's root even with -pl): patch paths are relative to it.
         String executionRoot = session.getExecutionRootDirectory();
@@ -71,8 +79,11 @@ public class RepairMojo extends AbstractOdrustMojo {
                 String how = e.applied ? "applied to " + e.file
                         : apply ? "not applied: " + e.notApplied
                         : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
-                getLog().info(String.format("patched  %s: %s (%s; %s, %d of %d statements kept)", e.test, e.patch, how,
-                        Words.count(e.experiments, "experiment"), e.statements.size(), e.statementsTotal));
+                String from = e.source != null && "reset-method".equals(e.source.kind)
+                        ? "calls " + String.join(" ", e.statements) : e.statements.size() + " of " + e.statementsTotal
+                        + " statements kept";
+                getLog().info(String.format("patched  %s: %s (%s; %s, %s)", e.test, e.patch, how,
+                        Words.count(e.experiments, "experiment"), from));
             } else {
                 String why = e.reason;
                 if ("rejected".equals(e.status) && !e.tried.isEmpty()) {

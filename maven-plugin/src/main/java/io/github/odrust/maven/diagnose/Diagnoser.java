@@ -50,6 +50,9 @@ public final class Diagnoser {
     private final Path dir;
     private final Settings settings;
     private final Log log;
+    private String fingerprint;
+    private ExperimentLog history;
+    private JsonObject diagnoseFile;
 
     public Diagnoser(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
         this.engine = engine;
@@ -75,26 +78,34 @@ public final class Diagnoser {
             log.info("odrust diagnose: " + input.reportFile + " has no victim or brittle: nothing to diagnose.");
             return verdicts;
         }
-        String fingerprint;
-        ExperimentLog history;
+        log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
+                + "; experiments in " + dir.resolve("experiments.jsonl"));
+        for (Summary.FlakyTest target : targets) {
+            verdicts.add(diagnose(target, input.reportFile));
+        }
+        return verdicts;
+    }
+
+    /**
+     * Diagnoses one victim or brittle (odrust:repair calls this for each victim): runs what the
+     * engine asks, then records the verdict in diagnose.json and in report.json.
+     */
+    public JsonObject diagnose(Summary.FlakyTest target, Path reportFile) throws MojoExecutionException {
         try {
-            fingerprint = CodeDigest.of(module);
-            Path file = dir.resolve("experiments.jsonl");
-            history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
+            if (fingerprint == null) {
+                fingerprint = CodeDigest.of(module);
+                Path file = dir.resolve("experiments.jsonl");
+                history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
+                diagnoseFile = DiagnoseFile.read(dir.resolve("diagnose.json"), module.id(), engine.version());
+            }
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:diagnose cannot prepare " + dir + ": " + e.getMessage(), e);
         }
-        log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
-                + "; experiments in " + dir.resolve("experiments.jsonl"));
-        JsonObject file = DiagnoseFile.read(dir.resolve("diagnose.json"), module.id(), engine.version());
-        for (Summary.FlakyTest target : targets) {
-            JsonObject verdict = diagnose(target, fingerprint, history);
-            verdicts.add(verdict);
-            DiagnoseFile.put(file, verdict);
-            DiagnoseFile.write(dir.resolve("diagnose.json"), file);
-            DiagnoseFile.intoReport(input.reportFile, verdict);
-        }
-        return verdicts;
+        JsonObject verdict = diagnose(target, fingerprint, history);
+        DiagnoseFile.put(diagnoseFile, verdict);
+        DiagnoseFile.write(dir.resolve("diagnose.json"), diagnoseFile);
+        DiagnoseFile.intoReport(reportFile, verdict);
+        return verdict;
     }
 
     private JsonObject diagnose(Summary.FlakyTest target, String fingerprint, ExperimentLog history)

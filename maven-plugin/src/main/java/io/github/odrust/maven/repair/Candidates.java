@@ -204,6 +204,10 @@ final class Candidates {
 
     /** The comment above the inserted code: two lines, naming the polluter (victim), the flaky test and the source. */
     static String comment(String test, String polluter, String source, boolean victim) {
+        if (ResetSources.isReset(source)) {
+            return "odrust: resets what " + polluter + " leaves behind, which fails\n" + test
+                    + " (with the module's own reset code; see odrust:diagnose)";
+        }
         return victim
                 ? "odrust: undoes what " + polluter + " leaves behind, which fails\n" + test + " (from the cleaner " + source + ")"
                 : "odrust: sets up what " + test + " needs and does not set\nitself (from the state-setter " + source + ")";

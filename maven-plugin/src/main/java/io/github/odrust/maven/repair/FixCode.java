@@ -32,6 +32,11 @@ final class FixCode {
     final boolean foreign;
     /** Why it cannot be used, or null. */
     final String unusable;
+    /**
+     * Statements odrust wrote (calls of the module's reset methods, fully qualified): nothing to
+     * inline, wherever they go.
+     */
+    boolean generated;
 
     private FixCode(String test, String className, Path file, CompilationUnit unit, TypeDeclaration<?> type, boolean foreign,
             String unusable) {
@@ -42,6 +47,22 @@ final class FixCode {
         this.type = type;
         this.foreign = foreign;
         this.unusable = unusable;
+    }
+
+    /**
+     * Generated statements (each fully qualified Java, e.g. {@code com.acme.Prices.reset();}) as a
+     * source named {@code id}; a statement that does not parse is left out.
+     */
+    static FixCode generated(String id, String targetClass, List<String> statements) {
+        FixCode fix = new FixCode(id, targetClass, null, null, null, false, null);
+        fix.generated = true;
+        for (String st : statements) {
+            com.github.javaparser.ParseResult<Statement> r = JavaSources.parser().parseStatement(st);
+            if (r.isSuccessful() && r.getResult().isPresent()) {
+                fix.statements.add(r.getResult().get());
+            }
+        }
+        return fix;
     }
 
     static FixCode unusable(String test, String why) {

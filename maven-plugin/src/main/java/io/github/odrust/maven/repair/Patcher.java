@@ -112,7 +112,7 @@ final class Patcher {
         }
         List<String> copied = new ArrayList<>();
         List<ImportDeclaration> imports = new ArrayList<>();
-        boolean foreign = !fix.className.equals(targetClass);
+        boolean foreign = !fix.generated && !fix.className.equals(targetClass);
         if (foreign) {
             inline(fix, cu, type, body, copied, imports);
         }

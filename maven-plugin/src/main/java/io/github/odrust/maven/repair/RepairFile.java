@@ -1,5 +1,7 @@
 package io.github.odrust.maven.repair;
 
+import com.google.gson.JsonObject;
+
 import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -59,11 +61,33 @@ public final class RepairFile {
         public boolean applied;
         /** Why a patch was not applied although apply was asked. */
         public String notApplied;
+        /** Victims: what odrust:diagnose found (status, polluted fields, both values). */
+        public JsonObject pollutedState;
+        /** Victims: the calls of the module's reset methods found for that state, best first. */
+        public List<String> resetCandidates;
 
         Entry(String test, String kind) {
             this.test = test;
             this.kind = kind;
         }
+    }
+
+    /** The part of a diagnosis repair.json keeps: status, the polluted fields and their values. */
+    static JsonObject pollutedState(JsonObject diagnosis) {
+        JsonObject o = new JsonObject();
+        o.add("status", diagnosis.get("status"));
+        o.add("reason", diagnosis.get("reason"));
+        com.google.gson.JsonArray fields = new com.google.gson.JsonArray();
+        for (com.google.gson.JsonElement e : diagnosis.getAsJsonArray("fields")) {
+            JsonObject f = e.getAsJsonObject();
+            JsonObject g = new JsonObject();
+            for (String k : new String[] {"field", "failing", "passing", "confirmed", "restorable"}) {
+                g.add(k, f.get(k));
+            }
+            fields.add(g);
+        }
+        o.add("fields", fields);
+        return o;
     }
 
     /** Where the patch puts its code. */

@@ -45,6 +45,11 @@ public final class Repairer {
         public List<java.io.File> testSourceRoots = new ArrayList<>();
         public String encoding;
         public String release;
+        /** Diagnose each victim first and try the module's reset methods for its polluted state. */
+        public boolean diagnose = true;
+        /** What the diagnosis captures and spends (odrust.diagnose.*). */
+        public io.github.odrust.maven.diagnose.Diagnoser.Settings diagnoseSettings =
+                new io.github.odrust.maven.diagnose.Diagnoser.Settings();
     }
 
     private final Engine engine;
@@ -55,6 +60,7 @@ public final class Repairer {
     private final Settings settings;
     private final Log log;
     private final JavaSources sources;
+    private final io.github.odrust.maven.diagnose.Diagnoser diagnoser;
     private final Candidates candidates;
 
     public Repairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
@@ -68,6 +74,7 @@ public final class Repairer {
         java.nio.charset.Charset cs = settings.encoding == null ? StandardCharsets.UTF_8 : java.nio.charset.Charset.forName(settings.encoding);
         this.sources = new JavaSources(settings.testSourceRoots, cs);
         this.candidates = new Candidates(engine, module, suite, dir, sources, new CandidateCompiler(module.classpath, cs, settings.release), log);
+        this.diagnoser = new io.github.odrust.maven.diagnose.Diagnoser(engine, module, suite, out, settings.diagnoseSettings, log);
     }
 
     /**
@@ -124,6 +131,13 @@ public final class Repairer {
         for (String t : fixTests(target)) {
             fixes.put(t, FixCode.load(sources, t, className));
         }
+        ResetSources resets = null;
+        if (victim && settings.diagnose) {
+            resets = ResetSources.find(engine, module, diagnoser, target, input, className);
+            fixes.putAll(resets.fixes);
+            entry.pollutedState = RepairFile.pollutedState(resets.diagnosis);
+            entry.resetCandidates = resets.statements;
+        }
         JsonObject request = new JsonObject();
         request.add("target", targetJson(target, input, original, fixes, fingerprint(file, fixes)));
         if (settings.budget != null) {
@@ -142,7 +156,12 @@ public final class Repairer {
             request.addProperty("next_id", history.size() + 1);
             RepairStep step = engine.call("repair_next", request, RepairStep.class);
             if (step.isDone()) {
-                return finish(entry, step.outcome, fixes, victim);
+                RepairFile.Entry done = finish(entry, step.outcome, fixes, victim);
+                String note = resets == null ? null : resets.noPatchNote();
+                if (!"patched".equals(done.status) && note != null) {
+                    done.reason = (done.reason == null ? "" : done.reason + "; ") + note;
+                }
+                return done;
             }
             JsonObject record = candidates.run(step.experiment, fixes, fingerprint, victim, history);
             try {
@@ -193,6 +212,7 @@ public final class Repairer {
             placements.add("test");
             s.add("placements", placements);
             s.addProperty("unusable", fix.unusable);
+            s.addProperty("origin", ResetSources.isReset(fix.test) ? "reset-method" : "test");
             sourcesJson.add(s);
         }
         t.add("sources", sourcesJson);

@@ -1,0 +1,150 @@
+package io.github.odrust.maven.repair;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.diagnose.Diagnoser;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.maven.plugin.MojoExecutionException;
+
+/**
+ * Repair without a cleaner (docs/repair.md, "Reset methods"): the victim's polluted state, as
+ * {@code odrust:diagnose} confirms it, and the calls of the module's own code that reset it, as
+ * the engine finds them in the class files ({@code reset_methods}). They become sources the repair
+ * planner tries after every cleaner: the best-ranked calls each alone, then all of them together
+ * (delta debugging keeps the needed ones, when several fields need several calls).
+ */
+final class ResetSources {
+    /** The id prefix of these sources (never a test id: it has no {@code #}). */
+    static final String PREFIX = "reset-method:";
+    /** Best-ranked calls tried each on its own, before all of them together. */
+    static final int SINGLES = 5;
+
+    /** The sources, by id. */
+    final Map<String, FixCode> fixes = new LinkedHashMap<>();
+    /** The diagnosis verdict. */
+    JsonObject diagnosis;
+    /** The reset statements found, best first. */
+    final List<String> statements = new ArrayList<>();
+    /** When nothing resets the polluted state: what it is, so a person can write the reset. */
+    String note;
+    /** The polluted fields with both values, for messages; null when diagnosis named none. */
+    String state;
+
+    /** What to add to the reason of a test that got no patch. */
+    String noPatchNote() {
+        if (note != null) {
+            return note;
+        }
+        if (state != null) {
+            return "the calls of the module's own code tried for " + state + " do not set it back (see `tried`): a"
+                    + " static method that does, callable from the test, would let odrust:repair make a patch";
+        }
+        return null;
+    }
+
+    static boolean isReset(String source) {
+        return source != null && source.startsWith(PREFIX);
+    }
+
+    static ResetSources find(Engine engine, TestModule module, Diagnoser diagnoser, Summary.FlakyTest target,
+            DetectInput input, String targetClass) throws MojoExecutionException {
+        ResetSources r = new ResetSources();
+        r.diagnosis = diagnoser.diagnose(target, input.reportFile);
+        String status = r.diagnosis.get("status").getAsString();
+        Set<String> wanted = new LinkedHashSet<>();
+        r.diagnosis.getAsJsonArray("polluted_state").forEach(f -> wanted.add(f.getAsString()));
+        List<JsonObject> fields = new ArrayList<>();
+        for (JsonElement e : r.diagnosis.getAsJsonArray("fields")) {
+            JsonObject f = e.getAsJsonObject();
+            boolean take = "confirmed".equals(status) ? wanted.contains(f.get("field").getAsString())
+                    : f.get("restorable").getAsBoolean();
+            if (take && !f.get("pseudo").getAsBoolean()) {
+                fields.add(f);
+            }
+        }
+        if (fields.isEmpty()) {
+            r.note = "odrust:diagnose names no static field of the module to reset (" + status + ": "
+                    + r.diagnosis.get("reason").getAsString() + ")";
+            return r;
+        }
+        JsonArray dirs = new JsonArray();
+        for (File f : module.classpath) {
+            if (f.isDirectory() && !f.equals(module.agentJar)) {
+                dirs.add(f.getAbsolutePath());
+            }
+        }
+        Set<String> all = new LinkedHashSet<>();
+        List<String> nothing = new ArrayList<>();
+        List<String> described = new ArrayList<>();
+        for (JsonObject f : fields) {
+            String display = f.get("field").getAsString();
+            String values = display + " (" + f.get("failing").getAsString() + " after the polluter, "
+                    + f.get("passing").getAsString() + " when the test passes)";
+            described.add(values);
+            int dot = display.lastIndexOf('.');
+            JsonObject request = new JsonObject();
+            request.add("class_dirs", dirs);
+            JsonObject field = new JsonObject();
+            field.addProperty("class", display.substring(0, dot));
+            field.addProperty("name", display.substring(dot + 1));
+            request.add("field", field);
+            request.add("inner_fields", Engine.GSON.toJsonTree(innerFields(display, f.getAsJsonArray("differences"))));
+            request.addProperty("test_class", targetClass);
+            JsonObject response = engine.call("reset_methods", request);
+            int before = all.size();
+            for (JsonElement c : response.getAsJsonArray("candidates")) {
+                all.add(c.getAsJsonObject().get("statement").getAsString());
+            }
+            if (all.size() == before) {
+                nothing.add(values);
+            }
+        }
+        r.state = String.join(", ", described);
+        r.statements.addAll(all);
+        if (!nothing.isEmpty()) {
+            r.note = "no method of the module resets " + String.join(", ", nothing)
+                    + ": a static method that sets it back, callable from the test, would let odrust:repair make a patch";
+        }
+        if (all.isEmpty()) {
+            return r;
+        }
+        // the best-ranked calls one by one first (the planner tries sources in this order), then
+        // all of them together, which delta debugging cuts down (several fields may need several)
+        List<String> list = new ArrayList<>(all);
+        for (int i = 0; i < Math.min(SINGLES, list.size()); i++) {
+            String id = PREFIX + (i + 1);
+            r.fixes.put(id, FixCode.generated(id, targetClass, List.of(list.get(i))));
+        }
+        if (list.size() > 1) {
+            r.fixes.put(PREFIX + "all", FixCode.generated(PREFIX + "all", targetClass, list));
+        }
+        return r;
+    }
+
+    /** The instance fields right under the static field in the differing paths ({@code F.jobs[x]} gives {@code jobs}). */
+    static List<String> innerFields(String field, JsonArray differences) {
+        Set<String> out = new LinkedHashSet<>();
+        for (JsonElement d : differences) {
+            String path = d.getAsJsonObject().get("path").getAsString();
+            if (path.length() > field.length() + 1 && path.startsWith(field) && path.charAt(field.length()) == '.') {
+                String rest = path.substring(field.length() + 1);
+                int end = 0;
+                while (end < rest.length() && rest.charAt(end) != '.' && rest.charAt(end) != '[' && rest.charAt(end) != '{') {
+                    end++;
+                }
+                out.add(rest.substring(0, end));
+            }
+        }
+        return new ArrayList<>(out);
+    }
+}
