@@ -161,6 +161,8 @@ pub enum DiagnoseStatus {
     Error,
     /// The budget ran out first.
     Unfinished,
+    /// report.json names no polluter (victim) or state-setter (brittle) to diagnose with.
+    Unexplained,
 }
 
 /// One differing field in the verdict.
@@ -263,7 +265,29 @@ struct Planner<'a> {
 /// The next experiment for a target, or its verdict.
 pub fn next(request: &DiagnoseRequest) -> Result<DiagnoseStep, EngineError> {
     let t = &request.target;
-    let (failing, passing) = orders(t)?;
+    let (failing, passing) = match orders(t) {
+        Ok(o) => o,
+        Err(e) => {
+            return Ok(DiagnoseStep::Done {
+                outcome: DiagnoseOutcome {
+                    test: t.test.clone(),
+                    kind: t.kind,
+                    status: DiagnoseStatus::Unexplained,
+                    reason: match e {
+                        EngineError::BadConfig { reason, .. } => reason,
+                        other => other.to_string(),
+                    },
+                    failing_order: Vec::new(),
+                    passing_order: Vec::new(),
+                    fields: Vec::new(),
+                    polluted_state: Vec::new(),
+                    experiments: 0,
+                    failing_capture: None,
+                    passing_capture: None,
+                },
+            })
+        }
+    };
     let records = request
         .history
         .iter()

@@ -7,6 +7,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +35,46 @@ class CaptureIT {
         RecordIT.locate();
     }
 
+    /** The JDK of the forked JVMs. */
+    String javaHome = System.getProperty("java.home");
+
+    /**
+     * This JDK and every other JDK 17+ installed beside it (one per major version), so that capture
+     * and restore are checked on each (strong encapsulation, jdk.internal.misc.Unsafe).
+     */
+    static List<String> jdks() throws IOException {
+        Map<String, String> byMajor = new LinkedHashMap<>();
+        byMajor.put(major(Paths.get(System.getProperty("java.home"))), System.getProperty("java.home"));
+        Path parent = Paths.get(System.getProperty("java.home")).toRealPath().getParent();
+        try (Stream<Path> s = Files.list(parent)) {
+            for (Path jdk : s.sorted().collect(Collectors.toList())) {
+                String m = major(jdk);
+                if (m != null && Integer.parseInt(m) >= 17 && Files.isExecutable(jdk.resolve("bin/java"))) {
+                    byMajor.putIfAbsent(m, jdk.toString());
+                }
+            }
+        }
+        return new ArrayList<>(byMajor.values());
+    }
+
+    private static String major(Path jdk) {
+        try {
+            for (String line : Files.readAllLines(jdk.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring(13).replace("\"", "");
+                    return v.startsWith("1.") ? "8" : v.split("[.+-]")[0];
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
     RecordIT.Run fork(String options, String... tests) throws Exception {
         RecordIT r = new RecordIT();
         r.dir = dir;
+        r.javaHome = javaHome;
         String[] plan = new String[tests.length * 2];
         for (int i = 0; i < tests.length; i++) {
             String cls = tests[i].substring(0, tests[i].indexOf('#'));
@@ -64,6 +108,16 @@ class CaptureIT {
     }
 
     @Test
+    void capturesAndRestoresOnEveryInstalledJdk() throws Exception {
+        List<String> jdks = jdks();
+        for (String jdk : jdks) {
+            javaHome = jdk;
+            capturesBeforeTheVictimAndRestoresItsState();
+            capturesALaterStartAndRestoresSystemProperties();
+            assertTrue(read(dir.resolve("passing.xml")).contains("java=\"" + major(Paths.get(jdk))), jdk);
+        }
+    }
+
     void capturesBeforeTheVictimAndRestoresItsState() throws Exception {
         Path passing = dir.resolve("passing.xml");
         RecordIT.Run alone = fork(options("StateVictimTest#expectsIdleRegistry", 1, passing, null),
@@ -104,7 +158,6 @@ class CaptureIT {
                 partialResult);
     }
 
-    @Test
     void capturesALaterStartAndRestoresSystemProperties() throws Exception {
         Path passing = dir.resolve("passing.xml");
         fork(options("StateVictimTest#expectsNoRates", 1, passing, null), "StateVictimTest#expectsNoRates").allPassed();

@@ -47,6 +47,9 @@ class RecordIT {
     @TempDir
     Path dir;
 
+    /** The JDK the forked JVM runs on (CaptureIT runs on every JDK installed beside this one). */
+    String javaHome = System.getProperty("java.home");
+
     @BeforeAll
     static void locate() throws IOException {
         agentJar = Paths.get(System.getProperty("odrust.agent.jar", "target/odrust-jvm-agent.jar"));
@@ -153,7 +156,7 @@ class RecordIT {
         Path planFile = dir.resolve("plan.tsv");
         Files.write(planFile, p.toString().getBytes(StandardCharsets.UTF_8));
         List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(Paths.get(javaHome, "bin", "java").toString());
         if (options != null) {
             Path opts = dir.resolve("record.options");
             Files.write(opts, options.getBytes(StandardCharsets.UTF_8));

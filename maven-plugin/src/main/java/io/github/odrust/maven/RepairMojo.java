@@ -80,7 +80,7 @@ public class RepairMojo extends AbstractOdrustMojo {
                         : apply ? "not applied: " + e.notApplied
                         : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
                 String from = e.source != null && "reset-method".equals(e.source.kind)
-                        ? "calls " + String.join(" ", e.statements) : e.statements.size() + " of " + e.statementsTotal
+                        ? "with the module's own code: " + String.join(" ", e.statements) : e.statements.size() + " of " + e.statementsTotal
                         + " statements kept";
                 getLog().info(String.format("patched  %s: %s (%s; %s, %s)", e.test, e.patch, how,
                         Words.count(e.experiments, "experiment"), from));
