@@ -14,6 +14,8 @@ use quick_xml::Writer;
 use serde::{Deserialize, Serialize};
 
 use crate::detect::{FailingTest, FlakyTest};
+use crate::diagnose::{DiagnoseOutcome, DiagnoseStatus};
+use crate::model::kind::OdRole;
 use crate::model::testid::class_of;
 
 /// The report object of `render_report` (fields the renderer does not use are ignored; all but
@@ -72,6 +74,13 @@ pub struct Pairs {
     pub covered: u64,
     /// Pairs the schedule covers when all its rounds run.
     pub total: u64,
+}
+
+fn status_word(s: DiagnoseStatus) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// `x` as a percentage with one decimal: 0.3333 gives "33.3%".
@@ -148,6 +157,9 @@ pub struct ReportEntry {
     /// A command that reproduces the failure.
     #[serde(default)]
     pub reproduce: Option<String>,
+    /// What `odrust:diagnose` found: the static state it depends on.
+    #[serde(default)]
+    pub polluted_state: Option<DiagnoseOutcome>,
 }
 
 impl ReportEntry {
@@ -189,6 +201,45 @@ impl ReportEntry {
             } else {
                 format!("State-setter group: {}", group(g))
             });
+        }
+        lines.extend(self.polluted_state_lines());
+        lines
+    }
+
+    /// What `odrust:diagnose` found, one line per differing field: "Polluted state (confirmed by
+    /// restoring it; 4 experiments): com.acme.Prices.RATES is {eur=0.9} after the polluter, {}
+    /// when the test passes"; empty when it was not diagnosed.
+    pub fn polluted_state_lines(&self) -> Vec<String> {
+        let Some(d) = &self.polluted_state else {
+            return Vec::new();
+        };
+        let (after, when) = match self.finding.kind.role() {
+            Some(OdRole::Brittle) => ("alone", "after its state-setter"),
+            _ => ("after the polluter", "when the test passes"),
+        };
+        let mut lines = Vec::new();
+        if d.fields.is_empty() {
+            lines.push(format!(
+                "Polluted state: none found ({}: {})",
+                status_word(d.status),
+                d.reason
+            ));
+        }
+        for f in &d.fields {
+            let head = if f.confirmed {
+                format!(
+                    "Polluted state (confirmed by restoring it; {})",
+                    counted(d.experiments, "experiment")
+                )
+            } else if d.status == DiagnoseStatus::Confirmed {
+                "Also differs (restoring it is not needed)".to_string()
+            } else {
+                format!("Differs, not confirmed ({})", status_word(d.status))
+            };
+            lines.push(format!(
+                "{head}: {} is {} {after}, {} {when}",
+                f.diff.field, f.diff.failing, f.diff.passing
+            ));
         }
         lines
     }
@@ -397,6 +448,52 @@ pub(super) fn escape_html(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diagnosed_victim_shows_its_polluted_state_in_html_and_xml() {
+        let mut r: Report = serde_json::from_value(serde_json::json!({
+            "module": "m", "flaky": [
+                {"test": "p.V#v", "kind": "victim", "failing_experiment": 1, "passing_experiment": 2,
+                 "polluters": [["p.P#p"]], "evidence": "e",
+                 "polluted_state": {
+                    "test": "p.V#v", "kind": "victim", "status": "confirmed", "reason": "r",
+                    "failing_order": ["p.P#p", "p.V#v"], "passing_order": ["p.V#v"],
+                    "fields": [
+                      {"field": "p.Prices.RATES", "pseudo": false, "final": true, "kind": "changed",
+                       "failing": "{eur=0.9}", "passing": "{}", "differences": [], "more": 0,
+                       "restorable": true, "confirmed": true},
+                      {"field": "p.Prices.last", "pseudo": false, "final": false, "kind": "changed",
+                       "failing": "42", "passing": "0", "differences": [], "more": 0,
+                       "restorable": true, "confirmed": false}],
+                    "polluted_state": ["p.Prices.RATES"], "experiments": 4,
+                    "failing_capture": null, "passing_capture": null}}]
+        }))
+        .unwrap();
+        let lines = r.flaky[0].polluted_state_lines();
+        assert_eq!(
+            lines,
+            [
+                "Polluted state (confirmed by restoring it; 4 experiments): p.Prices.RATES is {eur=0.9} after the polluter, {} when the test passes",
+                "Also differs (restoring it is not needed): p.Prices.last is 42 after the polluter, 0 when the test passes"
+            ]
+        );
+        let out = render(&r);
+        assert!(
+            out.html
+                .contains("p.Prices.RATES is {eur=0.9} after the polluter"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.xml
+                .contains("p.Prices.RATES is {eur=0.9} after the polluter"),
+            "{}",
+            out.xml
+        );
+        // not diagnosed: nothing added
+        r.flaky[0].polluted_state = None;
+        assert!(r.flaky[0].polluted_state_lines().is_empty());
+    }
 
     fn report() -> Report {
         serde_json::from_value(serde_json::json!({

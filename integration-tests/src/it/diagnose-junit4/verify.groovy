@@ -62,6 +62,11 @@ report.flaky.each { f ->
     assert f.polluted_state.status == 'confirmed'
 }
 
+// report.html (rendered again) shows it
+def html = new File(out, 'report.html').getText('UTF-8')
+assert html.contains('Polluted state (confirmed by restoring it; 4 experiments): ' + P + 'Prices.RATES is {eur=0.9} after the polluter, {} when the test passes') : "report.html"
+assert html.contains('Also differs (restoring it is not needed): ' + P + 'Prices.lastUpdate is 42 after the polluter, 0 when the test passes')
+
 // the console names the polluted field and both values
 assert goals[1].contains('polluted ' + P + 'Prices.RATES: {eur=0.9} (failing order) vs {} (passing)') : goals[1]
 assert goals[1].contains('differs  ' + P + 'Prices.lastUpdate: 42 (failing order) vs 0 (passing)')

@@ -64,8 +64,12 @@ final class DiagnoseFile {
         }
     }
 
-    /** Sets {@code polluted_state} of the test's entry in report.json (other content unchanged). */
-    static void intoReport(Path report, JsonObject verdict) throws MojoExecutionException {
+    /**
+     * Sets {@code polluted_state} of the test's entry in report.json (other content unchanged) and
+     * renders report.html and the Surefire XML again, which show it.
+     */
+    static void intoReport(Path report, JsonObject verdict, io.github.odrust.engine.Engine engine)
+            throws MojoExecutionException {
         try {
             JsonObject json = JsonParser.parseString(new String(Files.readAllBytes(report), StandardCharsets.UTF_8)).getAsJsonObject();
             String test = verdict.get("test").getAsString();
@@ -79,8 +83,7 @@ final class DiagnoseFile {
                     f.getAsJsonObject().add("polluted_state", verdict);
                 }
             }
-            Diagnoser.atomicWrite(report, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls()
-                    .create().toJson(json) + "\n");
+            io.github.odrust.maven.detect.ReportWriter.write(json, engine, report.getParent());
         } catch (IOException | RuntimeException e) {
             throw new MojoExecutionException("cannot add the diagnosis of " + verdict.get("test") + " to " + report + ": "
                     + e.getMessage(), e);

@@ -104,7 +104,7 @@ public final class Diagnoser {
         JsonObject verdict = diagnose(target, fingerprint, history);
         DiagnoseFile.put(diagnoseFile, verdict);
         DiagnoseFile.write(dir.resolve("diagnose.json"), diagnoseFile);
-        DiagnoseFile.intoReport(reportFile, verdict);
+        DiagnoseFile.intoReport(reportFile, verdict, engine);
         return verdict;
     }
 

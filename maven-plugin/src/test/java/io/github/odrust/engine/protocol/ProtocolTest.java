@@ -339,4 +339,20 @@ class ProtocolTest {
                 done.outcome.verification.stream().map(c -> c.check).collect(java.util.stream.Collectors.toList()));
         assertEquals(4, done.outcome.experiments);
     }
+
+    @Test
+    void diagnoseNextAsksForTheFailingCaptureFirstAndAnUnexplainedVictimIsAVerdict() {
+        JsonObject request = json("{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
+                + "'fingerprint':'f'},'history':[],'next_id':3}");
+        DiagnoseStep first = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
+        assertEquals("run", first.step);
+        assertEquals(3, first.experiment.id);
+        assertEquals("capture-failing", first.experiment.kind);
+        assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
+        assertEquals(1, first.experiment.occurrence);
+        request.getAsJsonObject("target").add("polluters", new JsonArray());
+        DiagnoseStep done = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
+        assertTrue(done.isDone());
+        assertEquals("unexplained", done.outcome.get("status").getAsString());
+    }
 }
