@@ -5,8 +5,9 @@
 //! 1. Capture the static state right before the test in its failing order (`[p, v]`; a brittle
 //!    alone).
 //! 2. Capture it before the test in its passing order (a victim alone; `[s, b]`), first
-//!    initializing the classes the failing capture had initialized, so a class the test would
-//!    initialize itself shows its state right after initialization.
+//!    initializing the classes the failing capture had initialized (but not the classes of the
+//!    other tests of the failing order, whose static initializers may be what pollutes), so a
+//!    class the test would initialize itself shows its state right after initialization.
 //! 3. Diff the two captures ([`super::diff`]).
 //! 4. Run the failing order with every restorable differing field set back to its passing value;
 //!    if the test passes, delta-debug ([`crate::explain::ddmin`]) the set down to a minimal one
@@ -21,7 +22,7 @@ use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
 use crate::model::experiment::TestResult;
 use crate::model::kind::OdRole;
-use crate::model::testid::is_invocation_of;
+use crate::model::testid::{class_of, is_invocation_of};
 
 use super::capture::{self, Capture, ClassState};
 use super::diff::{self, FieldDiff};
@@ -396,11 +397,26 @@ impl<'a> Planner<'a> {
         };
         // 2. the passing capture, with the failing capture's initialized classes initialized
         let Some(pr) = self.find(DiagnoseKind::CapturePassing) else {
+            // Not the classes of the other tests of the failing order (the polluters): their
+            // static initializers may be what pollutes.
+            let own = class_of(test);
+            let others: BTreeSet<&str> = self
+                .failing
+                .0
+                .iter()
+                .map(|t| class_of(t))
+                .filter(|c| *c != own)
+                .collect();
             let init = failing
                 .classes
                 .iter()
                 .filter(|(_, s)| matches!(s, ClassState::Initialized(_)))
                 .map(|(n, _)| n.clone())
+                .filter(|n| {
+                    !others.iter().any(|c| {
+                        n == c || (n.starts_with(c) && n.as_bytes().get(c.len()) == Some(&b'$'))
+                    })
+                })
                 .collect();
             return self.run(DiagnoseKind::CapturePassing, init, None, Vec::new());
         };
