@@ -62,7 +62,7 @@ public final class RepairFile {
         /** Why a patch was not applied although apply was asked. */
         public String notApplied;
         /** Victims: what odrust:diagnose found (status, polluted fields, both values). */
-        public JsonObject pollutedState;
+        public com.google.gson.JsonElement pollutedState;
         /** Victims: the calls of the module's reset methods found for that state, best first. */
         public List<String> resetCandidates;
 

@@ -35,6 +35,13 @@ class RepairFileTest {
         assertTrue(!text.contains("\"ran\""), "the run's own list is not written: " + text);
 
         RepairFile again = RepairFile.continuing(json, "g:a", "0.1.0");
+        RepairFile.Entry diagnosed = entry("p.A#a", "patched");
+        diagnosed.pollutedState = com.google.gson.JsonParser.parseString("{\"status\":\"confirmed\"}");
+        again.put(diagnosed);
+        again.write(json);
+        // an entry with a diagnosis and one without (null) are read back
+        again = RepairFile.continuing(json, "g:a", "0.1.0");
+        assertEquals("confirmed", again.repairs.get(0).pollutedState.getAsJsonObject().get("status").getAsString());
         again.put(entry("p.A#a", "patched"));
         assertEquals(List.of("p.A#a:patched", "p.B#b:patched"),
                 again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()));
