@@ -47,6 +47,7 @@ pub const OPS: &[&str] = &[
     "repair_next",
     "reset_methods",
     "diagnose_next",
+    "incremental_select",
     "selftest_panic",
 ];
 
@@ -116,6 +117,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "reset_methods" => {
             let request: ResetRequest = parse(op, request_json)?;
             respond(&repair::reset_methods(&request)?)
+        }
+        "incremental_select" => {
+            let request: crate::incremental::select::SelectRequest = parse(op, request_json)?;
+            respond(&crate::incremental::select::select(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

@@ -416,6 +416,12 @@ pub struct ClassFile {
     /// The constant pool (index 0 and the slot after each long and double are
     /// [`PoolEntry::Unusable`]).
     pub pool: Vec<PoolEntry>,
+    /// Every type (dotted) named inside the runtime-visible annotations of the class, its fields
+    /// and its methods, beyond the annotation types of [`ClassFile::annotations`] and the
+    /// members' `annotations`: nested annotations, enum-valued and class-valued elements
+    /// (`@RunWith(Foo.class)`), parameter annotations, annotation defaults and type annotations.
+    /// These names appear only as `Utf8` text, never as `Class` entries of the pool.
+    pub annotation_references: BTreeSet<String>,
 }
 
 impl ClassFile {
@@ -463,9 +469,14 @@ impl ClassFile {
     }
 
     /// Every class this class refers to, other than itself: the constant pool's `Class`
-    /// entries (the element type of array classes), and the object types of every descriptor
-    /// (its fields' and methods', the pool's `NameAndType` and `MethodType` entries, and
-    /// annotation types). Dotted binary names; primitive types are left out.
+    /// entries (the element type of array classes; this covers superclasses, interfaces,
+    /// instructions, `throws`, catch types, inner classes, nest members, permitted subclasses and
+    /// the owners of bootstrap methods and method handles), the object types of every descriptor
+    /// (its fields' and methods', the pool's `NameAndType` and `MethodType` entries, so
+    /// `invokedynamic` bootstrap arguments too), the generic `Signature`s of the class, its fields
+    /// and methods (`List<Foo>` names `Foo` nowhere else), and every type named in its
+    /// runtime-visible annotations ([`ClassFile::annotation_references`]). Dotted binary names;
+    /// primitive types are left out.
     pub fn referenced_types(&self) -> BTreeSet<String> {
         let mut types = BTreeSet::new();
         for entry in &self.pool {
@@ -488,12 +499,22 @@ impl ClassFile {
         for f in &self.fields {
             descriptor_types(&f.descriptor, &mut types);
             types.extend(f.annotations.iter().cloned());
+            if let Some(s) = &f.signature {
+                signature_types(s, &mut types);
+            }
         }
         for m in &self.methods {
             descriptor_types(&m.descriptor, &mut types);
             types.extend(m.annotations.iter().cloned());
+            if let Some(s) = &m.signature {
+                signature_types(s, &mut types);
+            }
+        }
+        if let Some(s) = &self.signature {
+            signature_types(s, &mut types);
         }
         types.extend(self.annotations.iter().cloned());
+        types.extend(self.annotation_references.iter().cloned());
         types.remove(&self.name);
         types
     }
@@ -530,6 +551,132 @@ fn descriptor_types(descriptor: &str, out: &mut BTreeSet<String>) {
             }
             None => break,
         }
+    }
+}
+
+/// Adds the classes named in a generic signature (JVMS 4.7.9.1: a class, method or field
+/// signature) to `out`: `Ljava/util/Map<Ljava/lang/String;Lcom/acme/Foo;>;` names `java.util.Map`,
+/// `java.lang.String` and `com.acme.Foo`; `Lcom/acme/Outer<TT;>.Inner;` names
+/// `com.acme.Outer` and `com.acme.Outer$Inner`. Type variables are not classes. A malformed
+/// signature adds what was read before the error.
+pub fn signature_types(signature: &str, out: &mut BTreeSet<String>) {
+    let mut p = SignatureParser {
+        bytes: signature.as_bytes(),
+        pos: 0,
+        out,
+    };
+    let _ = p.signature();
+}
+
+/// A recursive-descent reader of generic signatures; `None` means malformed.
+struct SignatureParser<'a, 'o> {
+    bytes: &'a [u8],
+    pos: usize,
+    out: &'o mut BTreeSet<String>,
+}
+
+impl SignatureParser<'_, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn signature(&mut self) -> Option<()> {
+        if self.peek() == Some(b'<') {
+            self.type_parameters()?;
+        }
+        while let Some(c) = self.peek() {
+            if matches!(c, b'(' | b')' | b'^') {
+                self.pos += 1;
+            } else {
+                self.java_type(0)?;
+            }
+        }
+        Some(())
+    }
+
+    fn type_parameters(&mut self) -> Option<()> {
+        self.pos += 1; // '<'
+        while self.peek()? != b'>' {
+            // Identifier ':' [ClassBound] {':' InterfaceBound}
+            while self.peek()? != b':' {
+                self.pos += 1;
+            }
+            while self.peek() == Some(b':') {
+                self.pos += 1;
+                if matches!(self.peek()?, b'L' | b'T' | b'[') {
+                    self.java_type(0)?;
+                }
+            }
+        }
+        self.pos += 1; // '>'
+        Some(())
+    }
+
+    fn java_type(&mut self, depth: u32) -> Option<()> {
+        if depth > 64 {
+            return None;
+        }
+        match self.peek()? {
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b'V' => self.pos += 1,
+            b'[' => {
+                self.pos += 1;
+                self.java_type(depth + 1)?;
+            }
+            b'T' => {
+                while self.peek()? != b';' {
+                    self.pos += 1;
+                }
+                self.pos += 1;
+            }
+            b'L' => {
+                self.pos += 1;
+                let mut name = self.identifier();
+                loop {
+                    if !name.is_empty() {
+                        self.out.insert(dotted(&name));
+                    }
+                    if self.peek()? == b'<' {
+                        self.pos += 1;
+                        while self.peek()? != b'>' {
+                            match self.peek()? {
+                                b'*' => self.pos += 1,
+                                b'+' | b'-' => {
+                                    self.pos += 1;
+                                    self.java_type(depth + 1)?;
+                                }
+                                _ => self.java_type(depth + 1)?,
+                            }
+                        }
+                        self.pos += 1;
+                    }
+                    match self.peek()? {
+                        b'.' => {
+                            self.pos += 1;
+                            name = format!("{name}${}", self.identifier());
+                        }
+                        b';' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// The text up to the next `<`, `.` or `;`.
+    fn identifier(&mut self) -> String {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| !matches!(c, b'<' | b'.' | b';'))
+        {
+            self.pos += 1;
+        }
+        String::from_utf8_lossy(&self.bytes[start..self.pos]).into_owned()
     }
 }
 
@@ -833,6 +980,7 @@ fn parse_class(r: &mut Reader<'_>) -> Parse<ClassFile> {
         source_file: None,
         bootstrap_methods: Vec::new(),
         pool: Vec::new(),
+        annotation_references: BTreeSet::new(),
     };
     for attribute in &class_attributes {
         let mut a = Reader {
@@ -908,7 +1056,12 @@ fn parse_class(r: &mut Reader<'_>) -> Parse<ClassFile> {
             }
             "Signature" => class.signature = Some(pool.utf8(a.u2("a signature")?, at)?.into()),
             "SourceFile" => class.source_file = Some(pool.utf8(a.u2("a source file")?, at)?.into()),
-            "RuntimeVisibleAnnotations" => class.annotations = annotations(&mut a, &pool)?,
+            "RuntimeVisibleAnnotations" => {
+                class.annotations = annotations(&mut a, &pool, &mut class.annotation_references)?
+            }
+            "RuntimeVisibleTypeAnnotations" => {
+                type_annotations(&mut a, &pool, &mut class.annotation_references)?
+            }
             _ => continue,
         }
         attribute.check_consumed(&a)?;
@@ -916,13 +1069,18 @@ fn parse_class(r: &mut Reader<'_>) -> Parse<ClassFile> {
     r.pos = members_start;
     let count = r.u2("the field count")?;
     for _ in 0..count {
-        class.fields.push(parse_field(r, &pool)?);
+        class
+            .fields
+            .push(parse_field(r, &pool, &mut class.annotation_references)?);
     }
     let count = r.u2("the method count")?;
     for _ in 0..count {
-        class
-            .methods
-            .push(parse_method(r, &pool, &class.bootstrap_methods)?);
+        class.methods.push(parse_method(
+            r,
+            &pool,
+            &class.bootstrap_methods,
+            &mut class.annotation_references,
+        )?);
     }
     class.pool = entries;
     Ok(class)
@@ -1153,7 +1311,7 @@ fn member_head(r: &mut Reader<'_>, pool: &Pool<'_>) -> Parse<(AccessFlags, Strin
     Ok((access, name, descriptor))
 }
 
-fn parse_field(r: &mut Reader<'_>, pool: &Pool<'_>) -> Parse<Field> {
+fn parse_field(r: &mut Reader<'_>, pool: &Pool<'_>, refs: &mut BTreeSet<String>) -> Parse<Field> {
     let (access, name, descriptor) = member_head(r, pool)?;
     let mut field = Field {
         access,
@@ -1175,7 +1333,8 @@ fn parse_field(r: &mut Reader<'_>, pool: &Pool<'_>) -> Parse<Field> {
                 field.constant_value = Some(pool.constant(index, at)?);
             }
             "Signature" => field.signature = Some(pool.utf8(a.u2("a signature")?, at)?.into()),
-            "RuntimeVisibleAnnotations" => field.annotations = annotations(&mut a, pool)?,
+            "RuntimeVisibleAnnotations" => field.annotations = annotations(&mut a, pool, refs)?,
+            "RuntimeVisibleTypeAnnotations" => type_annotations(&mut a, pool, refs)?,
             _ => continue,
         }
         attribute.check_consumed(&a)?;
@@ -1187,6 +1346,7 @@ fn parse_method(
     r: &mut Reader<'_>,
     pool: &Pool<'_>,
     bootstraps: &[BootstrapMethod],
+    refs: &mut BTreeSet<String>,
 ) -> Parse<Method> {
     let (access, name, descriptor) = member_head(r, pool)?;
     let mut method = Method {
@@ -1221,7 +1381,15 @@ fn parse_method(
                 )?);
             }
             "Signature" => method.signature = Some(pool.utf8(a.u2("a signature")?, at)?.into()),
-            "RuntimeVisibleAnnotations" => method.annotations = annotations(&mut a, pool)?,
+            "RuntimeVisibleAnnotations" => method.annotations = annotations(&mut a, pool, refs)?,
+            "RuntimeVisibleParameterAnnotations" => {
+                let parameters = a.u1("the annotated parameter count")?;
+                for _ in 0..parameters {
+                    annotations(&mut a, pool, refs)?;
+                }
+            }
+            "AnnotationDefault" => element_value(&mut a, pool, 0, refs)?,
+            "RuntimeVisibleTypeAnnotations" => type_annotations(&mut a, pool, refs)?,
             _ => continue,
         }
         attribute.check_consumed(&a)?;
@@ -1229,18 +1397,65 @@ fn parse_method(
     Ok(method)
 }
 
-/// The annotation types of a `RuntimeVisibleAnnotations` attribute.
-fn annotations(r: &mut Reader<'_>, pool: &Pool<'_>) -> Parse<Vec<String>> {
+/// The annotation types of a `RuntimeVisibleAnnotations` attribute; adds every type named
+/// inside them to `refs`.
+fn annotations(
+    r: &mut Reader<'_>,
+    pool: &Pool<'_>,
+    refs: &mut BTreeSet<String>,
+) -> Parse<Vec<String>> {
     let count = r.u2("the annotation count")?;
     let mut types = Vec::with_capacity(count as usize);
     for _ in 0..count {
-        types.push(annotation(r, pool, 0)?);
+        types.push(annotation(r, pool, 0, refs)?);
     }
     Ok(types)
 }
 
-/// One annotation; returns its type (dotted).
-fn annotation(r: &mut Reader<'_>, pool: &Pool<'_>, depth: u32) -> Parse<String> {
+/// A `RuntimeVisibleTypeAnnotations` attribute (JVMS 4.7.20): adds the types named in its
+/// annotations to `refs`.
+fn type_annotations(r: &mut Reader<'_>, pool: &Pool<'_>, refs: &mut BTreeSet<String>) -> Parse<()> {
+    let count = r.u2("the type annotation count")?;
+    for _ in 0..count {
+        let target = r.u1("a type annotation's target type")?;
+        match target {
+            0x00 | 0x01 | 0x16 => {
+                r.u1("a type annotation's target")?;
+            }
+            0x10 | 0x17 | 0x42..=0x46 => {
+                r.u2("a type annotation's target")?;
+            }
+            0x11 | 0x12 => {
+                r.u2("a type annotation's target")?;
+            }
+            0x13..=0x15 => {}
+            0x40 | 0x41 => {
+                let n = r.u2("a local variable target's length")?;
+                r.take(n as usize * 6, "a local variable target")?;
+            }
+            0x47..=0x4b => {
+                r.take(3, "a type argument target")?;
+            }
+            _ => {
+                r.pos -= 1;
+                return r.fail(format!("unknown type annotation target {target:#04x}"));
+            }
+        }
+        let path = r.u1("a type path's length")?;
+        r.take(path as usize * 2, "a type path")?;
+        annotation(r, pool, 0, refs)?;
+    }
+    Ok(())
+}
+
+/// One annotation; returns its type (dotted) and adds it, and every type named inside it, to
+/// `refs`.
+fn annotation(
+    r: &mut Reader<'_>,
+    pool: &Pool<'_>,
+    depth: u32,
+    refs: &mut BTreeSet<String>,
+) -> Parse<String> {
     if depth > MAX_ANNOTATION_DEPTH {
         return r.fail(format!(
             "annotations nested more than {MAX_ANNOTATION_DEPTH} deep"
@@ -1253,15 +1468,21 @@ fn annotation(r: &mut Reader<'_>, pool: &Pool<'_>, depth: u32) -> Parse<String> 
         .and_then(|d| d.strip_suffix(';'))
         .map(dotted)
         .unwrap_or_else(|| dotted(descriptor));
+    refs.insert(name.clone());
     let pairs = r.u2("an annotation's element count")?;
     for _ in 0..pairs {
         r.u2("an element name")?;
-        element_value(r, pool, depth)?;
+        element_value(r, pool, depth, refs)?;
     }
     Ok(name)
 }
 
-fn element_value(r: &mut Reader<'_>, pool: &Pool<'_>, depth: u32) -> Parse<()> {
+fn element_value(
+    r: &mut Reader<'_>,
+    pool: &Pool<'_>,
+    depth: u32,
+    refs: &mut BTreeSet<String>,
+) -> Parse<()> {
     if depth > MAX_ANNOTATION_DEPTH {
         return r.fail(format!(
             "annotation values nested more than {MAX_ANNOTATION_DEPTH} deep"
@@ -1269,20 +1490,25 @@ fn element_value(r: &mut Reader<'_>, pool: &Pool<'_>, depth: u32) -> Parse<()> {
     }
     let tag = r.u1("an element value tag")?;
     match tag {
-        b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b's' | b'c' => {
+        b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b's' => {
             r.u2("an element value")?;
         }
         b'e' => {
-            r.u2("an enum element's type")?;
+            let at = r.pos;
+            descriptor_types(pool.utf8(r.u2("an enum element's type")?, at)?, refs);
             r.u2("an enum element's name")?;
         }
+        b'c' => {
+            let at = r.pos;
+            descriptor_types(pool.utf8(r.u2("a class element")?, at)?, refs);
+        }
         b'@' => {
-            annotation(r, pool, depth + 1)?;
+            annotation(r, pool, depth + 1, refs)?;
         }
         b'[' => {
             let n = r.u2("an array element's length")?;
             for _ in 0..n {
-                element_value(r, pool, depth + 1)?;
+                element_value(r, pool, depth + 1, refs)?;
             }
         }
         _ => {
@@ -1322,7 +1548,7 @@ fn parse_code(r: &mut Reader<'_>, pool: &Pool<'_>, bootstraps: &[BootstrapMethod
 
 /// The number of operand bytes after an opcode with a fixed length; `None` for the switches and
 /// `wide` (variable), and for opcodes that do not exist.
-fn operand_length(opcode: u8) -> Option<usize> {
+pub(super) fn operand_length(opcode: u8) -> Option<usize> {
     Some(match opcode {
         0x00..=0x0f => 0, // nop, aconst_null, iconst_*, lconst_*, fconst_*, dconst_*
         0x10 => 1,        // bipush

@@ -1,0 +1,533 @@
+//! Checksums of class files and jars (SHA-256, lower-case hex).
+//!
+//! A class file's checksum ignores what cannot change behaviour, so that a recompile after an
+//! edit of comments, blank lines or local variable names does not count as a change:
+//!
+//! - the debug attributes `SourceFile`, `SourceDebugExtension`, `LineNumberTable`,
+//!   `LocalVariableTable` and `LocalVariableTypeTable`;
+//! - `StackMapTable`, which the compiler derives from the code and which only the verifier reads
+//!   (its entries name constant-pool indices that move when the pool does);
+//! - the constant pool's order and indices: every index (in instructions, attributes, the pool
+//!   itself) is hashed as the entry it resolves to (`Methodref com/acme/Foo.bar:(I)V`), and the
+//!   pool itself is not hashed, so an entry that only debug attributes used disappears with them.
+//!
+//! Everything else is hashed in file order: versions, flags, names, members and their order,
+//! bytecode (with branch offsets as written), exception tables, annotations, bootstrap methods,
+//! inner classes, nest and record attributes. Attributes this module does not know are hashed as
+//! their raw bytes (a pool reorder may then change the checksum: a spurious change, never a missed
+//! one). So is the `Module` attribute of `module-info`.
+//!
+//! A jar's checksum is the SHA-256 of its bytes.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::classfile::{operand_length, ClassFile, PoolEntry};
+use crate::error::EngineError;
+
+/// The SHA-256 of `bytes`, as 64 lower-case hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// The checksum of a jar (or any file): the SHA-256 of its bytes.
+pub fn file_checksum(path: &Path) -> Result<String, EngineError> {
+    let bytes = std::fs::read(path).map_err(|source| EngineError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// The checksum of a class file's bytes that ignores debug information and the constant pool's
+/// layout (see the module's documentation); `file` names it in errors.
+pub fn class_checksum(bytes: &[u8], file: &Path) -> Result<String, EngineError> {
+    let class = ClassFile::parse(bytes, file)?;
+    class_checksum_parsed(bytes, &class, file)
+}
+
+/// [`class_checksum`] of a file already parsed as `class`.
+pub fn class_checksum_parsed(
+    bytes: &[u8],
+    class: &ClassFile,
+    file: &Path,
+) -> Result<String, EngineError> {
+    let mut canon = Canon {
+        class,
+        bytes,
+        pos: 0,
+        hasher: Sha256::new(),
+    };
+    canon
+        .class_file()
+        .map_err(|reason| EngineError::BadClassFile {
+            file: file.to_path_buf(),
+            reason,
+        })?;
+    Ok(hex(&canon.hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// Attributes left out of the checksum.
+const IGNORED: [&str; 6] = [
+    "SourceFile",
+    "SourceDebugExtension",
+    "LineNumberTable",
+    "LocalVariableTable",
+    "LocalVariableTypeTable",
+    "StackMapTable",
+];
+
+/// How deep constant-pool entries may refer to each other (through bootstrap arguments).
+const MAX_DEPTH: u32 = 16;
+
+/// A walk over the class file's bytes that feeds a canonical form to the hasher. The file was
+/// parsed first, so the walk meets only checked input; it still fails instead of panicking.
+struct Canon<'a> {
+    class: &'a ClassFile,
+    bytes: &'a [u8],
+    pos: usize,
+    hasher: Sha256,
+}
+
+type Walk<T> = Result<T, String>;
+
+impl Canon<'_> {
+    fn take(&mut self, n: usize) -> Walk<&[u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|end| *end <= self.bytes.len())
+            .ok_or_else(|| format!("truncated at byte {}", self.pos))?;
+        let slice = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(slice)
+    }
+    fn u1(&mut self) -> Walk<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn u2(&mut self) -> Walk<u16> {
+        let b = self.take(2)?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+    fn u4(&mut self) -> Walk<u32> {
+        let b = self.take(4)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Hashes a token, length-prefixed so that two sequences of tokens never hash alike.
+    fn token(&mut self, bytes: &[u8]) {
+        self.hasher.update((bytes.len() as u32).to_be_bytes());
+        self.hasher.update(bytes);
+    }
+    fn text(&mut self, s: &str) {
+        self.token(s.as_bytes());
+    }
+    fn number(&mut self, n: u32) {
+        self.token(&n.to_be_bytes());
+    }
+
+    /// Reads an index and hashes the entry it resolves to (`0` as "none").
+    fn entry(&mut self) -> Walk<()> {
+        let index = self.u2()?;
+        let text = self.resolve(index, 0)?;
+        self.text(&text);
+        Ok(())
+    }
+
+    /// The canonical text of pool entry `index`.
+    fn resolve(&self, index: u16, depth: u32) -> Walk<String> {
+        if index == 0 {
+            return Ok("none".into());
+        }
+        if depth > MAX_DEPTH {
+            return Err(format!("constant-pool entry {index} nests too deep"));
+        }
+        let pool = &self.class.pool;
+        let utf8 = |i: u16| -> Walk<&str> {
+            match pool.get(i as usize) {
+                Some(PoolEntry::Utf8(s)) => Ok(s),
+                _ => Err(format!("constant-pool entry {i} is not Utf8")),
+            }
+        };
+        let next = |i: u16| self.resolve(i, depth + 1);
+        Ok(match pool.get(index as usize) {
+            None | Some(PoolEntry::Unusable) => {
+                return Err(format!("constant-pool index {index} is not usable"))
+            }
+            Some(PoolEntry::Utf8(s)) => format!("utf8 {s}"),
+            Some(PoolEntry::Integer(v)) => format!("int {v}"),
+            Some(PoolEntry::Float(v)) => format!("float {:#x}", v.to_bits()),
+            Some(PoolEntry::Long(v)) => format!("long {v}"),
+            Some(PoolEntry::Double(v)) => format!("double {:#x}", v.to_bits()),
+            Some(PoolEntry::Class(i)) => format!("class {}", utf8(*i)?),
+            Some(PoolEntry::String(i)) => format!("string {}", utf8(*i)?),
+            Some(PoolEntry::Fieldref {
+                class,
+                name_and_type,
+            }) => format!("field {} {}", next(*class)?, next(*name_and_type)?),
+            Some(PoolEntry::Methodref {
+                class,
+                name_and_type,
+            }) => format!("method {} {}", next(*class)?, next(*name_and_type)?),
+            Some(PoolEntry::InterfaceMethodref {
+                class,
+                name_and_type,
+            }) => format!("imethod {} {}", next(*class)?, next(*name_and_type)?),
+            Some(PoolEntry::NameAndType { name, descriptor }) => {
+                format!("nat {}:{}", utf8(*name)?, utf8(*descriptor)?)
+            }
+            Some(PoolEntry::MethodHandle { kind, reference }) => {
+                format!("handle {kind} {}", next(*reference)?)
+            }
+            Some(PoolEntry::MethodType(i)) => format!("methodtype {}", utf8(*i)?),
+            Some(PoolEntry::Dynamic {
+                bootstrap,
+                name_and_type,
+            }) => format!(
+                "dynamic [{}] {}",
+                self.bootstrap(*bootstrap, depth + 1)?,
+                next(*name_and_type)?
+            ),
+            Some(PoolEntry::InvokeDynamic {
+                bootstrap,
+                name_and_type,
+            }) => format!(
+                "indy [{}] {}",
+                self.bootstrap(*bootstrap, depth + 1)?,
+                next(*name_and_type)?
+            ),
+            Some(PoolEntry::Module(i)) => format!("module {}", utf8(*i)?),
+            Some(PoolEntry::Package(i)) => format!("package {}", utf8(*i)?),
+        })
+    }
+
+    /// The canonical text of bootstrap method `index`: its handle and arguments.
+    fn bootstrap(&self, index: u16, depth: u32) -> Walk<String> {
+        let Some(b) = self.class.bootstrap_methods.get(index as usize) else {
+            return Ok(format!("missing bootstrap {index}"));
+        };
+        let mut text = format!("{} {}", b.kind, b.method);
+        for arg in &b.arguments {
+            text.push_str(" | ");
+            text.push_str(&self.resolve(*arg, depth + 1)?);
+        }
+        Ok(text)
+    }
+
+    fn class_file(&mut self) -> Walk<()> {
+        let head = self.take(8)?.to_vec(); // magic, minor, major
+        self.token(&head);
+        self.skip_pool()?;
+        let access = self.u2()?;
+        self.number(u32::from(access));
+        self.entry()?; // this_class
+        self.entry()?; // super_class
+        let interfaces = self.u2()?;
+        self.number(u32::from(interfaces));
+        for _ in 0..interfaces {
+            self.entry()?;
+        }
+        for _ in 0..2 {
+            // fields, then methods
+            let count = self.u2()?;
+            self.number(u32::from(count));
+            for _ in 0..count {
+                let access = self.u2()?;
+                self.number(u32::from(access));
+                self.entry()?; // name
+                self.entry()?; // descriptor
+                self.attributes()?;
+            }
+        }
+        self.attributes()
+    }
+
+    fn skip_pool(&mut self) -> Walk<()> {
+        let count = self.u2()?;
+        let mut index = 1;
+        while index < count {
+            let tag = self.u1()?;
+            let size = match tag {
+                1 => self.u2()? as usize,
+                3 | 4 => 4,
+                5 | 6 => {
+                    index += 1;
+                    8
+                }
+                7 | 8 | 16 | 19 | 20 => 2,
+                9..=12 | 17 | 18 => 4,
+                15 => 3,
+                _ => return Err(format!("unknown constant-pool tag {tag}")),
+            };
+            self.take(size)?;
+            index += 1;
+        }
+        Ok(())
+    }
+
+    fn attributes(&mut self) -> Walk<()> {
+        let count = self.u2()?;
+        for _ in 0..count {
+            let name_index = self.u2()?;
+            let name = match self.class.pool.get(name_index as usize) {
+                Some(PoolEntry::Utf8(s)) => s.clone(),
+                _ => return Err(format!("attribute name {name_index} is not Utf8")),
+            };
+            let length = self.u4()? as usize;
+            let end = self.pos.saturating_add(length);
+            if end > self.bytes.len() {
+                return Err(format!("attribute {name} runs past the end of the file"));
+            }
+            if IGNORED.contains(&name.as_str()) {
+                self.pos = end;
+                continue;
+            }
+            self.text(&name);
+            self.attribute(&name, end)?;
+            if self.pos != end {
+                return Err(format!("attribute {name} has an unexpected length"));
+            }
+        }
+        Ok(())
+    }
+
+    fn attribute(&mut self, name: &str, end: usize) -> Walk<()> {
+        match name {
+            "Code" => self.code()?,
+            "ConstantValue" | "Signature" | "NestHost" | "ModuleMainClass" => self.entry()?,
+            "Exceptions" | "NestMembers" | "PermittedSubclasses" | "ModulePackages" => {
+                let n = self.u2()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.entry()?;
+                }
+            }
+            "InnerClasses" => {
+                let n = self.u2()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.entry()?;
+                    self.entry()?;
+                    self.entry()?;
+                    let flags = self.u2()?;
+                    self.number(u32::from(flags));
+                }
+            }
+            "EnclosingMethod" => {
+                self.entry()?;
+                self.entry()?;
+            }
+            "BootstrapMethods" => {
+                let n = self.u2()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.entry()?;
+                    let args = self.u2()?;
+                    self.number(u32::from(args));
+                    for _ in 0..args {
+                        self.entry()?;
+                    }
+                }
+            }
+            "MethodParameters" => {
+                let n = self.u1()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.entry()?;
+                    let flags = self.u2()?;
+                    self.number(u32::from(flags));
+                }
+            }
+            "RuntimeVisibleAnnotations" | "RuntimeInvisibleAnnotations" => self.annotations()?,
+            "RuntimeVisibleParameterAnnotations" | "RuntimeInvisibleParameterAnnotations" => {
+                let n = self.u1()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.annotations()?;
+                }
+            }
+            "RuntimeVisibleTypeAnnotations" | "RuntimeInvisibleTypeAnnotations" => {
+                self.type_annotations()?
+            }
+            "AnnotationDefault" => self.element_value(0)?,
+            "Record" => {
+                let n = self.u2()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.entry()?;
+                    self.entry()?;
+                    self.attributes()?;
+                }
+            }
+            _ => {
+                let raw = self.take(end - self.pos)?.to_vec();
+                self.token(&raw);
+            }
+        }
+        Ok(())
+    }
+
+    fn annotations(&mut self) -> Walk<()> {
+        let n = self.u2()?;
+        self.number(u32::from(n));
+        for _ in 0..n {
+            self.annotation(0)?;
+        }
+        Ok(())
+    }
+
+    fn annotation(&mut self, depth: u32) -> Walk<()> {
+        if depth > MAX_DEPTH {
+            return Err("annotations nest too deep".into());
+        }
+        self.entry()?; // type
+        let pairs = self.u2()?;
+        self.number(u32::from(pairs));
+        for _ in 0..pairs {
+            self.entry()?; // element name
+            self.element_value(depth)?;
+        }
+        Ok(())
+    }
+
+    fn element_value(&mut self, depth: u32) -> Walk<()> {
+        if depth > MAX_DEPTH {
+            return Err("annotation values nest too deep".into());
+        }
+        let tag = self.u1()?;
+        self.token(&[tag]);
+        match tag {
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' | b's' | b'c' => self.entry()?,
+            b'e' => {
+                self.entry()?;
+                self.entry()?;
+            }
+            b'@' => self.annotation(depth + 1)?,
+            b'[' => {
+                let n = self.u2()?;
+                self.number(u32::from(n));
+                for _ in 0..n {
+                    self.element_value(depth + 1)?;
+                }
+            }
+            _ => return Err(format!("unknown annotation element tag {tag:#04x}")),
+        }
+        Ok(())
+    }
+
+    fn type_annotations(&mut self) -> Walk<()> {
+        let n = self.u2()?;
+        self.number(u32::from(n));
+        for _ in 0..n {
+            let start = self.pos;
+            let target = self.u1()?;
+            let size = match target {
+                0x00 | 0x01 | 0x16 => 1,
+                0x10 | 0x11 | 0x12 | 0x17 | 0x42..=0x46 => 2,
+                0x13..=0x15 => 0,
+                0x40 | 0x41 => {
+                    let n = self.u2()? as usize;
+                    n * 6
+                }
+                0x47..=0x4b => 3,
+                _ => return Err(format!("unknown type annotation target {target:#04x}")),
+            };
+            self.take(size)?;
+            let path = self.u1()? as usize;
+            self.take(path * 2)?;
+            let raw = self.bytes[start..self.pos].to_vec();
+            self.token(&raw);
+            self.annotation(0)?;
+        }
+        Ok(())
+    }
+
+    fn code(&mut self) -> Walk<()> {
+        let limits = self.take(4)?.to_vec(); // max_stack, max_locals
+        self.token(&limits);
+        let length = self.u4()? as usize;
+        self.number(length as u32);
+        let start = self.pos;
+        self.take(length)?;
+        self.pos = start;
+        let mut pc = 0;
+        while pc < length {
+            let opcode = self.bytes[start + pc];
+            let size = instruction_length(&self.bytes[start..start + length], pc)
+                .ok_or_else(|| format!("bad instruction at offset {pc}"))?;
+            self.pos = start + pc + 1;
+            self.token(&[opcode]);
+            match opcode {
+                0x12 => {
+                    let index = u16::from(self.u1()?);
+                    let text = self.resolve(index, 0)?;
+                    self.text(&text);
+                }
+                0x13 | 0x14 | 0xb2..=0xb8 | 0xbb | 0xbd | 0xc0 | 0xc1 => self.entry()?,
+                0xb9 | 0xba | 0xc5 => {
+                    self.entry()?;
+                    let rest = self.take(size - 3)?.to_vec();
+                    self.token(&rest);
+                }
+                _ => {
+                    let rest = self.take(size - 1)?.to_vec();
+                    self.token(&rest);
+                }
+            }
+            pc += size;
+        }
+        self.pos = start + length;
+        let handlers = self.u2()?;
+        self.number(u32::from(handlers));
+        for _ in 0..handlers {
+            let pcs = self.take(6)?.to_vec(); // start, end, handler
+            self.token(&pcs);
+            self.entry()?; // catch type
+        }
+        self.attributes()
+    }
+}
+
+/// The length in bytes of the instruction at `pc` of `code`; `None` when it is not one.
+fn instruction_length(code: &[u8], pc: usize) -> Option<usize> {
+    let opcode = *code.get(pc)?;
+    let i4 = |at: usize| -> Option<i64> {
+        let b = code.get(at..at + 4)?;
+        Some(i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+    };
+    let length = match opcode {
+        0xaa | 0xab => {
+            let base = 1 + (4 - (pc + 1) % 4) % 4;
+            if opcode == 0xaa {
+                let low = i4(pc + base + 4)?;
+                let high = i4(pc + base + 8)?;
+                if low > high {
+                    return None;
+                }
+                base + 12 + usize::try_from(high - low + 1).ok()? * 4
+            } else {
+                let pairs = usize::try_from(i4(pc + base + 4)?).ok()?;
+                base + 8 + pairs * 8
+            }
+        }
+        0xc4 => match *code.get(pc + 1)? {
+            0x84 => 6,
+            _ => 4,
+        },
+        _ => 1 + operand_length(opcode)?,
+    };
+    (pc + length <= code.len()).then_some(length)
+}
+
+#[cfg(test)]
+#[path = "checksum_tests.rs"]
+mod tests;
