@@ -1022,6 +1022,8 @@ pub fn render(node: &Node) -> String {
             }
             Piece::Node(node) => match node {
                 Node::Null => out.push("null"),
+                // an empty string shows as "" (nothing at all would read as a missing value)
+                Node::Str(text) if text.is_empty() => out.push("\"\""),
                 Node::Prim { text, .. } | Node::Text { text, .. } | Node::Str(text) => {
                     out.push(text)
                 }

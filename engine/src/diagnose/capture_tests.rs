@@ -508,6 +508,7 @@ fn renders_each_kind() {
             "<unreadable a.X>",
         ),
         ("<truncated/>", "…"),
+        ("<string></string>", "\"\""),
         (
             r#"<list class="L"><list class="L"><string>a</string></list><set class="S"/><truncated/></list>"#,
             "[[a], {}, …]",

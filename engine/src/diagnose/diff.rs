@@ -268,9 +268,10 @@ fn compare_field(
     if walk.total == 0 {
         return None;
     }
-    if walk.why_not.is_none() && (truncated(failing) || truncated(passing)) {
-        // Cut by the node cap on a side: the passing value is not fully known, even where the
-        // differences found do not touch the cut.
+    if walk.why_not.is_none() && truncated(passing) {
+        // Cut by the node cap on the passing side: the passing value is not fully known, even
+        // where the differences found do not touch the cut (a cut failing side does not matter:
+        // a restore sets the passing value).
         walk.why_not = Some(TRUNCATED_FIELD.to_string());
     }
     Some(FieldDiff {
@@ -501,9 +502,11 @@ impl<'a> Walk<'a> {
     fn report(&mut self, failing: Option<&Node>, passing: Option<&Node>) {
         self.total += 1;
         if self.why_not.is_none() {
-            // A static final field whose value itself differs is not ruled out: the agent sets
-            // static finals through jdk.internal.misc.Unsafe, and says so when it cannot.
-            self.why_not = blocker(failing).or_else(|| blocker(passing));
+            // Only the passing side matters: the restore sets the passing value, whatever the
+            // failing one holds. A static final field whose value itself differs is not ruled
+            // out: the agent sets static finals through jdk.internal.misc.Unsafe, and says so
+            // when it cannot.
+            self.why_not = blocker(passing);
         }
         if self.shown.len() < MAX_DIFFERENCES {
             let (failing, passing) = shown_pair(failing, passing);

@@ -442,11 +442,30 @@ impl<'a> Planner<'a> {
         };
         // 3. the diff
         let diffs = diff::diff(&failing, &passing);
+        // Fields the agent could not set back in an earlier restore are left out from then on
+        // (a restore that did not happen proves nothing either way).
+        let refused: BTreeSet<String> = self
+            .records
+            .iter()
+            .filter(|r| r.experiment.kind == DiagnoseKind::Restore)
+            .flat_map(|r| r.restored.iter())
+            .filter(|(_, v)| v.as_str() != "restored")
+            .map(|(f, _)| f.clone())
+            .collect();
         let restorable: Vec<String> = diffs
             .iter()
-            .filter(|d| d.restorable)
+            .filter(|d| d.restorable && !refused.contains(&d.field))
             .map(|d| d.field.clone())
             .collect();
+        let refused_text = if refused.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = refused
+                .iter()
+                .map(|f| format!("{f} ({})", self.last_restore(f).unwrap_or_default()))
+                .collect();
+            format!("; odrust could not restore {}", list.join(", "))
+        };
         let fields = |confirmed: &BTreeSet<String>| -> Vec<PollutedField> {
             let mut out: Vec<PollutedField> = diffs
                 .iter()
@@ -470,7 +489,11 @@ impl<'a> Planner<'a> {
         if restorable.is_empty() {
             return self.done(
                 DiagnoseStatus::NotRestorable,
-                format!("{} differ, and odrust cannot set any of them back to test which one matters (each says why)", count(diffs.len(), "field")),
+                format!(
+                    "{} {}, and odrust cannot set any of them back to test which one matters (each says why){refused_text}",
+                    count(diffs.len(), "field"),
+                    if diffs.len() == 1 { "differs" } else { "differ" }
+                ),
                 fields(&BTreeSet::new()),
                 Vec::new(),
             );
@@ -507,7 +530,7 @@ impl<'a> Planner<'a> {
             Some(false) => {
                 return self.done(
                     DiagnoseStatus::Unconfirmed,
-                    format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}]: the state it depends on is elsewhere, or in a field that cannot be restored", restorable.len()),
+                    format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}]: the state it depends on is elsewhere, or in a field that cannot be restored{refused_text}", restorable.len()),
                     fields(&BTreeSet::new()),
                     Vec::new(),
                 );

@@ -219,14 +219,28 @@ fn unconfirmed_when_restoring_everything_does_not_help() {
 fn a_field_the_agent_could_not_restore_does_not_count_as_restored() {
     let mut m = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["a"]);
     m.unrestorable.insert("com.acme.S.a".into());
-    let (o, _) = m.diagnose(&victim(), None);
+    let (o, asked) = m.diagnose(&victim(), None);
+    // restore-all (a refused), then the others without it: b alone does not make it pass
+    assert_eq!(asked[3].fields, vec!["com.acme.S.b"]);
     assert_eq!(o.status, DiagnoseStatus::Unconfirmed, "{}", o.reason);
+    assert!(
+        o.reason
+            .contains("odrust could not restore com.acme.S.a (not restored: final)"),
+        "{}",
+        o.reason
+    );
     let a = o
         .fields
         .iter()
         .find(|f| f.diff.field == "com.acme.S.a")
         .unwrap();
     assert_eq!(a.restore.as_deref(), Some("not restored: final"));
+    // when the refused field was not needed, the others are confirmed without it
+    let mut m = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["b"]);
+    m.unrestorable.insert("com.acme.S.a".into());
+    let (o, _) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, vec!["com.acme.S.b"]);
 }
 
 #[test]

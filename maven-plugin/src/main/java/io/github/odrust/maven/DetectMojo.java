@@ -135,9 +135,22 @@ public class DetectMojo extends AbstractOdrustMojo {
         config.check();
 
         TestModule module = testModule();
+        this.module = module;
+        Detection.Preparation preparation = new Detection.Preparation() {
+            @Override
+            public void prepare(Engine e, DetectConfig c, JsonObject suite, ExperimentLog history) throws MojoFailureException {
+                DetectMojo.this.prepare(e, c, suite, history);
+            }
+
+            @Override
+            public JsonObject narrow(Engine e, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+                return DetectMojo.this.narrow(e, suite);
+            }
+        };
         Report report = new Detection(engine, module, out, getLog())
-                .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), this::prepare);
-        ReactorSummary.add(session, project, module.id(), report == null ? "no tests, skipped" : ConsoleReport.moduleLine(report),
+                .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), preparation);
+        finished(report);
+        ReactorSummary.add(session, project, module.id(), report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
         if (report != null && failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky);
@@ -186,4 +199,20 @@ public class DetectMojo extends AbstractOdrustMojo {
 
     /** Lets a goal built on detection check the suite and history before the first experiment. */
     protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {}
+
+    /** The module being detected (set before discovery), for goals built on detection. */
+    protected TestModule module;
+
+    /** Lets a goal built on detection detect over part of the suite (odrust:incremental). */
+    protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+        return suite;
+    }
+
+    /** Called when detection ended (report null: nothing ran), before the reactor summary. */
+    protected void finished(Report report) throws MojoExecutionException {}
+
+    /** The reactor summary's line for a module where detection ran nothing. */
+    protected String skippedLine() {
+        return "no tests, skipped";
+    }
 }

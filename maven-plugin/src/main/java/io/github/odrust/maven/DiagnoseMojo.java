@@ -89,14 +89,14 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
             JsonObject f = fe.getAsJsonObject();
             boolean confirmed = f.get("confirmed").getAsBoolean();
             String mark = confirmed ? "  polluted " : "  differs  ";
-            getLog().info(mark + f.get("field").getAsString() + ": " + f.get("failing").getAsString() + " (failing order) vs "
-                    + f.get("passing").getAsString() + " (passing)"
+            getLog().info(mark + f.get("field").getAsString() + ": " + line(f.get("failing")) + " (failing order) vs "
+                    + line(f.get("passing")) + " (passing)"
                     + (f.get("restorable").getAsBoolean() ? "" : "; cannot be restored: " + str(f.get("why_not"))));
             for (JsonElement de : f.getAsJsonArray("differences")) {
                 JsonObject d = de.getAsJsonObject();
                 if (!d.get("path").getAsString().equals(f.get("field").getAsString())) {
-                    getLog().info("      " + d.get("path").getAsString() + ": " + d.get("failing").getAsString() + " vs "
-                            + d.get("passing").getAsString());
+                    getLog().info("      " + line(d.get("path")) + ": " + line(d.get("failing")) + " vs "
+                            + line(d.get("passing")));
                 }
             }
         }
@@ -104,5 +104,10 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
 
     private static String str(JsonElement e) {
         return e == null || e.isJsonNull() ? "" : e.getAsString();
+    }
+
+    /** A value on one console line: line breaks shown as \n. */
+    private static String line(JsonElement e) {
+        return str(e).replace("\r", "\\r").replace("\n", "\\n");
     }
 }

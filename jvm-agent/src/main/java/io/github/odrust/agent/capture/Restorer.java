@@ -361,6 +361,15 @@ final class Restorer {
                 return Boolean.valueOf(text);
             case "char":
             case "java.lang.Character":
+                if (text.length() == 6 && text.startsWith("\\u")) {
+                    // a char XML cannot hold, written as \\uXXXX (a char is one character, so
+                    // six characters can only be this escape)
+                    try {
+                        return (char) Integer.parseInt(text.substring(2), 16);
+                    } catch (NumberFormatException e) {
+                        throw new Unrestorable("a char recorded as '" + text + "'");
+                    }
+                }
                 if (text.length() != 1) {
                     throw new Unrestorable("a char recorded as '" + text + "'");
                 }

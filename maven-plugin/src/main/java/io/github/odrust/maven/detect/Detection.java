@@ -23,6 +23,14 @@ public final class Detection {
      */
     public interface Preparation {
         void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException;
+
+        /**
+         * The part of the discovered suite to detect over (odrust:incremental: the test classes a
+         * change can affect); the whole suite by default. A suite without classes ends the run.
+         */
+        default JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+            return suite;
+        }
     }
 
     private final Engine engine;
@@ -53,6 +61,10 @@ public final class Detection {
             suite = Discovery.discover(module, out.resolve("discovery"), log);
         } catch (Discovery.NoTestsException e) {
             log.info("odrust detect: skipping " + module.id() + ": no tests (" + e.getMessage() + ")");
+            return null;
+        }
+        suite = preparation.narrow(engine, suite);
+        if (suite.getAsJsonArray("classes").isEmpty()) {
             return null;
         }
         Discovery.writeSuite(suite, out);

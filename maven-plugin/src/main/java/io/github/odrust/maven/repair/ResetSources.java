@@ -66,8 +66,9 @@ final class ResetSources {
         List<JsonObject> fields = new ArrayList<>();
         for (JsonElement e : r.diagnosis.getAsJsonArray("fields")) {
             JsonObject f = e.getAsJsonObject();
-            boolean take = "confirmed".equals(status) ? wanted.contains(f.get("field").getAsString())
-                    : f.get("restorable").getAsBoolean();
+            // confirmed: the minimal set; otherwise every field that differs (a reset is verified
+            // anyway, and a field that cannot be restored may still have a reset method)
+            boolean take = !"confirmed".equals(status) || wanted.contains(f.get("field").getAsString());
             if (take && !f.get("pseudo").getAsBoolean()) {
                 fields.add(f);
             }

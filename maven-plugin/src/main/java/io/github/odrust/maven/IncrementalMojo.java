@@ -1,0 +1,58 @@
+package io.github.odrust.maven;
+
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.detect.Report;
+import io.github.odrust.maven.incremental.Selection;
+import java.nio.file.Path;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Execute;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * odrust:detect over only the test classes a change can affect (docs/incremental.md): compares
+ * the module's class files with the state saved by the last run, selects the test classes that
+ * reach a changed class (and those sharing mutable static state with them), runs detection over
+ * them with every detect setting, and saves the new state. The first run (no state) is a full run.
+ */
+@Mojo(name = "incremental", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+@Execute(phase = LifecyclePhase.TEST_COMPILE)
+public class IncrementalMojo extends DetectMojo {
+    /** Where the state between runs is kept (a CI cache can keep it); target/odrust/incremental/state.json by default. */
+    @Parameter(property = "odrust.incremental.state")
+    protected String state;
+
+    /** Select every test class (the safe switch: what the analysis cannot see, it cannot miss). */
+    @Parameter(property = "odrust.incremental.selectAll", defaultValue = "false")
+    protected boolean selectAll;
+
+    private Selection selection;
+
+    @Override
+    protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+        Path dir = outputDirectory.toPath().resolve("incremental");
+        Path file = state == null || state.isBlank() ? dir.resolve("state.json") : Path.of(state).toAbsolutePath();
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new MojoFailureException("odrust.incremental.state=" + state + " is a directory; give a file path, e.g. "
+                    + file.resolve("state.json"));
+        }
+        selection = new Selection(engine, module, file, dir, selectAll, getLog());
+        return selection.narrow(suite, Selection.buildFingerprint(module));
+    }
+
+    @Override
+    protected void finished(Report report) throws MojoExecutionException {
+        if (selection != null && (report != null || selection.nothingSelected())) {
+            selection.save();
+        }
+    }
+
+    @Override
+    protected String skippedLine() {
+        return selection != null && selection.nothingSelected() ? "no test class affected by the change, skipped" : super.skippedLine();
+    }
+}

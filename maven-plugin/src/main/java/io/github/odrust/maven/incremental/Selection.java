@@ -1,0 +1,222 @@
+package io.github.odrust.maven.incremental;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.run.CodeDigest;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * The selection of odrust:incremental (docs/incremental.md): the module's class directories and
+ * jars, the saved state and the build's fingerprint go to the engine ({@code incremental_select}),
+ * which says what changed and which test classes it can affect; this writes
+ * {@code selection.json}, narrows the suite to them, and saves the new state once detection over
+ * them has finished (so a run that fails is selected again).
+ */
+public final class Selection {
+    /** State file format the plugin writes around the engine's state. */
+    static final int STATE_FILE_VERSION = 1;
+
+    private final Engine engine;
+    private final TestModule module;
+    private final Path state;
+    private final Path dir;
+    private final boolean selectAll;
+    private final Log log;
+    private JsonObject response;
+
+    public Selection(Engine engine, TestModule module, Path state, Path dir, boolean selectAll, Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.state = state;
+        this.dir = dir;
+        this.selectAll = selectAll;
+        this.log = log;
+    }
+
+    /** The part of {@code suite} the change can affect. */
+    public JsonObject narrow(JsonObject suite, String buildFingerprint) throws MojoExecutionException {
+        JsonObject request = new JsonObject();
+        JsonArray main = new JsonArray();
+        JsonArray test = new JsonArray();
+        JsonArray jars = new JsonArray();
+        File classes = module.settings.classesDirectory;
+        File testClasses = module.settings.testClassesDirectory;
+        for (File f : module.classpath) {
+            if (f.equals(module.agentJar)) {
+                continue;
+            }
+            if (f.isDirectory()) {
+                (f.equals(testClasses) ? test : main).add(f.getAbsolutePath());
+            } else if (f.isFile()) {
+                jars.add(f.getAbsolutePath());
+            }
+        }
+        if (test.isEmpty() && testClasses != null && testClasses.isDirectory()) {
+            test.add(testClasses.getAbsolutePath());
+        }
+        if (main.isEmpty() && classes != null && classes.isDirectory()) {
+            main.add(classes.getAbsolutePath());
+        }
+        request.add("main_dirs", main);
+        request.add("test_dirs", test);
+        request.add("jars", jars);
+        JsonArray testClassNames = new JsonArray();
+        for (JsonElement c : suite.getAsJsonArray("classes")) {
+            testClassNames.add(c.getAsJsonObject().get("class").getAsString());
+        }
+        request.add("test_classes", testClassNames);
+        request.add("state", readState());
+        request.addProperty("build_fingerprint", buildFingerprint);
+        request.addProperty("select_all", selectAll);
+        response = engine.call("incremental_select", request);
+        JsonObject selectionFile = response.deepCopy();
+        selectionFile.remove("state");
+        selectionFile.addProperty("schema_version", 1);
+        selectionFile.addProperty("state_file", state.toString());
+        try {
+            write(dir.resolve("selection.json"), selectionFile);
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + dir.resolve("selection.json") + ": " + e.getMessage(), e);
+        }
+        print(testClassNames.size());
+        Set<String> selected = new LinkedHashSet<>();
+        for (JsonElement s : response.getAsJsonArray("selected")) {
+            selected.add(s.getAsJsonObject().get("class").getAsString());
+        }
+        JsonObject narrowed = suite.deepCopy();
+        JsonArray keep = new JsonArray();
+        for (JsonElement c : suite.getAsJsonArray("classes")) {
+            if (selected.contains(c.getAsJsonObject().get("class").getAsString())) {
+                keep.add(c);
+            }
+        }
+        narrowed.add("classes", keep);
+        return narrowed;
+    }
+
+    private void print(int total) {
+        boolean full = response.get("full").getAsBoolean();
+        JsonArray changed = response.getAsJsonArray("changed");
+        JsonArray selected = response.getAsJsonArray("selected");
+        if (full) {
+            log.info("odrust incremental: a full run: " + response.get("why_full").getAsString());
+        } else {
+            log.info("odrust incremental: " + changed.size() + " changed " + (changed.size() == 1 ? "class" : "classes")
+                    + " since the saved state (" + state + ")");
+            for (JsonElement c : changed) {
+                JsonObject o = c.getAsJsonObject();
+                log.info("  changed  " + o.get("class").getAsString() + " (" + o.get("why").getAsString() + ")");
+            }
+        }
+        log.info("odrust incremental: " + selected.size() + " of " + total + " test classes selected"
+                + (selected.size() == 0 ? ": no test class can be affected, nothing to run" : ""));
+        if (!full) {
+            for (JsonElement s : selected) {
+                JsonObject o = s.getAsJsonObject();
+                log.info("  selected " + o.get("class").getAsString() + ": "
+                        + String.join("; ", strings(o.getAsJsonArray("reasons"))));
+            }
+        }
+    }
+
+    private static java.util.List<String> strings(JsonArray a) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        a.forEach(e -> out.add(e.getAsString()));
+        return out;
+    }
+
+    /** The saved engine state, or JSON null when there is none or it cannot be read (then: a full run, said by the engine). */
+    private JsonElement readState() {
+        if (!Files.isRegularFile(state)) {
+            return com.google.gson.JsonNull.INSTANCE;
+        }
+        try {
+            JsonObject file = JsonParser.parseString(new String(Files.readAllBytes(state), StandardCharsets.UTF_8)).getAsJsonObject();
+            if (!file.has("file_version") || file.get("file_version").getAsInt() != STATE_FILE_VERSION || !file.has("state")) {
+                log.warn("odrust incremental: " + state + " is not a state file this odrust writes: a full run");
+                return com.google.gson.JsonNull.INSTANCE;
+            }
+            return file.get("state");
+        } catch (IOException | RuntimeException e) {
+            log.warn("odrust incremental: cannot read " + state + " (" + e.getMessage() + "): a full run");
+            return com.google.gson.JsonNull.INSTANCE;
+        }
+    }
+
+    /** Saves the new state (atomically); called once detection over the selection has finished. */
+    public void save() throws MojoExecutionException {
+        if (response == null) {
+            return;
+        }
+        JsonObject file = new JsonObject();
+        file.addProperty("file_version", STATE_FILE_VERSION);
+        file.addProperty("module", module.id());
+        file.add("state", response.get("state"));
+        try {
+            write(state, file);
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot save the incremental state to " + state + ": " + e.getMessage(), e);
+        }
+        log.info("odrust incremental: state saved to " + state + " (the next run compares with it)");
+    }
+
+    /** Whether the engine selected no test class. */
+    public boolean nothingSelected() {
+        return response != null && response.getAsJsonArray("selected").isEmpty();
+    }
+
+    /**
+     * A digest of what makes a build another build: the module's pom, its effective Surefire
+     * settings and test JVM, and its test classpath (paths, in order).
+     */
+    public static String buildFingerprint(TestModule module) throws MojoExecutionException {
+        StringBuilder b = new StringBuilder();
+        try {
+            File pom = module.project.getFile();
+            if (pom != null && pom.isFile()) {
+                b.append(CodeDigest.sha256(Files.readAllBytes(pom.toPath()))).append('\n');
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot read the module's pom: " + e.getMessage(), e);
+        }
+        // every setting by name and value (String.valueOf: File, maps and lists print their content)
+        java.util.TreeMap<String, String> settings = new java.util.TreeMap<>();
+        for (java.lang.reflect.Field f : module.settings.getClass().getFields()) {
+            try {
+                settings.put(f.getName(), String.valueOf(f.get(module.settings)));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        settings.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+        b.append(module.jvm.java).append(' ').append(module.jvm.jvmArgs).append('\n');
+        for (File f : module.classpath) {
+            if (!f.equals(module.agentJar)) {
+                b.append(f.getAbsolutePath()).append('\n');
+            }
+        }
+        return CodeDigest.sha256(b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static void write(Path file, JsonObject o) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, (new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(o) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
