@@ -152,6 +152,15 @@ class CaptureTest {
     }
 
     @Test
+    void aCharXmlCannotHoldIsWrittenEscapedAndRestored() throws Exception {
+        String clean = capture();
+        assertTrue(field(clean, H, "buffer").contains("<prim class=\"char\">\\u0000</prim>"), field(clean, H, "buffer"));
+        StateHolder.buffer[1] = 'z';
+        restore(clean, StateHolder.class, "buffer");
+        assertEquals('\u0000', StateHolder.buffer[1]);
+    }
+
+    @Test
     void whatCannotBeRebuiltIsSaid() throws Exception {
         String clean = capture();
         StateHolder.pollute();

@@ -53,6 +53,8 @@ public final class StateHolder {
     public static final int CONSTANT = 7;
     public static String label = "plain";
     public static Map<String, String> ordered = new LinkedHashMap<>();
+    /** A NUL char: XML cannot hold it, the capture writes \u0000. */
+    public static char[] buffer = {'a', '\u0000'};
 
     static {
         ring = new Node("a");
@@ -75,6 +77,7 @@ public final class StateHolder {
         CURRENT.set("none");
         label = "plain";
         ordered = new LinkedHashMap<>();
+        buffer = new char[] {'a', '\u0000'};
         Registry.INSTANCE.jobs.clear();
         Registry.INSTANCE.version = 0;
     }
