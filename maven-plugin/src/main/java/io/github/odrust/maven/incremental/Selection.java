@@ -197,7 +197,15 @@ public final class Selection {
         java.util.TreeMap<String, String> settings = new java.util.TreeMap<>();
         for (java.lang.reflect.Field f : module.settings.getClass().getFields()) {
             try {
-                settings.put(f.getName(), String.valueOf(f.get(module.settings)));
+                Object value = f.get(module.settings);
+                if (f.getName().equals("systemProperties")) {
+                    // odrust's own settings (-Dodrust.seed=...) reach the test JVM as Surefire
+                    // passes every -D, but they do not make another build
+                    java.util.TreeMap<String, String> props = new java.util.TreeMap<>(module.settings.systemProperties);
+                    props.keySet().removeIf(k -> k.startsWith("odrust."));
+                    value = props;
+                }
+                settings.put(f.getName(), String.valueOf(value));
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException(e);
             }
