@@ -341,3 +341,44 @@ fn reset_methods_op_reads_class_dirs() {
     assert_eq!(code, "io");
     assert!(message.contains("absent"), "{message}");
 }
+
+#[test]
+fn incremental_select_op_runs_full_then_selects_nothing_on_the_same_classes() {
+    let module =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/incremental/module");
+    let request = |state: serde_json::Value, fingerprint: &str| {
+        json!({
+            "main_dirs": [module.join("main")],
+            "test_dirs": [module.join("test")],
+            "test_classes": ["com.acme.CalcTest", "com.acme.ReportTest"],
+            "state": state,
+            "build_fingerprint": fingerprint,
+        })
+    };
+    let first = ok("incremental_select", request(serde_json::Value::Null, "b1"));
+    assert_eq!(first["full"], json!(true));
+    assert_eq!(
+        first["why_full"],
+        json!("no saved incremental state (first run)")
+    );
+    assert_eq!(first["selected"].as_array().unwrap().len(), 2);
+    // the same classes again: nothing changed, nothing selected
+    let again = ok("incremental_select", request(first["state"].clone(), "b1"));
+    assert_eq!(again["full"], json!(false));
+    assert_eq!(again["changed"], json!([]));
+    assert_eq!(again["selected"], json!([]));
+    // another build: a full run, said so
+    let build = ok("incremental_select", request(first["state"].clone(), "b2"));
+    assert_eq!(build["full"], json!(true));
+    assert!(build["why_full"]
+        .as_str()
+        .unwrap()
+        .contains("the build changed"));
+    let (code, message) = err(
+        "incremental_select",
+        json!({"main_dirs": [module.join("absent")], "test_dirs": [], "test_classes": [],
+               "state": null, "build_fingerprint": "b"}),
+    );
+    assert_eq!(code, "io");
+    assert!(message.contains("absent"), "{message}");
+}
