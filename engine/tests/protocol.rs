@@ -346,7 +346,7 @@ fn reset_methods_op_reads_class_dirs() {
 fn incremental_select_op_runs_full_then_selects_nothing_on_the_same_classes() {
     let module =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/incremental/module");
-    let request = |state: serde_json::Value, fingerprint: &str| {
+    let request = |state: Value, fingerprint: &str| {
         json!({
             "main_dirs": [module.join("main")],
             "test_dirs": [module.join("test")],
@@ -355,7 +355,7 @@ fn incremental_select_op_runs_full_then_selects_nothing_on_the_same_classes() {
             "build_fingerprint": fingerprint,
         })
     };
-    let first = ok("incremental_select", request(serde_json::Value::Null, "b1"));
+    let first = ok("incremental_select", request(Value::Null, "b1"));
     assert_eq!(first["full"], json!(true));
     assert_eq!(
         first["why_full"],
