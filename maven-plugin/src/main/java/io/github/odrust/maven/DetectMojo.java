@@ -149,12 +149,14 @@ public class DetectMojo extends AbstractOdrustMojo {
         };
         Report report = new Detection(engine, module, out, getLog())
                 .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), preparation);
-        finished(report);
         ReactorSummary.add(session, project, module.id(), report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
         if (report != null && failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky);
         }
+        // after the flaky check: a build it fails keeps the old incremental state, so the next
+        // run selects the same tests again instead of passing on "nothing changed"
+        finished(report);
     }
 
     /**
@@ -208,7 +210,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         return suite;
     }
 
-    /** Called when detection ended (report null: nothing ran), before the reactor summary. */
+    /** Called when detection ended and the build did not fail (report null: nothing ran). */
     protected void finished(Report report) throws MojoExecutionException {}
 
     /** The reactor summary's line for a module where detection ran nothing. */

@@ -35,13 +35,16 @@ public class IncrementalMojo extends DetectMojo {
     @Override
     protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
         Path dir = outputDirectory.toPath().resolve("incremental");
-        Path file = state == null || state.isBlank() ? dir.resolve("state.json") : Path.of(state).toAbsolutePath();
+        // a relative path is the module's, like every other odrust path
+        Path file = state == null || state.isBlank() ? dir.resolve("state.json")
+                : project.getBasedir().toPath().resolve(state).toAbsolutePath().normalize();
         if (java.nio.file.Files.isDirectory(file)) {
             throw new MojoFailureException("odrust.incremental.state=" + state + " is a directory; give a file path, e.g. "
                     + file.resolve("state.json"));
         }
         selection = new Selection(engine, module, file, dir, selectAll, getLog());
-        return selection.narrow(suite, Selection.buildFingerprint(module));
+        return selection.narrow(suite, Selection.buildFingerprint(module, project.getBasedir().toPath(),
+                session.getLocalRepository() == null ? null : session.getLocalRepository().getBasedir()));
     }
 
     @Override

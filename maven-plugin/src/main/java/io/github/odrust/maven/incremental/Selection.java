@@ -37,6 +37,8 @@ public final class Selection {
     private final boolean selectAll;
     private final Log log;
     private JsonObject response;
+    /** Why the saved state was not used although a file exists, or null. */
+    private String stateProblem;
 
     public Selection(Engine engine, TestModule module, Path state, Path dir, boolean selectAll, Log log) {
         this.engine = engine;
@@ -113,7 +115,9 @@ public final class Selection {
         JsonArray changed = response.getAsJsonArray("changed");
         JsonArray selected = response.getAsJsonArray("selected");
         if (full) {
-            log.info("odrust incremental: a full run: " + response.get("why_full").getAsString());
+            String why = stateProblem != null && !response.get("why_full").getAsString().contains("build")
+                    && !selectAll ? stateProblem : response.get("why_full").getAsString();
+            log.info("odrust incremental: a full run: " + why);
         } else {
             log.info("odrust incremental: " + changed.size() + " changed " + (changed.size() == 1 ? "class" : "classes")
                     + " since the saved state (" + state + ")");
@@ -147,12 +151,18 @@ public final class Selection {
         try {
             JsonObject file = JsonParser.parseString(new String(Files.readAllBytes(state), StandardCharsets.UTF_8)).getAsJsonObject();
             if (!file.has("file_version") || file.get("file_version").getAsInt() != STATE_FILE_VERSION || !file.has("state")) {
-                log.warn("odrust incremental: " + state + " is not a state file this odrust writes: a full run");
+                stateProblem = state + " is not a state file this odrust writes";
+                return com.google.gson.JsonNull.INSTANCE;
+            }
+            String owner = file.has("module") ? file.get("module").getAsString() : null;
+            if (!module.id().equals(owner)) {
+                stateProblem = state + " is the state of " + owner + ", not of " + module.id()
+                        + " (give each module its own -Dodrust.incremental.state)";
                 return com.google.gson.JsonNull.INSTANCE;
             }
             return file.get("state");
         } catch (IOException | RuntimeException e) {
-            log.warn("odrust incremental: cannot read " + state + " (" + e.getMessage() + "): a full run");
+            stateProblem = "the saved state " + state + " cannot be read (" + e.getMessage() + ")";
             return com.google.gson.JsonNull.INSTANCE;
         }
     }
@@ -183,7 +193,7 @@ public final class Selection {
      * A digest of what makes a build another build: the module's pom, its effective Surefire
      * settings and test JVM, and its test classpath (paths, in order).
      */
-    public static String buildFingerprint(TestModule module) throws MojoExecutionException {
+    public static String buildFingerprint(TestModule module, Path basedir, String localRepository) throws MojoExecutionException {
         StringBuilder b = new StringBuilder();
         try {
             File pom = module.project.getFile();
@@ -217,7 +227,13 @@ public final class Selection {
                 b.append(f.getAbsolutePath()).append('\n');
             }
         }
-        return CodeDigest.sha256(b.toString().getBytes(StandardCharsets.UTF_8));
+        // where the checkout and the local repository are does not make another build (CI runners
+        // differ in both)
+        String text = b.toString().replace(basedir.toAbsolutePath().toString(), "${basedir}");
+        if (localRepository != null && !localRepository.isEmpty()) {
+            text = text.replace(new File(localRepository).getAbsolutePath(), "${repository}");
+        }
+        return CodeDigest.sha256(text.getBytes(StandardCharsets.UTF_8));
     }
 
     static void write(Path file, JsonObject o) throws IOException {
