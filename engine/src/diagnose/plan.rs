@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
-use crate::model::experiment::TestResult;
+use crate::model::experiment::{test_passed, TestResult};
 use crate::model::kind::OdRole;
-use crate::model::testid::{class_of, is_invocation_of};
+use crate::model::testid::class_of;
 
 use super::capture::{self, Capture, ClassState};
 use super::diff::{self, FieldDiff};
@@ -236,22 +236,6 @@ fn orders(t: &DiagnoseTarget) -> Result<(Run, Run), EngineError> {
             Ok((alone, with(group)))
         }
     }
-}
-
-/// Whether the test passed in a record (`None`: it did not run).
-fn test_passed(test: &str, results: &[TestResult]) -> Option<bool> {
-    let mut verdict = None;
-    for r in results
-        .iter()
-        .filter(|r| r.test == test || is_invocation_of(&r.test, test))
-    {
-        match r.outcome.passed() {
-            Some(false) => return Some(false),
-            Some(true) => verdict = Some(true),
-            None => {}
-        }
-    }
-    verdict
 }
 
 struct Planner<'a> {

@@ -199,3 +199,21 @@ impl ExperimentRecord {
 fn yes() -> bool {
     true
 }
+
+/// Whether `test` (or every invocation of it, for a parameterized container id) passed in
+/// `results`: `Some(false)` as soon as one failed, `Some(true)` when one passed and none failed,
+/// `None` when it did not run (or was only skipped).
+pub fn test_passed(test: &str, results: &[TestResult]) -> Option<bool> {
+    let mut verdict = None;
+    for r in results
+        .iter()
+        .filter(|r| r.test == test || crate::model::testid::is_invocation_of(&r.test, test))
+    {
+        match r.outcome.passed() {
+            Some(false) => return Some(false),
+            Some(true) => verdict = Some(true),
+            None => {}
+        }
+    }
+    verdict
+}

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
-use crate::model::experiment::TestResult;
+use crate::model::experiment::{test_passed, TestResult};
 use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
 use crate::model::testid::{class_of, is_invocation_of};
@@ -788,7 +788,7 @@ impl<'a> Planner<'a> {
     }
 
     fn target_passed(&self, r: &RepairRecord) -> Option<bool> {
-        target_passed(&self.target.test, &r.results)
+        test_passed(&self.target.test, &r.results)
     }
 
     fn run(
@@ -879,21 +879,6 @@ fn check_name(check: Check) -> &'static str {
 
 /// Whether every result of `test` (or of its invocations) passed: `None` when none ran or all
 /// were skipped.
-fn target_passed(test: &str, results: &[TestResult]) -> Option<bool> {
-    let mut verdict = None;
-    for r in results
-        .iter()
-        .filter(|r| r.test == test || is_invocation_of(&r.test, test))
-    {
-        match r.outcome.passed() {
-            Some(false) => return Some(false),
-            Some(true) => verdict = Some(true),
-            None => {}
-        }
-    }
-    verdict
-}
-
 /// Whether a record passes `check` for `test`, with what went wrong.
 fn passes_record(
     test: &str,
@@ -913,7 +898,7 @@ fn passes_record(
         .order
         .iter()
         .any(|t| t == test || is_invocation_of(t, test));
-    match target_passed(test, &r.results) {
+    match test_passed(test, &r.results) {
         Some(true) => {}
         _ if !holds_test => {}
         Some(false) => {
