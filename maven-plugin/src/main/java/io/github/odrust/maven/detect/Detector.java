@@ -300,7 +300,7 @@ public final class Detector {
         } else {
             List<String> targets = exp.targets;
             b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", kind,
-                    targets == null || targets.isEmpty() ? "" : shortId(targets.get(0))));
+                    targets == null || targets.isEmpty() ? "" : Words.shortId(targets.get(0))));
         }
         b.append(String.format(java.util.Locale.ROOT, " %6.1fs", millis / 1000.0));
         if (avgRoundMillis > 0 && done < total && !stopRounds) {
@@ -310,9 +310,5 @@ public final class Detector {
         return b.toString();
     }
 
-    private static String shortId(String id) {
-        int dot = id.lastIndexOf('.', id.indexOf('#') < 0 ? id.length() : id.indexOf('#'));
-        return dot < 0 ? id : id.substring(dot + 1);
-    }
 
 }

@@ -94,7 +94,8 @@ public final class ReportWriter {
         atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.xml);
     }
 
-    static void atomicWrite(Path file, String text) throws IOException {
+    /** Writes {@code text} to a temporary file beside {@code file}, then moves it over {@code file}. */
+    public static void atomicWrite(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));

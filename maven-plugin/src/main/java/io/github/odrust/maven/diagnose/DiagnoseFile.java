@@ -58,7 +58,7 @@ final class DiagnoseFile {
 
     static void write(Path file, JsonObject o) throws MojoExecutionException {
         try {
-            Diagnoser.atomicWrite(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o) + "\n");
+            io.github.odrust.maven.detect.ReportWriter.atomicWrite(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o) + "\n");
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -184,7 +184,7 @@ public final class Diagnoser {
             }
         }
         String what = e.kind.equals("restore") ? "restore " + Words.count(e.fields.size(), "field") : e.kind;
-        log.info(String.format(Locale.ROOT, "  [diagnose %d] %s: %s %s (%.1f s)", e.id, what, shortId(e.test),
+        log.info(String.format(Locale.ROOT, "  [diagnose %d] %s: %s %s (%.1f s)", e.id, what, Words.shortId(e.test),
                 mine.toUpperCase(Locale.ROOT), (System.nanoTime() - start) / 1e9));
         return record;
     }
@@ -228,18 +228,5 @@ public final class Diagnoser {
         } catch (IOException | RuntimeException ex) {
             return null;
         }
-    }
-
-    static String shortId(String test) {
-        int hash = test.indexOf('#');
-        String cls = hash < 0 ? test : test.substring(0, hash);
-        return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
-    }
-
-    static void atomicWrite(Path file, String text) throws IOException {
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

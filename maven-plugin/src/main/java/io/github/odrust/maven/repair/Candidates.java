@@ -154,17 +154,11 @@ final class Candidates {
         }
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
-        progress(e, shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
+        progress(e, io.github.odrust.maven.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
                 + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
     }
 
-    /** {@code SimpleClass#method} of a test id. */
-    static String shortId(String test) {
-        int hash = test.indexOf('#');
-        String cls = hash < 0 ? test : test.substring(0, hash);
-        return cls.substring(cls.lastIndexOf('.') + 1) + (hash < 0 ? "" : test.substring(hash));
-    }
 
     private JsonObject notCompiled(JsonObject record, RepairStep.Experiment e, String error) {
         record.addProperty("compile_error", error);
