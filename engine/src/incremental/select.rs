@@ -165,7 +165,7 @@ pub fn select(request: &SelectRequest) -> Result<Selection, EngineError> {
         .as_ref()
         .is_ok_and(|o| o.build_fingerprint != request.build_fingerprint)
     {
-        Some("the build changed since the saved state (pom, Surefire settings or classpath)".into())
+        Some("the build changed since the saved state (Surefire settings, test JVM, classpath or resources)".into())
     } else {
         unparsable.map(|e: EngineError| format!("{e}; its dependencies are unknown"))
     };

@@ -289,7 +289,7 @@ fn a_build_change_or_select_all_selects_everything() {
     assert!(s.full);
     assert_eq!(
         s.why_full.as_deref(),
-        Some("the build changed since the saved state (pom, Surefire settings or classpath)")
+        Some("the build changed since the saved state (Surefire settings, test JVM, classpath or resources)")
     );
     assert_eq!(s.selected.len(), 7);
     assert_eq!(

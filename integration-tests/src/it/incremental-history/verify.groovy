@@ -35,7 +35,7 @@ assert count(goals[2]) == [1, 5]
 assert selected(goals[2]) == [(P + 'ClockTest'): 'changed itself (bytes changed)']
 
 // D: the build changed (another argLine): everything, said plainly; another odrust seed is no build change
-assert goals[3].contains('odrust incremental: a full run: the build changed since the saved state (pom, Surefire settings or classpath)')
+assert goals[3].contains('odrust incremental: a full run: the build changed since the saved state (Surefire settings, test JVM, classpath or resources)')
 assert count(goals[3]) == [5, 5]
 
 // E: Audit changed; RegistryTest shares the mutable Registry.ENTRIES with AuditTest (Registry.LIMIT, a constant, does not count)

@@ -190,18 +190,19 @@ public final class Selection {
     }
 
     /**
-     * A digest of what makes a build another build: the module's pom, its effective Surefire
-     * settings and test JVM, and its test classpath (paths, in order).
+     * A digest of what makes a build another build for its tests: the module's effective Surefire
+     * settings and test JVM, its test classpath (paths, in order) and the resources in its class
+     * directories; the module's directory and the local repository are placeholders.
      */
     public static String buildFingerprint(TestModule module, Path basedir, String localRepository) throws MojoExecutionException {
         StringBuilder b = new StringBuilder();
+        // Not the pom's bytes: what a pom change can do to the tests shows in what follows (the
+        // Surefire settings, the test JVM, the classpath) or in the class files the engine
+        // compares; its resources are the one other way, so they are part of the build here.
         try {
-            File pom = module.project.getFile();
-            if (pom != null && pom.isFile()) {
-                b.append(CodeDigest.sha256(Files.readAllBytes(pom.toPath()))).append('\n');
-            }
+            b.append(resources(module)).append('\n');
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot read the module's pom: " + e.getMessage(), e);
+            throw new MojoExecutionException("cannot read the module's resources: " + e.getMessage(), e);
         }
         // every setting by name and value (String.valueOf: File, maps and lists print their content)
         java.util.TreeMap<String, String> settings = new java.util.TreeMap<>();
@@ -234,6 +235,26 @@ public final class Selection {
             text = text.replace(new File(localRepository).getAbsolutePath(), "${repository}");
         }
         return CodeDigest.sha256(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A digest of every file of the classpath directories that is not a class file (the resources the build copied there). */
+    static String resources(TestModule module) throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (File f : module.classpath) {
+            if (!f.isDirectory() || f.equals(module.agentJar)) {
+                continue;
+            }
+            Path dir = f.toPath();
+            java.util.List<Path> files;
+            try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+                files = walk.filter(p -> Files.isRegularFile(p) && !p.toString().endsWith(".class")).sorted()
+                        .collect(java.util.stream.Collectors.toList());
+            }
+            for (Path p : files) {
+                all.append(dir.relativize(p)).append(' ').append(CodeDigest.sha256(Files.readAllBytes(p))).append('\n');
+            }
+        }
+        return CodeDigest.sha256(all.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     static void write(Path file, JsonObject o) throws IOException {
