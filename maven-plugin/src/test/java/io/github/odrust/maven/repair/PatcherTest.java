@@ -190,7 +190,7 @@ class PatcherTest {
         assertTrue(r.text.contains("    void prepare() throws Exception {\n        odrustCleanBeforeExpectsClean();\n        System.setProperty("),
                 r.text);
         assertEquals("prepare", r.method);
-        assertEquals("CartTest#isEmpty(String, int)", Candidates.shortId("com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
+        assertEquals("CartTest#isEmpty(String, int)", io.github.odrust.maven.Words.shortId("com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
     }
 
     @Test
