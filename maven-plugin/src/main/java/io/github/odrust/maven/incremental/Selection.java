@@ -115,8 +115,9 @@ public final class Selection {
         JsonArray changed = response.getAsJsonArray("changed");
         JsonArray selected = response.getAsJsonArray("selected");
         if (full) {
-            String why = stateProblem != null && !response.get("why_full").getAsString().contains("build")
-                    && !selectAll ? stateProblem : response.get("why_full").getAsString();
+            // an unusable state file went to the engine as none: say what was wrong with it
+            // (without a state the engine compares no build, so only selectAll can outrank it)
+            String why = stateProblem != null && !selectAll ? stateProblem : response.get("why_full").getAsString();
             log.info("odrust incremental: a full run: " + why);
         } else {
             log.info("odrust incremental: " + changed.size() + " changed " + (changed.size() == 1 ? "class" : "classes")
