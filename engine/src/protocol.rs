@@ -42,6 +42,7 @@ pub const OPS: &[&str] = &[
     "compare_outcomes",
     "detect_next",
     "detect_summary",
+    "detect_merge",
     "render_report",
     "flake_rate",
     "repair_next",
@@ -97,6 +98,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
             let request: DetectRequest = parse(op, request_json)?;
             let config = DetectConfig::try_from(request.config)?;
             respond(&detect::summary(&config, &request.suite, &request.history)?)
+        }
+        "detect_merge" => {
+            let request: detect::merge::MergeRequest = parse(op, request_json)?;
+            respond(&detect::merge::merge(request)?)
         }
         "render_report" => {
             let request: RenderRequest = parse(op, request_json)?;

@@ -322,7 +322,9 @@ fn cli_detect_plan() {
     assert_eq!(plan["strategy"], "reverse-passing");
     let rounds = plan["rounds"].as_array().unwrap();
     assert_eq!(rounds.len(), 4);
-    assert_eq!(rounds[1]["strategy"], "reverse-passing");
+    // Two random rounds, then their reverses.
+    assert_eq!(rounds[1]["strategy"], "random-class-method");
+    assert_eq!(rounds[2]["strategy"], "reverse-passing");
     for round in rounds {
         assert_eq!(round["order"].as_array().unwrap().len(), 7);
     }

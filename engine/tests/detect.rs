@@ -44,8 +44,8 @@ fn victim_with_polluter_and_cleaner_is_classified_victim() {
             let pass = by_id(&history, v.passing_experiment);
             assert_eq!(pass.kind, ExperimentKind::ConfirmPass);
             assert_eq!(pass.order, ["p.X#x1", "p.X#x2", "p.X#x3", "p.V#v"]);
-            // The round before the confirmation ran the same order, uncut.
-            let round = by_id(&history, v.failing_experiment - 1);
+            // The round it confirms ran the same order, uncut.
+            let round = round_of(&history, fail);
             assert_eq!(round.kind, ExperimentKind::Round);
             assert!(round.order.starts_with(&fail.order));
             let alone: Vec<_> = history
@@ -299,7 +299,7 @@ fn stop_rounds_finishes_confirmations_but_starts_no_alone_run() {
         summary.notes
     );
     // A later call without the time budget resumes where it stopped: the rest of the rounds,
-    // then the alone runs, exactly as a run that was never stopped.
+    // then the alone runs, with the same findings as a run that was never stopped.
     config.stop_rounds = false;
     let resumed = detect_with(
         &mut config,
@@ -309,11 +309,16 @@ fn stop_rounds_finishes_confirmations_but_starts_no_alone_run() {
         &victim_executor,
         &|_, _| {},
     );
-    let (uninterrupted, _) = detect_all(&config, &suite, &victim_executor);
-    assert_eq!(resumed, uninterrupted);
+    assert_eq!(resumed[..history.len()], history[..]);
+    let (_, uninterrupted) = detect_all(&config, &suite, &victim_executor);
     let summary = detect::summary(&config, &suite, &resumed).unwrap();
     assert_eq!(summary.flaky[0].kind, FlakyKind::VICTIM);
     assert_eq!(summary.rounds_run, 20);
+    assert!(summary.notes.is_empty(), "{:?}", summary.notes);
+    let found = |s: &detect::Summary| -> Vec<(String, FlakyKind)> {
+        s.flaky.iter().map(|f| (f.test.clone(), f.kind)).collect()
+    };
+    assert_eq!(found(&summary), found(&uninterrupted));
     // Stopping while a confirmation is pending still runs it.
     let mut config2 = self::config(Strategy::ReversePassing, 1);
     let upto_round = detect_with(
@@ -337,43 +342,54 @@ fn reverse_passing_reverses_passing_orders_and_confirms_the_victim_it_reveals() 
     let index = SuiteIndex::new(&suite);
     let mut revealed_by_reverse = 0;
     for seed in 0..16 {
-        let (history, summary) = detect_all(
-            &config(Strategy::ReversePassing, seed),
-            &suite,
-            &victim_executor,
-        );
+        // Four rounds: two random ones, then the reverses of those that passed (a random round
+        // reveals the victim half of the time; its reverse whenever it passed).
+        let config = DetectConfig {
+            rounds: 4,
+            ..config(Strategy::ReversePassing, seed)
+        };
+        let (history, summary) = detect_all(&config, &suite, &victim_executor);
         let rounds: Vec<&ExperimentRecord> = history
             .iter()
             .filter(|r| r.kind == ExperimentKind::Round)
             .collect();
-        for pair in rounds.windows(2) {
-            let passed = pair[0]
-                .results
-                .iter()
-                .all(|r| r.outcome == RunOutcome::Pass);
-            if passed && pair[0].strategy == Some(Strategy::RandomClassMethod) {
-                assert_eq!(pair[1].strategy, Some(Strategy::ReversePassing));
-                assert_eq!(
-                    pair[1].order,
-                    odrust_engine::schedule::random::reverse_order(&pair[0].order, &index)
-                );
-            } else {
-                assert_eq!(pair[1].strategy, Some(Strategy::RandomClassMethod));
+        // Each reverse is the reverse of an earlier random round that passed, reversed once.
+        let mut reversed = Vec::new();
+        for (at, r) in rounds.iter().enumerate() {
+            if r.strategy != Some(Strategy::ReversePassing) {
+                assert_eq!(r.strategy, Some(Strategy::RandomClassMethod));
+                continue;
             }
+            let of = rounds[..at]
+                .iter()
+                .position(|x| {
+                    x.strategy == Some(Strategy::RandomClassMethod)
+                        && x.results.iter().all(|t| t.outcome == RunOutcome::Pass)
+                        && !reversed.contains(&x.round)
+                        && r.order
+                            == odrust_engine::schedule::random::reverse_order(&x.order, &index)
+                })
+                .unwrap_or_else(|| panic!("seed {seed}: round {:?} reverses nothing", r.round));
+            reversed.push(rounds[of].round);
         }
+        // Every round of the first batch (rounds 1 and 2, random) that passed is reversed.
+        let passing = rounds[..2]
+            .iter()
+            .filter(|x| x.results.iter().all(|t| t.outcome == RunOutcome::Pass))
+            .count();
+        assert_eq!(
+            reversed.iter().filter(|r| **r <= Some(2)).count(),
+            passing,
+            "seed {seed}"
+        );
         assert_eq!(summary.flaky.len(), 1, "seed {seed}");
         let v = &summary.flaky[0];
         assert_eq!(v.kind, FlakyKind::VICTIM);
-        let round = by_id(&history, v.failing_experiment - 1);
+        let round = round_of(&history, by_id(&history, v.failing_experiment));
         if round.strategy == Some(Strategy::ReversePassing) {
             revealed_by_reverse += 1;
-            assert_eq!(
-                round.round,
-                Some(2),
-                "seed {seed}: the first passing round is round 1"
-            );
             assert!(
-                v.evidence.contains("the reverse of round 1"),
+                v.evidence.contains("(the reverse of round "),
                 "{}",
                 v.evidence
             );
@@ -471,4 +487,386 @@ fn partial_history_reports_unclassified_od_tests() {
     let progress = detect::next(&config, &suite, &partial).unwrap().progress;
     assert_eq!(progress.phase, detect::Phase::Alone);
     assert_eq!((progress.od_found, progress.rounds_done), (1, 20));
+}
+
+/// Runs detection a batch at a time, as `odrust.forks` does: every experiment of a batch is run
+/// (last first, as if the forks finished in any order), and the records are appended in plan
+/// order. Checks along the way that what is left of a batch depends on no outcome of it.
+fn detect_in_batches(
+    config: &DetectConfig,
+    suite: &odrust_engine::model::suite::Suite,
+    execute: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+) -> (Vec<ExperimentRecord>, usize) {
+    let flipped = |e: &Experiment| -> Vec<(String, RunOutcome)> {
+        execute(e)
+            .into_iter()
+            .map(|(t, o)| {
+                let o = if o == RunOutcome::Pass {
+                    RunOutcome::Fail
+                } else {
+                    RunOutcome::Pass
+                };
+                (t, o)
+            })
+            .collect()
+    };
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    let mut widest = 0;
+    loop {
+        let step = detect::next(config, suite, &history).unwrap();
+        let Some(first) = step.experiment else {
+            assert!(step.batch.is_empty());
+            break;
+        };
+        let batch = step.batch;
+        assert_eq!(batch[0], first);
+        widest = widest.max(batch.len());
+        let mut outcomes: Vec<Option<Vec<(String, RunOutcome)>>> = vec![None; batch.len()];
+        for (i, e) in batch.iter().enumerate().rev() {
+            outcomes[i] = Some(execute(e));
+        }
+        for (i, e) in batch.iter().enumerate() {
+            let rest = detect::next(config, suite, &history).unwrap().batch;
+            assert_eq!(rest, batch[i..], "the rest of a batch changed");
+            if i + 1 < batch.len() && e.kind == ExperimentKind::Round {
+                // Whatever a round showed, the rest of its batch stays as planned.
+                let mut other = history.clone();
+                other.push(record(e, flipped(e)));
+                let rest = detect::next(config, suite, &other).unwrap().batch;
+                assert_eq!(rest, batch[i + 1..], "a batch depends on an outcome in it");
+            }
+            history.push(record(e, outcomes[i].take().unwrap()));
+        }
+    }
+    (history, widest)
+}
+
+#[test]
+fn batches_do_not_depend_on_their_own_outcomes_so_any_number_of_forks_runs_the_same_plan() {
+    let suite = victim_suite();
+    let mut explained = 0;
+    for strategy in [
+        Strategy::ReversePassing,
+        Strategy::RandomClassMethod,
+        Strategy::RandomClass,
+        Strategy::Tuscan,
+        Strategy::PairsAll,
+    ] {
+        for seed in 0..4 {
+            let config = DetectConfig {
+                alone_runs: 3,
+                ..minimizing(strategy, seed)
+            };
+            let (one_at_a_time, summary) = detect_all(&config, &suite, &victim_executor);
+            let (batched, widest) = detect_in_batches(&config, &suite, &victim_executor);
+            assert_eq!(batched, one_at_a_time, "{strategy} seed {seed}");
+            assert!(
+                widest > 1,
+                "{strategy} seed {seed}: no batch of more than one"
+            );
+            let again = detect::summary(&config, &suite, &batched).unwrap();
+            assert_eq!(
+                serde_json::to_value(&again).unwrap(),
+                serde_json::to_value(&summary).unwrap()
+            );
+            if summary
+                .flaky
+                .iter()
+                .any(|f| f.test == "p.V#v" && !f.polluters.is_empty())
+            {
+                explained += 1;
+            }
+        }
+    }
+    // Most runs found the victim and explained it: confirmations, alone runs and explanations
+    // were checked too, not only rounds.
+    assert!(explained >= 15, "{explained} of 20");
+}
+
+#[test]
+fn rounds_confirmations_and_alone_runs_come_in_batches() {
+    let suite = victim_suite();
+    let config = DetectConfig {
+        alone_runs: 3,
+        ..config(Strategy::RandomClassMethod, 2)
+    };
+    let mut history = Vec::new();
+    let mut shapes: Vec<(ExperimentKind, usize)> = Vec::new();
+    while let Some(first) = detect::next(&config, &suite, &history).unwrap().experiment {
+        let batch = detect::next(&config, &suite, &history).unwrap().batch;
+        assert_eq!(batch[0], first);
+        shapes.push((first.kind, batch.len()));
+        for e in &batch {
+            history.push(record(e, victim_executor(e)));
+        }
+    }
+    // One baseline run (every test passed), 16 then 4 rounds, then the confirmations of every
+    // round with a candidate of its batch, then one alone run per OD test at a time.
+    assert_eq!(shapes[0], (ExperimentKind::Baseline, 1));
+    assert_eq!(shapes[1], (ExperimentKind::Round, 16));
+    let rounds: usize = shapes
+        .iter()
+        .filter(|(k, _)| *k == ExperimentKind::Round)
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(rounds, 20);
+    let confirm = shapes
+        .iter()
+        .find(|(k, _)| *k == ExperimentKind::ConfirmFail)
+        .unwrap();
+    assert_eq!(confirm.1, 2, "one candidate, confirmed once: {shapes:?}");
+    let alone: Vec<usize> = shapes
+        .iter()
+        .filter(|(k, _)| *k == ExperimentKind::Alone)
+        .map(|(_, n)| *n)
+        .collect();
+    assert_eq!(alone, [1, 1, 1]);
+}
+
+#[test]
+fn a_stop_in_the_middle_of_a_batch_of_alone_runs_starts_no_more_of_them() {
+    let suite = named(&[("p.V", &["v", "w"]), ("p.P", &["polluter"])]);
+    let execute = |e: &Experiment| -> Vec<(String, RunOutcome)> {
+        let mut polluted = false;
+        e.order
+            .iter()
+            .map(|t| {
+                polluted |= t == "p.P#polluter";
+                let fails = polluted && t.starts_with("p.V#");
+                let outcome = if fails {
+                    RunOutcome::Fail
+                } else {
+                    RunOutcome::Pass
+                };
+                (t.clone(), outcome)
+            })
+            .collect()
+    };
+    let mut config = DetectConfig {
+        alone_runs: 3,
+        ..config(Strategy::RandomClassMethod, 4)
+    };
+    let mut history = Vec::new();
+    loop {
+        let step = detect::next(&config, &suite, &history).unwrap();
+        let e = step.experiment.expect("alone runs are planned");
+        if e.kind == ExperimentKind::Alone {
+            // A batch of alone runs, one per OD test; the first one runs, then the budget ends.
+            assert_eq!(step.batch.len(), 2, "{:?}", step.batch);
+            history.push(record(&e, execute(&e)));
+            break;
+        }
+        history.push(record(&e, execute(&e)));
+    }
+    config.stop_rounds = true;
+    let step = detect::next(&config, &suite, &history).unwrap();
+    assert!(
+        step.experiment.is_none() && step.batch.is_empty(),
+        "{step:?}"
+    );
+    // Resumed without the budget: the rest of the batch, as planned.
+    config.stop_rounds = false;
+    let step = detect::next(&config, &suite, &history).unwrap();
+    assert_eq!(step.batch.len(), 1);
+    assert_eq!(step.batch[0].kind, ExperimentKind::Alone);
+    assert_ne!(step.batch[0].targets, history.last().unwrap().targets);
+}
+
+#[test]
+fn shards_deal_out_the_rounds_of_the_plan_and_together_run_each_once() {
+    let suite = victim_suite();
+    for strategy in [
+        Strategy::RandomClassMethod,
+        Strategy::RandomClass,
+        Strategy::Tuscan,
+        Strategy::PairsAll,
+        Strategy::ReversePassing,
+    ] {
+        for seed in [1, 7] {
+            let whole = config(strategy, seed);
+            let (history, summary) = detect_all(&whole, &suite, &victim_executor);
+            let rounds = |h: &[ExperimentRecord]| -> Vec<(u32, Vec<String>)> {
+                h.iter()
+                    .filter(|r| r.kind == ExperimentKind::Round)
+                    .map(|r| (r.round.unwrap(), r.order.clone()))
+                    .collect()
+            };
+            let mut union: Vec<(u32, Vec<String>)> = Vec::new();
+            for index in 1..=3 {
+                let shard = DetectConfig {
+                    shard: Some(detect::config::Shard { index, count: 3 }),
+                    ..whole.clone()
+                };
+                let (h, s) = detect_all(&shard, &suite, &victim_executor);
+                let mine = rounds(&h);
+                assert!(
+                    mine.iter().all(|(r, _)| (r - 1) % 3 == index - 1),
+                    "{strategy} seed {seed} shard {index}: {:?}",
+                    mine.iter().map(|(r, _)| r).collect::<Vec<_>>()
+                );
+                assert_eq!(s.rounds_run as usize, mine.len());
+                assert_eq!(s.shard.map(|s| s.index), Some(index));
+                union.extend(mine);
+            }
+            union.sort();
+            let mut numbers: Vec<u32> = union.iter().map(|(r, _)| *r).collect();
+            numbers.dedup();
+            assert_eq!(numbers.len(), union.len(), "a round ran in two shards");
+            assert_eq!(
+                numbers.len() as u32,
+                summary.rounds_run,
+                "{strategy} seed {seed}"
+            );
+            if strategy != Strategy::ReversePassing {
+                // Outcomes decide nothing about rounds here: the shards ran the plan's rounds.
+                let mut plan = rounds(&history);
+                plan.sort();
+                assert_eq!(union, plan, "{strategy} seed {seed}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shard_is_k_of_n() {
+    use detect::config::Shard;
+    assert_eq!(Shard::parse(" 2/3 ").unwrap(), Shard { index: 2, count: 3 });
+    for bad in ["3", "0/3", "4/3", "a/b", "1/0", "-1/2"] {
+        let e = Shard::parse(bad).unwrap_err();
+        assert_eq!(e.code(), "bad-config", "{bad}");
+        assert!(e.to_string().contains("shard"), "{e}");
+    }
+    let s = Shard { index: 2, count: 3 };
+    assert_eq!((s.share(20), s.share(2), s.share(1)), (7, 1, 0));
+    assert_eq!((s.round(0), s.round(1), s.round(6)), (2, 5, 20));
+}
+
+fn shard_run(
+    config: &DetectConfig,
+    suite: &odrust_engine::model::suite::Suite,
+    source: &str,
+    version: &str,
+) -> serde_json::Value {
+    let (history, _) = detect_all(config, suite, &victim_executor);
+    let shard = config.shard.map(|s| format!("{}/{}", s.index, s.count));
+    serde_json::json!({
+        "source": source,
+        "odrust_version": version,
+        "config": {
+            "strategy": config.strategy.name(),
+            "rounds": config.rounds,
+            "seed": config.seed,
+            "alone_runs": config.alone_runs,
+            "minimize": config.minimize,
+            "shard": shard,
+        },
+        "suite": suite,
+        "history": history,
+    })
+}
+
+fn merged(
+    shards: Vec<serde_json::Value>,
+) -> Result<detect::merge::Merged, odrust_engine::error::EngineError> {
+    let request: detect::merge::MergeRequest =
+        serde_json::from_value(serde_json::json!({ "shards": shards })).unwrap();
+    detect::merge::merge(request)
+}
+
+#[test]
+fn merged_shards_find_what_one_run_finds_and_cover_the_same_pairs() {
+    let suite = victim_suite();
+    for (strategy, seed) in [(Strategy::Tuscan, 3), (Strategy::RandomClassMethod, 5)] {
+        let whole = DetectConfig {
+            alone_runs: 3,
+            ..minimizing(strategy, seed)
+        };
+        let (_, one) = detect_all(&whole, &suite, &victim_executor);
+        let shards: Vec<serde_json::Value> = [3, 1, 2]
+            .iter()
+            .map(|&index| {
+                let c = DetectConfig {
+                    shard: Some(detect::config::Shard { index, count: 3 }),
+                    ..whole.clone()
+                };
+                shard_run(&c, &suite, &format!("shard-{index}"), "0.1.0")
+            })
+            .collect();
+        let m = merged(shards).unwrap();
+        assert!(m.complete);
+        assert_eq!(
+            m.shards.iter().map(|s| s.index).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        let found = |s: &detect::Summary| -> Vec<(String, FlakyKind)> {
+            let mut v: Vec<_> = s.flaky.iter().map(|f| (f.test.clone(), f.kind)).collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        assert_eq!(found(&m.summary), found(&one), "{strategy}");
+        assert_eq!(m.summary.rounds_run, one.rounds_run, "{strategy}");
+        assert_eq!(m.summary.pairs, one.pairs, "{strategy}");
+        for f in &m.summary.flaky {
+            let shard = f.shard.expect("a merged flaky test names its shard");
+            assert!(
+                f.evidence.starts_with(&format!("shard {shard}: ")),
+                "{}",
+                f.evidence
+            );
+        }
+        assert!(
+            m.summary.notes[0].starts_with("merged from 3 shards"),
+            "{:?}",
+            m.summary.notes
+        );
+    }
+}
+
+#[test]
+fn shards_of_different_plans_missing_or_twice_are_refused_with_what_differs() {
+    let suite = victim_suite();
+    let shard = |index: u32, seed: u64| DetectConfig {
+        shard: Some(detect::config::Shard { index, count: 2 }),
+        ..config(Strategy::RandomClassMethod, seed)
+    };
+    let refused = |shards: Vec<serde_json::Value>| -> String {
+        let e = merged(shards).unwrap_err();
+        assert_eq!(e.code(), "bad-config");
+        assert!(e.is_user_error());
+        e.to_string()
+    };
+    let other_seed = refused(vec![
+        shard_run(&shard(1, 4), &suite, "a", "0.1.0"),
+        shard_run(&shard(2, 5), &suite, "b", "0.1.0"),
+    ]);
+    assert!(other_seed.contains("seed: 4 in a, 5 in b"), "{other_seed}");
+    let other_version = refused(vec![
+        shard_run(&shard(1, 4), &suite, "a", "0.1.0"),
+        shard_run(&shard(2, 4), &suite, "b", "0.2.0"),
+    ]);
+    assert!(
+        other_version.contains("odrust version: 0.1.0 in a, 0.2.0 in b"),
+        "{other_version}"
+    );
+    let missing = refused(vec![shard_run(&shard(2, 4), &suite, "b", "0.1.0")]);
+    assert!(missing.contains("shard(s) 1 of 2 missing"), "{missing}");
+    let twice = refused(vec![
+        shard_run(&shard(1, 4), &suite, "a", "0.1.0"),
+        shard_run(&shard(1, 4), &suite, "a2", "0.1.0"),
+    ]);
+    assert!(twice.contains("shard 1 of 2 is given twice"), "{twice}");
+    let whole = refused(vec![shard_run(
+        &config(Strategy::RandomClassMethod, 4),
+        &suite,
+        "w",
+        "0.1.0",
+    )]);
+    assert!(whole.contains("w is not a shard"), "{whole}");
+    let mut other_suite = suite.clone();
+    other_suite.classes.pop();
+    let suites = refused(vec![
+        shard_run(&shard(1, 4), &suite, "a", "0.1.0"),
+        shard_run(&shard(2, 4), &other_suite, "b", "0.1.0"),
+    ]);
+    assert!(suites.contains("discovered different tests"), "{suites}");
 }

@@ -71,11 +71,11 @@ fn baseline_failing_victim_whose_polluter_runs_first_is_a_victim_with_that_pollu
                 assert_eq!(fail.kind, ExperimentKind::ConfirmFail);
                 assert_eq!(fail.strategy, Some(Strategy::Original));
                 assert_eq!(fail.order, original[..6], "cut after p.V#w");
-                // The order where it passes is the round's, rerun first, right after it.
+                // The order where it passes is the round's, rerun first.
                 let pass = by_id(&history, v.passing_experiment);
                 assert_eq!(pass.kind, ExperimentKind::ConfirmPass);
                 assert_eq!(v.failing_experiment, v.passing_experiment + 1);
-                let round = by_id(&history, v.passing_experiment - 1);
+                let round = round_of(&history, pass);
                 assert_eq!(round.kind, ExperimentKind::Round);
                 assert_eq!(pass.round, round.round);
                 assert!(round.order.starts_with(&pass.order));
@@ -201,7 +201,8 @@ fn test_failing_in_every_order_stays_failing_and_is_never_confirmed() {
 #[test]
 fn baseline_failing_test_that_passes_once_by_chance_is_nod() {
     let suite = victim_suite();
-    // p.Y#y1 fails in every experiment but the first round (experiment 4).
+    // p.Y#y1 fails in every experiment but the first round (experiment 4); the confirmations of
+    // the first batch of rounds (10 rounds, experiments 4 to 13) follow it.
     let execute = |e: &Experiment| {
         e.order
             .iter()
@@ -220,12 +221,12 @@ fn baseline_failing_test_that_passes_once_by_chance_is_nod() {
     assert_eq!(summary.flaky.len(), 1);
     let f = &summary.flaky[0];
     assert_eq!((f.test.as_str(), f.kind), ("p.Y#y1", FlakyKind::Nod));
-    assert_eq!((f.failing_experiment, f.passing_experiment), (5, 4));
-    assert_eq!(by_id(&history, 5).kind, ExperimentKind::ConfirmPass);
-    assert_eq!(by_id(&history, 6).kind, ExperimentKind::ConfirmFail);
+    assert_eq!((f.failing_experiment, f.passing_experiment), (14, 4));
+    assert_eq!(by_id(&history, 14).kind, ExperimentKind::ConfirmPass);
+    assert_eq!(by_id(&history, 15).kind, ExperimentKind::ConfirmFail);
     assert!(
         f.evidence
-            .contains("but failed when that order was rerun up to it (experiment 5)"),
+            .contains("but failed when that order was rerun up to it (experiment 14)"),
         "{}",
         f.evidence
     );

@@ -163,17 +163,27 @@ fn fixed_orders_are_what_their_names_say() {
 }
 
 #[test]
-fn reverse_passing_alternates_random_and_reverse_when_rounds_pass() {
+fn reverse_passing_reverses_each_passing_random_round_in_the_next_batch() {
     let (_, suite) = shapes().pop().unwrap();
     let index = SuiteIndex::new(&suite);
-    let rounds = rounds_if_passing(Strategy::ReversePassing, &suite, 11, 6);
-    for pair in rounds.chunks(2) {
-        assert_eq!(pair[0].strategy, Strategy::RandomClassMethod);
-        assert_eq!(pair[1].strategy, Strategy::ReversePassing);
-        assert_eq!(pair[1].order, random::reverse_order(&pair[0].order, &index));
+    let rounds = rounds_if_passing(Strategy::ReversePassing, &suite, 11, 40);
+    assert_eq!(rounds.len(), 40);
+    let random: Vec<&_> = rounds
+        .iter()
+        .filter(|r| r.strategy == Strategy::RandomClassMethod)
+        .collect();
+    // Every round passes: half the rounds are random, and each one is reversed by a later round.
+    assert_eq!(random.len(), 20);
+    for r in &random {
         assert_eq!(
-            pair[0].order,
-            random::random_class_method(&suite, &mut round_rng(11, pair[0].round))
+            r.order,
+            random::random_class_method(&suite, &mut round_rng(11, r.round))
         );
+        let reversed = random::reverse_order(&r.order, &index);
+        let by = rounds
+            .iter()
+            .find(|x| x.strategy == Strategy::ReversePassing && x.order == reversed)
+            .unwrap_or_else(|| panic!("round {} is never reversed", r.round));
+        assert!(by.round > r.round);
     }
 }

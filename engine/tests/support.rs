@@ -247,6 +247,20 @@ pub fn by_id(history: &[ExperimentRecord], id: usize) -> &ExperimentRecord {
     &history[id - 1]
 }
 
+/// The round a confirmation reran (rounds run in batches, before their confirmations).
+pub fn round_of<'a>(
+    history: &'a [ExperimentRecord],
+    confirmation: &ExperimentRecord,
+) -> &'a ExperimentRecord {
+    history
+        .iter()
+        .find(|r| {
+            r.kind == odrust_engine::model::experiment::ExperimentKind::Round
+                && r.round == confirmation.round
+        })
+        .expect("the round of a confirmation")
+}
+
 pub fn minimizing(strategy: Strategy, seed: u64) -> DetectConfig {
     DetectConfig {
         minimize: true,

@@ -81,6 +81,7 @@ impl Replay<'_> {
                         minimize_experiments: 0,
                     minimize_complete: false,
                     cleaners_unfinished: Vec::new(),
+                    shard: None,
                         evidence: format!(
                             "failed in baseline run {} (experiment {fail_id}) and passed in baseline run {} (experiment {pass_id}) of the same original order",
                             run_no(*fail_id),

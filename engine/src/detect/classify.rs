@@ -101,6 +101,7 @@ impl Replay<'_> {
                 minimize_experiments: self.spent_on(od),
                 minimize_complete: false,
                 cleaners_unfinished: Vec::new(),
+                    shard: None,
             };
             if let Some((explanation, next)) = self.explain(od) {
                 self.describe(od, &explanation, next.is_some(), &mut minimize_notes);
@@ -225,10 +226,12 @@ impl Replay<'_> {
                 } else {
                     ""
                 };
-                notes.push(format!(
-                    "{} pairs not yet covered{cut}; -Dodrust.resume=true continues",
-                    p.total - p.covered
-                ));
+                if config.shard.is_none() {
+                    notes.push(format!(
+                        "{} pairs not yet covered{cut}; -Dodrust.resume=true continues",
+                        p.total - p.covered
+                    ));
+                }
             }
         }
         let plan = if self.baseline_done {
@@ -288,13 +291,33 @@ impl Replay<'_> {
                 ids.join(", ")
             ));
         }
-        if self.plan(config.stop_rounds).is_some() {
+        if !self.upcoming(config.stop_rounds).is_empty() {
             notes.push(format!(
                 "detection is not finished: this summary covers the {experiments} experiment(s) run so far"
             ));
         }
 
+        if let Some(shard) = config.shard {
+            let plan_total = match self.schedule() {
+                Some(schedule) => {
+                    (schedule.len() + self.extra().len() as u64).min(u64::from(config.rounds))
+                }
+                None => u64::from(config.rounds),
+            };
+            let coverage = pairs.as_ref().map_or(String::new(), |p| {
+                format!(", and covered {} of the {} pairs", p.covered, p.total)
+            });
+            notes.push(format!(
+                "shard {} of {}: this run's rounds are the plan's rounds {}, {}, ... ({} of its {plan_total}){coverage}; `mvn odrust:merge` combines the shards' reports",
+                shard.index,
+                shard.count,
+                shard.round(0),
+                shard.round(1),
+                rounds_total
+            ));
+        }
         Summary {
+            shard: config.shard,
             seed: config.seed,
             strategy: config.strategy,
             tests_total: self.suite.ids().count(),

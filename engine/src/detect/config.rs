@@ -51,6 +51,56 @@ pub struct DetectConfig {
     pub cost_aware: bool,
     /// `dependence-aware`: field patterns (`pkg.C#F`, `*` wildcards) that never make tests dependent.
     pub dependence_free: Vec<String>,
+    /// This run is one shard of the plan: it runs only its share of the rounds.
+    pub shard: Option<Shard>,
+}
+
+/// Shard `index` of `count` (`-Dodrust.shard=K/N`): the rounds of the whole plan are dealt out
+/// like cards, round `r` to shard `(r - 1) mod N + 1`; every shard runs its own baseline,
+/// confirmations, alone runs and explanations, so its report stands alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// From 1.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `K/N`. Errors: [`EngineError::BadConfig`] naming what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, EngineError> {
+        let bad = |reason: &str| EngineError::BadConfig {
+            setting: "shard".into(),
+            value: text.into(),
+            reason: reason.into(),
+        };
+        let (k, n) = text
+            .trim()
+            .split_once('/')
+            .ok_or_else(|| bad("a shard is K/N, e.g. 2/3 for the second of three shards"))?;
+        let number = |s: &str| s.trim().parse::<u32>().ok();
+        let (Some(index), Some(count)) = (number(k), number(n)) else {
+            return Err(bad("K and N of K/N must be whole numbers, e.g. 2/3"));
+        };
+        if count == 0 || index == 0 || index > count {
+            return Err(bad("K/N needs 1 <= K <= N, e.g. 1/3, 2/3 and 3/3"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// How many of the plan's first `total` rounds are this shard's.
+    pub fn share(&self, total: u32) -> u32 {
+        if total < self.index {
+            0
+        } else {
+            (total - self.index) / self.count + 1
+        }
+    }
+
+    /// The plan's number of this shard's `i`-th round (from 0).
+    pub fn round(&self, i: u32) -> u32 {
+        self.index + i * self.count
+    }
 }
 
 impl DetectConfig {
@@ -70,6 +120,7 @@ impl DetectConfig {
             cost: None,
             cost_aware: false,
             dependence_free: Vec::new(),
+            shard: None,
         }
     }
 }
@@ -127,6 +178,9 @@ pub struct RawConfig {
     /// `dependence-aware`: dependence-free field patterns; none when absent.
     #[serde(default)]
     pub dependence_free: Vec<String>,
+    /// `K/N`: run shard K of N of the plan; the whole plan when absent or null.
+    #[serde(default)]
+    pub shard: Option<String>,
 }
 
 fn default_k() -> u32 {
@@ -206,7 +260,26 @@ impl TryFrom<RawConfig> for DetectConfig {
                     .collect::<Result<_, _>>()?,
             }),
         };
+        let shard = raw.shard.as_deref().map(Shard::parse).transpose()?;
+        if let Some(text) = raw.shard.as_deref().filter(|_| shard.is_some()) {
+            // Shards deal out the orders of one plan: it must not depend on what a shard measured.
+            if strategy == Strategy::DependenceAware {
+                return Err(bad(
+                    "shard",
+                    text.into(),
+                    "dependence-aware plans from each run's own baseline recording, so shards would not share one plan; shard tuscan instead",
+                ));
+            }
+            if raw.cost_aware && cost.is_none() {
+                return Err(bad(
+                    "shard",
+                    text.into(),
+                    "cost-aware ranking uses each run's own baseline times, so shards would not share one plan; use -Dodrust.costAware=false with shards",
+                ));
+            }
+        }
         Ok(DetectConfig {
+            shard,
             k: raw.k,
             cost,
             cost_aware: raw.cost_aware,

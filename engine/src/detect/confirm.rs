@@ -42,6 +42,7 @@ impl Replay<'_> {
                     minimize_experiments: 0,
                     minimize_complete: false,
                     cleaners_unfinished: Vec::new(),
+                    shard: None,
                 })
             };
             let od =

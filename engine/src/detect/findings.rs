@@ -51,6 +51,10 @@ pub struct Progress {
 pub struct NextStep {
     /// The next experiment, or `None` when detection is complete.
     pub experiment: Option<Experiment>,
+    /// The experiments that can run now, at the same time, first `experiment`: none of them
+    /// depends on another's outcome. Their records must be appended in this order (the history
+    /// is a prefix of the plan), so the plan does not depend on how many run at once.
+    pub batch: Vec<Experiment>,
     /// How far detection is.
     pub progress: Progress,
     /// Systematic strategies, when the next experiment is the first round: what the schedule
@@ -124,6 +128,9 @@ pub struct FlakyTest {
     /// not started); their `cleaners` (if any) are those found so far.
     #[serde(default)]
     pub cleaners_unfinished: Vec<String>,
+    /// A merged report (`odrust:merge`): the shard whose experiments these are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<u32>,
 }
 
 /// Reports written before `minimize_complete` existed were complete.
@@ -163,6 +170,10 @@ pub struct Summary {
     /// Systematic strategies: what the whole schedule runs, and its predicted cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<PlanInfo>,
+    /// The shard this run was (`-Dodrust.shard=K/N`): its rounds are the plan's rounds `K`,
+    /// `K + N`, ...; absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::detect::config::Shard>,
 }
 
 /// Consecutive ordered pairs covered by the rounds of a systematic strategy.

@@ -48,6 +48,7 @@ mod classify;
 pub mod config;
 mod confirm;
 pub mod findings;
+pub mod merge;
 mod minimize;
 mod replay;
 mod rounds;

@@ -1,7 +1,7 @@
 //! Replaying a history: [`next`] and [`summary`], the state a history leads to, and the plan of
 //! the next experiment from that state.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::cache::Built;
@@ -13,7 +13,8 @@ use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::model::testid::container_of;
-use crate::schedule::rounds::{round_order, PreviousRound};
+use crate::schedule::random::reverse_order;
+use crate::schedule::rounds::{reverse_passing_batch, round_order, ROUNDS_PER_BATCH};
 use crate::schedule::CostModel;
 
 /// The next experiment to run after `history`, and the progress so far.
@@ -26,7 +27,8 @@ pub fn next(
     history: &[ExperimentRecord],
 ) -> Result<NextStep, EngineError> {
     let state = Replay::run(config, suite, history, "detect_next")?;
-    let experiment = state.plan(config.stop_rounds);
+    let batch = state.upcoming(config.stop_rounds);
+    let experiment = batch.first().cloned();
     let phase = experiment.as_ref().map_or(Phase::Done, |e| match e.kind {
         ExperimentKind::Baseline => Phase::Baseline,
         ExperimentKind::Round => Phase::Rounds,
@@ -44,6 +46,7 @@ pub fn next(
     Ok(NextStep {
         plan: if first_round { state.plan_info() } else { None },
         experiment,
+        batch,
         progress: Progress {
             phase,
             rounds_done: state.rounds.len() as u32,
@@ -84,6 +87,8 @@ pub(super) struct RoundRun {
     pub(super) made_by: Strategy,
     pub(super) order: Vec<String>,
     pub(super) passed: bool,
+    /// `reverse-passing`: the number of the passing round this one reverses.
+    pub(super) reverse_of: Option<u32>,
 }
 
 /// Which way a candidate differs from the baseline.
@@ -194,7 +199,7 @@ pub(super) struct Replay<'a> {
     /// Candidates waiting for their confirmations, first first (at most two: a round's failed
     /// tests, then its passed failing tests).
     pub(super) pending: Vec<Pending>,
-    /// The history stopped the rounds early (alone runs followed fewer rounds than configured).
+    /// The rounds were stopped (time budget) before all of them ran, and have not resumed since.
     pub(super) stopped: bool,
     pub(super) od: Vec<OdTest>,
     pub(super) nod: Vec<FlakyTest>,
@@ -220,6 +225,8 @@ pub(super) struct Replay<'a> {
     pub(super) schedule: Option<Arc<Built>>,
     /// The cost model of the plan: the configured one, else the baseline's measurement.
     pub(super) cost: Option<CostModel>,
+    /// What is left of the batch being run: planned together, from the state at its start.
+    pub(super) batch: VecDeque<Experiment>,
 }
 
 impl<'a> Replay<'a> {
@@ -264,35 +271,43 @@ impl<'a> Replay<'a> {
             spent: HashMap::new(),
             schedule: None,
             cost: config.cost.clone(),
+            batch: VecDeque::new(),
         };
         for (index, record) in history.iter().enumerate() {
             // Explanation experiments are observations, whatever explanation settings planned
-            // them: a run may resume with another budget, or with minimization off.
+            // them: a run may resume with another budget, or with minimization off. They run one
+            // at a time (each is planned from what the one before showed).
             if record.kind.is_minimize()
                 && record.id == index + 1
                 && state.baseline_done
-                && state.plan_detection(false).is_none()
+                && state.detection_batch(false).is_empty()
             {
+                state.batch.clear();
                 state.absorb(record, &Experiment::of(record));
                 continue;
             }
-            let planned = state.plan(false);
-            let followed = match &planned {
-                Some(p) if matches(record, p) => Some(p.clone()),
-                // A round was due, but the rounds were stopped (time budget) when this was planned.
-                Some(p) if p.kind == ExperimentKind::Round => {
-                    let stopped = state.plan(true).filter(|s| matches(record, s));
-                    state.stopped |= stopped.is_some();
-                    stopped
+            if state.batch.is_empty() {
+                state.batch = state.new_batch(false).into();
+            }
+            let mut followed = state.batch.front().filter(|p| matches(record, p)).cloned();
+            // A round was due, but the rounds were stopped (time budget) before it started.
+            if followed.is_none()
+                && state.batch.front().map(|p| p.kind) == Some(ExperimentKind::Round)
+            {
+                let stopped = state.new_batch(true);
+                if stopped.first().is_some_and(|s| matches(record, s)) {
+                    state.stopped = true;
+                    state.batch = stopped.into();
+                    followed = state.batch.front().cloned();
                 }
-                _ => None,
-            };
+            }
             let Some(followed) = followed else {
                 return Err(EngineError::BadHistory {
                     id: index + 1,
-                    reason: mismatch(record, planned.as_ref(), index + 1),
+                    reason: mismatch(record, state.batch.front(), index + 1),
                 });
             };
+            state.batch.pop_front();
             state.absorb(record, &followed);
             if state.baseline_done && state.schedule.is_none() {
                 state.build_schedule(&history[..=index]);
@@ -301,118 +316,195 @@ impl<'a> Replay<'a> {
         Ok(state)
     }
 
-    /// The next experiment of detection itself (baseline, rounds, confirmations, alone runs);
-    /// with `stop` (the time budget is spent), no new round starts and no alone run either.
-    pub(super) fn plan_detection(&self, stop: bool) -> Option<Experiment> {
-        let id = self.experiments + 1;
-        let experiment = |kind, round, strategy, order, targets| Experiment {
-            id,
-            kind,
-            round,
-            strategy,
-            order,
-            targets,
+    /// The experiments still to run, first first: what is left of the batch being run, or a new
+    /// batch. With `stop` (the time budget is spent), nothing new starts but the baseline and
+    /// pending confirmations: what is left of a batch of rounds, alone runs or explanation
+    /// experiments is dropped.
+    pub(super) fn upcoming(&self, stop: bool) -> Vec<Experiment> {
+        let stopping = stop
+            && self.batch.front().is_some_and(|p| {
+                !matches!(
+                    p.kind,
+                    ExperimentKind::Baseline
+                        | ExperimentKind::ConfirmFail
+                        | ExperimentKind::ConfirmPass
+                )
+            });
+        if self.batch.is_empty() || stopping {
+            self.new_batch(stop)
+        } else {
+            self.batch.iter().cloned().collect()
+        }
+    }
+
+    /// The experiments of detection itself (baseline, rounds, confirmations, alone runs) that
+    /// can run next without waiting for each other's outcomes, numbered from the next id: one
+    /// baseline run; or the confirmations of every pending round; or up to
+    /// [`ROUNDS_PER_BATCH`] rounds; or one alone run of each OD test that needs one. With `stop`
+    /// (the time budget is spent), no new round starts and no alone run either.
+    pub(super) fn detection_batch(&self, stop: bool) -> Vec<Experiment> {
+        let mut id = self.experiments;
+        let mut experiment = |kind, round, strategy, order, targets| {
+            id += 1;
+            Experiment {
+                id,
+                kind,
+                round,
+                strategy,
+                order,
+                targets,
+            }
         };
         if self.original.is_empty() {
-            return None;
+            return Vec::new();
         }
         if !self.baseline_done {
-            return Some(experiment(
+            return vec![experiment(
                 ExperimentKind::Baseline,
                 None,
                 Some(Strategy::Original),
                 self.original.clone(),
                 vec![],
-            ));
+            )];
         }
-        if let Some(pending) = self.pending.first() {
-            let round = &self.rounds[pending.round];
-            let targets: Vec<String> = pending.candidates.iter().map(|c| c.test.clone()).collect();
-            let (round_kind, original_kind) = pending.kinds();
-            return Some(if pending.round_rerun.is_none() {
-                experiment(
-                    round_kind,
-                    Some(round.number),
-                    Some(round.made_by),
-                    cut_after_last(&round.order, &targets),
-                    targets,
-                )
-            } else {
-                experiment(
+        if !self.pending.is_empty() {
+            let mut batch = Vec::new();
+            for pending in &self.pending {
+                let round = &self.rounds[pending.round];
+                let targets: Vec<String> =
+                    pending.candidates.iter().map(|c| c.test.clone()).collect();
+                let (round_kind, original_kind) = pending.kinds();
+                if pending.round_rerun.is_none() {
+                    batch.push(experiment(
+                        round_kind,
+                        Some(round.number),
+                        Some(round.made_by),
+                        cut_after_last(&round.order, &targets),
+                        targets.clone(),
+                    ));
+                }
+                batch.push(experiment(
                     original_kind,
                     Some(round.number),
                     Some(Strategy::Original),
                     cut_after_last(&self.original, &targets),
                     targets,
-                )
-            });
-        }
-        if !stop && !self.stopped && (self.rounds.len() as u32) < self.rounds_total() {
-            let number = self.rounds.len() as u32 + 1;
-            if let Some(schedule) = self.schedule() {
-                return Some(experiment(
-                    ExperimentKind::Round,
-                    Some(number),
-                    Some(self.config.strategy),
-                    match (u64::from(number) - 1).checked_sub(schedule.len()) {
-                        None => schedule.order(u64::from(number) - 1),
-                        Some(extra) => self.extra()[extra as usize].clone(),
-                    },
-                    vec![],
                 ));
             }
-            let previous = self.rounds.last().map(|r| PreviousRound {
-                order: &r.order,
-                made_by: r.made_by,
-                passed: r.passed,
-            });
-            let (made_by, order) = round_order(
-                self.config.strategy,
-                self.suite,
-                self.config.seed,
-                number,
-                previous,
-            );
-            return Some(experiment(
-                ExperimentKind::Round,
-                Some(number),
-                Some(made_by),
-                order,
-                vec![],
-            ));
+            return batch;
+        }
+        let done = self.rounds.len() as u32;
+        let total = self.rounds_total();
+        if !stop && done < total {
+            let remaining = total - done;
+            let mut planned: Vec<(Strategy, Vec<String>)> = Vec::new();
+            if let Some(schedule) = self.schedule() {
+                for slot in done..done + remaining.min(ROUNDS_PER_BATCH) {
+                    let number = u64::from(self.round_number(slot));
+                    planned.push((
+                        self.config.strategy,
+                        match (number - 1).checked_sub(schedule.len()) {
+                            None => schedule.order(number - 1),
+                            Some(extra) => self.extra()[extra as usize].clone(),
+                        },
+                    ));
+                }
+            } else if self.config.strategy == Strategy::ReversePassing {
+                let unreversed = self.unreversed();
+                let (reverses, random) =
+                    reverse_passing_batch(remaining, unreversed.len() as u32, ROUNDS_PER_BATCH);
+                for round in &unreversed[..reverses as usize] {
+                    planned.push((
+                        Strategy::ReversePassing,
+                        reverse_order(&round.order, &self.index),
+                    ));
+                }
+                for slot in done + reverses..done + reverses + random {
+                    planned.push(round_order(
+                        Strategy::ReversePassing,
+                        self.suite,
+                        self.config.seed,
+                        self.round_number(slot),
+                    ));
+                }
+            } else {
+                for slot in done..done + remaining.min(ROUNDS_PER_BATCH) {
+                    planned.push(round_order(
+                        self.config.strategy,
+                        self.suite,
+                        self.config.seed,
+                        self.round_number(slot),
+                    ));
+                }
+            }
+            return planned
+                .into_iter()
+                .enumerate()
+                .map(|(i, (made_by, order))| {
+                    experiment(
+                        ExperimentKind::Round,
+                        Some(self.round_number(done + i as u32)),
+                        Some(made_by),
+                        order,
+                        vec![],
+                    )
+                })
+                .collect();
         }
         if stop {
-            return None;
+            return Vec::new();
         }
-        if let Some(od) = self.od.iter().find(|od| self.needs_alone_run(od)) {
-            return Some(experiment(
-                ExperimentKind::Alone,
-                None,
-                None,
-                vec![od.unit.clone()],
-                vec![od.test.clone()],
-            ));
-        }
-        None
+        self.od
+            .iter()
+            .filter(|od| self.needs_alone_run(od))
+            .map(|od| {
+                experiment(
+                    ExperimentKind::Alone,
+                    None,
+                    None,
+                    vec![od.unit.clone()],
+                    vec![od.test.clone()],
+                )
+            })
+            .collect()
     }
 
-    /// The next experiment: detection's, else (unless `stop`) minimization's.
-    pub(super) fn plan(&self, stop: bool) -> Option<Experiment> {
-        if let Some(next) = self.plan_detection(stop) {
-            return Some(next);
+    /// The plan's number of this run's `slot`-th round (from 0): `slot + 1`, or for a shard its
+    /// share's.
+    pub(super) fn round_number(&self, slot: u32) -> u32 {
+        self.config.shard.map_or(slot + 1, |s| s.round(slot))
+    }
+
+    /// `reverse-passing`: the random rounds that passed and are not reversed yet, first first.
+    pub(super) fn unreversed(&self) -> Vec<&RoundRun> {
+        self.rounds
+            .iter()
+            .filter(|r| {
+                r.made_by == Strategy::RandomClassMethod
+                    && r.passed
+                    && !self.rounds.iter().any(|x| x.reverse_of == Some(r.number))
+            })
+            .collect()
+    }
+
+    /// The next batch: detection's, else (unless `stop`) the next explanation experiment, alone
+    /// (each is planned from the outcomes of the ones before).
+    pub(super) fn new_batch(&self, stop: bool) -> Vec<Experiment> {
+        let detection = self.detection_batch(stop);
+        if !detection.is_empty() || stop || self.original.is_empty() {
+            return detection;
         }
-        if stop || self.original.is_empty() {
-            return None;
-        }
-        let query = self.plan_minimization()?;
-        Some(Experiment {
-            id: self.experiments + 1,
-            kind: query.kind,
-            round: None,
-            strategy: None,
-            order: query.order,
-            targets: query.targets,
-        })
+        self.plan_minimization()
+            .map(|query| Experiment {
+                id: self.experiments + 1,
+                kind: query.kind,
+                round: None,
+                strategy: None,
+                order: query.order,
+                targets: query.targets,
+            })
+            .into_iter()
+            .collect()
     }
 
     /// Takes in one finished experiment, which is the `planned` one.

@@ -8,6 +8,7 @@ use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
 use crate::model::strategy::Strategy;
 use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};
+use crate::schedule::random::reverse_order;
 use crate::schedule::Schedule;
 
 impl Replay<'_> {
@@ -83,15 +84,25 @@ impl Replay<'_> {
         Some(describe(built.schedule.as_ref()?, &[], self.cost.as_ref()))
     }
 
-    /// Rounds to run: `rounds`, or the schedule's size when that is smaller.
+    /// Rounds to run: `rounds`, or the schedule's size when that is smaller; for a shard, its
+    /// share of those.
     pub(super) fn rounds_total(&self) -> u32 {
-        match self.schedule() {
+        let total = match self.schedule() {
             Some(schedule) => (schedule.len() + self.extra().len() as u64)
                 .min(u64::from(self.config.rounds)) as u32,
             // A systematic schedule is built when the baseline is done.
             None if self.baseline_done && self.config.strategy.is_systematic() => 0,
             None => self.config.rounds,
-        }
+        };
+        self.config.shard.map_or(total, |s| s.share(total))
+    }
+
+    /// Whether `test` is a candidate of a round whose confirmations have not run yet: rounds of
+    /// one batch run before the confirmations of any of them, and a test is confirmed once.
+    fn is_pending(&self, test: &str) -> bool {
+        self.pending
+            .iter()
+            .any(|p| p.candidates.iter().any(|c| c.test == test))
     }
 
     pub(super) fn absorb_round(
@@ -110,6 +121,7 @@ impl Replay<'_> {
                 // A test reported twice must have passed every time (`Results` keeps the worst).
                 if results.passed(&r.test) == Some(true)
                     && !self.classified.contains(&r.test)
+                    && !self.is_pending(&r.test)
                     && !turned.iter().any(|c| c.test == r.test)
                 {
                     turned.push(Candidate {
@@ -123,19 +135,35 @@ impl Replay<'_> {
                 continue;
             }
             passed = false;
-            if !self.classified.contains(&r.test) && !candidates.iter().any(|c| c.test == r.test) {
+            if !self.classified.contains(&r.test)
+                && !self.is_pending(&r.test)
+                && !candidates.iter().any(|c| c.test == r.test)
+            {
                 candidates.push(Candidate {
                     test: r.test.clone(),
                     message: results.message(&r.test),
                 });
             }
         }
+        let made_by = planned.strategy.unwrap_or(self.config.strategy);
+        // The first passing random round not reversed yet whose reverse this is.
+        let reverse_of = (made_by == Strategy::ReversePassing)
+            .then(|| {
+                self.unreversed()
+                    .into_iter()
+                    .find(|r| reverse_order(&r.order, &self.index) == planned.order)
+                    .map(|r| r.number)
+            })
+            .flatten();
+        // A round after a stop: the run was resumed.
+        self.stopped = false;
         self.rounds.push(RoundRun {
             experiment: record.id,
             number: planned.round.unwrap_or(self.rounds.len() as u32 + 1),
-            made_by: planned.strategy.unwrap_or(self.config.strategy),
+            made_by,
             order: planned.order.clone(),
             passed,
+            reverse_of,
         });
         for (turn, candidates) in [
             (Turn::FailedInRound, candidates),
@@ -157,12 +185,16 @@ impl Replay<'_> {
 /// "round 4 (the reverse of round 3, which passed; experiment 9)".
 pub(super) fn round_text(round: &RoundRun) -> String {
     match round.made_by {
-        Strategy::ReversePassing => format!(
-            "round {} (the reverse of round {}, which passed; experiment {})",
-            round.number,
-            round.number.saturating_sub(1),
-            round.experiment
-        ),
+        Strategy::ReversePassing => match round.reverse_of {
+            Some(of) => format!(
+                "round {} (the reverse of round {of}, which passed; experiment {})",
+                round.number, round.experiment
+            ),
+            None => format!(
+                "round {} (the reverse of an earlier round, which passed; experiment {})",
+                round.number, round.experiment
+            ),
+        },
         made_by => format!(
             "round {} ({made_by}, experiment {})",
             round.number, round.experiment

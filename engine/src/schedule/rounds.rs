@@ -10,40 +10,30 @@ use super::systematic::Schedule;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex};
 
-/// What the planner knows about the round before the one being planned.
-#[derive(Debug, Clone, Copy)]
-pub struct PreviousRound<'a> {
-    /// Its order.
-    pub order: &'a [String],
-    /// How that order was made.
-    pub made_by: Strategy,
-    /// Whether every test that passed in the baseline passed in it.
-    pub passed: bool,
-}
+/// Rounds are planned in batches of at most this many: the orders of a batch do not depend on each
+/// other's outcomes, so they can run at the same time (`odrust.forks`), and the plan (hence the
+/// report) is the same however many run at once.
+pub const ROUNDS_PER_BATCH: u32 = 16;
 
 /// The order of round `round` (from 1) of a detection with `strategy` and `seed`, and how it was
-/// made.
+/// made, for every strategy but the reverses of `reverse-passing` (see [`reverse_passing_batch`]).
 ///
 /// `original`, `reverse` and `reverse-class` give the same order every round. `random-class` and
-/// `random-class-method` shuffle with [`round_rng`]`(seed, round)`. `reverse-passing` gives the
-/// reverse ([`reverse_order`]) of the previous round's order when that round was a random one
-/// (not itself a reverse) and passed; otherwise a random class-method order from
-/// [`round_rng`]`(seed, round)`. When every round passes, odd rounds are random and even rounds
-/// reverse the round before.
+/// `random-class-method` shuffle with [`round_rng`]`(seed, round)`, and so do the random rounds of
+/// `reverse-passing`.
 pub fn round_order(
     strategy: Strategy,
     suite: &Suite,
     seed: u64,
     round: u32,
-    previous: Option<PreviousRound<'_>>,
 ) -> (Strategy, Vec<String>) {
     match strategy {
         Strategy::Original => (strategy, original(suite)),
         Strategy::Reverse => (strategy, reverse(suite)),
         Strategy::ReverseClass => (strategy, reverse_class(suite)),
         Strategy::RandomClass => (strategy, random_class(suite, &mut round_rng(seed, round))),
-        Strategy::RandomClassMethod => (
-            strategy,
+        Strategy::RandomClassMethod | Strategy::ReversePassing => (
+            Strategy::RandomClassMethod,
             random_class_method(suite, &mut round_rng(seed, round)),
         ),
         Strategy::Tuscan | Strategy::PairsAll | Strategy::KBounded | Strategy::DependenceAware => {
@@ -53,17 +43,22 @@ pub fn round_order(
                 .unwrap_or_default();
             (strategy, order)
         }
-        Strategy::ReversePassing => match previous {
-            Some(p) if p.passed && p.made_by == Strategy::RandomClassMethod => (
-                Strategy::ReversePassing,
-                reverse_order(p.order, &SuiteIndex::new(suite)),
-            ),
-            _ => (
-                Strategy::RandomClassMethod,
-                random_class_method(suite, &mut round_rng(seed, round)),
-            ),
-        },
     }
+}
+
+/// The shape of the next batch of `reverse-passing` rounds: how many reverses and how many new
+/// random rounds, in that order.
+///
+/// `remaining` rounds are left and `unreversed` random rounds passed without their reverse having
+/// run. The batch first reverses those (each reverse is a round: [`reverse_order`] of the passing
+/// order), then adds random rounds, at most half of the rounds left after the reverses (rounded
+/// up), so that the random rounds of this batch that pass can be reversed by the next one; at most
+/// `width` rounds in all. When every round passes, a run of `2n` rounds is `n` random orders and
+/// their `n` reverses; a round that fails is not reversed and leaves room for another random one.
+pub fn reverse_passing_batch(remaining: u32, unreversed: u32, width: u32) -> (u32, u32) {
+    let reverses = unreversed.min(remaining).min(width);
+    let random = (remaining - reverses).div_ceil(2).min(width - reverses);
+    (reverses, random)
 }
 
 /// One round of [`rounds_if_passing`].
@@ -78,8 +73,8 @@ pub struct PlannedRound {
 }
 
 /// The orders rounds 1 to `rounds` run when every round passes (what `odrust-engine detect-plan`
-/// prints). A failing round changes the plan only for `reverse-passing`: the round after it is a
-/// new random order instead of its reverse.
+/// prints). A failing round changes the plan only for `reverse-passing`: it is not reversed, and
+/// a later batch has room for one more random round instead ([`reverse_passing_batch`]).
 ///
 /// For a systematic strategy: the first `rounds` orders of its schedule (`k` = 2, no cost model),
 /// fewer when the schedule is shorter.
@@ -99,19 +94,45 @@ pub fn rounds_if_passing(
             })
             .collect();
     }
+    if strategy != Strategy::ReversePassing {
+        return (1..=rounds)
+            .map(|round| {
+                let (strategy, order) = round_order(strategy, suite, seed, round);
+                PlannedRound {
+                    round,
+                    strategy,
+                    order,
+                }
+            })
+            .collect();
+    }
+    let index = SuiteIndex::new(suite);
     let mut planned: Vec<PlannedRound> = Vec::new();
-    for round in 1..=rounds {
-        let previous = planned.last().map(|p| PreviousRound {
-            order: &p.order,
-            made_by: p.strategy,
-            passed: true,
-        });
-        let (strategy, order) = round_order(strategy, suite, seed, round, previous);
-        planned.push(PlannedRound {
-            round,
-            strategy,
-            order,
-        });
+    let mut unreversed: Vec<usize> = Vec::new();
+    while (planned.len() as u32) < rounds {
+        let (reverses, random) = reverse_passing_batch(
+            rounds - planned.len() as u32,
+            unreversed.len() as u32,
+            ROUNDS_PER_BATCH,
+        );
+        for at in unreversed.drain(..reverses as usize).collect::<Vec<_>>() {
+            let order = reverse_order(&planned[at].order, &index);
+            planned.push(PlannedRound {
+                round: planned.len() as u32 + 1,
+                strategy: Strategy::ReversePassing,
+                order,
+            });
+        }
+        for _ in 0..random {
+            let round = planned.len() as u32 + 1;
+            let (strategy, order) = round_order(Strategy::ReversePassing, suite, seed, round);
+            unreversed.push(planned.len());
+            planned.push(PlannedRound {
+                round,
+                strategy,
+                order,
+            });
+        }
     }
     planned
 }
@@ -196,34 +217,42 @@ mod tests {
     }
 
     #[test]
-    fn reverse_passing_reverses_only_a_passing_random_round() {
+    fn reverse_passing_batches_reverse_the_passing_random_rounds_of_the_batch_before() {
         let suite = suite();
-        let (made_by, first) = round_order(Strategy::ReversePassing, &suite, 7, 1, None);
-        assert_eq!(made_by, Strategy::RandomClassMethod);
-        let passing = PreviousRound {
-            order: &first,
+        let rounds = rounds_if_passing(Strategy::ReversePassing, &suite, 7, 6);
+        let made_by: Vec<Strategy> = rounds.iter().map(|r| r.strategy).collect();
+        assert_eq!(
             made_by,
-            passed: true,
-        };
-        let (made_by, second) = round_order(Strategy::ReversePassing, &suite, 7, 2, Some(passing));
-        assert_eq!(made_by, Strategy::ReversePassing);
-        assert_eq!(second, reverse_order(&first, &SuiteIndex::new(&suite)));
-        // The reverse of a reverse is never run: a new random order follows.
-        let after_reverse = PreviousRound {
-            order: &second,
-            made_by,
-            passed: true,
-        };
-        let (made_by, third) =
-            round_order(Strategy::ReversePassing, &suite, 7, 3, Some(after_reverse));
-        assert_eq!(made_by, Strategy::RandomClassMethod);
-        assert_eq!(third, random_class_method(&suite, &mut round_rng(7, 3)));
-        let failing = PreviousRound {
-            order: &first,
-            made_by: Strategy::RandomClassMethod,
-            passed: false,
-        };
-        let (made_by, _) = round_order(Strategy::ReversePassing, &suite, 7, 2, Some(failing));
-        assert_eq!(made_by, Strategy::RandomClassMethod);
+            [
+                Strategy::RandomClassMethod,
+                Strategy::RandomClassMethod,
+                Strategy::RandomClassMethod,
+                Strategy::ReversePassing,
+                Strategy::ReversePassing,
+                Strategy::ReversePassing
+            ]
+        );
+        let index = SuiteIndex::new(&suite);
+        for i in 0..3 {
+            assert_eq!(
+                rounds[i].order,
+                random_class_method(&suite, &mut round_rng(7, i as u32 + 1))
+            );
+            assert_eq!(rounds[i + 3].order, reverse_order(&rounds[i].order, &index));
+        }
+    }
+
+    #[test]
+    fn reverse_passing_batch_shapes() {
+        // Nothing to reverse: half the rounds left (rounded up) are random.
+        assert_eq!(reverse_passing_batch(20, 0, 16), (0, 10));
+        assert_eq!(reverse_passing_batch(1, 0, 16), (0, 1));
+        // Reverses first, then random rounds for half of what is left.
+        assert_eq!(reverse_passing_batch(10, 10, 16), (10, 0));
+        assert_eq!(reverse_passing_batch(10, 4, 16), (4, 3));
+        // Never more than the width, never more than the rounds left.
+        assert_eq!(reverse_passing_batch(100, 0, 16), (0, 16));
+        assert_eq!(reverse_passing_batch(100, 16, 16), (16, 0));
+        assert_eq!(reverse_passing_batch(3, 5, 16), (3, 0));
     }
 }

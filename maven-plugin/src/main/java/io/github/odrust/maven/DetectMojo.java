@@ -121,8 +121,35 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.costAware")
     protected Boolean costAware;
 
+    /**
+     * How many experiments run at once, each in its own test JVM (docs/forks.md). The plan and the
+     * report do not depend on it. Default 1.
+     */
+    @Parameter(property = "odrust.forks", defaultValue = "1")
+    protected int forks;
+
+    /**
+     * With more than one fork: each experiment runs in a working directory of its own that links
+     * to the module's files, with a {@code java.io.tmpdir} of its own. {@code false}: every fork
+     * runs in Surefire's working directory, as Surefire's own forks do.
+     */
+    @Parameter(property = "odrust.forks.isolate", defaultValue = "true")
+    protected boolean isolateForks;
+
+    /**
+     * {@code K/N}: run shard K of N of the plan, e.g. one CI machine of N (docs/shards.md); the
+     * plan's rounds are dealt out, round r to shard (r - 1) mod N + 1. Every shard needs the same
+     * seed.
+     */
+    @Parameter(property = "odrust.shard")
+    protected String shard;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        if (forks < 1) {
+            throw new MojoFailureException("odrust.forks must be 1 or more (got " + forks + "): the number of experiments"
+                    + " that run at once, each in its own JVM; for example -Dodrust.forks=2 on a machine with 2 cores");
+        }
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
         DetectDirectory directory = new DetectDirectory(out);
@@ -133,6 +160,10 @@ public class DetectMojo extends AbstractOdrustMojo {
         DetectConfig config = DetectConfig.resolve(given(), saved == null ? null : saved.getAsJsonObject("config"), budget, vocabulary);
         configure(config);
         config.check();
+        if (config.shard != null && seed == null && saved == null) {
+            throw new MojoFailureException("odrust.shard=" + config.shard + " needs -Dodrust.seed: every shard must run the"
+                    + " same plan, so give all of them the same seed (e.g. -Dodrust.seed=$GITHUB_RUN_ID)");
+        }
 
         TestModule module = testModule();
         this.module = module;
@@ -148,6 +179,7 @@ public class DetectMojo extends AbstractOdrustMojo {
             }
         };
         Report report = new Detection(engine, module, out, getLog())
+                .forks(forks, isolateForks)
                 .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), preparation);
         ReactorSummary.add(session, project, module.id(), report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
@@ -188,6 +220,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         given.dependenceFree = renamed(dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
         given.dependenceInclude = dependenceInclude;
         given.costAware = costAware;
+        given.shard = shard;
         return given;
     }
 

@@ -7,6 +7,11 @@ import com.google.gson.annotations.SerializedName;
 public final class NextStep {
     /** The next experiment, or null when detection is complete. */
     public Experiment experiment;
+    /**
+     * The experiments that can run now, at the same time, {@code experiment} first: none depends
+     * on another's outcome; their records are appended in this order.
+     */
+    public java.util.List<Experiment> batch = new java.util.ArrayList<>();
     /** How far detection is. */
     public Progress progress;
     /** Systematic strategies, when the next experiment is the first round: the schedule's plan. */

@@ -31,6 +31,8 @@ public final class DetectConfig {
     public List<String> dependenceInclude = new ArrayList<>();
     /** Systematic strategies: run the orders with the most pairs per predicted millisecond first. */
     public boolean costAware;
+    /** {@code K/N}: run shard K of N of the plan (docs/shards.md); null: the whole plan. */
+    public String shard;
 
     /** Rounds of a whole-suite strategy when none are given (systematic ones run their whole schedule). */
     public static final int DEFAULT_ROUNDS = 20;
@@ -48,6 +50,7 @@ public final class DetectConfig {
         public String dependenceFree;
         public String dependenceInclude;
         public Boolean costAware;
+        public String shard;
     }
 
     /**
@@ -77,8 +80,11 @@ public final class DetectConfig {
         config.dependenceFree = given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
         config.dependenceInclude = given.dependenceInclude != null ? commaList(given.dependenceInclude)
                 : savedList(sc, "dependence_include");
+        config.shard = given.shard != null && !given.shard.trim().isEmpty() ? given.shard.trim()
+                : sc.has("shard") ? sc.get("shard").getAsString() : null;
+        // Shards must share one plan: no ranking by each shard's own baseline times by default.
         config.costAware = given.costAware != null ? given.costAware
-                : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budgetMillis > 0;
+                : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budgetMillis > 0 && config.shard == null;
         return config;
     }
 
@@ -130,6 +136,9 @@ public final class DetectConfig {
             o.addProperty("minimize_budget", minimizeBudget);
         }
         o.addProperty("cost_aware", costAware);
+        if (shard != null) {
+            o.addProperty("shard", shard);
+        }
         if (!dependenceFree.isEmpty()) {
             com.google.gson.JsonArray free = new com.google.gson.JsonArray();
             dependenceFree.forEach(free::add);
@@ -163,6 +172,8 @@ public final class DetectConfig {
         }
         compare(diffs, "odrust.costAware", saved.has("cost_aware") ? saved.get("cost_aware").getAsString() : "false",
                 String.valueOf(costAware));
+        compare(diffs, "odrust.shard", saved.has("shard") ? saved.get("shard").getAsString() : "none (the whole plan)",
+                shard == null ? "none (the whole plan)" : shard);
         compare(diffs, "odrust.dependence.free", list(saved, "dependence_free"), String.join(",", dependenceFree));
         compare(diffs, "odrust.dependence.include", list(saved, "dependence_include"), String.join(",", dependenceInclude));
         return diffs;

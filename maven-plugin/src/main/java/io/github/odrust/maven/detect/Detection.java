@@ -37,6 +37,15 @@ public final class Detection {
     private final TestModule module;
     private final Path out;
     private final Log log;
+    private int forks = 1;
+    private boolean isolate = true;
+
+    /** Runs up to {@code forks} experiments at once (see {@link Detector#forks}). */
+    public Detection forks(int forks, boolean isolate) {
+        this.forks = forks;
+        this.isolate = isolate;
+        return this;
+    }
 
     /** @param out the odrust output directory ({@code target/odrust}) */
     public Detection(Engine engine, TestModule module, Path out, Log log) {
@@ -83,11 +92,13 @@ public final class Detection {
                 + config.strategy + ", "
                 + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : io.github.odrust.maven.Words.count(config.rounds, "round"))
                 + ", seed=" + config.seed
-                + " (the same run again: -Dodrust.seed=" + config.seed + ")");
+                + " (the same run again: -Dodrust.seed=" + config.seed + ")"
+                + (forks > 1 ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "") : ""));
 
         Report report;
         try {
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
+                    .forks(forks, isolate)
                     .reportingWith((partial, complete) ->
                             ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()), engine, out))
                     .run();

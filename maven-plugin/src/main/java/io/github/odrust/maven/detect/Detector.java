@@ -7,6 +7,7 @@ import io.github.odrust.engine.protocol.NextStep;
 import io.github.odrust.engine.protocol.PlanInfo;
 import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.Words;
+import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -14,7 +15,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
 
@@ -51,6 +58,8 @@ public final class Detector {
     private final Log log;
     private final long budgetMillis;
     private Reporter reporter = (summary, complete) -> {};
+    private int forks = 1;
+    private boolean isolate = true;
 
     public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
             long budgetMillis, Log log) {
@@ -71,6 +80,16 @@ public final class Detector {
      */
     public Detector reportingWith(Reporter reporter) {
         this.reporter = reporter;
+        return this;
+    }
+
+    /**
+     * Runs up to {@code forks} experiments at once, each in its own JVM and (with {@code isolate})
+     * its own working directory and {@code java.io.tmpdir} ({@link ForkDirectory}).
+     */
+    public Detector forks(int forks, boolean isolate) {
+        this.forks = Math.max(1, forks);
+        this.isolate = isolate;
         return this;
     }
 
@@ -96,86 +115,218 @@ public final class Detector {
         long reportEvery = REPORT_EVERY_NANOS;
         int lastFound = -1;
         long baselineMillis = 0;
-        while (true) {
-            if (!planShown && step.plan != null) {
-                planShown = true;
-                log.info(planLine(step.plan));
-                String warning = costWarning(step.plan.predictedMs, budgetMillis);
-                if (warning != null) {
-                    log.warn(warning);
+        ExecutorService pool = Executors.newFixedThreadPool(forks, r -> {
+            Thread t = new Thread(r, "odrust-fork");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            while (true) {
+                if (!planShown && step.plan != null) {
+                    planShown = true;
+                    log.info(planLine(step.plan) + forksText());
+                    String warning = costWarning(step.plan.predictedMs, budgetMillis);
+                    if (warning != null) {
+                        log.warn(warning);
+                    }
+                } else if (!planShown && step.experiment != null && "round".equals(step.experiment.kind) && baselineMillis > 0) {
+                    // Random strategies: the rounds cost about one baseline run each.
+                    planShown = true;
+                    int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
+                    long predicted = rounds * baselineMillis;
+                    log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
+                            + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
+                            + " come on top)" + forksText());
+                    String warning = costWarning(predicted, budgetMillis);
+                    if (warning != null) {
+                        log.warn(warning);
+                    }
                 }
-            } else if (!planShown && step.experiment != null && "round".equals(step.experiment.kind) && baselineMillis > 0) {
-                // Random strategies: the rounds cost about one baseline run each.
-                planShown = true;
-                int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
-                long predicted = rounds * baselineMillis;
-                log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
-                        + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
-                        + " come on top)");
-                String warning = costWarning(predicted, budgetMillis);
-                if (warning != null) {
-                    log.warn(warning);
+                if (budgetSpent(start)) {
+                    next = engine.call("detect_next", request());
+                    step = Engine.GSON.fromJson(next, NextStep.class);
                 }
-            }
-            long elapsed = (System.nanoTime() - start) / 1_000_000;
-            if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
-                config.stopRounds = true;
-                log.info("time budget of " + (budgetMillis >= 1000 ? budgetMillis / 1000 + " s" : budgetMillis + " ms")
-                        + " used: no new round, alone run or explanation starts; a pending confirmation finishes"
-                        + " (resume later with -Dodrust.resume=true)");
+                if (step.experiment == null) {
+                    break;
+                }
+                // The history echoes each experiment object exactly as the engine sent it.
+                List<JsonObject> echoes = new ArrayList<>();
+                if (next.has("batch") && next.getAsJsonArray("batch").size() > 0) {
+                    next.getAsJsonArray("batch").forEach(e -> echoes.add(e.getAsJsonObject()));
+                } else {
+                    echoes.add(next.getAsJsonObject("experiment"));
+                }
+                List<Experiment> batch = new ArrayList<>();
+                for (JsonObject echo : echoes) {
+                    batch.add(Engine.GSON.fromJson(echo, Experiment.class));
+                }
+                // Up to `forks` experiments of the batch at once; their records are appended in
+                // the batch's order, whichever finishes first, so the plan never depends on timing.
+                CompletionService<Done> running = new ExecutorCompletionService<>(pool);
+                Done[] done = new Done[batch.size()];
+                int started = 0;
+                int inFlight = 0;
+                int appended = 0;
+                while (appended < batch.size()) {
+                    while (inFlight < forks && started < batch.size() && (!config.stopRounds || continuesAfterStop(batch.get(started)))) {
+                        int at = started++;
+                        Experiment exp = batch.get(at);
+                        Path orderFile = writeOrder(exp);
+                        Path recording = recordOptions != null && "baseline".equals(exp.kind) ? recordOptions : null;
+                        running.submit(() -> runOne(at, exp, orderFile, jar, recording));
+                        inFlight++;
+                    }
+                    if (inFlight == 0) {
+                        break;
+                    }
+                    Done d = take(running);
+                    inFlight--;
+                    done[d.index] = d;
+                    while (appended < batch.size() && done[appended] != null) {
+                        Done a = done[appended];
+                        done[appended] = null;
+                        appended++;
+                        Experiment exp = a.experiment;
+                        history.append(record(echoes.get(a.index), a.result, a.millis));
+                        if ("baseline".equals(exp.kind)) {
+                            baselineMillis = Math.max(baselineMillis, a.millis);
+                        }
+                        if (recordOptions != null && "baseline".equals(exp.kind) && !a.result.results.isEmpty()
+                                && a.result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
+                            log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's"
+                                    + " recording did not start; its reason is in " + out.resolve("detect").resolve("exp-" + exp.id)
+                                    .resolve("jvm-1.log") + "): every pair of tests counts as possibly dependent, as in tuscan");
+                        }
+                        if ("round".equals(exp.kind)) {
+                            roundMillis += a.millis;
+                            roundsTimed++;
+                        }
+                        next = engine.call("detect_next", request());
+                        step = Engine.GSON.fromJson(next, NextStep.class);
+                        log.info(progressLine(exp, step.progress, a.millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks));
+                        int found = step.progress.odFound + step.progress.nodFound;
+                        if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
+                            long t = System.nanoTime();
+                            reporter.write(engine.call("detect_summary", request()), false);
+                            lastReport = System.nanoTime();
+                            reportEvery = reportInterval(lastReport - t);
+                            lastFound = found;
+                        }
+                    }
+                    budgetSpent(start);
+                }
                 next = engine.call("detect_next", request());
                 step = Engine.GSON.fromJson(next, NextStep.class);
             }
-            Experiment exp = step.experiment;
-            if (exp == null) {
-                break;
-            }
-            // The history echoes the experiment object exactly as the engine sent it.
-            JsonObject echo = next.getAsJsonObject("experiment");
-            int id = exp.id;
-            Path orderFile = writeOrder(exp);
-            long t0 = System.nanoTime();
-            OrderRunner runner = new OrderRunner(module, engine, suite, out.resolve("detect").resolve("exp-" + id), log)
-                    .quiet()
-                    .classpathJar(jar);
-            // dependence-aware: the baseline also records the static fields each test reads and writes.
-            if (recordOptions != null && "baseline".equals(exp.kind)) {
-                runner.recording(recordOptions);
-            }
-            RunResult result = runner.run(String.join("\n", exp.order), orderFile.getFileName().toString());
-            long millis = (System.nanoTime() - t0) / 1_000_000;
-            if (!Boolean.TRUE.equals(result.honoured)) {
-                throw new MojoExecutionException("odrust could not run experiment " + id + " in the order it planned ("
-                        + result.firstDifference + "); stopping rather than report outcomes of another order. Details: "
-                        + out.resolve("detect").resolve("exp-" + id).resolve("result.json"));
-            }
-            history.append(record(echo, result, millis));
-            if ("baseline".equals(exp.kind)) {
-                baselineMillis = Math.max(baselineMillis, millis);
-            }
-            if (recordOptions != null && "baseline".equals(exp.kind) && !result.results.isEmpty()
-                    && result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
-                log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's recording"
-                        + " did not start; its reason is in " + out.resolve("detect").resolve("exp-" + id).resolve("jvm-1.log")
-                        + "): every pair of tests counts as possibly dependent, as in tuscan");
-            }
-            if ("round".equals(exp.kind)) {
-                roundMillis += millis;
-                roundsTimed++;
-            }
-            next = engine.call("detect_next", request());
-            step = Engine.GSON.fromJson(next, NextStep.class);
-            log.info(progressLine(exp, step.progress, millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed));
-            int found = step.progress.odFound + step.progress.nodFound;
-            if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
-                long t = System.nanoTime();
-                reporter.write(engine.call("detect_summary", request()), false);
-                lastReport = System.nanoTime();
-                reportEvery = reportInterval(lastReport - t);
-                lastFound = found;
+        } finally {
+            // A failure ends the run: the other forks' JVMs are killed (TestJvm kills a tree on interrupt).
+            pool.shutdownNow();
+            try {
+                Files.deleteIfExists(out.resolve("forks"));
+            } catch (IOException e) {
+                // not empty: an experiment's directory could not be deleted; it stays for a look
             }
         }
         return engine.call("detect_summary", request());
+    }
+
+    /** " (2 forks at a time)" in the plan line when more than one. */
+    private String forksText() {
+        return forks > 1 ? "; " + forks + " experiments at a time (odrust.forks)" : "";
+    }
+
+    /**
+     * Whether the time budget is used up now; the first time, says so and sets the engine's
+     * {@code stop_rounds}.
+     */
+    private boolean budgetSpent(long start) {
+        long elapsed = (System.nanoTime() - start) / 1_000_000;
+        if (budgetMillis > 0 && elapsed >= budgetMillis && !config.stopRounds) {
+            config.stopRounds = true;
+            log.info("time budget of " + (budgetMillis >= 1000 ? budgetMillis / 1000 + " s" : budgetMillis + " ms")
+                    + " used: no new round, alone run or explanation starts; a pending confirmation finishes"
+                    + " (resume later with -Dodrust.resume=true)");
+            return true;
+        }
+        return false;
+    }
+
+    /** What still starts once the time budget is spent: the baseline and pending confirmations. */
+    static boolean continuesAfterStop(Experiment exp) {
+        return "baseline".equals(exp.kind) || "confirm-fail".equals(exp.kind) || "confirm-pass".equals(exp.kind);
+    }
+
+    /** One experiment that ran. */
+    private static final class Done {
+        final int index;
+        final Experiment experiment;
+        final RunResult result;
+        final long millis;
+
+        Done(int index, Experiment experiment, RunResult result, long millis) {
+            this.index = index;
+            this.experiment = experiment;
+            this.result = result;
+            this.millis = millis;
+        }
+    }
+
+    /** Runs one experiment (on a fork's thread): its own directory when several run at once. */
+    private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording) throws Exception {
+        Path dir = out.resolve("detect").resolve("exp-" + exp.id);
+        OrderRunner runner = new OrderRunner(module, engine, suite, dir, log).quiet().classpathJar(jar);
+        if (recording != null) {
+            runner.recording(recording);
+        }
+        ForkDirectory isolated = null;
+        if (forks > 1 && isolate) {
+            try {
+                isolated = ForkDirectory.create(out.resolve("forks").resolve("exp-" + exp.id), module.jvm.workingDirectory, out);
+            } catch (IOException e) {
+                throw new MojoExecutionException("odrust could not make experiment " + exp.id + "'s own working directory under "
+                        + out.resolve("forks") + " (" + e.getMessage() + "). Run with -Dodrust.forks.isolate=false to run every"
+                        + " fork in the module's working directory, or -Dodrust.forks=1.", e);
+            }
+            runner.jvm(module.jvm.isolated(isolated.work, isolated.tmp));
+        }
+        long t0 = System.nanoTime();
+        RunResult result;
+        try {
+            result = runner.run(String.join("\n", exp.order), orderFile.getFileName().toString());
+        } finally {
+            if (isolated != null) {
+                isolated.delete();
+            }
+        }
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        if (!Boolean.TRUE.equals(result.honoured)) {
+            throw new MojoExecutionException("odrust could not run experiment " + exp.id + " in the order it planned ("
+                    + result.firstDifference + "); stopping rather than report outcomes of another order. Details: "
+                    + dir.resolve("result.json"));
+        }
+        return new Done(index, exp, result, millis);
+    }
+
+    /** The next experiment to finish; its failure is this run's. */
+    private static Done take(CompletionService<Done> running) throws MojoExecutionException, IOException {
+        try {
+            return running.take().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MojoExecutionException("odrust detect was interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof MojoExecutionException) {
+                throw (MojoExecutionException) cause;
+            }
+            if (cause instanceof IOException) {
+                throw (IOException) cause;
+            }
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw new MojoExecutionException("an experiment failed: " + cause, cause);
+        }
     }
 
     private JsonObject request() {
@@ -280,7 +431,7 @@ public final class Detector {
     }
 
     private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
-        return progressLine(exp, progress, millis, avgRoundMillis, config.stopRounds);
+        return progressLine(exp, progress, millis, avgRoundMillis, config.stopRounds, config.shard != null);
     }
 
     /**
@@ -289,14 +440,24 @@ public final class Detector {
      */
     static String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis,
             boolean stopRounds) {
+        return progressLine(exp, progress, millis, avgRoundMillis, stopRounds, false);
+    }
+
+    /** As above; for a shard ({@code sharded}) rounds count as this run's and name the plan's number. */
+    static String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis,
+            boolean stopRounds, boolean sharded) {
         String kind = exp.kind;
         int done = progress.roundsDone;
         int total = progress.roundsTotal;
         StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "exp %-5d ", exp.id));
         if ("round".equals(kind)) {
             int digits = String.valueOf(Math.max(total, 1)).length();
-            String round = String.format(java.util.Locale.ROOT, "%" + digits + "d/%d", exp.round, total);
-            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", "round " + round, exp.strategy));
+            // A shard's rounds are the plan's rounds K, K + N, ...: counted as this run's, numbered as the plan's.
+            boolean shard = sharded && exp.round != null;
+            int number = shard ? done : exp.round;
+            String round = String.format(java.util.Locale.ROOT, "%" + digits + "d/%d", number, total);
+            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", "round " + round,
+                    shard ? exp.strategy + ", plan round " + exp.round : exp.strategy));
         } else {
             List<String> targets = exp.targets;
             b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", kind,

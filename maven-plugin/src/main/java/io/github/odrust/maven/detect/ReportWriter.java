@@ -29,6 +29,16 @@ public final class ReportWriter {
      */
     public static JsonObject report(JsonObject summary, String module, Path basedir, Path out, String reproduceGoal,
             boolean complete, String odrustVersion) {
+        return report(summary, module, basedir, shard -> out, reproduceGoal, complete, odrustVersion);
+    }
+
+    /**
+     * A report whose flaky tests may come from several runs: {@code outOf} gives the output
+     * directory of the run of shard {@code n} (0 for an entry without {@code shard}), whose
+     * {@code orders/} hold its experiments' order files (odrust:merge).
+     */
+    public static JsonObject report(JsonObject summary, String module, Path basedir, java.util.function.IntFunction<Path> outOf,
+            String reproduceGoal, boolean complete, String odrustVersion) {
         JsonObject report = new JsonObject();
         report.addProperty("schema_version", SCHEMA_VERSION);
         report.addProperty("module", module);
@@ -40,6 +50,7 @@ public final class ReportWriter {
         report.add("explanations", explanations(report.getAsJsonArray("flaky")));
         for (JsonElement f : report.getAsJsonArray("flaky")) {
             JsonObject entry = f.getAsJsonObject();
+            Path out = outOf.apply(entry.has("shard") && !entry.get("shard").isJsonNull() ? entry.get("shard").getAsInt() : 0);
             String failing = orderPath(basedir, out, entry.get("failing_experiment"));
             entry.addProperty("failing_order", failing);
             entry.addProperty("passing_order", orderPath(basedir, out, entry.get("passing_experiment")));

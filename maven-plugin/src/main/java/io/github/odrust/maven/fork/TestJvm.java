@@ -24,6 +24,17 @@ public final class TestJvm {
         public List<String> removedEnvironment = new ArrayList<>();
         public int timeoutSeconds;
 
+        /**
+         * A copy that starts in {@code directory}, with {@code java.io.tmpdir} set to {@code tmp}
+         * ahead of the other JVM arguments (an argLine that sets it still wins).
+         */
+        public Spec isolated(File directory, File tmp) {
+            Spec s = withJvmArg("-Djava.io.tmpdir=" + tmp.getAbsolutePath());
+            s.jvmArgs.add(0, s.jvmArgs.remove(s.jvmArgs.size() - 1));
+            s.workingDirectory = directory;
+            return s;
+        }
+
         /** A copy with {@code arg} added after the other JVM arguments. */
         public Spec withJvmArg(String arg) {
             Spec s = new Spec();

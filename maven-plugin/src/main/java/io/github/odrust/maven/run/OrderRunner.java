@@ -39,6 +39,7 @@ public final class OrderRunner {
     private boolean quiet;
     private Path sharedJar;
     private Path recordOptions;
+    private TestJvm.Spec jvmSpec;
     private List<java.io.File> classpath;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
@@ -86,6 +87,12 @@ public final class OrderRunner {
      */
     public OrderRunner recording(Path options) {
         this.recordOptions = options;
+        return this;
+    }
+
+    /** Starts the test JVMs with {@code spec} instead of the module's (a fork's own directory). */
+    public OrderRunner jvm(TestJvm.Spec spec) {
+        this.jvmSpec = spec;
         return this;
     }
 
@@ -281,8 +288,9 @@ public final class OrderRunner {
                 }
             }
         };
-        TestJvm.Spec spec = recordOptions == null ? module.jvm
-                : module.jvm.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
+        TestJvm.Spec base = jvmSpec != null ? jvmSpec : module.jvm;
+        TestJvm.Spec spec = recordOptions == null ? base
+                : base.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
         TestJvm.Exit exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
         if (!exit.leftovers.isEmpty()) {
             log.warn("the tests left " + io.github.odrust.maven.Words.count(exit.leftovers.size(), "process")

@@ -2,6 +2,7 @@ package io.github.odrust.maven.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.NextStep;
@@ -36,5 +37,19 @@ class ProgressLineTest {
             assertFalse(l.contains("seed="), l);
         }
         assertEquals(lines.get(0).indexOf("reverse-passing"), lines.get(1).indexOf("reverse-passing"));
+    }
+
+    @Test
+    void aShardCountsItsOwnRoundsAndNamesThePlansNumber() {
+        Experiment e = new Experiment();
+        e.id = 5;
+        e.kind = "round";
+        e.round = 13;
+        e.strategy = "tuscan";
+        NextStep.Progress p = new NextStep.Progress();
+        p.roundsDone = 5;
+        p.roundsTotal = 11;
+        String l = Detector.progressLine(e, p, 1234, 0, false, true);
+        assertTrue(l.contains("round  5/11") && l.contains("tuscan, plan round 13"), l);
     }
 }

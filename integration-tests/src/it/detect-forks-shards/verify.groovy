@@ -1,0 +1,96 @@
+import groovy.json.JsonOutput
+import groovy.json.JsonSlurper
+
+def P = 'com.example.explain.'
+String log = new File(basedir, 'build.log').getText('UTF-8')
+
+def report = { String dir ->
+    String text = new File(basedir, "target/${dir}/report.json").getText('UTF-8').replace("target/${dir}/", 'target/OUT/')
+    def r = new JsonSlurper().parseText(text)
+    // timings are what may differ: the baseline's JVM start and what it predicts
+    if (r.plan != null) {
+        r.plan.remove('cost0_ms')
+        r.plan.remove('predicted_ms')
+        if (r.plan.tuscan != null) {
+            r.plan.tuscan.remove('cost0_ms')
+            r.plan.tuscan.remove('predicted_ms')
+        }
+    }
+    r
+}
+def experiments = { String dir ->
+    new File(basedir, "target/${dir}/detect/experiments.jsonl").readLines('UTF-8').findAll { it.trim() }
+            .collect { new JsonSlurper().parseText(it) }
+            .collect { [it.id, it.kind, it.round, it.order, it.targets, it.results.collect { r -> [r.test, r.outcome] }] }
+}
+
+def one = report('forks-1')
+def two = report('forks-2')
+// ---- the same plan, the same outcomes, the same report
+assert experiments('forks-1') == experiments('forks-2') : "the experiments differ between 1 and 2 forks"
+def stripMs = { r -> JsonOutput.toJson(r).replaceAll(/"(cost0_ms|predicted_ms)":\d+,?/, '') }
+assert stripMs(one) == stripMs(two) : "report.json differs between 1 and 2 forks"
+
+// ---- and it found what the fixture has: a victim, a brittle and a NOD test
+def kinds = two.flaky.collectEntries { [(it.test): it.kind] }
+assert kinds[P + 'VictimTest#expectsClean'] == 'victim' : "kinds: " + kinds
+assert kinds[P + 'BrittleTest#needsConfig'] == 'brittle' : "kinds: " + kinds
+assert kinds[P + 'ExperimentCoinTest#flips'] == 'nod' : "kinds: " + kinds
+assert !two.flaky.find { it.test == P + 'VictimTest#expectsClean' }.polluters.isEmpty() : "the victim was explained"
+
+// ---- the run with 2 forks said so, ran experiments in their own directories and cleaned them up
+assert log.contains(', 2 forks, each experiment in its own working directory') : "the run line names the forks"
+assert log.contains('; 2 experiments at a time (odrust.forks)') : "the plan line names the forks"
+assert !new File(basedir, 'target/forks-2/forks').exists() : "the experiments' working directories are left behind"
+assert !new File(basedir, 'target/forks-1/forks').exists() : "one fork runs in the module's directory"
+
+// ---- a bad setting is named, with what it should be
+assert log.contains('odrust.forks must be 1 or more (got 0)') : "goal 10 did not name the bad setting"
+assert !new File(basedir, 'target/forks-0/detect').exists() : "goal 10 touched disk before checking its settings"
+
+def json = { String path -> new JsonSlurper().parse(new File(basedir, path)) }
+def rounds = { String dir ->
+    new File(basedir, "target/${dir}/detect/experiments.jsonl").readLines('UTF-8').findAll { it.trim() }
+            .collect { new JsonSlurper().parseText(it) }.findAll { it.kind == 'round' }
+            .collect { [it.round, it.order] }
+}
+
+def whole = json('target/forks-1/report.json')
+def merged = json('target/merged/report.json')
+def shard = (1..3).collect { json("target/shards/s${it}/report.json") }
+
+// ---- each shard ran its share of the plan's rounds, and stands alone
+(1..3).each { k ->
+    def mine = rounds("shards/s${k}")
+    assert !mine.isEmpty() : "shard ${k} ran no round"
+    assert mine.every { (it[0] - 1) % 3 == k - 1 } : "shard ${k} ran rounds " + mine*.getAt(0)
+    assert shard[k - 1].shard == [index: k, count: 3] : "shard ${k}'s report: " + shard[k - 1].shard
+    assert shard[k - 1].notes.any { it.startsWith("shard ${k} of 3: ") } : "shard ${k} says what it is: " + shard[k - 1].notes
+}
+// together, exactly the whole run's rounds, each once
+def union = (1..3).collectMany { rounds("shards/s${it}") }.sort { it[0] }
+assert union == rounds('forks-1').sort { it[0] } : "the shards' rounds are not the plan's"
+
+// ---- the merged report: the same OD tests and the same pair coverage as the whole run
+def od = { r -> r.flaky.findAll { it.kind in ['victim', 'brittle'] }.collectEntries { [(it.test): it.kind] } }
+assert od(whole) == [(P + 'VictimTest#expectsClean'): 'victim', (P + 'BrittleTest#needsConfig'): 'brittle'] : "whole: " + od(whole)
+assert od(merged) == od(whole) : "merged: " + od(merged)
+assert merged.pairs == whole.pairs : "pairs: merged " + merged.pairs + ", whole " + whole.pairs
+assert merged.rounds_run == whole.rounds_run : "rounds: merged " + merged.rounds_run + ", whole " + whole.rounds_run
+assert merged.complete == true
+assert merged.shards*.index == [1, 2, 3] : "shards: " + merged.shards
+assert merged.notes[0].startsWith('merged from 3 shards (seed 3, tuscan)') : merged.notes[0]
+merged.flaky.each { f ->
+    assert f.shard in [1, 2, 3] : "no shard on " + f.test
+    // its order files are the shard's, and exist
+    assert f.failing_order.startsWith("target/shards/s${f.shard}/orders/") : f.failing_order
+    assert new File(basedir, f.failing_order).isFile() : f.failing_order
+    assert f.reproduce == "mvn odrust:reproduce -Dodrust.order=" + f.failing_order : f.reproduce
+}
+assert new File(basedir, 'target/merged/report.html').isFile()
+assert new File(basedir, 'target/merged/surefire-reports/TEST-odrust.xml').isFile()
+
+// ---- shards of two plans are refused, naming what differs; a shard needs a seed
+assert log.contains('these shards are not of one plan: seed: 4 in target/other/s1, 3 in target/shards/s2') : "the mismatch was not named"
+assert !new File(basedir, 'target/mismatched/report.json').exists() : "a refused merge wrote a report"
+assert log.contains('odrust.shard=2/3 needs -Dodrust.seed') : "a shard without a seed was not refused"
