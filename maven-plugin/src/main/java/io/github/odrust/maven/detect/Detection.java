@@ -93,6 +93,7 @@ public final class Detection {
                 + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : io.github.odrust.maven.Words.count(config.rounds, "round"))
                 + ", seed=" + config.seed
                 + " (the same run again: -Dodrust.seed=" + config.seed + ")"
+                + (config.shard != null ? ", shard " + config.shard + " of the plan's rounds" : "")
                 + (forks > 1 ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "") : ""));
 
         Report report;
