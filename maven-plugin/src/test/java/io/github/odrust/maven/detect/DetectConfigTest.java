@@ -99,6 +99,25 @@ class DetectConfigTest {
     }
 
     @Test
+    void aShardKeepsItsSettingOnResumeRefusesAnotherAndRanksNothingByItsOwnTimesByDefault() {
+        DetectConfig.Given given = new DetectConfig.Given();
+        given.seed = 7L;
+        given.shard = " 2/3 ";
+        DetectConfig shard = DetectConfig.resolve(given, null, 60_000, VOCABULARY);
+        assertEquals("2/3", shard.shard);
+        assertEquals("2/3", shard.toJson().get("shard").getAsString());
+        assertEquals(false, shard.costAware, "a time budget turns cost-aware on, but not for a shard");
+        JsonObject saved = shard.toJson();
+        DetectConfig resumed = DetectConfig.resolve(new DetectConfig.Given(), saved, 0, VOCABULARY);
+        assertEquals("2/3", resumed.shard);
+        assertEquals(List.of(), resumed.incompatibleWith(saved));
+        resumed.shard = "3/3";
+        assertEquals(List.of("odrust.shard was 2/3, now 3/3"), resumed.incompatibleWith(saved));
+        resumed.shard = null;
+        assertEquals(List.of("odrust.shard was 2/3, now none (the whole plan)"), resumed.incompatibleWith(saved));
+    }
+
+    @Test
     void numbersTheEngineCannotUseAreRefused() throws Exception {
         DetectConfig c = DetectConfig.resolve(new DetectConfig.Given(), null, 0, VOCABULARY);
         c.check();
