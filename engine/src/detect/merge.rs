@@ -186,6 +186,8 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
     let mut summaries: Vec<(u32, Summary)> = Vec::new();
     let mut merged_shards: Vec<MergedShard> = Vec::new();
     let mut rounds: Vec<Vec<String>> = Vec::new();
+    // The first shard's state: its schedule is the plan's.
+    let mut first_state: Option<Replay> = None;
     for (config, run) in &shards {
         let index = config.shard.map_or(0, |s| s.index);
         let state = Replay::run(config, &run.suite, &run.history, "detect_merge")?;
@@ -206,26 +208,23 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
             complete,
         });
         summaries.push((index, summary));
+        first_state.get_or_insert(state);
     }
     // Pair coverage of all the shards' rounds, against the plan's schedule (the same in every
     // shard: shards of a cost-aware or dependence-aware plan are refused by the configuration).
-    let (first_config, first_run) = &shards[0];
-    let state = Replay::run(
-        first_config,
-        &first_run.suite,
-        &first_run.history,
-        "detect_merge",
-    )?;
-    let pairs = state.schedule().map(|schedule| {
-        let mut coverage = schedule.coverage();
-        for order in &rounds {
-            coverage.add(order);
-        }
-        PairsCovered {
-            covered: coverage.covered(),
-            total: schedule.pairs_total(),
-        }
-    });
+    let pairs = first_state
+        .as_ref()
+        .and_then(|s| s.schedule())
+        .map(|schedule| {
+            let mut coverage = schedule.coverage();
+            for order in &rounds {
+                coverage.add(order);
+            }
+            PairsCovered {
+                covered: coverage.covered(),
+                total: schedule.pairs_total(),
+            }
+        });
 
     let mut notes: Vec<String> = Vec::new();
     let mut flaky: BTreeMap<String, (u32, FlakyTest)> = BTreeMap::new();

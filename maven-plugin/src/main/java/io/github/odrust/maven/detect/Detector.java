@@ -101,8 +101,8 @@ public final class Detector {
         // One classpath jar for every experiment: the module's classpath does not change.
         Path jar = out.resolve("detect").resolve("classpath.jar");
         ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
-        // One engine call per experiment: its answer gives the progress after the last experiment
-        // and the next one to run.
+        // The engine's answer gives the progress so far and the batch of experiments to run next;
+        // it is asked again after each experiment is recorded (progress) and after each batch.
         JsonObject next = engine.call("detect_next", request());
         NextStep step = Engine.GSON.fromJson(next, NextStep.class);
         Path recordOptions = null;
