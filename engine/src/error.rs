@@ -166,6 +166,19 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// A detection session (`docs/protocol.md`, "Sessions") is not kept, or not at the position
+    /// the request continues from: the caller starts it again with the whole history.
+    #[error(
+        "detection session `{session}` is not kept at experiment {from} (this engine process \
+         does not hold it, or it was forgotten): send the whole history with history_from 0"
+    )]
+    SessionLost {
+        /// The session's name.
+        session: String,
+        /// Where the request continued from.
+        from: usize,
+    },
+
     /// The engine panicked. Only the JNI layer produces this variant, from a caught panic.
     #[error(
         "odrust engine panicked{}: {payload}. This is a bug in odrust; please report it.",
@@ -193,12 +206,13 @@ impl EngineError {
             EngineError::BadClassFile { .. } => "bad-class-file",
             EngineError::BadConfig { .. } => "bad-config",
             EngineError::BadHistory { .. } => "bad-history",
+            EngineError::SessionLost { .. } => "session-lost",
             EngineError::Panic { .. } => "panic",
         }
     }
 
     /// Every error code, in the order of `docs/protocol.md`.
-    pub const CODES: [&'static str; 11] = [
+    pub const CODES: [&'static str; 12] = [
         "bad-request",
         "unknown-op",
         "unknown-test",
@@ -209,6 +223,7 @@ impl EngineError {
         "bad-class-file",
         "bad-config",
         "bad-history",
+        "session-lost",
         "panic",
     ];
 
@@ -230,7 +245,10 @@ impl EngineError {
 
 /// Whether errors with `code` are the user's to fix (see [`EngineError::is_user_error`]).
 pub fn is_user_code(code: &str) -> bool {
-    !matches!(code, "bad-request" | "unknown-op" | "panic")
+    !matches!(
+        code,
+        "bad-request" | "unknown-op" | "session-lost" | "panic"
+    )
 }
 
 fn quoted(ids: &[String]) -> String {

@@ -42,6 +42,7 @@ pub const OPS: &[&str] = &[
     "compare_outcomes",
     "detect_next",
     "detect_summary",
+    "detect_end",
     "detect_merge",
     "render_report",
     "flake_rate",
@@ -92,12 +93,48 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "detect_next" => {
             let request: DetectRequest = parse(op, request_json)?;
             let config = DetectConfig::try_from(request.config)?;
-            respond(&detect::next(&config, &request.suite, &request.history)?)
+            match request.session.as_deref() {
+                Some(id) => respond(&detect::session::next(
+                    &config,
+                    detect::session::SessionCall {
+                        id,
+                        from: request.history_from,
+                        suite: request.suite,
+                        records: &request.history,
+                    },
+                )?),
+                None => respond(&detect::next(
+                    &config,
+                    &whole_suite(op, request.suite)?,
+                    &request.history,
+                )?),
+            }
         }
         "detect_summary" => {
             let request: DetectRequest = parse(op, request_json)?;
             let config = DetectConfig::try_from(request.config)?;
-            respond(&detect::summary(&config, &request.suite, &request.history)?)
+            match request.session.as_deref() {
+                Some(id) => respond(&detect::session::summary(
+                    &config,
+                    detect::session::SessionCall {
+                        id,
+                        from: request.history_from,
+                        suite: request.suite,
+                        records: &request.history,
+                    },
+                )?),
+                None => respond(&detect::summary(
+                    &config,
+                    &whole_suite(op, request.suite)?,
+                    &request.history,
+                )?),
+            }
+        }
+        "detect_end" => {
+            let request: EndRequest = parse(op, request_json)?;
+            respond(&EndResponse {
+                ended: detect::session::end(&request.session),
+            })
         }
         "detect_merge" => {
             let request: detect::merge::MergeRequest = parse(op, request_json)?;
@@ -287,8 +324,35 @@ struct CompareRequest {
 #[derive(Debug, Deserialize)]
 struct DetectRequest {
     config: RawConfig,
-    suite: Suite,
+    /// Required, but for a session continued (`history_from` above 0).
+    #[serde(default)]
+    suite: Option<Suite>,
+    /// The whole history; in a session, the records from `history_from` on.
     history: Vec<ExperimentRecord>,
+    /// The session of the run (`detect::session`), if it keeps one.
+    #[serde(default)]
+    session: Option<String>,
+    /// In a session: how many records came before `history`.
+    #[serde(default)]
+    history_from: usize,
+}
+
+/// The suite of a request without a session, which must carry it.
+fn whole_suite(op: &str, suite: Option<Suite>) -> Result<Suite, EngineError> {
+    suite.ok_or_else(|| EngineError::bad_request(op, "missing field `suite`"))
+}
+
+/// Request of `detect_end`.
+#[derive(Debug, Deserialize)]
+struct EndRequest {
+    session: String,
+}
+
+/// Response of `detect_end`.
+#[derive(Debug, Serialize)]
+struct EndResponse {
+    /// Whether the session was kept until now.
+    ended: bool,
 }
 
 /// Request of `render_report`.

@@ -870,3 +870,196 @@ fn shards_of_different_plans_missing_or_twice_are_refused_with_what_differs() {
     ]);
     assert!(suites.contains("discovered different tests"), "{suites}");
 }
+
+// ---- sessions: the replay state kept between calls ----
+
+/// Runs detection to the end asking a session and a full replay at every step, the session fed
+/// `chunk(step)` records at a time (at least one); with `stop_after`, the rounds are stopped
+/// (time budget) after that many experiments. Returns how many answers were compared.
+fn session_against_full_replay(
+    config: &DetectConfig,
+    suite: &odrust_engine::model::suite::Suite,
+    execute: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+    session: &str,
+    chunk: &dyn Fn(usize) -> usize,
+    stop_after: Option<usize>,
+) -> usize {
+    use detect::session::{self, SessionCall};
+    let mut config = config.clone();
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    let mut sent = 0;
+    let mut compared = 0;
+    let mut steps = 0;
+    loop {
+        config.stop_rounds = stop_after.is_some_and(|n| history.len() >= n);
+        let full = detect::next(&config, suite, &history).unwrap();
+        // The session hears of the records in chunks; in between it is not asked.
+        if history.len() - sent >= chunk(steps).max(1) || full.experiment.is_none() {
+            let call = |from| SessionCall {
+                id: session,
+                from,
+                suite: (from == 0).then(|| suite.clone()),
+                records: &history[from..],
+            };
+            let kept = session::next(&config, call(sent)).unwrap();
+            assert_eq!(
+                serde_json::to_value(&kept).unwrap(),
+                serde_json::to_value(&full).unwrap(),
+                "{session}: next after {} experiments",
+                history.len()
+            );
+            let summary = session::summary(&config, call(history.len())).unwrap();
+            assert_eq!(
+                serde_json::to_value(&summary).unwrap(),
+                serde_json::to_value(detect::summary(&config, suite, &history).unwrap()).unwrap(),
+                "{session}: summary after {} experiments",
+                history.len()
+            );
+            sent = history.len();
+            compared += 1;
+        }
+        steps += 1;
+        let Some(experiment) = full.experiment else {
+            break;
+        };
+        history.push(record(&experiment, execute(&experiment)));
+    }
+    assert!(session::end(session), "{session} was kept to the end");
+    compared
+}
+
+#[test]
+fn a_session_answers_what_a_full_replay_of_the_same_history_answers() {
+    let victims = victim_suite();
+    let brittle = named(&[
+        ("p.A", &["a1", "a2"]),
+        ("p.S", &["setter", "s2"]),
+        ("p.T", &["brittle", "t2"]),
+    ]);
+    let mut compared = 0;
+    for strategy in [
+        Strategy::ReversePassing,
+        Strategy::RandomClassMethod,
+        Strategy::Tuscan,
+        Strategy::PairsAll,
+    ] {
+        for seed in 0..3 {
+            let config = DetectConfig {
+                alone_runs: 3,
+                ..minimizing(strategy, seed)
+            };
+            let name = format!("session-test-{strategy}-{seed}");
+            // One record at a time, then in uneven chunks (a batch of forks appended at once).
+            compared += session_against_full_replay(
+                &config,
+                &victims,
+                &victim_executor,
+                &name,
+                &|_| 1,
+                None,
+            );
+            compared += session_against_full_replay(
+                &config,
+                &victims,
+                &victim_executor,
+                &name,
+                &|step| 1 + (step * 7 + seed as usize) % 4,
+                None,
+            );
+            compared += session_against_full_replay(
+                &config,
+                &brittle,
+                &brittle_executor,
+                &name,
+                &|step| 1 + step % 3,
+                None,
+            );
+            // The budget runs out after a few rounds: only stop_rounds changes in the session.
+            compared += session_against_full_replay(
+                &config,
+                &victims,
+                &victim_executor,
+                &name,
+                &|_| 1,
+                Some(4 + seed as usize),
+            );
+        }
+    }
+    assert!(compared > 500, "{compared} answers compared");
+}
+
+#[test]
+fn a_session_continued_from_elsewhere_or_with_another_plan_is_refused() {
+    let suite = suite();
+    let config = serde_json::json!({"strategy": "random-class-method", "rounds": 3, "seed": 5});
+    let session = "session-refusals";
+    // Without the suite, a session cannot start.
+    let (code, message) = err(
+        "detect_next",
+        serde_json::json!({"config": config, "history": [], "session": session}),
+    );
+    assert_eq!(code, "bad-request", "{message}");
+    assert!(message.contains("suite"), "{message}");
+    let step = ok(
+        "detect_next",
+        serde_json::json!({"config": config, "suite": suite, "history": [], "session": session}),
+    );
+    let mut baseline = step["experiment"].clone();
+    baseline["results"] = serde_json::json!([{"test": "com.acme.CartTest#a", "outcome": "pass"}]);
+    // Continued without the suite: the session has it.
+    let step = ok(
+        "detect_next",
+        serde_json::json!({"config": config, "history": [baseline], "session": session,
+                           "history_from": 0, "suite": suite}),
+    );
+    assert_eq!(step["experiment"]["kind"], "round");
+    let next = ok(
+        "detect_summary",
+        serde_json::json!({"config": config, "history": [], "session": session, "history_from": 1}),
+    );
+    assert_eq!(next["experiments"], 1);
+    // The session is at 1 experiment, not 2.
+    let (code, message) = err(
+        "detect_next",
+        serde_json::json!({"config": config, "history": [], "session": session, "history_from": 2}),
+    );
+    assert_eq!(code, "session-lost", "{message}");
+    assert!(message.contains("history_from 0"), "{message}");
+    // A mismatch forgets the session: it must start again.
+    let (code, _) = err(
+        "detect_next",
+        serde_json::json!({"config": config, "history": [], "session": session, "history_from": 1}),
+    );
+    assert_eq!(code, "session-lost");
+    ok(
+        "detect_next",
+        serde_json::json!({"config": config, "suite": suite, "history": [baseline], "session": session}),
+    );
+    // Another plan in the same session is refused; stop_rounds alone may change.
+    let other = serde_json::json!({"strategy": "random-class-method", "rounds": 3, "seed": 6});
+    let (code, message) = err(
+        "detect_next",
+        serde_json::json!({"config": other, "history": [], "session": session, "history_from": 1}),
+    );
+    assert_eq!(code, "bad-request");
+    assert!(message.contains("changed"), "{message}");
+    ok(
+        "detect_next",
+        serde_json::json!({"config": config, "suite": suite, "history": [baseline], "session": session}),
+    );
+    let stopped = serde_json::json!({"strategy": "random-class-method", "rounds": 3, "seed": 5,
+                                     "stop_rounds": true});
+    let step = ok(
+        "detect_next",
+        serde_json::json!({"config": stopped, "history": [], "session": session, "history_from": 1}),
+    );
+    assert!(step["experiment"].is_null(), "{step}");
+    assert_eq!(
+        ok("detect_end", serde_json::json!({"session": session}))["ended"],
+        true
+    );
+    assert_eq!(
+        ok("detect_end", serde_json::json!({"session": session}))["ended"],
+        false
+    );
+}

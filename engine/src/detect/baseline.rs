@@ -8,7 +8,7 @@ use super::replay::Replay;
 use crate::model::experiment::ExperimentRecord;
 use crate::model::kind::FlakyKind;
 
-impl Replay<'_> {
+impl Replay {
     /// Sorts the baseline's tests into reference (passing), failing and NOD.
     pub(super) fn finish_baseline(&mut self, last: &ExperimentRecord) {
         self.baseline_done = true;

@@ -13,7 +13,7 @@ use crate::model::kind::OdRole;
 use crate::schedule::dependence::PlanInfo;
 use crate::schedule::Schedule;
 
-impl Replay<'_> {
+impl Replay {
     /// Victim or brittle, from the alone runs (`Unclassified` until they are complete); NOD as
     /// soon as two of them disagree.
     pub(super) fn kind_of(&self, od: &OdTest) -> FlakyKind {
@@ -45,11 +45,10 @@ impl Replay<'_> {
     }
 
     pub(super) fn summarize(&self, experiments: usize) -> Summary {
-        let config = self.config;
+        let config = &*self.config;
         let mut flaky: Vec<FlakyTest> = self.nod.clone();
         let mut unclassified = 0;
         let mut minimize_notes = Vec::new();
-        let index = &self.index;
         for od in &self.od {
             let round = &self.rounds[od.round];
             let complete = self.alone_runs_done(od);
@@ -116,8 +115,8 @@ impl Replay<'_> {
                         .chain(cleaners.values().flatten())
                         .chain([&od.unit])
                     {
-                        if let Some(at) = index.get(id) {
-                            classes.insert(id.clone(), index.record(at.record).class.clone());
+                        if let Some(at) = self.record_of(id) {
+                            classes.insert(id.clone(), self.suite.classes[at].class.clone());
                         }
                     }
                     OdModel {

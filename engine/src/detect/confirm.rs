@@ -8,7 +8,7 @@ use super::replay::{unit_in, Found, OdTest, Pending, Replay, Results, Turn};
 use super::rounds::round_text;
 use crate::model::kind::FlakyKind;
 
-impl Replay<'_> {
+impl Replay {
     /// Takes in the second confirmation of `pending` (the original order cut after its last
     /// candidate) and decides each candidate.
     pub(super) fn absorb_confirmations(

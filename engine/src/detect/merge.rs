@@ -7,6 +7,8 @@
 //! rounds together. Shards of different plans (seed, strategy, rounds, suite, odrust version, ...)
 //! are refused with the list of what differs.
 
+use std::sync::Arc;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -190,7 +192,12 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
     let mut first_state: Option<Replay> = None;
     for (config, run) in &shards {
         let index = config.shard.map_or(0, |s| s.index);
-        let state = Replay::run(config, &run.suite, &run.history, "detect_merge")?;
+        let state = Replay::run(
+            Arc::new(config.clone()),
+            Arc::new(run.suite.clone()),
+            &run.history,
+            "detect_merge",
+        )?;
         let complete = state.upcoming(false).is_empty();
         let summary = state.summarize(run.history.len());
         rounds.extend(

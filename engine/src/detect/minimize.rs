@@ -17,7 +17,7 @@ pub(super) const MAX_HINTS: usize = 16;
 /// costs one triple run, and a cleaner group testing finds costs about `log2(m / c) + 1`.
 pub(super) const MAX_CLEANER_HINTS: usize = 64;
 
-impl Replay<'_> {
+impl Replay {
     /// Minimization experiments run for `od` so far.
     pub(super) fn spent_on(&self, od: &OdTest) -> u32 {
         self.spent.get(&od.test).copied().unwrap_or(0)
@@ -47,9 +47,8 @@ impl Replay<'_> {
             prefix: &order[..at],
         };
         let observed = |order: &[String]| self.observed.get(order).map(|r| r.passed(&od.test));
-        let index = &self.index;
-        let same_class = |a: &str, b: &str| match (index.get(a), index.get(b)) {
-            (Some(x), Some(y)) => x.record == y.record,
+        let same_class = |a: &str, b: &str| match (self.record_of(a), self.record_of(b)) {
+            (Some(x), Some(y)) => x == y,
             _ => false,
         };
         let hints = self.hints(od, role);
@@ -69,7 +68,7 @@ impl Replay<'_> {
         if o.test == od.test || role.is_none() || self.kind_of(o).role() != role {
             return false;
         }
-        let record = |unit: &str| self.index.get(unit).map(|at| at.record);
+        let record = |unit: &str| self.record_of(unit);
         record(&o.unit) == record(&od.unit)
             || match role {
                 Some(OdRole::Victim) => o.confirm_fail == od.confirm_fail,
@@ -84,7 +83,7 @@ impl Replay<'_> {
     /// search started count (its culprit search, or its cleaner search of that polluter), so its
     /// hints never change once it started.
     fn hints(&self, od: &OdTest, role: OdRole) -> Hints {
-        let record = |unit: &str| self.index.get(unit).map(|at| at.record);
+        let record = |unit: &str| self.record_of(unit);
         let same_class = |o: &OdTest| record(&o.unit) == record(&od.unit);
         let same_order = |o: &OdTest| match role {
             OdRole::Victim => o.confirm_fail == od.confirm_fail,

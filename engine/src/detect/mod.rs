@@ -1,10 +1,12 @@
 //! The planner of `odrust:detect`: which experiment to run next, and what the experiments found.
 //!
-//! The engine keeps no state between calls (`docs/protocol.md`, "Detection"). [`next`] and
-//! [`summary`] are pure functions of the configuration, the suite and the history of finished
-//! experiments: they replay the history from the start, checking that each record is what the
-//! plan asked for ([`EngineError::BadHistory`] otherwise), and derive everything from it. The same
-//! inputs always give the same answer, so a killed run resumes from its history file.
+//! [`next`] and [`summary`] are pure functions of the configuration, the suite and the history of
+//! finished experiments (`docs/protocol.md`, "Detection"): they replay the history from the
+//! start, checking that each record is what the plan asked for ([`EngineError::BadHistory`]
+//! otherwise), and derive everything from it. The same inputs always give the same answer, so a killed run resumes from its history file. A
+//! [`session`] keeps that replay state between calls of one run and feeds it only the records
+//! added since, with the same code: the same answers, at a cost per call that does not grow with
+//! the history.
 //!
 //! The phases (`docs/detect-algorithm.md`):
 //!
@@ -41,6 +43,7 @@
 //! - `classify`: victim / brittle / NOD from alone runs; the summary.
 //! - `minimize`: the hand-off to [`crate::explain`]: the next explanation experiment, and notes.
 //! - `cache`: the last systematic schedule built, kept between calls.
+//! - [`session`]: the replay state of a run kept between calls, fed only the new records.
 
 mod baseline;
 mod cache;
@@ -52,6 +55,7 @@ pub mod merge;
 mod minimize;
 mod replay;
 mod rounds;
+pub mod session;
 
 #[cfg(test)]
 mod tests;

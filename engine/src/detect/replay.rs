@@ -26,8 +26,18 @@ pub fn next(
     suite: &Suite,
     history: &[ExperimentRecord],
 ) -> Result<NextStep, EngineError> {
-    let state = Replay::run(config, suite, history, "detect_next")?;
-    let batch = state.upcoming(config.stop_rounds);
+    let state = Replay::run(
+        Arc::new(config.clone()),
+        Arc::new(suite.clone()),
+        history,
+        "detect_next",
+    )?;
+    Ok(step(&state, config.stop_rounds))
+}
+
+/// The answer of `detect_next` from the state a history led to.
+pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
+    let batch = state.upcoming(stop_rounds);
     let experiment = batch.first().cloned();
     let phase = experiment.as_ref().map_or(Phase::Done, |e| match e.kind {
         ExperimentKind::Baseline => Phase::Baseline,
@@ -43,7 +53,7 @@ pub fn next(
     let first_round = experiment
         .as_ref()
         .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
-    Ok(NextStep {
+    NextStep {
         plan: if first_round { state.plan_info() } else { None },
         experiment,
         batch,
@@ -55,7 +65,7 @@ pub fn next(
             nod_found: state.nod.len(),
             candidates: state.pending.iter().map(|p| p.candidates.len()).sum(),
         },
-    })
+    }
 }
 
 /// What `history` found so far (complete or not).
@@ -66,7 +76,12 @@ pub fn summary(
     suite: &Suite,
     history: &[ExperimentRecord],
 ) -> Result<Summary, EngineError> {
-    let state = Replay::run(config, suite, history, "detect_summary")?;
+    let state = Replay::run(
+        Arc::new(config.clone()),
+        Arc::new(suite.clone()),
+        history,
+        "detect_summary",
+    )?;
     Ok(state.summarize(history.len()))
 }
 
@@ -181,12 +196,12 @@ impl Results {
 }
 
 /// The state derived from a history.
-pub(super) struct Replay<'a> {
-    pub(super) config: &'a DetectConfig,
-    pub(super) suite: &'a Suite,
-    /// The suite's index, built once per call.
-    pub(super) index: SuiteIndex<'a>,
+pub(super) struct Replay {
+    pub(super) config: Arc<DetectConfig>,
+    pub(super) suite: Arc<Suite>,
     pub(super) original: Vec<String>,
+    /// The class record of each test id (the first that lists it).
+    pub(super) records: HashMap<String, usize>,
     /// Baseline runs: experiment id and results.
     pub(super) baseline: Vec<(usize, Results)>,
     pub(super) baseline_done: bool,
@@ -227,13 +242,33 @@ pub(super) struct Replay<'a> {
     pub(super) cost: Option<CostModel>,
     /// What is left of the batch being run: planned together, from the state at its start.
     pub(super) batch: VecDeque<Experiment>,
+    /// The baseline runs' records (systematic schedules plan from them).
+    pub(super) baseline_records: Vec<ExperimentRecord>,
 }
 
-impl<'a> Replay<'a> {
+impl Replay {
+    /// The state `history` leads to.
+    ///
+    /// Errors: as [`next`]; `op` names the op in a bad-request message.
     pub(super) fn run(
-        config: &'a DetectConfig,
-        suite: &'a Suite,
+        config: Arc<DetectConfig>,
+        suite: Arc<Suite>,
         history: &[ExperimentRecord],
+        op: &str,
+    ) -> Result<Self, EngineError> {
+        let mut state = Replay::new(config, suite, op)?;
+        for record in history {
+            state.feed(record)?;
+        }
+        Ok(state)
+    }
+
+    /// The state of an empty history.
+    ///
+    /// Errors: [`EngineError::BadRequest`] for a suite of another schema version.
+    pub(super) fn new(
+        config: Arc<DetectConfig>,
+        suite: Arc<Suite>,
         op: &str,
     ) -> Result<Self, EngineError> {
         if suite.schema_version != SCHEMA_VERSION {
@@ -245,11 +280,18 @@ impl<'a> Replay<'a> {
                 ),
             ));
         }
-        let mut state = Replay {
+        let cost = config.cost.clone();
+        let mut records = HashMap::new();
+        for (record, class) in suite.classes.iter().enumerate() {
+            for id in &class.tests {
+                records.entry(id.clone()).or_insert(record);
+            }
+        }
+        Ok(Replay {
+            original: suite.original_order(),
+            records,
             config,
             suite,
-            index: SuiteIndex::new(suite),
-            original: suite.original_order(),
             baseline: Vec::new(),
             baseline_done: false,
             results_per_run: None,
@@ -270,50 +312,69 @@ impl<'a> Replay<'a> {
             cleaner_hints_frozen: HashMap::new(),
             spent: HashMap::new(),
             schedule: None,
-            cost: config.cost.clone(),
+            cost,
             batch: VecDeque::new(),
-        };
-        for (index, record) in history.iter().enumerate() {
-            // Explanation experiments are observations, whatever explanation settings planned
-            // them: a run may resume with another budget, or with minimization off. They run one
-            // at a time (each is planned from what the one before showed).
-            if record.kind.is_minimize()
-                && record.id == index + 1
-                && state.baseline_done
-                && state.detection_batch(false).is_empty()
-            {
-                state.batch.clear();
-                state.absorb(record, &Experiment::of(record));
-                continue;
-            }
-            if state.batch.is_empty() {
-                state.batch = state.new_batch(false).into();
-            }
-            let mut followed = state.batch.front().filter(|p| matches(record, p)).cloned();
-            // A round was due, but the rounds were stopped (time budget) before it started.
-            if followed.is_none()
-                && state.batch.front().map(|p| p.kind) == Some(ExperimentKind::Round)
-            {
-                let stopped = state.new_batch(true);
-                if stopped.first().is_some_and(|s| matches(record, s)) {
-                    state.stopped = true;
-                    state.batch = stopped.into();
-                    followed = state.batch.front().cloned();
-                }
-            }
-            let Some(followed) = followed else {
-                return Err(EngineError::BadHistory {
-                    id: index + 1,
-                    reason: mismatch(record, state.batch.front(), index + 1),
-                });
-            };
-            state.batch.pop_front();
-            state.absorb(record, &followed);
-            if state.baseline_done && state.schedule.is_none() {
-                state.build_schedule(&history[..=index]);
+            baseline_records: Vec::new(),
+        })
+    }
+
+    /// The suite's index.
+    pub(super) fn index(&self) -> SuiteIndex<'_> {
+        SuiteIndex::new(&self.suite)
+    }
+
+    /// The index of the class record that lists `id`.
+    pub(super) fn record_of(&self, id: &str) -> Option<usize> {
+        self.records.get(id).copied()
+    }
+
+    /// Takes in the next record of the history: the state is then the one of the history up to
+    /// it, exactly as [`Replay::run`] over that prefix would give.
+    ///
+    /// Errors: [`EngineError::BadHistory`] when the record is not what the plan asked for (the
+    /// state is then unusable).
+    pub(super) fn feed(&mut self, record: &ExperimentRecord) -> Result<(), EngineError> {
+        let position = self.experiments + 1;
+        // Explanation experiments are observations, whatever explanation settings planned
+        // them: a run may resume with another budget, or with minimization off. They run one
+        // at a time (each is planned from what the one before showed).
+        if record.kind.is_minimize()
+            && record.id == position
+            && self.baseline_done
+            && self.detection_batch(false).is_empty()
+        {
+            self.batch.clear();
+            self.absorb(record, &Experiment::of(record));
+            return Ok(());
+        }
+        if self.batch.is_empty() {
+            self.batch = self.new_batch(false).into();
+        }
+        let mut followed = self.batch.front().filter(|p| matches(record, p)).cloned();
+        // A round was due, but the rounds were stopped (time budget) before it started.
+        if followed.is_none() && self.batch.front().map(|p| p.kind) == Some(ExperimentKind::Round) {
+            let stopped = self.new_batch(true);
+            if stopped.first().is_some_and(|s| matches(record, s)) {
+                self.stopped = true;
+                self.batch = stopped.into();
+                followed = self.batch.front().cloned();
             }
         }
-        Ok(state)
+        let Some(followed) = followed else {
+            return Err(EngineError::BadHistory {
+                id: position,
+                reason: mismatch(record, self.batch.front(), position),
+            });
+        };
+        self.batch.pop_front();
+        if record.kind == ExperimentKind::Baseline {
+            self.baseline_records.push(record.clone());
+        }
+        self.absorb(record, &followed);
+        if self.baseline_done && self.schedule.is_none() {
+            self.build_schedule();
+        }
+        Ok(())
     }
 
     /// The experiments still to run, first first: what is left of the batch being run, or a new
@@ -416,13 +477,13 @@ impl<'a> Replay<'a> {
                 for round in &unreversed[..reverses as usize] {
                     planned.push((
                         Strategy::ReversePassing,
-                        reverse_order(&round.order, &self.index),
+                        reverse_order(&round.order, &self.index()),
                     ));
                 }
                 for slot in done + reverses..done + reverses + random {
                     planned.push(round_order(
                         Strategy::ReversePassing,
-                        self.suite,
+                        &self.suite,
                         self.config.seed,
                         self.round_number(slot),
                     ));
@@ -431,7 +492,7 @@ impl<'a> Replay<'a> {
                 for slot in done..done + remaining.min(ROUNDS_PER_BATCH) {
                     planned.push(round_order(
                         self.config.strategy,
-                        self.suite,
+                        &self.suite,
                         self.config.seed,
                         self.round_number(slot),
                     ));

@@ -2,28 +2,26 @@
 //! results (its candidates).
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::cache::{cache_key, cached, Built};
 use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
-use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use crate::model::experiment::{Experiment, ExperimentRecord};
 use crate::model::strategy::Strategy;
 use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};
 use crate::schedule::random::reverse_order;
 use crate::schedule::Schedule;
 
-impl Replay<'_> {
+impl Replay {
     /// Builds the schedule of a systematic strategy once the baseline is done: `dependence-aware`
     /// covers only the pairs the baseline's recording makes possibly dependent, and with
     /// `cost_aware` (and no configured cost) the orders are ranked by the baseline's timings.
-    pub(super) fn build_schedule(&mut self, history: &[ExperimentRecord]) {
-        let config = self.config;
+    pub(super) fn build_schedule(&mut self) {
+        let config = Arc::clone(&self.config);
         if !config.strategy.is_systematic() {
             return;
         }
-        let baselines: Vec<&ExperimentRecord> = history
-            .iter()
-            .filter(|r| r.kind == ExperimentKind::Baseline)
-            .collect();
+        let baselines: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
         if self.cost.is_none() {
             self.cost = cost_from_baseline(&baselines);
         }
@@ -32,11 +30,11 @@ impl Replay<'_> {
         } else {
             None
         };
-        let key = cache_key(config, self.suite, &baselines, ranking);
+        let key = cache_key(&config, &self.suite, &baselines, ranking);
         self.schedule = Some(cached(key, || {
             if config.strategy == Strategy::DependenceAware {
                 let plan = crate::schedule::dependence::plan(
-                    self.suite,
+                    &self.suite,
                     &baselines,
                     &config.dependence_free,
                     config.seed,
@@ -52,7 +50,7 @@ impl Replay<'_> {
                 Built {
                     schedule: Schedule::new(
                         config.strategy,
-                        self.suite,
+                        &self.suite,
                         config.seed,
                         config.k,
                         ranking,
@@ -151,7 +149,7 @@ impl Replay<'_> {
             .then(|| {
                 self.unreversed()
                     .into_iter()
-                    .find(|r| reverse_order(&r.order, &self.index) == planned.order)
+                    .find(|r| reverse_order(&r.order, &self.index()) == planned.order)
                     .map(|r| r.number)
             })
             .flatten();

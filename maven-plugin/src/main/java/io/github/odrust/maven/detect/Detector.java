@@ -59,6 +59,8 @@ public final class Detector {
     private final long budgetMillis;
     private Reporter reporter = (summary, complete) -> {};
     private int forks = 1;
+    /** The engine's state of this run, while it runs. */
+    private DetectSession session;
     private boolean isolate = true;
 
     public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
@@ -95,6 +97,13 @@ public final class Detector {
 
     /** Runs experiments until the plan is complete; returns the engine's summary, as it sent it. */
     public JsonObject run() throws MojoExecutionException, IOException {
+        try (DetectSession s = new DetectSession(engine, suite, config, history)) {
+            session = s;
+            return detect();
+        }
+    }
+
+    private JsonObject detect() throws MojoExecutionException, IOException {
         long start = System.nanoTime();
         long roundMillis = 0;
         int roundsTimed = 0;
@@ -103,7 +112,7 @@ public final class Detector {
         ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
         // The engine's answer gives the progress so far and the batch of experiments to run next;
         // it is asked again after each experiment is recorded (progress) and after each batch.
-        JsonObject next = engine.call("detect_next", request());
+        JsonObject next = session.next();
         NextStep step = Engine.GSON.fromJson(next, NextStep.class);
         Path recordOptions = null;
         boolean planShown = false;
@@ -143,7 +152,7 @@ public final class Detector {
                     }
                 }
                 if (budgetSpent(start)) {
-                    next = engine.call("detect_next", request());
+                    next = session.next();
                     step = Engine.GSON.fromJson(next, NextStep.class);
                 }
                 if (step.experiment == null) {
@@ -201,13 +210,13 @@ public final class Detector {
                             roundMillis += a.millis;
                             roundsTimed++;
                         }
-                        next = engine.call("detect_next", request());
+                        next = session.next();
                         step = Engine.GSON.fromJson(next, NextStep.class);
                         log.info(progressLine(exp, step.progress, a.millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks));
                         int found = step.progress.odFound + step.progress.nodFound;
                         if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
                             long t = System.nanoTime();
-                            reporter.write(engine.call("detect_summary", request()), false);
+                            reporter.write(session.summary(), false);
                             lastReport = System.nanoTime();
                             reportEvery = reportInterval(lastReport - t);
                             lastFound = found;
@@ -215,7 +224,7 @@ public final class Detector {
                     }
                     budgetSpent(start);
                 }
-                next = engine.call("detect_next", request());
+                next = session.next();
                 step = Engine.GSON.fromJson(next, NextStep.class);
             }
         } finally {
@@ -227,7 +236,7 @@ public final class Detector {
                 // not empty: an experiment's directory could not be deleted; it stays for a look
             }
         }
-        return engine.call("detect_summary", request());
+        return session.summary();
     }
 
     /** " (2 forks at a time)" in the plan line when more than one. */
@@ -327,14 +336,6 @@ public final class Detector {
             }
             throw new MojoExecutionException("an experiment failed: " + cause, cause);
         }
-    }
-
-    private JsonObject request() {
-        JsonObject r = new JsonObject();
-        r.add("config", config.toJson());
-        r.add("suite", suite);
-        r.add("history", history.history());
-        return r;
     }
 
     private Path writeOrder(Experiment exp) throws IOException {
