@@ -388,6 +388,7 @@ fn dependence_orders(
         honoured: true,
         millis: 0,
         class_state: Vec::new(),
+        time: None,
     };
     let plan = dependence::plan(suite, &[&record], dependence_free, seed, None, None);
     let schedule = &plan.schedule;

@@ -329,6 +329,7 @@ impl Replay {
             notes,
             pairs,
             plan,
+            time: self.time.spent(),
         }
     }
 }

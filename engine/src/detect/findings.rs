@@ -174,6 +174,9 @@ pub struct Summary {
     /// `K + N`, ...; absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::detect::config::Shard>,
+    /// Where the experiments' time went (absent when none reported it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<crate::model::experiment::TimeSpent>,
 }
 
 /// Consecutive ordered pairs covered by the rounds of a systematic strategy.

@@ -302,6 +302,13 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
         ),
     );
     let base = &summaries[0].1;
+    // The time of every shard's experiments, as if one run.
+    let mut time = crate::model::experiment::TimeTally::default();
+    for record in shards.iter().flat_map(|(_, run)| &run.history) {
+        if let Some(t) = &record.time {
+            time.add(t);
+        }
+    }
     let summary = Summary {
         seed: base.seed,
         strategy: base.strategy,
@@ -316,6 +323,7 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
         pairs,
         plan: base.plan.clone(),
         shard: None,
+        time: time.spent(),
     };
     Ok(Merged {
         summary,

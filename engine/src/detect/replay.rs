@@ -8,7 +8,7 @@ use super::cache::Built;
 use super::config::DetectConfig;
 use super::findings::{FailingTest, FlakyTest, NextStep, Phase, Progress, Summary};
 use crate::error::EngineError;
-use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord};
+use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TimeTally};
 use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
@@ -244,6 +244,8 @@ pub(super) struct Replay {
     pub(super) batch: VecDeque<Experiment>,
     /// The baseline runs' records (systematic schedules plan from them).
     pub(super) baseline_records: Vec<ExperimentRecord>,
+    /// Where the experiments' time went.
+    pub(super) time: TimeTally,
 }
 
 impl Replay {
@@ -315,6 +317,7 @@ impl Replay {
             cost,
             batch: VecDeque::new(),
             baseline_records: Vec::new(),
+            time: TimeTally::default(),
         })
     }
 
@@ -571,6 +574,9 @@ impl Replay {
     /// Takes in one finished experiment, which is the `planned` one.
     pub(super) fn absorb(&mut self, record: &ExperimentRecord, planned: &Experiment) {
         self.experiments += 1;
+        if let Some(time) = &record.time {
+            self.time.add(time);
+        }
         if !record.honoured {
             self.not_honoured.push(record.id);
         }

@@ -147,6 +147,149 @@ pub struct ExperimentRecord {
     /// Recorded runs: class-level static field accesses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub class_state: Vec<ClassState>,
+    /// Where its time went, as the plugin measured it (absent in older histories).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<ExperimentTime>,
+}
+
+/// Where one experiment's time went (`docs/protocol.md`, "Detection"): its test JVMs, split by
+/// the runner's clock (`RuntimeMXBean` uptime) where it reported it, and odrust's own time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExperimentTime {
+    /// Wall time of its test JVMs, from the fork to the exit.
+    pub jvm_ms: u64,
+    /// From the JVM's start to odrust's runner starting (JVM boot, class-data loading, agents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boot_ms: Option<u64>,
+    /// From the runner's start to the first test's start: JUnit's start and discovery, loading
+    /// and initializing the first test class, its class-level setup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup_ms: Option<u64>,
+    /// From the first test's start to the runner's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests_ms: Option<u64>,
+    /// The rest of the JVMs' wall time: the launcher before the JVM's clock starts, and the exit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_ms: Option<u64>,
+    /// odrust's own time for it outside the JVMs: planning and checking its order, writing its
+    /// results, and the engine calls and reports since the experiment before.
+    #[serde(default)]
+    pub odrust_ms: u64,
+}
+
+/// Where the time of a run's experiments went (the summary's `time`): totals, and the median
+/// start-up cost of one experiment (`cost0_ms`: its JVMs' time outside the tests).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeSpent {
+    /// Experiments that reported their time.
+    pub experiments: usize,
+    /// Their test JVMs' wall time.
+    pub jvm_ms: u64,
+    /// Of which in tests (from the first test's start to the runner's end).
+    pub tests_ms: u64,
+    /// Of which JVM boot, runner start-up (JUnit, first class) and launch/exit.
+    pub boot_ms: u64,
+    /// See [`ExperimentTime::setup_ms`].
+    pub setup_ms: u64,
+    /// See [`ExperimentTime::exit_ms`].
+    pub exit_ms: u64,
+    /// odrust's own time outside the JVMs.
+    pub odrust_ms: u64,
+    /// The median over experiments of `boot + setup + exit` (what one more experiment costs before
+    /// and after its tests); absent when no experiment reported its parts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost0_ms: Option<u64>,
+    /// The medians of the parts, in the same experiments: `[boot, setup, exit]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost0_parts_ms: Option<[u64; 3]>,
+    /// The same in words, for the console and the HTML report.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// Adds up [`ExperimentTime`]s into a [`TimeSpent`].
+#[derive(Debug, Clone, Default)]
+pub struct TimeTally {
+    spent: TimeSpent,
+    /// `[boot, setup, exit]` of each experiment that reported all three.
+    parts: Vec<[u64; 3]>,
+}
+
+impl TimeTally {
+    /// Takes in one experiment's time.
+    pub fn add(&mut self, t: &ExperimentTime) {
+        let s = &mut self.spent;
+        s.experiments += 1;
+        s.jvm_ms += t.jvm_ms;
+        s.tests_ms += t.tests_ms.unwrap_or(0);
+        s.boot_ms += t.boot_ms.unwrap_or(0);
+        s.setup_ms += t.setup_ms.unwrap_or(0);
+        s.exit_ms += t.exit_ms.unwrap_or(0);
+        s.odrust_ms += t.odrust_ms;
+        if let (Some(b), Some(u), Some(e)) = (t.boot_ms, t.setup_ms, t.exit_ms) {
+            self.parts.push([b, u, e]);
+        }
+    }
+
+    /// The totals and medians so far; `None` when no experiment reported its time.
+    pub fn spent(&self) -> Option<TimeSpent> {
+        if self.spent.experiments == 0 {
+            return None;
+        }
+        let median = |f: &dyn Fn(&[u64; 3]) -> u64| -> Option<u64> {
+            let mut v: Vec<u64> = self.parts.iter().map(f).collect();
+            v.sort_unstable();
+            // The lower median: a value one experiment really had.
+            v.get(v.len().saturating_sub(1) / 2).copied()
+        };
+        let mut spent = TimeSpent {
+            cost0_ms: median(&|p| p[0] + p[1] + p[2]),
+            cost0_parts_ms: median(&|p| p[0])
+                .zip(median(&|p| p[1]))
+                .zip(median(&|p| p[2]))
+                .map(|((b, u), e)| [b, u, e]),
+            ..self.spent.clone()
+        };
+        spent.text = spent.describe();
+        Some(spent)
+    }
+}
+
+impl TimeSpent {
+    /// "12 experiments: 34.5 s in test JVMs (tests 10.2 s, ...), odrust 0.8 s outside them; ...".
+    fn describe(&self) -> String {
+        let s = |ms: u64| format!("{:.1} s", ms as f64 / 1000.0);
+        let mut text = format!(
+            "{} {}: {} in test JVMs",
+            self.experiments,
+            if self.experiments == 1 {
+                "experiment"
+            } else {
+                "experiments"
+            },
+            s(self.jvm_ms)
+        );
+        if self.cost0_ms.is_some() {
+            text.push_str(&format!(
+                " (tests {}, JVM boot {}, JUnit start and first class {}, launch and exit {})",
+                s(self.tests_ms),
+                s(self.boot_ms),
+                s(self.setup_ms),
+                s(self.exit_ms)
+            ));
+        }
+        text.push_str(&format!(", odrust {} outside them", s(self.odrust_ms)));
+        if let (Some(c), Some([b, u, e])) = (self.cost0_ms, self.cost0_parts_ms) {
+            text.push_str(&format!(
+                "; start-up cost (Cost0) {} per experiment, median (boot {}, JUnit start and first class {}, launch and exit {})",
+                s(c),
+                s(b),
+                s(u),
+                s(e)
+            ));
+        }
+        text
+    }
 }
 
 impl Experiment {
@@ -192,6 +335,7 @@ impl ExperimentRecord {
             honoured: true,
             millis: 0,
             class_state: Vec::new(),
+            time: None,
         }
     }
 }
@@ -216,4 +360,58 @@ pub fn test_passed(test: &str, results: &[TestResult]) -> Option<bool> {
         }
     }
     verdict
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+
+    #[test]
+    fn a_tally_adds_up_totals_and_takes_medians_of_the_parts() {
+        let mut tally = TimeTally::default();
+        assert_eq!(tally.spent(), None);
+        let t = |jvm, boot, setup, tests, exit, odrust| ExperimentTime {
+            jvm_ms: jvm,
+            boot_ms: boot,
+            setup_ms: setup,
+            tests_ms: tests,
+            exit_ms: exit,
+            odrust_ms: odrust,
+        };
+        tally.add(&t(1000, Some(100), Some(500), Some(300), Some(100), 20));
+        tally.add(&t(2000, Some(200), Some(600), Some(1000), Some(200), 30));
+        tally.add(&t(900, Some(90), Some(400), Some(310), Some(100), 10));
+        // An older runner that did not report its clock: counted in the totals only.
+        tally.add(&t(5000, None, None, None, None, 40));
+        let spent = tally.spent().unwrap();
+        assert_eq!(spent.experiments, 4);
+        assert_eq!(spent.jvm_ms, 8900);
+        assert_eq!(spent.tests_ms, 1610);
+        assert_eq!(spent.setup_ms, 1500);
+        assert_eq!(spent.odrust_ms, 100);
+        // cost0 of each: 700, 1000, 590; the median is 700, and its parts' medians 100/500/100.
+        assert_eq!(spent.cost0_ms, Some(700));
+        assert_eq!(spent.cost0_parts_ms, Some([100, 500, 100]));
+        assert!(
+            spent
+                .text
+                .starts_with("4 experiments: 8.9 s in test JVMs (tests 1.6 s"),
+            "{}",
+            spent.text
+        );
+        assert!(
+            spent.text.contains("Cost0) 0.7 s per experiment"),
+            "{}",
+            spent.text
+        );
+    }
+
+    #[test]
+    fn records_without_a_time_read_as_before() {
+        let json = r#"{"id":1,"kind":"baseline","order":[],"results":[]}"#;
+        let record: ExperimentRecord = serde_json::from_str(json).unwrap();
+        assert_eq!(record.time, None);
+        let back = serde_json::to_string(&record).unwrap();
+        assert!(!back.contains("time"), "{back}");
+    }
 }

@@ -76,6 +76,12 @@ pub(super) fn page(report: &Report) -> String {
     if let Some(p) = report.pairs.filter(|p| p.total > 0) {
         out.push_str(&coverage(p));
     }
+    if let Some(time) = &report.time {
+        out.push_str(&format!(
+            "<p class=\"run\" id=\"time\">Time: {}</p>\n",
+            escape_html(&time.text)
+        ));
+    }
     out.push_str("</header>\n<main>\n");
     let (od, nod): (Vec<&ReportEntry>, Vec<&ReportEntry>) = report.flaky.iter().partition(|e| {
         e.finding.kind.role().is_some() || e.finding.kind == FlakyKind::Unclassified

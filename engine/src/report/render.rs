@@ -65,6 +65,9 @@ pub struct Report {
     /// Pair coverage of a systematic schedule.
     #[serde(default)]
     pub pairs: Option<Pairs>,
+    /// Where the experiments' time went.
+    #[serde(default)]
+    pub time: Option<crate::model::experiment::TimeSpent>,
 }
 
 /// `pairs` of a report.

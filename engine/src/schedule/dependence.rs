@@ -485,6 +485,7 @@ mod tests {
             honoured: true,
             millis: 1000,
             class_state,
+            time: None,
         }
     }
 

@@ -139,7 +139,8 @@ public final class Agent {
                 .put("junit4", junit4Version())
                 .put("junit_platform", packageVersion("org.junit.platform.launcher.Launcher"))
                 .put("junit_jupiter", packageVersion("org.junit.jupiter.api.Test"))
-                .put("mode", plan.mode));
+                .put("mode", plan.mode)
+                .put("uptime_ms", EventWriter.uptimeMs()));
     }
 
     private static Long pid() {

@@ -21,6 +21,7 @@ public final class EventWriter {
     private volatile String running;
     private volatile boolean ended;
     private volatile boolean closed;
+    private volatile boolean testSeen;
     /** The class whose segment sink {@link #segmentStarting} opened before its first segment event. */
     private String prepared;
 
@@ -49,7 +50,22 @@ public final class EventWriter {
         running = id;
         Recorder.beginTest();
         Diagnosis.beforeTest(id);
-        write(Json.event("test-start").put("test", id));
+        Json event = Json.event("test-start").put("test", id);
+        if (!testSeen) {
+            // The JVM's clock at its first test: where its start-up cost ends (docs/protocol.md).
+            testSeen = true;
+            event.put("uptime_ms", uptimeMs());
+        }
+        write(event);
+    }
+
+    /** Milliseconds since this JVM started ({@code RuntimeMXBean}), or null when unknown. */
+    public static Long uptimeMs() {
+        try {
+            return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+        } catch (Throwable t) {
+            return null;
+        }
     }
 
     /** Writes one {@code test} event. */
@@ -139,7 +155,7 @@ public final class EventWriter {
 
     public synchronized void end() {
         classState();
-        write(Json.event("end"));
+        write(Json.event("end").put("uptime_ms", uptimeMs()));
         ended = true;
     }
 

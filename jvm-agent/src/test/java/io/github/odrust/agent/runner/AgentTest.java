@@ -2,6 +2,7 @@ package io.github.odrust.agent.runner;
 
 import static io.github.odrust.agent.runner.Harness.list;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,6 +113,17 @@ class AgentTest {
         ok.out = Harness.read(ok.events);
         assertEquals(list("SampleJ4Counter#b", "SampleJ4Counter#a", "SampleJ5Counter#a"), ok.ran());
         assertEquals("end", ok.out.get(ok.out.size() - 1).get("event"));
+
+        // The JVM's clock at the runner's start, its first test's start and its end: in that order,
+        // and on no other test-start (docs/protocol.md, "Events").
+        long start = ((Number) ok.events("start").get(0).get("uptime_ms")).longValue();
+        List<Map<String, Object>> starts = ok.events("test-start");
+        long first = ((Number) starts.get(0).get("uptime_ms")).longValue();
+        long end = ((Number) ok.events("end").get(0).get("uptime_ms")).longValue();
+        assertTrue(0 < start && start <= first && first <= end, start + " " + first + " " + end);
+        for (Map<String, Object> later : starts.subList(1, starts.size())) {
+            assertFalse(later.containsKey("uptime_ms"), later.toString());
+        }
     }
 
     private static int fork(Path plan) throws Exception {

@@ -35,6 +35,36 @@ public final class Summary {
     /** Systematic strategies: what the whole schedule runs, and its predicted cost. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public PlanInfo plan;
+    /** Where the experiments' time went; absent when no experiment record has its time. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public TimeSpent time;
+
+    /** Rust: {@code model::experiment::TimeSpent} (docs/protocol.md, "Detection"). */
+    public static final class TimeSpent {
+        public int experiments;
+        @SerializedName("jvm_ms")
+        public long jvmMs;
+        @SerializedName("tests_ms")
+        public long testsMs;
+        @SerializedName("boot_ms")
+        public long bootMs;
+        @SerializedName("setup_ms")
+        public long setupMs;
+        @SerializedName("exit_ms")
+        public long exitMs;
+        @SerializedName("odrust_ms")
+        public long odrustMs;
+        /** Median start-up cost of one experiment (boot + setup + exit); absent when no JVM reported its clock. */
+        @SerializedName("cost0_ms")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Long cost0Ms;
+        /** The medians of {@code [boot, setup, exit]}. */
+        @SerializedName("cost0_parts_ms")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public long[] cost0PartsMs;
+        /** The same in words. */
+        public String text;
+    }
 
     /** Rust: {@code detect::FailingTest}. */
     public static final class FailingTest {

@@ -49,6 +49,9 @@ public final class ConsoleReport {
                     + " -Dodrust.resume=true -Dodrust.minimize.budget=N continues them)", finished, explained));
         }
         s.notes.forEach(n -> log.info("  note: " + n));
+        if (s.time != null) {
+            log.info("  time: " + s.time.text);
+        }
         log.info("  report: " + out.resolve("report.html") + " (and report.json)");
     }
 

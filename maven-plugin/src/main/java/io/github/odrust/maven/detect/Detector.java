@@ -61,6 +61,9 @@ public final class Detector {
     private int forks = 1;
     /** The engine's state of this run, while it runs. */
     private DetectSession session;
+    /** When the last record was appended, and how long the main thread waited for experiments since. */
+    private long mainSince = System.nanoTime();
+    private long waitedNanos;
     private boolean isolate = true;
 
     public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
@@ -104,6 +107,7 @@ public final class Detector {
     }
 
     private JsonObject detect() throws MojoExecutionException, IOException {
+        mainSince = System.nanoTime();
         long start = System.nanoTime();
         long roundMillis = 0;
         int roundsTimed = 0;
@@ -124,6 +128,7 @@ public final class Detector {
         long reportEvery = REPORT_EVERY_NANOS;
         int lastFound = -1;
         long baselineMillis = 0;
+        JsonObject baselineTime = null;
         ExecutorService pool = Executors.newFixedThreadPool(forks, r -> {
             Thread t = new Thread(r, "odrust-fork");
             t.setDaemon(true);
@@ -133,7 +138,7 @@ public final class Detector {
             while (true) {
                 if (!planShown && step.plan != null) {
                     planShown = true;
-                    log.info(planLine(step.plan) + forksText());
+                    log.info(planLine(step.plan) + forksText() + cost0Text(baselineTime));
                     String warning = costWarning(step.plan.predictedMs, budgetMillis);
                     if (warning != null) {
                         log.warn(warning);
@@ -145,7 +150,7 @@ public final class Detector {
                     long predicted = rounds * baselineMillis;
                     log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
                             + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
-                            + " come on top)" + forksText());
+                            + " come on top)" + forksText() + cost0Text(baselineTime));
                     String warning = costWarning(predicted, budgetMillis);
                     if (warning != null) {
                         log.warn(warning);
@@ -188,7 +193,9 @@ public final class Detector {
                     if (inFlight == 0) {
                         break;
                     }
+                    long waitFrom = System.nanoTime();
                     Done d = take(running);
+                    waitedNanos += System.nanoTime() - waitFrom;
                     inFlight--;
                     done[d.index] = d;
                     while (appended < batch.size() && done[appended] != null) {
@@ -196,9 +203,14 @@ public final class Detector {
                         done[appended] = null;
                         appended++;
                         Experiment exp = a.experiment;
-                        history.append(record(echoes.get(a.index), a.result, a.millis));
+                        // The main thread's own time since the record before: engine calls, reports, order files.
+                        long mainMillis = (System.nanoTime() - mainSince - waitedNanos) / 1_000_000;
+                        history.append(record(echoes.get(a.index), a.result, a.millis, Math.max(0, mainMillis)));
+                        mainSince = System.nanoTime();
+                        waitedNanos = 0;
                         if ("baseline".equals(exp.kind)) {
                             baselineMillis = Math.max(baselineMillis, a.millis);
+                            baselineTime = history.history().get(history.size() - 1).getAsJsonObject().getAsJsonObject("time");
                         }
                         if (recordOptions != null && "baseline".equals(exp.kind) && !a.result.results.isEmpty()
                                 && a.result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
@@ -237,6 +249,21 @@ public final class Detector {
             }
         }
         return session.summary();
+    }
+
+    /**
+     * "; each JVM starts in 0.9 s before its first test (...)" from the baseline's time, or "" when
+     * its JVM did not report its clock.
+     */
+    static String cost0Text(JsonObject time) {
+        if (time == null || !time.has("boot_ms")) {
+            return "";
+        }
+        long boot = time.get("boot_ms").getAsLong();
+        long setup = time.get("setup_ms").getAsLong();
+        long exit = time.get("exit_ms").getAsLong();
+        return "; start-up cost per experiment " + seconds(boot + setup + exit) + " in the baseline (JVM boot " + seconds(boot)
+                + ", JUnit start and first class " + seconds(setup) + ", launch and exit " + seconds(exit) + ")";
     }
 
     /** " (2 forks at a time)" in the plan line when more than one. */
@@ -353,7 +380,7 @@ public final class Detector {
         return file;
     }
 
-    private static JsonObject record(JsonObject exp, RunResult result, long millis) {
+    private static JsonObject record(JsonObject exp, RunResult result, long millis, long mainMillis) {
         JsonObject r = exp.deepCopy();
         r.add("results", result.resultsJson());
         if (!result.classStates.isEmpty()) {
@@ -361,7 +388,41 @@ public final class Detector {
         }
         r.addProperty("honoured", result.honoured);
         r.addProperty("millis", millis);
+        r.add("time", time(result, millis, mainMillis));
         return r;
+    }
+
+    /**
+     * Where an experiment's time went (docs/protocol.md, "Detection"): its JVMs' wall time, split
+     * by their own clocks when every JVM reported it, and odrust's time: the rest of the
+     * experiment's wall time (planning and checking the order, writing result.json) plus
+     * {@code mainMillis}, the engine calls and reports since the experiment before.
+     */
+    static JsonObject time(RunResult result, long millis, long mainMillis) {
+        long jvmMillis = 0;
+        long[] parts = new long[4];
+        boolean split = !result.jvms.isEmpty();
+        for (RunResult.Jvm jvm : result.jvms) {
+            jvmMillis += jvm.millis;
+            long[] p = jvm.phases();
+            if (p == null) {
+                split = false;
+            } else {
+                for (int i = 0; i < 4; i++) {
+                    parts[i] += p[i];
+                }
+            }
+        }
+        JsonObject t = new JsonObject();
+        t.addProperty("jvm_ms", jvmMillis);
+        if (split) {
+            t.addProperty("boot_ms", parts[0]);
+            t.addProperty("setup_ms", parts[1]);
+            t.addProperty("tests_ms", parts[2]);
+            t.addProperty("exit_ms", parts[3]);
+        }
+        t.addProperty("odrust_ms", Math.max(0, millis - jvmMillis) + mainMillis);
+        return t;
     }
 
     /**

@@ -225,7 +225,13 @@ public final class OrderRunner {
                         currentSegment[0] = seg.index;
                         break;
                     }
+                    case "start":
+                        jvm.startMs = uptime(e);
+                        break;
                     case "test-start":
+                        if (jvm.firstTestMs == null) {
+                            jvm.firstTestMs = uptime(e);
+                        }
                         running[0] = Discovery.str(e, "test");
                         started.merge(running[0], 1, Integer::sum);
                         break;
@@ -275,6 +281,7 @@ public final class OrderRunner {
                         flags[1] = true;
                         break;
                     case "end":
+                        jvm.endMs = uptime(e);
                         flags[0] = true;
                         break;
                     case "agent-error":
@@ -392,5 +399,10 @@ public final class OrderRunner {
     private static String kind(JsonObject e) {
         JsonElement k = e.get("event");
         return k == null || k.isJsonNull() ? "" : k.getAsString();
+    }
+
+    /** The JVM's clock ({@code uptime_ms}) an event reports, or null. */
+    private static Long uptime(JsonObject e) {
+        return e.has("uptime_ms") && !e.get("uptime_ms").isJsonNull() ? e.get("uptime_ms").getAsLong() : null;
     }
 }

@@ -85,6 +85,23 @@ public final class RunResult {
         public String plan;
         /** The OutOfMemoryError that ended it, when the tests ran it out of memory. */
         public String outOfMemory;
+        /** The JVM's clock (ms since it started) when odrust's runner started, its first test started, and the runner ended. */
+        public Long startMs;
+        public Long firstTestMs;
+        public Long endMs;
+
+        /**
+         * Where this JVM's time went, when its runner reported its clock: {@code [boot, setup, tests, exit]}
+         * (docs/protocol.md, "Detection"), else null.
+         */
+        public long[] phases() {
+            if (startMs == null || endMs == null || endMs < startMs) {
+                return null;
+            }
+            long first = firstTestMs == null ? endMs : Math.min(Math.max(firstTestMs, startMs), endMs);
+            long exit = Math.max(0, millis - endMs);
+            return new long[] {startMs, first - startMs, endMs - first, exit};
+        }
     }
 
     public void summarize() {

@@ -229,6 +229,7 @@ class ProtocolTest {
             }
             result.addProperty("honoured", true);
             result.addProperty("millis", 500 + 10 * next.experiment.order.size());
+            result.add("time", json("{'jvm_ms':480,'boot_ms':60,'setup_ms':300,'tests_ms':70,'exit_ms':50,'odrust_ms':20}"));
             history.add(result);
         }
         throw new AssertionError("detection did not end");
