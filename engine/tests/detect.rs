@@ -1063,3 +1063,75 @@ fn a_session_continued_from_elsewhere_or_with_another_plan_is_refused() {
         false
     );
 }
+
+// ---- rounds in a shared JVM (odrust.isolation=classloader) ----
+
+#[test]
+fn a_round_in_a_shared_jvm_that_a_fresh_jvm_does_not_repeat_is_never_reported() {
+    use odrust_engine::model::experiment::Isolation;
+    let suite = victim_suite();
+    let config = DetectConfig {
+        alone_runs: 3,
+        ..config(Strategy::RandomClassMethod, 7)
+    };
+    // Rounds run "in a shared JVM" where p.Y#y1 always fails (state the isolation left behind)
+    // and the real victim fails after its polluter; fresh runs show only the victim.
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    loop {
+        let step = detect::next(&config, &suite, &history).unwrap();
+        let Some(e) = step.experiment else { break };
+        let mut results = victim_executor(&e);
+        let shared = e.kind == ExperimentKind::Round;
+        if shared {
+            for (test, outcome) in &mut results {
+                if test == "p.Y#y1" {
+                    *outcome = RunOutcome::Fail;
+                }
+            }
+        }
+        let mut r = record(&e, results);
+        if shared {
+            r.isolation = Isolation::Classloader;
+        }
+        history.push(r);
+    }
+    let summary = detect::summary(&config, &suite, &history).unwrap();
+    let reported: Vec<&str> = summary.flaky.iter().map(|f| f.test.as_str()).collect();
+    assert!(!reported.contains(&"p.Y#y1"), "{reported:?}");
+    assert!(
+        summary
+            .flaky
+            .iter()
+            .any(|f| f.test == "p.V#v" && f.kind == FlakyKind::VICTIM),
+        "{reported:?}"
+    );
+    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
+    assert!(
+        victim
+            .evidence
+            .contains("in a shared JVM with fresh class loaders"),
+        "{}",
+        victim.evidence
+    );
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.contains("`p.Y#y1` failed in round") && n.contains("fresh JVM")),
+        "{:?}",
+        summary.notes
+    );
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.starts_with("20 of 20 rounds ran in shared JVMs")),
+        "{:?}",
+        summary.notes
+    );
+    // The same history read back from JSON: the isolation is part of the record.
+    let json = serde_json::to_string(&history).unwrap();
+    assert!(json.contains(r#""isolation":"classloader""#));
+    let back: Vec<ExperimentRecord> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, history);
+}

@@ -389,6 +389,7 @@ fn dependence_orders(
         millis: 0,
         class_state: Vec::new(),
         time: None,
+        isolation: Default::default(),
     };
     let plan = dependence::plan(suite, &[&record], dependence_free, seed, None, None);
     let schedule = &plan.schedule;

@@ -198,6 +198,12 @@ impl Replay {
             )),
         }
         let rounds_run = self.rounds.len() as u32;
+        let shared = self.rounds.iter().filter(|r| r.in_jvm).count();
+        if shared > 0 {
+            notes.push(format!(
+                "{shared} of {rounds_run} rounds ran in shared JVMs with fresh class loaders (odrust.isolation=classloader); the baseline, confirmations, alone runs and explanations ran in fresh JVMs, so every finding reported was seen in fresh JVMs"
+            ));
+        }
         let rounds_total = self.rounds_total();
         if self.baseline_done && rounds_run < rounds_total && (self.stopped || config.stop_rounds) {
             notes.push(format!(

@@ -61,6 +61,13 @@ impl Replay {
             // The verdict that repeats the round: fails (failed in round) or passes (passed in it).
             let repeats = pending.turn == Turn::PassedInRound;
             let found = match (pending.turn, in_rerun, in_original) {
+                // A round in a shared JVM that a fresh JVM does not repeat: the isolation may
+                // have left something behind, so it says nothing about the test (never NOD).
+                (_, Some(r), _) if round.in_jvm && r != repeats => Found::Nothing(format!(
+                    "`{}` {} in {seen_in}, but not when that order was rerun in a fresh JVM (experiment {rerun_id}): not reported, as the shared JVM may have kept state a fresh one does not",
+                    c.test,
+                    if repeats { "passed" } else { "failed" }
+                )),
                 (_, Some(r), Some(o)) if r == repeats && o != repeats => {
                     Found::Od(match pending.turn {
                         Turn::FailedInRound => od(

@@ -104,6 +104,8 @@ pub(super) struct RoundRun {
     pub(super) passed: bool,
     /// `reverse-passing`: the number of the passing round this one reverses.
     pub(super) reverse_of: Option<u32>,
+    /// It ran in a JVM that ran other orders before, with fresh class loaders.
+    pub(super) in_jvm: bool,
 }
 
 /// Which way a candidate differs from the baseline.

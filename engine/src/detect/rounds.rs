@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::cache::{cache_key, cached, Built};
 use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
-use crate::model::experiment::{Experiment, ExperimentRecord};
+use crate::model::experiment::{Experiment, ExperimentRecord, Isolation};
 use crate::model::strategy::Strategy;
 use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};
 use crate::schedule::random::reverse_order;
@@ -162,6 +162,7 @@ impl Replay {
             order: planned.order.clone(),
             passed,
             reverse_of,
+            in_jvm: record.isolation == Isolation::Classloader,
         });
         for (turn, candidates) in [
             (Turn::FailedInRound, candidates),
@@ -182,7 +183,7 @@ impl Replay {
 /// "round 4 (random-class-method, experiment 9)", or for the reverse of a passing round
 /// "round 4 (the reverse of round 3, which passed; experiment 9)".
 pub(super) fn round_text(round: &RoundRun) -> String {
-    match round.made_by {
+    let text = match round.made_by {
         Strategy::ReversePassing => match round.reverse_of {
             Some(of) => format!(
                 "round {} (the reverse of round {of}, which passed; experiment {})",
@@ -197,5 +198,12 @@ pub(super) fn round_text(round: &RoundRun) -> String {
             "round {} ({made_by}, experiment {})",
             round.number, round.experiment
         ),
+    };
+    match text.strip_suffix(')') {
+        // The evidence says where the round ran (its confirmations ran in fresh JVMs).
+        Some(open) if round.in_jvm => {
+            format!("{open}, in a shared JVM with fresh class loaders)")
+        }
+        _ => text,
     }
 }

@@ -150,6 +150,28 @@ pub struct ExperimentRecord {
     /// Where its time went, as the plugin measured it (absent in older histories).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<ExperimentTime>,
+    /// How it was isolated from the experiments before it (`jvm` when absent).
+    #[serde(default, skip_serializing_if = "Isolation::is_jvm")]
+    pub isolation: Isolation,
+}
+
+/// How an experiment was isolated from the ones before it (`-Dodrust.isolation`, docs/isolation.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// In fresh test JVMs of its own.
+    #[default]
+    Jvm,
+    /// In a test JVM that ran other orders before, with fresh class loaders over the test
+    /// classpath and the JDK state tests commonly touch restored.
+    Classloader,
+}
+
+impl Isolation {
+    /// Whether it is [`Isolation::Jvm`].
+    pub fn is_jvm(&self) -> bool {
+        *self == Isolation::Jvm
+    }
 }
 
 /// Where one experiment's time went (`docs/protocol.md`, "Detection"): its test JVMs, split by
@@ -336,6 +358,7 @@ impl ExperimentRecord {
             millis: 0,
             class_state: Vec::new(),
             time: None,
+            isolation: Isolation::Jvm,
         }
     }
 }

@@ -486,6 +486,7 @@ mod tests {
             millis: 1000,
             class_state,
             time: None,
+            isolation: Default::default(),
         }
     }
 
