@@ -13,6 +13,13 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length == 1 && args[0].equals("--serve")) {
+            // -Dodrust.isolation=classloader: one JVM runs plan after plan (docs/isolation.md).
+            int status = io.github.odrust.agent.serve.Server.serve();
+            System.out.flush();
+            System.err.flush();
+            System.exit(status);
+        }
         if (args.length != 1) {
             System.err.println("usage: java -cp <test-classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>");
             System.exit(2);

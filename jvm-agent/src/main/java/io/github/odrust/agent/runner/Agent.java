@@ -41,15 +41,28 @@ public final class Agent {
     private final Map<String, Framework> frameworks = new HashMap<>();
     private final Map<String, String> unavailable = new HashMap<>();
 
-    private Agent(Plan plan, EventWriter events, ClassLoader loader) {
+    /** Where the framework adapters (which use JUnit) are loaded from: the tests' loader when it is a fresh one. */
+    private final ClassLoader adapters;
+
+    private Agent(Plan plan, EventWriter events, ClassLoader loader, ClassLoader adapters) {
         this.plan = plan;
         this.events = events;
         this.loader = loader;
+        this.adapters = adapters;
         this.ctx = new Context(events, plan, loader);
     }
 
     /** Runs the plan; returns 0 when {@code end} was written, 3 on an agent error. */
     public static int run(Path planFile) {
+        return run(planFile, null);
+    }
+
+    /**
+     * Runs the plan with the thread's context class loader as the tests' loader; with
+     * {@code isolated} (a fresh loader of a shared JVM, which is the context loader), the JUnit
+     * adapters are loaded from it too, so that they see the JUnit its tests see.
+     */
+    public static int run(Path planFile, ClassLoader isolated) {
         Plan plan;
         try {
             plan = Plan.read(planFile);
@@ -80,7 +93,7 @@ public final class Agent {
         if (loader == null) {
             loader = ClassLoader.getSystemClassLoader();
         }
-        Agent agent = new Agent(plan, events, loader);
+        Agent agent = new Agent(plan, events, loader, isolated != null ? isolated : Agent.class.getClassLoader());
         int status;
         try {
             agent.start();
@@ -193,7 +206,7 @@ public final class Agent {
                 }
             }
             try {
-                fw = (Framework) Class.forName(impl, true, Agent.class.getClassLoader()).getConstructor().newInstance();
+                fw = (Framework) Class.forName(impl, true, adapters).getConstructor().newInstance();
                 fw.init(ctx);
             } catch (Throwable t) {
                 fw = null;

@@ -59,10 +59,21 @@ public final class EventWriter {
         write(event);
     }
 
-    /** Milliseconds since this JVM started ({@code RuntimeMXBean}), or null when unknown. */
+    /** Where {@link #uptimeMs} counts from in a shared JVM: the start of the current order. */
+    private static volatile long clockOrigin;
+
+    /** A shared JVM (docs/isolation.md) counts each order's clock from when it picked the order up. */
+    public static void clockOrigin(long uptimeMs) {
+        clockOrigin = uptimeMs;
+    }
+
+    /**
+     * Milliseconds since this JVM started ({@code RuntimeMXBean}), or in a shared JVM since the
+     * current order was picked up; null when unknown.
+     */
     public static Long uptimeMs() {
         try {
-            return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+            return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() - clockOrigin;
         } catch (Throwable t) {
             return null;
         }

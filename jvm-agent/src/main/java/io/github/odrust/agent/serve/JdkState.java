@@ -1,0 +1,179 @@
+package io.github.odrust.agent.serve;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.net.CookieHandler;
+import java.net.ProxySelector;
+import java.net.ResponseCache;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.TimeZone;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogManager;
+import java.util.logging.Logger;
+import javax.net.ssl.HostnameVerifier;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
+
+/**
+ * The JDK-level state tests commonly change, captured before an order and put back after it
+ * (docs/isolation.md lists it): system properties, the default locale (and its display and format
+ * categories), the default time zone, {@code System.in/out/err}, the thread's context class loader,
+ * the security manager, the default authenticator, proxy selector, cookie handler and response
+ * cache, HTTPS defaults, and the root logger's level and handlers.
+ */
+public final class JdkState {
+    private final Properties properties;
+    private final Locale locale;
+    private final Locale display;
+    private final Locale format;
+    private final TimeZone timeZone;
+    private final InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final ClassLoader contextLoader;
+    private final Object securityManager;
+    private final Object authenticator;
+    private final ProxySelector proxySelector;
+    private final CookieHandler cookieHandler;
+    private final ResponseCache responseCache;
+    private final SSLSocketFactory sslSocketFactory;
+    private final HostnameVerifier hostnameVerifier;
+    private final Level rootLevel;
+    private final List<Handler> rootHandlers;
+
+    private JdkState() {
+        Properties copy = new Properties();
+        copy.putAll(System.getProperties());
+        properties = copy;
+        locale = Locale.getDefault();
+        display = Locale.getDefault(Locale.Category.DISPLAY);
+        format = Locale.getDefault(Locale.Category.FORMAT);
+        timeZone = (TimeZone) TimeZone.getDefault().clone();
+        in = System.in;
+        out = System.out;
+        err = System.err;
+        contextLoader = Thread.currentThread().getContextClassLoader();
+        securityManager = securityManager();
+        authenticator = authenticator();
+        proxySelector = ProxySelector.getDefault();
+        cookieHandler = CookieHandler.getDefault();
+        responseCache = ResponseCache.getDefault();
+        sslSocketFactory = HttpsURLConnection.getDefaultSSLSocketFactory();
+        hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
+        Logger root = LogManager.getLogManager().getLogger("");
+        rootLevel = root == null ? null : root.getLevel();
+        rootHandlers = root == null ? new ArrayList<Handler>() : new ArrayList<Handler>(Arrays.asList(root.getHandlers()));
+    }
+
+    public static JdkState capture() {
+        return new JdkState();
+    }
+
+    /**
+     * Puts everything back; returns what could not be (a security manager that refuses to go,
+     * a JVM-wide factory a test set), for the caller to stop sharing this JVM.
+     */
+    public List<String> restore() {
+        List<String> failed = new ArrayList<String>();
+        Properties copy = new Properties();
+        copy.putAll(properties);
+        System.setProperties(copy);
+        Locale.setDefault(locale);
+        Locale.setDefault(Locale.Category.DISPLAY, display);
+        Locale.setDefault(Locale.Category.FORMAT, format);
+        TimeZone.setDefault((TimeZone) timeZone.clone());
+        System.setIn(in);
+        System.setOut(out);
+        System.setErr(err);
+        Thread.currentThread().setContextClassLoader(contextLoader);
+        if (securityManager() != securityManager) {
+            try {
+                setSecurityManager(securityManager);
+            } catch (Throwable t) {
+                failed.add("a test installed a security manager that could not be removed (" + t + ")");
+            }
+        }
+        setAuthenticator(authenticator, failed);
+        ProxySelector.setDefault(proxySelector);
+        CookieHandler.setDefault(cookieHandler);
+        ResponseCache.setDefault(responseCache);
+        HttpsURLConnection.setDefaultSSLSocketFactory(sslSocketFactory);
+        HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
+        Logger root = LogManager.getLogManager().getLogger("");
+        if (root != null) {
+            root.setLevel(rootLevel);
+            for (Handler h : root.getHandlers()) {
+                if (!rootHandlers.contains(h)) {
+                    root.removeHandler(h);
+                }
+            }
+            List<Handler> now = Arrays.asList(root.getHandlers());
+            for (Handler h : rootHandlers) {
+                if (!now.contains(h)) {
+                    root.addHandler(h);
+                }
+            }
+        }
+        failed.addAll(jvmWideFactories());
+        return failed;
+    }
+
+    /**
+     * The JVM-wide factories a test may set once and never unset ({@code URL.setURLStreamHandlerFactory},
+     * {@code URLConnection.setContentHandlerFactory}): setting null succeeds only when none was set.
+     */
+    static List<String> jvmWideFactories() {
+        List<String> set = new ArrayList<String>();
+        try {
+            java.net.URL.setURLStreamHandlerFactory(null);
+        } catch (Error e) {
+            set.add("a test set URL.setURLStreamHandlerFactory, which lasts as long as the JVM");
+        }
+        try {
+            java.net.URLConnection.setContentHandlerFactory(null);
+        } catch (Error e) {
+            set.add("a test set URLConnection.setContentHandlerFactory, which lasts as long as the JVM");
+        }
+        return set;
+    }
+
+    @SuppressWarnings("removal")
+    private static Object securityManager() {
+        try {
+            return System.getSecurityManager();
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings("removal")
+    private static void setSecurityManager(Object sm) {
+        System.setSecurityManager((SecurityManager) sm);
+    }
+
+    /** {@code Authenticator.getDefault()} (Java 9+), or null. */
+    private static Object authenticator() {
+        try {
+            Method m = java.net.Authenticator.class.getMethod("getDefault");
+            return m.invoke(null);
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    private static void setAuthenticator(Object saved, List<String> failed) {
+        try {
+            if (authenticator() != saved) {
+                java.net.Authenticator.setDefault((java.net.Authenticator) saved);
+            }
+        } catch (Throwable t) {
+            failed.add("the default Authenticator could not be restored (" + t + ")");
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.github.odrust.agent.serve;
+
+import io.github.odrust.agent.runner.Agent;
+import io.github.odrust.agent.runner.EventWriter;
+import io.github.odrust.agent.runner.Json;
+import io.github.odrust.agent.runner.Plan;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code java -cp <classpath jar> io.github.odrust.agent.Main --serve}: reads plan file paths from
+ * standard input, one per line, and runs each plan as {@link Agent#run} does in a fresh JVM, but
+ * in a fresh {@link IsolatingLoader}, restoring the {@link JdkState} afterwards. When a plan is
+ * done, writes {@code <events>.done} (docs/protocol.md, "Shared JVM"): the runner's status, the
+ * threads the order left running and what could not be restored; the plugin then sends the next
+ * plan, or closes standard input to end the JVM. Tests get an empty standard input.
+ */
+public final class Server {
+    private Server() {
+    }
+
+    /** Serves plans until standard input ends; returns the exit status. */
+    public static int serve() {
+        BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+        ClassLoader runner = Server.class.getClassLoader();
+        while (true) {
+            String line;
+            try {
+                line = control.readLine();
+            } catch (IOException e) {
+                System.err.println("odrust-agent: cannot read the next plan: " + e);
+                return Agent.AGENT_ERROR;
+            }
+            if (line == null || line.trim().isEmpty()) {
+                return 0;
+            }
+            serveOne(Paths.get(line.trim()), runner);
+        }
+    }
+
+    /** Runs one plan in a fresh class loader; writes its {@code .done} file. */
+    static void serveOne(Path planFile, ClassLoader runner) {
+        JdkState state = JdkState.capture();
+        Set<Thread> before = Threads.alive();
+        Long origin = EventWriter.uptimeMs();
+        EventWriter.clockOrigin(origin == null ? 0 : origin);
+        Plan plan;
+        try {
+            plan = Plan.read(planFile);
+        } catch (Plan.BadPlanException | IOException | RuntimeException e) {
+            // The runner reports a bad plan in its events; nothing else to serve.
+            int status = Agent.run(planFile);
+            EventWriter.clockOrigin(0);
+            done(null, status, new ArrayList<String>(), state.restore());
+            return;
+        }
+        IsolatingLoader loader = new IsolatingLoader(plan.classpath, runner);
+        Thread.currentThread().setContextClassLoader(loader);
+        int status = Agent.run(planFile, loader);
+        List<String> notRestored = state.restore();
+        List<String> leaked = Threads.leaked(before, loader);
+        try {
+            loader.close();
+        } catch (IOException e) {
+            // its jars stay open until the JVM ends
+        }
+        EventWriter.clockOrigin(0);
+        done(plan.events, status, leaked, notRestored);
+    }
+
+    private static void done(String events, int status, List<String> leaked, List<String> notRestored) {
+        if (events == null) {
+            return;
+        }
+        Path file = Paths.get(events + ".done");
+        Path tmp = Paths.get(events + ".done.tmp");
+        String text = Json.obj().put("status", status).put("leaked_threads", leaked).put("not_restored", notRestored) + "\n";
+        try {
+            Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            System.err.println("odrust-agent: cannot write " + file + ": " + e);
+        }
+    }
+}

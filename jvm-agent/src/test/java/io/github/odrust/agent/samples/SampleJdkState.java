@@ -1,0 +1,133 @@
+package io.github.odrust.agent.samples;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.Authenticator;
+import java.net.CacheRequest;
+import java.net.CacheResponse;
+import java.net.CookieManager;
+import java.net.Proxy;
+import java.net.ProxySelector;
+import java.net.ResponseCache;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.net.URLConnection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.net.ssl.HttpsURLConnection;
+import org.junit.Test;
+
+/**
+ * {@link #changesEverything} changes each piece of JDK state the shared JVM restores;
+ * {@link #seesDefaults}, in the next order, sees none of it. The server runs with
+ * -Duser.timezone=UTC -Duser.language=en -Duser.country=US.
+ */
+public class SampleJdkState {
+    static final String MARK = "odrustSample";
+
+    static final class MarkedOut extends PrintStream {
+        MarkedOut() {
+            super(new ByteArrayOutputStream());
+        }
+    }
+
+    static final class MarkedIn extends ByteArrayInputStream {
+        MarkedIn() {
+            super(new byte[0]);
+        }
+    }
+
+    static final class MarkedSelector extends ProxySelector {
+        @Override
+        public List<Proxy> select(URI uri) {
+            return Collections.singletonList(Proxy.NO_PROXY);
+        }
+
+        @Override
+        public void connectFailed(URI uri, SocketAddress sa, IOException e) {
+        }
+    }
+
+    static final class MarkedCache extends ResponseCache {
+        @Override
+        public CacheResponse get(URI uri, String m, Map<String, List<String>> h) {
+            return null;
+        }
+
+        @Override
+        public CacheRequest put(URI uri, URLConnection c) {
+            return null;
+        }
+    }
+
+    static final class MarkedAuthenticator extends Authenticator {
+    }
+
+    static final class MarkedHandler extends ConsoleHandler {
+    }
+
+    @Test
+    public void changesEverything() {
+        System.setProperty("odrust.sample.prop", "changed");
+        Locale.setDefault(Locale.JAPAN);
+        Locale.setDefault(Locale.Category.FORMAT, Locale.GERMANY);
+        Locale.setDefault(Locale.Category.DISPLAY, Locale.FRANCE);
+        TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
+        System.setOut(new MarkedOut());
+        System.setErr(new MarkedOut());
+        System.setIn(new MarkedIn());
+        Thread.currentThread().setContextClassLoader(new ClassLoader(null) {
+        });
+        Authenticator.setDefault(new MarkedAuthenticator());
+        ProxySelector.setDefault(new MarkedSelector());
+        java.net.CookieHandler.setDefault(new CookieManager());
+        ResponseCache.setDefault(new MarkedCache());
+        HttpsURLConnection.setDefaultHostnameVerifier((host, session) -> true);
+        Logger.getLogger("").setLevel(Level.FINEST);
+        Logger.getLogger("").addHandler(new MarkedHandler());
+    }
+
+    @Test
+    public void seesDefaults() {
+        assertNull(System.getProperty("odrust.sample.prop"));
+        assertEquals(Locale.US, Locale.getDefault());
+        assertEquals(Locale.US, Locale.getDefault(Locale.Category.FORMAT));
+        assertEquals(Locale.US, Locale.getDefault(Locale.Category.DISPLAY));
+        assertEquals("UTC", TimeZone.getDefault().getID());
+        assertFalse(System.out.getClass().getName(), System.out.getClass().getName().contains("Marked"));
+        assertFalse(System.err.getClass().getName().contains("Marked"));
+        InputStream in = System.in;
+        assertFalse(in.getClass().getName().contains("Marked"));
+        // The thread's context loader is this order's fresh loader, the one that defined this class.
+        assertSame(SampleJdkState.class.getClassLoader(), Thread.currentThread().getContextClassLoader());
+        assertFalse(String.valueOf(ProxySelector.getDefault()).contains("Marked"));
+        assertNull(java.net.CookieHandler.getDefault());
+        assertNull(ResponseCache.getDefault());
+        assertFalse(HttpsURLConnection.getDefaultHostnameVerifier().getClass().getName().contains("SampleJdkState"));
+        assertFalse(Level.FINEST.equals(Logger.getLogger("").getLevel()));
+        for (java.util.logging.Handler h : Logger.getLogger("").getHandlers()) {
+            assertFalse(h.getClass().getName().contains("Marked"));
+        }
+    }
+
+    /** Java 9+: the default authenticator (reflection: the samples compile for Java 8). */
+    @Test
+    public void seesNoAuthenticator() throws Exception {
+        Object auth = Authenticator.class.getMethod("getDefault").invoke(null);
+        assertNull(String.valueOf(auth), auth);
+    }
+}

@@ -1,0 +1,150 @@
+package io.github.odrust.agent.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.odrust.agent.runner.Harness;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real shared JVM ({@code Main --serve}) running plan after plan. */
+class ServerTest {
+    private static final String P = "io.github.odrust.agent.samples.";
+
+    @TempDir
+    Path dir;
+    private Process server;
+    private OutputStream control;
+    private int plans;
+
+    @BeforeEach
+    void start() throws IOException {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        ProcessBuilder pb = new ProcessBuilder(java, "-Duser.timezone=UTC", "-Duser.language=en", "-Duser.country=US",
+                "-cp", System.getProperty("java.class.path"), io.github.odrust.agent.Main.class.getName(), "--serve");
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(dir.resolve("server.log").toFile());
+        server = pb.start();
+        control = server.getOutputStream();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        control.close();
+        if (!server.waitFor(30, TimeUnit.SECONDS)) {
+            server.destroyForcibly();
+        }
+    }
+
+    /** Sends one plan of {@code tests} (ids "SampleClass#m", one class) and waits for its .done file. */
+    private Served serve(String cls, String... methods) throws Exception {
+        int n = ++plans;
+        Path events = dir.resolve("events-" + n + ".jsonl");
+        StringBuilder plan = new StringBuilder("odrust-plan\t1\nmode\trun\nevents\t" + events + "\n");
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            plan.append("classpath\t").append(entry).append('\n');
+        }
+        plan.append("sysprop\todrust.sample.out\t").append(dir.resolve("seen.txt")).append('\n');
+        plan.append("segment\tjunit4\t").append(P).append(cls).append('\n');
+        for (String m : methods) {
+            plan.append("test\t").append(P).append(cls).append('#').append(m).append('\n');
+        }
+        Path planFile = dir.resolve("plan-" + n + ".tsv");
+        Files.write(planFile, plan.toString().getBytes(StandardCharsets.UTF_8));
+        control.write((planFile + "\n").getBytes(StandardCharsets.UTF_8));
+        control.flush();
+        Path done = dir.resolve("events-" + n + ".jsonl.done");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(done)) {
+            assertTrue(server.isAlive() || Files.exists(done), "the server ended: " + log());
+            assertTrue(System.nanoTime() < deadline, "no " + done + ": " + log());
+            Thread.sleep(10);
+        }
+        return new Served(Harness.read(events), new String(Files.readAllBytes(done), StandardCharsets.UTF_8));
+    }
+
+    private String log() throws IOException {
+        Path log = dir.resolve("server.log");
+        return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
+    }
+
+    static final class Served {
+        final List<Map<String, Object>> events;
+        final String done;
+
+        Served(List<Map<String, Object>> events, String done) {
+            this.events = events;
+            this.done = done;
+        }
+
+        List<String> outcomes() {
+            List<String> l = new ArrayList<>();
+            for (Map<String, Object> e : events) {
+                if ("test".equals(e.get("event"))) {
+                    l.add(e.get("outcome") + (e.get("message") == null ? "" : " " + e.get("message")));
+                }
+            }
+            return l;
+        }
+    }
+
+    @Test
+    void staticFieldsOfTheProjectAndOfALibraryAreFreshInTheNextOrder() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            Served s = serve("SampleShared", "staticIsFresh");
+            assertEquals(Arrays.asList("pass"), s.outcomes(), "order " + (i + 1));
+            assertTrue(s.done.contains("\"status\":0"), s.done);
+            assertTrue(s.done.contains("\"leaked_threads\":[]") && s.done.contains("\"not_restored\":[]"), s.done);
+            assertEquals("end", s.events.get(s.events.size() - 1).get("event"));
+        }
+        List<String> seen = Files.readAllLines(dir.resolve("seen.txt"));
+        assertEquals(3, seen.size());
+        // A new copy of the project class and of Gson's class in each order.
+        assertEquals(3, seen.stream().map(l -> l.split(" ")[0]).distinct().count(), seen.toString());
+        assertEquals(3, seen.stream().map(l -> l.split(" ")[1]).distinct().count(), seen.toString());
+    }
+
+    @Test
+    void theJdkStateATestChangesIsRestoredForTheNextOrder() throws Exception {
+        Served changed = serve("SampleJdkState", "changesEverything");
+        assertEquals(Arrays.asList("pass"), changed.outcomes());
+        assertTrue(changed.done.contains("\"not_restored\":[]"), changed.done);
+        Served next = serve("SampleJdkState", "seesDefaults", "seesNoAuthenticator");
+        assertEquals(Arrays.asList("pass", "pass"), next.outcomes());
+        // Each order's clock starts when the server picks it up, not when the JVM started.
+        long start = ((Number) next.events.get(0).get("uptime_ms")).longValue();
+        long end = ((Number) next.events.get(next.events.size() - 1).get("uptime_ms")).longValue();
+        assertTrue(0 <= start && start <= end && end < 30_000, start + " " + end);
+    }
+
+    @Test
+    void aThreadLeftRunningIsReported() throws Exception {
+        Served s = serve("SampleLeaks", "leavesAThreadRunning");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(s.done.contains("\"leaked_threads\":[\"odrust-sample-leak (daemon)\"]"), s.done);
+    }
+
+    @Test
+    void aJvmWideFactoryATestSetIsReportedAsNotRestored() throws Exception {
+        Served s = serve("SampleLeaks", "setsAUrlFactory");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(s.done.contains("URL.setURLStreamHandlerFactory"), s.done);
+        // Why it matters: in the same JVM the next order that sets it fails.
+        Served again = serve("SampleLeaks", "setsAUrlFactory");
+        assertNotEquals(Arrays.asList("pass"), again.outcomes());
+    }
+}
