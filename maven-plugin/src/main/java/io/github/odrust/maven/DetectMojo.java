@@ -144,11 +144,28 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.shard")
     protected String shard;
 
+    /**
+     * How rounds are isolated from each other (docs/isolation.md): {@code jvm} (default), a fresh
+     * test JVM per order; {@code classloader}, orders one after the other in a shared JVM, each in
+     * fresh class loaders with the JDK state tests touch restored, once a check showed that the
+     * module's outcomes are the same there. Findings are always confirmed in fresh JVMs.
+     */
+    @Parameter(property = "odrust.isolation", defaultValue = "jvm")
+    protected String isolation;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (forks < 1) {
             throw new MojoFailureException("odrust.forks must be 1 or more (got " + forks + "): the number of experiments"
                     + " that run at once, each in its own JVM; for example -Dodrust.forks=2 on a machine with 2 cores");
+        }
+        if (!"jvm".equals(isolation) && !"classloader".equals(isolation)) {
+            throw new MojoFailureException("odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
+                    + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
+        }
+        if ("classloader".equals(isolation) && forks > 1) {
+            throw new MojoFailureException("odrust.isolation=classloader runs one order at a time in a shared JVM; it cannot be"
+                    + " combined with odrust.forks=" + forks + " yet. Drop one of them.");
         }
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
@@ -180,6 +197,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         };
         Report report = new Detection(engine, module, out, getLog())
                 .forks(forks, isolateForks)
+                .classloaderIsolation("classloader".equals(isolation))
                 .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), preparation);
         ReactorSummary.add(session, project, module.id(), report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());

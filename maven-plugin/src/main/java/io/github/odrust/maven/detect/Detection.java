@@ -40,6 +40,14 @@ public final class Detection {
     private int forks = 1;
     private boolean isolate = true;
 
+    private boolean classloader;
+
+    /** Runs the rounds in shared JVMs once the module passed the check (see {@link Detector#classloaderIsolation}). */
+    public Detection classloaderIsolation(boolean on) {
+        this.classloader = on;
+        return this;
+    }
+
     /** Runs up to {@code forks} experiments at once (see {@link Detector#forks}). */
     public Detection forks(int forks, boolean isolate) {
         this.forks = forks;
@@ -94,12 +102,14 @@ public final class Detection {
                 + ", seed=" + config.seed
                 + " (the same run again: -Dodrust.seed=" + config.seed + ")"
                 + (config.shard != null ? ", shard " + config.shard + " of the plan's rounds" : "")
-                + (forks > 1 ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "") : ""));
+                + (forks > 1 ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "") : "")
+                + (classloader ? ", rounds in shared JVMs with fresh class loaders once checked (odrust.isolation=classloader)" : ""));
 
         Report report;
         try {
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
                     .forks(forks, isolate)
+                    .classloaderIsolation(classloader)
                     .reportingWith((partial, complete) ->
                             ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()), engine, out))
                     .run();

@@ -59,6 +59,8 @@ public final class Detector {
     private final long budgetMillis;
     private Reporter reporter = (summary, complete) -> {};
     private int forks = 1;
+    /** {@code odrust.isolation=classloader}: the check and the shared JVMs of the rounds; null otherwise. */
+    private SharedIsolation isolation;
     /** The engine's state of this run, while it runs. */
     private DetectSession session;
     /** When the last record was appended, and how long the main thread waited for experiments since. */
@@ -187,7 +189,8 @@ public final class Detector {
                         Experiment exp = batch.get(at);
                         Path orderFile = writeOrder(exp);
                         Path recording = recordOptions != null && "baseline".equals(exp.kind) ? recordOptions : null;
-                        running.submit(() -> runOne(at, exp, orderFile, jar, recording));
+                        boolean inShared = sharedFor(exp, jar);
+                        running.submit(() -> runOne(at, exp, orderFile, jar, recording, inShared));
                         inFlight++;
                     }
                     if (inFlight == 0) {
@@ -208,6 +211,9 @@ public final class Detector {
                         history.append(record(echoes.get(a.index), a.result, a.millis, Math.max(0, mainMillis)));
                         mainSince = System.nanoTime();
                         waitedNanos = 0;
+                        if (isolation != null) {
+                            isolation.ran(exp, a.result);
+                        }
                         if ("baseline".equals(exp.kind)) {
                             baselineMillis = Math.max(baselineMillis, a.millis);
                             baselineTime = history.history().get(history.size() - 1).getAsJsonObject().getAsJsonObject("time");
@@ -242,6 +248,9 @@ public final class Detector {
         } finally {
             // A failure ends the run: the other forks' JVMs are killed (TestJvm kills a tree on interrupt).
             pool.shutdownNow();
+            if (isolation != null) {
+                isolation.close();
+            }
             try {
                 Files.deleteIfExists(out.resolve("forks"));
             } catch (IOException e) {
@@ -264,6 +273,12 @@ public final class Detector {
         long exit = time.get("exit_ms").getAsLong();
         return "; start-up cost per experiment " + seconds(boot + setup + exit) + " in the baseline (JVM boot " + seconds(boot)
                 + ", JUnit start and first class " + seconds(setup) + ", launch and exit " + seconds(exit) + ")";
+    }
+
+    /** Runs the rounds in shared JVMs with fresh class loaders once the module passed the check (docs/isolation.md). */
+    public Detector classloaderIsolation(boolean on) {
+        this.isolation = on ? new SharedIsolation(module, engine, suite, out, log) : null;
+        return this;
     }
 
     /** " (2 forks at a time)" in the plan line when more than one. */
@@ -308,9 +323,12 @@ public final class Detector {
     }
 
     /** Runs one experiment (on a fork's thread): its own directory when several run at once. */
-    private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording) throws Exception {
+    private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording, boolean inShared) throws Exception {
         Path dir = out.resolve("detect").resolve("exp-" + exp.id);
         OrderRunner runner = new OrderRunner(module, engine, suite, dir, log).quiet().classpathJar(jar);
+        if (inShared) {
+            runner.shared(isolation.jvm(jar));
+        }
         if (recording != null) {
             runner.recording(recording);
         }
@@ -341,6 +359,18 @@ public final class Detector {
                     + dir.resolve("result.json"));
         }
         return new Done(index, exp, result, millis);
+    }
+
+    /**
+     * Whether {@code exp} runs in a shared JVM ({@code odrust.isolation=classloader}): rounds only,
+     * once the module passed the check, which runs before the first round after two rounds ran in
+     * fresh JVMs (docs/isolation.md).
+     */
+    private boolean sharedFor(Experiment exp, Path jar) throws IOException, MojoExecutionException {
+        if (isolation == null || !"round".equals(exp.kind)) {
+            return false;
+        }
+        return isolation.usable(jar);
     }
 
     /** The next experiment to finish; its failure is this run's. */
@@ -389,6 +419,9 @@ public final class Detector {
         r.addProperty("honoured", result.honoured);
         r.addProperty("millis", millis);
         r.add("time", time(result, millis, mainMillis));
+        if (!result.jvms.isEmpty() && result.jvms.get(0).shared) {
+            r.addProperty("isolation", "classloader");
+        }
         return r;
     }
 

@@ -88,8 +88,21 @@ public final class TestJvm {
         return cmd;
     }
 
+    /** The command of a shared JVM (docs/isolation.md): it reads plan files from its standard input. */
+    public static List<String> serveCommand(Spec spec, Path classpathJar) {
+        List<String> cmd = command(spec, classpathJar, classpathJar);
+        cmd.set(cmd.size() - 1, "--serve");
+        return cmd;
+    }
+
     public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command(spec, classpathJar, plan));
+        return watch(start(spec, command(spec, classpathJar, plan)), spec.timeoutSeconds, log, LOG_HEAD_BYTES, LOG_TAIL_BYTES,
+                watcher);
+    }
+
+    /** Starts {@code command} as {@code spec} says (directory, environment), output and errors merged. */
+    static Process start(Spec spec, List<String> command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.directory(spec.workingDirectory);
         Map<String, String> env = pb.environment();
         if (spec.environment != null) {
@@ -106,7 +119,7 @@ public final class TestJvm {
             throw new IOException("could not start the test JVM '" + spec.java + "': " + e.getMessage()
                     + ". Check Surefire's <jvm> setting or the toolchain.", e);
         }
-        return watch(process, spec.timeoutSeconds, log, LOG_HEAD_BYTES, LOG_TAIL_BYTES, watcher);
+        return process;
     }
 
     /**

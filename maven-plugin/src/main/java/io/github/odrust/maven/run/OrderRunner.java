@@ -9,6 +9,7 @@ import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.PlanFile;
+import io.github.odrust.maven.fork.SharedJvm;
 import io.github.odrust.maven.fork.TestJvm;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +42,7 @@ public final class OrderRunner {
     private Path recordOptions;
     private TestJvm.Spec jvmSpec;
     private List<java.io.File> classpath;
+    private SharedJvm shared;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
         this.classpath = module.classpath;
@@ -93,6 +95,15 @@ public final class OrderRunner {
     /** Starts the test JVMs with {@code spec} instead of the module's (a fork's own directory). */
     public OrderRunner jvm(TestJvm.Spec spec) {
         this.jvmSpec = spec;
+        return this;
+    }
+
+    /**
+     * Runs the order's first JVM's plan in {@code jvm}, a shared JVM (docs/isolation.md), when it
+     * can still take one; what an early end leaves goes on in fresh JVMs as usual.
+     */
+    public OrderRunner shared(SharedJvm jvm) {
+        this.shared = jvm;
         return this;
     }
 
@@ -298,7 +309,20 @@ public final class OrderRunner {
         TestJvm.Spec base = jvmSpec != null ? jvmSpec : module.jvm;
         TestJvm.Spec spec = recordOptions == null ? base
                 : base.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
-        TestJvm.Exit exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
+        TestJvm.Exit exit;
+        if (shared != null && index == 1 && shared.usable()) {
+            SharedJvm.Served served = shared.run(planFile, events, spec.timeoutSeconds, watcher);
+            exit = served.exit;
+            jvm.shared = true;
+            jvm.log = shared.log().toAbsolutePath().toString();
+            if (!served.leakedThreads.isEmpty()) {
+                result.warnings.add("the order left threads running in the shared JVM: " + String.join(", ", served.leakedThreads)
+                        + "; the next order starts a new one");
+            }
+            served.notRestored.forEach(n -> result.warnings.add(n + "; the next order starts a new shared JVM"));
+        } else {
+            exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
+        }
         if (!exit.leftovers.isEmpty()) {
             log.warn("the tests left " + io.github.odrust.maven.Words.count(exit.leftovers.size(), "process")
                     + " running after test JVM #" + index + " ended; odrust killed "

@@ -85,6 +85,8 @@ public final class RunResult {
         public String plan;
         /** The OutOfMemoryError that ended it, when the tests ran it out of memory. */
         public String outOfMemory;
+        /** It was a shared JVM ({@code -Dodrust.isolation=classloader}) that had run other orders. */
+        public boolean shared;
         /** The JVM's clock (ms since it started) when odrust's runner started, its first test started, and the runner ended. */
         public Long startMs;
         public Long firstTestMs;

@@ -1,0 +1,202 @@
+package io.github.odrust.maven.detect;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.fork.SharedJvm;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * {@code -Dodrust.isolation=classloader} (docs/isolation.md): the rounds of detection run in shared
+ * JVMs, each order in fresh class loaders, once the module passed a check; everything else (the
+ * baseline, confirmations, alone runs, explanations) runs in fresh JVMs, so every finding is seen
+ * in fresh JVMs.
+ *
+ * <p>The check runs before the first round after {@value #FRESH_ROUNDS} rounds ran in fresh JVMs:
+ * the original order twice and those rounds, one after the other in a shared JVM, must give each
+ * test the outcome it had in its fresh JVM. When one differs, the module's rounds stay in fresh
+ * JVMs and the console says which test and where; {@code detect/isolation-check.json} keeps it.
+ */
+final class SharedIsolation implements AutoCloseable {
+    /** Rounds that run in fresh JVMs before the check, to compare with. */
+    static final int FRESH_ROUNDS = 2;
+
+    private final TestModule module;
+    private final Engine engine;
+    private final JsonObject suite;
+    private final Path out;
+    private final Log log;
+    private Experiment baselineExperiment;
+    private RunResult baseline;
+    /** Each test's outcomes over the baseline runs: one with several is flaky, and not compared. */
+    private final Map<String, Set<String>> baselineOutcomes = new LinkedHashMap<>();
+    private final List<Experiment> rounds = new ArrayList<>();
+    private final List<RunResult> roundResults = new ArrayList<>();
+    /** Null until checked; then "ok", or why the rounds stay in fresh JVMs. */
+    private String verdict;
+    private SharedJvm jvm;
+    private int started;
+
+    SharedIsolation(TestModule module, Engine engine, JsonObject suite, Path out, Log log) {
+        this.module = module;
+        this.engine = engine;
+        this.suite = suite;
+        this.out = out;
+        this.log = log;
+    }
+
+    /** Takes note of an experiment that ran (in the history's order). */
+    void ran(Experiment exp, RunResult result) {
+        boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
+        if ("baseline".equals(exp.kind)) {
+            baselineExperiment = exp;
+            baseline = result;
+            outcomes(result).forEach((t, o) -> baselineOutcomes.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(o));
+        } else if ("round".equals(exp.kind) && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
+            rounds.add(exp);
+            roundResults.add(result);
+        }
+    }
+
+    /** Whether the next round runs in a shared JVM; runs the check when it is due. */
+    boolean usable(Path jar) throws IOException, MojoExecutionException {
+        if (verdict == null && baseline != null && rounds.size() >= FRESH_ROUNDS) {
+            verdict = check(jar);
+        }
+        return "ok".equals(verdict);
+    }
+
+    /** The shared JVM to run the next order in: the current one, or a new one when it was retired. */
+    SharedJvm jvm(Path jar) throws IOException {
+        if (jvm != null && !jvm.usable()) {
+            log.debug("odrust: shared JVM " + started + " retired after " + jvm.served() + " orders: " + jvm.retired());
+            jvm.close();
+            jvm = null;
+        }
+        if (jvm == null) {
+            started++;
+            jvm = SharedJvm.start(module.jvm, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
+        }
+        return jvm;
+    }
+
+    /** Shared JVMs started so far. */
+    int started() {
+        return started;
+    }
+
+    private String check(Path jar) throws IOException, MojoExecutionException {
+        List<String> names = new ArrayList<>();
+        List<List<String>> orders = new ArrayList<>();
+        List<RunResult> fresh = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            names.add(i == 0 ? "the original order" : "the original order again");
+            orders.add(baselineExperiment.order);
+            fresh.add(baseline);
+        }
+        for (int i = 0; i < rounds.size(); i++) {
+            names.add("round " + rounds.get(i).round);
+            orders.add(rounds.get(i).order);
+            fresh.add(roundResults.get(i));
+        }
+        JsonArray checked = new JsonArray();
+        String firstDifference = null;
+        Path dir = out.resolve("detect").resolve("isolation-check");
+        for (int i = 0; i < orders.size(); i++) {
+            RunResult shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log).quiet()
+                    .classpathJar(jar).shared(jvm(jar)).run(String.join("\n", orders.get(i)), names.get(i));
+            List<String> differences = differences(fresh.get(i), shared, flaky());
+            JsonObject entry = new JsonObject();
+            entry.addProperty("order", names.get(i));
+            entry.addProperty("same", differences.isEmpty());
+            entry.add("differences", Engine.GSON.toJsonTree(differences));
+            entry.add("warnings", Engine.GSON.toJsonTree(shared.warnings));
+            checked.add(entry);
+            if (firstDifference == null && !differences.isEmpty()) {
+                firstDifference = differences.get(0) + " (" + names.get(i) + ", order " + (i + 1) + " of the check in that JVM)";
+            }
+        }
+        JsonObject file = new JsonObject();
+        file.addProperty("used", firstDifference == null);
+        file.add("not_compared", Engine.GSON.toJsonTree(flaky()));
+        file.add("checked", checked);
+        Path path = out.resolve("detect").resolve("isolation-check.json");
+        ReportWriter.atomicWrite(path, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(file));
+        if (firstDifference == null) {
+            int skipped = flaky().size();
+            log.info("isolation=classloader: " + String.join(", ", names) + " gave every test the same outcome in a shared JVM"
+                    + " with fresh class loaders as in fresh JVMs" + (skipped == 0 ? "" : " (but " + io.github.odrust.maven.Words.count(
+                    skipped, "test") + " whose outcome changed between baseline runs, not compared)") + "; the other rounds run in"
+                    + " shared JVMs (the baseline, confirmations, alone runs and explanations in fresh JVMs)");
+            return "ok";
+        }
+        log.warn("isolation=classloader is not used for this module: " + firstDifference + ". A shared JVM keeps something"
+                + " a fresh one does not, so its rounds run in fresh JVMs (details: " + path + ")");
+        return firstDifference;
+    }
+
+    /** Tests whose outcome changed between the baseline runs (NOD): their outcome says nothing. */
+    private Set<String> flaky() {
+        Set<String> flaky = new LinkedHashSet<>();
+        baselineOutcomes.forEach((t, o) -> {
+            if (o.size() > 1) {
+                flaky.add(t);
+            }
+        });
+        return flaky;
+    }
+
+    /** "p.A#t: pass in a fresh JVM, fail in a shared JVM", per test but {@code flaky} whose outcome differs. */
+    static List<String> differences(RunResult fresh, RunResult shared, Set<String> flaky) {
+        Map<String, String> a = outcomes(fresh);
+        Map<String, String> b = outcomes(shared);
+        Set<String> tests = new LinkedHashSet<>(a.keySet());
+        tests.addAll(b.keySet());
+        List<String> differences = new ArrayList<>();
+        for (String t : tests) {
+            if (flaky.contains(t)) {
+                continue;
+            }
+            String x = a.getOrDefault(t, "not run");
+            String y = b.getOrDefault(t, "not run");
+            if (!x.equals(y)) {
+                differences.add(t + ": " + x + " in a fresh JVM, " + y + " in a shared JVM");
+            }
+        }
+        return differences;
+    }
+
+    private static Map<String, String> outcomes(RunResult result) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (RunResult.TestResult r : result.results) {
+            m.put(r.test, r.outcome);
+        }
+        return m;
+    }
+
+    @Override
+    public void close() {
+        if (jvm != null) {
+            try {
+                jvm.close();
+            } catch (IOException e) {
+                // it is gone
+            }
+            jvm = null;
+        }
+    }
+}
