@@ -7,7 +7,8 @@ String log = new File(basedir, 'build.log').getText('UTF-8')
 def report = { String dir ->
     String text = new File(basedir, "target/${dir}/report.json").getText('UTF-8').replace("target/${dir}/", 'target/OUT/')
     def r = new JsonSlurper().parseText(text)
-    // timings are what may differ: the baseline's JVM start and what it predicts
+    // timings are what may differ: the baseline's JVM start and what it predicts, where the time went
+    r.remove('time')
     if (r.plan != null) {
         r.plan.remove('cost0_ms')
         r.plan.remove('predicted_ms')
@@ -94,3 +95,26 @@ assert new File(basedir, 'target/merged/surefire-reports/TEST-odrust.xml').isFil
 assert log.contains('these shards are not of one plan: seed: 4 in target/other/s1, 3 in target/shards/s2') : "the mismatch was not named"
 assert !new File(basedir, 'target/mismatched/report.json').exists() : "a refused merge wrote a report"
 assert log.contains('odrust.shard=2/3 needs -Dodrust.seed') : "a shard without a seed was not refused"
+
+// ---- isolation=classloader: the same findings, later rounds in shared JVMs, the check on record
+def shared = json('target/classloader/report.json')
+def found = { r -> r.flaky.collectEntries { [(it.test): it.kind] } }
+assert found(shared) == found(whole) : "classloader: " + found(shared) + ", fresh JVMs: " + found(whole)
+assert found(shared)[P + 'ExperimentCoinTest#flips'] == 'nod'
+def victimOf = { r -> r.flaky.find { it.test == P + 'VictimTest#expectsClean' }.polluters }
+assert victimOf(shared) == victimOf(whole) : "polluters: " + victimOf(shared)
+assert shared.pairs == whole.pairs : "pairs: " + shared.pairs
+def records = new File(basedir, 'target/classloader/detect/experiments.jsonl').readLines().collect { new JsonSlurper().parseText(it) }
+def inShared = records.findAll { it.isolation == 'classloader' }
+assert !inShared.isEmpty() : "no round ran in a shared JVM"
+assert inShared.every { it.kind == 'round' } : "only rounds run in shared JVMs: " + inShared*.kind.unique()
+// the first two rounds ran in fresh JVMs, for the check
+assert records.findAll { it.kind == 'round' }.take(2).every { it.isolation == null }
+def check = json('target/classloader/detect/isolation-check.json')
+assert check.used == true && check.checked.size() == 4 && check.checked.every { it.same } : "check: " + check
+assert check.not_compared == [P + 'ExperimentCoinTest#flips'] : "not compared: " + check.not_compared
+assert shared.notes.any { it.contains('rounds ran in shared JVMs with fresh class loaders') } : shared.notes
+assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
+assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
+assert log.contains('odrust.isolation=thread is not an isolation: use jvm') : "a wrong isolation was not refused"
+assert log.contains('odrust.isolation=classloader runs one order at a time in a shared JVM') : "classloader with forks was not refused"

@@ -29,6 +29,11 @@ final class DetectSession implements AutoCloseable {
         this.history = history;
     }
 
+    /** The session's name in the engine. */
+    String id() {
+        return id;
+    }
+
     /** {@code detect_next} over the whole history so far. */
     JsonObject next() {
         return call("detect_next");

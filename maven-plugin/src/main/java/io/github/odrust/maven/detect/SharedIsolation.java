@@ -116,9 +116,10 @@ final class SharedIsolation implements AutoCloseable {
         JsonArray checked = new JsonArray();
         String firstDifference = null;
         Path dir = out.resolve("detect").resolve("isolation-check");
-        for (int i = 0; i < orders.size(); i++) {
+        for (int i = 0; i < orders.size() && firstDifference == null; i++) {
+            SharedJvm running = jvm(jar);
             RunResult shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log).quiet()
-                    .classpathJar(jar).shared(jvm(jar)).run(String.join("\n", orders.get(i)), names.get(i));
+                    .classpathJar(jar).shared(running).run(String.join("\n", orders.get(i)), names.get(i));
             List<String> differences = differences(fresh.get(i), shared, flaky());
             JsonObject entry = new JsonObject();
             entry.addProperty("order", names.get(i));
@@ -126,8 +127,12 @@ final class SharedIsolation implements AutoCloseable {
             entry.add("differences", Engine.GSON.toJsonTree(differences));
             entry.add("warnings", Engine.GSON.toJsonTree(shared.warnings));
             checked.add(entry);
-            if (firstDifference == null && !differences.isEmpty()) {
-                firstDifference = differences.get(0) + " (" + names.get(i) + ", order " + (i + 1) + " of the check in that JVM)";
+            if (!differences.isEmpty()) {
+                firstDifference = differences.get(0) + " (" + names.get(i) + ", order " + (i + 1) + " of the check)";
+            } else if (!running.notRestored().isEmpty()) {
+                // Every order would need a JVM of its own: nothing to gain, and a sign of JVM-wide state.
+                firstDifference = String.join("; ", running.notRestored()) + " (" + names.get(i) + "), which a shared JVM"
+                        + " cannot undo";
             }
         }
         JsonObject file = new JsonObject();
@@ -145,7 +150,7 @@ final class SharedIsolation implements AutoCloseable {
             return "ok";
         }
         log.warn("isolation=classloader is not used for this module: " + firstDifference + ". A shared JVM keeps something"
-                + " a fresh one does not, so its rounds run in fresh JVMs (details: " + path + ")");
+                + " a fresh one does not, so the rounds of this module run in fresh JVMs (details: " + path + ")");
         return firstDifference;
     }
 

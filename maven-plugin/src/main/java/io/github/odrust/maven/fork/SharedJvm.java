@@ -27,6 +27,7 @@ public final class SharedJvm implements AutoCloseable {
     private final Path log;
     private String retired;
     private int served;
+    private List<String> notRestored = new ArrayList<>();
 
     private SharedJvm(Process process, Path log) {
         this.process = process;
@@ -69,6 +70,11 @@ public final class SharedJvm implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /** What the last order left that a shared JVM cannot undo (a JVM-wide factory, a security manager). */
+    public List<String> notRestored() {
+        return notRestored;
     }
 
     /** Orders it ran. */
@@ -123,6 +129,7 @@ public final class SharedJvm implements AutoCloseable {
             output.finish();
         }
         watcher.poll();
+        this.notRestored = notRestored;
         if (!leaked.isEmpty()) {
             retired = "an order left threads running: " + String.join(", ", leaked);
         } else if (!notRestored.isEmpty()) {

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Whole `odrust:detect` runs with -Dodrust.isolation=jvm and =classloader, side by side.
+
+    integration-tests/bench/isolation.py PROJECT_DIR [--runs 3] [--strategies reverse-passing,tuscan]
+                                         [--mvn mvn] [--seed 1]
+
+Runs are interleaved (jvm, classloader, jvm, ...) so that a noisy machine affects both alike. For
+each run: the wall time of the Maven invocation, the rounds, the rounds' own time (the sum of the
+round experiments' `millis` in detect/experiments.jsonl), orders per minute over the rounds, how
+many rounds ran in shared JVMs, and the flaky tests found (test and kind). Prints one line per run,
+then per strategy and isolation the medians and the ratio classloader / jvm. Uses the plugin
+installed in the local repository (0.1.0-SNAPSHOT), offline.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run(project, mvn, strategy, isolation, seed, out):
+    cmd = [mvn, "-B", "-o", "-q", "io.github.odrust:odrust-maven-plugin:0.1.0-SNAPSHOT:detect",
+           f"-Dodrust.seed={seed}", f"-Dodrust.strategy={strategy}", f"-Dodrust.isolation={isolation}",
+           f"-Dodrust.outputDirectory={out}"]
+    os.makedirs(os.path.join(project, os.path.dirname(out)), exist_ok=True)
+    start = time.monotonic()
+    with open(os.path.join(project, out + ".log"), "w") as log:
+        code = subprocess.call(cmd, cwd=project, stdout=log, stderr=subprocess.STDOUT)
+    wall = time.monotonic() - start
+    if code != 0:
+        sys.exit(f"{' '.join(cmd)} failed in {project}: see {out}.log")
+    history = [json.loads(line) for line in open(os.path.join(project, out, "detect", "experiments.jsonl")) if line.strip()]
+    rounds = [r for r in history if r["kind"] == "round"]
+    round_s = sum(r["millis"] for r in rounds) / 1000
+    report = json.load(open(os.path.join(project, out, "report.json")))
+    flaky = sorted(f"{f['test']}:{f['kind']}" for f in report["flaky"])
+    return {"wall": wall, "rounds": len(rounds), "round_s": round_s,
+            "per_min": len(rounds) / round_s * 60 if round_s else 0.0,
+            "shared": sum(1 for r in rounds if r.get("isolation") == "classloader"),
+            "experiments": len(history), "flaky": flaky}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("project")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--strategies", default="reverse-passing,tuscan")
+    p.add_argument("--mvn", default="mvn")
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args()
+    results = {}
+    for strategy in a.strategies.split(","):
+        for n in range(1, a.runs + 1):
+            for isolation in ("jvm", "classloader"):
+                r = run(a.project, a.mvn, strategy, isolation, a.seed, f"target/odrust-bench/{strategy}-{isolation}-{n}")
+                results.setdefault((strategy, isolation), []).append(r)
+                print(f"{strategy}\t{isolation}\trun {n}\twall {r['wall']:.1f} s\t{r['rounds']} rounds "
+                      f"({r['shared']} shared) in {r['round_s']:.1f} s\t{r['per_min']:.0f} orders/min\t"
+                      f"{r['experiments']} experiments\t{' '.join(r['flaky']) or 'nothing found'}", flush=True)
+    print()
+    print("| strategy | isolation | wall (median) | rounds | rounds' time (median) | orders/min (median) | same findings in every run |")
+    print("|---|---|---|---|---|---|---|")
+    for strategy in a.strategies.split(","):
+        base = results[(strategy, "jvm")]
+        for isolation in ("jvm", "classloader"):
+            rs = results[(strategy, isolation)]
+            same = all(r["flaky"] == base[0]["flaky"] for r in rs)
+            print(f"| {strategy} | {isolation} | {statistics.median(r['wall'] for r in rs):.1f} s | {rs[0]['rounds']} | "
+                  f"{statistics.median(r['round_s'] for r in rs):.1f} s | {statistics.median(r['per_min'] for r in rs):.0f} | "
+                  f"{'yes' if same else 'NO'} |")
+        cl = results[(strategy, "classloader")]
+        ratio = statistics.median(r["per_min"] for r in cl) / statistics.median(r["per_min"] for r in base)
+        wall = statistics.median(r["wall"] for r in base) / statistics.median(r["wall"] for r in cl)
+        print(f"| {strategy} | classloader / jvm | {wall:.2f}x faster | | | {ratio:.2f}x | |")
+
+
+if __name__ == "__main__":
+    main()
