@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * {@code java -cp <classpath jar> io.github.odrust.agent.Main --serve}: reads plan file paths from
  * standard input, one per line, and runs each plan as {@link Agent#run} does in a fresh JVM, but
- * in a fresh {@link IsolatingLoader}, restoring the {@link JdkState} afterwards. When a plan is
+ * in a fresh order {@link IsolatingLoader} (below the framework loader the plans share),
+ * restoring the {@link JdkState} afterwards. When a plan is
  * done, writes {@code <events>.done} (docs/protocol.md, "Shared JVM"): the runner's status, the
  * threads the order left running and what could not be restored; the plugin then sends the next
  * plan, or closes standard input to end the JVM. Tests get an empty standard input.
@@ -34,6 +35,7 @@ public final class Server {
         BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         System.setIn(new ByteArrayInputStream(new byte[0]));
         ClassLoader runner = Server.class.getClassLoader();
+        Frameworks frameworks = new Frameworks(runner);
         while (true) {
             String line;
             try {
@@ -45,12 +47,32 @@ public final class Server {
             if (line == null || line.trim().isEmpty()) {
                 return 0;
             }
-            serveOne(Paths.get(line.trim()), runner);
+            serveOne(Paths.get(line.trim()), runner, frameworks);
+        }
+    }
+
+    /** The framework loader, kept while the plans' framework jars stay the same. */
+    static final class Frameworks {
+        private final ClassLoader runner;
+        private List<String> entries;
+        private IsolatingLoader loader;
+
+        Frameworks(ClassLoader runner) {
+            this.runner = runner;
+        }
+
+        IsolatingLoader of(List<String> classpath) {
+            List<String> wanted = IsolatingLoader.frameworkEntries(classpath);
+            if (loader == null || !wanted.equals(entries)) {
+                entries = wanted;
+                loader = IsolatingLoader.framework(classpath, runner);
+            }
+            return loader;
         }
     }
 
     /** Runs one plan in a fresh class loader; writes its {@code .done} file. */
-    static void serveOne(Path planFile, ClassLoader runner) {
+    static void serveOne(Path planFile, ClassLoader runner, Frameworks frameworks) {
         JdkState state = JdkState.capture();
         Set<Thread> before = Threads.alive();
         Long origin = EventWriter.uptimeMs();
@@ -65,7 +87,7 @@ public final class Server {
             done(null, status, new ArrayList<String>(), state.restore());
             return;
         }
-        IsolatingLoader loader = new IsolatingLoader(plan.classpath, runner);
+        IsolatingLoader loader = IsolatingLoader.order(plan.classpath, frameworks.of(plan.classpath), runner);
         Thread.currentThread().setContextClassLoader(loader);
         int status = Agent.run(planFile, loader);
         List<String> notRestored = state.restore();

@@ -1,6 +1,7 @@
 package io.github.odrust.agent.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,9 +114,23 @@ class ServerTest {
         }
         List<String> seen = Files.readAllLines(dir.resolve("seen.txt"));
         assertEquals(3, seen.size());
-        // A new copy of the project class and of Gson's class in each order.
+        // A new copy of the project class and of Gson's class in each order; JUnit's, kept.
         assertEquals(3, seen.stream().map(l -> l.split(" ")[0]).distinct().count(), seen.toString());
         assertEquals(3, seen.stream().map(l -> l.split(" ")[1]).distinct().count(), seen.toString());
+        assertEquals(1, seen.stream().map(l -> l.split(" ")[2]).distinct().count(), seen.toString());
+    }
+
+    @Test
+    void theTestFrameworksJarsAreTheOnesKeptBetweenOrders() {
+        for (String jar : Arrays.asList("junit-4.13.2.jar", "hamcrest-core-1.3.jar", "hamcrest-2.2.jar",
+                "junit-jupiter-api-5.10.2.jar", "junit-jupiter-5.10.2.jar", "junit-platform-launcher-1.10.2.jar",
+                "junit-vintage-engine-5.10.2.jar", "opentest4j-1.3.0.jar", "apiguardian-api-1.1.2.jar")) {
+            assertTrue(IsolatingLoader.isFramework("/m2/x/" + jar), jar);
+        }
+        for (String other : Arrays.asList("gson-2.10.1.jar", "junit-pioneer-2.2.0.jar", "mockito-junit-jupiter-5.0.jar",
+                "assertj-core-3.24.2.jar", "target/test-classes", "junitparams-1.1.1.jar")) {
+            assertFalse(IsolatingLoader.isFramework("/m2/x/" + other), other);
+        }
     }
 
     @Test
