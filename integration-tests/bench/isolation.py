@@ -9,7 +9,7 @@ each run: the wall time of the Maven invocation, the rounds, the rounds' own tim
 round experiments' `millis` in detect/experiments.jsonl), orders per minute over the rounds, how
 many rounds ran in shared JVMs, and the flaky tests found (test and kind). Prints one line per run,
 then per strategy and isolation the medians and the ratio classloader / jvm. Uses the plugin
-installed in the local repository (0.1.0-SNAPSHOT), offline.
+installed in the local repository (0.1.0-SNAPSHOT).
 """
 import argparse
 import json
@@ -21,7 +21,7 @@ import time
 
 
 def run(project, mvn, strategy, isolation, seed, out):
-    cmd = [mvn, "-B", "-o", "-q", "io.github.odrust:odrust-maven-plugin:0.1.0-SNAPSHOT:detect",
+    cmd = [mvn, "-B", "-q", "io.github.odrust:odrust-maven-plugin:0.1.0-SNAPSHOT:detect",
            f"-Dodrust.seed={seed}", f"-Dodrust.strategy={strategy}", f"-Dodrust.isolation={isolation}",
            f"-Dodrust.outputDirectory={out}"]
     os.makedirs(os.path.join(project, os.path.dirname(out)), exist_ok=True)

@@ -56,6 +56,11 @@ pub fn table(big_only: bool) -> Vec<(String, Vec<usize>)> {
             s.extend([3; 30]);
             s
         }),
+        // Few classes of uneven sizes (modules of 2 to 4 test classes).
+        ("2 classes 161+2".to_string(), vec![161, 2]),
+        ("2 classes 100+63".to_string(), vec![100, 63]),
+        ("3 classes 80+30+5".to_string(), vec![80, 30, 5]),
+        ("4 classes 60+30+10+3".to_string(), vec![60, 30, 10, 3]),
     ];
     if big_only {
         shapes.truncate(4);

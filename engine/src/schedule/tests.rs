@@ -192,6 +192,25 @@ fn uneven_classes_come_close_to_the_bound() {
     }
 }
 
+#[test]
+fn two_uneven_classes_take_exactly_the_bound() {
+    // The intra-class orders of the bigger class end with a test of the smaller one on a pair
+    // not covered yet, so no order is spent on a pair an intra-class order could carry.
+    for (a, b) in [(161usize, 2usize), (40, 3), (9, 1), (100, 63), (7, 5)] {
+        let classes = [(a, true), (b, true)];
+        let suite = suite_of(&classes);
+        for seed in [0u64, 3] {
+            let s = Schedule::new(Strategy::Tuscan, &suite, seed, 2, None).unwrap();
+            check(&s, &|x, y| s.units.runnable(x, y), &format!("{a}+{b}"));
+            assert_eq!(
+                s.len() as u64,
+                lower_bound(&[a, b]).orders,
+                "{a}+{b}, seed {seed}"
+            );
+        }
+    }
+}
+
 /// The tuscan schedule whose orders are `orders`.
 fn explicit(suite: &Suite, orders: Orders) -> Schedule {
     let units = Units::of(suite);
