@@ -61,6 +61,7 @@ pub fn table(big_only: bool) -> Vec<(String, Vec<usize>)> {
         ("2 classes 100+63".to_string(), vec![100, 63]),
         ("3 classes 80+30+5".to_string(), vec![80, 30, 5]),
         ("4 classes 60+30+10+3".to_string(), vec![60, 30, 10, 3]),
+        ("4 classes 40+20+20+2".to_string(), vec![40, 20, 20, 2]),
     ];
     if big_only {
         shapes.truncate(4);

@@ -63,8 +63,10 @@ pub fn predicted_cost(
 /// Lower bounds for covering every ordered pair of a suite with class-compatible orders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LowerBound {
-    /// `max(n, I / (k - 1), max_i n_i (n - n_i))`, `I = Σ n_i (n - n_i)` the inter-class pairs
-    /// (`I / (k - 1)` rounded up, only when `k > 1`).
+    /// `max(n, I / (k - 1), max_i n_i (n - n_i), max_{i != j} 2 n_i n_j)`, `I = Σ n_i (n - n_i)`
+    /// the inter-class pairs (`I / (k - 1)` rounded up, only when `k > 1`). The last: an order
+    /// visits classes `i` and `j` once each, so they are adjacent at most once in it, and the
+    /// `2 n_i n_j` ordered pairs between them need an order each.
     pub orders: u64,
     /// `n (n - 1) + orders`: an order of `l` tests covers at most `l - 1` pairs.
     pub executions: u64,
@@ -86,6 +88,11 @@ pub fn lower_bound(sizes: &[usize]) -> LowerBound {
             .max()
             .unwrap_or(0),
     );
+    let mut biggest: Vec<u64> = sizes.iter().map(|&s| s as u64).collect();
+    biggest.sort_unstable_by(|a, b| b.cmp(a));
+    if let [first, second, ..] = biggest[..] {
+        orders = orders.max(2 * first * second);
+    }
     LowerBound {
         orders,
         executions: n * n.saturating_sub(1) + orders,

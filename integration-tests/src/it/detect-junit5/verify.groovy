@@ -41,3 +41,11 @@ assert rounds*.order.unique(false).size() > 1 : "every round ran the same order"
 assert new File(out, 'report.html').getText('UTF-8').contains('WhenAnonymous') : "report.html does not mention the victim"
 assert new File(out, 'surefire-reports/TEST-odrust.xml').getText('UTF-8').contains('hasNoUser') : "TEST-odrust.xml does not mention the victim"
 return true
+
+// ---- goal 2: the same detection with odrust.isolation=classloader
+def shared = new JsonSlurper().parse(new File(basedir, 'target/classloader/report.json'))
+assert shared.flaky.collect { [it.test, it.kind, it.polluters] } == report.flaky.collect { [it.test, it.kind, it.polluters] } : "classloader: " + shared.flaky.collect { [it.test, it.kind, it.polluters] }
+def sharedExps = new File(basedir, 'target/classloader/detect/experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new JsonSlurper().parseText(it) }
+assert sharedExps.findAll { it.kind == 'round' }*.order == exps.findAll { it.kind == 'round' }*.order : "other round orders with classloader"
+assert sharedExps.count { it.isolation == 'classloader' } == 10 : "rounds in shared JVMs: " + sharedExps.count { it.isolation == 'classloader' }
+assert new JsonSlurper().parse(new File(basedir, 'target/classloader/detect/isolation-check.json')).used == true

@@ -72,6 +72,23 @@ final class SharedIsolation implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes note of a baseline run of an earlier run (resuming): what the check compares the
+     * original order's outcomes with.
+     */
+    void resumed(JsonObject baselineRecord) {
+        Experiment exp = Engine.GSON.fromJson(baselineRecord, Experiment.class);
+        RunResult result = new RunResult();
+        for (com.google.gson.JsonElement e : baselineRecord.getAsJsonArray("results")) {
+            JsonObject r = e.getAsJsonObject();
+            RunResult.TestResult t = new RunResult.TestResult();
+            t.test = r.get("test").getAsString();
+            t.outcome = r.get("outcome").getAsString();
+            result.results.add(t);
+        }
+        ran(exp, result);
+    }
+
     /** Whether the next round runs in a shared JVM; runs the check when it is due. */
     boolean usable(Path jar) throws IOException, MojoExecutionException {
         if (verdict == null && baseline != null && rounds.size() >= FRESH_ROUNDS) {
