@@ -2,7 +2,7 @@
 """Whole `odrust:detect` runs with -Dodrust.isolation=jvm and =classloader, side by side.
 
     integration-tests/bench/isolation.py PROJECT_DIR [--runs 3] [--strategies reverse-passing,tuscan]
-                                         [--mvn mvn] [--seed 1]
+                                         [--mvn mvn] [--seed 1] [--set odrust.minimize=false ...]
 
 Runs are interleaved (jvm, classloader, jvm, ...) so that a noisy machine affects both alike. For
 each run: the wall time of the Maven invocation, the rounds, the rounds' own time (the sum of the
@@ -20,10 +20,10 @@ import sys
 import time
 
 
-def run(project, mvn, strategy, isolation, seed, out):
+def run(project, mvn, strategy, isolation, seed, out, extra):
     cmd = [mvn, "-B", "-q", "io.github.odrust:odrust-maven-plugin:0.1.0-SNAPSHOT:detect",
            f"-Dodrust.seed={seed}", f"-Dodrust.strategy={strategy}", f"-Dodrust.isolation={isolation}",
-           f"-Dodrust.outputDirectory={out}"]
+           f"-Dodrust.outputDirectory={out}"] + [f"-D{p}" for p in extra]
     os.makedirs(os.path.join(project, os.path.dirname(out)), exist_ok=True)
     start = time.monotonic()
     with open(os.path.join(project, out + ".log"), "w") as log:
@@ -49,12 +49,13 @@ def main():
     p.add_argument("--strategies", default="reverse-passing,tuscan")
     p.add_argument("--mvn", default="mvn")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--set", action="append", default=[], help="another property, e.g. odrust.minimize=false")
     a = p.parse_args()
     results = {}
     for strategy in a.strategies.split(","):
         for n in range(1, a.runs + 1):
             for isolation in ("jvm", "classloader"):
-                r = run(a.project, a.mvn, strategy, isolation, a.seed, f"target/odrust-bench/{strategy}-{isolation}-{n}")
+                r = run(a.project, a.mvn, strategy, isolation, a.seed, f"target/odrust-bench/{strategy}-{isolation}-{n}", a.set)
                 results.setdefault((strategy, isolation), []).append(r)
                 print(f"{strategy}\t{isolation}\trun {n}\twall {r['wall']:.1f} s\t{r['rounds']} rounds "
                       f"({r['shared']} shared) in {r['round_s']:.1f} s\t{r['per_min']:.0f} orders/min\t"
