@@ -117,4 +117,11 @@ assert shared.notes.any { it.contains('rounds ran in shared JVMs with fresh clas
 assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
 assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
 assert log.contains('odrust.isolation=thread is not an isolation: use jvm') : "a wrong isolation was not refused"
-assert log.contains('odrust.isolation=classloader runs one order at a time in a shared JVM') : "classloader with forks was not refused"
+def sharedForks = json('target/classloader-forks/report.json')
+assert found(sharedForks) == found(whole) : "classloader, 2 forks: " + found(sharedForks)
+assert victimOf(sharedForks) == victimOf(whole)
+assert sharedForks.pairs == whole.pairs
+def forkRecords = new File(basedir, 'target/classloader-forks/detect/experiments.jsonl').readLines().collect { new JsonSlurper().parseText(it) }
+assert forkRecords.count { it.isolation == 'classloader' } > 0 : "no shared round with 2 forks"
+// the shared JVMs' own working directories are gone with them
+assert !new File(basedir, 'target/classloader-forks/forks').exists() : "target/classloader-forks/forks was left behind"

@@ -163,10 +163,6 @@ public class DetectMojo extends AbstractOdrustMojo {
             throw new MojoFailureException("odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
                     + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
         }
-        if ("classloader".equals(isolation) && forks > 1) {
-            throw new MojoFailureException("odrust.isolation=classloader runs one order at a time in a shared JVM; it cannot be"
-                    + " combined with odrust.forks=" + forks + " yet. Drop one of them.");
-        }
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
         DetectDirectory directory = new DetectDirectory(out);

@@ -9,6 +9,7 @@ import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.Words;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.ManifestJar;
+import io.github.odrust.maven.fork.SharedJvm;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -285,7 +286,7 @@ public final class Detector {
 
     /** Runs the rounds in shared JVMs with fresh class loaders once the module passed the check (docs/isolation.md). */
     public Detector classloaderIsolation(boolean on) {
-        this.isolation = on ? new SharedIsolation(module, engine, suite, out, log) : null;
+        this.isolation = on ? new SharedIsolation(module, engine, suite, out, log, forks > 1 && isolate) : null;
         return this;
     }
 
@@ -334,8 +335,9 @@ public final class Detector {
     private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording, boolean inShared) throws Exception {
         Path dir = out.resolve("detect").resolve("exp-" + exp.id);
         OrderRunner runner = new OrderRunner(module, engine, suite, dir, log).quiet().classpathJar(jar);
-        if (inShared) {
-            runner.shared(isolation.jvm(jar));
+        SharedJvm shared = inShared ? isolation.take(jar) : null;
+        if (shared != null) {
+            runner.shared(shared);
         }
         if (recording != null) {
             runner.recording(recording);
@@ -358,6 +360,9 @@ public final class Detector {
         } finally {
             if (isolated != null) {
                 isolated.delete();
+            }
+            if (shared != null) {
+                isolation.give(shared);
             }
         }
         long millis = (System.nanoTime() - t0) / 1_000_000;

@@ -6,7 +6,9 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.SharedJvm;
+import io.github.odrust.maven.fork.TestJvm;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -48,15 +50,19 @@ final class SharedIsolation implements AutoCloseable {
     private final List<RunResult> roundResults = new ArrayList<>();
     /** Null until checked; then "ok", or why the rounds stay in fresh JVMs. */
     private String verdict;
-    private SharedJvm jvm;
+    private final boolean ownDirectories;
+    private final java.util.Deque<Slot> idle = new java.util.ArrayDeque<>();
+    private final Map<SharedJvm, Slot> slots = new java.util.IdentityHashMap<>();
     private int started;
 
-    SharedIsolation(TestModule module, Engine engine, JsonObject suite, Path out, Log log) {
+    /** {@code ownDirectories}: each shared JVM runs in a working directory of its own (several forks, docs/forks.md). */
+    SharedIsolation(TestModule module, Engine engine, JsonObject suite, Path out, Log log, boolean ownDirectories) {
         this.module = module;
         this.engine = engine;
         this.suite = suite;
         this.out = out;
         this.log = log;
+        this.ownDirectories = ownDirectories;
     }
 
     /** Takes note of an experiment that ran (in the history's order). */
@@ -97,22 +103,76 @@ final class SharedIsolation implements AutoCloseable {
         return "ok".equals(verdict);
     }
 
-    /** The shared JVM to run the next order in: the current one, or a new one when it was retired. */
-    SharedJvm jvm(Path jar) throws IOException {
-        if (jvm != null && !jvm.usable()) {
-            log.debug("odrust: shared JVM " + started + " retired after " + jvm.served() + " orders: " + jvm.retired());
-            jvm.close();
-            jvm = null;
+    /**
+     * A shared JVM to run the next order in, for the caller alone until {@link #give}: an idle one
+     * that may run another order, or a new one (in a working directory of its own when
+     * {@code ownDirectories}: several forks).
+     */
+    synchronized SharedJvm take(Path jar) throws IOException {
+        while (!idle.isEmpty()) {
+            Slot slot = idle.pop();
+            if (slot.jvm.usable()) {
+                return slot.jvm;
+            }
+            retire(slot);
         }
-        if (jvm == null) {
-            started++;
-            jvm = SharedJvm.start(module.jvm, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
+        started++;
+        ForkDirectory dir = null;
+        TestJvm.Spec spec = module.jvm;
+        if (ownDirectories) {
+            dir = ForkDirectory.create(out.resolve("forks").resolve("shared-" + started), module.jvm.workingDirectory, out);
+            spec = module.jvm.isolated(dir.work, dir.tmp);
         }
+        SharedJvm jvm = SharedJvm.start(spec, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
+        slots.put(jvm, new Slot(jvm, dir, started));
         return jvm;
     }
 
+    /** Gives back a shared JVM {@link #take} lent: kept for the next order, or ended when retired. */
+    synchronized void give(SharedJvm jvm) {
+        Slot slot = slots.get(jvm);
+        if (slot == null) {
+            return;
+        }
+        if (jvm.usable()) {
+            idle.push(slot);
+        } else {
+            retire(slot);
+        }
+    }
+
+    private void retire(Slot slot) {
+        log.debug("odrust: shared JVM " + slot.number + " ended after " + slot.jvm.served() + " orders: " + slot.jvm.retired());
+        slots.remove(slot.jvm);
+        try {
+            slot.jvm.close();
+        } catch (IOException e) {
+            // it is gone
+        }
+        if (slot.dir != null) {
+            try {
+                slot.dir.delete();
+            } catch (IOException e) {
+                log.debug("odrust: could not delete " + slot.dir.work + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** A shared JVM and the working directory it runs in (null: the module's). */
+    private static final class Slot {
+        final SharedJvm jvm;
+        final ForkDirectory dir;
+        final int number;
+
+        Slot(SharedJvm jvm, ForkDirectory dir, int number) {
+            this.jvm = jvm;
+            this.dir = dir;
+            this.number = number;
+        }
+    }
+
     /** Shared JVMs started so far. */
-    int started() {
+    synchronized int started() {
         return started;
     }
 
@@ -134,9 +194,14 @@ final class SharedIsolation implements AutoCloseable {
         String firstDifference = null;
         Path dir = out.resolve("detect").resolve("isolation-check");
         for (int i = 0; i < orders.size() && firstDifference == null; i++) {
-            SharedJvm running = jvm(jar);
-            RunResult shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log).quiet()
-                    .classpathJar(jar).shared(running).run(String.join("\n", orders.get(i)), names.get(i));
+            SharedJvm running = take(jar);
+            RunResult shared;
+            try {
+                shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log).quiet()
+                        .classpathJar(jar).shared(running).run(String.join("\n", orders.get(i)), names.get(i));
+            } finally {
+                give(running);
+            }
             List<String> differences = differences(fresh.get(i), shared, flaky());
             JsonObject entry = new JsonObject();
             entry.addProperty("order", names.get(i));
@@ -211,14 +276,10 @@ final class SharedIsolation implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        if (jvm != null) {
-            try {
-                jvm.close();
-            } catch (IOException e) {
-                // it is gone
-            }
-            jvm = null;
+    public synchronized void close() {
+        for (Slot slot : new ArrayList<>(slots.values())) {
+            retire(slot);
         }
+        idle.clear();
     }
 }
