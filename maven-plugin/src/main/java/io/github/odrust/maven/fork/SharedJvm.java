@@ -21,6 +21,12 @@ import java.util.concurrent.TimeUnit;
  * or when the JVM ended, it is {@linkplain #usable() retired}: the next order needs a new one.
  */
 public final class SharedJvm implements AutoCloseable {
+    /**
+     * Orders one shared JVM runs before it is retired: class loaders that something JVM-wide keeps
+     * alive (a registered JDBC driver, a JMX bean) would otherwise fill its metaspace.
+     */
+    public static final int MAX_ORDERS = 100;
+
     private final Process process;
     private final OutputStream control;
     private final CappedLog output;
@@ -134,6 +140,8 @@ public final class SharedJvm implements AutoCloseable {
             retired = "an order left threads running: " + String.join(", ", leaked);
         } else if (!notRestored.isEmpty()) {
             retired = String.join("; ", notRestored);
+        } else if (served >= MAX_ORDERS) {
+            retired = "it ran " + served + " orders, the most one shared JVM runs";
         }
         int exitCode = process.isAlive() ? 0 : process.exitValue();
         return new Served(new TestJvm.Exit(exitCode, timedOut, millis, new ArrayList<>()), finished, leaked, notRestored);
