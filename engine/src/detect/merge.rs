@@ -306,7 +306,7 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
     let mut time = crate::model::experiment::TimeTally::default();
     for record in shards.iter().flat_map(|(_, run)| &run.history) {
         if let Some(t) = &record.time {
-            time.add(t);
+            time.add(t, record.isolation);
         }
     }
     let summary = Summary {

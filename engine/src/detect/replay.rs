@@ -577,7 +577,7 @@ impl Replay {
     pub(super) fn absorb(&mut self, record: &ExperimentRecord, planned: &Experiment) {
         self.experiments += 1;
         if let Some(time) = &record.time {
-            self.time.add(time);
+            self.time.add(time, record.isolation);
         }
         if !record.honoured {
             self.not_honoured.push(record.id);

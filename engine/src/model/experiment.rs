@@ -200,7 +200,8 @@ pub struct ExperimentTime {
 }
 
 /// Where the time of a run's experiments went (the summary's `time`): totals, and the median
-/// start-up cost of one experiment (`cost0_ms`: its JVMs' time outside the tests).
+/// start-up cost of one experiment in fresh JVMs (`cost0_ms`: its JVMs' time outside the tests)
+/// and in shared JVMs (`cost0_shared_ms`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeSpent {
     /// Experiments that reported their time.
@@ -224,6 +225,10 @@ pub struct TimeSpent {
     /// The medians of the parts, in the same experiments: `[boot, setup, exit]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost0_parts_ms: Option<[u64; 3]>,
+    /// The same median over the experiments that ran in shared JVMs (`isolation: classloader`),
+    /// which `cost0_ms` leaves out: what an order costs there before and after its tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost0_shared_ms: Option<u64>,
     /// The same in words, for the console and the HTML report.
     #[serde(default)]
     pub text: String,
@@ -233,13 +238,15 @@ pub struct TimeSpent {
 #[derive(Debug, Clone, Default)]
 pub struct TimeTally {
     spent: TimeSpent,
-    /// `[boot, setup, exit]` of each experiment that reported all three.
+    /// `[boot, setup, exit]` of each experiment in fresh JVMs that reported all three.
     parts: Vec<[u64; 3]>,
+    /// `boot + setup + exit` of each experiment in shared JVMs that reported them.
+    shared: Vec<u64>,
 }
 
 impl TimeTally {
-    /// Takes in one experiment's time.
-    pub fn add(&mut self, t: &ExperimentTime) {
+    /// Takes in one experiment's time; `isolation` says how it ran.
+    pub fn add(&mut self, t: &ExperimentTime, isolation: Isolation) {
         let s = &mut self.spent;
         s.experiments += 1;
         s.jvm_ms += t.jvm_ms;
@@ -249,7 +256,10 @@ impl TimeTally {
         s.exit_ms += t.exit_ms.unwrap_or(0);
         s.odrust_ms += t.odrust_ms;
         if let (Some(b), Some(u), Some(e)) = (t.boot_ms, t.setup_ms, t.exit_ms) {
-            self.parts.push([b, u, e]);
+            match isolation {
+                Isolation::Jvm => self.parts.push([b, u, e]),
+                Isolation::Classloader => self.shared.push(b + u + e),
+            }
         }
     }
 
@@ -264,7 +274,10 @@ impl TimeTally {
             // The lower median: a value one experiment really had.
             v.get(v.len().saturating_sub(1) / 2).copied()
         };
+        let mut shared = self.shared.clone();
+        shared.sort_unstable();
         let mut spent = TimeSpent {
+            cost0_shared_ms: shared.get(shared.len().saturating_sub(1) / 2).copied(),
             cost0_ms: median(&|p| p[0] + p[1] + p[2]),
             cost0_parts_ms: median(&|p| p[0])
                 .zip(median(&|p| p[1]))
@@ -303,12 +316,15 @@ impl TimeSpent {
         text.push_str(&format!(", odrust {} outside them", s(self.odrust_ms)));
         if let (Some(c), Some([b, u, e])) = (self.cost0_ms, self.cost0_parts_ms) {
             text.push_str(&format!(
-                "; start-up cost (Cost0) {} per experiment, median (boot {}, JUnit start and first class {}, launch and exit {})",
+                "; start-up cost (Cost0) {} per experiment in a fresh JVM, median (boot {}, JUnit start and first class {}, launch and exit {})",
                 s(c),
                 s(b),
                 s(u),
                 s(e)
             ));
+        }
+        if let Some(c) = self.cost0_shared_ms {
+            text.push_str(&format!("; {} per order in a shared JVM, median", s(c)));
         }
         text
     }
@@ -401,11 +417,20 @@ mod time_tests {
             exit_ms: exit,
             odrust_ms: odrust,
         };
-        tally.add(&t(1000, Some(100), Some(500), Some(300), Some(100), 20));
-        tally.add(&t(2000, Some(200), Some(600), Some(1000), Some(200), 30));
-        tally.add(&t(900, Some(90), Some(400), Some(310), Some(100), 10));
+        tally.add(
+            &t(1000, Some(100), Some(500), Some(300), Some(100), 20),
+            Isolation::Jvm,
+        );
+        tally.add(
+            &t(2000, Some(200), Some(600), Some(1000), Some(200), 30),
+            Isolation::Jvm,
+        );
+        tally.add(
+            &t(900, Some(90), Some(400), Some(310), Some(100), 10),
+            Isolation::Jvm,
+        );
         // An older runner that did not report its clock: counted in the totals only.
-        tally.add(&t(5000, None, None, None, None, 40));
+        tally.add(&t(5000, None, None, None, None, 40), Isolation::Jvm);
         let spent = tally.spent().unwrap();
         assert_eq!(spent.experiments, 4);
         assert_eq!(spent.jvm_ms, 8900);
@@ -423,7 +448,29 @@ mod time_tests {
             spent.text
         );
         assert!(
-            spent.text.contains("Cost0) 0.7 s per experiment"),
+            spent
+                .text
+                .contains("Cost0) 0.7 s per experiment in a fresh JVM"),
+            "{}",
+            spent.text
+        );
+        assert_eq!(spent.cost0_shared_ms, None);
+        // Orders in shared JVMs have their own median, and leave the fresh one as it was.
+        tally.add(
+            &t(90, Some(0), Some(30), Some(50), Some(10), 5),
+            Isolation::Classloader,
+        );
+        tally.add(
+            &t(80, Some(0), Some(20), Some(50), Some(10), 5),
+            Isolation::Classloader,
+        );
+        let spent = tally.spent().unwrap();
+        assert_eq!(spent.cost0_ms, Some(700));
+        assert_eq!(spent.cost0_shared_ms, Some(30));
+        assert!(
+            spent
+                .text
+                .ends_with("; 0.0 s per order in a shared JVM, median"),
             "{}",
             spent.text
         );

@@ -54,7 +54,7 @@ public final class Summary {
         public long exitMs;
         @SerializedName("odrust_ms")
         public long odrustMs;
-        /** Median start-up cost of one experiment (boot + setup + exit); absent when no JVM reported its clock. */
+        /** Median start-up cost of one experiment in fresh JVMs (boot + setup + exit); absent when none reported its clock. */
         @SerializedName("cost0_ms")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Long cost0Ms;
@@ -62,6 +62,10 @@ public final class Summary {
         @SerializedName("cost0_parts_ms")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public long[] cost0PartsMs;
+        /** The same median over the orders in shared JVMs ({@code odrust.isolation=classloader}); absent without. */
+        @SerializedName("cost0_shared_ms")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Long cost0SharedMs;
         /** The same in words. */
         public String text;
     }
