@@ -101,8 +101,15 @@ public final class SharedJvm implements AutoCloseable {
         Files.deleteIfExists(done);
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        control.write((plan.toAbsolutePath() + "\n").getBytes(StandardCharsets.UTF_8));
-        control.flush();
+        try {
+            control.write((plan.toAbsolutePath() + "\n").getBytes(StandardCharsets.UTF_8));
+            control.flush();
+        } catch (IOException e) {
+            // It ended since it was last asked (its standard input is closed): nothing ran.
+            retired = "it ended before the order (" + e.getMessage() + ")";
+            return new Served(new TestJvm.Exit(process.isAlive() ? 0 : process.exitValue(), false, 0, new ArrayList<>()), false,
+                    new ArrayList<>(), new ArrayList<>());
+        }
         boolean timedOut = false;
         long nextPoll = start;
         try {

@@ -215,9 +215,10 @@ public final class OrderRunner {
         int[] currentSegment = {-1};
         String[] running = {null};
         boolean[] flags = new boolean[2]; // [0] end seen, [1] exit seen
-        EventTail tail = new EventTail(events);
+        // An array: a shared JVM that ended before the order started is replaced, and its tail with it.
+        EventTail[] tail = {new EventTail(events)};
         TestJvm.Watcher watcher = () -> {
-            for (JsonObject e : tail.poll()) {
+            for (JsonObject e : tail[0].poll()) {
                 switch (kind(e)) {
                     case "segment": {
                         RunResult.Segment seg = new RunResult.Segment();
@@ -309,18 +310,35 @@ public final class OrderRunner {
         TestJvm.Spec base = jvmSpec != null ? jvmSpec : module.jvm;
         TestJvm.Spec spec = recordOptions == null ? base
                 : base.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
-        TestJvm.Exit exit;
+        TestJvm.Exit exit = null;
         if (shared != null && index == 1 && shared.usable()) {
+            int resultsBefore = result.results.size();
             SharedJvm.Served served = shared.run(planFile, events, spec.timeoutSeconds, watcher);
-            exit = served.exit;
-            jvm.shared = true;
-            jvm.log = shared.log().toAbsolutePath().toString();
-            if (!served.leakedThreads.isEmpty()) {
-                result.warnings.add("the order left threads running in the shared JVM: " + String.join(", ", served.leakedThreads)
-                        + "; the next order starts a new one");
+            if (!served.done && !served.exit.timedOut && result.results.size() == resultsBefore && running[0] == null) {
+                // The shared JVM ended before it ran anything of this order (a thread an earlier
+                // order left called System.exit, say): the order runs in a fresh JVM instead.
+                log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " (" + shared.retired()
+                        + "); running it in a fresh JVM");
+                result.segments.subList(segmentBase, result.segments.size()).clear();
+                currentSegment[0] = -1;
+                started.clear();
+                flags[0] = false;
+                flags[1] = false;
+                jvm.outOfMemory = null;
+                Files.deleteIfExists(events);
+                tail[0] = new EventTail(events);
+            } else {
+                exit = served.exit;
+                jvm.shared = true;
+                jvm.log = shared.log().toAbsolutePath().toString();
+                if (!served.leakedThreads.isEmpty()) {
+                    result.warnings.add("the order left threads running in the shared JVM: " + String.join(", ", served.leakedThreads)
+                            + "; the next order starts a new one");
+                }
+                served.notRestored.forEach(n -> result.warnings.add(n + "; the next order starts a new shared JVM"));
             }
-            served.notRestored.forEach(n -> result.warnings.add(n + "; the next order starts a new shared JVM"));
-        } else {
+        }
+        if (exit == null) {
             exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
         }
         if (!exit.leftovers.isEmpty()) {
