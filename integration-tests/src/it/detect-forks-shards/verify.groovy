@@ -116,6 +116,8 @@ assert check.not_compared == [P + 'ExperimentCoinTest#flips'] : "not compared: "
 assert shared.notes.any { it.contains('rounds ran in shared JVMs with fresh class loaders') } : shared.notes
 assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
 assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
+// the progress line says which rounds ran in a shared JVM
+assert log.readLines().any { it.contains('round') && it.endsWith('(shared JVM)') } : "no progress line marks a shared round"
 assert log.contains('odrust.isolation=thread is not an isolation: use jvm') : "a wrong isolation was not refused"
 def sharedForks = json('target/classloader-forks/report.json')
 assert found(sharedForks) == found(whole) : "classloader, 2 forks: " + found(sharedForks)

@@ -239,7 +239,9 @@ public final class Detector {
                         }
                         next = session.next();
                         step = Engine.GSON.fromJson(next, NextStep.class);
-                        log.info(progressLine(exp, step.progress, a.millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks));
+                        boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
+                        log.info(progressLine(exp, step.progress, a.millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks)
+                                + (ranShared ? "  (shared JVM)" : ""));
                         int found = step.progress.odFound + step.progress.nodFound;
                         if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
                             long t = System.nanoTime();
