@@ -90,46 +90,7 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
             let request: CompareRequest = parse(op, request_json)?;
             respond(&compare_outcomes(&request.expected, &request.actual))
         }
-        "detect_next" => {
-            let request: DetectRequest = parse(op, request_json)?;
-            let config = DetectConfig::try_from(request.config)?;
-            match request.session.as_deref() {
-                Some(id) => respond(&detect::session::next(
-                    &config,
-                    detect::session::SessionCall {
-                        id,
-                        from: request.history_from,
-                        suite: request.suite,
-                        records: &request.history,
-                    },
-                )?),
-                None => respond(&detect::next(
-                    &config,
-                    &whole_suite(op, request.suite)?,
-                    &request.history,
-                )?),
-            }
-        }
-        "detect_summary" => {
-            let request: DetectRequest = parse(op, request_json)?;
-            let config = DetectConfig::try_from(request.config)?;
-            match request.session.as_deref() {
-                Some(id) => respond(&detect::session::summary(
-                    &config,
-                    detect::session::SessionCall {
-                        id,
-                        from: request.history_from,
-                        suite: request.suite,
-                        records: &request.history,
-                    },
-                )?),
-                None => respond(&detect::summary(
-                    &config,
-                    &whole_suite(op, request.suite)?,
-                    &request.history,
-                )?),
-            }
-        }
+        "detect_next" | "detect_summary" => detect_op(op, request_json),
         "detect_end" => {
             let request: EndRequest = parse(op, request_json)?;
             respond(&EndResponse {
@@ -335,6 +296,36 @@ struct DetectRequest {
     /// In a session: how many records came before `history`.
     #[serde(default)]
     history_from: usize,
+}
+
+/// `detect_next` or `detect_summary`, in a session or over the whole history.
+fn detect_op(op: &str, request_json: &str) -> Result<String, EngineError> {
+    let request: DetectRequest = parse(op, request_json)?;
+    let config = DetectConfig::try_from(request.config)?;
+    let summary = op == "detect_summary";
+    match request.session.as_deref() {
+        Some(id) => {
+            let call = detect::session::SessionCall {
+                id,
+                from: request.history_from,
+                suite: request.suite,
+                records: &request.history,
+            };
+            if summary {
+                respond(&detect::session::summary(&config, call)?)
+            } else {
+                respond(&detect::session::next(&config, call)?)
+            }
+        }
+        None => {
+            let suite = whole_suite(op, request.suite)?;
+            if summary {
+                respond(&detect::summary(&config, &suite, &request.history)?)
+            } else {
+                respond(&detect::next(&config, &suite, &request.history)?)
+            }
+        }
+    }
 }
 
 /// The suite of a request without a session, which must carry it.

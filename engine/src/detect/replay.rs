@@ -479,10 +479,11 @@ impl Replay {
                 let unreversed = self.unreversed();
                 let (reverses, random) =
                     reverse_passing_batch(remaining, unreversed.len() as u32, ROUNDS_PER_BATCH);
+                let index = self.index();
                 for round in &unreversed[..reverses as usize] {
                     planned.push((
                         Strategy::ReversePassing,
-                        reverse_order(&round.order, &self.index()),
+                        reverse_order(&round.order, &index),
                     ));
                 }
                 for slot in done + reverses..done + reverses + random {

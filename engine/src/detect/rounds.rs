@@ -147,9 +147,10 @@ impl Replay {
         // The first passing random round not reversed yet whose reverse this is.
         let reverse_of = (made_by == Strategy::ReversePassing)
             .then(|| {
+                let index = self.index();
                 self.unreversed()
                     .into_iter()
-                    .find(|r| reverse_order(&r.order, &self.index()) == planned.order)
+                    .find(|r| reverse_order(&r.order, &index) == planned.order)
                     .map(|r| r.number)
             })
             .flatten();
