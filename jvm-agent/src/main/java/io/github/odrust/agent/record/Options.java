@@ -41,6 +41,19 @@ import java.util.Set;
  *                                       # initialization, for a class the test would initialize itself)
  * result /abs/result.json               # what was done (JSON)
  * </pre>
+ *
+ * <p>{@code mode shuffle} switches the agent to shuffling JDK results ({@code odrust:detect-id},
+ * docs/id-tests.md); {@code root} and {@code include} say which callers count:
+ *
+ * <pre>
+ * mode shuffle
+ * seed 42                               # absent: count the calls, shuffle none (a clean run)
+ * only 3-7                              # repeated: shuffle only these counted calls (default all)
+ * filter any                            # every non-JDK caller counts (default: project)
+ * track-allocations true                # remember where HashMaps and HashSets of the module are made
+ * log /abs/shuffle.jsonl                # the counted calls within 'only' and the final count
+ * log-limit 64                          # at most this many calls in the log
+ * </pre>
  */
 public final class Options {
     /** Absolute, normalised class directories and jars. */
@@ -60,6 +73,13 @@ public final class Options {
     final List<String> restoreFields = new ArrayList<>();
     Path result;
     final List<String> initialize = new ArrayList<>();
+    Long seed;
+    /** Inclusive ranges of counted calls, flattened. */
+    final List<Long> only = new ArrayList<>();
+    boolean anyCaller;
+    boolean trackAllocations;
+    Path log;
+    int logLimit = 64;
 
     static final class BadOptionsException extends Exception {
         private static final long serialVersionUID = 1L;
@@ -71,9 +91,10 @@ public final class Options {
 
     private static final Set<String> KNOWN = new HashSet<>(java.util.Arrays.asList("root", "include", "exclude",
             "constant-type", "ignore-field", "mode", "test", "occurrence", "capture", "capture-limit", "restore-from",
-            "restore-field", "result", "initialize"));
+            "restore-field", "result", "initialize", "seed", "only", "filter", "track-allocations", "log", "log-limit"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
-            + "occurrence, capture, capture-limit, restore-from, restore-field, initialize or result";
+            + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, result, seed, only, "
+            + "filter, track-allocations, log or log-limit";
 
     /** Reads the options named by the {@code -javaagent} argument. */
     static Options read(String agentArgs) throws BadOptionsException {
@@ -90,6 +111,22 @@ public final class Options {
                     + "): pass an existing file as -javaagent:<odrust-jvm-agent.jar>=<options-file>");
         }
         return parse(text, file.toString());
+    }
+
+    /** {@code 5} or {@code 3-7}: an inclusive range of counted calls, numbered from 1. */
+    private static List<Long> range(String value, String where) throws BadOptionsException {
+        String[] parts = value.split("-", -1);
+        try {
+            long from = Long.parseLong(parts[0].trim());
+            long to = parts.length == 2 ? Long.parseLong(parts[1].trim()) : from;
+            if (parts.length <= 2 && from >= 1 && to >= from) {
+                return java.util.Arrays.asList(from, to);
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new BadOptionsException(where + ": only takes a call number or an inclusive range of them, numbered"
+                + " from 1, e.g. 'only 5' or 'only 3-7'");
     }
 
     static Options parse(String text, String name) throws BadOptionsException {
@@ -148,16 +185,43 @@ public final class Options {
                     o.constantTypes.add(prefix(value, where));
                     break;
                 case "mode":
-                    if (!value.equals("record") && !value.equals("diagnose")) {
-                        throw new BadOptionsException(where + ": mode is 'record' or 'diagnose'");
+                    if (!value.equals("record") && !value.equals("diagnose") && !value.equals("shuffle")) {
+                        throw new BadOptionsException(where + ": mode is 'record', 'diagnose' or 'shuffle'");
                     }
                     o.mode = value;
                     break;
                 case "test":
                     o.test = value;
                     break;
+                case "seed":
+                    try {
+                        o.seed = Long.parseLong(value);
+                    } catch (NumberFormatException e) {
+                        throw new BadOptionsException(where + ": seed must be a whole number, e.g. 'seed 42'");
+                    }
+                    break;
+                case "only":
+                    o.only.addAll(range(value, where));
+                    break;
+                case "filter":
+                    if (!value.equals("any") && !value.equals("project")) {
+                        throw new BadOptionsException(where + ": filter is 'project' (calls from the module's own"
+                                + " code) or 'any' (calls from any code outside the JDK)");
+                    }
+                    o.anyCaller = value.equals("any");
+                    break;
+                case "track-allocations":
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new BadOptionsException(where + ": track-allocations is 'true' or 'false'");
+                    }
+                    o.trackAllocations = value.equals("true");
+                    break;
+                case "log":
+                    o.log = absolute(value, where);
+                    break;
                 case "occurrence":
                 case "capture-limit":
+                case "log-limit":
                     int n;
                     try {
                         n = Integer.parseInt(value);
@@ -169,6 +233,8 @@ public final class Options {
                     }
                     if (key.equals("occurrence")) {
                         o.occurrence = n;
+                    } else if (key.equals("log-limit")) {
+                        o.logLimit = n;
                     } else {
                         o.captureLimit = n;
                     }

@@ -36,6 +36,19 @@ public final class RecordAgent {
                 io.github.odrust.agent.capture.Diagnosis.activate(d, inst);
                 return;
             }
+            if (options.mode.equals("shuffle")) {
+                io.github.odrust.agent.shuffle.ShuffleAgent.Settings s = new io.github.odrust.agent.shuffle.ShuffleAgent.Settings();
+                s.roots.addAll(options.roots);
+                s.includes.addAll(options.includes);
+                s.seed = options.seed;
+                s.only.addAll(options.only);
+                s.anyCaller = options.anyCaller;
+                s.trackAllocations = options.trackAllocations;
+                s.log = options.log;
+                s.logLimit = options.logLimit;
+                io.github.odrust.agent.shuffle.ShuffleAgent.activate(s, inst);
+                return;
+            }
             Fields.configure(options);
             inst.addTransformer(new Transformer(options), false);
             Recorder.activate();

@@ -54,6 +54,24 @@ class OptionsTest {
     }
 
     @Test
+    void parsesShuffleSettingsAndRefusesBadOnes() throws Exception {
+        Options o = Options.parse("mode shuffle\nseed -7\nonly 5\nonly 3-9\nfilter any\ntrack-allocations true\nlog "
+                + dir.resolve("s.jsonl") + "\nlog-limit 10\n", "f");
+        assertEquals("shuffle", o.mode);
+        assertEquals(Long.valueOf(-7), o.seed);
+        assertEquals(java.util.Arrays.asList(5L, 5L, 3L, 9L), o.only);
+        assertTrue(o.anyCaller && o.trackAllocations);
+        assertEquals(10, o.logLimit);
+        assertEquals(null, Options.parse("mode shuffle\n", "f").seed);
+        for (String bad : new String[] {"only 0", "only 7-3", "only x", "only 1-2-3", "seed 1.5", "filter all",
+            "track-allocations yes"}) {
+            String m = assertThrows(Options.BadOptionsException.class, () -> Options.parse("mode shuffle\n" + bad, "o"))
+                    .getMessage();
+            assertTrue(m.contains("line 2") && m.contains(bad.split(" ")[0]), m);
+        }
+    }
+
+    @Test
     void neverInstrumentsJdkJUnitOrTheRecorder() {
         for (String c : new String[] {"java/util/HashMap", "javax/x/Y", "jdk/internal/Z", "sun/misc/Unsafe", "com/sun/X",
             "org/junit/Assert", "junit/framework/TestCase", "org/hamcrest/Matcher", "org/opentest4j/AssertionFailedError",

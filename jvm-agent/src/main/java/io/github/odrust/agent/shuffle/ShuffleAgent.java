@@ -1,0 +1,154 @@
+package io.github.odrust.agent.shuffle;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+
+/**
+ * {@code mode shuffle} of the jvm-agent ({@code odrust:detect-id}, docs/id-tests.md): puts the
+ * shuffling runtime ({@code shuffle.rt}) on the boot class path, configures it, and retransforms
+ * the JDK classes whose results it permutes. Needs Java 11 or later (the runtime walks stacks with
+ * StackWalker); never stops the JVM: a problem is printed on stderr and nothing is shuffled.
+ */
+public final class ShuffleAgent {
+    private ShuffleAgent() {
+    }
+
+    /** What the options file asked for. */
+    public static final class Settings {
+        public final List<Path> roots = new ArrayList<>();
+        public final List<String> includes = new ArrayList<>();
+        public Long seed;
+        public final List<Long> only = new ArrayList<>();
+        public boolean anyCaller;
+        public boolean trackAllocations;
+        public Path log;
+        public int logLimit = 64;
+    }
+
+    private static final String RT_DIR = "io/github/odrust/agent/shuffle/rt/";
+
+    public static void activate(Settings s, Instrumentation inst) {
+        try {
+            String version = System.getProperty("java.specification.version");
+            if (version.startsWith("1.") || Integer.parseInt(version) < 11) {
+                throw new IllegalStateException("shuffling needs Java 11 or later, this JVM is Java " + version);
+            }
+            if (!inst.isRetransformClassesSupported()) {
+                throw new IllegalStateException("this JVM cannot retransform classes");
+            }
+            inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar()));
+            Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
+            String[] roots = new String[s.roots.size()];
+            for (int i = 0; i < roots.length; i++) {
+                roots[i] = s.roots.get(i).toAbsolutePath().toString();
+            }
+            long[] only = new long[s.only.size()];
+            for (int i = 0; i < only.length; i++) {
+                only[i] = s.only.get(i);
+            }
+            Method configure = rt.getMethod("configure", Long.class, long[].class, String[].class, String[].class,
+                    boolean.class, boolean.class, String.class, int.class);
+            configure.invoke(null, s.seed, only, roots, s.includes.toArray(new String[0]), s.anyCaller,
+                    s.trackAllocations, s.log == null ? null : s.log.toString(), s.logLimit);
+            readRuntime(inst, rt);
+            ShuffleTransformer transformer = new ShuffleTransformer();
+            inst.addTransformer(transformer, true);
+            List<Class<?>> targets = new ArrayList<>();
+            for (String name : ShuffleTransformer.HOOKS.keySet()) {
+                Class<?> c = Class.forName(name.replace('/', '.'), false, null);
+                if (inst.isModifiableClass(c)) {
+                    targets.add(c);
+                } else {
+                    transformer.failures.add(name + ": not modifiable");
+                }
+            }
+            inst.retransformClasses(targets.toArray(new Class<?>[0]));
+            inst.removeTransformer(transformer);
+            for (String f : transformer.failures) {
+                System.err.println("odrust-agent: not shuffled: " + f);
+            }
+        } catch (Throwable t) {
+            System.err.println("odrust-agent: shuffling failed to start (" + t + "); nothing is shuffled in this run");
+        }
+    }
+
+    /** java.base reads the boot loader's unnamed module, where the runtime lives. */
+    private static void readRuntime(Instrumentation inst, Class<?> rt) throws ReflectiveOperationException {
+        Method getModule = Class.class.getMethod("getModule");
+        Object base = getModule.invoke(Object.class);
+        Object unnamed = getModule.invoke(rt);
+        Class<?> moduleClass = Class.forName("java.lang.Module");
+        Method redefine = Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class, Map.class, Map.class,
+                Set.class, Map.class);
+        redefine.invoke(inst, base, Collections.singleton(unnamed), Collections.emptyMap(), Collections.emptyMap(),
+                Collections.emptySet(), Collections.emptyMap());
+    }
+
+    /** A temporary jar with the runtime's classes, copied from the agent's own jar or class directory. */
+    private static File runtimeJar() throws IOException, URISyntaxException {
+        Path self = Paths.get(ShuffleAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> names = new ArrayList<>();
+        if (Files.isDirectory(self)) {
+            File[] files = self.resolve(RT_DIR).toFile().listFiles();
+            if (files != null) {
+                for (File f : files) {
+                    if (f.getName().endsWith(".class")) {
+                        names.add(RT_DIR + f.getName());
+                    }
+                }
+            }
+        } else {
+            try (JarFile jar = new JarFile(self.toFile())) {
+                for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements();) {
+                    String n = e.nextElement().getName();
+                    if (n.startsWith(RT_DIR) && n.endsWith(".class")) {
+                        names.add(n);
+                    }
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            throw new IOException("the shuffling runtime is missing from " + self);
+        }
+        File out = File.createTempFile("odrust-shuffle-rt", ".jar");
+        out.deleteOnExit();
+        ClassLoader loader = ShuffleAgent.class.getClassLoader();
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(out.toPath()))) {
+            for (String n : names) {
+                jar.putNextEntry(new JarEntry(n));
+                try (InputStream in = loader.getResourceAsStream(n)) {
+                    if (in == null) {
+                        throw new IOException("cannot read " + n + " from " + self);
+                    }
+                    copy(in, jar);
+                }
+                jar.closeEntry();
+            }
+        }
+        return out;
+    }
+
+    private static void copy(InputStream in, OutputStream out) throws IOException {
+        byte[] buf = new byte[8192];
+        for (int n; (n = in.read(buf)) > 0;) {
+            out.write(buf, 0, n);
+        }
+    }
+}

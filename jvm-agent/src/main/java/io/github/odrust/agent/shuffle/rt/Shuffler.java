@@ -1,0 +1,549 @@
+package io.github.odrust.agent.shuffle.rt;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.ref.WeakReference;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The shuffling runtime of {@code odrust:detect-id} (docs/id-tests.md), on the boot class path:
+ * the JDK methods the agent retransforms ({@code ShuffleTransformer}) hand their result to these
+ * static methods, which return a seeded permutation of it when the call counts.
+ *
+ * <p>A call <em>counts</em> when the first frame of its stack that is neither the JDK nor an
+ * assertion library belongs to the module's own code (its class directories, or an
+ * {@code include} prefix), or any non-JDK frame with {@code filter any}. Counted calls are
+ * numbered 1, 2, 3, ... in the order they happen in this JVM; a counted call is shuffled when the
+ * run has a seed and its number is in the {@code only} ranges (all, when there are none). The
+ * permutation of call k depends only on (seed, k), so shuffling fewer calls leaves the others'
+ * numbers and orders unchanged; a permutation that would keep the original order is rotated by
+ * one, so every shuffled call of two or more elements changes the order.
+ *
+ * <p>Compiled for Java 11 (StackWalker) and loaded by the boot loader; it must not use lambdas
+ * (their bootstrap would run inside a retransformed JDK method) and guards itself against
+ * re-entry per thread.
+ */
+public final class Shuffler {
+    private Shuffler() {
+    }
+
+    private static final int JDK = 0;
+    private static final int TRANSPARENT = 1;
+    private static final int PROJECT = 2;
+    private static final int OTHER = 3;
+
+    /** Assertion libraries: the first non-JDK frame is looked for above them. */
+    private static final String[] TRANSPARENT_PREFIXES = {"org.assertj.", "org.hamcrest.", "com.google.common.truth.",
+        "org.junit.Assert", "org.junit.jupiter.api.Assert", "junit.framework.Assert", "org.skyscreamer.jsonassert.",
+        "org.junit.internal.", "org.junit.jupiter.api.AssertionUtils"};
+
+    private static volatile boolean on;
+    private static boolean seeded;
+    private static long seed;
+    private static long[] only = new long[0];
+    private static String[] roots = new String[0];
+    private static String[] includes = new String[0];
+    private static boolean any;
+    private static boolean trackAllocations;
+    private static int logLimit = 64;
+    private static OutputStream log;
+    private static int logged;
+    private static long counter;
+    private static final Object LOCK = new Object();
+    private static final ThreadLocal<boolean[]> BUSY = new ThreadLocal<boolean[]>() {
+        @Override
+        protected boolean[] initialValue() {
+            return new boolean[1];
+        }
+    };
+    private static StackWalker walker;
+    private static final ClassValue<Integer> KIND = new ClassValue<Integer>() {
+        @Override
+        protected Integer computeValue(Class<?> c) {
+            return kindOf(c);
+        }
+    };
+    private static final List<Allocation> ALLOCATIONS = new ArrayList<>();
+
+    private static final class Allocation {
+        final WeakReference<Object> ref;
+        final String type;
+        final String at;
+
+        Allocation(Object o, String type, String at) {
+            this.ref = new WeakReference<>(o);
+            this.type = type;
+            this.at = at;
+        }
+    }
+
+    /**
+     * Turns the runtime on (called once, by the agent's premain, through reflection).
+     *
+     * @param seedOrNull the seed; {@code null}: count, never shuffle
+     * @param onlyRanges inclusive [from, to] pairs, flattened; empty: all counted calls
+     * @param logFile JSON lines: the counted calls within {@code only} (at most {@code limit}),
+     *     then {@code {"count":N}} when the JVM exits
+     */
+    public static void configure(Long seedOrNull, long[] onlyRanges, String[] rootPaths, String[] includePrefixes,
+            boolean anyCaller, boolean allocations, String logFile, int limit) throws IOException {
+        seeded = seedOrNull != null;
+        seed = seedOrNull == null ? 0 : seedOrNull;
+        only = onlyRanges.clone();
+        roots = rootPaths.clone();
+        includes = includePrefixes.clone();
+        any = anyCaller;
+        trackAllocations = allocations;
+        logLimit = limit;
+        walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+        if (logFile != null) {
+            log = new FileOutputStream(logFile, false);
+        }
+        // Touch everything the hot path uses before it may run inside HashMap.
+        BUSY.get();
+        KIND.get(Shuffler.class);
+        walker.walk(new FirstCounted());
+        new ShuffledIterator(new ArrayList<>(), null).hasNext();
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                finish();
+            }
+        }, "odrust-shuffle-exit"));
+        on = true;
+    }
+
+    /** The number of counted calls so far (tests). */
+    public static long count() {
+        synchronized (LOCK) {
+            return counter;
+        }
+    }
+
+    static void finish() {
+        on = false;
+        synchronized (LOCK) {
+            write("{\"count\":" + counter + "}");
+            if (log != null) {
+                try {
+                    log.close();
+                } catch (IOException e) {
+                    // nothing left to tell
+                }
+                log = null;
+            }
+        }
+    }
+
+    // ---- the hooks the retransformed JDK methods call -------------------------------------------------
+
+    /** {@code iterator()} of a HashMap view, PriorityQueue or ConcurrentHashMap view. */
+    public static Iterator<?> iterator(Iterator<?> it, Object collection, Object source, String api) {
+        if (!on || skip(collection, source)) {
+            return it;
+        }
+        boolean[] busy = BUSY.get();
+        if (busy[0]) {
+            return it;
+        }
+        busy[0] = true;
+        try {
+            long k = decide(api, source);
+            if (k <= 0) {
+                return it;
+            }
+            List<Object> items = new ArrayList<>();
+            while (it.hasNext()) {
+                items.add(it.next());
+            }
+            permute(items, k);
+            return new ShuffledIterator(items, collection instanceof Collection ? (Collection<?>) collection : null);
+        } finally {
+            busy[0] = false;
+        }
+    }
+
+    /** {@code spliterator()} of a HashSet, a HashMap view or a PriorityQueue. */
+    public static Spliterator<?> spliterator(Spliterator<?> s, Object source, String api) {
+        if (!on || skip(source, source)) {
+            return s;
+        }
+        boolean[] busy = BUSY.get();
+        if (busy[0]) {
+            return s;
+        }
+        busy[0] = true;
+        try {
+            long k = decide(api, source);
+            if (k <= 0) {
+                return s;
+            }
+            final List<Object> items = new ArrayList<>();
+            int characteristics = s.characteristics();
+            s.forEachRemaining(new Consumer<Object>() {
+                @Override
+                public void accept(Object o) {
+                    items.add(o);
+                }
+            });
+            permute(items, k);
+            return Spliterators.spliterator(items.toArray(), characteristics
+                    & (Spliterator.DISTINCT | Spliterator.NONNULL | Spliterator.IMMUTABLE));
+        } finally {
+            busy[0] = false;
+        }
+    }
+
+    /**
+     * An array result: {@code toArray} of a collection (its first {@code size()} elements),
+     * {@code Class.getDeclaredFields} and the like, {@code File.list} (the whole array; a fresh one
+     * on every call, so it is permuted in place).
+     */
+    public static Object[] array(Object[] a, Object collection, Object source, String api) {
+        if (!on || a == null || a.length < 2 || skip(collection, source)) {
+            return a;
+        }
+        boolean[] busy = BUSY.get();
+        if (busy[0]) {
+            return a;
+        }
+        busy[0] = true;
+        try {
+            long k = decide(api, source);
+            if (k <= 0) {
+                return a;
+            }
+            int n = collection instanceof Collection ? Math.min(a.length, ((Collection<?>) collection).size()) : a.length;
+            List<Object> items = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                items.add(a[i]);
+            }
+            permute(items, k);
+            for (int i = 0; i < n; i++) {
+                a[i] = items.get(i);
+            }
+            return a;
+        } finally {
+            busy[0] = false;
+        }
+    }
+
+    /**
+     * {@code forEach} of a HashMap ({@code BiConsumer}) or of a HashMap view or PriorityQueue
+     * ({@code Consumer}): when the call counts and is shuffled, runs the action over a permutation
+     * and returns true (the original method then returns at once); false: the original runs.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static boolean forEach(Object target, Object action, Object source, String api) {
+        if (!on || action == null || skip(target, source)) {
+            return false;
+        }
+        boolean[] busy = BUSY.get();
+        if (busy[0]) {
+            return false;
+        }
+        List<Object> items;
+        long k;
+        busy[0] = true;
+        try {
+            k = decide(api, source);
+            if (k <= 0) {
+                return false;
+            }
+            Iterator<?> it = target instanceof Map ? ((Map<?, ?>) target).entrySet().iterator()
+                    : ((Collection<?>) target).iterator();
+            items = new ArrayList<>();
+            while (it.hasNext()) {
+                items.add(it.next());
+            }
+            permute(items, k);
+        } finally {
+            busy[0] = false;
+        }
+        if (target instanceof Map) {
+            BiConsumer b = (BiConsumer) action;
+            for (Object o : items) {
+                Map.Entry e = (Map.Entry) o;
+                b.accept(e.getKey(), e.getValue());
+            }
+        } else {
+            Consumer c = (Consumer) action;
+            for (Object o : items) {
+                c.accept(o);
+            }
+        }
+        return true;
+    }
+
+    /** The end of {@code HashMap.<init>}: remembers where a plain HashMap (or a HashSet's) was made. */
+    public static void allocated(Object map) {
+        if (!on || !trackAllocations || map == null || map.getClass() != java.util.HashMap.class) {
+            return;
+        }
+        boolean[] busy = BUSY.get();
+        if (busy[0]) {
+            return;
+        }
+        busy[0] = true;
+        try {
+            Site site = walker.walk(new FirstCounted());
+            if (site == null || site.frame == null) {
+                return;
+            }
+            String type = site.madeByHashSet ? "HashSet" : "HashMap";
+            synchronized (LOCK) {
+                if (ALLOCATIONS.size() >= 200_000) {
+                    ALLOCATIONS.removeIf(new java.util.function.Predicate<Allocation>() {
+                        @Override
+                        public boolean test(Allocation a) {
+                            return a.ref.get() == null;
+                        }
+                    });
+                    if (ALLOCATIONS.size() >= 200_000) {
+                        return;
+                    }
+                }
+                ALLOCATIONS.add(new Allocation(map, type, frameJson(site.frame)));
+            }
+        } finally {
+            busy[0] = false;
+        }
+    }
+
+    // ---- deciding ----------------------------------------------------------------------------------
+
+    /** LinkedHashMap/LinkedHashSet keep their insertion order: never shuffled. */
+    private static boolean skip(Object collection, Object source) {
+        return collection instanceof LinkedHashMap || collection instanceof LinkedHashSet || source instanceof LinkedHashMap
+                || source instanceof LinkedHashSet;
+    }
+
+    /**
+     * Counts the call when it counts: returns its number when it is to be shuffled, its negated
+     * number when it only counts, 0 when it does not count.
+     */
+    private static long decide(String api, Object source) {
+        Site site = walker.walk(new FirstCounted());
+        if (site == null) {
+            return 0;
+        }
+        long k;
+        synchronized (LOCK) {
+            k = ++counter;
+        }
+        boolean inRange = inOnly(k);
+        if (inRange && only.length > 0) {
+            describe(k, api, site, source);
+        }
+        return seeded && inRange ? k : -k;
+    }
+
+    private static boolean inOnly(long k) {
+        if (only.length == 0) {
+            return true;
+        }
+        for (int i = 0; i + 1 < only.length; i += 2) {
+            if (k >= only[i] && k <= only[i + 1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where a counted call comes from. */
+    private static final class Site {
+        StackWalker.StackFrame frame;
+        boolean madeByHashSet;
+    }
+
+    /** The first frame above the JDK and assertion libraries, when it counts. */
+    private static final class FirstCounted implements Function<Stream<StackWalker.StackFrame>, Site> {
+        @Override
+        public Site apply(Stream<StackWalker.StackFrame> frames) {
+            Site site = new Site();
+            Iterator<StackWalker.StackFrame> it = frames.iterator();
+            while (it.hasNext()) {
+                StackWalker.StackFrame f = it.next();
+                Class<?> c = f.getDeclaringClass();
+                int kind = KIND.get(c);
+                if (kind == JDK) {
+                    if (c == java.util.HashSet.class && f.getMethodName().equals("<init>")) {
+                        site.madeByHashSet = true;
+                    }
+                    continue;
+                }
+                if (kind == TRANSPARENT) {
+                    continue;
+                }
+                if (kind == PROJECT || any) {
+                    site.frame = f;
+                    return site;
+                }
+                return null;
+            }
+            return null;
+        }
+    }
+
+    private static int kindOf(Class<?> c) {
+        ClassLoader loader = c.getClassLoader();
+        String name = c.getName();
+        if (loader == null || loader == ClassLoader.getPlatformClassLoader() || name.startsWith("java.")
+                || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("com.sun.")) {
+            return JDK;
+        }
+        for (String p : TRANSPARENT_PREFIXES) {
+            if (name.startsWith(p)) {
+                return TRANSPARENT;
+            }
+        }
+        for (String p : includes) {
+            if (name.startsWith(p)) {
+                return PROJECT;
+            }
+        }
+        try {
+            CodeSource cs = c.getProtectionDomain().getCodeSource();
+            URL url = cs == null ? null : cs.getLocation();
+            if (url != null && url.getProtocol().equals("file")) {
+                String path = new java.io.File(url.toURI()).getAbsolutePath();
+                for (String r : roots) {
+                    if (path.equals(r)) {
+                        return PROJECT;
+                    }
+                }
+            }
+        } catch (Exception | LinkageError e) {
+            // an unknown location is not the module's
+        }
+        return OTHER;
+    }
+
+    // ---- permuting ---------------------------------------------------------------------------------
+
+    /** A permutation that depends only on (seed, k); never the identity for two or more elements. */
+    static void permute(List<Object> items, long k) {
+        int n = items.size();
+        if (n < 2) {
+            return;
+        }
+        long state = mix64(seed ^ mix64(k * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L));
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            state += 0x9E3779B97F4A7C15L;
+            int j = (int) Long.remainderUnsigned(mix64(state), i + 1);
+            int t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+        boolean identity = true;
+        for (int i = 0; i < n && identity; i++) {
+            identity = p[i] == i;
+        }
+        Object[] copy = items.toArray();
+        for (int i = 0; i < n; i++) {
+            items.set(i, copy[identity ? (i + 1) % n : p[i]]);
+        }
+    }
+
+    static long mix64(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    // ---- the log -------------------------------------------------------------------------------------
+
+    private static void describe(long k, String api, Site site, Object source) {
+        StringBuilder b = new StringBuilder(256);
+        b.append("{\"index\":").append(k).append(",\"api\":");
+        quote(b, api);
+        b.append(",\"at\":").append(frameJson(site.frame));
+        if (source != null) {
+            String alloc = null;
+            synchronized (LOCK) {
+                for (int i = ALLOCATIONS.size() - 1; i >= 0 && alloc == null; i--) {
+                    Allocation a = ALLOCATIONS.get(i);
+                    if (a.ref.get() == source) {
+                        alloc = "{\"type\":\"" + a.type + "\",\"at\":" + a.at + "}";
+                    }
+                }
+            }
+            if (alloc != null) {
+                b.append(",\"alloc\":").append(alloc);
+            }
+        }
+        b.append('}');
+        synchronized (LOCK) {
+            if (logged < logLimit) {
+                logged++;
+                write(b.toString());
+            }
+        }
+    }
+
+    private static String frameJson(StackWalker.StackFrame f) {
+        StringBuilder b = new StringBuilder(128);
+        b.append("{\"class\":");
+        quote(b, f.getClassName());
+        b.append(",\"method\":");
+        quote(b, f.getMethodName());
+        b.append(",\"file\":");
+        quote(b, f.getFileName());
+        b.append(",\"line\":");
+        int line = f.getLineNumber();
+        b.append(line > 0 ? String.valueOf(line) : "null");
+        return b.append('}').toString();
+    }
+
+    private static void quote(StringBuilder b, String s) {
+        if (s == null) {
+            b.append("null");
+            return;
+        }
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        b.append('"');
+    }
+
+    /** Called with LOCK held. */
+    private static void write(String line) {
+        if (log == null) {
+            return;
+        }
+        try {
+            log.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            log.flush();
+        } catch (IOException e) {
+            log = null;
+        }
+    }
+}

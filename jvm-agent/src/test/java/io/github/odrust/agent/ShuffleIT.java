@@ -1,0 +1,159 @@
+package io.github.odrust.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's shuffle mode ({@code odrust:detect-id}) end to end on every JDK 17+ installed:
+ * {@code ShuffleSample} prints one line per covered API, each line one counted call. Each API
+ * returns another permutation under another seed and the same one under the same seed; a clean
+ * run prints exactly what a run without the agent prints; the count is exact; {@code only}
+ * shuffles exactly the calls named; calls from outside the module's code are not counted unless
+ * {@code filter any}.
+ */
+class ShuffleIT {
+    static final String SAMPLE = "io.github.odrust.samples.shuffle.ShuffleSample";
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void locate() throws IOException {
+        RecordIT.locate();
+    }
+
+    /** One run: its output lines and the agent's log. */
+    static final class Run {
+        List<String> lines;
+        List<String> log;
+        String stderr;
+    }
+
+    Run run(String jdk, String options) throws Exception {
+        Path files = dir.resolve("files");
+        if (!Files.isDirectory(files)) {
+            Files.createDirectories(files);
+            for (String f : Arrays.asList("a", "b", "c", "d", "e", "f", "g", "h")) {
+                Files.createFile(files.resolve(f));
+            }
+        }
+        Path log = dir.resolve("shuffle.jsonl");
+        Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(jdk, "bin", "java").toString());
+        cmd.add("-Xshare:off");
+        if (options != null) {
+            Path opts = dir.resolve("shuffle.options");
+            Files.write(opts, (options + "log " + log + "\n").getBytes(StandardCharsets.UTF_8));
+            cmd.add("-javaagent:" + RecordIT.agentJar.toAbsolutePath() + "=" + opts);
+        }
+        cmd.addAll(Arrays.asList("-cp", RecordIT.testClasses.toAbsolutePath().toString(), SAMPLE, files.toString()));
+        Path out = dir.resolve("stdout.txt");
+        Path err = dir.resolve("stderr.txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "forked JVM timed out");
+        Run r = new Run();
+        r.stderr = new String(Files.readAllBytes(err), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), r.stderr);
+        r.lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        r.log = Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : new ArrayList<String>();
+        return r;
+    }
+
+    String project() {
+        return "mode shuffle\nroot " + RecordIT.testClasses.toAbsolutePath() + "\n";
+    }
+
+    @Test
+    void shufflesEveryCoveredApiOnEveryInstalledJdk() throws Exception {
+        for (String jdk : CaptureIT.jdks()) {
+            Run plain = run(jdk, null);
+            Run clean = run(jdk, project());
+            assertEquals(stable(plain.lines), stable(clean.lines), jdk + ": a clean run changes nothing");
+            int calls = plain.lines.size();
+            assertEquals(26, calls, jdk);
+            assertEquals("{\"count\":" + calls + "}", clean.log.get(clean.log.size() - 1), jdk + ": count is exact");
+
+            Run a = run(jdk, project() + "seed 11\n");
+            Run again = run(jdk, project() + "seed 11\n");
+            Run b = run(jdk, project() + "seed 12\n");
+            assertEquals(stable(a.lines), stable(again.lines), jdk + ": same seed, same permutations");
+            assertEquals("{\"count\":" + calls + "}", a.log.get(a.log.size() - 1), jdk);
+            for (int i = 0; i < calls; i++) {
+                String api = plain.lines.get(i).split(" ")[0];
+                if (UNSTABLE.contains(api)) {
+                    assertEquals(sorted(plain.lines.get(i)), sorted(a.lines.get(i)), jdk + ": " + api);
+                    continue;
+                }
+                assertNotEquals(plain.lines.get(i), a.lines.get(i), jdk + ": " + api + " is shuffled under seed 11");
+                assertNotEquals(a.lines.get(i), b.lines.get(i), jdk + ": " + api + " differs between seeds 11 and 12");
+                assertEquals(sorted(plain.lines.get(i)), sorted(a.lines.get(i)), jdk + ": " + api + " keeps its elements");
+            }
+
+            Run only = run(jdk, project() + "seed 11\nonly 5\nonly 19-20\n");
+            for (int i = 0; i < calls; i++) {
+                boolean shuffled = i + 1 == 5 || i + 1 == 19 || i + 1 == 20;
+                assertEquals(stable(shuffled ? a.lines.get(i) : plain.lines.get(i)), stable(only.lines.get(i)),
+                        jdk + ": only 5 and 19-20 are shuffled, each as in the run that shuffled all; line " + (i + 1));
+            }
+            assertEquals(4, only.log.size(), jdk + ": the log has the three calls and the count: " + only.log);
+            assertTrue(only.log.get(0).startsWith("{\"index\":5,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\""
+                    + SAMPLE + "\",\"method\":\"main\",\"file\":\"ShuffleSample.java\",\"line\":"), only.log.get(0));
+            assertTrue(only.log.get(0).contains("\"alloc\":null") || !only.log.get(0).contains("alloc"),
+                    "allocations are not tracked unless asked: " + only.log.get(0));
+            assertTrue(only.log.get(1).contains("\"api\":\"Class.getDeclaredFields\""), only.log.get(1));
+
+            Run tracked = run(jdk, project() + "seed 11\nonly 1\ntrack-allocations true\n");
+            assertTrue(tracked.log.get(0).contains("\"api\":\"HashMap$KeySet.iterator\""), tracked.log.get(0));
+            assertTrue(tracked.log.get(0).contains("\"alloc\":{\"type\":\"HashSet\",\"at\":{\"class\":\"" + SAMPLE
+                    + "\",\"method\":\"main\""), "the HashSet's allocation: " + tracked.log.get(0));
+
+            Run elsewhere = run(jdk, "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\nseed 11\n");
+            assertEquals(stable(plain.lines), stable(elsewhere.lines), jdk + ": calls from outside the module are not shuffled");
+            assertEquals("{\"count\":0}", elsewhere.log.get(0), jdk);
+            Run any = run(jdk, "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\nseed 11\nfilter any\n");
+            assertEquals(stable(a.lines), stable(any.lines), jdk + ": filter any counts every non-JDK caller");
+        }
+    }
+
+    /**
+     * HotSpot orders declared methods and constructors by the addresses of their name symbols, which differ between
+     * runs of one program (more so with an agent loading classes): these lines are compared as
+     * multisets of characters only.
+     */
+    static final List<String> UNSTABLE = Arrays.asList("Class.getDeclaredMethods", "Class.getMethods",
+            "Class.getDeclaredConstructors", "Class.getConstructors");
+
+    private static String stable(String line) {
+        return UNSTABLE.contains(line.split(" ")[0]) ? sorted(line) : line;
+    }
+
+    private static List<String> stable(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String l : lines) {
+            out.add(stable(l));
+        }
+        return out;
+    }
+
+    private static String sorted(String line) {
+        char[] c = line.toCharArray();
+        Arrays.sort(c);
+        return new String(c);
+    }
+}
