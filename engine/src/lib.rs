@@ -24,7 +24,7 @@
 //! | 1 | [`explain`] | ddmin, polluters / cleaners / state-setters, flake rates |
 //! | 1 | [`diagnose`] | (empty) heap-state diff and restore experiments |
 //! | 1 | [`incremental`] | (empty) class files, checksums, class graph, selection |
-//! | 1 | [`idtests`] | (empty) shuffle seeds, call-site bisection, DexFix choices |
+//! | 1 | [`idtests`] | the ID-test planner (`id_next`): clean and shuffled runs, call-site bisection, DexFix choices |
 //! | 2 | [`detect`] | the detection planner: baseline, rounds, confirmation, classification |
 //! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts |
 //! | 3 | [`report`] | HTML and Surefire-style XML of the findings |

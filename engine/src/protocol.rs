@@ -17,12 +17,13 @@ use crate::detect::{
 use crate::diagnose::{self, DiagnoseRequest};
 use crate::error::{is_user_code, EngineError};
 use crate::explain::flakerate::{self, FlakeRateRequest};
+use crate::idtests::{self, IdRequest};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::order::{parse_order_text, resolve, segment, Segment};
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::repair::{self, RepairRequest, ResetRequest};
-use crate::report::{self, Report};
+use crate::report::{self, IdReportRequest, Report};
 use crate::run::check::check_run;
 use crate::surefire::compare::{compare_outcomes, TestOutcome};
 use crate::surefire::reports::read_reports;
@@ -50,6 +51,8 @@ pub const OPS: &[&str] = &[
     "reset_methods",
     "diagnose_next",
     "incremental_select",
+    "id_next",
+    "id_report",
     "selftest_panic",
 ];
 
@@ -124,6 +127,14 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "incremental_select" => {
             let request: crate::incremental::select::SelectRequest = parse(op, request_json)?;
             respond(&crate::incremental::select::select(&request)?)
+        }
+        "id_next" => {
+            let request: IdRequest = parse(op, request_json)?;
+            respond(&idtests::next(&request)?)
+        }
+        "id_report" => {
+            let request: IdReportRequest = parse(op, request_json)?;
+            respond(&report::render_id(&request))
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

@@ -382,3 +382,111 @@ fn incremental_select_op_runs_full_then_selects_nothing_on_the_same_classes() {
     assert_eq!(code, "io");
     assert!(message.contains("absent"), "{message}");
 }
+
+// ---- ID tests through the protocol ----
+
+/// Runs an `id_next` experiment in a simulated module: `p.T#b` makes 3 counted calls and fails
+/// under seed 1 when its second is shuffled; `p.T#a` makes none and passes.
+fn run_id_experiment(e: &Value) -> Value {
+    let seed = e["seed"].as_u64();
+    let only: Vec<(u64, u64)> = e["only"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r[0].as_u64().unwrap(), r[1].as_u64().unwrap()))
+        .collect();
+    let shuffled = |i: u64| {
+        seed.is_some() && (only.is_empty() || only.iter().any(|(a, b)| (*a..=*b).contains(&i)))
+    };
+    let mut results = Vec::new();
+    let mut calls = Vec::new();
+    let mut count = 0;
+    for t in e["order"].as_array().unwrap() {
+        let mut fails = false;
+        if t == "p.T#b" {
+            for _ in 0..3 {
+                count += 1;
+                if only.is_empty() || only.iter().any(|(a, b)| (*a..=*b).contains(&count)) {
+                    calls.push(json!({"index": count, "api": "HashMap$KeySet.iterator",
+                        "at": {"class": "p.Names", "method": "all", "file": "Names.java", "line": 10 + count},
+                        "alloc": {"type": "HashMap", "at": {"class": "p.Names", "method": "<init>", "file": "Names.java", "line": 3}}}));
+                }
+            }
+            fails = seed == Some(1) && shuffled(count - 1);
+        }
+        results.push(json!({"test": t, "outcome": if fails { "fail" } else { "pass" }}));
+    }
+    let mut record = e.clone();
+    record["fingerprint"] = json!("f");
+    record["results"] = json!(results);
+    record["count"] = json!(count);
+    record["calls"] = json!(calls);
+    record
+}
+
+#[test]
+fn id_ops_through_protocol() {
+    let request = |history: &[Value]| {
+        json!({"tests": ["p.T#a", "p.T#b"], "seeds": [1, 2], "fingerprint": "f",
+               "history": history, "next_id": history.len() + 1, "verify_seeds": 2})
+    };
+    let step = ok("id_next", request(&[]));
+    assert_eq!(
+        step,
+        json!({"step": "run", "experiment": {"id": 1, "kind": "clean", "test": null,
+               "order": ["p.T#a", "p.T#b"], "seed": null, "only": []}})
+    );
+    let mut history = Vec::new();
+    let outcome = loop {
+        let step = ok("id_next", request(&history));
+        if step["step"] == "done" {
+            break step["outcome"].clone();
+        }
+        history.push(run_id_experiment(&step["experiment"]));
+        assert!(history.len() < 50);
+    };
+    // clean, 2 shuffled, alone clean, alone under 1, [1,2] fails, [1,1] passes, [2,2] fails
+    assert_eq!(outcome["experiments"], 8);
+    let v = &outcome["tests"][0];
+    assert_eq!(v["test"], "p.T#b");
+    assert_eq!(v["status"], "id");
+    assert_eq!(v["failing_seeds"], json!([1]));
+    assert_eq!(v["rate"], "failed under 1 of 2 seeds");
+    assert_eq!(v["pin"]["invocation"], 2);
+    assert_eq!(v["pin"]["call"]["at"]["line"], 12);
+    assert_eq!(
+        v["reproduce"],
+        json!({"test": "p.T#b", "seed": 1, "only": [[2, 2]]})
+    );
+    assert_eq!(v["repairs"][0]["strategy"], "HashToLinkedHash");
+    assert_eq!(v["repairs"][0]["line"], 3);
+    assert_eq!(v["repairs"][1]["strategy"], "ChangeContainsExactly");
+    assert_eq!(v["verify_seeds"].as_array().unwrap().len(), 3);
+    assert_eq!(v["experiments"], json!([4, 5, 6, 7, 8]));
+
+    let rendered = ok(
+        "id_report",
+        json!({"module": "com.acme:shop", "outcome": outcome,
+               "reproduce_command": "mvn odrust:run-order -Dodrust.order={test} -Dodrust.id.seed={seed} -Dodrust.id.only={only}"}),
+    );
+    let xml = rendered["xml"].as_str().unwrap();
+    assert!(xml.contains(r#"type="odrust.id""#), "{xml}");
+    assert!(rendered["html"]
+        .as_str()
+        .unwrap()
+        .contains("-Dodrust.id.only=2"));
+    assert!(rendered["text"].as_str().unwrap().contains("[ID] p.T#b"));
+
+    // A seed listed twice is the user's to fix.
+    let (code, message) = err(
+        "id_next",
+        json!({"tests": ["p.T#a"], "seeds": [3, 3], "fingerprint": "f", "history": [], "next_id": 1}),
+    );
+    assert_eq!(code, "bad-config");
+    assert!(message.contains("odrust.id.seeds"), "{message}");
+    let (code, _) = err(
+        "id_next",
+        json!({"tests": ["p.T#a"], "seeds": [-1], "fingerprint": "f", "next_id": 1}),
+    );
+    assert_eq!(code, "bad-request");
+}

@@ -9,7 +9,7 @@ use super::render::{Pairs, ReportEntry};
 use crate::model::kind::{FlakyKind, OdRole};
 use crate::ENGINE_VERSION;
 
-const CSS: &str = "*{box-sizing:border-box}\
+pub(super) const CSS: &str = "*{box-sizing:border-box}\
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em;max-width:64rem;color:#222;line-height:1.4;\
 overflow-wrap:anywhere}\
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}\

@@ -423,7 +423,7 @@ fn xml(report: &Report) -> String {
 
 /// `s` without the characters XML 1.0 does not allow (control characters other than tab,
 /// newline and carriage return); the writer escapes the rest.
-fn xml_text(s: &str) -> Cow<'_, str> {
+pub(super) fn xml_text(s: &str) -> Cow<'_, str> {
     let allowed = |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\r') || c > '\u{9f}';
     if s.chars().all(allowed) {
         Cow::Borrowed(s)

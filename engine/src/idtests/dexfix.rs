@@ -1,0 +1,211 @@
+//! DexFix's repair strategies (seed `003`) for a test pinned to one shuffled call: which edits
+//! may make it independent of the order the JDK API returns, and where. The engine chooses; the
+//! plugin edits the sources and verifies each choice under the verdict's `verify_seeds`.
+//!
+//! - `HashToLinkedHash`: the iterated `HashMap` / `HashSet` is allocated as a `LinkedHashMap` /
+//!   `LinkedHashSet` (at the allocation site), so it iterates in insertion order. Offered when the
+//!   agent saw where the collection was allocated.
+//! - `SortFields`: the result of `Class.getDeclaredFields` (`getMethods`, ...) is sorted by name
+//!   at the call.
+//! - `ChangeContainsExactly`: the assertion of the test's code at the call compares without
+//!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Always
+//!   offered last, for any API.
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::{Frame, IdCall};
+
+/// A DexFix strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RepairStrategy {
+    /// Allocate the iterated hash collection as its linked variant.
+    HashToLinkedHash,
+    /// Sort the reflective API's result by name.
+    SortFields,
+    /// Compare without order where the test asserts.
+    ChangeContainsExactly,
+}
+
+impl RepairStrategy {
+    /// The name in JSON (`HashToLinkedHash`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            RepairStrategy::HashToLinkedHash => "HashToLinkedHash",
+            RepairStrategy::SortFields => "SortFields",
+            RepairStrategy::ChangeContainsExactly => "ChangeContainsExactly",
+        }
+    }
+}
+
+/// One repair to try: apply `strategy` at `class`'s `file`:`line`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepairChoice {
+    /// The strategy.
+    pub strategy: RepairStrategy,
+    /// The class to edit (binary name).
+    pub class: String,
+    /// The method of the frame (the allocating method, or the calling one).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// Its source file, when the class file names it.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The line, when known.
+    #[serde(default)]
+    pub line: Option<u32>,
+    /// What the strategy changes: the allocated type (`HashToLinkedHash`), the reflective method
+    /// (`SortFields`); null for `ChangeContainsExactly`.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// The shuffled API (`HashMap$KeySet.iterator`).
+    pub api: String,
+}
+
+/// The simple class name that owns `api`, without a nested-class suffix, and the method:
+/// `HashMap$KeySet.iterator` → (`HashMap`, `iterator`); `java.util.HashSet.iterator` →
+/// (`HashSet`, `iterator`).
+pub fn owner_and_method(api: &str) -> (&str, Option<&str>) {
+    let (path, method) = match api.rfind('.') {
+        Some(i) => (&api[..i], Some(&api[i + 1..])),
+        None => (api, None),
+    };
+    let simple = path.rsplit('.').next().unwrap_or(path);
+    let owner = simple.split('$').next().unwrap_or(simple);
+    (owner, method)
+}
+
+/// The repairs that apply to a pinned `call`, best first, and, when a better one does not apply,
+/// why (for the verdict's reason). Empty when the call has no frame in the module's code.
+pub fn choices(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
+    let Some(at) = &call.at else {
+        return (Vec::new(), None);
+    };
+    let api = call.api.clone();
+    let at_frame = |strategy, target: Option<String>, f: &Frame| RepairChoice {
+        strategy,
+        class: f.class.clone(),
+        method: Some(f.method.clone()),
+        file: f.file.clone(),
+        line: f.line,
+        target,
+        api: api.clone(),
+    };
+    let (owner, method) = owner_and_method(&call.api);
+    let mut out = Vec::new();
+    let mut why_not = None;
+    match owner {
+        "HashMap" | "HashSet" => match &call.alloc {
+            Some(alloc) => out.push(at_frame(
+                RepairStrategy::HashToLinkedHash,
+                Some(alloc.kind.clone()),
+                &alloc.at,
+            )),
+            None => {
+                why_not = Some(format!(
+                    "HashToLinkedHash is not offered: the agent did not see where the {owner} was allocated"
+                ))
+            }
+        },
+        "Class" => out.push(at_frame(
+            RepairStrategy::SortFields,
+            method.map(str::to_string),
+            at,
+        )),
+        _ => {}
+    }
+    out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
+    (out, why_not)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plan::Alloc;
+    use super::*;
+
+    fn frame(class: &str, line: u32) -> Frame {
+        Frame {
+            class: class.into(),
+            method: "m".into(),
+            file: Some(format!("{}.java", class.rsplit('.').next().unwrap())),
+            line: Some(line),
+        }
+    }
+
+    fn call(api: &str, alloc: bool) -> IdCall {
+        IdCall {
+            index: 5,
+            api: api.into(),
+            at: Some(frame("com.a.Foo", 12)),
+            alloc: alloc.then(|| Alloc {
+                kind: "HashSet".into(),
+                at: frame("com.a.Bar", 3),
+            }),
+        }
+    }
+
+    #[test]
+    fn owners_drop_packages_and_nested_suffixes() {
+        assert_eq!(
+            owner_and_method("HashMap$KeySet.iterator"),
+            ("HashMap", Some("iterator"))
+        );
+        assert_eq!(
+            owner_and_method("java.util.HashSet.iterator"),
+            ("HashSet", Some("iterator"))
+        );
+        assert_eq!(
+            owner_and_method("Class.getDeclaredFields"),
+            ("Class", Some("getDeclaredFields"))
+        );
+        assert_eq!(owner_and_method("odd"), ("odd", None));
+    }
+
+    #[test]
+    fn hash_collections_get_the_linked_variant_first_when_the_allocation_is_known() {
+        let (c, why) = choices(&call("HashMap$KeySet.iterator", true));
+        assert_eq!(why, None);
+        let s: Vec<_> = c.iter().map(|c| c.strategy).collect();
+        assert_eq!(
+            s,
+            [
+                RepairStrategy::HashToLinkedHash,
+                RepairStrategy::ChangeContainsExactly
+            ]
+        );
+        assert_eq!(c[0].class, "com.a.Bar");
+        assert_eq!(c[0].line, Some(3));
+        assert_eq!(c[0].target.as_deref(), Some("HashSet"));
+        assert_eq!(c[1].class, "com.a.Foo");
+        assert_eq!(c[1].target, None);
+
+        let (c, why) = choices(&call("HashSet.iterator", false));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].strategy, RepairStrategy::ChangeContainsExactly);
+        assert!(why.unwrap().contains("allocated"));
+    }
+
+    #[test]
+    fn reflection_is_sorted_and_other_apis_only_change_the_assertion() {
+        let (c, _) = choices(&call("Class.getMethods", false));
+        assert_eq!(c[0].strategy, RepairStrategy::SortFields);
+        assert_eq!(c[0].target.as_deref(), Some("getMethods"));
+        assert_eq!(c[1].strategy, RepairStrategy::ChangeContainsExactly);
+        for api in [
+            "File.list",
+            "PriorityQueue.iterator",
+            "ConcurrentHashMap$KeySetView.iterator",
+        ] {
+            let (c, why) = choices(&call(api, true));
+            assert_eq!(c.len(), 1, "{api}");
+            assert_eq!(c[0].strategy, RepairStrategy::ChangeContainsExactly);
+            assert_eq!(why, None);
+        }
+        let mut no_frame = call("HashMap.keySet", true);
+        no_frame.at = None;
+        assert!(choices(&no_frame).0.is_empty());
+        assert_eq!(
+            serde_json::to_value(RepairStrategy::HashToLinkedHash).unwrap(),
+            "HashToLinkedHash"
+        );
+    }
+}

@@ -1,0 +1,571 @@
+//! The ID planner against a simulated module: each test makes a number of counted calls and
+//! decides whether it fails from which of its own calls are shuffled, the seed, the kind of run
+//! and the tests before it.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::idtests::dexfix::RepairStrategy;
+use crate::model::experiment::TestResult;
+use crate::model::outcome::RunOutcome;
+
+const SETTER: &str = "com.a.ASetterTest#s";
+const PIN: &str = "com.a.FooTest#pin";
+const TWO: &str = "com.a.FooTest#two";
+const FAIL: &str = "com.a.FailTest#f";
+const BRITTLE: &str = "com.a.BrittleTest#b";
+const FULL: &str = "com.a.FullTest#f";
+const ONCE: &str = "com.a.OnceTest#o";
+const ZERO: &str = "com.a.ZeroTest#z";
+const PLAIN: &str = "com.a.PlainTest#p";
+const ONE: &str = "com.a.OneTest#one";
+const SEEDS: [u64; 4] = [1, 2, 3, 4];
+
+/// What a test sees of its run.
+struct Ctx<'a> {
+    kind: IdKind,
+    seed: Option<u64>,
+    before: &'a [String],
+    /// Its own calls (1-based, local to the test) that were shuffled.
+    shuffled: BTreeSet<u64>,
+}
+
+impl Ctx<'_> {
+    fn odd(&self) -> bool {
+        self.seed.is_some_and(|s| s % 2 == 1)
+    }
+    fn has(&self, local: u64) -> bool {
+        self.shuffled.contains(&local)
+    }
+}
+
+/// Calls it makes, and whether it fails.
+fn behaviour(test: &str) -> (u64, fn(&Ctx) -> bool) {
+    match test {
+        SETTER => (2, |_| false),
+        // Fails when its 5th call is shuffled under an odd seed.
+        PIN => (9, |c| c.odd() && c.has(5)),
+        // Needs its 6th and 8th calls shuffled.
+        TWO => (10, |c| c.odd() && c.has(6) && c.has(8)),
+        FAIL => (1, |_| true),
+        // Needs the setter before it; and fails under odd seeds.
+        BRITTLE => (1, |c| !c.before.iter().any(|t| t == SETTER) || c.odd()),
+        // Fails under odd seeds only after the setter.
+        FULL => (3, |c| {
+            c.odd() && c.has(1) && c.before.iter().any(|t| t == SETTER)
+        }),
+        // Fails once, in phase 1 under seed 3.
+        ONCE => (2, |c| c.kind == IdKind::Shuffled && c.seed == Some(3)),
+        // Makes no counted call, and fails under seed 3 anyway.
+        ZERO => (0, |c| c.seed == Some(3)),
+        // One call, whose shuffling fails it.
+        ONE => (1, |c| c.odd() && c.has(1)),
+        _ => (1, |_| false),
+    }
+}
+
+fn tests() -> Vec<String> {
+    [SETTER, PIN, TWO, FAIL, BRITTLE, FULL, ONCE, ZERO, PLAIN]
+        .map(String::from)
+        .to_vec()
+}
+
+fn frame(class: &str, method: &str, line: u32) -> Frame {
+    Frame {
+        class: class.into(),
+        method: method.into(),
+        file: Some(format!("{}.java", class.rsplit('.').next().unwrap())),
+        line: Some(line),
+    }
+}
+
+/// The call `local` of `test`, numbered `index` in the run.
+fn call(test: &str, local: u64, index: u64) -> IdCall {
+    if test == PIN && local == 5 {
+        IdCall {
+            index,
+            api: "HashMap$KeySet.iterator".into(),
+            at: Some(frame("com.a.Foo", "names", 12)),
+            alloc: Some(Alloc {
+                kind: "HashSet".into(),
+                at: frame("com.a.Foo", "<init>", 4),
+            }),
+        }
+    } else {
+        IdCall {
+            index,
+            api: "HashSet.iterator".into(),
+            at: Some(frame("com.a.Other", "each", 100 + local as u32)),
+            alloc: None,
+        }
+    }
+}
+
+/// Runs `e` in the simulated module.
+fn execute(e: &IdExperiment, fingerprint: &str) -> IdRecord {
+    let mut index = 0;
+    let mut results = Vec::new();
+    let mut calls = Vec::new();
+    for (pos, test) in e.order.iter().enumerate() {
+        let (n, fails) = behaviour(test);
+        let mut shuffled = BTreeSet::new();
+        for local in 1..=n {
+            index += 1;
+            let in_only =
+                e.only.is_empty() || e.only.iter().any(|[a, b]| (*a..=*b).contains(&index));
+            if in_only {
+                calls.push(call(test, local, index));
+                if e.seed.is_some() {
+                    shuffled.insert(local);
+                }
+            }
+        }
+        let ctx = Ctx {
+            kind: e.kind,
+            seed: e.seed,
+            before: &e.order[..pos],
+            shuffled,
+        };
+        let outcome = if fails(&ctx) {
+            RunOutcome::Fail
+        } else {
+            RunOutcome::Pass
+        };
+        results.push(TestResult::new(test.clone(), outcome));
+    }
+    IdRecord {
+        experiment: e.clone(),
+        fingerprint: fingerprint.into(),
+        results,
+        count: index,
+        calls,
+        honoured: true,
+        error: None,
+    }
+}
+
+fn request(history: Vec<IdRecord>) -> IdRequest {
+    IdRequest {
+        tests: tests(),
+        seeds: SEEDS.to_vec(),
+        clean_runs: 1,
+        verify_seeds: None,
+        budget: None,
+        fingerprint: "f1".into(),
+        next_id: history.len() + 1,
+        history,
+    }
+}
+
+struct Run {
+    outcome: IdOutcome,
+    asked: Vec<IdExperiment>,
+    history: Vec<IdRecord>,
+}
+
+/// Drives the planner to its outcome from `base` (its history as the start), `tweak` changing
+/// each record before it is recorded.
+fn drive_with(base: IdRequest, tweak: &dyn Fn(&mut IdRecord)) -> Run {
+    let mut history = base.history.clone();
+    let mut asked = Vec::new();
+    for _ in 0..500 {
+        let r = IdRequest {
+            next_id: history.len() + 1,
+            history: history.clone(),
+            ..base.clone()
+        };
+        match next(&r).unwrap() {
+            IdStep::Run { experiment } => {
+                let mut rec = execute(&experiment, &base.fingerprint);
+                tweak(&mut rec);
+                asked.push(experiment);
+                history.push(rec);
+            }
+            IdStep::Done { outcome } => {
+                return Run {
+                    outcome,
+                    asked,
+                    history,
+                }
+            }
+        }
+    }
+    panic!("the planner did not finish");
+}
+
+fn drive(base: IdRequest) -> Run {
+    drive_with(base, &|_| {})
+}
+
+fn verdict<'a>(o: &'a IdOutcome, test: &str) -> &'a IdVerdict {
+    o.tests
+        .iter()
+        .find(|v| v.test == test)
+        .unwrap_or_else(|| panic!("no verdict for {test}: {o:#?}"))
+}
+
+#[test]
+fn phase_one_runs_clean_then_one_shuffled_run_per_seed() {
+    let mut base = request(Vec::new());
+    base.clean_runs = 2;
+    let run = drive(base);
+    let first: Vec<(IdKind, Option<u64>)> =
+        run.asked[..6].iter().map(|e| (e.kind, e.seed)).collect();
+    assert_eq!(
+        first,
+        [
+            (IdKind::Clean, None),
+            (IdKind::Clean, None),
+            (IdKind::Shuffled, Some(1)),
+            (IdKind::Shuffled, Some(2)),
+            (IdKind::Shuffled, Some(3)),
+            (IdKind::Shuffled, Some(4)),
+        ]
+    );
+    for (i, e) in run.asked[..6].iter().enumerate() {
+        assert_eq!(e.id, i + 1);
+        assert_eq!(e.order, tests());
+        assert_eq!(e.test, None);
+        assert!(e.only.is_empty());
+    }
+    assert_eq!(run.outcome.clean_runs, 2);
+    assert_eq!(run.outcome.experiments, run.asked.len());
+}
+
+#[test]
+fn candidates_are_the_tests_failing_only_under_a_seed_in_the_original_order() {
+    let o = drive(request(Vec::new())).outcome;
+    let names: Vec<&str> = o.tests.iter().map(|v| v.test.as_str()).collect();
+    assert_eq!(names, [PIN, TWO, BRITTLE, FULL, ONCE, ZERO]);
+    assert_eq!(o.seeds, SEEDS);
+    assert!(
+        o.notes
+            .contains(&"1 test fails without shuffling; not ID".to_string()),
+        "{:?}",
+        o.notes
+    );
+    let pin = verdict(&o, PIN);
+    assert_eq!(pin.failing_seeds, [1, 3]);
+    assert_eq!(pin.seeds_tried, 4);
+    assert_eq!(pin.rate, "failed under 2 of 4 seeds");
+    assert_eq!(verdict(&o, ONCE).failing_seeds, [3]);
+}
+
+#[test]
+fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
+    let run = drive(request(Vec::new()));
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.status, IdStatus::Id, "{}", v.reason);
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!(pin.seed, 1);
+    assert_eq!(pin.invocation, Some(5));
+    assert_eq!(pin.range, None);
+    let call = pin.call.as_ref().unwrap();
+    assert_eq!(call.index, 5);
+    assert_eq!(call.api, "HashMap$KeySet.iterator");
+    assert_eq!(
+        v.reason,
+        "fails alone under seed 1 when only invocation 5 is shuffled: HashMap$KeySet.iterator at com.a.Foo.names(Foo.java:12)"
+    );
+    assert_eq!(
+        v.reproduce,
+        Some(Reproduce {
+            test: PIN.into(),
+            seed: 1,
+            only: vec![[5, 5]]
+        })
+    );
+    let strategies: Vec<RepairStrategy> = v.repairs.iter().map(|r| r.strategy).collect();
+    assert_eq!(
+        strategies,
+        [
+            RepairStrategy::HashToLinkedHash,
+            RepairStrategy::ChangeContainsExactly
+        ]
+    );
+    assert_eq!(v.repairs[0].class, "com.a.Foo");
+    assert_eq!(v.repairs[0].line, Some(4));
+    assert_eq!(v.repairs[0].target.as_deref(), Some("HashSet"));
+    assert_eq!(v.repairs[1].line, Some(12));
+    assert_eq!(v.no_repair, None);
+    // the failing seeds, then 8 more, none of them a seed of the request
+    assert_eq!(v.verify_seeds.len(), 10);
+    assert_eq!(v.verify_seeds[..2], [1, 3]);
+    assert!(v.verify_seeds[2..].iter().all(|s| !SEEDS.contains(s)));
+    assert_eq!(v.verify_seeds[2..].iter().collect::<BTreeSet<_>>().len(), 8);
+    // alone clean, alone under 1, then halves: [1,5] fails, [1,3] passes, [4,5] fails, [4,4]
+    // passes, [5,5] fails
+    let mine: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(PIN))
+        .collect();
+    let steps: Vec<(IdKind, Option<u64>, Vec<Range>)> = mine
+        .iter()
+        .map(|e| (e.kind, e.seed, e.only.clone()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (IdKind::AloneClean, None, vec![]),
+            (IdKind::Alone, Some(1), vec![]),
+            (IdKind::Bisect, Some(1), vec![[1, 5]]),
+            (IdKind::Bisect, Some(1), vec![[1, 3]]),
+            (IdKind::Bisect, Some(1), vec![[4, 5]]),
+            (IdKind::Bisect, Some(1), vec![[4, 4]]),
+            (IdKind::Bisect, Some(1), vec![[5, 5]]),
+        ]
+    );
+    assert!(mine.iter().all(|e| e.order == [PIN]));
+    assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_test_needing_two_shuffled_calls_is_pinned_to_a_range() {
+    let o = drive(request(Vec::new())).outcome;
+    let v = verdict(&o, TWO);
+    assert_eq!(v.status, IdStatus::Id);
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!((pin.invocation, pin.range), (None, Some([6, 8])));
+    assert_eq!(pin.call, None);
+    assert_eq!(
+        pin.calls.iter().map(|c| c.index).collect::<Vec<_>>(),
+        [6, 7, 8]
+    );
+    assert!(v.reason.contains("both halves"), "{}", v.reason);
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[6, 8]]);
+    assert!(v.repairs.is_empty());
+    assert!(v
+        .no_repair
+        .as_deref()
+        .unwrap()
+        .contains("not pinned to one call"));
+}
+
+#[test]
+fn a_test_failing_alone_without_shuffling_is_confirmed_in_the_full_order() {
+    let run = drive(request(Vec::new()));
+    let v = verdict(&run.outcome, BRITTLE);
+    assert_eq!(v.status, IdStatus::Id);
+    assert_eq!(v.pin, None);
+    assert_eq!(v.reproduce, None);
+    assert!(
+        v.reason.contains("fails alone even without shuffling"),
+        "{}",
+        v.reason
+    );
+    assert!(v.repairs.is_empty() && v.no_repair.is_some());
+    let mine: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(BRITTLE))
+        .collect();
+    assert_eq!(mine.len(), 2);
+    assert_eq!(mine[1].kind, IdKind::Confirm);
+    assert_eq!(mine[1].order, tests());
+    assert_eq!(mine[1].seed, Some(1));
+}
+
+#[test]
+fn a_test_failing_only_after_the_others_is_confirmed_and_a_one_off_is_unconfirmed() {
+    let o = drive(request(Vec::new())).outcome;
+    let v = verdict(&o, FULL);
+    assert_eq!(v.status, IdStatus::Id);
+    assert!(
+        v.reason
+            .contains("fails under seed 1 only after the tests before it"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(v.experiments.len(), 4); // alone clean, alone 1, alone 3, confirm
+    let v = verdict(&o, ONCE);
+    assert_eq!(v.status, IdStatus::Unconfirmed);
+    assert!(
+        v.reason.contains("failed once under seed 3, not again"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(v.pin, None);
+    let v = verdict(&o, ZERO);
+    assert_eq!(v.status, IdStatus::Unconfirmed);
+    assert!(v.reason.contains("not the shuffle's doing"), "{}", v.reason);
+    assert_eq!(v.experiments.len(), 2);
+}
+
+#[test]
+fn the_same_history_gives_the_same_step_and_a_partial_history_resumes() {
+    let run = drive(request(Vec::new()));
+    for k in 0..run.history.len() {
+        let r = request(run.history[..k].to_vec());
+        let a = serde_json::to_value(next(&r).unwrap()).unwrap();
+        let b = serde_json::to_value(next(&r).unwrap()).unwrap();
+        assert_eq!(a, b);
+        match next(&r).unwrap() {
+            IdStep::Run { experiment } => assert_eq!(experiment, run.asked[k], "step {k}"),
+            IdStep::Done { .. } => panic!("done after {k} records"),
+        }
+    }
+    // Records are matched by what they ran, not where they are.
+    let mut reversed = run.history.clone();
+    reversed.reverse();
+    match next(&request(reversed)).unwrap() {
+        IdStep::Done { outcome } => assert_eq!(outcome, run.outcome),
+        IdStep::Run { experiment } => panic!("asked again for {experiment:?}"),
+    }
+    // Resuming a killed run: the rest of the run is the same.
+    let resumed = drive(request(run.history[..17].to_vec()));
+    assert_eq!(resumed.outcome, run.outcome);
+    assert_eq!(resumed.asked, run.asked[17..]);
+}
+
+#[test]
+fn the_budget_stops_the_bisection_at_the_current_range() {
+    let mut base = request(Vec::new());
+    base.budget = Some(3);
+    let o = drive(base).outcome;
+    let v = verdict(&o, PIN);
+    assert_eq!(v.status, IdStatus::Id);
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!(pin.range, Some([1, 5]));
+    assert!(v.reason.contains("budget of 3"), "{}", v.reason);
+    assert!(v.reason.contains("odrust.id.budget"), "{}", v.reason);
+    assert_eq!(v.experiments.len(), 3);
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[1, 5]]);
+    // TWO: [1,5] passed, then the budget: the whole range, as the alone run shuffled it
+    let v = verdict(&o, TWO);
+    assert_eq!(v.pin.as_ref().unwrap().range, Some([1, 10]));
+    assert!(v.reproduce.as_ref().unwrap().only.is_empty());
+    // FULL needs four: unconfirmed for lack of budget
+    let v = verdict(&o, FULL);
+    assert_eq!(v.status, IdStatus::Unconfirmed);
+    assert!(v.reason.contains("budget"), "{}", v.reason);
+}
+
+#[test]
+fn records_of_another_fingerprint_are_ignored() {
+    let run = drive(request(Vec::new()));
+    let mut old = run.history.clone();
+    for r in &mut old {
+        r.fingerprint = "old-code".into();
+    }
+    let mut r = request(old);
+    r.next_id = 99;
+    match next(&r).unwrap() {
+        IdStep::Run { experiment } => {
+            assert_eq!(experiment.kind, IdKind::Clean);
+            assert_eq!(experiment.id, 99);
+        }
+        IdStep::Done { .. } => panic!("used records of other code"),
+    }
+}
+
+#[test]
+fn a_run_that_did_not_run_as_asked_counts_as_not_failing_with_a_note() {
+    let run = drive_with(request(Vec::new()), &|r| {
+        if r.experiment.kind == IdKind::Alone
+            && r.experiment.test.as_deref() == Some(PIN)
+            && r.experiment.seed == Some(1)
+        {
+            r.honoured = false;
+        }
+    });
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.pin.as_ref().unwrap().seed, 3);
+    assert_eq!(v.pin.as_ref().unwrap().invocation, Some(5));
+    assert!(
+        run.outcome.notes.iter().any(|n| n.contains(&format!(
+            "(alone of {PIN} under seed 1) did not run as asked; counted as not failing"
+        ))),
+        "{:?}",
+        run.outcome.notes
+    );
+}
+
+#[test]
+fn one_counted_call_is_pinned_by_the_alone_run() {
+    let mut base = request(Vec::new());
+    base.tests = vec![PLAIN.into(), ONE.into()];
+    let o = drive(base).outcome;
+    let v = verdict(&o, ONE);
+    assert_eq!(v.experiments.len(), 2);
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!(pin.invocation, Some(1));
+    assert_eq!(pin.call.as_ref().unwrap().api, "HashSet.iterator");
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[1, 1]]);
+    // a HashSet whose allocation the agent did not see: only the assertion can change
+    assert_eq!(v.repairs.len(), 1);
+    assert_eq!(v.repairs[0].strategy, RepairStrategy::ChangeContainsExactly);
+    assert!(
+        v.reason.contains("HashToLinkedHash is not offered"),
+        "{}",
+        v.reason
+    );
+}
+
+#[test]
+fn no_candidate_when_nothing_fails_only_under_a_seed() {
+    let mut base = request(Vec::new());
+    base.tests = vec![PLAIN.into(), BRITTLE.into()];
+    // BRITTLE without the setter fails clean; PLAIN never fails.
+    let o = drive(base).outcome;
+    assert!(o.tests.is_empty());
+    assert_eq!(o.notes, ["1 test fails without shuffling; not ID"]);
+    assert_eq!(o.experiments, 5);
+}
+
+#[test]
+fn bad_requests_name_the_setting() {
+    let mut r = request(Vec::new());
+    r.seeds = vec![5, 7, 5];
+    let e = next(&r).unwrap_err();
+    assert_eq!(e.code(), "bad-config");
+    assert!(e.is_user_error());
+    let m = e.to_string();
+    assert!(
+        m.contains("odrust.id.seeds") && m.contains("seed 5 is listed twice"),
+        "{m}"
+    );
+    r.seeds.clear();
+    let m = next(&r).unwrap_err().to_string();
+    assert!(m.contains("-Dodrust.id.seeds="), "{m}");
+    let mut r = request(Vec::new());
+    r.clean_runs = 0;
+    let m = next(&r).unwrap_err().to_string();
+    assert!(m.contains("odrust.id.cleanRuns"), "{m}");
+    let mut r = request(Vec::new());
+    r.tests.clear();
+    let e = next(&r).unwrap_err();
+    assert_eq!(e.code(), "bad-config");
+    assert!(e.to_string().contains("no test to run"), "{e}");
+}
+
+#[test]
+fn json_shapes() {
+    let step = next(&request(Vec::new())).unwrap();
+    assert_eq!(
+        serde_json::to_value(step).unwrap(),
+        serde_json::json!({"step": "run", "experiment": {"id": 1, "kind": "clean", "test": null,
+            "order": tests(), "seed": null, "only": []}})
+    );
+    let record: IdRecord = serde_json::from_value(serde_json::json!({
+        "id": 12, "kind": "bisect", "test": PIN, "order": [PIN], "seed": 18446744073709551615u64,
+        "only": [[3, 7], [9, 9]], "fingerprint": "f1",
+        "results": [{"test": PIN, "outcome": "fail", "message": "expected [a, b]"}],
+        "count": 9,
+        "calls": [{"index": 5, "api": "HashMap$KeySet.iterator",
+                   "at": {"class": "com.a.Foo", "method": "names", "file": "Foo.java", "line": 12},
+                   "alloc": {"type": "HashSet", "at": {"class": "com.a.Foo", "method": "<init>"}}},
+                  {"index": 6, "api": "File.list", "at": null, "alloc": null}]
+    }))
+    .unwrap();
+    assert_eq!(record.experiment.kind, IdKind::Bisect);
+    assert_eq!(record.experiment.seed, Some(u64::MAX));
+    assert_eq!(record.experiment.only, vec![[3, 7], [9, 9]]);
+    assert!(record.honoured && record.error.is_none());
+    assert_eq!(record.calls[0].alloc.as_ref().unwrap().kind, "HashSet");
+    assert_eq!(record.calls[0].alloc.as_ref().unwrap().at.line, None);
+    assert_eq!(ranges_text(&record.experiment.only), "3-7,9");
+    let back = serde_json::to_value(&record).unwrap();
+    assert_eq!(back["kind"], "bisect");
+    assert_eq!(back["calls"][0]["alloc"]["type"], "HashSet");
+}
