@@ -1,0 +1,824 @@
+package io.github.odrust.maven.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DexFix's rewrites on small realistic test sources: the patched text is the original with
+ * exactly the expected lines changed (every other character identical, CRLF kept), and it
+ * compiles (javax.tools; AssertJ and Hamcrest samples only where their jars are in the local
+ * Maven repository, Truth samples are checked as text and parsed).
+ */
+class DexFixTest {
+    @TempDir
+    Path dir;
+
+    // ---------------------------------------------------------------- HashToLinkedHash
+
+    private static final List<String> REGISTRY = List.of(
+            "package com.acme;",
+            "",
+            "import java.util.HashMap;",
+            "import java.util.HashSet;",
+            "import java.util.List;",
+            "import java.util.Map;",
+            "import java.util.Set;",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "class RegistryTest {",
+            "    // a comment that stays as it is",
+            "    private final Map<String, Integer> counts = new HashMap<>();",
+            "    private static final Set<String> NAMES = new HashSet<>(List.of(\"b\", \"a\"));",
+            "",
+            "    @Test",
+            "    void keysInOrder() {",
+            "\tMap<String, List<String>> byName = new HashMap<String, List<String>>(16, 0.75f);",
+            "        HashMap<String, Integer> declared = new HashMap<>(counts);",
+            "        register(new HashMap<>(counts), \"x\");",
+            "        Set<String> a = new HashSet<>(), b = new HashSet<>(List.of(\"x\"));",
+            "        Map<String, Integer> seeded = new HashMap<String, Integer>() {{",
+            "            put(\"a\", 1);",
+            "            put(\"b\", 2);",
+            "        }};",
+            "        Set<String> spread = new HashSet<>(",
+            "                NAMES);",
+            "        Set<String> sorted = new java.util.TreeSet<>(NAMES);",
+            "    }",
+            "",
+            "    private static void register(Map<String, Integer> m, String s) {",
+            "    }",
+            "}");
+
+    private static final String IMPORT_LHM = "import java.util.LinkedHashMap;";
+    private static final String IMPORT_LHS = "import java.util.LinkedHashSet;";
+
+    @Test
+    void aFieldInitializerBecomesLinkedAndTheImportGoesRightAfterHashMapsImport() throws Exception {
+        String source = join("\n", REGISTRY);
+        int line = lineOf(REGISTRY, "counts = new HashMap");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(source, line, "HashMap"));
+        assertEquals(join("\n", inserted(with(REGISTRY, line, "    private final Map<String, Integer> counts = new LinkedHashMap<>();"),
+                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertEquals("new HashMap<>() at line " + line + " becomes new LinkedHashMap<>() (java.util.LinkedHashMap imported)",
+                r.description());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+    }
+
+    @Test
+    void aStaticFieldInitializerOfAHashSetWithArgumentsImportsLinkedHashSetAfterHashSetsImport() throws Exception {
+        int line = lineOf(REGISTRY, "NAMES = new HashSet");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "java.util.HashSet"));
+        assertEquals(join("\n", inserted(with(REGISTRY, line,
+                "    private static final Set<String> NAMES = new LinkedHashSet<>(List.of(\"b\", \"a\"));"),
+                lineOf(REGISTRY, "import java.util.HashSet;"), IMPORT_LHS)), r.source());
+        assertTrue(r.description().startsWith("new HashSet<>(...) at line " + line + " becomes new LinkedHashSet<>(...)"), r.description());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+    }
+
+    @Test
+    void aLocalKeepsItsTypeArgumentsConstructorArgumentsAndTabs() throws Exception {
+        int line = lineOf(REGISTRY, "byName = new HashMap");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashMap"));
+        assertEquals(join("\n", inserted(with(REGISTRY, line,
+                "\tMap<String, List<String>> byName = new LinkedHashMap<String, List<String>>(16, 0.75f);"),
+                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+    }
+
+    @Test
+    void aDeclaredHashMapTypeIsLeftAloneAndAnArgumentIsRewritten() throws Exception {
+        int declared = lineOf(REGISTRY, "HashMap<String, Integer> declared");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), declared, "HashMap"));
+        assertTrue(r.source().contains("        HashMap<String, Integer> declared = new LinkedHashMap<>(counts);\n"));
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+
+        int argument = lineOf(REGISTRY, "register(new HashMap");
+        r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), argument, "HashMap"));
+        assertEquals(join("\n", inserted(with(REGISTRY, argument, "        register(new LinkedHashMap<>(counts), \"x\");"),
+                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+    }
+
+    @Test
+    void twoCreationsOnOneLineAreTwoCandidatesOfOneEditEach() throws Exception {
+        int line = lineOf(REGISTRY, "Set<String> a = new HashSet");
+        List<DexFix.Result> results = DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet");
+        assertEquals(2, results.size(), results.toString());
+        int imports = lineOf(REGISTRY, "import java.util.HashSet;");
+        assertEquals(join("\n", inserted(with(REGISTRY, line,
+                "        Set<String> a = new LinkedHashSet<>(), b = new HashSet<>(List.of(\"x\"));"), imports, IMPORT_LHS)),
+                results.get(0).source());
+        assertEquals(join("\n", inserted(with(REGISTRY, line,
+                "        Set<String> a = new HashSet<>(), b = new LinkedHashSet<>(List.of(\"x\"));"), imports, IMPORT_LHS)),
+                results.get(1).source());
+        assertTrue(results.get(0).description().contains("at line " + line + ", column 25"), results.get(0).description());
+        assertTrue(results.get(1).description().contains("at line " + line + ", column 46"), results.get(1).description());
+        for (DexFix.Result r : results) {
+            assertCompiles(r.source(), "com/acme/RegistryTest.java");
+        }
+    }
+
+    @Test
+    void aDoubleBraceSubclassIsRewrittenToo() throws Exception {
+        int line = lineOf(REGISTRY, "seeded = new HashMap");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashMap"));
+        assertEquals(join("\n", inserted(with(REGISTRY, line,
+                "        Map<String, Integer> seeded = new LinkedHashMap<String, Integer>() {{"),
+                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertTrue(r.description().contains("new HashMap<String, Integer>() {...}"), r.description());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+        // A line inside its body: the creation spans it.
+        assertEquals(r.source(), one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line + 1, "HashMap")).source());
+    }
+
+    @Test
+    void aLineInsideAMultiLineCreationFindsTheCreationThatSpansIt() throws Exception {
+        int line = lineOf(REGISTRY, "                NAMES);");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet"));
+        assertEquals(join("\n", inserted(with(REGISTRY, line - 1, "        Set<String> spread = new LinkedHashSet<>("),
+                lineOf(REGISTRY, "import java.util.HashSet;"), IMPORT_LHS)), r.source());
+        assertCompiles(r.source(), "com/acme/RegistryTest.java");
+    }
+
+    @Test
+    void aLineWithoutTheCreationSaysSo() {
+        int line = lineOf(REGISTRY, "sorted = new java.util.TreeSet");
+        DexFix.Result r = DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet").get(0);
+        assertFalse(r.applies());
+        assertEquals("line " + line + " of the source of RegistryTest has no `new HashSet` expression", r.reason());
+        assertThrows(IllegalStateException.class, r::source);
+        assertEquals("the source of RegistryTest has no line 99 (it has 33)",
+                DexFix.hashToLinkedHash(join("\n", REGISTRY), 99, "HashSet").get(0).reason());
+        assertThrows(IllegalArgumentException.class, () -> DexFix.hashToLinkedHash("", 1, "TreeMap"));
+    }
+
+    private static final List<String> QUALIFIED = List.of(
+            "package com.acme;",
+            "",
+            "public class QualifiedTest {",
+            "    java.util.Set<String> names = new java.util.HashSet<>(java.util.List.of(\"a\"));",
+            "}");
+
+    @Test
+    void aFullyQualifiedCreationStaysQualifiedAndImportsNothing() throws Exception {
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", QUALIFIED), 4, "HashSet"));
+        assertEquals(join("\n", with(QUALIFIED, 4,
+                "    java.util.Set<String> names = new java.util.LinkedHashSet<>(java.util.List.of(\"a\"));")), r.source());
+        assertEquals("new java.util.HashSet<>(...) at line 4 becomes new java.util.LinkedHashSet<>(...)", r.description());
+        assertCompiles(r.source(), "com/acme/QualifiedTest.java");
+    }
+
+    private static final List<String> WILDCARD = List.of(
+            "package com.acme;",
+            "",
+            "import java.util.*;",
+            "",
+            "public class WildcardTest {",
+            "    Set<String> names() {",
+            "        return new HashSet<>(Arrays.asList(\"b\", \"a\"));",
+            "    }",
+            "}",
+            "");
+
+    @Test
+    void aCrlfFileWithAWildcardImportStaysCrlfAndGetsNoImport() throws Exception {
+        String source = join("\r\n", WILDCARD);
+        DexFix.Result r = one(DexFix.hashToLinkedHash(source, 7, "HashSet"));
+        assertEquals(join("\r\n", with(WILDCARD, 7, "        return new LinkedHashSet<>(Arrays.asList(\"b\", \"a\"));")), r.source());
+        assertEquals(source.split("\r\n", -1).length, r.source().split("\r\n", -1).length);
+        assertFalse(r.source().replace("\r\n", "").contains("\n"));
+        assertTrue(r.description().endsWith("new LinkedHashSet<>(...)"), r.description());
+        assertCompiles(r.source(), "com/acme/WildcardTest.java");
+    }
+
+    private static final List<String> CLASH = List.of(
+            "package com.acme;",
+            "",
+            "import java.util.HashSet;",
+            "import java.util.Set;",
+            "",
+            "public class ClashTest {",
+            "    static class LinkedHashSet {",
+            "    }",
+            "",
+            "    Set<String> names = new HashSet<>();",
+            "}");
+
+    @Test
+    void aClashingSimpleNameIsWrittenFullyQualified() throws Exception {
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", CLASH), 10, "HashSet"));
+        assertEquals(join("\n", with(CLASH, 10, "    Set<String> names = new java.util.LinkedHashSet<>();")), r.source());
+        assertTrue(r.description().endsWith("(written fully qualified: LinkedHashSet means another type in this file)"),
+                r.description());
+        assertCompiles(r.source(), "com/acme/ClashTest.java");
+    }
+
+    private static final List<String> IMPORTED_CLASH = List.of(
+            "package com.acme;",
+            "",
+            "import java.util.HashMap;",
+            "import java.util.Map;",
+            "",
+            "public class ImportedClashTest {",
+            "    Map<String, String> m = new HashMap<>();",
+            "    LinkedHashMap other;",
+            "}",
+            "",
+            "class LinkedHashMap {",
+            "}");
+
+    @Test
+    void aSimpleNameDeclaredOrUsedForAnotherTypeIsNotImported() throws Exception {
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", IMPORTED_CLASH), 7, "HashMap"));
+        assertEquals(join("\n", with(IMPORTED_CLASH, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
+        assertCompiles(r.source(), "com/acme/ImportedClashTest.java");
+        // Used but not declared here: it is a type of the same package (or of an on-demand import).
+        List<String> used = IMPORTED_CLASH.subList(0, 9);
+        r = one(DexFix.hashToLinkedHash(join("\n", used), 7, "HashMap"));
+        assertEquals(join("\n", with(used, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
+        assertTrue(r.description().endsWith("(written fully qualified: the file's LinkedHashMap is not java.util's)"), r.description());
+    }
+
+    private static final List<String> NOT_JAVA_UTIL = List.of(
+            "package com.acme;",
+            "",
+            "public class OwnHashMapTest {",
+            "    Object m = new HashMap();",
+            "}",
+            "",
+            "class HashMap {",
+            "}");
+
+    @Test
+    void aHashMapThatIsNotJavaUtilsIsNotRewritten() {
+        DexFix.Result r = DexFix.hashToLinkedHash(join("\n", NOT_JAVA_UTIL), 4, "HashMap").get(0);
+        assertFalse(r.applies());
+        assertTrue(r.reason().startsWith("line 4 of OwnHashMapTest.java has no `new java.util.HashMap` expression: HashMap is not"),
+                r.reason());
+    }
+
+    private static final List<String> PACKAGE_ONLY = List.of(
+            "package com.acme;",
+            "",
+            "public class PackageOnlyTest {",
+            "    java.util.Map<String, String> m = new java.util.HashMap<>();",
+            "}");
+
+    @Test
+    void anUnparsableSourceSaysSo() {
+        DexFix.Result r = DexFix.hashToLinkedHash("class {", 1, "HashMap").get(0);
+        assertFalse(r.applies());
+        assertTrue(r.reason().startsWith("cannot parse the source: "), r.reason());
+        // and a qualified creation in a file without imports stays import-free
+        assertEquals(join("\n", with(PACKAGE_ONLY, 4, "    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();")),
+                one(DexFix.hashToLinkedHash(join("\n", PACKAGE_ONLY), 4, "HashMap")).source());
+    }
+
+    // ---------------------------------------------------------------- SortFields
+
+    private static final List<String> REFLECT = List.of(
+            "package com.acme;",
+            "",
+            "import java.lang.reflect.Constructor;",
+            "import java.lang.reflect.Field;",
+            "import java.lang.reflect.Method;",
+            "import java.util.ArrayList;",
+            "import java.util.List;",
+            "import java.util.function.Function;",
+            "",
+            "public class ReflectTest {",
+            "    public int zeta;",
+            "    public int alpha;",
+            "    public int mid;",
+            "",
+            "    public ReflectTest() {",
+            "    }",
+            "",
+            "    public ReflectTest(int x) {",
+            "    }",
+            "",
+            "    public List<String> names() throws Exception {",
+            "        List<String> names = new ArrayList<>();",
+            "        for (Field f : ReflectTest.class.getDeclaredFields()) {",
+            "            names.add(f.getName());",
+            "        }",
+            "        Method first = getClass().getDeclaredMethods()[0];",
+            "        int n = ReflectTest.class.getMethods().length;",
+            "        Constructor<?>[] cs = ReflectTest.class.getDeclaredConstructors();",
+            "        Object made = ReflectTest.class.getConstructors()[0].getName();",
+            "        var all = ReflectTest.class.getConstructors();",
+            "        int both = ReflectTest.class.getFields().length + Object.class.getFields().length;",
+            "        Function<Class<?>, Field[]> ref = Class::getDeclaredFields;",
+            "        ReflectTest.class.getDeclaredFields();",
+            "        Field[] done = java.util.Arrays.stream(ReflectTest.class.getDeclaredFields()).sorted(java.util.Comparator.comparing(Field::getName)).toArray(Field[]::new);",
+            "        return names;",
+            "    }",
+            "}");
+
+    private DexFix.Result sorted(String marker, String method) throws Exception {
+        int line = lineOf(REFLECT, marker);
+        DexFix.Result r = one(DexFix.sortReflection(join("\n", REFLECT), line, method));
+        assertTrue(r.description().startsWith("SortFields: "), r.description());
+        assertCompiles(r.source(), "com/acme/ReflectTest.java");
+        return r;
+    }
+
+    @Test
+    void declaredFieldsInAForLoopComeSortedByNameAndTheTestSeesThemSorted() throws Exception {
+        int line = lineOf(REFLECT, "for (Field f");
+        DexFix.Result r = sorted("for (Field f", "getDeclaredFields");
+        assertEquals(join("\n", with(REFLECT, line, "        for (Field f : java.util.Arrays.stream(ReflectTest.class.getDeclaredFields())"
+                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Field::getName)"
+                + ".thenComparing(java.lang.reflect.Field::toString)).toArray(java.lang.reflect.Field[]::new)) {")), r.source());
+        assertEquals("SortFields: ReflectTest.class.getDeclaredFields() at line " + line
+                + " is sorted by name, then toString() (java.util.Arrays.stream(...).sorted(...).toArray(...))", r.description());
+        // Run it: the loop now sees alpha, mid, zeta.
+        Path classes = compile(r.source(), "com/acme/ReflectTest.java", List.of());
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+            Class<?> c = loader.loadClass("com.acme.ReflectTest");
+            Method names = c.getMethod("names");
+            assertEquals(List.of("alpha", "mid", "zeta"), names.invoke(c.getConstructor().newInstance()));
+        }
+    }
+
+    @Test
+    void methodsAreSortedByNameThenSignatureAndIndexingStillWorks() throws Exception {
+        int line = lineOf(REFLECT, "getDeclaredMethods()[0]");
+        DexFix.Result r = sorted("getDeclaredMethods()[0]", "getDeclaredMethods");
+        assertEquals(join("\n", with(REFLECT, line, "        Method first = java.util.Arrays.stream(getClass().getDeclaredMethods())"
+                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Method::getName)"
+                + ".thenComparing(java.lang.reflect.Method::toString)).toArray(java.lang.reflect.Method[]::new)[0];")), r.source());
+        assertTrue(sorted("getMethods().length", "getMethods").source().contains(".toArray(java.lang.reflect.Method[]::new).length;"));
+    }
+
+    @Test
+    void constructorsKeepTheirWildcardArrayTypeThroughAParenthesizedCast() throws Exception {
+        int line = lineOf(REFLECT, "cs = ReflectTest.class.getDeclaredConstructors()");
+        DexFix.Result r = sorted("cs = ReflectTest.class.getDeclaredConstructors()", "getDeclaredConstructors");
+        assertEquals(join("\n", with(REFLECT, line, "        Constructor<?>[] cs = ((java.lang.reflect.Constructor<?>[]) "
+                + "java.util.Arrays.stream(ReflectTest.class.getDeclaredConstructors())"
+                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Constructor::toString))"
+                + ".toArray(java.lang.reflect.Constructor[]::new));")), r.source());
+        assertTrue(r.description().contains("is sorted by toString()"), r.description());
+        assertTrue(sorted("getConstructors()[0].getName()", "getConstructors").source()
+                .contains(".toArray(java.lang.reflect.Constructor[]::new))[0].getName();"));
+        sorted("var all = ", "getConstructors");
+    }
+
+    @Test
+    void twoCallsOnOneLineAreTwoCandidates() throws Exception {
+        int line = lineOf(REFLECT, "int both");
+        List<DexFix.Result> results = DexFix.sortReflection(join("\n", REFLECT), line, "getFields");
+        assertEquals(2, results.size(), results.toString());
+        assertTrue(results.get(0).source().contains("int both = java.util.Arrays.stream(ReflectTest.class.getFields())"));
+        assertTrue(results.get(0).source().contains(" + Object.class.getFields().length;"));
+        assertTrue(results.get(1).source().contains("int both = ReflectTest.class.getFields().length + java.util.Arrays.stream("
+                + "Object.class.getFields())"));
+        assertTrue(results.get(1).description().contains("column 72"), results.get(1).description());
+        for (DexFix.Result r : results) {
+            assertEquals(join("\n", with(REFLECT, line, r.source().split("\n")[line - 1])), r.source());
+            assertCompiles(r.source(), "com/acme/ReflectTest.java");
+        }
+    }
+
+    @Test
+    void aMethodReferenceAnUnusedResultAndAnAlreadySortedArrayAreNotRewritten() {
+        String source = join("\n", REFLECT);
+        int ref = lineOf(REFLECT, "Class::getDeclaredFields");
+        assertEquals("line " + ref + " of ReflectTest.java has no `.getDeclaredFields()` call (it has a method reference"
+                + " ::getDeclaredFields; SortFields rewrites calls only)", DexFix.sortReflection(source, ref, "getDeclaredFields").get(0).reason());
+        int unused = lineOf(REFLECT, "        ReflectTest.class.getDeclaredFields();");
+        assertEquals("line " + unused + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is a statement whose result"
+                + " is not used", DexFix.sortReflection(source, unused, "getDeclaredFields").get(0).reason());
+        int done = lineOf(REFLECT, "Field[] done");
+        assertEquals("line " + done + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is sorted already",
+                DexFix.sortReflection(source, done, "getDeclaredFields").get(0).reason());
+        assertEquals("line 1 of ReflectTest.java has no `.getMethods()` call", DexFix.sortReflection(source, 1, "getMethods").get(0).reason());
+        assertThrows(IllegalArgumentException.class, () -> DexFix.sortReflection(source, 1, "getRecordComponents"));
+    }
+
+    // ---------------------------------------------------------------- ChangeContainsExactly
+
+    private static final List<String> ASSERTJ = List.of(
+            "package com.acme;",
+            "",
+            "import static org.assertj.core.api.Assertions.assertThat;",
+            "import static org.assertj.core.api.Assertions.entry;",
+            "import static org.junit.jupiter.api.Assertions.assertEquals;",
+            "",
+            "import java.util.HashMap;",
+            "import java.util.HashSet;",
+            "import java.util.List;",
+            "import java.util.Map;",
+            "import java.util.Set;",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "class TagsTest {",
+            "    @Test",
+            "    void tags() {",
+            "        Set<String> tags = new HashSet<>(List.of(\"b\", \"a\"));",
+            "        assertThat(tags).containsExactly(\"a\", \"b\");",
+            "        assertThat(tags)",
+            "                .containsExactlyElementsOf(List.of(\"a\", \"b\"));",
+            "        Map<String, Integer> m = new HashMap<>(Map.of(\"a\", 1, \"b\", 2));",
+            "        assertThat(m).containsExactly(entry(\"a\", 1), entry(\"b\", 2));",
+            "        assertThat(m).containsExactlyEntriesOf(Map.of(\"a\", 1));",
+            "        assertThat(tags.toArray(new String[0])).containsExactly(\"a\", \"b\"); assertThat(tags).containsExactly(\"a\", \"b\");",
+            "        assertEquals(List.of(\"a\", \"b\"), List.copyOf(tags));",
+            "        assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");",
+            "    }",
+            "}");
+
+    private List<DexFix.Result> relaxed(List<String> sample, String marker, int expected) {
+        List<DexFix.Result> results = DexFix.changeContainsExactly(join("\n", sample), lineOf(sample, marker));
+        assertEquals(expected, results.size(), results.toString());
+        results.forEach(r -> assertTrue(r.applies(), r.toString()));
+        return results;
+    }
+
+    @Test
+    void assertjContainsExactlyBecomesContainsExactlyInAnyOrder() throws Exception {
+        int line = lineOf(ASSERTJ, "        assertThat(tags).containsExactly(");
+        DexFix.Result r = relaxed(ASSERTJ, "        assertThat(tags).containsExactly(", 1).get(0);
+        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")), r.source());
+        assertEquals("AssertJ: containsExactly( at line " + line + " becomes containsExactlyInAnyOrder(", r.description());
+        compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
+    }
+
+    @Test
+    void assertjContainsExactlyElementsOfOnEitherLineOfItsStatement() throws Exception {
+        int line = lineOf(ASSERTJ, ".containsExactlyElementsOf(");
+        String expected = join("\n", with(ASSERTJ, line, "                .containsExactlyInAnyOrderElementsOf(List.of(\"a\", \"b\"));"));
+        DexFix.Result r = relaxed(ASSERTJ, ".containsExactlyElementsOf(", 1).get(0);
+        assertEquals(expected, r.source());
+        assertEquals(expected, one(DexFix.changeContainsExactly(join("\n", ASSERTJ), line - 1)).source());
+        compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
+    }
+
+    @Test
+    void assertjMapEntriesGetTwoCandidatesOfWhichTheMapOneCompiles() throws Exception {
+        int line = lineOf(ASSERTJ, "assertThat(m).containsExactly(entry");
+        List<DexFix.Result> results = relaxed(ASSERTJ, "assertThat(m).containsExactly(entry", 2);
+        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(m).containsExactlyInAnyOrder(entry(\"a\", 1), entry(\"b\", 2));")),
+                results.get(0).source());
+        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(m).containsOnly(entry(\"a\", 1), entry(\"b\", 2));")),
+                results.get(1).source());
+        assertTrue(results.get(1).description().contains("for a Map"), results.get(1).description());
+        Optional<List<Path>> jars = assertjJars();
+        if (jars.isPresent()) {
+            assertNotNull(compileError(results.get(0).source(), "com/acme/TagsTest.java", jars.get()));
+            assertCompiles(results.get(1).source(), "com/acme/TagsTest.java", jars.get());
+        }
+        DexFix.Result entries = relaxed(ASSERTJ, "containsExactlyEntriesOf", 1).get(0);
+        assertTrue(entries.source().contains("        assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of(\"a\", 1));\n"));
+        compileIfPresent(entries.source(), "com/acme/TagsTest.java", assertjJars());
+    }
+
+    @Test
+    void twoStatementsOnOneLineGiveTwoCandidates() throws Exception {
+        int line = lineOf(ASSERTJ, "tags.toArray(new String[0])");
+        List<DexFix.Result> results = relaxed(ASSERTJ, "tags.toArray(new String[0])", 2);
+        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags.toArray(new String[0])).containsExactlyInAnyOrder(\"a\", \"b\");"
+                + " assertThat(tags).containsExactly(\"a\", \"b\");")), results.get(0).source());
+        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags.toArray(new String[0])).containsExactly(\"a\", \"b\");"
+                + " assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")), results.get(1).source());
+        for (DexFix.Result r : results) {
+            compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
+        }
+    }
+
+    @Test
+    void junitAssertEqualsAndAnAlreadyUnorderedAssertionAreNotRewrittenAndSayWhy() {
+        int line = lineOf(ASSERTJ, "assertEquals(List.of");
+        String reason = DexFix.changeContainsExactly(join("\n", ASSERTJ), line).get(0).reason();
+        assertEquals("line " + line + " of the source of TagsTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
+                + " Hamcrest contains, Truth .inOrder()): assertEquals compares in order, and it has no order-insensitive equivalent"
+                + " without knowing the types (a List against a Set, arrays, maps)", reason);
+        int unordered = lineOf(ASSERTJ, "containsExactlyInAnyOrder(");
+        assertFalse(DexFix.changeContainsExactly(join("\n", ASSERTJ), unordered).get(0).applies());
+        assertEquals("line 14 of the source of TagsTest is in no statement",
+                DexFix.changeContainsExactly(join("\n", ASSERTJ), 14).get(0).reason());
+    }
+
+    private static final List<String> HAMCREST = List.of(
+            "package com.acme;",
+            "",
+            "import static org.hamcrest.MatcherAssert.assertThat;",
+            "import static org.hamcrest.Matchers.arrayContaining;",
+            "import static org.hamcrest.Matchers.contains;",
+            "import static org.hamcrest.Matchers.is;",
+            "",
+            "import java.util.HashSet;",
+            "import java.util.List;",
+            "import java.util.Set;",
+            "import org.hamcrest.Matchers;",
+            "import org.hamcrest.collection.IsIterableContainingInOrder;",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "public class HamcrestTest {",
+            "    @Test",
+            "    public void tags() {",
+            "        Set<String> tags = new HashSet<>(List.of(\"b\", \"a\"));",
+            "        assertThat(tags, contains(\"a\", \"b\"));",
+            "        assertThat(tags.toArray(new String[0]), arrayContaining(\"a\", \"b\"));",
+            "        assertThat(tags, Matchers.contains(\"a\", \"b\"));",
+            "        assertThat(tags, IsIterableContainingInOrder.contains(\"a\", \"b\"));",
+            "        assertThat(tags, org.hamcrest.Matchers.contains(Matchers.is(\"a\"), is(\"b\")));",
+            "        assertThat(tags.contains(\"a\"), is(true));",
+            "    }",
+            "}");
+
+    @Test
+    void hamcrestContainsInACrlfFileBecomesContainsInAnyOrderWithItsStaticImport() throws Exception {
+        int line = lineOf(HAMCREST, "assertThat(tags, contains(");
+        String source = join("\r\n", HAMCREST);
+        DexFix.Result r = one(DexFix.changeContainsExactly(source, line));
+        assertEquals(join("\r\n", inserted(with(HAMCREST, line, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"),
+                lineOf(HAMCREST, "import static org.hamcrest.Matchers.contains;"),
+                "import static org.hamcrest.Matchers.containsInAnyOrder;")), r.source());
+        assertEquals("Hamcrest: contains( at line " + line + " becomes containsInAnyOrder( (import static"
+                + " org.hamcrest.Matchers.containsInAnyOrder added)", r.description());
+        compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
+    }
+
+    @Test
+    void hamcrestArrayContainingAndQualifiedContainsAreRelaxed() throws Exception {
+        int line = lineOf(HAMCREST, "arrayContaining(");
+        DexFix.Result r = relaxed(HAMCREST, "arrayContaining(", 1).get(0);
+        assertEquals(join("\n", inserted(with(HAMCREST, line,
+                "        assertThat(tags.toArray(new String[0]), arrayContainingInAnyOrder(\"a\", \"b\"));"),
+                lineOf(HAMCREST, "import static org.hamcrest.Matchers.arrayContaining;"),
+                "import static org.hamcrest.Matchers.arrayContainingInAnyOrder;")), r.source());
+        compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
+
+        line = lineOf(HAMCREST, "Matchers.contains(\"a\"");
+        r = relaxed(HAMCREST, "Matchers.contains(\"a\"", 1).get(0);
+        assertEquals(join("\n", with(HAMCREST, line, "        assertThat(tags, Matchers.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
+
+        line = lineOf(HAMCREST, "IsIterableContainingInOrder.contains(");
+        r = relaxed(HAMCREST, "IsIterableContainingInOrder.contains(", 1).get(0);
+        assertEquals(join("\n", with(HAMCREST, line, "        assertThat(tags,"
+                + " org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
+
+        line = lineOf(HAMCREST, "org.hamcrest.Matchers.contains(");
+        r = relaxed(HAMCREST, "org.hamcrest.Matchers.contains(", 1).get(0);
+        assertEquals(join("\n", with(HAMCREST, line,
+                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(Matchers.is(\"a\"), is(\"b\")));")), r.source());
+        compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
+    }
+
+    @Test
+    void collectionContainsIsNotAMatcher() {
+        int line = lineOf(HAMCREST, "tags.contains(\"a\")");
+        assertFalse(DexFix.changeContainsExactly(join("\n", HAMCREST), line).get(0).applies());
+    }
+
+    private static final List<String> HAMCREST_COLLECTION = List.of(
+            "package com.acme;",
+            "",
+            "import static org.hamcrest.MatcherAssert.assertThat;",
+            "import static org.hamcrest.collection.IsIterableContainingInOrder.contains;",
+            "",
+            "import java.util.List;",
+            "",
+            "public class InOrderTest {",
+            "    public void tags(List<String> tags) {",
+            "        assertThat(tags, contains(\"a\", \"b\"));",
+            "    }",
+            "}");
+
+    @Test
+    void containsFromIsIterableContainingInOrderImportsIsIterableContainingInAnyOrder() throws Exception {
+        DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", HAMCREST_COLLECTION), 10));
+        assertEquals(join("\n", inserted(with(HAMCREST_COLLECTION, 10, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"), 4,
+                "import static org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder;")), r.source());
+        compileIfPresent(r.source(), "com/acme/InOrderTest.java", hamcrestJars());
+    }
+
+    private static final List<String> HAMCREST_WILDCARD = List.of(
+            "package com.acme;",
+            "",
+            "import static org.hamcrest.MatcherAssert.assertThat;",
+            "import static org.hamcrest.Matchers.*;",
+            "",
+            "import java.util.List;",
+            "",
+            "public class WildcardMatchersTest {",
+            "    public void tags(List<String> tags) {",
+            "        assertThat(tags, contains(\"a\", \"b\"));",
+            "    }",
+            "",
+            "    static boolean containsInAnyOrder(String s) {",
+            "        return false;",
+            "    }",
+            "}");
+
+    @Test
+    void wildcardMatchersNeedNoImportAndAnOwnMethodOfTheSameNameMakesItQualified() throws Exception {
+        List<String> plain = HAMCREST_WILDCARD.subList(0, 11).stream().collect(Collectors.toCollection(ArrayList::new));
+        plain.add("}");
+        DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", plain), 10));
+        assertEquals(join("\n", with(plain, 10, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        compileIfPresent(r.source(), "com/acme/WildcardMatchersTest.java", hamcrestJars());
+
+        r = one(DexFix.changeContainsExactly(join("\n", HAMCREST_WILDCARD), 10));
+        assertEquals(join("\n", with(HAMCREST_WILDCARD, 10,
+                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        compileIfPresent(r.source(), "com/acme/WildcardMatchersTest.java", hamcrestJars());
+    }
+
+    private static final List<String> TRUTH = List.of(
+            "package com.acme;",
+            "",
+            "import static com.google.common.truth.Truth.assertThat;",
+            "",
+            "import java.util.List;",
+            "import java.util.Set;",
+            "",
+            "class TruthTest {",
+            "    void tags(Set<String> tags) {",
+            "        assertThat(tags).containsExactly(\"a\", \"b\").inOrder();",
+            "        assertThat(tags)",
+            "                .containsExactlyElementsIn(List.of(\"a\", \"b\"))",
+            "                .inOrder();",
+            "        assertThat(tags).containsExactly(\"a\", \"b\");",
+            "    }",
+            "}");
+
+    @Test
+    void truthLosesItsInOrder() {
+        DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", TRUTH), 10));
+        assertEquals(join("\n", with(TRUTH, 10, "        assertThat(tags).containsExactly(\"a\", \"b\");")), r.source());
+        assertEquals("Truth: .inOrder() after containsExactly(...) at line 10 removed (without it the assertion ignores order)",
+                r.description());
+        JavaSources.parser().parse(r.source()).getResult().orElseThrow();
+
+        List<String> joined = new ArrayList<>(TRUTH);
+        joined.set(11, "                .containsExactlyElementsIn(List.of(\"a\", \"b\"));");
+        joined.remove(12);
+        for (int line = 11; line <= 13; line++) {
+            assertEquals(join("\n", joined), one(DexFix.changeContainsExactly(join("\n", TRUTH), line)).source());
+        }
+        assertTrue(JavaSources.parser().parse(join("\n", joined)).isSuccessful());
+
+        assertEquals("line 14 of the source of TruthTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
+                + " Hamcrest contains, Truth .inOrder()): Truth's containsExactly(...) without .inOrder() ignores order already",
+                DexFix.changeContainsExactly(join("\n", TRUTH), 14).get(0).reason());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static DexFix.Result one(List<DexFix.Result> results) {
+        assertEquals(1, results.size(), results.toString());
+        assertTrue(results.get(0).applies(), results.get(0).toString());
+        return results.get(0);
+    }
+
+    private static String join(String eol, List<String> lines) {
+        return String.join(eol, lines) + eol;
+    }
+
+    /** The 1-based line of the only line containing {@code marker}. */
+    private static int lineOf(List<String> lines, String marker) {
+        List<Integer> found = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(marker)) {
+                found.add(i + 1);
+            }
+        }
+        assertEquals(1, found.size(), marker + " on lines " + found);
+        return found.get(0);
+    }
+
+    private static List<String> with(List<String> lines, int line, String text) {
+        List<String> copy = new ArrayList<>(lines);
+        copy.set(line - 1, text);
+        return copy;
+    }
+
+    private static List<String> inserted(List<String> lines, int afterLine, String text) {
+        List<String> copy = new ArrayList<>(lines);
+        copy.add(afterLine, text);
+        return copy;
+    }
+
+    private void assertCompiles(String source, String relative) throws IOException {
+        assertCompiles(source, relative, List.of());
+    }
+
+    private void assertCompiles(String source, String relative, List<Path> jars) throws IOException {
+        String error = compileError(source, relative, jars);
+        assertEquals(null, error, () -> "does not compile: " + error + "\n" + source);
+    }
+
+    private void compileIfPresent(String source, String relative, Optional<List<Path>> jars) throws IOException {
+        assertTrue(JavaSources.parser().parse(source).isSuccessful(), source);
+        if (jars.isPresent()) {
+            assertCompiles(source, relative, jars.get());
+        }
+    }
+
+    private Path compile(String source, String relative, List<Path> jars) throws IOException {
+        Path root = Files.createTempDirectory(dir, "compile");
+        String error = compileInto(root, source, relative, jars);
+        assertEquals(null, error, () -> "does not compile: " + error + "\n" + source);
+        return root.resolve("classes");
+    }
+
+    /** The compiler's errors, or null when the source compiled. */
+    private String compileError(String source, String relative, List<Path> jars) throws IOException {
+        return compileInto(Files.createTempDirectory(dir, "compile"), source, relative, jars);
+    }
+
+    private static String compileInto(Path root, String source, String relative, List<Path> jars) throws IOException {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        assertNotNull(javac, "the tests run on a JDK");
+        Path file = root.resolve("src").resolve(relative);
+        Path classes = root.resolve("classes");
+        Files.createDirectories(file.getParent());
+        Files.createDirectories(classes);
+        Files.write(file, source.getBytes(StandardCharsets.UTF_8));
+        List<Path> classpath = new ArrayList<>(jars);
+        for (String c : List.of("org.junit.jupiter.api.Test", "org.apiguardian.api.API", "org.opentest4j.AssertionFailedError")) {
+            located(c).ifPresent(classpath::add);
+        }
+        List<String> options = List.of("-d", classes.toString(), "-proc:none", "-encoding", "UTF-8", "-classpath",
+                classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            if (javac.getTask(new StringWriter(), files, diagnostics, options, null, files.getJavaFileObjects(file.toFile())).call()) {
+                return null;
+            }
+        }
+        return diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+                .map(d -> "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT)).collect(Collectors.joining("\n"));
+    }
+
+    private static Optional<Path> located(String className) {
+        try {
+            return Optional.of(Paths.get(Class.forName(className).getProtectionDomain().getCodeSource().getLocation().toURI()));
+        } catch (ClassNotFoundException | URISyntaxException | NullPointerException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The newest {@code artifact-<version>.jar} of the local Maven repository, if any. */
+    private static Optional<Path> m2Jar(String group, String artifact) {
+        Path dir = Paths.get(System.getProperty("user.home"), ".m2", "repository").resolve(group.replace('.', '/')).resolve(artifact);
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(dir)) {
+            return versions.map(v -> v.resolve(artifact + "-" + v.getFileName() + ".jar")).filter(Files::isRegularFile)
+                    .max(Comparator.comparing(Path::toString));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<List<Path>> assertjJars() {
+        return m2Jar("org.assertj", "assertj-core").map(List::of);
+    }
+
+    private static Optional<List<Path>> hamcrestJars() {
+        Optional<Path> two = m2Jar("org.hamcrest", "hamcrest");
+        if (two.isPresent()) {
+            return Optional.of(List.of(two.get()));
+        }
+        Optional<Path> library = m2Jar("org.hamcrest", "hamcrest-library");
+        Optional<Path> core = m2Jar("org.hamcrest", "hamcrest-core");
+        return library.isPresent() && core.isPresent() ? Optional.of(List.of(library.get(), core.get())) : Optional.empty();
+    }
+}
