@@ -88,6 +88,8 @@ class ShuffleIT {
             int calls = plain.lines.size();
             assertEquals(26, calls, jdk);
             assertEquals("{\"count\":" + calls + "}", clean.log.get(clean.log.size() - 1), jdk + ": count is exact");
+            assertEquals(calls + 1, clean.log.size(), jdk + ": every counted call is logged (fewer than log-limit)");
+            assertTrue(clean.log.get(25).startsWith("{\"index\":26,\"api\":\"File.list\""), clean.log.get(25));
 
             Run a = run(jdk, project() + "seed 11\n");
             Run again = run(jdk, project() + "seed 11\n");

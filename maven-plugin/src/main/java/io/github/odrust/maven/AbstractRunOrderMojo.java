@@ -1,7 +1,10 @@
 package io.github.odrust.maven;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.idtests.Shuffle;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -10,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -25,11 +29,39 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.name")
     protected String name;
 
+    /**
+     * Runs the order with JDK methods of unspecified order shuffled under this seed
+     * (docs/id-tests.md), as {@code odrust:detect-id} does; its reports print the command.
+     */
+    @Parameter(property = "odrust.id.seed")
+    protected Long idSeed;
+
+    /** With {@code odrust.id.seed}: shuffle only these counted calls, e.g. 5 or 3-7,12 (default all). */
+    @Parameter(property = "odrust.id.only")
+    protected String idOnly;
+
+    /**
+     * Whose calls are shuffled: {@code project} (default), calls whose first caller outside the JDK
+     * (and assertion libraries) is the module's own code; {@code any}, calls from any code.
+     */
+    @Parameter(property = "odrust.id.filter", defaultValue = "project")
+    protected String idFilter;
+
+    /** Comma-separated class-name prefixes whose calls count as the module's own, e.g. com.acme.lib. */
+    @Parameter(property = "odrust.id.include")
+    protected String idInclude;
+
     protected abstract String goal();
 
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         OrderInput input = OrderInput.resolve(order, project.getBasedir(), name);
+        List<long[]> only = Shuffle.parseOnly(idOnly);
+        if (idSeed == null && !only.isEmpty()) {
+            throw new MojoFailureException("odrust.id.only needs -Dodrust.id.seed: it chooses which shuffled calls to shuffle"
+                    + " under that seed (the reproduce command of odrust:detect-id gives both)");
+        }
+        Shuffle.Filter filter = Shuffle.Filter.of(idFilter, idInclude);
         Engine engine = engine();
         TestModule module = testModule();
         Path out = outputDirectory.toPath();
@@ -38,12 +70,50 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         Path dir = out.resolve("run-order").resolve(input.name);
         clean(dir);
         getLog().info("running " + input.source + " in " + module.id() + " (" + String.join(" + ", module.frameworks) + ")");
-        RunResult result = new OrderRunner(module, engine, suite, dir, getLog()).onTest(this::print).run(input.text, input.source);
+        OrderRunner runner = new OrderRunner(module, engine, suite, dir, getLog()).onTest(this::print);
+        Path shuffleLog = dir.resolve("shuffle.jsonl");
+        if (idSeed != null) {
+            JsonArray ranges = new JsonArray();
+            for (long[] r : only) {
+                JsonArray a = new JsonArray();
+                a.add(r[0]);
+                a.add(r[1]);
+                ranges.add(a);
+            }
+            Path options = dir.resolve("agent-options.txt");
+            try {
+                Files.createDirectories(dir);
+                Files.deleteIfExists(shuffleLog);
+                Files.write(options, Shuffle.options(module, filter, idSeed, ranges, !only.isEmpty(),
+                        shuffleLog, "odrust:" + goal() + " -Dodrust.id.seed=" + idSeed).getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
+            }
+            runner.recording(options);
+            getLog().info("shuffling JDK results under seed " + idSeed + (only.isEmpty() ? "" : ", only calls " + idOnly)
+                    + " (docs/id-tests.md)");
+        }
+        RunResult result = runner.run(input.text, input.source);
+        if (idSeed != null) {
+            Shuffle.Log l = Shuffle.read(shuffleLog);
+            getLog().info("shuffled calls counted: " + (l.count < 0 ? "unknown (the test JVM did not exit normally)" : l.count));
+            for (JsonElement c : l.calls) {
+                JsonObject call = c.getAsJsonObject();
+                JsonObject at = call.getAsJsonObject("at");
+                getLog().info("  call " + call.get("index") + ": " + call.get("api").getAsString() + " at "
+                        + at.get("class").getAsString() + "." + at.get("method").getAsString() + "("
+                        + (at.get("file").isJsonNull() ? "?" : at.get("file").getAsString()) + ":"
+                        + (at.get("line").isJsonNull() ? "?" : at.get("line").getAsString()) + ")");
+            }
+        }
 
         getLog().info(String.format("%s: %s in %d JVM%s, %d segment%s: %s", goal(), Words.count(result.results.size(), "test"), result.jvms.size(),
                 result.jvms.size() == 1 ? "" : "s", result.segments.size(), result.segments.size() == 1 ? "" : "s", counts(result)));
         getLog().info("result: " + dir.resolve("result.json"));
-        getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order=" + input.reproduceArgument(project.getBasedir()));
+        getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order=" + input.reproduceArgument(project.getBasedir())
+                + (idSeed == null ? "" : " -Dodrust.id.seed=" + idSeed + (only.isEmpty() ? "" : " -Dodrust.id.only=" + idOnly.trim())
+                        + (filter.any ? " -Dodrust.id.filter=any" : "")
+                        + (filter.include.isEmpty() ? "" : " -Dodrust.id.include=" + String.join(",", filter.include))));
         if (!Boolean.TRUE.equals(result.honoured)) {
             throw new MojoExecutionException("odrust could not run the order exactly as asked (" + result.firstDifference
                     + "); the outcomes above belong to the order that really ran, recorded in " + dir.resolve("result.json")

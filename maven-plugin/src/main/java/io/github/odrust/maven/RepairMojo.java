@@ -2,11 +2,13 @@ package io.github.odrust.maven;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.repair.IdRepairer;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.Repairer;
 import io.github.odrust.maven.run.Discovery;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
@@ -51,9 +53,19 @@ public class RepairMojo extends AbstractOdrustMojo {
         }
         Engine engine = engine();
         Path out = outputDirectory.toPath();
-        Repairer.checkInput(out, engine.version(), test); // before anything runs: a missing report or test fails fast
+        JsonObject idReport = IdRepairer.report(out);
+        boolean od = idReport == null || java.nio.file.Files.isRegularFile(out.resolve("report.json"));
+        if (od) {
+            Repairer.checkInput(out, engine.version(), test); // before anything runs: a missing report or test fails fast
+        }
         TestModule module = testModule();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        if (idReport != null) {
+            repairIdTests(engine, module, suite, out, idReport);
+        }
+        if (!od) {
+            return;
+        }
         Repairer.Settings s = new Repairer.Settings();
         s.test = test;
         s.apply = apply;
@@ -69,6 +81,30 @@ public class RepairMojo extends AbstractOdrustMojo {
                 project.getProperties().getProperty("maven.compiler.target"));
         RepairFile result = new Repairer(engine, module, suite, out, s, getLog()).run();
         print(result, s);
+    }
+
+    /** The implementation-dependent tests of the last odrust:detect-id (docs/id-tests.md). */
+    private void repairIdTests(Engine engine, TestModule module, JsonObject suite, Path out, JsonObject report)
+            throws MojoExecutionException {
+        IdRepairer.Settings s = new IdRepairer.Settings();
+        s.apply = apply;
+        s.test = test;
+        project.getCompileSourceRoots().forEach(r -> s.sourceRoots.add(new File(r)));
+        project.getTestCompileSourceRoots().forEach(r -> s.sourceRoots.add(new File(r)));
+        s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
+        s.release = project.getProperties().getProperty("maven.compiler.release",
+                project.getProperties().getProperty("maven.compiler.target"));
+        String executionRoot = session.getExecutionRootDirectory();
+        s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
+        List<JsonObject> entries = new IdRepairer(engine, module, suite, out, s, getLog()).run(report);
+        long patched = entries.stream().filter(e -> "patched".equals(e.get("status").getAsString())).count();
+        for (JsonObject e : entries) {
+            if ("no-candidate".equals(e.get("status").getAsString())) {
+                getLog().warn(String.format("no patch %s: %s", e.get("test").getAsString(), e.get("reason").getAsString()));
+            }
+        }
+        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(entries.size(),
+                "implementation-dependent test") + "; details in " + out.resolve("repair").resolve("id-repair.json"));
     }
 
     private void print(RepairFile result, Repairer.Settings s) {

@@ -51,7 +51,7 @@ import java.util.Set;
  * only 3-7                              # repeated: shuffle only these counted calls (default all)
  * filter any                            # every non-JDK caller counts (default: project)
  * track-allocations true                # remember where HashMaps and HashSets of the module are made
- * log /abs/shuffle.jsonl                # the counted calls within 'only' and the final count
+ * log /abs/shuffle.jsonl                # the counted calls (within 'only') and the final count
  * log-limit 64                          # at most this many calls in the log
  * </pre>
  */

@@ -356,4 +356,39 @@ class ProtocolTest {
         assertTrue(done.isDone());
         assertEquals("unexplained", done.outcome.get("status").getAsString());
     }
+
+    @Test
+    void idNextPlansTheCleanRunFirstAndIdReportRendersAnOutcome() {
+        JsonObject request = json("{'tests':['p.A#a','p.B#b'],'seeds':[5,6],'clean_runs':1,'fingerprint':'f',"
+                + "'history':[],'next_id':1}");
+        IdStep first = roundTrip(engine.call("id_next", request), IdStep.class);
+        assertEquals("run", first.step);
+        assertEquals(1, first.experiment.id);
+        assertEquals("clean", first.experiment.kind);
+        assertEquals(List.of("p.A#a", "p.B#b"), first.experiment.order);
+        assertEquals(null, first.experiment.seed);
+        assertEquals(0, first.experiment.only.size());
+        JsonArray history = new JsonArray();
+        for (int id = 1; id <= 3; id++) {
+            JsonObject record = json("{'id':" + id + ",'kind':'" + (id == 1 ? "clean" : "shuffled") + "','order':['p.A#a','p.B#b'],"
+                    + "'only':[],'fingerprint':'f','count':2,'calls':[],'results':[{'test':'p.A#a','outcome':'pass'},"
+                    + "{'test':'p.B#b','outcome':'pass'}]}");
+            if (id > 1) {
+                record.addProperty("seed", id + 3);
+            }
+            history.add(record);
+        }
+        request.add("history", history);
+        request.addProperty("next_id", 4);
+        IdStep done = roundTrip(engine.call("id_next", request), IdStep.class);
+        assertTrue(done.isDone());
+        assertEquals(0, done.outcome.getAsJsonArray("tests").size(), "nothing failed under a seed: no ID test");
+        JsonObject report = new JsonObject();
+        report.addProperty("module", "g:a");
+        report.add("outcome", done.outcome);
+        report.addProperty("reproduce_command", "mvn odrust:run-order -Dodrust.order={test} -Dodrust.id.seed={seed}");
+        JsonObject rendered = engine.call("id_report", report);
+        assertTrue(rendered.get("html").getAsString().contains("g:a"), rendered.toString());
+        assertTrue(rendered.get("xml").getAsString().contains("<testsuite"), rendered.toString());
+    }
 }

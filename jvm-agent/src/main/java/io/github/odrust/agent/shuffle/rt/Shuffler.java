@@ -98,7 +98,7 @@ public final class Shuffler {
      *
      * @param seedOrNull the seed; {@code null}: count, never shuffle
      * @param onlyRanges inclusive [from, to] pairs, flattened; empty: all counted calls
-     * @param logFile JSON lines: the counted calls within {@code only} (at most {@code limit}),
+     * @param logFile JSON lines: the counted calls within {@code only} (all when there are none; at most {@code limit}),
      *     then {@code {"count":N}} when the JVM exits
      */
     public static void configure(Long seedOrNull, long[] onlyRanges, String[] rootPaths, String[] includePrefixes,
@@ -348,7 +348,7 @@ public final class Shuffler {
             k = ++counter;
         }
         boolean inRange = inOnly(k);
-        if (inRange && only.length > 0) {
+        if (inRange) {
             describe(k, api, site, source);
         }
         return seeded && inRange ? k : -k;

@@ -1,0 +1,19 @@
+package com.example;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class CatalogTest {
+    /** ID: assumes the HashSet of Catalog.names() iterates as it does today. */
+    @Test
+    public void joinedNames() {
+        assertEquals("a,b,c,d,e", Catalog.joined());
+    }
+
+    /** Not ID: compares sets, whatever their order. */
+    @Test
+    public void sameNames() {
+        assertEquals(new java.util.HashSet<>(java.util.Arrays.asList("e", "d", "c", "b", "a")), Catalog.names());
+    }
+}

@@ -1,0 +1,60 @@
+import groovy.json.JsonSlurper
+import groovy.xml.XmlSlurper
+
+String log = new File(basedir, 'build.log').getText('UTF-8')
+def slurp = { String p -> new JsonSlurper().parse(new File(basedir, p)) }
+
+// 1 (kept aside by goal 5): three ID tests, each pinned to one call, with the repairs the engine chose
+File previous = new File(basedir, 'target/odrust/id.previous-1')
+assert previous.isDirectory() : "goal 5 did not keep the earlier run aside"
+assert log.contains('the earlier run in') && log.contains('is kept in') : "goal 5 did not say it kept the earlier run"
+def first = slurp('target/odrust/id.previous-1/report.json')
+assert first.settings.seeds == [21, 22, 23]
+def byTest = first.outcome.tests.collectEntries { [(it.test): it] }
+assert byTest.keySet() == ['com.example.CatalogTest#joinedNames', 'com.example.DescriberTest#describesFieldsInOrder',
+                           'com.example.TagsTest#tagsInOrder'] as Set : "reported: " + byTest.keySet()
+assert byTest.values().every { it.status == 'id' && it.failing_seeds == [21, 22, 23] && it.pin.invocation != null }
+
+def joined = byTest['com.example.CatalogTest#joinedNames']
+assert joined.pin.call.api == 'HashMap$KeySet.iterator'
+assert joined.pin.call.at.class == 'com.example.Catalog' && joined.pin.call.at.method == 'joined' && joined.pin.call.at.line == 25
+assert joined.pin.call.alloc.type == 'HashSet' && joined.pin.call.alloc.at.line == 14 : "the HashSet's allocation: " + joined.pin.call
+assert joined.repairs[0].strategy == 'HashToLinkedHash' && joined.repairs[0].line == 14
+
+def fields = byTest['com.example.DescriberTest#describesFieldsInOrder']
+assert fields.pin.call.api == 'Class.getDeclaredFields' && fields.pin.call.at.class == 'com.example.Describer'
+assert fields.repairs[0].strategy == 'SortFields' && fields.repairs[0].target == 'getDeclaredFields'
+
+def tags = byTest['com.example.TagsTest#tagsInOrder']
+assert tags.pin.call.at.class == 'com.example.TagsTest' : "AssertJ's iteration is pinned to the test's line: " + tags.pin.call
+assert tags.repairs*.strategy == ['HashToLinkedHash', 'ChangeContainsExactly']
+
+def xml = new XmlSlurper().parse(new File(previous, 'surefire-reports/TEST-odrust-id.xml'))
+assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 3
+assert new File(previous, 'report.html').text.contains('com.example.DescriberTest#describesFieldsInOrder')
+assert log.contains("-Dodrust.order='com.example.CatalogTest#joinedNames' -Dodrust.id.seed=21 -Dodrust.id.only=1") : "no reproduce command"
+
+// 2: the reproduce command fails the test and names the call
+assert log =~ /FAIL\s+com\.example\.CatalogTest#joinedNames/
+assert log.contains('call 1: HashMap$KeySet.iterator at com.example.Catalog.joined(Catalog.java:25)')
+
+// 3: three verified patches, none applied
+def repairs = slurp('target/odrust/repair/id-repair.json').repairs.collectEntries { [(it.test): it] }
+assert repairs.values()*.status == ['patched'] * 3 : repairs
+assert repairs['com.example.CatalogTest#joinedNames'].source == 'HashToLinkedHash'
+assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'SortFields'
+assert repairs['com.example.TagsTest#tagsInOrder'].source == 'ChangeContainsExactly'
+assert repairs['com.example.TagsTest#tagsInOrder'].tried.any { it.strategy == 'HashToLinkedHash' } : "HashToLinkedHash was not tried first"
+assert repairs.values().every { !it.applied && it.verified_seeds.size() > 3 }
+String patch = new File(repairs['com.example.CatalogTest#joinedNames'].patch).text
+assert patch.contains('+        Set<String> names = new LinkedHashSet<>();') && patch.contains('+import java.util.LinkedHashSet;')
+assert new File(basedir, 'src/main/java/com/example/Catalog.java').text.contains('new HashSet<>()') : "a source was changed"
+assert new File(basedir, 'src/test/java/com/example/TagsTest.java').text.contains('.containsExactly(')
+
+// 4: same settings: resumed, nothing ran again
+assert log.contains('resuming after 15 experiments') || log =~ /resuming after \d+ experiments/
+
+// 5: one seed, the same three tests
+def last = slurp('target/odrust/id/report.json')
+assert last.settings.seeds == [7]
+assert last.outcome.tests*.test as Set == byTest.keySet()

@@ -1,0 +1,238 @@
+package io.github.odrust.maven.idtests;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.IdStep;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.Words;
+import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.Discovery;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * The detect-id loop (docs/id-tests.md): asks the engine ({@code id_next}) for the next run (clean,
+ * shuffled under a seed, the candidate alone, a bisection step), runs it with the jvm-agent in
+ * shuffle mode, records it in {@code id/experiments.jsonl} as it ends, and writes the verdicts to
+ * {@code id/report.json}, {@code id/report.html} and {@code id/surefire-reports/TEST-odrust-id.xml}.
+ * A killed run resumes from its records; a run with other settings first moves the earlier run's
+ * directory aside.
+ */
+public final class IdDetector {
+    /** What the user asked for. */
+    public static final class Settings {
+        public long seed;
+        public int seedCount = 4;
+        public int cleanRuns = 1;
+        public Integer budget;
+        public Shuffle.Filter filter = new Shuffle.Filter();
+
+        public List<Long> seeds() {
+            List<Long> s = new ArrayList<>();
+            for (int i = 0; i < seedCount; i++) {
+                s.add(seed + i);
+            }
+            return s;
+        }
+
+        JsonObject toJson() {
+            JsonObject o = new JsonObject();
+            o.addProperty("seed", seed);
+            o.add("seeds", Engine.GSON.toJsonTree(seeds()));
+            o.addProperty("clean_runs", cleanRuns);
+            if (budget != null) {
+                o.addProperty("budget", budget);
+            }
+            o.addProperty("filter", filter.any ? "any" : "project");
+            o.add("include", Engine.GSON.toJsonTree(filter.include));
+            return o;
+        }
+    }
+
+    private final Engine engine;
+    private final TestModule module;
+    private final JsonObject suite;
+    private final Path dir;
+    private final Settings settings;
+    private final Log log;
+
+    public IdDetector(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.suite = suite;
+        this.dir = out.resolve("id");
+        this.settings = settings;
+        this.log = log;
+    }
+
+    /** The recorded settings of an earlier run in {@code out/id}, or null. */
+    public static JsonObject savedSettings(Path out) {
+        Path f = out.resolve("id").resolve("settings.json");
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        try {
+            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Runs (or resumes) detection; returns report.json's content. */
+    public JsonObject run(String reproduceTemplate) throws MojoExecutionException {
+        ExperimentLog history = prepare();
+        List<String> tests = Discovery.originalOrder(suite);
+        String fingerprint;
+        try {
+            fingerprint = CodeDigest.of(module);
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust:detect-id cannot read the module's classes: " + e.getMessage(), e);
+        }
+        JsonObject request = new JsonObject();
+        request.add("tests", Engine.GSON.toJsonTree(tests));
+        request.add("seeds", Engine.GSON.toJsonTree(settings.seeds()));
+        request.addProperty("clean_runs", settings.cleanRuns);
+        if (settings.budget != null) {
+            request.addProperty("budget", settings.budget);
+        }
+        request.addProperty("fingerprint", fingerprint);
+        request.add("history", history.history());
+        log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
+                + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
+                + Words.count(settings.cleanRuns, "clean run") + ", calls from " + (settings.filter.any ? "any code" : "the module's code")
+                + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
+                + "; experiments in " + dir.resolve("experiments.jsonl"));
+        JsonObject outcome;
+        while (true) {
+            request.addProperty("next_id", history.size() + 1);
+            IdStep step = engine.call("id_next", request, IdStep.class);
+            if (step.isDone()) {
+                outcome = step.outcome;
+                break;
+            }
+            JsonObject record = runExperiment(step.experiment, fingerprint);
+            try {
+                history.append(record);
+            } catch (IOException e) {
+                throw new MojoExecutionException("could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
+            }
+        }
+        return write(outcome, reproduceTemplate);
+    }
+
+    private ExperimentLog prepare() throws MojoExecutionException {
+        JsonObject wanted = settings.toJson();
+        Path file = dir.resolve("experiments.jsonl");
+        try {
+            JsonObject saved = savedSettings(dir.getParent());
+            if (saved != null && !saved.equals(wanted) && Files.exists(dir)) {
+                Path aside = aside();
+                Files.move(dir, aside);
+                log.info("odrust detect-id: the earlier run in " + dir + " had other settings (" + saved + "); its evidence"
+                        + " is kept in " + aside);
+            }
+            Files.createDirectories(dir);
+            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file) ? ExperimentLog.load(file)
+                    : ExperimentLog.create(file);
+            Files.write(dir.resolve("settings.json"), (Engine.GSON.toJson(wanted) + "\n").getBytes(StandardCharsets.UTF_8));
+            return history;
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust:detect-id cannot prepare " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Path aside() {
+        for (int i = 1;; i++) {
+            Path p = dir.resolveSibling("id.previous-" + i);
+            if (!Files.exists(p)) {
+                return p;
+            }
+        }
+    }
+
+    private JsonObject runExperiment(IdStep.Experiment e, String fingerprint) throws MojoExecutionException {
+        Path expDir = dir.resolve("exp-" + e.id);
+        Path options = expDir.resolve("agent-options.txt");
+        Path shuffleLog = expDir.resolve("shuffle.jsonl");
+        boolean track = "alone".equals(e.kind) || "bisect".equals(e.kind);
+        try {
+            Files.createDirectories(expDir);
+            Files.deleteIfExists(shuffleLog);
+            Files.write(options, Shuffle.options(module, settings.filter, e.seed, e.only, track, shuffleLog,
+                    "odrust:detect-id experiment " + e.id).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException ex) {
+            throw new MojoExecutionException("cannot write " + options + ": " + ex.getMessage(), ex);
+        }
+        long start = System.nanoTime();
+        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
+        RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
+        Shuffle.Log shuffled = Shuffle.read(shuffleLog);
+        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        record.addProperty("fingerprint", fingerprint);
+        record.add("results", result.resultsJson());
+        record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
+        record.addProperty("count", Math.max(shuffled.count, shuffled.maxIndex));
+        record.add("calls", shuffled.calls);
+        if (shuffled.count < 0) {
+            record.addProperty("error", result.jvms.size() > 1
+                    ? "the order ran in " + result.jvms.size() + " JVMs (one ended early): call numbers restarted"
+                    : "the test JVM did not exit normally: the count of shuffled calls is missing");
+        }
+        int failed = 0;
+        for (RunResult.TestResult r : result.results) {
+            if (!"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
+                failed++;
+            }
+        }
+        String what = e.kind + (e.seed == null ? "" : " seed " + e.seed)
+                + (e.only != null && e.only.size() > 0 ? " only " + Shuffle.onlyText(e.only) : "")
+                + (e.test == null ? "" : ": " + Words.shortId(e.test));
+        log.info(String.format(Locale.ROOT, "  [id %d] %s: %s, %s (%.1f s)", e.id, what,
+                failed == 0 ? "all pass" : failed + " failed", Words.count(Math.max(0, shuffled.count), "call") + " counted",
+                (System.nanoTime() - start) / 1e9));
+        return record;
+    }
+
+    private JsonObject write(JsonObject outcome, String reproduceTemplate) throws MojoExecutionException {
+        JsonObject report = new JsonObject();
+        report.addProperty("module", module.id());
+        report.addProperty("engine", engine.version());
+        report.add("settings", settings.toJson());
+        report.add("outcome", outcome);
+        JsonObject request = new JsonObject();
+        request.addProperty("module", module.id());
+        request.add("outcome", outcome);
+        request.addProperty("reproduce_command", reproduceTemplate);
+        JsonObject rendered = engine.call("id_report", request, JsonObject.class);
+        try {
+            Files.write(dir.resolve("report.json"), (Engine.GSON.toJson(report) + "\n").getBytes(StandardCharsets.UTF_8));
+            Files.write(dir.resolve("report.html"), rendered.get("html").getAsString().getBytes(StandardCharsets.UTF_8));
+            Path xml = dir.resolve("surefire-reports").resolve("TEST-odrust-id.xml");
+            Files.createDirectories(xml.getParent());
+            Files.write(xml, rendered.get("xml").getAsString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write the ID report in " + dir + ": " + e.getMessage(), e);
+        }
+        JsonElement text = rendered.get("text");
+        if (text != null && !text.isJsonNull()) {
+            for (String line : text.getAsString().split("\n")) {
+                log.info(line);
+            }
+        }
+        log.info("report: " + dir.resolve("report.json") + ", " + dir.resolve("report.html"));
+        return report;
+    }
+}

@@ -1,0 +1,165 @@
+package io.github.odrust.maven.idtests;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.maven.TestModule;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.MojoFailureException;
+
+/**
+ * One run of the jvm-agent in shuffle mode (docs/id-tests.md): its options file, and what its log
+ * says (the number of counted calls, and the calls within {@code only}).
+ */
+public final class Shuffle {
+    /** Which callers count: the module's own code (default) or {@code any} non-JDK code. */
+    public static final class Filter {
+        public boolean any;
+        public final List<String> include = new ArrayList<>();
+        /** Directories whose classes count besides the module's (a repair's compiled patch). */
+        public final List<File> extraRoots = new ArrayList<>();
+
+        /** {@code odrust.id.filter} and {@code odrust.id.include}, checked. */
+        public static Filter of(String filter, String include) throws MojoFailureException {
+            Filter f = new Filter();
+            if (filter != null && !filter.trim().isEmpty()) {
+                String v = filter.trim();
+                if (!v.equals("any") && !v.equals("project")) {
+                    throw new MojoFailureException("odrust.id.filter=" + v + " is not a filter: use project (the default: only"
+                            + " calls made by the module's own code are shuffled) or any (calls made by any code outside the JDK,"
+                            + " libraries included)");
+                }
+                f.any = v.equals("any");
+            }
+            if (include != null) {
+                for (String p : include.split(",")) {
+                    String prefix = p.trim();
+                    if (prefix.isEmpty()) {
+                        continue;
+                    }
+                    if (prefix.contains("/") || prefix.contains(" ")) {
+                        throw new MojoFailureException("odrust.id.include: '" + prefix + "' is not a dotted class-name prefix;"
+                                + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json");
+                    }
+                    f.include.add(prefix);
+                }
+            }
+            return f;
+        }
+    }
+
+    private Shuffle() {
+    }
+
+    /** {@code 5}, {@code 3-7}: the ranges of {@code -Dodrust.id.only}, flattened to [from, to] pairs. */
+    public static List<long[]> parseOnly(String value) throws MojoFailureException {
+        List<long[]> out = new ArrayList<>();
+        if (value == null || value.trim().isEmpty()) {
+            return out;
+        }
+        for (String part : value.split(",")) {
+            String p = part.trim();
+            String[] ends = p.split("-", -1);
+            try {
+                long from = Long.parseLong(ends[0].trim());
+                long to = ends.length == 2 ? Long.parseLong(ends[1].trim()) : from;
+                if (ends.length <= 2 && from >= 1 && to >= from) {
+                    out.add(new long[] {from, to});
+                    continue;
+                }
+            } catch (NumberFormatException e) {
+                // below
+            }
+            throw new MojoFailureException("odrust.id.only: '" + p + "' is not a call number or range; write the shuffled"
+                    + " calls to shuffle, numbered from 1, e.g. -Dodrust.id.only=5 or -Dodrust.id.only=3-7,12");
+        }
+        return out;
+    }
+
+    /** The agent's options file for one run. */
+    public static String options(TestModule module, Filter filter, Long seed, JsonArray only, boolean trackAllocations,
+            Path log, String title) {
+        StringBuilder b = new StringBuilder("# " + title + " (docs/id-tests.md)\nmode shuffle\n");
+        for (File entry : filter.extraRoots) {
+            b.append("root ").append(entry.getAbsolutePath()).append('\n');
+        }
+        for (File entry : module.classpath) {
+            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
+                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+            }
+        }
+        for (String prefix : filter.include) {
+            b.append("include ").append(prefix).append('\n');
+        }
+        if (filter.any) {
+            b.append("filter any\n");
+        }
+        if (seed != null) {
+            b.append("seed ").append(seed).append('\n');
+        }
+        if (only != null) {
+            for (JsonElement r : only) {
+                JsonArray range = r.getAsJsonArray();
+                long from = range.get(0).getAsLong();
+                long to = range.get(1).getAsLong();
+                b.append("only ").append(from == to ? String.valueOf(from) : from + "-" + to).append('\n');
+            }
+        }
+        if (trackAllocations) {
+            b.append("track-allocations true\n");
+        }
+        b.append("log ").append(log.toAbsolutePath()).append('\n');
+        return b.toString();
+    }
+
+    /** What the agent's log says: {@code count} (-1 when the JVM did not exit normally) and {@code calls}. */
+    public static final class Log {
+        public long count = -1;
+        public final JsonArray calls = new JsonArray();
+        public long maxIndex;
+    }
+
+    public static Log read(Path file) {
+        Log l = new Log();
+        if (!Files.isRegularFile(file)) {
+            return l;
+        }
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                JsonObject o;
+                try {
+                    o = JsonParser.parseString(line).getAsJsonObject();
+                } catch (RuntimeException torn) {
+                    continue;
+                }
+                if (o.has("count")) {
+                    l.count = o.get("count").getAsLong();
+                } else if (o.has("index")) {
+                    l.calls.add(o);
+                    l.maxIndex = Math.max(l.maxIndex, o.get("index").getAsLong());
+                }
+            }
+        } catch (IOException e) {
+            return l;
+        }
+        return l;
+    }
+
+    /** {@code 5} or {@code 3-7,9}: ranges as the reproduce command writes them. */
+    public static String onlyText(JsonArray only) {
+        StringBuilder b = new StringBuilder();
+        for (JsonElement r : only) {
+            long from = r.getAsJsonArray().get(0).getAsLong();
+            long to = r.getAsJsonArray().get(1).getAsLong();
+            b.append(b.length() == 0 ? "" : ",").append(from == to ? String.valueOf(from) : from + "-" + to);
+        }
+        return b.toString();
+    }
+}

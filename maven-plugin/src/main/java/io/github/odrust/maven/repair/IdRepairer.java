@@ -1,0 +1,329 @@
+package io.github.odrust.maven.repair;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.Words;
+import io.github.odrust.maven.idtests.Shuffle;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * {@code odrust:repair} for the implementation-dependent tests of {@code id/report.json}
+ * (docs/id-tests.md): for each test pinned to one shuffled call, tries the DexFix rewrites the
+ * engine chose, in its order ({@link DexFix}), compiles each candidate, and verifies it by running
+ * the test alone clean and under every verify seed with the candidate's class first on the class
+ * path (its calls counted as the module's). The first candidate that passes every run is offered
+ * as {@code repair/id/<test>.patch}; everything tried is in {@code repair/id-repair.json}.
+ */
+public final class IdRepairer {
+    /** What the user asked for. */
+    public static final class Settings {
+        public boolean apply;
+        public String test;
+        /** Main and test source roots, in Maven's order. */
+        public final List<File> sourceRoots = new ArrayList<>();
+        public String encoding;
+        public String release;
+        /** Where mvn ran: patch paths are relative to it. */
+        public Path root;
+        public Shuffle.Filter filter = new Shuffle.Filter();
+    }
+
+    private final Engine engine;
+    private final TestModule module;
+    private final JsonObject suite;
+    private final Path dir;
+    private final Settings settings;
+    private final Log log;
+    private final Charset encoding;
+    private int runs;
+
+    public IdRepairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.suite = suite;
+        this.dir = out.resolve("repair");
+        this.settings = settings;
+        this.log = log;
+        this.encoding = settings.encoding == null ? StandardCharsets.UTF_8 : Charset.forName(settings.encoding);
+    }
+
+    /** The ID report of the last odrust:detect-id, or null. */
+    public static JsonObject report(Path out) throws MojoExecutionException {
+        Path f = out.resolve("id").resolve("report.json");
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        try {
+            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            throw new MojoExecutionException(f + " cannot be read (" + e.getMessage() + "); run `mvn odrust:detect-id` again");
+        }
+    }
+
+    /** Repairs each ID test of the report (or the one asked for); returns id-repair.json's entries. */
+    public List<JsonObject> run(JsonObject report) throws MojoExecutionException {
+        List<JsonObject> entries = new ArrayList<>();
+        JsonObject settingsJson = report.getAsJsonObject("settings");
+        if (settingsJson != null && "any".equals(settingsJson.has("filter") ? settingsJson.get("filter").getAsString() : "")) {
+            settings.filter.any = true;
+        }
+        if (settingsJson != null && settingsJson.has("include")) {
+            settingsJson.getAsJsonArray("include").forEach(p -> settings.filter.include.add(p.getAsString()));
+        }
+        for (JsonElement t : report.getAsJsonObject("outcome").getAsJsonArray("tests")) {
+            JsonObject verdict = t.getAsJsonObject();
+            String test = verdict.get("test").getAsString();
+            if (!"id".equals(verdict.get("status").getAsString()) || (settings.test != null && !settings.test.equals(test))) {
+                continue;
+            }
+            entries.add(repair(verdict));
+            write(entries);
+        }
+        return entries;
+    }
+
+    private JsonObject repair(JsonObject verdict) throws MojoExecutionException {
+        String test = verdict.get("test").getAsString();
+        JsonObject entry = new JsonObject();
+        entry.addProperty("test", test);
+        entry.addProperty("kind", "id");
+        JsonArray tried = new JsonArray();
+        entry.add("tried", tried);
+        JsonArray choices = verdict.has("repairs") ? verdict.getAsJsonArray("repairs") : new JsonArray();
+        if (choices.size() == 0) {
+            entry.addProperty("status", "no-candidate");
+            entry.addProperty("reason", str(verdict.get("no_repair"), "no DexFix strategy applies"));
+            return entry;
+        }
+        runs = 0;
+        for (JsonElement ce : choices) {
+            JsonObject choice = ce.getAsJsonObject();
+            String strategy = choice.get("strategy").getAsString();
+            String cls = str(choice.get("class"), null);
+            Path file = source(cls, str(choice.get("file"), null));
+            int line = choice.has("line") && !choice.get("line").isJsonNull() ? choice.get("line").getAsInt() : -1;
+            if (file == null || line < 1) {
+                tried.add(tried(strategy, "the source of " + cls + (line < 1 ? " (no line number: compiled without debug"
+                        + " information)" : "") + " is not under the module's source roots"));
+                continue;
+            }
+            String text;
+            try {
+                text = new String(Files.readAllBytes(file), encoding);
+            } catch (IOException e) {
+                tried.add(tried(strategy, "cannot read " + file + ": " + e.getMessage()));
+                continue;
+            }
+            List<DexFix.Result> candidates;
+            switch (strategy) {
+                case "HashToLinkedHash":
+                    candidates = DexFix.hashToLinkedHash(text, line, str(choice.get("target"), "HashMap"));
+                    break;
+                case "SortFields":
+                    candidates = DexFix.sortReflection(text, line, str(choice.get("target"), "getDeclaredFields"));
+                    break;
+                case "ChangeContainsExactly":
+                    candidates = DexFix.changeContainsExactly(text, line);
+                    break;
+                default:
+                    tried.add(tried(strategy, "odrust does not know this strategy"));
+                    continue;
+            }
+            for (DexFix.Result c : candidates) {
+                if (!c.applies()) {
+                    tried.add(tried(strategy, c.reason()));
+                    continue;
+                }
+                String why = verify(test, verdict, file, c, strategy);
+                if (why != null) {
+                    tried.add(tried(strategy, c.description() + ": " + why));
+                    continue;
+                }
+                return patched(entry, test, strategy, file, text, c, verdict);
+            }
+        }
+        entry.addProperty("status", "rejected");
+        entry.addProperty("reason", "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
+        entry.addProperty("experiments", runs);
+        log.warn(String.format("no patch %s: %s; the last: %s", test, entry.get("reason").getAsString(),
+                tried.size() == 0 ? "-" : tried.get(tried.size() - 1).getAsJsonObject().get("why").getAsString()));
+        return entry;
+    }
+
+    /** The source file of {@code cls} (the frame's file name, in the class's package) under a source root. */
+    private Path source(String cls, String fileName) {
+        if (cls == null) {
+            return null;
+        }
+        String top = cls.contains("$") ? cls.substring(0, cls.indexOf('$')) : cls;
+        int dot = top.lastIndexOf('.');
+        String pkg = dot < 0 ? "" : top.substring(0, dot).replace('.', '/') + "/";
+        String name = fileName != null ? fileName : top.substring(dot + 1) + ".java";
+        for (File root : settings.sourceRoots) {
+            Path p = root.toPath().resolve(pkg + name);
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Null when the candidate compiles and the test passes alone clean and under every verify seed; else why not. */
+    private String verify(String test, JsonObject verdict, Path file, DexFix.Result c, String strategy)
+            throws MojoExecutionException {
+        Path work = dir.resolve("id").resolve(RepairFile.patchName(test).replace(".patch", "")).resolve("candidate-" + (++runs));
+        String relative = relativeToRoot(file);
+        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, settings.release);
+        String error;
+        try {
+            deleteTree(work);
+            error = compiler.compile(c.source(), relative, work);
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot compile a candidate in " + work + ": " + e.getMessage(), e);
+        } catch (CandidateCompiler.NoCompilerException e) {
+            throw new MojoExecutionException(e.getMessage());
+        }
+        if (error != null) {
+            return "does not compile (" + error + ")";
+        }
+        File classes = work.resolve("classes").toFile();
+        List<Long> seeds = new ArrayList<>();
+        seeds.add(null);
+        verdict.getAsJsonArray("verify_seeds").forEach(s -> seeds.add(s.getAsLong()));
+        Shuffle.Filter filter = new Shuffle.Filter();
+        filter.any = settings.filter.any;
+        filter.include.addAll(settings.filter.include);
+        filter.extraRoots.add(classes);
+        long start = System.nanoTime();
+        for (int i = 0; i < seeds.size(); i++) {
+            Long seed = seeds.get(i);
+            Path runDir = work.resolve("run-" + (i + 1));
+            Path options = runDir.resolve("agent-options.txt");
+            try {
+                Files.createDirectories(runDir);
+                Files.write(options, Shuffle.options(module, filter, seed, new JsonArray(), false, runDir.resolve("shuffle.jsonl"),
+                        "odrust:repair verification of " + test).getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
+            }
+            RunResult result = new OrderRunner(module, engine, suite, runDir, log).quiet().classpathFirst(classes)
+                    .recording(options).run(test, "ID repair verification");
+            String outcome = null;
+            for (RunResult.TestResult r : result.results) {
+                if (r.test.equals(test) || r.test.startsWith(test + "[")) {
+                    outcome = r.outcome;
+                }
+            }
+            if (!"pass".equals(outcome)) {
+                log.info(String.format(Locale.ROOT, "  [repair %s] %s: %s %s", Words.shortId(test), strategy,
+                        outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT), seed == null ? "clean" : "under seed " + seed));
+                return (outcome == null ? "the test did not run" : "the test " + outcome + "s") + (seed == null ? " clean"
+                        : " under seed " + seed);
+            }
+        }
+        log.info(String.format(Locale.ROOT, "  [repair %s] %s: passes clean and under %s (%.1f s)", Words.shortId(test), strategy,
+                Words.count(seeds.size() - 1, "seed"), (System.nanoTime() - start) / 1e9));
+        return null;
+    }
+
+    private JsonObject patched(JsonObject entry, String test, String strategy, Path file, String before, DexFix.Result c,
+            JsonObject verdict) throws MojoExecutionException {
+        String rel = relativeToRoot(file);
+        Path patch = dir.resolve("id").resolve(RepairFile.patchName(test));
+        try {
+            Files.createDirectories(patch.getParent());
+            Files.write(patch, UnifiedPatch.of(rel, before, c.source()).getBytes(encoding));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
+        }
+        entry.addProperty("status", "patched");
+        entry.addProperty("source", strategy);
+        entry.addProperty("description", c.description());
+        entry.addProperty("file", rel);
+        entry.addProperty("patch", patch.toString());
+        entry.add("verified_seeds", verdict.get("verify_seeds"));
+        entry.addProperty("experiments", runs);
+        boolean applied = false;
+        if (settings.apply) {
+            try {
+                String now = new String(Files.readAllBytes(file), encoding);
+                if (now.equals(before)) {
+                    Files.write(file, c.source().getBytes(encoding));
+                    applied = true;
+                } else {
+                    entry.addProperty("not_applied", file + " changed while odrust:repair ran; apply " + patch + " by hand");
+                }
+            } catch (IOException e) {
+                throw new MojoExecutionException("could not apply " + patch + " to " + file + ": " + e.getMessage(), e);
+            }
+        }
+        entry.addProperty("applied", applied);
+        String description = c.description().startsWith(strategy + ": ") ? c.description().substring(strategy.length() + 2)
+                : c.description();
+        log.info(String.format("patched  %s: %s: %s (%s; verified clean and under %s)", test, strategy, description,
+                applied ? "applied to " + rel : "not applied: " + patch,
+                Words.count(verdict.getAsJsonArray("verify_seeds").size(), "seed")));
+        return entry;
+    }
+
+    private String relativeToRoot(Path file) {
+        Path root = settings.root == null ? file.getParent() : settings.root;
+        Path abs = file.toAbsolutePath().normalize();
+        Path r = root.toAbsolutePath().normalize();
+        return abs.startsWith(r) ? r.relativize(abs).toString().replace(File.separatorChar, '/') : abs.toString();
+    }
+
+    private void write(List<JsonObject> entries) throws MojoExecutionException {
+        JsonObject file = new JsonObject();
+        file.addProperty("module", module.id());
+        file.addProperty("odrust_version", engine.version());
+        JsonArray a = new JsonArray();
+        entries.forEach(a::add);
+        file.add("repairs", a);
+        Path f = dir.resolve("id-repair.json");
+        try {
+            Files.createDirectories(dir);
+            Files.write(f, (Engine.GSON.toJson(file) + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonObject tried(String strategy, String why) {
+        JsonObject o = new JsonObject();
+        o.addProperty("strategy", strategy);
+        o.addProperty("why", why);
+        return o;
+    }
+
+    private static String str(JsonElement e, String otherwise) {
+        return e == null || e.isJsonNull() ? otherwise : e.getAsString();
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.walk(p)) {
+            for (Path q : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(q);
+            }
+        }
+    }
+}
