@@ -136,6 +136,7 @@ mod tests {
             index: 5,
             api: api.into(),
             at: Some(frame("com.a.Foo", 12)),
+            via: None,
             alloc: alloc.then(|| Alloc {
                 kind: "HashSet".into(),
                 at: frame("com.a.Bar", 3),

@@ -196,6 +196,10 @@ pub struct IdCall {
     /// The first frame of the module's own code at the call.
     #[serde(default)]
     pub at: Option<Frame>,
+    /// The library frame that made the call, when `-Dodrust.id.filter=any` counted a call made
+    /// outside the module's code (`at` is then the module's frame below it, if any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Frame>,
     /// Where the iterated `HashMap` / `HashSet` was allocated, when the agent saw it.
     #[serde(default)]
     pub alloc: Option<Alloc>,
@@ -206,8 +210,19 @@ impl IdCall {
     /// com.a.Foo.<init>(Foo.java:4))`.
     pub fn site(&self) -> String {
         let mut s = self.api.clone();
+        if let Some(via) = &self.via {
+            s.push_str(&format!(" in {}", via.text()));
+        }
         if let Some(at) = &self.at {
-            s.push_str(&format!(" at {}", at.text()));
+            s.push_str(&format!(
+                " {} {}",
+                if self.via.is_some() {
+                    "called from"
+                } else {
+                    "at"
+                },
+                at.text()
+            ));
         }
         if let Some(a) = &self.alloc {
             s.push_str(&format!(" (a {} allocated at {})", a.kind, a.at.text()));

@@ -86,6 +86,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
             index,
             api: "HashMap$KeySet.iterator".into(),
             at: Some(frame("com.a.Foo", "names", 12)),
+            via: None,
             alloc: Some(Alloc {
                 kind: "HashSet".into(),
                 at: frame("com.a.Foo", "<init>", 4),
@@ -96,6 +97,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
             index,
             api: "HashSet.iterator".into(),
             at: Some(frame("com.a.Other", "each", 100 + local as u32)),
+            via: None,
             alloc: None,
         }
     }
@@ -568,4 +570,25 @@ fn json_shapes() {
     let back = serde_json::to_value(&record).unwrap();
     assert_eq!(back["kind"], "bisect");
     assert_eq!(back["calls"][0]["alloc"]["type"], "HashSet");
+}
+
+#[test]
+fn a_call_counted_in_a_library_names_the_library_and_the_module_line_below_it() {
+    let c: IdCall = serde_json::from_str(
+        r#"{"index": 3, "api": "Class.getDeclaredFields",
+            "at": {"class": "com.a.FooTest", "method": "json", "file": "FooTest.java", "line": 9},
+            "via": {"class": "com.google.gson.Gson", "method": "toJson", "file": "Gson.java", "line": 700}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        c.site(),
+        "Class.getDeclaredFields in com.google.gson.Gson.toJson(Gson.java:700) called from com.a.FooTest.json(FooTest.java:9)"
+    );
+    let back = serde_json::to_value(&c).unwrap();
+    assert_eq!(back["via"]["class"], "com.google.gson.Gson");
+    let plain: IdCall = serde_json::from_str(r#"{"index": 1, "api": "File.list"}"#).unwrap();
+    assert!(
+        serde_json::to_value(&plain).unwrap().get("via").is_none(),
+        "no via: none written"
+    );
 }

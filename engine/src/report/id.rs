@@ -273,8 +273,15 @@ fn card(v: &IdVerdict, template: &str) -> String {
                 ));
                 if let Some(c) = &p.call {
                     out.push_str(&format!(": <code>{}</code>", escape_html(&c.api)));
+                    if let Some(via) = &c.via {
+                        out.push_str(&format!(" in <code>{}</code>", escape_html(&via.text())));
+                    }
                     if let Some(at) = &c.at {
-                        out.push_str(&format!(" at <code>{}</code>", escape_html(&at.text())));
+                        out.push_str(&format!(
+                            " {} <code>{}</code>",
+                            if c.via.is_some() { "called from" } else { "at" },
+                            escape_html(&at.text())
+                        ));
                     }
                     if let Some(a) = &c.alloc {
                         out.push_str(&format!(

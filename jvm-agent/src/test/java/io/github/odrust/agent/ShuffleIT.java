@@ -86,7 +86,7 @@ class ShuffleIT {
             Run clean = run(jdk, project());
             assertEquals(stable(plain.lines), stable(clean.lines), jdk + ": a clean run changes nothing");
             int calls = plain.lines.size();
-            assertEquals(26, calls, jdk);
+            assertEquals(27, calls, jdk);
             assertEquals("{\"count\":" + calls + "}", clean.log.get(clean.log.size() - 1), jdk + ": count is exact");
             assertEquals(calls + 1, clean.log.size(), jdk + ": every counted call is logged (fewer than log-limit)");
             assertTrue(clean.log.get(25).startsWith("{\"index\":26,\"api\":\"File.list\""), clean.log.get(25));
@@ -130,6 +130,19 @@ class ShuffleIT {
             assertEquals("{\"count\":0}", elsewhere.log.get(0), jdk);
             Run any = run(jdk, "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\nseed 11\nfilter any\n");
             assertEquals(stable(a.lines), stable(any.lines), jdk + ": filter any counts every non-JDK caller");
+
+            // The sample is the module (include), the library is not: by default the library's call
+            // does not count; with filter any it does, at the sample's line, via the library.
+            String module = "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\ninclude " + SAMPLE + "\nseed 11\n";
+            Run own = run(jdk, module);
+            assertEquals("{\"count\":" + (calls - 1) + "}", own.log.get(own.log.size() - 1), jdk + ": " + own.log);
+            assertEquals(plain.lines.get(calls - 1), own.lines.get(calls - 1), jdk + ": the library's iteration is not shuffled");
+            Run viaLibrary = run(jdk, module + "filter any\n");
+            String last = viaLibrary.log.get(calls - 1);
+            assertTrue(last.startsWith("{\"index\":27,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
+                    + "\",\"method\":\"main\""), last);
+            assertTrue(last.contains("\"via\":{\"class\":\"io.github.odrust.samples.shufflelib.ShuffleLibrary\",\"method\":\"join\""),
+                    last);
         }
     }
 

@@ -121,6 +121,7 @@ public final class ShuffleSample {
         out.add("Class.getConstructors " + Arrays.toString(ShuffleSample.class.getConstructors()));
         out.add("File.list " + Arrays.toString(new File(args[0]).list()));
         out.add("File.listFiles " + Arrays.toString(new File(args[0]).listFiles()));
+        out.add("Library.join " + io.github.odrust.samples.shufflelib.ShuffleLibrary.join(set));
         for (String line : out) {
             System.out.println(line);
         }

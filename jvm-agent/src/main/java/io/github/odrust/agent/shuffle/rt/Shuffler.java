@@ -319,7 +319,7 @@ public final class Shuffler {
                         return;
                     }
                 }
-                ALLOCATIONS.add(new Allocation(map, type, frameJson(site.frame)));
+                ALLOCATIONS.add(new Allocation(map, type, frameJson(site.at())));
             }
         } finally {
             busy[0] = false;
@@ -366,10 +366,19 @@ public final class Shuffler {
         return false;
     }
 
-    /** Where a counted call comes from. */
+    /**
+     * Where a counted call comes from: the frame that decided it counts (the first above the JDK
+     * and assertion libraries) and the first frame of the module's own code (the same frame,
+     * unless {@code filter any} counted a library's call; null when no module code is on the stack).
+     */
     private static final class Site {
         StackWalker.StackFrame frame;
+        StackWalker.StackFrame project;
         boolean madeByHashSet;
+
+        StackWalker.StackFrame at() {
+            return project != null ? project : frame;
+        }
     }
 
     /** The first frame above the JDK and assertion libraries, when it counts. */
@@ -383,7 +392,7 @@ public final class Shuffler {
                 Class<?> c = f.getDeclaringClass();
                 int kind = KIND.get(c);
                 if (kind == JDK) {
-                    if (c == java.util.HashSet.class && f.getMethodName().equals("<init>")) {
+                    if (site.frame == null && c == java.util.HashSet.class && f.getMethodName().equals("<init>")) {
                         site.madeByHashSet = true;
                     }
                     continue;
@@ -391,13 +400,18 @@ public final class Shuffler {
                 if (kind == TRANSPARENT) {
                     continue;
                 }
-                if (kind == PROJECT || any) {
+                if (site.frame == null) {
+                    if (kind != PROJECT && !any) {
+                        return null;
+                    }
                     site.frame = f;
+                }
+                if (kind == PROJECT) {
+                    site.project = f;
                     return site;
                 }
-                return null;
             }
-            return null;
+            return site.frame == null ? null : site;
         }
     }
 
@@ -477,7 +491,10 @@ public final class Shuffler {
         StringBuilder b = new StringBuilder(256);
         b.append("{\"index\":").append(k).append(",\"api\":");
         quote(b, api);
-        b.append(",\"at\":").append(frameJson(site.frame));
+        b.append(",\"at\":").append(frameJson(site.at()));
+        if (site.frame != site.at()) {
+            b.append(",\"via\":").append(frameJson(site.frame));
+        }
         if (source != null) {
             String alloc = null;
             synchronized (LOCK) {
