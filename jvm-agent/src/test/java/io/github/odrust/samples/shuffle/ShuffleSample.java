@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * ShuffleIT's program: one line per covered API, each line exactly one counted call (of eight or
- * more elements), so the log's count is the number of lines. {@code args[0]}: a directory with
+ * more elements), so the log's count is the number of lines; order-free uses before them do not
+ * count. {@code args[0]}: a directory with
  * eight files.
  */
 public final class ShuffleSample {
@@ -89,6 +90,10 @@ public final class ShuffleSample {
             map.put(KEYS.get(i), i);
             chm.put(KEYS.get(i), i);
             pq.add(i * 7 % 8);
+        }
+        // Order-free uses: equality, hash codes and copies into hash collections do not count.
+        if (!set.equals(new HashSet<>(set)) || map.hashCode() != new HashMap<>(map).hashCode() || !set.containsAll(set)) {
+            throw new AssertionError("a copy differs");
         }
         List<String> out = new ArrayList<>();
         out.add("HashSet.iterator " + String.join(",", set));

@@ -47,6 +47,8 @@ public final class Shuffler {
     private static final int TRANSPARENT = 1;
     private static final int PROJECT = 2;
     private static final int OTHER = 3;
+    /** odrust's own runner: its calls never count. */
+    private static final int INTERNAL = 4;
 
     /** Assertion libraries: the first non-JDK frame is looked for above them. */
     private static final String[] TRANSPARENT_PREFIXES = {"org.assertj.", "org.hamcrest.", "com.google.common.truth.",
@@ -118,7 +120,7 @@ public final class Shuffler {
         // Touch everything the hot path uses before it may run inside HashMap.
         BUSY.get();
         KIND.get(Shuffler.class);
-        walker.walk(new FirstCounted());
+        walker.walk(new FirstCounted(true));
         new ShuffledIterator(new ArrayList<>(), null).hasNext();
         Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
             @Override
@@ -302,7 +304,7 @@ public final class Shuffler {
         }
         busy[0] = true;
         try {
-            Site site = walker.walk(new FirstCounted());
+            Site site = walker.walk(new FirstCounted(false));
             if (site == null || site.frame == null) {
                 return;
             }
@@ -339,7 +341,7 @@ public final class Shuffler {
      * number when it only counts, 0 when it does not count.
      */
     private static long decide(String api, Object source) {
-        Site site = walker.walk(new FirstCounted());
+        Site site = walker.walk(new FirstCounted(true));
         if (site == null) {
             return 0;
         }
@@ -383,6 +385,13 @@ public final class Shuffler {
 
     /** The first frame above the JDK and assertion libraries, when it counts. */
     private static final class FirstCounted implements Function<Stream<StackWalker.StackFrame>, Site> {
+        /** False for an allocation's site, where order-free JDK methods do not matter. */
+        private final boolean counting;
+
+        FirstCounted(boolean counting) {
+            this.counting = counting;
+        }
+
         @Override
         public Site apply(Stream<StackWalker.StackFrame> frames) {
             Site site = new Site();
@@ -391,7 +400,13 @@ public final class Shuffler {
                 StackWalker.StackFrame f = it.next();
                 Class<?> c = f.getDeclaringClass();
                 int kind = KIND.get(c);
-                if (kind == JDK) {
+                if (counting && kind == JDK && site.frame == null && orderFree(c, f.getMethodName())) {
+                    return null;
+                }
+                if (kind == INTERNAL && site.frame == null) {
+                    return null;
+                }
+                if (kind == JDK || kind == INTERNAL) {
                     if (site.frame == null && c == java.util.HashSet.class && f.getMethodName().equals("<init>")) {
                         site.madeByHashSet = true;
                     }
@@ -415,9 +430,33 @@ public final class Shuffler {
         }
     }
 
+    /**
+     * JDK methods whose result cannot depend on the order they iterate in (equality and hash codes
+     * of collections, copying into a hash collection): a call made inside them does not count,
+     * which also spares a stack walk per element-wise {@code equals} of nested collections.
+     */
+    private static boolean orderFree(Class<?> c, String method) {
+        if (c == java.util.AbstractMap.class || c == java.util.AbstractSet.class) {
+            return method.equals("equals") || method.equals("hashCode") || method.equals("removeAll");
+        }
+        if (c == java.util.AbstractCollection.class) {
+            return method.equals("containsAll");
+        }
+        if (c == java.util.HashMap.class) {
+            return method.equals("putMapEntries");
+        }
+        if (c == java.util.HashSet.class) {
+            return method.equals("<init>");
+        }
+        return false;
+    }
+
     private static int kindOf(Class<?> c) {
         ClassLoader loader = c.getClassLoader();
         String name = c.getName();
+        if (name.startsWith("io.github.odrust.agent.") && loader != null) {
+            return INTERNAL;
+        }
         if (loader == null || loader == ClassLoader.getPlatformClassLoader() || name.startsWith("java.")
                 || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("com.sun.")) {
             return JDK;
