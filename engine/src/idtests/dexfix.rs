@@ -8,8 +8,12 @@
 //! - `SortFields`: the result of `Class.getDeclaredFields` (`getMethods`, ...) is sorted by name
 //!   at the call.
 //! - `ChangeContainsExactly`: the assertion of the test's code at the call compares without
-//!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Always
-//!   offered last, for any API.
+//!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Offered
+//!   for any API.
+//! - `JSONAssertion`: where the test method compares a JSON text literal with a string, it compares
+//!   them as JSON (key order ignored). Offered last, for any API: the JSON is often made by a
+//!   library (`-Dodrust.id.filter=any`), far from the call's line, so the plugin looks in the test
+//!   method itself.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +28,9 @@ pub enum RepairStrategy {
     SortFields,
     /// Compare without order where the test asserts.
     ChangeContainsExactly,
+    /// Compare JSON texts as JSON in the test method.
+    #[serde(rename = "JSONAssertion")]
+    JsonAssertion,
 }
 
 impl RepairStrategy {
@@ -33,6 +40,7 @@ impl RepairStrategy {
             RepairStrategy::HashToLinkedHash => "HashToLinkedHash",
             RepairStrategy::SortFields => "SortFields",
             RepairStrategy::ChangeContainsExactly => "ChangeContainsExactly",
+            RepairStrategy::JsonAssertion => "JSONAssertion",
         }
     }
 }
@@ -74,9 +82,9 @@ pub fn owner_and_method(api: &str) -> (&str, Option<&str>) {
     (owner, method)
 }
 
-/// The repairs that apply to a pinned `call`, best first, and, when a better one does not apply,
-/// why (for the verdict's reason). Empty when the call has no frame in the module's code.
-pub fn choices(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
+/// The repairs that apply to `test` pinned to `call`, best first, and, when a better one does not
+/// apply, why (for the verdict's reason). Empty when the call has no frame in the module's code.
+pub fn choices(call: &IdCall, test: &str) -> (Vec<RepairChoice>, Option<String>) {
     let Some(at) = &call.at else {
         return (Vec::new(), None);
     };
@@ -106,7 +114,8 @@ pub fn choices(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
                 ))
             }
         },
-        "Class" => out.push(at_frame(
+        // Made inside a library (`via`): the module's line only calls into it, nothing to sort there.
+        "Class" if call.via.is_none() => out.push(at_frame(
             RepairStrategy::SortFields,
             method.map(str::to_string),
             at,
@@ -114,6 +123,17 @@ pub fn choices(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
         _ => {}
     }
     out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
+    let (class, method) = test.split_once('#').unwrap_or((test, ""));
+    let method = method.split(['[', '(']).next().unwrap_or(method);
+    out.push(RepairChoice {
+        strategy: RepairStrategy::JsonAssertion,
+        class: class.to_string(),
+        method: Some(method.to_string()),
+        file: None,
+        line: None,
+        target: None,
+        api: call.api.clone(),
+    });
     (out, why_not)
 }
 
@@ -129,6 +149,19 @@ mod tests {
             file: Some(format!("{}.java", class.rsplit('.').next().unwrap())),
             line: Some(line),
         }
+    }
+
+    /// The choices for `p.FooTest#t[1]`, without the last one (JSONAssertion, always offered).
+    fn choices_of(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
+        let (mut c, why) = choices(call, "p.FooTest#t[1]");
+        let json = c.pop().unwrap();
+        assert_eq!(json.strategy, RepairStrategy::JsonAssertion);
+        assert_eq!(
+            (json.class.as_str(), json.method.as_deref()),
+            ("p.FooTest", Some("t"))
+        );
+        assert_eq!((json.file.as_deref(), json.line), (None, None));
+        (c, why)
     }
 
     fn call(api: &str, alloc: bool) -> IdCall {
@@ -163,7 +196,7 @@ mod tests {
 
     #[test]
     fn hash_collections_get_the_linked_variant_first_when_the_allocation_is_known() {
-        let (c, why) = choices(&call("HashMap$KeySet.iterator", true));
+        let (c, why) = choices_of(&call("HashMap$KeySet.iterator", true));
         assert_eq!(why, None);
         let s: Vec<_> = c.iter().map(|c| c.strategy).collect();
         assert_eq!(
@@ -179,7 +212,7 @@ mod tests {
         assert_eq!(c[1].class, "com.a.Foo");
         assert_eq!(c[1].target, None);
 
-        let (c, why) = choices(&call("HashSet.iterator", false));
+        let (c, why) = choices_of(&call("HashSet.iterator", false));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].strategy, RepairStrategy::ChangeContainsExactly);
         assert!(why.unwrap().contains("allocated"));
@@ -187,7 +220,7 @@ mod tests {
 
     #[test]
     fn reflection_is_sorted_and_other_apis_only_change_the_assertion() {
-        let (c, _) = choices(&call("Class.getMethods", false));
+        let (c, _) = choices_of(&call("Class.getMethods", false));
         assert_eq!(c[0].strategy, RepairStrategy::SortFields);
         assert_eq!(c[0].target.as_deref(), Some("getMethods"));
         assert_eq!(c[1].strategy, RepairStrategy::ChangeContainsExactly);
@@ -196,14 +229,22 @@ mod tests {
             "PriorityQueue.iterator",
             "ConcurrentHashMap$KeySetView.iterator",
         ] {
-            let (c, why) = choices(&call(api, true));
+            let (c, why) = choices_of(&call(api, true));
             assert_eq!(c.len(), 1, "{api}");
             assert_eq!(c[0].strategy, RepairStrategy::ChangeContainsExactly);
             assert_eq!(why, None);
         }
+        let mut in_library = call("Class.getDeclaredFields", false);
+        in_library.via = Some(frame("com.google.gson.Gson", 700));
+        let (c, _) = choices_of(&in_library);
+        assert_eq!(
+            c.iter().map(|c| c.strategy).collect::<Vec<_>>(),
+            [RepairStrategy::ChangeContainsExactly],
+            "nothing to sort at the module's line when a library made the call"
+        );
         let mut no_frame = call("HashMap.keySet", true);
         no_frame.at = None;
-        assert!(choices(&no_frame).0.is_empty());
+        assert!(choices(&no_frame, "p.T#t").0.is_empty());
         assert_eq!(
             serde_json::to_value(RepairStrategy::HashToLinkedHash).unwrap(),
             "HashToLinkedHash"

@@ -7,7 +7,9 @@
 //!    in the original order. A test that failed in a clean run is not ID (a note counts them).
 //! 3. Per candidate, one after another: alone without shuffling (a failure there means the test
 //!    needs the tests before it: a confirmation in the full order decides); alone under each
-//!    failing seed until one fails (with no call counted, the shuffle is not what fails it); then
+//!    failing seed until one fails (with no call counted, the shuffle is not what fails it), then
+//!    under the request's other seeds and [`ALONE_EXTRA_SEEDS`] derived ones (alone, a seed
+//!    shuffles other calls than in the full order, whose call numbers differ); then
 //!    bisection of the counted invocations `[1, N]` under that seed, halving a failing range
 //!    until one invocation is left, or until neither half fails alone (the test needs shuffled
 //!    invocations in both), or the budget runs out. No seed failing alone: a confirmation in the
@@ -370,6 +372,9 @@ pub fn ranges_text(only: &[Range]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// Seeds beyond the request's a candidate is run alone under before odrust gives up pinning it.
+pub const ALONE_EXTRA_SEEDS: usize = 4;
 
 /// The seeds a repair is verified under beyond a test's failing seeds: `count` seeds derived from
 /// `seeds` with [`mix`], none of them one of `seeds`, each below 2^63 (a Java `long` holds it).
@@ -739,10 +744,28 @@ impl<'a> Planner<'a> {
                 )
             });
         }
-        // (b) Alone under each failing seed until one fails with something shuffled.
+        // (b) Alone under each failing seed until one fails with something shuffled; then, since
+        // alone the same seed shuffles other calls than in the full order (call numbers differ),
+        // under the other seeds and a few more derived ones.
         let mut zero: Option<u64> = None;
         let mut chosen = None;
-        for seed in c.failing_seeds.clone() {
+        let mut alone_seeds = c.failing_seeds.clone();
+        for s in self
+            .request
+            .seeds
+            .iter()
+            .chain(self.extra_seeds.iter().take(ALONE_EXTRA_SEEDS))
+        {
+            if !alone_seeds.contains(s) {
+                alone_seeds.push(*s);
+            }
+        }
+        let mut tried = 0;
+        for seed in alone_seeds {
+            if zero.is_some() && !c.failing_seeds.contains(&seed) {
+                break; // it failed alone with nothing shuffled: more seeds would not tell more
+            }
+            tried += 1;
             let Some(r) = self.ask(c, IdKind::Alone, Some(seed), Vec::new())? else {
                 return Ok(self.out_of_budget(c, "it failed alone under a seed"));
             };
@@ -772,7 +795,7 @@ impl<'a> Planner<'a> {
                 let mut v = self.verdict(
                     c,
                     IdStatus::Id,
-                    format!("fails under seed {first} only after the tests before it (alone it passed under every failing seed), so the shuffled call was not bisected"),
+                    format!("fails under seed {first} only after the tests before it (alone it passed under {tried} seeds), so the shuffled call was not bisected"),
                 );
                 v.no_repair = Some("not pinned to one call: it fails only in the full order, where odrust does not bisect".into());
                 v
@@ -780,7 +803,7 @@ impl<'a> Planner<'a> {
                 self.verdict(
                     c,
                     IdStatus::Unconfirmed,
-                    format!("failed once under seed {first}, not again (neither alone under its failing seeds nor in the full order)"),
+                    format!("failed once under seed {first}, not again (neither alone under {tried} seeds nor in the full order)"),
                 )
             });
         };
@@ -871,7 +894,7 @@ impl<'a> Planner<'a> {
                     None => v.no_repair = Some(format!("the failing run did not report invocation {lo}, so odrust does not know the call to repair")),
                     Some(k) if k.at.is_none() => v.no_repair = Some(format!("invocation {lo} ({}) has no frame in the module's own code to repair", k.api)),
                     Some(k) => {
-                        let (repairs, why_not) = dexfix::choices(k);
+                        let (repairs, why_not) = dexfix::choices(k, &v.test);
                         if let Some(w) = why_not {
                             v.reason.push_str(&format!("; {w}"));
                         }

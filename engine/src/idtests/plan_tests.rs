@@ -282,7 +282,8 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
         strategies,
         [
             RepairStrategy::HashToLinkedHash,
-            RepairStrategy::ChangeContainsExactly
+            RepairStrategy::ChangeContainsExactly,
+            RepairStrategy::JsonAssertion
         ]
     );
     assert_eq!(v.repairs[0].class, "com.a.Foo");
@@ -379,7 +380,14 @@ fn a_test_failing_only_after_the_others_is_confirmed_and_a_one_off_is_unconfirme
         "{}",
         v.reason
     );
-    assert_eq!(v.experiments.len(), 4); // alone clean, alone 1, alone 3, confirm
+    // alone clean; alone under its failing seeds 1 and 3, the other seeds 2 and 4 and
+    // ALONE_EXTRA_SEEDS derived ones; the confirmation in the full order
+    assert_eq!(v.experiments.len(), 1 + 4 + ALONE_EXTRA_SEEDS + 1);
+    assert!(
+        v.reason.contains("alone it passed under 8 seeds"),
+        "{}",
+        v.reason
+    );
     let v = verdict(&o, ONCE);
     assert_eq!(v.status, IdStatus::Unconfirmed);
     assert!(
@@ -494,9 +502,10 @@ fn one_counted_call_is_pinned_by_the_alone_run() {
     assert_eq!(pin.invocation, Some(1));
     assert_eq!(pin.call.as_ref().unwrap().api, "HashSet.iterator");
     assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[1, 1]]);
-    // a HashSet whose allocation the agent did not see: only the assertion can change
-    assert_eq!(v.repairs.len(), 1);
+    // a HashSet whose allocation the agent did not see: only the assertions can change
+    assert_eq!(v.repairs.len(), 2);
     assert_eq!(v.repairs[0].strategy, RepairStrategy::ChangeContainsExactly);
+    assert_eq!(v.repairs[1].strategy, RepairStrategy::JsonAssertion);
     assert!(
         v.reason.contains("HashToLinkedHash is not offered"),
         "{}",
