@@ -118,7 +118,8 @@ public final class IdRepairer {
             String cls = str(choice.get("class"), null);
             Path file = source(cls, str(choice.get("file"), null));
             int line = choice.has("line") && !choice.get("line").isJsonNull() ? choice.get("line").getAsInt() : -1;
-            if (file == null || line < 1) {
+            boolean wholeMethod = strategy.equals("JSONAssertion");
+            if (file == null || (line < 1 && !wholeMethod)) {
                 tried.add(tried(strategy, "the source of " + cls + (line < 1 ? " (no line number: compiled without debug"
                         + " information)" : "") + " is not under the module's source roots"));
                 continue;
@@ -140,6 +141,9 @@ public final class IdRepairer {
                     break;
                 case "ChangeContainsExactly":
                     candidates = DexFix.changeContainsExactly(text, line);
+                    break;
+                case "JSONAssertion":
+                    candidates = DexFix.jsonAssertion(text, str(choice.get("method"), ""), jsonLibraries());
                     break;
                 default:
                     tried.add(tried(strategy, "odrust does not know this strategy"));
@@ -164,6 +168,46 @@ public final class IdRepairer {
         log.warn(String.format("no patch %s: %s; the last: %s", test, entry.get("reason").getAsString(),
                 tried.size() == 0 ? "-" : tried.get(tried.size() - 1).getAsJsonObject().get("why").getAsString()));
         return entry;
+    }
+
+    /** The JSON libraries on the test classpath, best first (JSONAssertion). */
+    private List<DexFix.JsonLibrary> jsonLibraries() {
+        List<DexFix.JsonLibrary> found = new ArrayList<>();
+        boolean jsonassert = false;
+        DexFix.JsonLibrary gson = null;
+        boolean jackson = false;
+        for (File f : module.classpath) {
+            String n = f.getName();
+            jsonassert |= n.startsWith("jsonassert-");
+            if (n.startsWith("gson-") && n.endsWith(".jar")) {
+                gson = gsonFlavour(n.substring(5, n.length() - 4));
+            }
+            jackson |= n.startsWith("jackson-databind-");
+        }
+        if (jsonassert) {
+            found.add(DexFix.JsonLibrary.JSONASSERT);
+        }
+        if (gson != null) {
+            found.add(gson);
+        }
+        if (jackson) {
+            found.add(DexFix.JsonLibrary.JACKSON);
+        }
+        return found;
+    }
+
+    /** Gson 2.8.6 added {@code JsonParser.parseString}; older versions (or an unreadable one) parse the old way. */
+    static DexFix.JsonLibrary gsonFlavour(String version) {
+        String[] p = version.split("[.-]");
+        try {
+            int major = Integer.parseInt(p[0]);
+            int minor = p.length > 1 ? Integer.parseInt(p[1]) : 0;
+            int patch = p.length > 2 ? Integer.parseInt(p[2]) : 0;
+            boolean modern = major > 2 || major == 2 && (minor > 8 || minor == 8 && patch >= 6);
+            return modern ? DexFix.JsonLibrary.GSON : DexFix.JsonLibrary.GSON_LEGACY;
+        } catch (NumberFormatException e) {
+            return DexFix.JsonLibrary.GSON_LEGACY;
+        }
     }
 
     /** The source file of {@code cls} (the frame's file name, in the class's package) under a source root. */

@@ -743,6 +743,74 @@ class DexFixTest {
         assertEquals(null, error, () -> "does not compile: " + error + "\n" + source);
     }
 
+    private static final List<String> JSON = List.of(
+            "package p;",
+            "",
+            "import static org.assertj.core.api.Assertions.assertThat;",
+            "import static org.junit.jupiter.api.Assertions.assertEquals;",
+            "",
+            "import org.junit.jupiter.api.Test;",
+            "",
+            "class JsonTest {",
+            "    static String toJson() {",
+            "        return \"{\\\"b\\\":2,\\\"a\\\":1}\";",
+            "    }",
+            "",
+            "    @Test",
+            "    void serialized() {",
+            "        String json = toJson();",
+            "        assertEquals(\"{\\\"a\\\":1,\" + \"\\\"b\\\":2}\", json, \"the JSON\");",
+            "        assertThat(json).isEqualTo(\"{\\\"a\\\":1,\\\"b\\\":2}\");",
+            "        assertEquals(\"plain\", \"plain\");",
+            "    }",
+            "}");
+
+    @Test
+    void jsonAssertionComparesJsonLiteralsAsJsonWithTheLibraryAtHand() throws Exception {
+        String source = join("\n", JSON);
+        List<DexFix.Result> gson = DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON));
+        assertEquals(2, gson.size(), gson.toString());
+        assertEquals(join("\n", with(JSON, 16, "        assertEquals(com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\" + "
+                + "\"\\\"b\\\":2}\"), com.google.gson.JsonParser.parseString(json), \"the JSON\");")), gson.get(0).source());
+        assertEquals(join("\n", with(JSON, 17, "        assertThat(com.google.gson.JsonParser.parseString(json)).isEqualTo("
+                + "com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\\\"b\\\":2}\"));")), gson.get(1).source());
+        assertTrue(gson.get(0).description().startsWith("JSONAssertion: the assertion at line 16"), gson.get(0).description());
+        Optional<Path> gsonJar = m2Jar("com.google.code.gson", "gson");
+        Optional<Path> assertj = m2Jar("org.assertj", "assertj-core");
+        if (gsonJar.isPresent() && assertj.isPresent()) {
+            DexFix.JsonLibrary flavour = IdRepairer.gsonFlavour(gsonJar.get().getParent().getFileName().toString());
+            for (DexFix.Result r : DexFix.jsonAssertion(source, "serialized", List.of(flavour))) {
+                assertCompiles(r.source(), "p/JsonTest.java", List.of(gsonJar.get(), assertj.get()));
+            }
+        }
+        assertEquals(DexFix.JsonLibrary.GSON_LEGACY, IdRepairer.gsonFlavour("2.8.5"));
+        assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.8.6"));
+        assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.11.0"));
+        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON_LEGACY)).get(0).source()
+                .contains("assertEquals(new com.google.gson.JsonParser().parse(\"{"));
+
+        List<DexFix.Result> strict = DexFix.jsonAssertion(source, "serialized",
+                List.of(DexFix.JsonLibrary.JSONASSERT, DexFix.JsonLibrary.GSON));
+        assertEquals(join("\n", with(with(JSON, 14, "    void serialized() throws Exception {"), 16,
+                "        org.skyscreamer.jsonassert.JSONAssert.assertEquals(\"{\\\"a\\\":1,\" + \"\\\"b\\\":2}\", json, true);")),
+                strict.get(0).source());
+        assertTrue(strict.get(0).description().endsWith("serialized declares throws Exception"), strict.get(0).description());
+        Optional<Path> jsonassert = m2Jar("org.skyscreamer", "jsonassert");
+        Optional<Path> androidJson = m2Jar("com.vaadin.external.google", "android-json");
+        if (jsonassert.isPresent() && androidJson.isPresent() && assertj.isPresent()) {
+            for (DexFix.Result r : strict) {
+                assertCompiles(r.source(), "p/JsonTest.java", List.of(jsonassert.get(), androidJson.get(), assertj.get()));
+            }
+        }
+
+        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of()).get(0).reason().contains("no JSON library"));
+        assertTrue(DexFix.jsonAssertion(source, "missing", List.of(DexFix.JsonLibrary.GSON)).get(0).reason()
+                .contains("has no method missing"));
+        String none = join("\n", with(with(JSON, 16, "        assertEquals(\"x\", json);"), 17, "        assertThat(json).isNotNull();"));
+        assertTrue(DexFix.jsonAssertion(none, "serialized", List.of(DexFix.JsonLibrary.GSON)).get(0).reason()
+                .contains("compares no JSON text literal"));
+    }
+
     private void compileIfPresent(String source, String relative, Optional<List<Path>> jars) throws IOException {
         assertTrue(JavaSources.parser().parse(source).isSuccessful(), source);
         if (jars.isPresent()) {
