@@ -96,6 +96,11 @@ public class DetectIdMojo extends AbstractOdrustMojo {
                 id++;
             }
         }
+        if (!s.filter.any) {
+            getLog().info("Only calls made by the module's own code were shuffled; an order a library decides (a JSON"
+                    + " serializer reading fields or iterating a map) is shuffled too with -Dodrust.id.filter=any"
+                    + " (or -Dodrust.id.include=<its package>).");
+        }
         ReactorSummary.add(session, project, module.id(), "detect-id: " + Words.count(id, "implementation-dependent test"),
                 getLog());
         if (failOnFlaky && id > 0) {

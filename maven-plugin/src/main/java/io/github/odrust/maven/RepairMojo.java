@@ -77,10 +77,36 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
         project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
         s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
-        s.release = project.getProperties().getProperty("maven.compiler.release",
-                project.getProperties().getProperty("maven.compiler.target"));
+        s.release = compilerLevel(true);
         RepairFile result = new Repairer(engine, module, suite, out, s, getLog()).run();
         print(result, s);
+    }
+
+    /**
+     * The Java level the module's (test) sources are compiled at, as its maven-compiler-plugin is
+     * configured (release, else source, else target; for tests their test variants first), else
+     * the {@code maven.compiler.*} properties; null: the compiler's own.
+     */
+    String compilerLevel(boolean test) {
+        List<String> keys = test ? List.of("testRelease", "release", "testSource", "source", "testTarget", "target")
+                : List.of("release", "source", "target");
+        org.apache.maven.model.Plugin compiler = project.getBuild() == null ? null
+                : project.getBuild().getPluginsAsMap().get("org.apache.maven.plugins:maven-compiler-plugin");
+        Object config = compiler == null ? null : compiler.getConfiguration();
+        for (String key : keys) {
+            if (config instanceof org.codehaus.plexus.util.xml.Xpp3Dom) {
+                org.codehaus.plexus.util.xml.Xpp3Dom child = ((org.codehaus.plexus.util.xml.Xpp3Dom) config).getChild(key);
+                if (child != null && child.getValue() != null && !child.getValue().trim().isEmpty()
+                        && !child.getValue().contains("${")) {
+                    return child.getValue().trim();
+                }
+            }
+            String property = project.getProperties().getProperty("maven.compiler." + key);
+            if (property != null && !property.trim().isEmpty()) {
+                return property.trim();
+            }
+        }
+        return null;
     }
 
     /** The implementation-dependent tests of the last odrust:detect-id (docs/id-tests.md). */
@@ -92,8 +118,9 @@ public class RepairMojo extends AbstractOdrustMojo {
         project.getCompileSourceRoots().forEach(r -> s.sourceRoots.add(new File(r)));
         project.getTestCompileSourceRoots().forEach(r -> s.sourceRoots.add(new File(r)));
         s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
-        s.release = project.getProperties().getProperty("maven.compiler.release",
-                project.getProperties().getProperty("maven.compiler.target"));
+        s.release = compilerLevel(false);
+        s.testRelease = compilerLevel(true);
+        project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
         String executionRoot = session.getExecutionRootDirectory();
         s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
         List<JsonObject> entries = new IdRepairer(engine, module, suite, out, s, getLog()).run(report);

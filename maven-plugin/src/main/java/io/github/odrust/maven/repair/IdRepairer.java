@@ -38,7 +38,11 @@ public final class IdRepairer {
         /** Main and test source roots, in Maven's order. */
         public final List<File> sourceRoots = new ArrayList<>();
         public String encoding;
+        /** The Java level of main sources, and of test sources. */
         public String release;
+        public String testRelease;
+        /** The test source roots (a subset of {@link #sourceRoots}). */
+        public final List<File> testSourceRoots = new ArrayList<>();
         /** Where mvn ran: patch paths are relative to it. */
         public Path root;
         public Shuffle.Filter filter = new Shuffle.Filter();
@@ -233,7 +237,10 @@ public final class IdRepairer {
             throws MojoExecutionException {
         Path work = dir.resolve("id").resolve(RepairFile.patchName(test).replace(".patch", "")).resolve("candidate-" + (++runs));
         String relative = relativeToRoot(file);
-        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, settings.release);
+        boolean testSource = settings.testSourceRoots.stream().anyMatch(r -> file.toAbsolutePath().normalize()
+                .startsWith(r.toPath().toAbsolutePath().normalize()));
+        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding,
+                testSource ? settings.testRelease : settings.release);
         String error;
         try {
             deleteTree(work);
@@ -281,9 +288,47 @@ public final class IdRepairer {
                         : " under seed " + seed);
             }
         }
-        log.info(String.format(Locale.ROOT, "  [repair %s] %s: passes clean and under %s (%.1f s)", Words.shortId(test), strategy,
-                Words.count(seeds.size() - 1, "seed"), (System.nanoTime() - start) / 1e9));
+        // The patch may change code other tests use: the module's original order, clean, must keep
+        // every test that passes without it passing.
+        List<String> broken = brokenInOriginalOrder(work, classes);
+        if (!broken.isEmpty()) {
+            log.info(String.format(Locale.ROOT, "  [repair %s] %s: breaks %s in the original order", Words.shortId(test),
+                    strategy, Words.count(broken.size(), "other test")));
+            return "passes alone, but in the module's original order it makes " + Words.count(broken.size(), "test")
+                    + " that pass without it fail: " + String.join(", ", broken.subList(0, Math.min(5, broken.size())))
+                    + (broken.size() > 5 ? ", ..." : "");
+        }
+        log.info(String.format(Locale.ROOT, "  [repair %s] %s: passes clean and under %s, and the original order keeps"
+                + " passing (%.1f s)", Words.shortId(test), strategy, Words.count(seeds.size() - 1, "seed"),
+                (System.nanoTime() - start) / 1e9));
         return null;
+    }
+
+    /** The tests that pass in the original order clean (run once, without any patch). */
+    private java.util.Set<String> baseline;
+
+    /** The tests that pass in the original order without the candidate and fail with it (clean runs). */
+    private List<String> brokenInOriginalOrder(Path work, File classes) throws MojoExecutionException {
+        String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
+        if (baseline == null) {
+            RunResult before = new OrderRunner(module, engine, suite, dir.resolve("id").resolve("original-order"), log).quiet()
+                    .run(order, "the original order, before any ID patch");
+            baseline = new java.util.HashSet<>();
+            for (RunResult.TestResult r : before.results) {
+                if ("pass".equals(r.outcome)) {
+                    baseline.add(r.test);
+                }
+            }
+        }
+        RunResult after = new OrderRunner(module, engine, suite, work.resolve("original-order"), log).quiet()
+                .classpathFirst(classes).run(order, "the original order with an ID patch");
+        List<String> broken = new ArrayList<>();
+        for (RunResult.TestResult r : after.results) {
+            if (baseline.contains(r.test) && !"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
+                broken.add(r.test);
+            }
+        }
+        return broken;
     }
 
     private JsonObject patched(JsonObject entry, String test, String strategy, Path file, String before, DexFix.Result c,
