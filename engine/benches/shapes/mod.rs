@@ -56,12 +56,34 @@ pub fn table(big_only: bool) -> Vec<(String, Vec<usize>)> {
             s.extend([3; 30]);
             s
         }),
-        // Few classes of uneven sizes (modules of 2 to 4 test classes).
+        // Few classes of uneven sizes (modules of 2 to 8 test classes).
         ("2 classes 161+2".to_string(), vec![161, 2]),
         ("2 classes 100+63".to_string(), vec![100, 63]),
         ("3 classes 80+30+5".to_string(), vec![80, 30, 5]),
         ("4 classes 60+30+10+3".to_string(), vec![60, 30, 10, 3]),
         ("4 classes 40+20+20+2".to_string(), vec![40, 20, 20, 2]),
+        ("3 classes 30+20+20".to_string(), vec![30, 20, 20]),
+        (
+            "5 classes 50+20+20+10+5".to_string(),
+            vec![50, 20, 20, 10, 5],
+        ),
+        ("4 classes 30+10+10+10".to_string(), vec![30, 10, 10, 10]),
+        (
+            "6 classes 30+12+12+12+4+1".to_string(),
+            vec![30, 12, 12, 12, 4, 1],
+        ),
+        (
+            "7 classes 24+16+8+8+4+2+1".to_string(),
+            vec![24, 16, 8, 8, 4, 2, 1],
+        ),
+        (
+            "8 classes 60+25+20+15+10+5+3+1".to_string(),
+            vec![60, 25, 20, 15, 10, 5, 3, 1],
+        ),
+        (
+            "8 classes 12+8+5+3+2+1+1+1".to_string(),
+            vec![12, 8, 5, 3, 2, 1, 1, 1],
+        ),
     ];
     if big_only {
         shapes.truncate(4);

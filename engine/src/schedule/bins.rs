@@ -253,7 +253,7 @@ pub(super) fn inner_orders(units: &Units, bins: &[Vec<u32>], seed: u64) -> Vec<(
             }
         }
         sub.ids = vec![String::new(); map.len()];
-        inner.push((tuscan_orders(&sub, mix64(seed ^ b as u64)), map));
+        inner.push((tuscan_orders(&sub, mix64(seed ^ b as u64), false), map));
     }
     inner
 }

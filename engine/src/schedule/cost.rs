@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::paths::{solve, MAX_CLASSES};
+
 /// The real cost of running orders: `cost0_ms` per order (a JVM start) plus the time of every
 /// test execution.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,7 +68,10 @@ pub struct LowerBound {
     /// `max(n, I / (k - 1), max_i n_i (n - n_i), max_{i != j} 2 n_i n_j)`, `I = Σ n_i (n - n_i)`
     /// the inter-class pairs (`I / (k - 1)` rounded up, only when `k > 1`). The last: an order
     /// visits classes `i` and `j` once each, so they are adjacent at most once in it, and the
-    /// `2 n_i n_j` ordered pairs between them need an order each.
+    /// `2 n_i n_j` ordered pairs between them need an order each. With 2 to 8 nonempty classes,
+    /// also the optimum of the class-path program (docs/schedules.md, "Lower bound"): the most
+    /// `Σ n_i n_j w_ij` over weights `w >= 0` on the ordered pairs of classes under which no
+    /// sequence of distinct classes weighs more than 1 (40+20+20+2: 2,000, not 1,680).
     pub orders: u64,
     /// `n (n - 1) + orders`: an order of `l` tests covers at most `l - 1` pairs.
     pub executions: u64,
@@ -92,6 +97,22 @@ pub fn lower_bound(sizes: &[usize]) -> LowerBound {
     biggest.sort_unstable_by(|a, b| b.cmp(a));
     if let [first, second, ..] = biggest[..] {
         orders = orders.max(2 * first * second);
+    }
+    // Up to 8 classes: the class-path program (its dual weights; every term above is one choice
+    // of them).
+    let classes: Vec<u64> = biggest.into_iter().filter(|&s| s > 0).collect();
+    if (2..=MAX_CLASSES).contains(&classes.len()) {
+        let k = classes.len();
+        let demand: Vec<u64> = (0..k * k)
+            .map(|a| {
+                if a / k == a % k {
+                    0
+                } else {
+                    classes[a / k] * classes[a % k]
+                }
+            })
+            .collect();
+        orders = orders.max(solve(k, &demand).bound(&demand));
     }
     LowerBound {
         orders,

@@ -14,8 +14,10 @@
 //! - [`cost`]: the cost model of an order and lower bounds of a pair cover.
 //! - `units`, `orders`: the schedulers' working sets (tests as indices, pair bit sets, stored
 //!   and computed orders).
-//! - `tuscan_orders`, `bins`, `cover`, `covering`: the constructions: per-class squares, bins
-//!   of classes, Algorithm 1's inter-class cover, the cover of a set of required pairs.
+//! - `tuscan_orders`, `bins`, `cover`, `paths`, `covering`: the constructions: per-class
+//!   squares, bins of classes, Algorithm 1's inter-class cover, orders along the class paths of
+//!   a linear program (a few classes; also the lower bound), the cover of a set of required
+//!   pairs.
 //! - [`systematic`]: [`Schedule`], one systematic strategy's orders, and pair coverage.
 //! - [`dependence`]: the dependence-aware plan from the static fields a recorded baseline saw.
 //! - [`rounds`]: the order of each detection round, for every strategy.
@@ -26,6 +28,7 @@ mod cover;
 mod covering;
 pub mod dependence;
 mod orders;
+mod paths;
 pub mod random;
 pub mod rounds;
 pub mod systematic;

@@ -94,7 +94,7 @@ impl Schedule {
                 k: k.clamp(1, 3) as usize,
             },
             _ => {
-                let orders = tuscan_orders(&units, seed);
+                let orders = tuscan_orders(&units, seed, true);
                 let sequence = orders.sequence(&units.ids, cost);
                 Layout::Explicit { orders, sequence }
             }
@@ -300,7 +300,7 @@ pub fn covering(
     let units = Units::of(suite);
     let set = PairSet::collect(&units, required);
     let (orders, required) = if set.len() == units.runnable_total() {
-        (tuscan_orders(&units, seed), None)
+        (tuscan_orders(&units, seed, true), None)
     } else {
         (
             cover_required(&units, set.bits(units.len()), seed),

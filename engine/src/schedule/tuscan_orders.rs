@@ -9,6 +9,7 @@ use super::bins::{
 };
 use super::cover::cover_inter;
 use super::orders::{Latin, Orders};
+use super::paths;
 use super::random::round_rng;
 use super::tuscan;
 use super::units::Units;
@@ -79,7 +80,11 @@ impl<'u> Fill<'u> {
 ///   `k` rows, or `k >= 7`), the computed [`Latin`] orders; otherwise [`cover_inter`].
 /// - Uneven sizes from [`BINNED_MIN_TESTS`] tests: [`binned_orders`] instead of both phases when
 ///   it is within [`BINNED_SLACK`] of the lower bound.
-pub(super) fn tuscan_orders(units: &Units, seed: u64) -> Orders {
+/// - With `plan` (not for the bins of [`binned_orders`], where only the longest bin counts), at
+///   most [`paths::MAX_CLASSES`] reorderable classes of uneven sizes: first
+///   [`paths::planned_orders`] (the intra-class rows inside orders along class paths), kept when
+///   it meets its lower bound, otherwise when it takes fewer orders than both phases above.
+pub(super) fn tuscan_orders(units: &Units, seed: u64, plan: bool) -> Orders {
     let n = units.len();
     let mut orders = Orders::new();
     if n == 0 {
@@ -123,6 +128,22 @@ pub(super) fn tuscan_orders(units: &Units, seed: u64) -> Orders {
         if let Some(orders) = binned_orders(units, seed, slack) {
             return orders;
         }
+    }
+    // A few classes of uneven sizes: orders along the paths of the class-path program (they
+    // reach its tighter bound, docs/schedules.md, "Class paths"): kept if they meet that bound,
+    // otherwise if they take fewer orders (then executions) than the greedy below.
+    let planned = if plan && !equal && nonempty.len() <= paths::MAX_CLASSES {
+        paths::planned_orders(units, seed)
+    } else {
+        None
+    };
+    if let Some((planned, bound)) = planned {
+        if planned.len() as u64 <= bound {
+            return planned;
+        }
+        let greedy = tuscan_orders(units, seed, false);
+        let better = (planned.len(), planned.executions()) < (greedy.len(), greedy.executions());
+        return if better { planned } else { greedy };
     }
     let squares: Vec<Vec<Vec<u32>>> = sizes
         .iter()
