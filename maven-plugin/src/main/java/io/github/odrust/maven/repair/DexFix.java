@@ -185,6 +185,15 @@ final class DexFix {
      * @return the candidates in source order, or one result that does not apply
      */
     static List<Result> sortReflection(String source, int line, String method) {
+        return sortReflection(source, line, method, true);
+    }
+
+    /**
+     * SortFields as above; {@code java8 == false} (sources compiled for Java 7 or older, without
+     * lambdas or method references): the array is sorted in place by {@code Arrays.sort} with an
+     * anonymous {@code Comparator}, inside an anonymous class's method called right away.
+     */
+    static List<Result> sortReflection(String source, int line, String method, boolean java8) {
         if (!List.of(REFLECTION).contains(method)) {
             throw new IllegalArgumentException("SortFields sorts the arrays of " + String.join(", ", REFLECTION) + ", not " + method);
         }
@@ -207,6 +216,17 @@ final class DexFix {
             suffix = ").sorted(java.util.Comparator.comparing(java.lang.reflect.Constructor::toString))"
                     + ".toArray(java.lang.reflect.Constructor[]::new))";
             order = "by toString()";
+        }
+        String how = "java.util.Arrays.stream(...).sorted(...).toArray(...)";
+        if (!java8) {
+            String type = method.endsWith("Fields") ? "java.lang.reflect.Field" : method.endsWith("Methods")
+                    ? "java.lang.reflect.Method" : "java.lang.reflect.Constructor<?>";
+            String compare = type.endsWith("Constructor<?>") ? "return x.toString().compareTo(y.toString());"
+                    : "int c = x.getName().compareTo(y.getName()); return c != 0 ? c : x.toString().compareTo(y.toString());";
+            prefix = "new Object() { " + type + "[] sorted(" + type + "[] a) { java.util.Arrays.sort(a, new java.util.Comparator<"
+                    + type + ">() { public int compare(" + type + " x, " + type + " y) { " + compare + " } }); return a; } }.sorted(";
+            suffix = ")";
+            how = "Arrays.sort with a Comparator, for Java 7";
         }
         try {
             Src s = Src.parse(source, line);
@@ -232,7 +252,7 @@ final class DexFix {
                 }
                 List<Edit> edits = List.of(s.insert(s.begin(c), prefix), s.insert(s.end(c), suffix));
                 results.add(Result.patched(s.apply(edits), "SortFields: " + call + " at " + Src.at(c, calls) + " is sorted " + order
-                        + " (java.util.Arrays.stream(...).sorted(...).toArray(...))"));
+                        + " (" + how + ")"));
             }
             return results.isEmpty() ? reason(s.where(line) + ": " + String.join("; ", notes)) : results;
         } catch (NotApplicable n) {

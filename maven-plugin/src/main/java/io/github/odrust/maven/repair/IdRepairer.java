@@ -141,7 +141,8 @@ public final class IdRepairer {
                     candidates = DexFix.hashToLinkedHash(text, line, str(choice.get("target"), "HashMap"));
                     break;
                 case "SortFields":
-                    candidates = DexFix.sortReflection(text, line, str(choice.get("target"), "getDeclaredFields"));
+                    candidates = DexFix.sortReflection(text, line, str(choice.get("target"), "getDeclaredFields"),
+                            atLeastJava8(levelOf(file)));
                     break;
                 case "ChangeContainsExactly":
                     candidates = DexFix.changeContainsExactly(text, line);
@@ -172,6 +173,26 @@ public final class IdRepairer {
         log.warn(String.format("no patch %s: %s; the last: %s", test, entry.get("reason").getAsString(),
                 tried.size() == 0 ? "-" : tried.get(tried.size() - 1).getAsJsonObject().get("why").getAsString()));
         return entry;
+    }
+
+    /** The Java level {@code file} is compiled at: the test level for a test source. */
+    private String levelOf(Path file) {
+        boolean testSource = settings.testSourceRoots.stream().anyMatch(r -> file.toAbsolutePath().normalize()
+                .startsWith(r.toPath().toAbsolutePath().normalize()));
+        return testSource ? settings.testRelease : settings.release;
+    }
+
+    /** Whether a level ({@code 1.7}, {@code 8}, {@code 17}; null: the compiler's own) has lambdas. */
+    static boolean atLeastJava8(String level) {
+        if (level == null) {
+            return true;
+        }
+        String v = level.trim().replaceFirst("^1\\.", "");
+        try {
+            return Integer.parseInt(v) >= 8;
+        } catch (NumberFormatException e) {
+            return true;
+        }
     }
 
     /** The JSON libraries on the test classpath, best first (JSONAssertion). */
@@ -237,10 +258,7 @@ public final class IdRepairer {
             throws MojoExecutionException {
         Path work = dir.resolve("id").resolve(RepairFile.patchName(test).replace(".patch", "")).resolve("candidate-" + (++runs));
         String relative = relativeToRoot(file);
-        boolean testSource = settings.testSourceRoots.stream().anyMatch(r -> file.toAbsolutePath().normalize()
-                .startsWith(r.toPath().toAbsolutePath().normalize()));
-        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding,
-                testSource ? settings.testRelease : settings.release);
+        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(file));
         String error;
         try {
             deleteTree(work);

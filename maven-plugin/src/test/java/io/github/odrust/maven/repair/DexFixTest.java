@@ -372,6 +372,26 @@ class DexFixTest {
     }
 
     @Test
+    void forJava7SourcesTheArrayIsSortedWithAnAnonymousComparatorAndNoLambda() throws Exception {
+        int line = lineOf(REFLECT, "for (Field f");
+        DexFix.Result r = one(DexFix.sortReflection(join("\n", REFLECT), line, "getDeclaredFields", false));
+        String patched = r.source().split("\n")[line - 1];
+        assertFalse(patched.contains("::") || patched.contains("->"), patched);
+        assertTrue(r.description().endsWith("(Arrays.sort with a Comparator, for Java 7)"), r.description());
+        Path classes = compile(r.source(), "com/acme/ReflectTest.java", List.of());
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+            Class<?> c = loader.loadClass("com.acme.ReflectTest");
+            assertEquals(List.of("alpha", "mid", "zeta"), c.getMethod("names").invoke(c.getConstructor().newInstance()));
+        }
+        for (String[] m : new String[][] {{"Method first", "getDeclaredMethods"}, {"Constructor<?>[] cs", "getDeclaredConstructors"}}) {
+            DexFix.Result other = one(DexFix.sortReflection(join("\n", REFLECT), lineOf(REFLECT, m[0]), m[1], false));
+            assertCompiles(other.source(), "com/acme/ReflectTest.java");
+        }
+        assertTrue(IdRepairer.atLeastJava8("1.8") && IdRepairer.atLeastJava8("17") && IdRepairer.atLeastJava8(null));
+        assertFalse(IdRepairer.atLeastJava8("1.7") || IdRepairer.atLeastJava8("7"));
+    }
+
+    @Test
     void methodsAreSortedByNameThenSignatureAndIndexingStillWorks() throws Exception {
         int line = lineOf(REFLECT, "getDeclaredMethods()[0]");
         DexFix.Result r = sorted("getDeclaredMethods()[0]", "getDeclaredMethods");
