@@ -170,8 +170,9 @@ public final class IdRepairer {
         entry.addProperty("status", "rejected");
         entry.addProperty("reason", "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
         entry.addProperty("experiments", runs);
-        log.warn(String.format("no patch %s: %s; the last: %s", test, entry.get("reason").getAsString(),
-                tried.size() == 0 ? "-" : tried.get(tried.size() - 1).getAsJsonObject().get("why").getAsString()));
+        log.warn(String.format("no patch %s: %s; the first (%s): %s", test, entry.get("reason").getAsString(),
+                tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("strategy").getAsString(),
+                tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("why").getAsString()));
         return entry;
     }
 
