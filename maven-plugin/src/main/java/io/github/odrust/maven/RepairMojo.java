@@ -85,7 +85,8 @@ public class RepairMojo extends AbstractOdrustMojo {
     /**
      * The Java level the module's (test) sources are compiled at, as its maven-compiler-plugin is
      * configured (release, else source, else target; for tests their test variants first), else
-     * the {@code maven.compiler.*} properties; null: the compiler's own.
+     * the {@code maven.compiler.*} properties; null: the compiler's own. A level from source or
+     * target is prefixed {@code source:} (compiled with -source/-target, not --release).
      */
     String compilerLevel(boolean test) {
         List<String> keys = test ? List.of("testRelease", "release", "testSource", "source", "testTarget", "target")
@@ -98,12 +99,12 @@ public class RepairMojo extends AbstractOdrustMojo {
                 org.codehaus.plexus.util.xml.Xpp3Dom child = ((org.codehaus.plexus.util.xml.Xpp3Dom) config).getChild(key);
                 if (child != null && child.getValue() != null && !child.getValue().trim().isEmpty()
                         && !child.getValue().contains("${")) {
-                    return child.getValue().trim();
+                    return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:") + child.getValue().trim();
                 }
             }
             String property = project.getProperties().getProperty("maven.compiler." + key);
             if (property != null && !property.trim().isEmpty()) {
-                return property.trim();
+                return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:") + property.trim();
             }
         }
         return null;

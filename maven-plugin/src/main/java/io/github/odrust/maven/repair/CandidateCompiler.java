@@ -27,6 +27,8 @@ final class CandidateCompiler {
     private final List<File> classpath;
     private final Charset encoding;
     private final String release;
+    /** The level came from {@code source}/{@code target}: {@code -source}/{@code -target}, this JDK's API. */
+    private final boolean sourceOnly;
 
     /**
      * @param release the Java release to compile for ({@code maven.compiler.release}, else
@@ -35,8 +37,17 @@ final class CandidateCompiler {
     CandidateCompiler(List<File> classpath, Charset encoding, String release) {
         this.classpath = classpath;
         this.encoding = encoding;
-        this.release = release == null ? null : release.trim().replaceFirst("^1\\.(\\d)$", "$1");
+        this.sourceOnly = release != null && release.startsWith(SOURCE);
+        String level = release == null ? null : sourceOnly ? release.substring(SOURCE.length()) : release;
+        this.release = level == null ? null : level.trim().replaceFirst("^1\\.(\\d)$", "$1");
     }
+
+    /**
+     * Prefix of a level given as {@code source}/{@code target} rather than {@code release}: the
+     * module compiles against the running JDK's API with that language level, and so must the
+     * candidate ({@code --release 7} would also hide the JDK 8+ API the module uses).
+     */
+    static final String SOURCE = "source:";
 
     /** Thrown when no compiler is available (Maven runs on a JRE). */
     static final class NoCompilerException extends Exception {
@@ -64,7 +75,9 @@ final class CandidateCompiler {
         List<String> options = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
                 classpath.stream().map(File::getPath).collect(Collectors.joining(File.pathSeparator)),
                 "-encoding", encoding.name(), "-proc:none", "-nowarn", "-g"));
-        if (release != null && !release.isEmpty()) {
+        if (release != null && !release.isEmpty() && sourceOnly) {
+            options.addAll(List.of("-source", release, "-target", release));
+        } else if (release != null && !release.isEmpty()) {
             options.add("--release");
             options.add(release);
         }

@@ -188,7 +188,7 @@ public final class IdRepairer {
         if (level == null) {
             return true;
         }
-        String v = level.trim().replaceFirst("^1\\.", "");
+        String v = level.trim().replaceFirst("^source:", "").replaceFirst("^1\\.", "");
         try {
             return Integer.parseInt(v) >= 8;
         } catch (NumberFormatException e) {

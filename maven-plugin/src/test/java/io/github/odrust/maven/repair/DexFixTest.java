@@ -388,7 +388,8 @@ class DexFixTest {
             assertCompiles(other.source(), "com/acme/ReflectTest.java");
         }
         assertTrue(IdRepairer.atLeastJava8("1.8") && IdRepairer.atLeastJava8("17") && IdRepairer.atLeastJava8(null));
-        assertFalse(IdRepairer.atLeastJava8("1.7") || IdRepairer.atLeastJava8("7"));
+        assertFalse(IdRepairer.atLeastJava8("1.7") || IdRepairer.atLeastJava8("7") || IdRepairer.atLeastJava8("source:1.7"));
+        assertTrue(IdRepairer.atLeastJava8("source:1.8"));
     }
 
     @Test
