@@ -45,7 +45,9 @@ public final class DetectInput {
         Path file = out.resolve("report.json");
         if (!Files.isRegularFile(file)) {
             throw new MojoFailureException(goal + " found no detection results: " + file + " does not exist. Run"
-                    + " `mvn odrust:detect` first; " + goal + " " + verb + " the victims and brittles it found.");
+                    + " `mvn odrust:detect` first; " + goal + " " + verb + " the victims and brittles it found"
+                    + (goal.equals("odrust:repair") ? " (and, after `mvn odrust:detect-id`, the implementation-dependent tests"
+                    + " that finds)." : "."));
         }
         JsonObject json;
         try {
