@@ -65,6 +65,10 @@ public class DetectIdMojo extends AbstractOdrustMojo {
             throw new MojoFailureException("odrust.id.seeds must be from 1 to 1000 (got " + seeds + "): how many shuffle seeds to"
                     + " run the tests under, e.g. -Dodrust.id.seeds=4");
         }
+        if (seed != null && (seed < 0 || seed > Long.MAX_VALUE - seeds)) {
+            throw new MojoFailureException("odrust.seed=" + seed + " cannot start odrust:detect-id's seeds: give a whole number"
+                    + " from 0, e.g. -Dodrust.seed=42 (the seeds are 42, 43, ...)");
+        }
         if (cleanRuns < 1) {
             throw new MojoFailureException("odrust.id.cleanRuns must be 1 or more (got " + cleanRuns + "): a test is ID only if"
                     + " it passes when nothing is shuffled");

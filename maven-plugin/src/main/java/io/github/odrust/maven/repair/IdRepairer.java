@@ -55,6 +55,7 @@ public final class IdRepairer {
     private final Settings settings;
     private final Log log;
     private final Charset encoding;
+    /** Candidates compiled for the current test (each gets a directory of its own). */
     private int runs;
 
     public IdRepairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
@@ -123,9 +124,13 @@ public final class IdRepairer {
             Path file = source(cls, str(choice.get("file"), null));
             int line = choice.has("line") && !choice.get("line").isJsonNull() ? choice.get("line").getAsInt() : -1;
             boolean wholeMethod = strategy.equals("JSONAssertion");
-            if (file == null || (line < 1 && !wholeMethod)) {
-                tried.add(tried(strategy, "the source of " + cls + (line < 1 ? " (no line number: compiled without debug"
-                        + " information)" : "") + " is not under the module's source roots"));
+            if (file == null) {
+                tried.add(tried(strategy, "the source of " + cls + " is not under the module's source roots (a class of a"
+                        + " library or a generated one cannot be edited)"));
+                continue;
+            }
+            if (line < 1 && !wholeMethod) {
+                tried.add(tried(strategy, "the call has no line number (" + cls + " was compiled without debug information)"));
                 continue;
             }
             String text;
@@ -169,7 +174,7 @@ public final class IdRepairer {
         }
         entry.addProperty("status", "rejected");
         entry.addProperty("reason", "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
-        entry.addProperty("experiments", runs);
+        entry.addProperty("candidates", runs);
         log.warn(String.format("no patch %s: %s; the first (%s): %s", test, entry.get("reason").getAsString(),
                 tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("strategy").getAsString(),
                 tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("why").getAsString()));
@@ -366,7 +371,7 @@ public final class IdRepairer {
         entry.addProperty("file", rel);
         entry.addProperty("patch", patch.toString());
         entry.add("verified_seeds", verdict.get("verify_seeds"));
-        entry.addProperty("experiments", runs);
+        entry.addProperty("candidates", runs);
         boolean applied = false;
         if (settings.apply) {
             try {
