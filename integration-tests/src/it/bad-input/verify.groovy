@@ -3,7 +3,7 @@ import groovy.json.JsonSlurper
 // All invocations append to one build.log; each starts with "Scanning for projects...".
 def log = new File(basedir, 'build.log').getText('UTF-8')
 def parts = log.split(/(?m)^.*Scanning for projects\.\.\..*$/).toList().drop(1)
-assert parts.size() == 11 : "expected 11 invocations in build.log, found " + parts.size()
+assert parts.size() == 14 : "expected 14 invocations in build.log, found " + parts.size()
 
 def problems = []
 def expectFailure = { int n, List<String> phrases ->
@@ -28,6 +28,9 @@ expectFailure(8, ['odrust engine'])
 expectFailure(9, ['no detection results', 'report.json does not exist', 'mvn odrust:detect'])
 expectFailure(10, ['-Dodrust.test=com.example.bad.GoodTest#nope is not an order-dependent test'])
 expectFailure(11, ['odrust.repair.budget must be at least 1'])
+expectFailure(12, ['odrust.id.filter=all is not a filter', 'project', 'any'])
+expectFailure(13, ["odrust.id.only: '7-3' is not a call number or range", '-Dodrust.id.only=5'])
+expectFailure(14, ['odrust.id.only needs -Dodrust.id.seed'])
 assert problems.isEmpty() : problems.join('\n')
 
 assert parts[6].contains('BUILD SUCCESS') : "the good order must still run"
