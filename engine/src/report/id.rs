@@ -16,7 +16,6 @@ use super::render::{counted, escape_html, xml_text};
 use crate::idtests::dexfix::RepairStrategy;
 use crate::idtests::plan::{ranges_text, IdOutcome, IdStatus, IdVerdict, Reproduce};
 use crate::idtests::RepairChoice;
-use crate::model::testid::class_of;
 use crate::ENGINE_VERSION;
 
 /// Request of `id_report`.
@@ -384,17 +383,7 @@ fn xml(request: &IdReportRequest) -> String {
     suite.push_attribute(("skipped", skipped.as_str()));
     write(Event::Start(suite));
     for v in &o.tests {
-        let test = xml_text(&v.test);
-        let classname = class_of(&test);
-        let name = test
-            .strip_prefix(classname)
-            .and_then(|rest| rest.strip_prefix('#'))
-            .unwrap_or(&test);
-        let mut case = BytesStart::new("testcase");
-        case.push_attribute(("classname", classname));
-        case.push_attribute(("name", name));
-        case.push_attribute(("time", "0"));
-        write(Event::Start(case));
+        write(Event::Start(super::render::testcase(&v.test)));
         match v.status {
             IdStatus::Id => {
                 let message = format!("implementation-dependent: {}", xml_text(&v.reason));

@@ -381,17 +381,7 @@ fn xml(report: &Report) -> String {
     suite.push_attribute(("flakes", count.as_str()));
     write(Event::Start(suite));
     for entry in &report.flaky {
-        let test = xml_text(&entry.finding.test);
-        let classname = class_of(&test);
-        let name = test
-            .strip_prefix(classname)
-            .and_then(|rest| rest.strip_prefix('#'))
-            .unwrap_or(&test);
-        let mut case = BytesStart::new("testcase");
-        case.push_attribute(("classname", classname));
-        case.push_attribute(("name", name));
-        case.push_attribute(("time", "0"));
-        write(Event::Start(case));
+        write(Event::Start(testcase(&entry.finding.test)));
         let message = xml_text(entry.finding.message.as_deref().unwrap_or(""));
         let kind = format!("odrust.{}", xml_text(entry.finding.kind.name()));
         let mut flaky = BytesStart::new("flakyFailure");
@@ -446,6 +436,21 @@ pub(super) fn escape_html(s: &str) -> String {
         }
     }
     out
+}
+
+/// A Surefire `<testcase>` start for a test id: `classname` its class, `name` the rest after `#`.
+pub(super) fn testcase(test: &str) -> BytesStart<'static> {
+    let test = xml_text(test);
+    let classname = class_of(&test);
+    let name = test
+        .strip_prefix(classname)
+        .and_then(|rest| rest.strip_prefix('#'))
+        .unwrap_or(&test);
+    let mut case = BytesStart::new("testcase");
+    case.push_attribute(("classname", classname));
+    case.push_attribute(("name", name));
+    case.push_attribute(("time", "0"));
+    case
 }
 
 #[cfg(test)]

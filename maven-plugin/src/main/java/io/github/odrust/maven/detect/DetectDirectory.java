@@ -132,7 +132,8 @@ public final class DetectDirectory {
         log.info("the previous detection run's history, orders and reports are kept in " + previous);
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
+    public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

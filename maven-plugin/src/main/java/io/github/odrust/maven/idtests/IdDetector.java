@@ -9,6 +9,7 @@ import io.github.odrust.engine.protocol.IdStep;
 import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.Words;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.run.CodeDigest;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
@@ -147,7 +148,7 @@ public final class IdDetector {
             Files.createDirectories(dir);
             ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file) ? ExperimentLog.load(file)
                     : ExperimentLog.create(file);
-            Files.write(dir.resolve("settings.json"), (Engine.GSON.toJson(wanted) + "\n").getBytes(StandardCharsets.UTF_8));
+            ReportWriter.atomicWrite(dir.resolve("settings.json"), Engine.GSON.toJson(wanted) + "\n");
             return history;
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot prepare " + dir + ": " + e.getMessage(), e);
@@ -218,11 +219,9 @@ public final class IdDetector {
         request.addProperty("reproduce_command", reproduceTemplate);
         JsonObject rendered = engine.call("id_report", request, JsonObject.class);
         try {
-            Files.write(dir.resolve("report.json"), (Engine.GSON.toJson(report) + "\n").getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve("report.html"), rendered.get("html").getAsString().getBytes(StandardCharsets.UTF_8));
-            Path xml = dir.resolve("surefire-reports").resolve("TEST-odrust-id.xml");
-            Files.createDirectories(xml.getParent());
-            Files.write(xml, rendered.get("xml").getAsString().getBytes(StandardCharsets.UTF_8));
+            ReportWriter.atomicWrite(dir.resolve("report.json"), Engine.GSON.toJson(report) + "\n");
+            ReportWriter.atomicWrite(dir.resolve("report.html"), rendered.get("html").getAsString());
+            ReportWriter.atomicWrite(dir.resolve("surefire-reports").resolve("TEST-odrust-id.xml"), rendered.get("xml").getAsString());
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write the ID report in " + dir + ": " + e.getMessage(), e);
         }

@@ -7,6 +7,8 @@ import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.TestModule;
 import io.github.odrust.maven.Words;
+import io.github.odrust.maven.detect.DetectDirectory;
+import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.idtests.Shuffle;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -267,7 +269,7 @@ public final class IdRepairer {
         CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(file));
         String error;
         try {
-            deleteTree(work);
+            DetectDirectory.deleteRecursively(work);
             error = compiler.compile(c.source(), relative, work);
         } catch (IOException e) {
             throw new MojoExecutionException("cannot compile a candidate in " + work + ": " + e.getMessage(), e);
@@ -377,7 +379,10 @@ public final class IdRepairer {
             try {
                 String now = new String(Files.readAllBytes(file), encoding);
                 if (now.equals(before)) {
-                    Files.write(file, c.source().getBytes(encoding));
+                    Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
+                    Files.write(tmp, c.source().getBytes(encoding));
+                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                     applied = true;
                 } else {
                     entry.addProperty("not_applied", file + " changed while odrust:repair ran; apply " + patch + " by hand");
@@ -411,8 +416,7 @@ public final class IdRepairer {
         file.add("repairs", a);
         Path f = dir.resolve("id-repair.json");
         try {
-            Files.createDirectories(dir);
-            Files.write(f, (Engine.GSON.toJson(file) + "\n").getBytes(StandardCharsets.UTF_8));
+            ReportWriter.atomicWrite(f, Engine.GSON.toJson(file) + "\n");
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + f + ": " + e.getMessage(), e);
         }
@@ -427,16 +431,5 @@ public final class IdRepairer {
 
     private static String str(JsonElement e, String otherwise) {
         return e == null || e.isJsonNull() ? otherwise : e.getAsString();
-    }
-
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> s = Files.walk(p)) {
-            for (Path q : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.delete(q);
-            }
-        }
     }
 }
