@@ -166,6 +166,9 @@ pub struct Vocabulary {
     pub strategies: Vec<&'static str>,
     /// The systematic strategies (a fixed schedule of orders; pair coverage is reported).
     pub systematic_strategies: Vec<&'static str>,
+    /// The strategies whose baseline runs record static field accesses (the jvm-agent as a Java
+    /// agent).
+    pub recording_strategies: Vec<&'static str>,
     /// Every experiment kind.
     pub experiment_kinds: Vec<ExperimentKind>,
     /// The kinds of the minimization phase (explaining OD tests).
@@ -201,6 +204,7 @@ impl Vocabulary {
         Vocabulary {
             strategies: Strategy::ALL.map(Strategy::name).to_vec(),
             systematic_strategies: Strategy::SYSTEMATIC.map(Strategy::name).to_vec(),
+            recording_strategies: Strategy::RECORDING.map(Strategy::name).to_vec(),
             experiment_kinds: ExperimentKind::ALL.to_vec(),
             minimize_kinds: ExperimentKind::ALL
                 .into_iter()

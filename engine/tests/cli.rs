@@ -213,18 +213,14 @@ fn cli_help_lists_every_command_and_the_defaults() {
         );
     }
     assert!(
-        help.contains("--strategy reverse-passing --seed 0 --rounds 20"),
+        help.contains("--strategy targeted --seed 0 --rounds 20"),
         "{help}"
     );
     assert!(help.contains("--seed 0 --k 2"), "{help}");
     let out = cli(&["detect-plan", "--help"], None);
     assert!(out.status.success());
     let help = stdout(&out);
-    for default in [
-        "[default: reverse-passing]",
-        "[default: 0]",
-        "[default: 20]",
-    ] {
+    for default in ["[default: targeted]", "[default: 0]", "[default: 20]"] {
         assert!(help.contains(default), "{default}: {help}");
     }
     let out = cli(&["orders", "--help"], None);
@@ -319,7 +315,8 @@ fn cli_detect_plan() {
     let output = cli(&args, None);
     assert!(output.status.success(), "{}", stderr(&output));
     let plan: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    assert_eq!(plan["strategy"], "reverse-passing");
+    // The default, targeted, without a recording: reverse-passing's rounds.
+    assert_eq!(plan["strategy"], "targeted");
     let rounds = plan["rounds"].as_array().unwrap();
     assert_eq!(rounds.len(), 4);
     // Two random rounds, then their reverses.
@@ -352,6 +349,59 @@ fn cli_detect_plan() {
     );
     let output = cli(&["detect-plan", "--seed", "x", "--suite", path], None);
     assert_eq!(output.status.code(), Some(2));
+    // targeted with a recording: the writer right before its reader of another class first.
+    let accesses = dir.file(
+        "accesses.json",
+        r#"{"com.acme.CartTest#b": {"writes": ["com.acme.Cart#ITEMS"]},
+            "com.acme.FixedTest#one": {"reads": ["com.acme.Cart#ITEMS"]}}"#,
+    );
+    let args = [
+        "detect-plan",
+        "--suite",
+        path,
+        "--accesses",
+        accesses.to_str().unwrap(),
+        "--rounds",
+        "6",
+    ];
+    let output = cli(&args, None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let plan: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(plan["targeted"]["pairs"], 1, "{plan}");
+    assert_eq!(plan["targeted"]["orders"], 1, "{plan}");
+    let rounds = plan["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 6);
+    assert_eq!(rounds[0]["strategy"], "targeted");
+    let first: Vec<&str> = rounds[0]["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let at = first
+        .iter()
+        .position(|t| *t == "com.acme.CartTest#b")
+        .unwrap();
+    assert_eq!(first[at + 1], "com.acme.FixedTest#one", "{first:?}");
+    assert_eq!(rounds[1]["strategy"], "random-class-method");
+    let output = cli(
+        &[
+            "detect-plan",
+            "--suite",
+            path,
+            "--strategy",
+            "tuscan",
+            "--accesses",
+            accesses.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--strategy targeted"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

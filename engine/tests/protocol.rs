@@ -16,7 +16,12 @@ fn version_op() {
 #[test]
 fn vocabulary_op_lists_the_engines_names_and_defaults() {
     let v = ok("vocabulary", json!({}));
-    assert_eq!(v["strategies"].as_array().unwrap().len(), 10);
+    assert_eq!(v["strategies"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        v["recording_strategies"],
+        json!(["dependence-aware", "targeted"])
+    );
+    assert_eq!(v["detect_defaults"]["strategy"], "targeted");
     assert_eq!(
         v["systematic_strategies"],
         json!(["tuscan", "pairs-all", "k-bounded", "dependence-aware"])

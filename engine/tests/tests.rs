@@ -5,6 +5,7 @@
 mod cli;
 mod detect;
 mod detect_failing;
+mod detect_rare;
 mod explain;
 mod orders;
 mod protocol;

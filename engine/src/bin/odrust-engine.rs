@@ -20,7 +20,8 @@ use odrust_engine::model::strategy::Strategy;
 use odrust_engine::model::suite::{ClassRecord, Framework, Suite, SCHEMA_VERSION};
 use odrust_engine::protocol::{self, ABI_VERSION, ENGINE_VERSION};
 use odrust_engine::schedule::dependence;
-use odrust_engine::schedule::rounds::rounds_if_passing;
+use odrust_engine::schedule::rounds::{rounds_if_passing, targeted_if_passing};
+use odrust_engine::schedule::targeted;
 use odrust_engine::schedule::{lower_bound, Schedule};
 use odrust_engine::EngineError;
 
@@ -66,10 +67,12 @@ enum Command {
         order: PathBuf,
     },
     /// print the orders the rounds of `odrust:detect` run when every round passes (JSON);
-    /// defaults: --strategy reverse-passing --seed 0 --rounds 20
+    /// defaults: --strategy targeted --seed 0 --rounds 20
     ///
     /// For a systematic strategy, the first R orders of its schedule (k = 2, no cost model);
     /// dependence-aware is refused (its rounds come from a recording: use `orders --accesses`).
+    /// targeted plans its first rounds from --accesses (the fields each test read and wrote);
+    /// without it, no pair is targeted and its rounds are reverse-passing's.
     DetectPlan {
         /// the suite (the plugin's target/odrust/suite.json)
         #[arg(long, value_name = "suite.json")]
@@ -83,6 +86,11 @@ enum Command {
         /// how many rounds
         #[arg(long, value_name = "R", default_value_t = 20)]
         rounds: u32,
+        /// targeted only: the static fields each test reads and writes,
+        /// {"<test id>": {"reads": [fields], "writes": [fields]}} (a test missing there has no
+        /// recording and is left to the random rounds)
+        #[arg(long, value_name = "accesses.json")]
+        accesses: Option<PathBuf>,
     },
     /// the orders of a systematic strategy (tuscan, pairs-all, k-bounded, dependence-aware) for a
     /// suite, with their count, executions, pairs covered and the lower bound (JSON); defaults:
@@ -178,7 +186,14 @@ fn run(command: Command) -> Result<String, Failure> {
             strategy,
             seed,
             rounds,
-        } => detect_plan(&suite, Strategy::parse(&strategy)?, seed, rounds),
+            accesses,
+        } => detect_plan(
+            &suite,
+            Strategy::parse(&strategy)?,
+            seed,
+            rounds,
+            accesses.as_deref(),
+        ),
         Command::Orders {
             suite,
             strategy,
@@ -236,6 +251,7 @@ fn detect_plan(
     strategy: Strategy,
     seed: u64,
     rounds: u32,
+    accesses: Option<&Path>,
 ) -> Result<String, Failure> {
     if strategy == Strategy::DependenceAware {
         return Err(usage(
@@ -249,6 +265,24 @@ fn detect_plan(
             op: "detect-plan".into(),
             reason: format!("{} is not a suite: {e}", suite.display()),
         })?;
+    if let Some(accesses) = accesses {
+        if strategy != Strategy::Targeted {
+            return Err(usage(
+                "detect-plan",
+                ErrorKind::ArgumentConflict,
+                "--accesses plans the targeted rounds: it goes with --strategy targeted",
+            ));
+        }
+        let record = accesses_record(accesses, "detect-plan")?;
+        let plan = targeted::plan(&suite, &[&record], &[], seed, targeted::max_orders(rounds));
+        let out = serde_json::json!({
+            "strategy": strategy,
+            "seed": seed,
+            "targeted": plan.info(),
+            "rounds": targeted_if_passing(&plan.orders, &suite, seed, rounds),
+        });
+        return Ok(out.to_string());
+    }
     let plan = serde_json::json!({
         "strategy": strategy,
         "seed": seed,
@@ -351,46 +385,7 @@ fn dependence_orders(
     dependence_free: &[String],
     seed: u64,
 ) -> Result<String, Failure> {
-    #[derive(serde::Deserialize)]
-    struct Access {
-        #[serde(default)]
-        reads: Vec<String>,
-        #[serde(default)]
-        writes: Vec<String>,
-    }
-    let text = read_file(accesses)?;
-    let map: std::collections::BTreeMap<String, Access> =
-        serde_json::from_str(&text).map_err(|e| {
-            usage(
-                "orders",
-                ErrorKind::InvalidValue,
-                format!(
-                    "{}: not an accesses file ({e}); expected {{\"<test id>\": {{\"reads\": [...], \"writes\": [...]}}}}",
-                    accesses.display()
-                ),
-            )
-        })?;
-    let record = ExperimentRecord {
-        id: 1,
-        kind: ExperimentKind::Baseline,
-        round: None,
-        strategy: None,
-        order: Vec::new(),
-        targets: Vec::new(),
-        results: map
-            .into_iter()
-            .map(|(test, a)| TestResult {
-                reads: Some(a.reads),
-                writes: Some(a.writes),
-                ..TestResult::new(test, RunOutcome::Pass)
-            })
-            .collect(),
-        honoured: true,
-        millis: 0,
-        class_state: Vec::new(),
-        time: None,
-        isolation: Default::default(),
-    };
+    let record = accesses_record(accesses, "orders")?;
     let plan = dependence::plan(suite, &[&record], dependence_free, seed, None, None);
     let schedule = &plan.schedule;
     let mut all: Vec<Vec<String>> = (0..schedule.len()).map(|r| schedule.order(r)).collect();
@@ -413,6 +408,51 @@ fn dependence_orders(
         "orders": all,
     });
     Ok(out.to_string())
+}
+
+/// An accesses file (`{"<test id>": {"reads": [...], "writes": [...]}}`) as one recorded
+/// baseline record.
+fn accesses_record(accesses: &Path, op: &str) -> Result<ExperimentRecord, Failure> {
+    #[derive(serde::Deserialize)]
+    struct Access {
+        #[serde(default)]
+        reads: Vec<String>,
+        #[serde(default)]
+        writes: Vec<String>,
+    }
+    let text = read_file(accesses)?;
+    let map: std::collections::BTreeMap<String, Access> =
+        serde_json::from_str(&text).map_err(|e| {
+            usage(
+                op,
+                ErrorKind::InvalidValue,
+                format!(
+                    "{}: not an accesses file ({e}); expected {{\"<test id>\": {{\"reads\": [...], \"writes\": [...]}}}}",
+                    accesses.display()
+                ),
+            )
+        })?;
+    Ok(ExperimentRecord {
+        id: 1,
+        kind: ExperimentKind::Baseline,
+        round: None,
+        strategy: None,
+        order: Vec::new(),
+        targets: Vec::new(),
+        results: map
+            .into_iter()
+            .map(|(test, a)| TestResult {
+                reads: Some(a.reads),
+                writes: Some(a.writes),
+                ..TestResult::new(test, RunOutcome::Pass)
+            })
+            .collect(),
+        honoured: true,
+        millis: 0,
+        class_state: Vec::new(),
+        time: None,
+        isolation: Default::default(),
+    })
 }
 
 fn read_file(path: &Path) -> Result<String, EngineError> {

@@ -1,12 +1,12 @@
-//! The last systematic schedule built, kept between engine calls.
+//! The last systematic schedule and the last targeted plan built, kept between engine calls.
 
 use std::sync::{Arc, Mutex};
 
 use super::config::DetectConfig;
 use crate::model::experiment::ExperimentRecord;
-use crate::model::strategy::Strategy;
 use crate::model::suite::Suite;
 use crate::schedule::dependence::PlanInfo;
+use crate::schedule::targeted::TargetedPlan;
 use crate::schedule::{CostModel, Schedule};
 
 /// A systematic strategy's orders, as built from (config, suite, baseline).
@@ -37,7 +37,8 @@ pub(super) fn cache_key(
     serde_json::to_string(&ranking)
         .unwrap_or_default()
         .hash(&mut h);
-    if config.strategy == Strategy::DependenceAware {
+    if config.strategy.records_baseline() {
+        config.rounds.hash(&mut h);
         config.dependence_free.hash(&mut h);
         for record in baselines {
             for r in &record.results {
@@ -56,16 +57,27 @@ pub(super) fn cache_key(
 /// The result is the same with or without the cache.
 pub(super) fn cached(key: u64, build: impl FnOnce() -> Built) -> Arc<Built> {
     static LAST: Mutex<Option<(u64, Arc<Built>)>> = Mutex::new(None);
-    if let Ok(last) = LAST.lock() {
-        if let Some((k, built)) = last.as_ref() {
+    last_or(&LAST, key, build)
+}
+
+/// The last targeted plan built, by [`cache_key`], as [`cached`] keeps the last schedule.
+pub(super) fn cached_targeted(key: u64, build: impl FnOnce() -> TargetedPlan) -> Arc<TargetedPlan> {
+    static LAST: Mutex<Option<(u64, Arc<TargetedPlan>)>> = Mutex::new(None);
+    last_or(&LAST, key, build)
+}
+
+/// What `last` holds for `key`, else `build()`, kept in `last` for the next call.
+fn last_or<T>(last: &Mutex<Option<(u64, Arc<T>)>>, key: u64, build: impl FnOnce() -> T) -> Arc<T> {
+    if let Ok(slot) = last.lock() {
+        if let Some((k, built)) = slot.as_ref() {
             if *k == key {
                 return Arc::clone(built);
             }
         }
     }
     let built = Arc::new(build());
-    if let Ok(mut last) = LAST.lock() {
-        *last = Some((key, Arc::clone(&built)));
+    if let Ok(mut slot) = last.lock() {
+        *slot = Some((key, Arc::clone(&built)));
     }
     built
 }

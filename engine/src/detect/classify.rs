@@ -336,6 +336,8 @@ impl Replay {
             pairs,
             plan,
             time: self.time.spent(),
+            coverage: self.coverage(),
+            targeted: self.targeted.as_ref().map(|t| t.info()),
         }
     }
 }

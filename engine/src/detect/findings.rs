@@ -61,6 +61,9 @@ pub struct NextStep {
     /// will run and its predicted cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plan: Option<PlanInfo>,
+    /// `targeted`, when the next experiment is the first round: what its targeted rounds cover.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub targeted: Option<crate::schedule::targeted::TargetedInfo>,
 }
 
 /// A test that failed in every baseline run.
@@ -177,6 +180,13 @@ pub struct Summary {
     /// Where the experiments' time went (absent when none reported it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<crate::model::experiment::TimeSpent>,
+    /// What the baseline and the rounds covered, and the chance that a victim escaped them
+    /// (absent before the baseline ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<super::coverage::Coverage>,
+    /// `targeted`: what its targeted rounds were planned to cover.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targeted: Option<crate::schedule::targeted::TargetedInfo>,
 }
 
 /// Consecutive ordered pairs covered by the rounds of a systematic strategy.

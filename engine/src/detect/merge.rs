@@ -187,11 +187,12 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
 
     let mut summaries: Vec<(u32, Summary)> = Vec::new();
     let mut merged_shards: Vec<MergedShard> = Vec::new();
-    let mut rounds: Vec<Vec<String>> = Vec::new();
+    let mut rounds: Vec<(crate::model::strategy::Strategy, Vec<String>)> = Vec::new();
     // The first shard's state: its schedule is the plan's.
     let mut first_state: Option<Replay> = None;
     for (config, run) in &shards {
         let index = config.shard.map_or(0, |s| s.index);
+        let run_strategy = config.strategy;
         let state = Replay::run(
             Arc::new(config.clone()),
             Arc::new(run.suite.clone()),
@@ -204,7 +205,7 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
             run.history
                 .iter()
                 .filter(|r| r.kind == ExperimentKind::Round)
-                .map(|r| r.order.clone()),
+                .map(|r| (r.strategy.unwrap_or(run_strategy), r.order.clone())),
         );
         merged_shards.push(MergedShard {
             index,
@@ -224,7 +225,7 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
         .and_then(|s| s.schedule())
         .map(|schedule| {
             let mut coverage = schedule.coverage();
-            for order in &rounds {
+            for (_, order) in &rounds {
                 coverage.add(order);
             }
             PairsCovered {
@@ -324,6 +325,11 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
         plan: base.plan.clone(),
         shard: None,
         time: time.spent(),
+        coverage: first_state.as_ref().and_then(|s| {
+            let all: Vec<_> = rounds.iter().map(|(m, o)| (*m, o.as_slice())).collect();
+            s.coverage_of(&all)
+        }),
+        targeted: base.targeted.clone(),
     };
     Ok(Merged {
         summary,

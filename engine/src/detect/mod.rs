@@ -42,7 +42,8 @@
 //! - `confirm`: deciding candidates from their two confirmation runs.
 //! - `classify`: victim / brittle / NOD from alone runs; the summary.
 //! - `minimize`: the hand-off to [`crate::explain`]: the next explanation experiment, and notes.
-//! - `cache`: the last systematic schedule built, kept between calls.
+//! - `cache`: the last systematic schedule and targeted plan built, kept between calls.
+//! - [`coverage`]: what the rounds covered, and the chance that a victim escaped them.
 //! - [`session`]: the replay state of a run kept between calls, fed only the new records.
 
 mod baseline;
@@ -50,6 +51,7 @@ mod cache;
 mod classify;
 pub mod config;
 mod confirm;
+pub mod coverage;
 pub mod findings;
 pub mod merge;
 mod minimize;

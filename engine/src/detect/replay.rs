@@ -15,6 +15,7 @@ use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::model::testid::container_of;
 use crate::schedule::random::reverse_order;
 use crate::schedule::rounds::{reverse_passing_batch, round_order, ROUNDS_PER_BATCH};
+use crate::schedule::targeted::TargetedPlan;
 use crate::schedule::CostModel;
 
 /// The next experiment to run after `history`, and the progress so far.
@@ -55,6 +56,11 @@ pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
         .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
     NextStep {
         plan: if first_round { state.plan_info() } else { None },
+        targeted: if first_round {
+            state.targeted.as_ref().map(|t| t.info())
+        } else {
+            None
+        },
         experiment,
         batch,
         progress: Progress {
@@ -240,6 +246,8 @@ pub(super) struct Replay {
     /// The schedule of a systematic strategy (built once per call, when the baseline is done:
     /// `dependence-aware` and the cost-aware order need what the baseline recorded).
     pub(super) schedule: Option<Arc<Built>>,
+    /// `targeted`: its orders, planned from the baseline's recording once the baseline is done.
+    pub(super) targeted: Option<Arc<TargetedPlan>>,
     /// The cost model of the plan: the configured one, else the baseline's measurement.
     pub(super) cost: Option<CostModel>,
     /// What is left of the batch being run: planned together, from the state at its start.
@@ -316,6 +324,7 @@ impl Replay {
             cleaner_hints_frozen: HashMap::new(),
             spent: HashMap::new(),
             schedule: None,
+            targeted: None,
             cost,
             batch: VecDeque::new(),
             baseline_records: Vec::new(),
@@ -378,6 +387,9 @@ impl Replay {
         self.absorb(record, &followed);
         if self.baseline_done && self.schedule.is_none() {
             self.build_schedule();
+        }
+        if self.baseline_done && self.targeted.is_none() {
+            self.build_targeted();
         }
         Ok(())
     }
@@ -475,7 +487,24 @@ impl Replay {
                         },
                     ));
                 }
-            } else if self.config.strategy == Strategy::ReversePassing {
+            } else if self.config.strategy == Strategy::Targeted
+                && u64::from(self.round_number(done)) <= self.targeted_rounds()
+            {
+                // The targeted orders first (plan rounds 1 to T), a batch of them at a time.
+                let targeted = self.targeted.as_ref().expect("built with the baseline");
+                let mut slot = done;
+                while slot < total
+                    && planned.len() < ROUNDS_PER_BATCH as usize
+                    && u64::from(self.round_number(slot)) <= self.targeted_rounds()
+                {
+                    let number = self.round_number(slot) as usize;
+                    planned.push((Strategy::Targeted, targeted.orders[number - 1].clone()));
+                    slot += 1;
+                }
+            } else if matches!(
+                self.config.strategy,
+                Strategy::ReversePassing | Strategy::Targeted
+            ) {
                 let unreversed = self.unreversed();
                 let (reverses, random) =
                     reverse_passing_batch(remaining, unreversed.len() as u32, ROUNDS_PER_BATCH);

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::cache::{cache_key, cached, Built};
+use super::cache::{cache_key, cached, cached_targeted, Built};
 use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
 use crate::model::experiment::{Experiment, ExperimentRecord, Isolation};
 use crate::model::strategy::Strategy;
@@ -60,6 +60,33 @@ impl Replay {
                 }
             }
         }));
+    }
+
+    /// Plans the orders of `targeted` once the baseline is done, from its recording: at most
+    /// [`max_orders`](crate::schedule::targeted::max_orders)`(rounds)` of them, so that random
+    /// rounds follow.
+    pub(super) fn build_targeted(&mut self) {
+        if self.config.strategy != Strategy::Targeted {
+            return;
+        }
+        let config = Arc::clone(&self.config);
+        let baselines: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
+        let key = cache_key(&config, &self.suite, &baselines, None);
+        self.targeted = Some(cached_targeted(key, || {
+            crate::schedule::targeted::plan(
+                &self.suite,
+                &baselines,
+                &config.dependence_free,
+                config.seed,
+                crate::schedule::targeted::max_orders(config.rounds),
+            )
+        }));
+    }
+
+    /// `targeted`: how many of the plan's first rounds are targeted orders (0 before the
+    /// baseline is done, and for other strategies).
+    pub(super) fn targeted_rounds(&self) -> u64 {
+        self.targeted.as_ref().map_or(0, |t| t.orders.len() as u64)
     }
 
     /// The schedule of a systematic strategy, once built.

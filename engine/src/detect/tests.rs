@@ -49,7 +49,7 @@ fn record(e: &Experiment, results: &[(&str, RunOutcome)]) -> ExperimentRecord {
 fn raw_config_defaults_and_validation() {
     let raw: RawConfig = serde_json::from_str(r#"{"rounds":5,"seed":9}"#).unwrap();
     let config = DetectConfig::try_from(raw).unwrap();
-    assert_eq!(config.strategy, Strategy::ReversePassing);
+    assert_eq!(config.strategy, Strategy::Targeted);
     assert_eq!((config.baseline_tries, config.alone_runs), (3, 3));
     assert_eq!(config.minimize_budget, None);
     assert!(!config.stop_rounds);

@@ -36,11 +36,15 @@ pub enum Strategy {
     /// Like `tuscan`, but only the ordered pairs `(t, t')` where `t'` reads a static field `t`
     /// wrote (recorded by the jvm-agent in the baseline run); see [`crate::schedule::dependence`].
     DependenceAware,
+    /// The default: first orders that put each test that wrote a static field right before each
+    /// test that read it (recorded by the jvm-agent in the baseline run; see
+    /// [`crate::schedule::targeted`]), then `reverse-passing` rounds.
+    Targeted,
 }
 
 impl Strategy {
     /// Every strategy, in the order the documentation lists them.
-    pub const ALL: [Strategy; 10] = [
+    pub const ALL: [Strategy; 11] = [
         Strategy::Original,
         Strategy::Reverse,
         Strategy::ReverseClass,
@@ -51,16 +55,18 @@ impl Strategy {
         Strategy::PairsAll,
         Strategy::KBounded,
         Strategy::DependenceAware,
+        Strategy::Targeted,
     ];
 
     /// The strategies whose every order runs the whole suite.
-    pub const WHOLE_SUITE: [Strategy; 6] = [
+    pub const WHOLE_SUITE: [Strategy; 7] = [
         Strategy::Original,
         Strategy::Reverse,
         Strategy::ReverseClass,
         Strategy::RandomClass,
         Strategy::RandomClassMethod,
         Strategy::ReversePassing,
+        Strategy::Targeted,
     ];
 
     /// The systematic strategies: a fixed schedule of orders that covers consecutive pairs
@@ -78,7 +84,16 @@ impl Strategy {
     }
 
     /// The default strategy of `odrust:detect`.
-    pub const DEFAULT: Strategy = Strategy::ReversePassing;
+    pub const DEFAULT: Strategy = Strategy::Targeted;
+
+    /// The strategies whose baseline runs record which static fields each test reads and writes
+    /// (the jvm-agent as a Java agent): they plan their orders from it.
+    pub const RECORDING: [Strategy; 2] = [Strategy::DependenceAware, Strategy::Targeted];
+
+    /// Whether it is one of [`RECORDING`](Strategy::RECORDING).
+    pub fn records_baseline(self) -> bool {
+        Strategy::RECORDING.contains(&self)
+    }
 
     /// The name users write (`reverse-class`, ...).
     pub fn name(self) -> &'static str {
@@ -93,6 +108,7 @@ impl Strategy {
             Strategy::PairsAll => "pairs-all",
             Strategy::KBounded => "k-bounded",
             Strategy::DependenceAware => "dependence-aware",
+            Strategy::Targeted => "targeted",
         }
     }
 

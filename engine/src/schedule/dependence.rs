@@ -149,6 +149,25 @@ impl DependenceMap {
             .any(|(w, r)| w & r != 0)
     }
 
+    /// Whether unit `b` read a static field that unit `a` wrote, both recorded: the pairs a
+    /// targeted order puts next to each other (a unit without a recording is left to the random
+    /// rounds).
+    pub fn writes_what_it_reads(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        a != b
+            && !self.unrecorded[a]
+            && !self.unrecorded[b]
+            && self.writes[a]
+                .iter()
+                .zip(&self.reads[b])
+                .any(|(w, r)| w & r != 0)
+    }
+
+    /// Whether unit `u` has a recording.
+    pub fn is_recorded(&self, u: u32) -> bool {
+        !self.unrecorded[u as usize]
+    }
+
     /// Units without a recording.
     pub fn unrecorded(&self) -> usize {
         self.unrecorded.iter().filter(|u| **u).count()

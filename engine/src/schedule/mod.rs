@@ -20,6 +20,8 @@
 //!   pairs.
 //! - [`systematic`]: [`Schedule`], one systematic strategy's orders, and pair coverage.
 //! - [`dependence`]: the dependence-aware plan from the static fields a recorded baseline saw.
+//! - [`targeted`]: whole-suite orders that put each writer of a static field right before its
+//!   readers (the first rounds of the default strategy).
 //! - [`rounds`]: the order of each detection round, for every strategy.
 
 mod bins;
@@ -32,6 +34,7 @@ mod paths;
 pub mod random;
 pub mod rounds;
 pub mod systematic;
+pub mod targeted;
 pub mod tuscan;
 mod tuscan_orders;
 mod units;
@@ -39,4 +42,4 @@ mod units;
 pub use crate::model::strategy::Strategy;
 pub use cost::{lower_bound, predicted_cost, CostModel, LowerBound};
 pub use systematic::{covering, PairCoverage, Schedule};
-pub use units::unit_ids;
+pub use units::{runnable_pairs, unit_ids};

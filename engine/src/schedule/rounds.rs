@@ -32,7 +32,7 @@ pub fn round_order(
         Strategy::Reverse => (strategy, reverse(suite)),
         Strategy::ReverseClass => (strategy, reverse_class(suite)),
         Strategy::RandomClass => (strategy, random_class(suite, &mut round_rng(seed, round))),
-        Strategy::RandomClassMethod | Strategy::ReversePassing => (
+        Strategy::RandomClassMethod | Strategy::ReversePassing | Strategy::Targeted => (
             Strategy::RandomClassMethod,
             random_class_method(suite, &mut round_rng(seed, round)),
         ),
@@ -94,7 +94,9 @@ pub fn rounds_if_passing(
             })
             .collect();
     }
-    if strategy != Strategy::ReversePassing {
+    // `targeted` plans its first rounds from the baseline's recording ([`targeted_if_passing`]);
+    // without one it has no pair to target and its rounds are `reverse-passing`'s.
+    if !matches!(strategy, Strategy::ReversePassing | Strategy::Targeted) {
         return (1..=rounds)
             .map(|round| {
                 let (strategy, order) = round_order(strategy, suite, seed, round);
@@ -106,8 +108,40 @@ pub fn rounds_if_passing(
             })
             .collect();
     }
+    reverse_passing_after(Vec::new(), suite, seed, rounds)
+}
+
+/// The orders of a `targeted` detection when every round passes: its targeted orders (planned
+/// from a recording, [`crate::schedule::targeted::plan`]) as rounds 1 to T, then
+/// `reverse-passing` rounds up to `rounds`.
+pub fn targeted_if_passing(
+    targeted: &[Vec<String>],
+    suite: &Suite,
+    seed: u64,
+    rounds: u32,
+) -> Vec<PlannedRound> {
+    let first: Vec<PlannedRound> = targeted
+        .iter()
+        .take(rounds as usize)
+        .enumerate()
+        .map(|(i, order)| PlannedRound {
+            round: i as u32 + 1,
+            strategy: Strategy::Targeted,
+            order: order.clone(),
+        })
+        .collect();
+    reverse_passing_after(first, suite, seed, rounds)
+}
+
+/// `planned` followed by `reverse-passing` rounds (in batches, [`reverse_passing_batch`]) up to
+/// `rounds` in all; only the random rounds among them are reversed.
+fn reverse_passing_after(
+    mut planned: Vec<PlannedRound>,
+    suite: &Suite,
+    seed: u64,
+    rounds: u32,
+) -> Vec<PlannedRound> {
     let index = SuiteIndex::new(suite);
-    let mut planned: Vec<PlannedRound> = Vec::new();
     let mut unreversed: Vec<usize> = Vec::new();
     while (planned.len() as u32) < rounds {
         let (reverses, random) = reverse_passing_batch(

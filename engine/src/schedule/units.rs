@@ -94,6 +94,12 @@ pub fn unit_ids(suite: &Suite) -> Vec<String> {
     Units::of(suite).ids
 }
 
+/// How many ordered pairs of the suite's units the framework can run consecutively: the
+/// class-compatible space of pairs.
+pub fn runnable_pairs(suite: &Suite) -> u64 {
+    Units::of(suite).runnable_total()
+}
+
 /// One bit per ordered pair of `n` units; each row padded to whole 64-bit words.
 #[derive(Debug, Clone)]
 pub(super) struct Bits {
