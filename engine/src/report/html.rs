@@ -76,6 +76,12 @@ pub(super) fn page(report: &Report) -> String {
     if let Some(p) = report.pairs.filter(|p| p.total > 0) {
         out.push_str(&coverage(p));
     }
+    if let Some(c) = &report.coverage {
+        out.push_str(&format!(
+            "<p class=\"run\" id=\"covered\">Covered: {}.</p>\n",
+            escape_html(&c.text)
+        ));
+    }
     if let Some(time) = &report.time {
         out.push_str(&format!(
             "<p class=\"run\" id=\"time\">Time: {}</p>\n",

@@ -68,6 +68,16 @@ pub struct Report {
     /// Where the experiments' time went.
     #[serde(default)]
     pub time: Option<crate::model::experiment::TimeSpent>,
+    /// What the baseline and the rounds covered, and what may have escaped them.
+    #[serde(default)]
+    pub coverage: Option<ReportCoverage>,
+}
+
+/// `coverage` of a report: its sentence ([`crate::detect::coverage::Coverage`] has the numbers).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReportCoverage {
+    /// One plain paragraph.
+    pub text: String,
 }
 
 /// `pairs` of a report.
@@ -709,6 +719,28 @@ mod tests {
         assert!(render(&report(17000))
             .html
             .contains("which ran all of the 17000 test pairs the schedule covers."));
+    }
+
+    #[test]
+    fn a_run_with_no_finding_says_what_it_covered_and_what_may_have_escaped() {
+        let report: Report = serde_json::from_value(serde_json::json!({
+            "module": "g:a", "flaky": [], "strategy": "targeted", "rounds_run": 20,
+            "rounds_planned": 20,
+            "coverage": {"pairs_run": 40, "pairs_possible": 90, "random_rounds": 20,
+                         "escape": [{"rate": 0.03, "chance": 0.54}],
+                         "text": "the baseline and 20 rounds ran 40 of the 90 <pairs>"}
+        }))
+        .unwrap();
+        let html = render(&report).html;
+        assert!(
+            html.contains(
+                "<p class=\"run\" id=\"covered\">Covered: the baseline and 20 rounds ran 40 of the 90 &lt;pairs&gt;.</p>"
+            ),
+            "{html}"
+        );
+        assert!(!render(&super::tests::report())
+            .html
+            .contains("id=\"covered\""));
     }
 
     #[test]

@@ -13,7 +13,7 @@ File previous = new File(out, 'previous')
 def kept = new JsonSlurper().parse(new File(previous, 'report.json'))
 assert kept.seed == 5 : "the previous report is run 1's: seed " + kept.seed
 def keptRun = new JsonSlurper().parse(new File(previous, 'detect/run.json'))
-assert keptRun.config.seed == 5 && keptRun.config.strategy == 'reverse-passing' : "run 1's settings: " + keptRun.config
+assert keptRun.config.seed == 5 && keptRun.config.strategy == 'targeted' : "run 1's settings: " + keptRun.config
 def keptExps = new File(previous, 'detect/experiments.jsonl').readLines('UTF-8').findAll { it.trim() }
 assert keptExps.size() == kept.experiments : "run 1's history: " + keptExps.size() + " of " + kept.experiments
 keptExps.collect { new JsonSlurper().parseText(it).id }.each { id ->

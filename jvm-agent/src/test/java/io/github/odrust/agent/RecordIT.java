@@ -279,7 +279,8 @@ class RecordIT {
         String f = R + "RecSampleFingerprint";
         String[] tests = {"readsTable", "putsIntoTable", "putsAndRemoves", "readsLambda", "incrementsAtomic",
             "readsArray", "changesArrayElement", "readsHugeList", "readsCycle", "changesCycle", "threadsReadAtOnce",
-            "threadsReadAndOneWrites"};
+            "threadsReadAndOneWrites", "writesTheSameValue", "setsAndRestores", "setsLevel", "resetsLevel",
+            "replacesWithAnotherValue", "resetsThenReads", "readsThenResets"};
         List<String> plan = new ArrayList<>();
         plan.add("segment\tjunit4\t" + f);
         for (String t : tests) {
@@ -313,6 +314,19 @@ class RecordIT {
         assertEquals(list(l + "SHARED"), r.reads(f + "#threadsReadAtOnce"));
         assertEquals(list(), r.writes(f + "#threadsReadAtOnce"));
         assertEquals(list(l + "SHARED"), r.writes(f + "#threadsReadAndOneWrites"));
+        // a write that leaves the field as the test found it is no write: the same value, an equal
+        // object, or a value set and restored; a write that changes it is one, and so is the reset
+        assertEquals(list(), r.writes(f + "#writesTheSameValue"));
+        assertEquals(list(), r.writes(f + "#setsAndRestores"));
+        assertEquals(list(l + "level"), r.writes(f + "#setsLevel"));
+        assertEquals(list(l + "level"), r.writes(f + "#resetsLevel"));
+        assertEquals(list(l + "current"), r.writes(f + "#replacesWithAnotherValue"));
+        // a read after the test's own write reads what it wrote, not what an earlier test left
+        assertEquals(list(), r.reads(f + "#resetsThenReads"));
+        assertEquals(list(), r.writes(f + "#resetsThenReads"));
+        assertEquals(list(l + "level"), r.reads(f + "#readsThenResets"));
+        // setsLevel wrote level and never read it
+        assertEquals(list(), r.reads(f + "#setsLevel"));
         // @BeforeClass read the table, putsIntoTable changed it: the test's change, not the class's
         List<Map<String, Object>> cs = r.all("class-state");
         assertEquals(1, cs.size(), cs.toString());

@@ -33,9 +33,10 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
 public class DetectMojo extends AbstractOdrustMojo {
     /**
-     * How orders are chosen: reverse-passing (default), original, reverse, reverse-class,
-     * random-class, random-class-method; systematic: tuscan, pairs-all, k-bounded,
-     * dependence-aware. On resume, the recorded run's.
+     * How orders are chosen: targeted (default: orders that put each test that wrote a static field
+     * right before each test that read it, from the baseline's recording, then reverse-passing
+     * rounds), reverse-passing, original, reverse, reverse-class, random-class, random-class-method;
+     * systematic: tuscan, pairs-all, k-bounded, dependence-aware. On resume, the recorded run's.
      */
     @Parameter(property = "odrust.strategy")
     protected String strategy;
@@ -92,7 +93,7 @@ public class DetectMojo extends AbstractOdrustMojo {
     protected File knownFlaky;
 
     /**
-     * For -Dodrust.strategy=dependence-aware: static fields (comma-separated, {@code pkg.Class#FIELD},
+     * For targeted (the default) and dependence-aware: static fields (comma-separated, {@code pkg.Class#FIELD},
      * {@code *} matches any text) that never make two tests dependent, e.g. loggers or counters.
      */
     @Parameter(property = "odrust.dependence.free")
@@ -108,7 +109,7 @@ public class DetectMojo extends AbstractOdrustMojo {
     protected String deprecatedDependenceFree;
 
     /**
-     * For -Dodrust.strategy=dependence-aware: classes to record besides the module's own
+     * For targeted (the default) and dependence-aware: classes to record besides the module's own
      * (comma-separated package or class name prefixes, e.g. a library holding shared state).
      */
     @Parameter(property = "odrust.dependence.include")

@@ -128,7 +128,8 @@ final class Fields {
 
     /**
      * Field names for the given read and write ids: sorted, constants dropped, mutable reads also
-     * writes unless {@code unchanged} (fingerprinted at the first read and at the window's end, equal) has them.
+     * writes unless {@code unchanged} (fingerprinted at the first read and at the window's end, equal) has them;
+     * writes dropped when {@code unchanged} has them (fingerprinted before the first write and at the end, equal).
      */
     static Recorder.Accesses describe(int[] readIds, int[] writeIds, Bits unchanged) {
         Set<String> reads = new TreeSet<>();
@@ -147,7 +148,8 @@ final class Fields {
         }
         for (int id : writeIds) {
             Entry e = entry(id);
-            if (classify(e) != IGNORE && !o.ignoredField(e.display)) {
+            // a field left as the window found it (fingerprinted before its first write) was not written
+            if (classify(e) != IGNORE && !o.ignoredField(e.display) && (unchanged == null || !unchanged.has(id))) {
                 writes.add(e.display);
             }
         }
@@ -173,7 +175,7 @@ final class Fields {
                 String declaring = f.getDeclaringClass().getName();
                 display = declaring + "#" + f.getName();
                 k = Options.never(declaring.replace('.', '/')) || f.isSynthetic() ? IGNORE : kind(f);
-                if (k == MUTABLE) {
+                if (k == MUTABLE || k == PLAIN) {
                     try {
                         f.setAccessible(true);
                         e.field = f;

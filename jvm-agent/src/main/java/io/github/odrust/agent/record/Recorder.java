@@ -33,17 +33,23 @@ public final class Recorder {
     private Recorder() {
     }
 
-    /** A possibly-mutable field's value at its first read in a window, and its fingerprint then. */
+    /**
+     * A possibly-mutable field's value at its first read in a window, or any field's value right
+     * before its first write there, and its fingerprint then.
+     */
     private static final class Snapshot {
         final int id;
         final Object value;
+        /** Taken before a write (else at a read). */
+        final boolean write;
         long before;
         boolean changed;
 
-        Snapshot(int id, Object value, long before) {
+        Snapshot(int id, Object value, long before, boolean write) {
             this.id = id;
             this.value = value;
             this.before = before;
+            this.write = write;
             this.changed = before == Fingerprint.UNKNOWN;
         }
     }
@@ -56,6 +62,8 @@ public final class Recorder {
         final Bits checked;
         /** First reads that gave up waiting for the lock: writes whatever a snapshot says. */
         final Bits forced;
+        /** Fields whose first write in this window is handled (a snapshot of the value before it, or none). */
+        final Bits written;
         final ReentrantLock lock = new ReentrantLock();
         /** Under {@link #lock}. */
         final List<Snapshot> snapshots = new ArrayList<>();
@@ -65,6 +73,7 @@ public final class Recorder {
             writes = new Bits(n);
             checked = new Bits(n);
             forced = new Bits(n);
+            written = new Bits(n);
         }
     }
 
@@ -72,10 +81,14 @@ public final class Recorder {
         return WALKERS.get() != 0 && WALKING.get() != null;
     }
 
-    /** Called by instrumented code before a static-field read (or a read-like JDK call). */
+    /**
+     * Called by instrumented code before a static-field read (or a read-like JDK call). A read after
+     * the window's own write of the field reads what the window wrote, not what an earlier test
+     * left: it does not count.
+     */
     public static void read(int id) {
         Window w = current;
-        if (w != null && !walking()) {
+        if (w != null && !walking() && !w.written.has(id)) {
             w.reads.set(id);
         }
     }
@@ -115,11 +128,16 @@ public final class Recorder {
             if (w.checked.has(id)) {
                 return;
             }
+            if (w.written.has(id)) {
+                // the window replaced the value before reading it: the write's snapshot sees any change
+                w.checked.set(id);
+                return;
+            }
             w.reads.set(id);
             try {
                 Fields.Entry e = Fields.entry(id);
                 if (Fields.classify(e) == Fields.MUTABLE && !Fields.ignored(e)) {
-                    w.snapshots.add(new Snapshot(id, value, walk(value)));
+                    w.snapshots.add(new Snapshot(id, value, walk(value), false));
                 }
             } catch (Throwable t) {
                 // never thrown into the test: no snapshot, so a possibly-mutable read counts as a write
@@ -142,11 +160,56 @@ public final class Recorder {
         }
     }
 
-    /** Called by instrumented code before a static-field write (or a write-like JDK call). */
+    /**
+     * Called by instrumented code before a static-field write (or a write-like JDK call). The first
+     * write of a field in a window fingerprints its value before the write: a window that leaves the
+     * value as it found it (sets it to what it was, or sets and restores it) did not write it.
+     */
     public static void write(int id) {
         Window w = current;
         if (w != null && !walking()) {
+            if (!w.written.has(id)) {
+                firstWrite(w, id);
+            }
             w.writes.set(id);
+        }
+    }
+
+    private static void firstWrite(Window w, int id) {
+        if (WALKING.get() != null) {
+            return;
+        }
+        boolean locked = w.lock.tryLock();
+        if (!locked) {
+            try {
+                locked = w.lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the test's interrupt stays; this counts as a write
+            }
+        }
+        if (!locked) {
+            w.forced.set(id);
+            w.written.set(id);
+            return;
+        }
+        try {
+            if (w.written.has(id)) {
+                return;
+            }
+            try {
+                Fields.Entry e = Fields.entry(id);
+                Fields.classify(e);
+                Field f = e.field;
+                if (f != null && !Fields.ignored(e)) {
+                    Object before = f.get(null);
+                    w.snapshots.add(new Snapshot(id, before, walk(before), true));
+                }
+            } catch (Throwable t) {
+                // never thrown into the test: no snapshot, so the write counts
+            }
+            w.written.set(id);
+        } finally {
+            w.lock.unlock();
         }
     }
 
@@ -271,14 +334,28 @@ public final class Recorder {
         }
     }
 
-    /** The window ends: the possibly-mutable fields whose reachable state did not change. */
+    /**
+     * The window ends: the fields whose state did not change, by every snapshot of them (taken at a
+     * possibly-mutable field's first read and right before any field's first write); a written field
+     * only when a snapshot was taken before its first write.
+     */
     private static Bits settle(Window w) {
         compare(w);
         Bits unchanged = new Bits(Fields.size());
+        Bits changed = new Bits(Fields.size());
+        Bits beforeWrite = new Bits(Fields.size());
         w.lock.lock();
         try {
             for (Snapshot p : w.snapshots) {
-                if (!p.changed && !w.forced.has(p.id)) {
+                if (p.changed || w.forced.has(p.id)) {
+                    changed.set(p.id);
+                }
+                if (p.write) {
+                    beforeWrite.set(p.id);
+                }
+            }
+            for (Snapshot p : w.snapshots) {
+                if (!changed.has(p.id) && (!w.writes.has(p.id) || beforeWrite.has(p.id))) {
                     unchanged.set(p.id);
                 }
             }

@@ -20,6 +20,10 @@ public class RecLookup {
     public static final List<Integer> HUGE = new ArrayList<>(Collections.nCopies(100_000, 1));
     /** Read by several threads at once. */
     public static final Map<Integer, Integer> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Plain statics a test may set to what they already hold (then it wrote nothing). */
+    public static int level;
+    public static String mode = "a";
+    public static Code current = new Code(1, "b");
     /** An object graph with a cycle. */
     public static final Node SELF = new Node();
 

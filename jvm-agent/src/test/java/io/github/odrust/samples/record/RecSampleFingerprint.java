@@ -108,4 +108,43 @@ public class RecSampleFingerprint {
             }
         });
     }
+
+    @Test
+    public void writesTheSameValue() {
+        RecLookup.mode = "a";
+        RecLookup.current = new RecLookup.Code(1, "b");
+    }
+
+    @Test
+    public void setsAndRestores() {
+        RecLookup.level = 5;
+        RecLookup.level = 0;
+    }
+
+    @Test
+    public void setsLevel() {
+        RecLookup.level = 7;
+    }
+
+    @Test
+    public void resetsLevel() {
+        RecLookup.level = 0;
+    }
+
+    @Test
+    public void replacesWithAnotherValue() {
+        RecLookup.current = new RecLookup.Code(2, "c");
+    }
+
+    @Test
+    public void resetsThenReads() {
+        RecLookup.level = 0;
+        assertEquals(0, RecLookup.level);
+    }
+
+    @Test
+    public void readsThenResets() {
+        assertEquals(0, RecLookup.level);
+        RecLookup.level = 0;
+    }
 }

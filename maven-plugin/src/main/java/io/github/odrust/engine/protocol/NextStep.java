@@ -17,6 +17,9 @@ public final class NextStep {
     /** Systematic strategies, when the next experiment is the first round: the schedule's plan. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public PlanInfo plan;
+    /** {@code targeted}, when the next experiment is the first round: what its targeted rounds cover. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public TargetedInfo targeted;
 
     /** Rust: {@code detect::Progress}. */
     public static final class Progress {

@@ -38,6 +38,39 @@ public final class Summary {
     /** Where the experiments' time went; absent when no experiment record has its time. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public TimeSpent time;
+    /** What the baseline and the rounds covered, and what may have escaped; absent before the baseline ran. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Coverage coverage;
+    /** {@code targeted}: what its targeted rounds were planned to cover. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public TargetedInfo targeted;
+
+    /** Rust: {@code detect::coverage::Coverage}. */
+    public static final class Coverage {
+        /** Distinct ordered pairs of tests that ran consecutively in the baseline or a round. */
+        @SerializedName("pairs_run")
+        public long pairsRun;
+        /** Ordered pairs the framework can run consecutively. */
+        @SerializedName("pairs_possible")
+        public long pairsPossible;
+        /** {@code targeted}: writer→reader pairs of static fields that ran consecutively, of all. */
+        @SerializedName("state_pairs")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public PairsCovered statePairs;
+        /** Rounds whose orders were drawn at random (targeted orders included). */
+        @SerializedName("random_rounds")
+        public int randomRounds;
+        /** Per rate of failing random orders, the chance a victim passed every random round. */
+        public List<Escape> escape = new ArrayList<>();
+        /** One plain paragraph of the above. */
+        public String text;
+    }
+
+    /** Rust: {@code detect::coverage::Escape}. */
+    public static final class Escape {
+        public double rate;
+        public double chance;
+    }
 
     /** Rust: {@code model::experiment::TimeSpent} (docs/protocol.md, "Detection"). */
     public static final class TimeSpent {

@@ -11,6 +11,9 @@ public final class Vocabulary {
     public List<String> strategies;
     @SerializedName("systematic_strategies")
     public List<String> systematicStrategies;
+    /** Strategies whose baseline runs record static field accesses (the jvm-agent as a Java agent). */
+    @SerializedName("recording_strategies")
+    public List<String> recordingStrategies;
     @SerializedName("experiment_kinds")
     public List<String> experimentKinds;
     @SerializedName("minimize_kinds")

@@ -23,6 +23,9 @@ public final class ConsoleReport {
         log.info(String.format("odrust detect: %s: %s, %s, %d/%d rounds, seed=%s, strategy %s",
                 report.module, tests(s), Words.count(s.experiments, "experiment"), s.roundsRun,
                 s.roundsPlanned, String.valueOf(s.seed), s.strategy));
+        if (s.coverage != null) {
+            log.info("  covered: " + s.coverage.text);
+        }
         if (flaky.isEmpty()) {
             log.info("  " + nothingFound(s));
         } else {

@@ -25,14 +25,19 @@ public final class DetectConfig {
     public Integer minimizeBudget;
     /** When not empty, only these OD tests are minimized (odrust:minimize). */
     public List<String> minimizeOnly = new ArrayList<>();
-    /** dependence-aware: static fields never taken as a cause of a dependence ({@code pkg.C#F}, {@code *} wildcards). */
+    /** targeted, dependence-aware: static fields never taken as a cause of a dependence ({@code pkg.C#F}, {@code *} wildcards). */
     public List<String> dependenceFree = new ArrayList<>();
-    /** dependence-aware: extra classes to instrument (package or class prefixes), besides the project's own. */
+    /** targeted, dependence-aware: extra classes to instrument (package or class prefixes), besides the project's own. */
     public List<String> dependenceInclude = new ArrayList<>();
     /** Systematic strategies: run the orders with the most pairs per predicted millisecond first. */
     public boolean costAware;
     /** {@code K/N}: run shard K of N of the plan (docs/shards.md); null: the whole plan. */
     public String shard;
+    /**
+     * Whether the baseline runs record static field accesses (the engine's recording strategies:
+     * targeted, dependence-aware). Not sent to the engine: it knows from the strategy.
+     */
+    public transient boolean recordBaseline;
 
     /** Rounds of a whole-suite strategy when none are given (systematic ones run their whole schedule). */
     public static final int DEFAULT_ROUNDS = 20;
@@ -66,6 +71,7 @@ public final class DetectConfig {
         Vocabulary.DetectDefaults defaults = engine.detectDefaults;
         DetectConfig config = new DetectConfig();
         config.strategy = given.strategy != null ? given.strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : defaults.strategy;
+        config.recordBaseline = engine.recordingStrategies != null && engine.recordingStrategies.contains(config.strategy);
         int defaultRounds = engine.systematicStrategies.contains(config.strategy) ? Integer.MAX_VALUE : DEFAULT_ROUNDS;
         config.rounds = given.rounds != null ? given.rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
         config.k = given.k != null ? given.k : sc.has("k") ? sc.get("k").getAsInt() : defaults.k;

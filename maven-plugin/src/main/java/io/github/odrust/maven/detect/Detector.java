@@ -131,7 +131,7 @@ public final class Detector {
         NextStep step = Engine.GSON.fromJson(next, NextStep.class);
         Path recordOptions = null;
         boolean planShown = false;
-        if ("dependence-aware".equals(config.strategy)) {
+        if (config.recordBaseline) {
             recordOptions = out.resolve("detect").resolve("record-options.txt");
             RecordOptions.write(recordOptions, module, config.dependenceInclude);
         }
@@ -162,6 +162,9 @@ public final class Detector {
                     log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
                             + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
                             + " come on top)" + forksText() + cost0Text(baselineTime));
+                    if (step.targeted != null) {
+                        log.info("plan: targeted: " + step.targeted.text);
+                    }
                     String warning = costWarning(predicted, budgetMillis);
                     if (warning != null) {
                         log.warn(warning);
@@ -229,9 +232,11 @@ public final class Detector {
                         }
                         if (recordOptions != null && "baseline".equals(exp.kind) && !a.result.results.isEmpty()
                                 && a.result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
-                            log.warn("dependence-aware: the baseline recorded no static field access at all (the jvm-agent's"
+                            log.warn(config.strategy + ": the baseline recorded no static field access at all (the jvm-agent's"
                                     + " recording did not start; its reason is in " + out.resolve("detect").resolve("exp-" + exp.id)
-                                    .resolve("jvm-1.log") + "): every pair of tests counts as possibly dependent, as in tuscan");
+                                    .resolve("jvm-1.log") + "): " + ("targeted".equals(config.strategy)
+                                    ? "no round is targeted, every round is random"
+                                    : "every pair of tests counts as possibly dependent, as in tuscan"));
                         }
                         if ("round".equals(exp.kind)) {
                             roundMillis += a.millis;

@@ -178,10 +178,29 @@ class ProtocolTest {
         roundTrip(d.summary, Summary.class);
     }
 
+    @Test
+    void targetedSaysWhatItsRoundsCoverAndWhatMayHaveEscaped() {
+        DetectConfig config = config("targeted", 8);
+        config.minimize = false;
+        assertTrue(config.recordBaseline, "the engine's vocabulary says targeted records its baseline");
+        Detection d = detect(config, true);
+        assertNotNull(d.targeted, "detect_next gave the targeted plan with the first round");
+        assertTrue(d.targeted.pairs > 0 && d.targeted.orders > 0, d.targeted.text);
+        Summary summary = roundTrip(d.summary, Summary.class);
+        assertNotNull(summary.coverage);
+        assertNotNull(summary.coverage.statePairs);
+        assertEquals(summary.coverage.statePairs.total, summary.coverage.statePairs.covered, summary.coverage.text);
+        assertEquals(2, summary.coverage.escape.size());
+        assertTrue(summary.coverage.text.contains("chance to pass all 8 random rounds"), summary.coverage.text);
+        assertNotNull(summary.targeted);
+        assertEquals("victim", find(summary, "p.V#victim").kind);
+    }
+
     private static DetectConfig config(String strategy, int rounds) {
         DetectConfig config = DetectConfig.resolve(new DetectConfig.Given(), null, 0,
                 engine.call("vocabulary", new JsonObject(), Vocabulary.class));
         config.strategy = strategy;
+        config.recordBaseline = "targeted".equals(strategy) || "dependence-aware".equals(strategy);
         config.rounds = rounds;
         config.seed = 42;
         config.baselineTries = 2;
@@ -198,6 +217,7 @@ class ProtocolTest {
     private static final class Detection {
         JsonObject summary;
         PlanInfo plan;
+        TargetedInfo targeted;
         List<String> phases = new ArrayList<>();
     }
 
@@ -214,6 +234,9 @@ class ProtocolTest {
             NextStep next = roundTrip(raw, NextStep.class);
             if (d.plan == null && next.plan != null) {
                 d.plan = next.plan;
+            }
+            if (d.targeted == null && next.targeted != null) {
+                d.targeted = next.targeted;
             }
             if (!d.phases.contains(next.progress.phase)) {
                 d.phases.add(next.progress.phase);

@@ -67,7 +67,8 @@ class DetectConfigTest {
     void settingsGivenWinThenTheRecordedRunsThenTheDefaults() {
         DetectConfig.Given given = new DetectConfig.Given();
         DetectConfig fresh = DetectConfig.resolve(given, null, 0, VOCABULARY);
-        assertEquals("reverse-passing", fresh.strategy);
+        assertEquals("targeted", fresh.strategy);
+        assertTrue(fresh.recordBaseline, "targeted records its baseline");
         assertEquals(20, fresh.rounds);
         assertEquals(3, fresh.baselineTries);
         assertEquals(3, fresh.aloneRuns);
