@@ -1135,3 +1135,84 @@ fn a_round_in_a_shared_jvm_that_a_fresh_jvm_does_not_repeat_is_never_reported() 
     let back: Vec<ExperimentRecord> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, history);
 }
+
+#[test]
+fn one_run_of_the_original_order_confirms_the_candidates_of_every_round_of_a_batch() {
+    // Four victims, each failing after its own polluter (any test of class p.Pk before p.Vk#v).
+    let suite = named(&[
+        ("p.V1", &["v", "x"]),
+        ("p.V2", &["v", "x"]),
+        ("p.V3", &["v", "x"]),
+        ("p.V4", &["v", "x"]),
+        ("p.P1", &["p"]),
+        ("p.P2", &["p"]),
+        ("p.P3", &["p"]),
+        ("p.P4", &["p"]),
+    ]);
+    let execute = |e: &Experiment| {
+        let mut ran: HashSet<String> = HashSet::new();
+        e.order
+            .iter()
+            .map(|t| {
+                let class = t.split('#').next().unwrap();
+                let outcome = match class.strip_prefix("p.V") {
+                    Some(k) if t.ends_with("#v") && ran.contains(&format!("p.P{k}")) => {
+                        RunOutcome::Fail
+                    }
+                    _ => RunOutcome::Pass,
+                };
+                ran.insert(class.to_string());
+                (t.clone(), outcome)
+            })
+            .collect()
+    };
+    let mut shared = 0;
+    for seed in 0..10 {
+        let (history, summary) =
+            detect_all(&config(Strategy::RandomClassMethod, seed), &suite, &execute);
+        assert_eq!(summary.flaky.len(), 4, "seed {seed}: {:?}", summary.flaky);
+        // Each block of confirmations: the reruns of the rounds' orders, then one run of the
+        // original order for all their candidates.
+        let mut at = 0;
+        while at < history.len() {
+            if !matches!(
+                history[at].kind,
+                ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass
+            ) {
+                at += 1;
+                continue;
+            }
+            let end = (at..history.len())
+                .find(|&i| {
+                    !matches!(
+                        history[i].kind,
+                        ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass
+                    )
+                })
+                .unwrap_or(history.len());
+            let block = &history[at..end];
+            let (original, reruns): (Vec<_>, Vec<_>) = block
+                .iter()
+                .partition(|r| r.strategy == Some(Strategy::Original));
+            assert_eq!(original.len(), 1, "seed {seed}: {block:?}");
+            let original = original[0];
+            assert_eq!(original.kind, ExperimentKind::ConfirmPass);
+            let mut targets: Vec<&String> = reruns.iter().flat_map(|r| &r.targets).collect();
+            targets.sort();
+            let mut confirmed: Vec<&String> = original.targets.iter().collect();
+            confirmed.sort();
+            assert_eq!(confirmed, targets, "seed {seed}");
+            let rounds: HashSet<Option<u32>> = reruns.iter().map(|r| r.round).collect();
+            assert_eq!(rounds.len(), reruns.len(), "one rerun per round");
+            if reruns.len() > 1 {
+                // It names no round when it confirms several.
+                assert_eq!(original.round, None);
+                shared += 1;
+            } else {
+                assert_eq!(original.round, reruns[0].round);
+            }
+            at = end;
+        }
+    }
+    assert!(shared > 0, "no batch had candidates in two rounds");
+}

@@ -279,10 +279,11 @@ fn a_round_with_both_kinds_of_candidates_confirms_both() {
         if by_id(&history, b.passing_experiment).round
             == by_id(&history, c.failing_experiment).round
         {
-            // The failed test's pair first, then the passed failing test's.
-            assert_eq!(c.failing_experiment + 1, c.passing_experiment);
-            assert_eq!(c.passing_experiment + 1, b.passing_experiment);
-            assert_eq!(b.passing_experiment + 1, b.failing_experiment);
+            // The round's order rerun for the failed test, then for the passed failing test;
+            // then the original order once for each kind (the failed test's first).
+            assert_eq!(c.failing_experiment + 1, b.passing_experiment);
+            assert_eq!(b.passing_experiment + 1, c.passing_experiment);
+            assert_eq!(c.passing_experiment + 1, b.failing_experiment);
             let progress = detect::next(
                 &config(strategy, seed),
                 &suite,

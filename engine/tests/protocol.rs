@@ -47,7 +47,7 @@ fn vocabulary_op_lists_the_engines_names_and_defaults() {
         .contains(&json!("panic")));
     assert_eq!(
         v["detect_defaults"],
-        json!({"strategy": "reverse-passing", "baseline_tries": 3, "alone_runs": 3,
+        json!({"strategy": "targeted", "baseline_tries": 3, "alone_runs": 3,
                "minimize_budget_per_test": 60, "k": 2})
     );
     // Every name the engine lists is one it reads back.

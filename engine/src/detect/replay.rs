@@ -446,24 +446,47 @@ impl Replay {
             )];
         }
         if !self.pending.is_empty() {
+            // Each round's order rerun, round by round; then the original order once for all the
+            // candidates of the batch that failed in their round (and once for those that passed
+            // in theirs), cut after the last of them: the original order is the same for every
+            // round, so one run confirms them all.
             let mut batch = Vec::new();
             for pending in &self.pending {
+                if pending.round_rerun.is_some() {
+                    continue;
+                }
                 let round = &self.rounds[pending.round];
                 let targets: Vec<String> =
                     pending.candidates.iter().map(|c| c.test.clone()).collect();
-                let (round_kind, original_kind) = pending.kinds();
-                if pending.round_rerun.is_none() {
-                    batch.push(experiment(
-                        round_kind,
-                        Some(round.number),
-                        Some(round.made_by),
-                        cut_after_last(&round.order, &targets),
-                        targets.clone(),
-                    ));
-                }
                 batch.push(experiment(
-                    original_kind,
+                    pending.kinds().0,
                     Some(round.number),
+                    Some(round.made_by),
+                    cut_after_last(&round.order, &targets),
+                    targets,
+                ));
+            }
+            for turn in [Turn::FailedInRound, Turn::PassedInRound] {
+                let served: Vec<&Pending> =
+                    self.pending.iter().filter(|p| p.turn == turn).collect();
+                let Some(first) = served.first() else {
+                    continue;
+                };
+                let mut targets: Vec<String> = Vec::new();
+                for c in served.iter().flat_map(|p| &p.candidates) {
+                    if !targets.contains(&c.test) {
+                        targets.push(c.test.clone());
+                    }
+                }
+                // The round it confirms, when it confirms one round only.
+                let number = self.rounds[first.round].number;
+                let round = served
+                    .iter()
+                    .all(|p| self.rounds[p.round].number == number)
+                    .then_some(number);
+                batch.push(experiment(
+                    first.kinds().1,
+                    round,
                     Some(Strategy::Original),
                     cut_after_last(&self.original, &targets),
                     targets,
@@ -656,15 +679,19 @@ impl Replay {
             }
             ExperimentKind::Round => self.absorb_round(record, planned, &results),
             ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => {
-                match self.pending.first_mut() {
-                    Some(pending) if pending.round_rerun.is_none() => {
-                        pending.round_rerun = Some((record.id, results, record.order.clone()));
-                    }
-                    Some(_) => {
-                        let pending = self.pending.remove(0);
+                if let Some(pending) = self.pending.iter_mut().find(|p| p.round_rerun.is_none()) {
+                    // A rerun of a round's order.
+                    pending.round_rerun = Some((record.id, results, record.order.clone()));
+                } else {
+                    // The original order, for every pending round whose candidates it confirms.
+                    let (served, rest): (Vec<Pending>, Vec<Pending>) =
+                        std::mem::take(&mut self.pending)
+                            .into_iter()
+                            .partition(|p| p.kinds().1 == record.kind);
+                    self.pending = rest;
+                    for pending in served {
                         self.absorb_confirmations(pending, record.id, &results, &record.order);
                     }
-                    None => {}
                 }
             }
             ExperimentKind::Alone => {
