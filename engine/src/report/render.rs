@@ -738,9 +738,7 @@ mod tests {
             ),
             "{html}"
         );
-        assert!(!render(&super::tests::report())
-            .html
-            .contains("id=\"covered\""));
+        assert!(!render(&report()).html.contains("id=\"covered\""));
     }
 
     #[test]
