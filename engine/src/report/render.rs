@@ -723,7 +723,7 @@ mod tests {
 
     #[test]
     fn a_run_with_no_finding_says_what_it_covered_and_what_may_have_escaped() {
-        let report: Report = serde_json::from_value(serde_json::json!({
+        let covered: Report = serde_json::from_value(serde_json::json!({
             "module": "g:a", "flaky": [], "strategy": "targeted", "rounds_run": 20,
             "rounds_planned": 20,
             "coverage": {"pairs_run": 40, "pairs_possible": 90, "random_rounds": 20,
@@ -731,7 +731,7 @@ mod tests {
                          "text": "the baseline and 20 rounds ran 40 of the 90 <pairs>"}
         }))
         .unwrap();
-        let html = render(&report).html;
+        let html = render(&covered).html;
         assert!(
             html.contains(
                 "<p class=\"run\" id=\"covered\">Covered: the baseline and 20 rounds ran 40 of the 90 &lt;pairs&gt;.</p>"
