@@ -44,5 +44,5 @@ for (seed in 1..5) {
     def readers = baseline.results.findAll { it.reads?.contains('com.example.rare.Settings#level') }*.test
     assert readers == [LEVEL] : "readers of level (a test that resets it before reading is none): " + readers
 }
-assert log.contains('plan: targeted: ') : "the plan line of the targeted rounds"
+assert log.contains('targeted orders put the writer of a static field right before its reader') : "the plan line of the targeted rounds"
 assert log.contains('covered: the baseline and 20 rounds ran') : "the coverage line"

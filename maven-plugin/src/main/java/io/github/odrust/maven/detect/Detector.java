@@ -163,7 +163,7 @@ public final class Detector {
                             + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
                             + " come on top)" + forksText() + cost0Text(baselineTime));
                     if (step.targeted != null) {
-                        log.info("plan: targeted: " + step.targeted.text);
+                        log.info("plan: " + step.targeted.text);
                     }
                     String warning = costWarning(predicted, budgetMillis);
                     if (warning != null) {
