@@ -26,9 +26,13 @@ final class UnifiedPatch {
         return text.toString();
     }
 
+    /**
+     * The lines of {@code text}, each with its carriage return when it has one: a CRLF file's patch
+     * then carries CRLF in its context, removed and added lines (its headers end in LF), as
+     * {@code git diff} writes it, and applies to the file as it is.
+     */
     private static List<String> lines(String text) {
-        String t = text.replace("\r\n", "\n");
-        List<String> lines = new ArrayList<>(Arrays.asList(t.split("\n", -1)));
+        List<String> lines = new ArrayList<>(Arrays.asList(text.split("\n", -1)));
         if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
             lines.remove(lines.size() - 1);
         }

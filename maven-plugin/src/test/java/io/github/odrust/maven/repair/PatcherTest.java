@@ -270,6 +270,28 @@ class PatcherTest {
         assertEquals(List.of(after.split("\n")), applied);
     }
 
+    @Test
+    void aPatchOfACrlfFileAppliesWithGitAndKeepsItsLineEndings(@TempDir Path work) throws Exception {
+        String before = "class A {\r\n    int a;\r\n    int b;\r\n    int c;\r\n}\r\n";
+        // the insertion in the file's own line endings, as the repair writes it
+        String after = "class A {\r\n    int a;\r\n    int x;\r\n    int b;\r\n    int c;\r\n}\r\n";
+        String patch = UnifiedPatch.of("src/A.java", before, after);
+        assertTrue(patch.contains("+    int x;\r\n"), patch);
+        assertTrue(patch.contains(" class A {\r\n"), patch);
+        Path file = work.resolve("src/A.java");
+        Files.createDirectories(file.getParent());
+        Files.write(file, before.getBytes(StandardCharsets.UTF_8));
+        Files.write(work.resolve("fix.patch"), patch.getBytes(StandardCharsets.UTF_8));
+        Process check = new ProcessBuilder("git", "apply", "--check", "fix.patch").directory(work.toFile())
+                .redirectErrorStream(true).start();
+        String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, check.waitFor(), "git apply --check: " + out + "\n" + patch);
+        Process apply = new ProcessBuilder("git", "apply", "fix.patch").directory(work.toFile()).redirectErrorStream(true).start();
+        apply.getInputStream().readAllBytes();
+        assertEquals(0, apply.waitFor());
+        assertEquals(after, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), "CRLF kept");
+    }
+
     private static List<String> assertDoesNotThrowPatch(com.github.difflib.patch.Patch<String> p, List<String> lines) {
         try {
             return com.github.difflib.DiffUtils.patch(lines, p);
