@@ -105,19 +105,27 @@ public final class Recorder {
         }
     }
 
+    /**
+     * Takes the window's lock for a first access, waiting at most {@link #LOCK_WAIT_SECONDS} for
+     * another thread's; false when it gave up (the access then counts as a write).
+     */
+    private static boolean lock(Window w) {
+        if (w.lock.tryLock()) {
+            return true;
+        }
+        try {
+            return w.lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the test's interrupt stays; the access counts as a write
+            return false;
+        }
+    }
+
     private static void firstRead(Window w, Object value, int id) {
         if (WALKING.get() != null) {
             return;
         }
-        boolean locked = w.lock.tryLock();
-        if (!locked) {
-            try {
-                locked = w.lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the test's interrupt stays; this read counts as a write
-            }
-        }
-        if (!locked) {
+        if (!lock(w)) {
             // no snapshot (or one taken too late): a possibly-mutable read counts as a write
             w.forced.set(id);
             w.reads.set(id);
@@ -179,15 +187,8 @@ public final class Recorder {
         if (WALKING.get() != null) {
             return;
         }
-        boolean locked = w.lock.tryLock();
-        if (!locked) {
-            try {
-                locked = w.lock.tryLock(LOCK_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the test's interrupt stays; this counts as a write
-            }
-        }
-        if (!locked) {
+        if (!lock(w)) {
+            // no snapshot: the write counts
             w.forced.set(id);
             w.written.set(id);
             return;
