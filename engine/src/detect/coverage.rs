@@ -134,7 +134,8 @@ impl Replay {
     }
 }
 
-fn percent(part: u64, whole: u64) -> String {
+/// `part` of `whole` as a share a person reads: "all", "less than 0.1%" or "8.6%".
+pub fn share(part: u64, whole: u64) -> String {
     if whole == 0 || part >= whole {
         return "all".into();
     }
@@ -159,7 +160,7 @@ fn text(
     let mut text = format!(
         "the baseline and {rounds} round{} ran {run} of the {possible} ordered test pairs that can run consecutively ({})",
         if rounds == 1 { "" } else { "s" },
-        percent(run, possible)
+        share(run, possible)
     );
     if let Some(s) = state {
         if s.total == 0 {

@@ -117,14 +117,7 @@ pub(super) fn nothing_found(report: &Report) -> String {
     }
     match report.pairs.filter(|p| p.total > 0) {
         Some(p) => {
-            let share = 100.0 * p.covered as f64 / p.total as f64;
-            let share = if p.covered == p.total {
-                "all".to_string()
-            } else if share < 0.1 {
-                "less than 0.1%".to_string()
-            } else {
-                format!("{share:.1}%")
-            };
+            let share = crate::detect::coverage::share(p.covered, p.total);
             line.push_str(&format!(
                 ", which ran {share} of the {} test pairs the schedule covers",
                 p.total

@@ -143,6 +143,11 @@ impl DependenceMap {
         if self.unrecorded[a] || self.unrecorded[b] {
             return true;
         }
+        self.writes_read(a, b)
+    }
+
+    /// Whether some field unit `a` wrote is one unit `b` read (their recordings only).
+    fn writes_read(&self, a: usize, b: usize) -> bool {
         self.writes[a]
             .iter()
             .zip(&self.reads[b])
@@ -154,13 +159,7 @@ impl DependenceMap {
     /// rounds).
     pub fn writes_what_it_reads(&self, a: u32, b: u32) -> bool {
         let (a, b) = (a as usize, b as usize);
-        a != b
-            && !self.unrecorded[a]
-            && !self.unrecorded[b]
-            && self.writes[a]
-                .iter()
-                .zip(&self.reads[b])
-                .any(|(w, r)| w & r != 0)
+        a != b && !self.unrecorded[a] && !self.unrecorded[b] && self.writes_read(a, b)
     }
 
     /// Whether unit `u` has a recording.

@@ -57,8 +57,6 @@ pub struct TargetedPlan {
     pub pairs: Vec<(u32, u32)>,
     /// Per pair: consecutive in the original order, so it ran in the baseline.
     pub in_baseline: Vec<bool>,
-    /// Per pair: the chance that one random class-method order runs it consecutively.
-    pub chance: Vec<f64>,
     /// Writer→reader pairs found, before [`MAX_PAIRS`] kept the rarest.
     pub pairs_total: usize,
     /// The orders, as test ids.
@@ -154,7 +152,7 @@ pub fn plan(
 ) -> TargetedPlan {
     let units = Units::of(suite);
     let map = DependenceMap::from_records(suite, &units.ids, records, dependence_free);
-    let (pairs, chance, pairs_total) = pairs(&units, &map, seed);
+    let (pairs, pairs_total) = pairs(&units, &map, seed);
     // Units are numbered in suite order, which is the original order.
     let in_baseline: Vec<bool> = pairs.iter().map(|&(a, b)| b == a + 1).collect();
     let mut builder = Builder::new(&units, &pairs);
@@ -186,16 +184,16 @@ pub fn plan(
         units: units.ids.clone(),
         pairs,
         in_baseline,
-        chance,
         pairs_total,
         orders,
         covered_by_orders,
     }
 }
 
-/// The writer→reader pairs the framework can run consecutively, rarest first (ties in a seeded
-/// order), at most [`MAX_PAIRS`]; their chances; how many there were.
-fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, Vec<f64>, usize) {
+/// The writer→reader pairs the framework can run consecutively, rarest first (by the chance that
+/// a random class-method order runs them consecutively; ties in a seeded order), at most
+/// [`MAX_PAIRS`]; and how many there were.
+fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, usize) {
     let n = units.len() as u32;
     let classes = units.sizes.len().max(1) as f64;
     let edge = |u: u32, last: bool| -> Option<f64> {
@@ -239,8 +237,7 @@ fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, Vec
     let total = found.len();
     found.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.2.cmp(&y.2)));
     found.truncate(MAX_PAIRS);
-    let chance = found.iter().map(|f| f.1).collect();
-    (found.into_iter().map(|f| f.0).collect(), chance, total)
+    (found.into_iter().map(|f| f.0).collect(), total)
 }
 
 /// Builds targeted orders one after the other, keeping which pairs they covered.
