@@ -9,8 +9,7 @@ import java.nio.file.Paths;
  * JVM's command line (the Maven plugin starts it), so it stays here.
  */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         if (args.length == 1 && args[0].equals("--serve")) {
@@ -21,7 +20,8 @@ public final class Main {
             System.exit(status);
         }
         if (args.length != 1) {
-            System.err.println("usage: java -cp <test-classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>");
+            System.err.println(
+                    "usage: java -cp <test-classpath>:odrust-jvm-agent.jar io.github.odrust.agent.Main <plan-file>");
             System.exit(2);
         }
         int status = Agent.run(Paths.get(args[0]));

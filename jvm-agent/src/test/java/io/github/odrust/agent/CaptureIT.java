@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,11 +85,22 @@ class CaptureIT {
 
     String options(String victim, int occurrence, Path capture, Path restoreFrom, String... fields) {
         StringBuilder b = new StringBuilder("mode diagnose\nroot " + RecordIT.testClasses.toAbsolutePath() + "\n")
-                .append("initialize ").append(S).append("StateHolder\n")
-                .append("initialize ").append(S).append("StateHolder$Registry\n")
-                .append("test ").append(S).append(victim).append('\n')
-                .append("occurrence ").append(occurrence).append('\n')
-                .append("result ").append(dir.resolve("result.json")).append('\n');
+                .append("initialize ")
+                .append(S)
+                .append("StateHolder\n")
+                .append("initialize ")
+                .append(S)
+                .append("StateHolder$Registry\n")
+                .append("test ")
+                .append(S)
+                .append(victim)
+                .append('\n')
+                .append("occurrence ")
+                .append(occurrence)
+                .append('\n')
+                .append("result ")
+                .append(dir.resolve("result.json"))
+                .append('\n');
         if (capture != null) {
             b.append("capture ").append(capture).append('\n');
         }
@@ -120,55 +130,97 @@ class CaptureIT {
 
     void capturesBeforeTheVictimAndRestoresItsState() throws Exception {
         Path passing = dir.resolve("passing.xml");
-        RecordIT.Run alone = fork(options("StateVictimTest#expectsIdleRegistry", 1, passing, null),
+        RecordIT.Run alone = fork(
+                options("StateVictimTest#expectsIdleRegistry", 1, passing, null),
                 "StateVictimTest#expectsIdleRegistry");
         alone.allPassed();
         String clean = read(passing);
         // the agent opened java.util.concurrent.atomic: the AtomicReference is walked, not unreadable
-        assertTrue(clean.contains("<static field=\"CURRENT\" type=\"java.util.concurrent.atomic.AtomicReference\" final=\"true\">"
-                + "<object class=\"java.util.concurrent.atomic.AtomicReference\"><field name=\"value\"><string>none</string>"), clean);
+        assertTrue(
+                clean.contains(
+                        "<static field=\"CURRENT\" type=\"java.util.concurrent.atomic.AtomicReference\" final=\"true\">"
+                                + "<object class=\"java.util.concurrent.atomic.AtomicReference\"><field name=\"value\"><string>none</string>"),
+                clean);
         // classes loaded but not initialized are listed as such, with no state
         assertTrue(clean.contains("<class name=\"" + S + "StateVictimTest\" initialized=\"false\"/>"), clean);
 
         Path failing = dir.resolve("failing.xml");
-        RecordIT.Run polluted = fork(options("StateVictimTest#expectsIdleRegistry", 1, failing, null),
-                "StatePolluterTest#pollutes", "StateVictimTest#expectsIdleRegistry");
-        assertEquals("fail", polluted.test(S + "StateVictimTest#expectsIdleRegistry").get("outcome"));
+        RecordIT.Run polluted = fork(
+                options("StateVictimTest#expectsIdleRegistry", 1, failing, null),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsIdleRegistry");
+        assertEquals(
+                "fail", polluted.test(S + "StateVictimTest#expectsIdleRegistry").get("outcome"));
         String dirty = read(failing);
-        assertTrue(dirty.contains("<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"1\"><entry><string>job-1</string>"
-                + "<prim class=\"java.lang.Integer\">3</prim></entry></map></field>"), dirty);
+        assertTrue(
+                dirty.contains(
+                        "<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"1\"><entry><string>job-1</string>"
+                                + "<prim class=\"java.lang.Integer\">3</prim></entry></map></field>"),
+                dirty);
 
         // restoring the registry and the mode makes the victim pass after the polluter
-        RecordIT.Run restored = fork(options("StateVictimTest#expectsIdleRegistry", 1, dir.resolve("after.xml"), passing,
-                S + "StateHolder$Registry.INSTANCE", S + "StateHolder.mode"),
-                "StatePolluterTest#pollutes", "StateVictimTest#expectsIdleRegistry");
+        RecordIT.Run restored = fork(
+                options(
+                        "StateVictimTest#expectsIdleRegistry",
+                        1,
+                        dir.resolve("after.xml"),
+                        passing,
+                        S + "StateHolder$Registry.INSTANCE",
+                        S + "StateHolder.mode"),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsIdleRegistry");
         restored.allPassed();
         String result = read(dir.resolve("result.json"));
         assertTrue(result.contains("\"" + S + "StateHolder$Registry.INSTANCE\":\"restored\""), result);
         assertTrue(result.contains("\"" + S + "StateHolder.mode\":\"restored\""), result);
         String after = read(dir.resolve("after.xml"));
-        assertTrue(after.contains("<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"0\"></map></field>"), after);
+        assertTrue(
+                after.contains("<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"0\"></map></field>"),
+                after);
 
         // restoring only the mode is not enough
-        RecordIT.Run partial = fork(options("StateVictimTest#expectsIdleRegistry", 1, null, passing, S + "StateHolder.mode",
-                S + "StateHolder.nothing"), "StatePolluterTest#pollutes", "StateVictimTest#expectsIdleRegistry");
-        assertEquals("fail", partial.test(S + "StateVictimTest#expectsIdleRegistry").get("outcome"));
+        RecordIT.Run partial = fork(
+                options(
+                        "StateVictimTest#expectsIdleRegistry",
+                        1,
+                        null,
+                        passing,
+                        S + "StateHolder.mode",
+                        S + "StateHolder.nothing"),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsIdleRegistry");
+        assertEquals(
+                "fail", partial.test(S + "StateVictimTest#expectsIdleRegistry").get("outcome"));
         String partialResult = read(dir.resolve("result.json"));
-        assertTrue(partialResult.contains("\"" + S + "StateHolder.nothing\":\"not restored: the passing capture has no value for "),
+        assertTrue(
+                partialResult.contains(
+                        "\"" + S + "StateHolder.nothing\":\"not restored: the passing capture has no value for "),
                 partialResult);
     }
 
     void capturesALaterStartAndRestoresSystemProperties() throws Exception {
         Path passing = dir.resolve("passing.xml");
-        fork(options("StateVictimTest#expectsNoRates", 1, passing, null), "StateVictimTest#expectsNoRates").allPassed();
+        fork(options("StateVictimTest#expectsNoRates", 1, passing, null), "StateVictimTest#expectsNoRates")
+                .allPassed();
         // the victim's second run: the capture is taken before the 2nd start
         Path second = dir.resolve("second.xml");
-        fork(options("StateVictimTest#expectsNoRates", 2, second, null), "StatePolluterTest#pollutes",
-                "StateVictimTest#expectsNoRates", "StateVictimTest#expectsNoRates");
+        fork(
+                options("StateVictimTest#expectsNoRates", 2, second, null),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsNoRates",
+                "StateVictimTest#expectsNoRates");
         assertTrue(read(second).contains("occurrence=\"2\""));
         assertTrue(read(second).contains("<string>eur</string>"));
-        RecordIT.Run restored = fork(options("StateVictimTest#expectsNoRates", 1, null, passing, S + "StateHolder.RATES",
-                "java.lang.System.properties"), "StatePolluterTest#pollutes", "StateVictimTest#expectsNoRates");
+        RecordIT.Run restored = fork(
+                options(
+                        "StateVictimTest#expectsNoRates",
+                        1,
+                        null,
+                        passing,
+                        S + "StateHolder.RATES",
+                        "java.lang.System.properties"),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsNoRates");
         restored.allPassed();
         String result = read(dir.resolve("result.json"));
         assertTrue(result.contains("\"java.lang.System.properties\":\"restored\""), result);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.agent.runner.Harness;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,9 +24,6 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Collectors;
-
-import io.github.odrust.agent.runner.Harness;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +36,21 @@ import org.junit.jupiter.api.io.TempDir;
 class RecordIT {
     static final String R = "io.github.odrust.samples.record.";
     static final String LIB = "io.github.odrust.samples.reclib.";
-    static final String[] J4 = {"increments", "registers", "readsConstants", "readsLabel", "initialises", "setsProperty",
-        "readsGlobals", "threaded", "inherited", "switchesOnEnum", "usesLibrary", "usesExcluded", "sameRecorder"};
+    static final String[] J4 = {
+        "increments",
+        "registers",
+        "readsConstants",
+        "readsLabel",
+        "initialises",
+        "setsProperty",
+        "readsGlobals",
+        "threaded",
+        "inherited",
+        "switchesOnEnum",
+        "usesLibrary",
+        "usesExcluded",
+        "sameRecorder"
+    };
 
     static Path agentJar;
     static Path testClasses;
@@ -76,7 +87,8 @@ class RecordIT {
         }
 
         Map<String, Object> test(String id) {
-            List<Map<String, Object>> l = all("test").stream().filter(e -> id.equals(e.get("test"))).collect(Collectors.toList());
+            List<Map<String, Object>> l =
+                    all("test").stream().filter(e -> id.equals(e.get("test"))).collect(Collectors.toList());
             assertEquals(1, l.size(), "test events for " + id + " in " + events);
             return l.get(0);
         }
@@ -117,8 +129,10 @@ class RecordIT {
             }
             Path p = Paths.get(e).toAbsolutePath().normalize();
             String name = p.getFileName().toString();
-            if (p.equals(testClasses.toAbsolutePath().normalize()) || name.equals("classes")
-                    || name.startsWith("odrust-jvm-agent") || name.startsWith("asm-")) {
+            if (p.equals(testClasses.toAbsolutePath().normalize())
+                    || name.equals("classes")
+                    || name.startsWith("odrust-jvm-agent")
+                    || name.startsWith("asm-")) {
                 continue;
             }
             out.add(p);
@@ -142,9 +156,14 @@ class RecordIT {
         Path cpJar = dir.resolve("classpath.jar");
         Manifest m = new Manifest();
         m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        m.getMainAttributes().put(Attributes.Name.CLASS_PATH,
-                cp.stream().map(p -> p.toAbsolutePath().toUri().toString()).collect(Collectors.joining(" ")));
-        try (OutputStream out = Files.newOutputStream(cpJar); JarOutputStream j = new JarOutputStream(out, m)) {
+        m.getMainAttributes()
+                .put(
+                        Attributes.Name.CLASS_PATH,
+                        cp.stream()
+                                .map(p -> p.toAbsolutePath().toUri().toString())
+                                .collect(Collectors.joining(" ")));
+        try (OutputStream out = Files.newOutputStream(cpJar);
+                JarOutputStream j = new JarOutputStream(out, m)) {
             j.flush();
         }
         Path events = dir.resolve("events.jsonl");
@@ -164,7 +183,9 @@ class RecordIT {
         }
         cmd.addAll(list("-cp", cpJar.toString(), "io.github.odrust.agent.Main", planFile.toString()));
         Path err = dir.resolve("stderr.txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectOutput(dir.resolve("stdout.txt").toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectError(err.toFile())
+                .redirectOutput(dir.resolve("stdout.txt").toFile());
         pb.environment().put("ODRUST_IT_RECORDING", String.valueOf(options != null && !options.contains("broken")));
         long t0 = System.nanoTime();
         Process proc = pb.start();
@@ -256,8 +277,10 @@ class RecordIT {
         r.allPassed();
         List<Map<String, Object>> cs = r.all("class-state");
         String h = R + "RecHolder#";
-        assertEquals(list(R + "RecSampleJ4", R + "RecSampleParam", R + "RecSampleJ5"),
-                cs.stream().map(e -> e.get("class")).collect(Collectors.toList()), cs.toString());
+        assertEquals(
+                list(R + "RecSampleJ4", R + "RecSampleParam", R + "RecSampleJ5"),
+                cs.stream().map(e -> e.get("class")).collect(Collectors.toList()),
+                cs.toString());
         assertEquals(list(h + "setUp"), strings(cs.get(0).get("reads")));
         assertEquals(list(h + "label", h + "setUp"), strings(cs.get(0).get("writes")));
         // a JUnit 4 parameter factory runs while the runner is built, before the segment event
@@ -277,10 +300,27 @@ class RecordIT {
     @Test
     void mutableReadsAreWritesOnlyWhenTheStateBehindThemChanged() throws Exception {
         String f = R + "RecSampleFingerprint";
-        String[] tests = {"readsTable", "putsIntoTable", "putsAndRemoves", "readsLambda", "incrementsAtomic",
-            "readsArray", "changesArrayElement", "readsHugeList", "readsCycle", "changesCycle", "threadsReadAtOnce",
-            "threadsReadAndOneWrites", "writesTheSameValue", "setsAndRestores", "setsLevel", "resetsLevel",
-            "replacesWithAnotherValue", "resetsThenReads", "readsThenResets"};
+        String[] tests = {
+            "readsTable",
+            "putsIntoTable",
+            "putsAndRemoves",
+            "readsLambda",
+            "incrementsAtomic",
+            "readsArray",
+            "changesArrayElement",
+            "readsHugeList",
+            "readsCycle",
+            "changesCycle",
+            "threadsReadAtOnce",
+            "threadsReadAndOneWrites",
+            "writesTheSameValue",
+            "setsAndRestores",
+            "setsLevel",
+            "resetsLevel",
+            "replacesWithAnotherValue",
+            "resetsThenReads",
+            "readsThenResets"
+        };
         List<String> plan = new ArrayList<>();
         plan.add("segment\tjunit4\t" + f);
         for (String t : tests) {
@@ -341,7 +381,8 @@ class RecordIT {
         assertEquals(Collections.emptyList(), r.all("class-state"));
         for (Map<String, Object> t : r.all("test")) {
             assertFalse(t.containsKey("reads") || t.containsKey("writes"), t.toString());
-            assertEquals(list("event", "test", "outcome", "time_ms", "message", "exception", "trace"),
+            assertEquals(
+                    list("event", "test", "outcome", "time_ms", "message", "exception", "trace"),
                     new ArrayList<>(t.keySet()));
         }
     }

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +64,10 @@ class ShuffleIT {
         cmd.addAll(Arrays.asList("-cp", RecordIT.testClasses.toAbsolutePath().toString(), SAMPLE, files.toString()));
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "forked JVM timed out");
         Run r = new Run();
         r.stderr = new String(Files.readAllBytes(err), StandardCharsets.UTF_8);
@@ -104,44 +106,68 @@ class ShuffleIT {
                 }
                 assertNotEquals(plain.lines.get(i), a.lines.get(i), jdk + ": " + api + " is shuffled under seed 11");
                 assertNotEquals(a.lines.get(i), b.lines.get(i), jdk + ": " + api + " differs between seeds 11 and 12");
-                assertEquals(sorted(plain.lines.get(i)), sorted(a.lines.get(i)), jdk + ": " + api + " keeps its elements");
+                assertEquals(
+                        sorted(plain.lines.get(i)), sorted(a.lines.get(i)), jdk + ": " + api + " keeps its elements");
             }
 
             Run only = run(jdk, project() + "seed 11\nonly 5\nonly 19-20\n");
             for (int i = 0; i < calls; i++) {
                 boolean shuffled = i + 1 == 5 || i + 1 == 19 || i + 1 == 20;
-                assertEquals(stable(shuffled ? a.lines.get(i) : plain.lines.get(i)), stable(only.lines.get(i)),
+                assertEquals(
+                        stable(shuffled ? a.lines.get(i) : plain.lines.get(i)),
+                        stable(only.lines.get(i)),
                         jdk + ": only 5 and 19-20 are shuffled, each as in the run that shuffled all; line " + (i + 1));
             }
             assertEquals(4, only.log.size(), jdk + ": the log has the three calls and the count: " + only.log);
-            assertTrue(only.log.get(0).startsWith("{\"index\":5,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\""
-                    + SAMPLE + "\",\"method\":\"main\",\"file\":\"ShuffleSample.java\",\"line\":"), only.log.get(0));
-            assertTrue(only.log.get(0).contains("\"alloc\":null") || !only.log.get(0).contains("alloc"),
+            assertTrue(
+                    only.log
+                            .get(0)
+                            .startsWith("{\"index\":5,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
+                                    + "\",\"method\":\"main\",\"file\":\"ShuffleSample.java\",\"line\":"),
+                    only.log.get(0));
+            assertTrue(
+                    only.log.get(0).contains("\"alloc\":null")
+                            || !only.log.get(0).contains("alloc"),
                     "allocations are not tracked unless asked: " + only.log.get(0));
             assertTrue(only.log.get(1).contains("\"api\":\"Class.getDeclaredFields\""), only.log.get(1));
 
             Run tracked = run(jdk, project() + "seed 11\nonly 1\ntrack-allocations true\n");
             assertTrue(tracked.log.get(0).contains("\"api\":\"HashMap$KeySet.iterator\""), tracked.log.get(0));
-            assertTrue(tracked.log.get(0).contains("\"alloc\":{\"type\":\"HashSet\",\"at\":{\"class\":\"" + SAMPLE
-                    + "\",\"method\":\"main\""), "the HashSet's allocation: " + tracked.log.get(0));
+            assertTrue(
+                    tracked.log
+                            .get(0)
+                            .contains("\"alloc\":{\"type\":\"HashSet\",\"at\":{\"class\":\"" + SAMPLE
+                                    + "\",\"method\":\"main\""),
+                    "the HashSet's allocation: " + tracked.log.get(0));
 
             Run elsewhere = run(jdk, "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\nseed 11\n");
-            assertEquals(stable(plain.lines), stable(elsewhere.lines), jdk + ": calls from outside the module are not shuffled");
+            assertEquals(
+                    stable(plain.lines),
+                    stable(elsewhere.lines),
+                    jdk + ": calls from outside the module are not shuffled");
             assertEquals("{\"count\":0}", elsewhere.log.get(0), jdk);
             Run any = run(jdk, "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\nseed 11\nfilter any\n");
             assertEquals(stable(a.lines), stable(any.lines), jdk + ": filter any counts every non-JDK caller");
 
             // The sample is the module (include), the library is not: by default the library's call
             // does not count; with filter any it does, at the sample's line, via the library.
-            String module = "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\ninclude " + SAMPLE + "\nseed 11\n";
+            String module =
+                    "mode shuffle\nroot " + dir.resolve("not-the-sample") + "\ninclude " + SAMPLE + "\nseed 11\n";
             Run own = run(jdk, module);
             assertEquals("{\"count\":" + (calls - 1) + "}", own.log.get(own.log.size() - 1), jdk + ": " + own.log);
-            assertEquals(plain.lines.get(calls - 1), own.lines.get(calls - 1), jdk + ": the library's iteration is not shuffled");
+            assertEquals(
+                    plain.lines.get(calls - 1),
+                    own.lines.get(calls - 1),
+                    jdk + ": the library's iteration is not shuffled");
             Run viaLibrary = run(jdk, module + "filter any\n");
             String last = viaLibrary.log.get(calls - 1);
-            assertTrue(last.startsWith("{\"index\":27,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
-                    + "\",\"method\":\"main\""), last);
-            assertTrue(last.contains("\"via\":{\"class\":\"io.github.odrust.samples.shufflelib.ShuffleLibrary\",\"method\":\"join\""),
+            assertTrue(
+                    last.startsWith("{\"index\":27,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
+                            + "\",\"method\":\"main\""),
+                    last);
+            assertTrue(
+                    last.contains(
+                            "\"via\":{\"class\":\"io.github.odrust.samples.shufflelib.ShuffleLibrary\",\"method\":\"join\""),
                     last);
         }
     }
@@ -151,8 +177,8 @@ class ShuffleIT {
      * runs of one program (more so with an agent loading classes): these lines are compared as
      * multisets of characters only.
      */
-    static final List<String> UNSTABLE = Arrays.asList("Class.getDeclaredMethods", "Class.getMethods",
-            "Class.getDeclaredConstructors", "Class.getConstructors");
+    static final List<String> UNSTABLE = Arrays.asList(
+            "Class.getDeclaredMethods", "Class.getMethods", "Class.getDeclaredConstructors", "Class.getConstructors");
 
     private static String stable(String line) {
         return UNSTABLE.contains(line.split(" ")[0]) ? sorted(line) : line;

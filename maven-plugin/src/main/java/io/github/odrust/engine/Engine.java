@@ -12,7 +12,8 @@ import com.google.gson.JsonParser;
  */
 public final class Engine {
     /** The JSON settings shared by everything odrust writes: nulls kept, no HTML escaping. */
-    public static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+    public static final Gson GSON =
+            new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private final String version;
 

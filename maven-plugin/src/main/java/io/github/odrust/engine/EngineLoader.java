@@ -24,9 +24,10 @@ public final class EngineLoader {
     private EngineLoader() {}
 
     /** How to enable native access for the plugin (JEP 472), for messages. */
-    static final String ENABLE_NATIVE_ACCESS = "Add --enable-native-access=ALL-UNNAMED to .mvn/jvm.config in the project"
-            + " (one line; or to MAVEN_OPTS): it lets the plugin load its engine with System.load, which JDK 24+ warns"
-            + " about and later JDKs block (docs/getting-started.md).";
+    static final String ENABLE_NATIVE_ACCESS =
+            "Add --enable-native-access=ALL-UNNAMED to .mvn/jvm.config in the project"
+                    + " (one line; or to MAVEN_OPTS): it lets the plugin load its engine with System.load, which JDK 24+ warns"
+                    + " about and later JDKs block (docs/getting-started.md).";
 
     /** Whether the engine is loaded in this class loader. */
     public static boolean isLoaded() {
@@ -47,7 +48,8 @@ public final class EngineLoader {
         if (jdk < 24 || enabled == null || enabled) {
             return null;
         }
-        return "odrust: JDK " + jdk + " prints a warning below about java.lang.System::load, the call that loads odrust's"
+        return "odrust: JDK " + jdk
+                + " prints a warning below about java.lang.System::load, the call that loads odrust's"
                 + " engine (JEP 472). " + ENABLE_NATIVE_ACCESS;
     }
 
@@ -74,8 +76,10 @@ public final class EngineLoader {
                 try {
                     System.load(library.toAbsolutePath().toString());
                 } catch (IllegalCallerException e) {
-                    throw new EngineException("load", "this JDK does not let the odrust plugin load its engine (native access"
-                            + " is not enabled: " + e.getMessage() + "). " + ENABLE_NATIVE_ACCESS);
+                    throw new EngineException(
+                            "load",
+                            "this JDK does not let the odrust plugin load its engine (native access"
+                                    + " is not enabled: " + e.getMessage() + "). " + ENABLE_NATIVE_ACCESS);
                 } catch (UnsatisfiedLinkError e) {
                     throw new EngineException(
                             "load",
@@ -85,7 +89,8 @@ public final class EngineLoader {
                                     + e.getMessage()
                                     + (override != null
                                             ? ". Check -Dodrust.engine.library, or remove it to use the engine bundled in the plugin."
-                                            : ". The plugin jar may be damaged or built for another platform (" + platform() + ")."));
+                                            : ". The plugin jar may be damaged or built for another platform ("
+                                                    + platform() + ")."));
                 } finally {
                     if (override == null) {
                         deleteQuietly(library);
@@ -145,7 +150,9 @@ public final class EngineLoader {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         String o = os.contains("linux") ? "linux" : os.contains("mac") ? "macos" : os.contains("win") ? "windows" : os;
-        String a = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64" : arch.equals("aarch64") || arch.equals("arm64") ? "aarch64" : arch;
+        String a = arch.equals("amd64") || arch.equals("x86_64")
+                ? "x86_64"
+                : arch.equals("aarch64") || arch.equals("arm64") ? "aarch64" : arch;
         return o + "-" + a;
     }
 

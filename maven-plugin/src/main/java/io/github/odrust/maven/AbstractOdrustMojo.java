@@ -109,12 +109,15 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     protected TestModule testModule() throws MojoExecutionException {
         // Evaluate Surefire's configuration where `mvn test` would: after the plugins that ran before it.
         MavenProject built = executedProject != null ? executedProject : project;
-        SurefireSettings settings = new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(built);
+        SurefireSettings settings =
+                new SurefireSettingsReader(buildPluginManager, mavenPluginManager, session).read(built);
         if (!settings.reuseForks) {
-            getLog().warn("mvn test here runs every test class in its own JVM (forkCount=" + settings.forkCount + ", reuseForks=false);"
-                    + " odrust runs each order in ONE JVM. So odrust's original order is not what mvn test runs: a test can fail"
-                    + " here that passes under mvn test (another class polluted it), and an order-dependence between classes"
-                    + " only bites where classes share a JVM (an IDE, or reuseForks=true). Use odrust:fidelity to see the difference.");
+            getLog().warn(
+                            "mvn test here runs every test class in its own JVM (forkCount=" + settings.forkCount
+                                    + ", reuseForks=false);"
+                                    + " odrust runs each order in ONE JVM. So odrust's original order is not what mvn test runs: a test can fail"
+                                    + " here that passes under mvn test (another class polluted it), and an order-dependence between classes"
+                                    + " only bites where classes share a JVM (an IDE, or reuseForks=true). Use odrust:fidelity to see the difference.");
         } else if (!"1".equals(settings.forkCount.trim())) {
             getLog().info("note: mvn test here spreads test classes over several JVMs (forkCount=" + settings.forkCount
                     + "); odrust runs each order in one JVM, exactly as asked.");
@@ -125,12 +128,20 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         }
         Artifact agent = plugin.getArtifactMap().get("io.github.odrust:odrust-jvm-agent");
         if (agent == null || agent.getFile() == null) {
-            throw new MojoExecutionException("the odrust plugin is incomplete: its odrust-jvm-agent artifact is missing");
+            throw new MojoExecutionException(
+                    "the odrust plugin is incomplete: its odrust-jvm-agent artifact is missing");
         }
-        TestModule.Resolver resolver = new TestModule.Resolver(repositorySystem, session.getRepositorySession(),
-                project.getRemoteProjectRepositories());
-        return TestModule.create(project, built.getProperties(), settings, resolver,
-                toolchainManager.getToolchainFromBuildContext("jdk", session), agent.getFile(), timeout, getLog());
+        TestModule.Resolver resolver = new TestModule.Resolver(
+                repositorySystem, session.getRepositorySession(), project.getRemoteProjectRepositories());
+        return TestModule.create(
+                project,
+                built.getProperties(),
+                settings,
+                resolver,
+                toolchainManager.getToolchainFromBuildContext("jdk", session),
+                agent.getFile(),
+                timeout,
+                getLog());
     }
 
     /**
@@ -139,12 +150,17 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
      */
     protected String invocation(String goal) {
         boolean declared = project.getBuildPlugins().stream()
-                .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId()) && plugin.getArtifactId().equals(p.getArtifactId()));
+                .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId())
+                        && plugin.getArtifactId().equals(p.getArtifactId()));
         String userDir = session.getRequest().getBaseDirectory();
-        String select = moduleSelector(Path.of(userDir != null ? userDir : System.getProperty("user.dir")),
-                project.getFile() == null ? null : project.getFile().toPath(), session.getProjects().size() > 1);
-        return select + (declared ? "odrust:" + goal
-                : plugin.getGroupId() + ":" + plugin.getArtifactId() + ":" + plugin.getVersion() + ":" + goal);
+        String select = moduleSelector(
+                Path.of(userDir != null ? userDir : System.getProperty("user.dir")),
+                project.getFile() == null ? null : project.getFile().toPath(),
+                session.getProjects().size() > 1);
+        return select
+                + (declared
+                        ? "odrust:" + goal
+                        : plugin.getGroupId() + ":" + plugin.getArtifactId() + ":" + plugin.getVersion() + ":" + goal);
     }
 
     /**
@@ -158,7 +174,8 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         }
         Path user = userDir.toAbsolutePath().normalize();
         Path file = pom.toAbsolutePath().normalize();
-        boolean here = file.getParent().equals(user) && file.getFileName().toString().equals("pom.xml");
+        boolean here =
+                file.getParent().equals(user) && file.getFileName().toString().equals("pom.xml");
         if (here && !multiModule) {
             return "";
         }

@@ -58,8 +58,9 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         OrderInput input = OrderInput.resolve(order, project.getBasedir(), name);
         List<long[]> only = Shuffle.parseOnly(idOnly);
         if (idSeed == null && !only.isEmpty()) {
-            throw new MojoFailureException("odrust.id.only needs -Dodrust.id.seed: it chooses which shuffled calls to shuffle"
-                    + " under that seed (the reproduce command of odrust:detect-id gives both)");
+            throw new MojoFailureException(
+                    "odrust.id.only needs -Dodrust.id.seed: it chooses which shuffled calls to shuffle"
+                            + " under that seed (the reproduce command of odrust:detect-id gives both)");
         }
         Shuffle.Filter filter = Shuffle.Filter.of(idFilter, idInclude);
         Engine engine = engine();
@@ -69,7 +70,8 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         Discovery.writeSuite(suite, out);
         Path dir = out.resolve("run-order").resolve(input.name);
         clean(dir);
-        getLog().info("running " + input.source + " in " + module.id() + " (" + String.join(" + ", module.frameworks) + ")");
+        getLog().info("running " + input.source + " in " + module.id() + " (" + String.join(" + ", module.frameworks)
+                + ")");
         OrderRunner runner = new OrderRunner(module, engine, suite, dir, getLog()).onTest(this::print);
         Path shuffleLog = dir.resolve("shuffle.jsonl");
         if (idSeed != null) {
@@ -84,40 +86,65 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
             try {
                 Files.createDirectories(dir);
                 Files.deleteIfExists(shuffleLog);
-                Files.write(options, Shuffle.options(module, filter, idSeed, ranges, !only.isEmpty(),
-                        shuffleLog, "odrust:" + goal() + " -Dodrust.id.seed=" + idSeed).getBytes(StandardCharsets.UTF_8));
+                Files.write(
+                        options,
+                        Shuffle.options(
+                                        module,
+                                        filter,
+                                        idSeed,
+                                        ranges,
+                                        !only.isEmpty(),
+                                        shuffleLog,
+                                        "odrust:" + goal() + " -Dodrust.id.seed=" + idSeed)
+                                .getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
             }
             runner.recording(options);
-            getLog().info("shuffling JDK results under seed " + idSeed + (only.isEmpty() ? "" : ", only calls " + idOnly)
-                    + " (docs/id-tests.md)");
+            getLog().info("shuffling JDK results under seed " + idSeed
+                    + (only.isEmpty() ? "" : ", only calls " + idOnly) + " (docs/id-tests.md)");
         }
         RunResult result = runner.run(input.text, input.source);
         if (idSeed != null) {
             Shuffle.Log l = Shuffle.read(shuffleLog);
-            getLog().info("shuffled calls counted: " + (l.count < 0 ? "unknown (the test JVM did not exit normally)" : l.count));
+            getLog().info("shuffled calls counted: "
+                    + (l.count < 0 ? "unknown (the test JVM did not exit normally)" : l.count));
             for (JsonElement c : l.calls) {
                 JsonObject call = c.getAsJsonObject();
                 JsonObject at = call.getAsJsonObject("at");
-                getLog().info("  call " + call.get("index") + ": " + call.get("api").getAsString() + " at "
+                getLog().info("  call " + call.get("index") + ": "
+                        + call.get("api").getAsString() + " at "
                         + at.get("class").getAsString() + "." + at.get("method").getAsString() + "("
                         + (at.get("file").isJsonNull() ? "?" : at.get("file").getAsString()) + ":"
                         + (at.get("line").isJsonNull() ? "?" : at.get("line").getAsString()) + ")");
             }
         }
 
-        getLog().info(String.format("%s: %s in %d JVM%s, %d segment%s: %s", goal(), Words.count(result.results.size(), "test"), result.jvms.size(),
-                result.jvms.size() == 1 ? "" : "s", result.segments.size(), result.segments.size() == 1 ? "" : "s", counts(result)));
+        getLog().info(String.format(
+                "%s: %s in %d JVM%s, %d segment%s: %s",
+                goal(),
+                Words.count(result.results.size(), "test"),
+                result.jvms.size(),
+                result.jvms.size() == 1 ? "" : "s",
+                result.segments.size(),
+                result.segments.size() == 1 ? "" : "s",
+                counts(result)));
         getLog().info("result: " + dir.resolve("result.json"));
-        getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order=" + input.reproduceArgument(project.getBasedir())
-                + (idSeed == null ? "" : " -Dodrust.id.seed=" + idSeed + (only.isEmpty() ? "" : " -Dodrust.id.only=" + idOnly.trim())
-                        + (filter.any ? " -Dodrust.id.filter=any" : "")
-                        + (filter.include.isEmpty() ? "" : " -Dodrust.id.include=" + String.join(",", filter.include))));
+        getLog().info("again: mvn " + invocation("reproduce") + " -Dodrust.order="
+                + input.reproduceArgument(project.getBasedir())
+                + (idSeed == null
+                        ? ""
+                        : " -Dodrust.id.seed=" + idSeed + (only.isEmpty() ? "" : " -Dodrust.id.only=" + idOnly.trim())
+                                + (filter.any ? " -Dodrust.id.filter=any" : "")
+                                + (filter.include.isEmpty()
+                                        ? ""
+                                        : " -Dodrust.id.include=" + String.join(",", filter.include))));
         if (!Boolean.TRUE.equals(result.honoured)) {
-            throw new MojoExecutionException("odrust could not run the order exactly as asked (" + result.firstDifference
-                    + "); the outcomes above belong to the order that really ran, recorded in " + dir.resolve("result.json")
-                    + ". Please report this with that file.");
+            throw new MojoExecutionException(
+                    "odrust could not run the order exactly as asked (" + result.firstDifference
+                            + "); the outcomes above belong to the order that really ran, recorded in "
+                            + dir.resolve("result.json")
+                            + ". Please report this with that file.");
         }
     }
 
@@ -178,9 +205,10 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
 
         static OrderInput resolve(String order, File basedir, String name) throws MojoFailureException {
             if (order == null || order.trim().isEmpty()) {
-                throw new MojoFailureException("no order given: set -Dodrust.order to a file with one test id per line"
-                        + " (e.g. -Dodrust.order=target/odrust/orders/original.txt) or to ids separated by commas"
-                        + " (e.g. -Dodrust.order=com.acme.ATest#a,com.acme.BTest#b). `mvn odrust:discover` lists the tests.");
+                throw new MojoFailureException(
+                        "no order given: set -Dodrust.order to a file with one test id per line"
+                                + " (e.g. -Dodrust.order=target/odrust/orders/original.txt) or to ids separated by commas"
+                                + " (e.g. -Dodrust.order=com.acme.ATest#a,com.acme.BTest#b). `mvn odrust:discover` lists the tests.");
             }
             String value = order.trim();
             File f = new File(value);
@@ -190,7 +218,9 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
             if (f.isFile()) {
                 try {
                     String text = new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
-                    String base = f.getName().contains(".") ? f.getName().substring(0, f.getName().lastIndexOf('.')) : f.getName();
+                    String base = f.getName().contains(".")
+                            ? f.getName().substring(0, f.getName().lastIndexOf('.'))
+                            : f.getName();
                     return new OrderInput(text, value, safeName(name != null ? name : base), f);
                 } catch (IOException e) {
                     throw new MojoFailureException("cannot read the order file " + f + ": " + e.getMessage());
@@ -207,7 +237,8 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
             if (file == null) {
                 return text.contains(" ") ? "\"" + text + "\"" : text;
             }
-            Path rel = basedir.toPath().toAbsolutePath().relativize(file.toPath().toAbsolutePath());
+            Path rel =
+                    basedir.toPath().toAbsolutePath().relativize(file.toPath().toAbsolutePath());
             return rel.toString();
         }
 

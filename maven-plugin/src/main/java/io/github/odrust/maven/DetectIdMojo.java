@@ -62,16 +62,17 @@ public class DetectIdMojo extends AbstractOdrustMojo {
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (seeds < 1 || seeds > 1000) {
-            throw new MojoFailureException("odrust.id.seeds must be from 1 to 1000 (got " + seeds + "): how many shuffle seeds to"
-                    + " run the tests under, e.g. -Dodrust.id.seeds=4");
+            throw new MojoFailureException("odrust.id.seeds must be from 1 to 1000 (got " + seeds
+                    + "): how many shuffle seeds to" + " run the tests under, e.g. -Dodrust.id.seeds=4");
         }
         if (seed != null && (seed < 0 || seed > Long.MAX_VALUE - seeds)) {
-            throw new MojoFailureException("odrust.seed=" + seed + " cannot start odrust:detect-id's seeds: give a whole number"
-                    + " from 0, e.g. -Dodrust.seed=42 (the seeds are 42, 43, ...)");
+            throw new MojoFailureException(
+                    "odrust.seed=" + seed + " cannot start odrust:detect-id's seeds: give a whole number"
+                            + " from 0, e.g. -Dodrust.seed=42 (the seeds are 42, 43, ...)");
         }
         if (cleanRuns < 1) {
-            throw new MojoFailureException("odrust.id.cleanRuns must be 1 or more (got " + cleanRuns + "): a test is ID only if"
-                    + " it passes when nothing is shuffled");
+            throw new MojoFailureException("odrust.id.cleanRuns must be 1 or more (got " + cleanRuns
+                    + "): a test is ID only if" + " it passes when nothing is shuffled");
         }
         if (budget != null && budget < 2) {
             throw new MojoFailureException("odrust.id.budget must be at least 2 test runs (got " + budget + ")");
@@ -83,9 +84,11 @@ public class DetectIdMojo extends AbstractOdrustMojo {
         s.budget = budget;
         Path out = outputDirectory.toPath();
         JsonObject saved = IdDetector.savedSettings(out);
-        s.seed = seed != null ? seed
-                : saved != null && saved.has("seed") ? saved.get("seed").getAsLong()
-                : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+        s.seed = seed != null
+                ? seed
+                : saved != null && saved.has("seed")
+                        ? saved.get("seed").getAsLong()
+                        : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         Engine engine = engine();
         TestModule module = testModule();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
@@ -105,11 +108,15 @@ public class DetectIdMojo extends AbstractOdrustMojo {
                     + " serializer reading fields or iterating a map) is shuffled too with -Dodrust.id.filter=any"
                     + " (or -Dodrust.id.include=<its package>).");
         }
-        ReactorSummary.add(session, project, module.id(), "detect-id: " + Words.count(id, "implementation-dependent test"),
+        ReactorSummary.add(
+                session,
+                project,
+                module.id(),
+                "detect-id: " + Words.count(id, "implementation-dependent test"),
                 getLog());
         if (failOnFlaky && id > 0) {
-            throw new MojoFailureException(module.id() + ": " + Words.count(id, "implementation-dependent test") + " found; see "
-                    + out.resolve("id").resolve("report.html"));
+            throw new MojoFailureException(module.id() + ": " + Words.count(id, "implementation-dependent test")
+                    + " found; see " + out.resolve("id").resolve("report.html"));
         }
     }
 }

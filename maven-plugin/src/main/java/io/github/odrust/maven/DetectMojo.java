@@ -157,12 +157,14 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (forks < 1) {
-            throw new MojoFailureException("odrust.forks must be 1 or more (got " + forks + "): the number of experiments"
-                    + " that run at once, each in its own JVM; for example -Dodrust.forks=2 on a machine with 2 cores");
+            throw new MojoFailureException(
+                    "odrust.forks must be 1 or more (got " + forks + "): the number of experiments"
+                            + " that run at once, each in its own JVM; for example -Dodrust.forks=2 on a machine with 2 cores");
         }
         if (!"jvm".equals(isolation) && !"classloader".equals(isolation)) {
-            throw new MojoFailureException("odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
-                    + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
+            throw new MojoFailureException(
+                    "odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
+                            + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
         }
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
@@ -171,19 +173,22 @@ public class DetectMojo extends AbstractOdrustMojo {
         JsonObject saved = resuming() ? directory.savedRun() : null;
         Engine engine = engine();
         Vocabulary vocabulary = engine.call("vocabulary", new JsonObject(), Vocabulary.class);
-        DetectConfig config = DetectConfig.resolve(given(), saved == null ? null : saved.getAsJsonObject("config"), budget, vocabulary);
+        DetectConfig config = DetectConfig.resolve(
+                given(), saved == null ? null : saved.getAsJsonObject("config"), budget, vocabulary);
         configure(config);
         config.check();
         if (config.shard != null && seed == null && saved == null) {
-            throw new MojoFailureException("odrust.shard=" + config.shard + " needs -Dodrust.seed: every shard must run the"
-                    + " same plan, so give all of them the same seed (e.g. -Dodrust.seed=$GITHUB_RUN_ID)");
+            throw new MojoFailureException(
+                    "odrust.shard=" + config.shard + " needs -Dodrust.seed: every shard must run the"
+                            + " same plan, so give all of them the same seed (e.g. -Dodrust.seed=$GITHUB_RUN_ID)");
         }
 
         TestModule module = testModule();
         this.module = module;
         Detection.Preparation preparation = new Detection.Preparation() {
             @Override
-            public void prepare(Engine e, DetectConfig c, JsonObject suite, ExperimentLog history) throws MojoFailureException {
+            public void prepare(Engine e, DetectConfig c, JsonObject suite, ExperimentLog history)
+                    throws MojoFailureException {
                 DetectMojo.this.prepare(e, c, suite, history);
             }
 
@@ -195,8 +200,19 @@ public class DetectMojo extends AbstractOdrustMojo {
         Report report = new Detection(engine, module, out, getLog())
                 .forks(forks, isolateForks)
                 .classloaderIsolation("classloader".equals(isolation))
-                .run(config, directory, saved, budget, project.getBasedir().toPath(), invocation("reproduce"), preparation);
-        ReactorSummary.add(session, project, module.id(), report == null ? skippedLine() : ConsoleReport.moduleLine(report),
+                .run(
+                        config,
+                        directory,
+                        saved,
+                        budget,
+                        project.getBasedir().toPath(),
+                        invocation("reproduce"),
+                        preparation);
+        ReactorSummary.add(
+                session,
+                project,
+                module.id(),
+                report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
         if (report != null && failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky);
@@ -232,7 +248,8 @@ public class DetectMojo extends AbstractOdrustMojo {
         given.aloneRuns = aloneRuns;
         given.minimize = minimize;
         given.minimizeBudget = minimizeBudget;
-        given.dependenceFree = renamed(dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
+        given.dependenceFree = renamed(
+                dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
         given.dependenceInclude = dependenceInclude;
         given.costAware = costAware;
         given.shard = shard;
@@ -248,7 +265,8 @@ public class DetectMojo extends AbstractOdrustMojo {
     protected void configure(DetectConfig config) throws MojoFailureException {}
 
     /** Lets a goal built on detection check the suite and history before the first experiment. */
-    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {}
+    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+            throws MojoFailureException {}
 
     /** The module being detected (set before discovery), for goals built on detection. */
     protected TestModule module;

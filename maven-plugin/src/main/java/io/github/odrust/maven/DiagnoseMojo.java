@@ -44,8 +44,9 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (budget != null && budget < 3) {
-            throw new MojoFailureException("odrust.diagnose.budget must be at least 3 test runs (two captures and a restore),"
-                    + " not " + budget);
+            throw new MojoFailureException(
+                    "odrust.diagnose.budget must be at least 3 test runs (two captures and a restore)," + " not "
+                            + budget);
         }
         if (limit < 1) {
             throw new MojoFailureException("odrust.diagnose.limit must be at least 1, not " + limit);
@@ -61,8 +62,9 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
                     continue;
                 }
                 if (prefix.contains("/") || prefix.contains(" ")) {
-                    throw new MojoFailureException("odrust.diagnose.include: '" + prefix + "' is not a dotted class-name"
-                            + " prefix; write e.g. -Dodrust.diagnose.include=com.acme.lib.,org.example.Cache");
+                    throw new MojoFailureException(
+                            "odrust.diagnose.include: '" + prefix + "' is not a dotted class-name"
+                                    + " prefix; write e.g. -Dodrust.diagnose.include=com.acme.lib.,org.example.Cache");
                 }
                 s.include.add(prefix);
             }
@@ -84,7 +86,9 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
 
     private void print(JsonObject v) {
         String status = v.get("status").getAsString();
-        getLog().info(String.format("%-13s %s: %s", status, v.get("test").getAsString(), v.get("reason").getAsString()));
+        getLog().info(String.format(
+                "%-13s %s: %s",
+                status, v.get("test").getAsString(), v.get("reason").getAsString()));
         for (JsonElement fe : v.getAsJsonArray("fields")) {
             JsonObject f = fe.getAsJsonObject();
             boolean confirmed = f.get("confirmed").getAsBoolean();

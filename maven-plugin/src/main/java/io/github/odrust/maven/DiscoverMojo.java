@@ -29,14 +29,20 @@ public class DiscoverMojo extends AbstractOdrustMojo {
             int n = record.getAsJsonArray("tests").size();
             tests += n;
             dynamic += record.has("dynamic") ? record.getAsJsonArray("dynamic").size() : 0;
-            getLog().info(String.format("  %-6s %3d  %s%s", record.get("framework").getAsString(), n, record.get("class").getAsString(),
+            getLog().info(String.format(
+                    "  %-6s %3d  %s%s",
+                    record.get("framework").getAsString(),
+                    n,
+                    record.get("class").getAsString(),
                     record.get("reorderable").getAsBoolean() ? "" : "  (fixed method order)"));
         }
         Path original = Discovery.writeSuite(suite, out);
-        getLog().info(module.id() + ": " + Words.count(tests, "test") + " in " + Words.count(suite.getAsJsonArray("classes").size(), "class") + " ("
+        getLog().info(module.id() + ": " + Words.count(tests, "test") + " in "
+                + Words.count(suite.getAsJsonArray("classes").size(), "class") + " ("
                 + String.join(" + ", module.frameworks) + ")");
         if (dynamic > 0) {
-            getLog().info(dynamic + " of these are JUnit 5 parameterized, repeated or factory methods: each counts once here,"
+            getLog().info(dynamic
+                    + " of these are JUnit 5 parameterized, repeated or factory methods: each counts once here,"
                     + " while Surefire counts every invocation; a class disabled as a whole counts each of its tests here, once in"
                     + " Surefire's report.");
         }

@@ -36,22 +36,26 @@ public class FidelityMojo extends AbstractOdrustMojo {
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         Engine engine = engine();
         TestModule module = testModule();
-        File reports = module.settings.reportsDirectory != null ? module.settings.reportsDirectory
+        File reports = module.settings.reportsDirectory != null
+                ? module.settings.reportsDirectory
                 : new File(project.getBuild().getDirectory(), "surefire-reports");
         if (!reports.isDirectory()) {
-            throw new MojoFailureException("no Surefire reports in " + reports + " to compare with: run the module's tests in"
-                    + " the same command, `mvn test odrust:fidelity` (add -Dmaven.test.failure.ignore=true if some tests fail).");
+            throw new MojoFailureException(
+                    "no Surefire reports in " + reports + " to compare with: run the module's tests in"
+                            + " the same command, `mvn test odrust:fidelity` (add -Dmaven.test.failure.ignore=true if some tests fail).");
         }
         warnIfStale(reports, module.settings.testClassesDirectory);
         Path out = outputDirectory.toPath();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Discovery.writeSuite(suite, out);
         String original = String.join("\n", Discovery.originalOrder(suite));
-        RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog()).run(original, "the original order");
+        RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog())
+                .run(original, "the original order");
 
         JsonObject readRequest = new JsonObject();
         readRequest.addProperty("dir", reports.getAbsolutePath());
-        List<SurefireReports.ReportedTest> expected = engine.call("read_surefire_reports", readRequest, SurefireReports.class).tests;
+        List<SurefireReports.ReportedTest> expected =
+                engine.call("read_surefire_reports", readRequest, SurefireReports.class).tests;
         JsonArray actual = new JsonArray();
         for (RunResult.TestResult r : run.results) {
             JsonObject o = new JsonObject();
@@ -73,22 +77,35 @@ public class FidelityMojo extends AbstractOdrustMojo {
         verdict.addProperty("surefire_isolates_classes", module.settings.isolatesClasses());
         Path file = out.resolve("fidelity.json");
         try {
-            Files.write(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(verdict)
-                    .getBytes(StandardCharsets.UTF_8));
+            Files.write(
+                    file,
+                    new GsonBuilder()
+                            .setPrettyPrinting()
+                            .disableHtmlEscaping()
+                            .serializeNulls()
+                            .create()
+                            .toJson(verdict)
+                            .getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
         }
         if (comparison.same) {
-            getLog().info("fidelity: odrust's run of the original order gives the same outcomes as mvn test: every one of the "
-                    + expected.size() + " Surefire results matched by odrust's " + actual.size() + " (" + file + ")");
+            getLog().info(
+                            "fidelity: odrust's run of the original order gives the same outcomes as mvn test: every one of the "
+                                    + expected.size() + " Surefire results matched by odrust's " + actual.size() + " ("
+                                    + file + ")");
             return;
         }
         StringBuilder why = new StringBuilder("fidelity check FAILED for " + module.id()
                 + ": running the original order through odrust did not give the outcomes mvn test gave, so odrust's"
                 + " findings for this module cannot be trusted until this is explained.");
         for (Comparison.Difference d : comparison.differences) {
-            why.append("\n  ").append(d.test).append(": mvn test ").append(d.expected)
-                    .append(", odrust ").append(d.actual);
+            why.append("\n  ")
+                    .append(d.test)
+                    .append(": mvn test ")
+                    .append(d.expected)
+                    .append(", odrust ")
+                    .append(d.actual);
         }
         for (String t : comparison.onlyExpected) {
             why.append("\n  ").append(t).append(": run by mvn test, not found by odrust");
@@ -97,8 +114,9 @@ public class FidelityMojo extends AbstractOdrustMojo {
             why.append("\n  ").append(t).append(": run by odrust, not in the Surefire reports");
         }
         if (module.settings.isolatesClasses()) {
-            why.append("\n  note: mvn test runs each class in its own JVM here (reuseForks=false); odrust ran them in one,"
-                    + " so a test polluted by another class can differ.");
+            why.append(
+                    "\n  note: mvn test runs each class in its own JVM here (reuseForks=false); odrust ran them in one,"
+                            + " so a test polluted by another class can differ.");
         }
         why.append("\n  details: ").append(file);
         if (failOnMismatch) {
@@ -116,7 +134,8 @@ public class FidelityMojo extends AbstractOdrustMojo {
             oldestReport = Math.min(oldestReport, f.lastModified());
         }
         if (oldestReport != Long.MAX_VALUE && oldestReport < newestClass) {
-            getLog().warn("some Surefire reports in " + reports + " are older than the compiled tests: they may come from an"
+            getLog().warn("some Surefire reports in " + reports
+                    + " are older than the compiled tests: they may come from an"
                     + " earlier build. Run `mvn test odrust:fidelity` so both sides see the same code.");
         }
     }
@@ -125,7 +144,8 @@ public class FidelityMojo extends AbstractOdrustMojo {
         long newest = 0;
         File[] files = dir == null ? null : dir.listFiles();
         for (File f : files == null ? new File[0] : files) {
-            newest = Math.max(newest, f.isDirectory() ? newest(f, suffix) : f.getName().endsWith(suffix) ? f.lastModified() : 0);
+            newest = Math.max(
+                    newest, f.isDirectory() ? newest(f, suffix) : f.getName().endsWith(suffix) ? f.lastModified() : 0);
         }
         return newest;
     }

@@ -36,15 +36,22 @@ public class IncrementalMojo extends DetectMojo {
     protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
         Path dir = outputDirectory.toPath().resolve("incremental");
         // a relative path is the module's, like every other odrust path
-        Path file = state == null || state.isBlank() ? dir.resolve("state.json")
+        Path file = state == null || state.isBlank()
+                ? dir.resolve("state.json")
                 : project.getBasedir().toPath().resolve(state).toAbsolutePath().normalize();
         if (java.nio.file.Files.isDirectory(file)) {
-            throw new MojoFailureException("odrust.incremental.state=" + state + " is a directory; give a file path, e.g. "
-                    + file.resolve("state.json"));
+            throw new MojoFailureException("odrust.incremental.state=" + state
+                    + " is a directory; give a file path, e.g. " + file.resolve("state.json"));
         }
         selection = new Selection(engine, module, file, dir, selectAll, getLog());
-        return selection.narrow(suite, Selection.buildFingerprint(module, project.getBasedir().toPath(),
-                session.getLocalRepository() == null ? null : session.getLocalRepository().getBasedir()));
+        return selection.narrow(
+                suite,
+                Selection.buildFingerprint(
+                        module,
+                        project.getBasedir().toPath(),
+                        session.getLocalRepository() == null
+                                ? null
+                                : session.getLocalRepository().getBasedir()));
     }
 
     @Override
@@ -56,6 +63,8 @@ public class IncrementalMojo extends DetectMojo {
 
     @Override
     protected String skippedLine() {
-        return selection != null && selection.nothingSelected() ? "no test class affected by the change, skipped" : super.skippedLine();
+        return selection != null && selection.nothingSelected()
+                ? "no test class affected by the change, skipped"
+                : super.skippedLine();
     }
 }

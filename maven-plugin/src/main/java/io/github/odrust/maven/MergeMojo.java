@@ -50,8 +50,9 @@ public class MergeMojo extends AbstractOdrustMojo {
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (from == null || from.trim().isEmpty()) {
-            throw new MojoFailureException("odrust:merge needs -Dodrust.merge.from=DIR1,DIR2,...: the output directories"
-                    + " (target/odrust) of the shard runs (-Dodrust.shard=K/N), or a pattern such as shards/*");
+            throw new MojoFailureException(
+                    "odrust:merge needs -Dodrust.merge.from=DIR1,DIR2,...: the output directories"
+                            + " (target/odrust) of the shard runs (-Dodrust.shard=K/N), or a pattern such as shards/*");
         }
         Path base = project.getBasedir().toPath();
         Path out = outputDirectory.toPath().toAbsolutePath().normalize();
@@ -60,8 +61,8 @@ public class MergeMojo extends AbstractOdrustMojo {
             if (!part.trim().isEmpty()) {
                 List<Path> found = expand(base, part.trim());
                 if (found.isEmpty()) {
-                    throw new MojoFailureException("odrust.merge.from: " + part.trim() + " matches no directory (relative to "
-                            + base + ")");
+                    throw new MojoFailureException(
+                            "odrust.merge.from: " + part.trim() + " matches no directory (relative to " + base + ")");
                 }
                 dirs.addAll(found);
             }
@@ -91,14 +92,21 @@ public class MergeMojo extends AbstractOdrustMojo {
             }
         }
         boolean complete = merged.get("complete").getAsBoolean();
-        JsonObject json = ReportWriter.report(merged.getAsJsonObject("summary"), project.getGroupId() + ":" + project.getArtifactId(),
-                base, n -> outOf.getOrDefault(n, out), invocation("reproduce"), complete, engine.version());
+        JsonObject json = ReportWriter.report(
+                merged.getAsJsonObject("summary"),
+                project.getGroupId() + ":" + project.getArtifactId(),
+                base,
+                n -> outOf.getOrDefault(n, out),
+                invocation("reproduce"),
+                complete,
+                engine.version());
         json.add("shards", merged.getAsJsonArray("shards"));
         Report report = Report.of(json);
         try {
             ReportWriter.write(json, engine, out);
         } catch (IOException e) {
-            throw new MojoExecutionException("odrust:merge could not write its report under " + out + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "odrust:merge could not write its report under " + out + ": " + e.getMessage(), e);
         }
         getLog().info("odrust merge: " + dirs.size() + " shards: " + String.join(", ", displays(base, dirs)));
         ConsoleReport.print(report, out, getLog());
@@ -123,13 +131,18 @@ public class MergeMojo extends AbstractOdrustMojo {
             JsonObject o = new JsonObject();
             o.addProperty("source", display(base, dir));
             JsonObject reportJson = JsonParser.parseString(read(report)).getAsJsonObject();
-            o.addProperty("odrust_version", reportJson.has("odrust_version") ? reportJson.get("odrust_version").getAsString() : "unknown");
+            o.addProperty(
+                    "odrust_version",
+                    reportJson.has("odrust_version")
+                            ? reportJson.get("odrust_version").getAsString()
+                            : "unknown");
             o.add("config", JsonParser.parseString(read(run)).getAsJsonObject().get("config"));
             o.add("suite", JsonParser.parseString(read(suite)));
             o.add("history", ExperimentLog.load(history).history());
             return o;
         } catch (IOException | RuntimeException e) {
-            throw new MojoFailureException("odrust.merge.from: cannot read the shard run in " + dir + ": " + e.getMessage(), e);
+            throw new MojoFailureException(
+                    "odrust.merge.from: cannot read the shard run in " + dir + ": " + e.getMessage(), e);
         }
     }
 

@@ -35,7 +35,8 @@ public class MinimizeMojo extends DetectMojo {
     }
 
     @Override
-    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {
+    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+            throws MojoFailureException {
         MinimizeTargets.prepare(engine, config, suite, history);
     }
 }

@@ -56,7 +56,8 @@ public class RepairMojo extends AbstractOdrustMojo {
         JsonObject idReport = IdRepairer.report(out);
         boolean od = idReport == null || java.nio.file.Files.isRegularFile(out.resolve("report.json"));
         if (od) {
-            Repairer.checkInput(out, engine.version(), test); // before anything runs: a missing report or test fails fast
+            Repairer.checkInput(
+                    out, engine.version(), test); // before anything runs: a missing report or test fails fast
         }
         TestModule module = testModule();
         JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
@@ -74,7 +75,9 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.basedir = project.getBasedir().toPath();
         // Where mvn ran (the reactor's root even with -pl): patch paths are relative to it.
         String executionRoot = session.getExecutionRootDirectory();
-        s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
+        s.root = executionRoot != null
+                ? Path.of(executionRoot)
+                : project.getBasedir().toPath();
         project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
         s.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
         s.release = compilerLevel(true);
@@ -89,17 +92,23 @@ public class RepairMojo extends AbstractOdrustMojo {
      * target is prefixed {@code source:} (compiled with -source/-target, not --release).
      */
     String compilerLevel(boolean test) {
-        List<String> keys = test ? List.of("testRelease", "release", "testSource", "source", "testTarget", "target")
+        List<String> keys = test
+                ? List.of("testRelease", "release", "testSource", "source", "testTarget", "target")
                 : List.of("release", "source", "target");
-        org.apache.maven.model.Plugin compiler = project.getBuild() == null ? null
+        org.apache.maven.model.Plugin compiler = project.getBuild() == null
+                ? null
                 : project.getBuild().getPluginsAsMap().get("org.apache.maven.plugins:maven-compiler-plugin");
         Object config = compiler == null ? null : compiler.getConfiguration();
         for (String key : keys) {
             if (config instanceof org.codehaus.plexus.util.xml.Xpp3Dom) {
-                org.codehaus.plexus.util.xml.Xpp3Dom child = ((org.codehaus.plexus.util.xml.Xpp3Dom) config).getChild(key);
-                if (child != null && child.getValue() != null && !child.getValue().trim().isEmpty()
+                org.codehaus.plexus.util.xml.Xpp3Dom child =
+                        ((org.codehaus.plexus.util.xml.Xpp3Dom) config).getChild(key);
+                if (child != null
+                        && child.getValue() != null
+                        && !child.getValue().trim().isEmpty()
                         && !child.getValue().contains("${")) {
-                    return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:") + child.getValue().trim();
+                    return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:")
+                            + child.getValue().trim();
                 }
             }
             String property = project.getProperties().getProperty("maven.compiler." + key);
@@ -123,16 +132,23 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.testRelease = compilerLevel(true);
         project.getTestCompileSourceRoots().forEach(r -> s.testSourceRoots.add(new File(r)));
         String executionRoot = session.getExecutionRootDirectory();
-        s.root = executionRoot != null ? Path.of(executionRoot) : project.getBasedir().toPath();
+        s.root = executionRoot != null
+                ? Path.of(executionRoot)
+                : project.getBasedir().toPath();
         List<JsonObject> entries = new IdRepairer(engine, module, suite, out, s, getLog()).run(report);
-        long patched = entries.stream().filter(e -> "patched".equals(e.get("status").getAsString())).count();
+        long patched = entries.stream()
+                .filter(e -> "patched".equals(e.get("status").getAsString()))
+                .count();
         for (JsonObject e : entries) {
             if ("no-candidate".equals(e.get("status").getAsString())) {
-                getLog().warn(String.format("no patch %s: %s", e.get("test").getAsString(), e.get("reason").getAsString()));
+                getLog().warn(String.format(
+                        "no patch %s: %s",
+                        e.get("test").getAsString(), e.get("reason").getAsString()));
             }
         }
-        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(entries.size(),
-                "implementation-dependent test") + "; details in " + out.resolve("repair").resolve("id-repair.json"));
+        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for "
+                + Words.count(entries.size(), "implementation-dependent test") + "; details in "
+                + out.resolve("repair").resolve("id-repair.json"));
     }
 
     private void print(RepairFile result, Repairer.Settings s) {
@@ -140,14 +156,17 @@ public class RepairMojo extends AbstractOdrustMojo {
         for (RepairFile.Entry e : result.ran) {
             if ("patched".equals(e.status)) {
                 patched++;
-                String how = e.applied ? "applied to " + e.file
-                        : apply ? "not applied: " + e.notApplied
-                        : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
+                String how = e.applied
+                        ? "applied to " + e.file
+                        : apply
+                                ? "not applied: " + e.notApplied
+                                : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
                 String from = e.source != null && "reset-method".equals(e.source.kind)
-                        ? "with the module's own code: " + String.join(" ", e.statements) : e.statements.size() + " of " + e.statementsTotal
-                        + " statements kept";
-                getLog().info(String.format("patched  %s: %s (%s; %s, %s)", e.test, e.patch, how,
-                        Words.count(e.experiments, "experiment"), from));
+                        ? "with the module's own code: " + String.join(" ", e.statements)
+                        : e.statements.size() + " of " + e.statementsTotal + " statements kept";
+                getLog().info(String.format(
+                        "patched  %s: %s (%s; %s, %s)",
+                        e.test, e.patch, how, Words.count(e.experiments, "experiment"), from));
             } else {
                 String why = e.reason;
                 if ("rejected".equals(e.status) && !e.tried.isEmpty()) {
@@ -156,7 +175,8 @@ public class RepairMojo extends AbstractOdrustMojo {
                 getLog().warn(String.format("no patch %s: %s", e.test, why));
             }
         }
-        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for " + Words.count(result.ran.size(),
-                "order-dependent test") + "; details in " + outputDirectory.toPath().resolve("repair").resolve("repair.json"));
+        getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for "
+                + Words.count(result.ran.size(), "order-dependent test") + "; details in "
+                + outputDirectory.toPath().resolve("repair").resolve("repair.json"));
     }
 }

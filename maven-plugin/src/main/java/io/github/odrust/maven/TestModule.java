@@ -71,16 +71,22 @@ public final class TestModule {
         /** The artifacts {@code coordinates} needs at run time, keyed by groupId:artifactId. */
         Map<String, File> resolve(String coordinates) throws MojoExecutionException {
             try {
-                CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(coordinates), "runtime"), repositories);
+                CollectRequest collect =
+                        new CollectRequest(new Dependency(new DefaultArtifact(coordinates), "runtime"), repositories);
                 Map<String, File> files = new LinkedHashMap<>();
-                for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null)).getArtifactResults()) {
-                    files.put(r.getArtifact().getGroupId() + ":" + r.getArtifact().getArtifactId(), r.getArtifact().getFile());
+                for (ArtifactResult r : system.resolveDependencies(session, new DependencyRequest(collect, null))
+                        .getArtifactResults()) {
+                    files.put(
+                            r.getArtifact().getGroupId() + ":" + r.getArtifact().getArtifactId(),
+                            r.getArtifact().getFile());
                 }
                 return files;
             } catch (Exception e) {
-                throw new MojoExecutionException("could not resolve " + coordinates + ", which Surefire would add to run"
-                        + " this module's JUnit Platform tests: " + e.getMessage()
-                        + ". Add it to the module's test dependencies, or check the repository settings.", e);
+                throw new MojoExecutionException(
+                        "could not resolve " + coordinates + ", which Surefire would add to run"
+                                + " this module's JUnit Platform tests: " + e.getMessage()
+                                + ". Add it to the module's test dependencies, or check the repository settings.",
+                        e);
             }
         }
     }
@@ -89,8 +95,16 @@ public final class TestModule {
      * @param properties the project's properties as the tests would see them (after plugins such
      *     as JaCoCo set theirs), for {@code @{...}} in argLine
      */
-    public static TestModule create(MavenProject project, Properties properties, SurefireSettings settings, Resolver resolver,
-            Toolchain toolchain, File agentJar, int timeoutSeconds, Log log) throws MojoExecutionException {
+    public static TestModule create(
+            MavenProject project,
+            Properties properties,
+            SurefireSettings settings,
+            Resolver resolver,
+            Toolchain toolchain,
+            File agentJar,
+            int timeoutSeconds,
+            Log log)
+            throws MojoExecutionException {
         TestModule m = new TestModule(project, settings);
         // For finding frameworks only: one artifact per groupId:artifactId is enough there. The
         // classpath takes every artifact, so that `jffi` and `jffi:native` are both on it.
@@ -110,7 +124,8 @@ public final class TestModule {
     private void buildClasspath(Collection<Artifact> dependencies) {
         classpath.add(settings.testClassesDirectory);
         classpath.add(settings.classesDirectory);
-        classpath.addAll(dependencyClasspath(dependencies, settings.classpathDependencyExcludes, settings.classpathDependencyScopeExclude));
+        classpath.addAll(dependencyClasspath(
+                dependencies, settings.classpathDependencyExcludes, settings.classpathDependencyScopeExclude));
         for (String element : settings.additionalClasspathElements) {
             for (String part : element.split(",")) {
                 if (!part.trim().isEmpty()) {
@@ -125,8 +140,10 @@ public final class TestModule {
      * {@code classpathDependencyExcludes} (groupId:artifactId, or groupId:artifactId:classifier)
      * or {@code classpathDependencyScopeExclude} remove.
      */
-    static List<File> dependencyClasspath(Collection<Artifact> dependencies, List<String> excludes, String scopeExclude) {
-        ScopeArtifactFilter scopeFilter = scopeExclude == null || scopeExclude.isEmpty() ? null : new ScopeArtifactFilter(scopeExclude);
+    static List<File> dependencyClasspath(
+            Collection<Artifact> dependencies, List<String> excludes, String scopeExclude) {
+        ScopeArtifactFilter scopeFilter =
+                scopeExclude == null || scopeExclude.isEmpty() ? null : new ScopeArtifactFilter(scopeExclude);
         Set<String> excluded = new LinkedHashSet<>(excludes);
         List<File> files = new ArrayList<>();
         for (Artifact a : dependencies) {
@@ -134,7 +151,8 @@ public final class TestModule {
                 continue;
             }
             String ga = a.getGroupId() + ":" + a.getArtifactId();
-            boolean byName = excluded.contains(ga) || (a.hasClassifier() && excluded.contains(ga + ":" + a.getClassifier()));
+            boolean byName =
+                    excluded.contains(ga) || (a.hasClassifier() && excluded.contains(ga + ":" + a.getClassifier()));
             if (byName || (scopeFilter != null && scopeFilter.include(a))) {
                 continue;
             }
@@ -163,10 +181,16 @@ public final class TestModule {
             }
             Set<File> present = new LinkedHashSet<>(classpath);
             if (artifacts.containsKey(JUPITER_API) && !artifacts.containsKey(JUPITER_ENGINE)) {
-                addResolved(resolver, JUPITER_ENGINE + ":" + artifacts.get(JUPITER_API).getBaseVersion(), artifacts, present);
+                addResolved(
+                        resolver,
+                        JUPITER_ENGINE + ":" + artifacts.get(JUPITER_API).getBaseVersion(),
+                        artifacts,
+                        present);
             }
             if (!artifacts.containsKey(PLATFORM_LAUNCHER)) {
-                Artifact commons = artifacts.get(PLATFORM_COMMONS) != null ? artifacts.get(PLATFORM_COMMONS) : artifacts.get(PLATFORM_ENGINE);
+                Artifact commons = artifacts.get(PLATFORM_COMMONS) != null
+                        ? artifacts.get(PLATFORM_COMMONS)
+                        : artifacts.get(PLATFORM_ENGINE);
                 if (commons != null) {
                     addResolved(resolver, PLATFORM_LAUNCHER + ":" + commons.getBaseVersion(), artifacts, present);
                 }
@@ -188,7 +212,8 @@ public final class TestModule {
         }
     }
 
-    private void buildJvm(Properties properties, Toolchain toolchain, int timeoutSeconds, Log log) throws MojoExecutionException {
+    private void buildJvm(Properties properties, Toolchain toolchain, int timeoutSeconds, Log log)
+            throws MojoExecutionException {
         if (settings.jvm != null && !settings.jvm.trim().isEmpty()) {
             jvm.java = settings.jvm.trim();
         } else if (toolchain != null && toolchain.findTool("java") != null) {
@@ -205,14 +230,16 @@ public final class TestModule {
         try {
             jvm.jvmArgs.addAll(ArgLine.split(argLine.text));
         } catch (IllegalArgumentException e) {
-            throw new MojoExecutionException("cannot use Surefire's argLine: " + e.getMessage() + ". Fix the quotes in <argLine>.");
+            throw new MojoExecutionException(
+                    "cannot use Surefire's argLine: " + e.getMessage() + ". Fix the quotes in <argLine>.");
         }
         if (settings.enableAssertions) {
             jvm.jvmArgs.add("-ea");
         }
         jvm.workingDirectory = settings.workingDirectory != null ? settings.workingDirectory : project.getBasedir();
         if (!jvm.workingDirectory.isDirectory() && !jvm.workingDirectory.mkdirs()) {
-            throw new MojoExecutionException("Surefire's workingDirectory " + jvm.workingDirectory + " does not exist and cannot be created");
+            throw new MojoExecutionException(
+                    "Surefire's workingDirectory " + jvm.workingDirectory + " does not exist and cannot be created");
         }
         jvm.environment = new LinkedHashMap<>(settings.environmentVariables);
         jvm.removedEnvironment.addAll(settings.excludedEnvironmentVariables);
@@ -220,7 +247,8 @@ public final class TestModule {
 
         systemProperties.putAll(settings.systemProperties);
         systemProperties.put("basedir", project.getBasedir().getAbsolutePath());
-        systemProperties.replaceAll((k, v) -> v.replace("${surefire.forkNumber}", "1").replace("${surefire.threadNumber}", "1"));
+        systemProperties.replaceAll(
+                (k, v) -> v.replace("${surefire.forkNumber}", "1").replace("${surefire.threadNumber}", "1"));
     }
 
     public String id() {

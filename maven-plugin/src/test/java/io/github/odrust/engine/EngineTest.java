@@ -21,9 +21,10 @@ class EngineTest {
     }
 
     private static JsonObject suite() {
-        return JsonParser.parseString("{\"schema_version\":1,\"module\":\"g:a\",\"classes\":["
-                + "{\"class\":\"p.A\",\"framework\":\"junit4\",\"reorderable\":true,\"tests\":[\"p.A#a1\",\"p.A#a2\"],\"dynamic\":[]},"
-                + "{\"class\":\"p.B\",\"framework\":\"junit5\",\"reorderable\":true,\"tests\":[\"p.B#b1\"],\"dynamic\":[]}]}")
+        return JsonParser.parseString(
+                        "{\"schema_version\":1,\"module\":\"g:a\",\"classes\":["
+                                + "{\"class\":\"p.A\",\"framework\":\"junit4\",\"reorderable\":true,\"tests\":[\"p.A#a1\",\"p.A#a2\"],\"dynamic\":[]},"
+                                + "{\"class\":\"p.B\",\"framework\":\"junit5\",\"reorderable\":true,\"tests\":[\"p.B#b1\"],\"dynamic\":[]}]}")
                 .getAsJsonObject();
     }
 
@@ -78,15 +79,21 @@ class EngineTest {
         assertFalse(e.isUserError());
         // the engine still works after a panic
         assertEquals("0.1.0", NativeEngine.engineVersion());
-        assertEquals(NativeEngine.ABI_VERSION, engine.call("version", new JsonObject()).get("abi").getAsInt());
+        assertEquals(
+                NativeEngine.ABI_VERSION,
+                engine.call("version", new JsonObject()).get("abi").getAsInt());
     }
 
     @Test
     void aPluginRefusesAnEngineOfAnotherVersion() {
-        EngineException e = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION, "0.2.0", "0.1.0-SNAPSHOT"));
+        EngineException e = assertThrows(
+                EngineException.class,
+                () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION, "0.2.0", "0.1.0-SNAPSHOT"));
         assertEquals("version", e.getCode());
         assertTrue(e.getMessage().contains("0.2.0") && e.getMessage().contains("0.1.0-SNAPSHOT"), e.getMessage());
-        EngineException abi = assertThrows(EngineException.class, () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION + 1, "0.1.0", "0.1.0"));
+        EngineException abi = assertThrows(
+                EngineException.class,
+                () -> EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION + 1, "0.1.0", "0.1.0"));
         assertTrue(abi.getMessage().contains("ABI " + (NativeEngine.ABI_VERSION + 1)), abi.getMessage());
         EngineLoader.checkVersions("lib.so", NativeEngine.ABI_VERSION, "0.1.0", "0.1.0-SNAPSHOT");
     }

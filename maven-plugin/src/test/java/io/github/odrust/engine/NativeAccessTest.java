@@ -34,7 +34,9 @@ class NativeAccessTest {
     void onJdk25TheFlagRemovesTheWarningAndTheAdvice() throws Exception {
         Path java = jdk25().resolve("bin/java");
         String without = probe(java, false);
-        assertTrue(without.contains("WARNING: java.lang.System::load has been called by io.github.odrust.engine.EngineLoader"),
+        assertTrue(
+                without.contains(
+                        "WARNING: java.lang.System::load has been called by io.github.odrust.engine.EngineLoader"),
                 without);
         assertTrue(without.contains("odrust: JDK 25 prints a warning below"), without);
         assertTrue(without.contains("engine 0.1.0"), without);
@@ -63,10 +65,12 @@ class NativeAccessTest {
             return Path.of(env);
         }
         try (Stream<Path> jvms = Files.list(Path.of("/usr/lib/jvm"))) {
-            return jvms.filter(p -> p.getFileName().toString().contains("25") && Files.isExecutable(p.resolve("bin/java")))
+            return jvms.filter(
+                            p -> p.getFileName().toString().contains("25") && Files.isExecutable(p.resolve("bin/java")))
                     .findFirst()
-                    .orElseThrow(() -> new AssertionError("no JDK 25 in /usr/lib/jvm: install one (the build machine has"
-                            + " Temurin 25) or set ODRUST_JDK25 to its home"));
+                    .orElseThrow(
+                            () -> new AssertionError("no JDK 25 in /usr/lib/jvm: install one (the build machine has"
+                                    + " Temurin 25) or set ODRUST_JDK25 to its home"));
         }
     }
 }

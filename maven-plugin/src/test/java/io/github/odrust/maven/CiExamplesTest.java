@@ -26,7 +26,8 @@ class CiExamplesTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> yaml(String name) throws Exception {
-        return (Map<String, Object>) new Yaml().load(Files.readString(DOCS.resolve("ci").resolve(name), StandardCharsets.UTF_8));
+        return (Map<String, Object>)
+                new Yaml().load(Files.readString(DOCS.resolve("ci").resolve(name), StandardCharsets.UTF_8));
     }
 
     @SuppressWarnings("unchecked")
@@ -63,7 +64,8 @@ class CiExamplesTest {
     void gitHubActionsRunsShardsOfOnePlanThenMerges() throws Exception {
         Map<String, Object> jobs = map(yaml("github-actions.yml").get("jobs"));
         Map<String, Object> detect = map(jobs.get("detect"));
-        List<Object> shards = list(map(map(detect.get("strategy")).get("matrix")).get("shard"));
+        List<Object> shards =
+                list(map(map(detect.get("strategy")).get("matrix")).get("shard"));
         assertEquals(List.of(1, 2, 3, 4), shards);
         String run = runs(detect);
         assertTrue(run.contains("odrust:detect"), run);
@@ -85,7 +87,8 @@ class CiExamplesTest {
         Map<String, Object> ci = yaml("gitlab-ci.yml");
         Map<String, Object> detect = map(ci.get("odrust-detect"));
         assertEquals(4, detect.get("parallel"));
-        String script = String.join("\n", list(detect.get("script")).stream().map(String::valueOf).toList());
+        String script = String.join(
+                "\n", list(detect.get("script")).stream().map(String::valueOf).toList());
         assertTrue(script.contains("-Dodrust.shard=$CI_NODE_INDEX/$CI_NODE_TOTAL"), script);
         assertTrue(script.contains("-Dodrust.seed=$CI_PIPELINE_ID"), script);
         assertTrue(script.contains("-Dodrust.outputDirectory=shards/shard-$CI_NODE_INDEX"), script);
@@ -94,7 +97,8 @@ class CiExamplesTest {
         Map<String, Object> merge = map(ci.get("odrust-merge"));
         assertEquals("merge", merge.get("stage"));
         assertEquals("odrust-detect", map(list(merge.get("needs")).get(0)).get("job"));
-        String mergeScript = String.join("\n", list(merge.get("script")).stream().map(String::valueOf).toList());
+        String mergeScript = String.join(
+                "\n", list(merge.get("script")).stream().map(String::valueOf).toList());
         assertTrue(mergeScript.contains("odrust:merge -Dodrust.merge.from=shards/*"), mergeScript);
         assertTrue(mergeScript.contains("-Dodrust.failOnFlaky=true"), mergeScript);
         documented(script + mergeScript);

@@ -75,8 +75,10 @@ class ConfigurationReferenceTest {
     static void readDescriptor() throws Exception {
         basedir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
         Path descriptor = basedir.resolve("target/classes/META-INF/maven/plugin.xml");
-        assertTrue(Files.isRegularFile(descriptor), descriptor + " is missing: maven-plugin-plugin writes it in process-classes;"
-                + " run this test through Maven (mvn test in maven-plugin)");
+        assertTrue(
+                Files.isRegularFile(descriptor),
+                descriptor + " is missing: maven-plugin-plugin writes it in process-classes;"
+                        + " run this test through Maven (mvn test in maven-plugin)");
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(descriptor.toFile());
         goals = new TreeSet<>();
         settings = new TreeMap<>();
@@ -103,15 +105,18 @@ class ConfigurationReferenceTest {
                 boolean deprecated = p != null && child(p, "deprecated") != null;
                 Setting s = new Setting(property, c.getTagName(), type, def, deprecated);
                 Setting known = settings.putIfAbsent(property, s);
-                if (known != null && !(known.name.equals(s.name) && known.type.equals(s.type)
-                        && String.valueOf(known.defaultValue).equals(String.valueOf(s.defaultValue)))) {
+                if (known != null
+                        && !(known.name.equals(s.name)
+                                && known.type.equals(s.type)
+                                && String.valueOf(known.defaultValue).equals(String.valueOf(s.defaultValue)))) {
                     fail(property + " is declared differently by two goals (" + known.goals + " and " + goal
                             + "): one property should mean one thing");
                 }
                 settings.get(property).goals.add(goal);
             }
         }
-        assertTrue(goals.contains("detect") && settings.containsKey("odrust.seed"), "unexpected descriptor " + descriptor);
+        assertTrue(
+                goals.contains("detect") && settings.containsKey("odrust.seed"), "unexpected descriptor " + descriptor);
     }
 
     @Test
@@ -160,7 +165,8 @@ class ConfigurationReferenceTest {
         for (Setting s : settings.values()) {
             Row row = documented.get(s.property);
             if (row == null) {
-                problems.add(s.property + " (" + String.join(", ", s.goals) + ") is missing from docs/configuration.md");
+                problems.add(
+                        s.property + " (" + String.join(", ", s.goals) + ") is missing from docs/configuration.md");
                 continue;
             }
             check(problems, s, row);
@@ -177,7 +183,8 @@ class ConfigurationReferenceTest {
     @Test
     void theEnginesDefaultsAreDocumentedAsTheEngineHasThem() throws IOException {
         Vocabulary.DetectDefaults engine = EngineLoader.load(null, "0.1.0-SNAPSHOT")
-                .call("vocabulary", new JsonObject(), Vocabulary.class).detectDefaults;
+                .call("vocabulary", new JsonObject(), Vocabulary.class)
+                .detectDefaults;
         Map<String, String> expected = new TreeMap<>(Map.of(
                 "odrust.strategy", engine.strategy,
                 "odrust.k", String.valueOf(engine.k),
@@ -204,7 +211,9 @@ class ConfigurationReferenceTest {
         List<String> problems = new ArrayList<>();
         List<Path> pages;
         try (Stream<Path> files = Files.list(docs())) {
-            pages = files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().toList();
+            pages = files.filter(p -> p.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .toList();
         }
         for (Path page : pages) {
             for (Row row : tables(page)) {
@@ -226,7 +235,8 @@ class ConfigurationReferenceTest {
         }
         String def = row.get("default");
         if (def != null && s.defaultValue != null && !s.defaultValue.equals(code(def))) {
-            problems.add(where + ": default is `" + s.defaultValue + "` in the plugin, " + def + " in the docs (write it first, in backticks)");
+            problems.add(where + ": default is `" + s.defaultValue + "` in the plugin, " + def
+                    + " in the docs (write it first, in backticks)");
         }
         String goalsCell = row.get("goals");
         if (goalsCell == null) {
@@ -251,8 +261,10 @@ class ConfigurationReferenceTest {
         }
         boolean documentedDeprecated = row.cells().containsKey("use instead");
         if (s.deprecated != documentedDeprecated) {
-            problems.add(where + (s.deprecated ? " is deprecated in the plugin: list it under \"Deprecated names\""
-                    : " is not deprecated in the plugin, but listed under \"Deprecated names\""));
+            problems.add(where
+                    + (s.deprecated
+                            ? " is deprecated in the plugin: list it under \"Deprecated names\""
+                            : " is not deprecated in the plugin, but listed under \"Deprecated names\""));
         }
         if (documentedDeprecated) {
             Setting replacement = settings.get(code(row.get("use instead")));
@@ -283,7 +295,8 @@ class ConfigurationReferenceTest {
 
     private static void report(String pages, List<String> problems) {
         if (!problems.isEmpty()) {
-            fail("checked " + pages + " against the plugin's parameters (target/classes/META-INF/maven/plugin.xml), found:\n  "
+            fail("checked " + pages
+                    + " against the plugin's parameters (target/classes/META-INF/maven/plugin.xml), found:\n  "
                     + String.join("\n  ", problems));
         }
     }
@@ -310,9 +323,12 @@ class ConfigurationReferenceTest {
                 continue;
             }
             if (header == null) {
-                boolean separated = i + 1 < lines.size() && lines.get(i + 1).trim().matches("\\|(\\s*:?-+:?\\s*\\|)+");
+                boolean separated =
+                        i + 1 < lines.size() && lines.get(i + 1).trim().matches("\\|(\\s*:?-+:?\\s*\\|)+");
                 if (separated) {
-                    header = cells(line).stream().map(c -> c.trim().toLowerCase(java.util.Locale.ROOT)).toList();
+                    header = cells(line).stream()
+                            .map(c -> c.trim().toLowerCase(java.util.Locale.ROOT))
+                            .toList();
                     i++;
                 }
                 continue;

@@ -23,7 +23,10 @@ class ModuleSelectorTest {
 
     @Test
     void aBuildGivenWithMinusFKeepsIt() {
-        assertEquals("-f other/build.xml ", AbstractOdrustMojo.moduleSelector(ROOT, ROOT.resolve("other/build.xml"), false));
-        assertEquals("-f /elsewhere/pom.xml ", AbstractOdrustMojo.moduleSelector(ROOT, Path.of("/elsewhere/pom.xml"), false));
+        assertEquals(
+                "-f other/build.xml ", AbstractOdrustMojo.moduleSelector(ROOT, ROOT.resolve("other/build.xml"), false));
+        assertEquals(
+                "-f /elsewhere/pom.xml ",
+                AbstractOdrustMojo.moduleSelector(ROOT, Path.of("/elsewhere/pom.xml"), false));
     }
 }

@@ -42,7 +42,10 @@ class RenamedPropertyTest {
     void theNewNameWinsOverTheOldOne() {
         Recording log = new Recording();
         assertEquals("new#F", renamed("new#F", "old#F", log));
-        assertEquals(List.of("odrust.dependenceFree is deprecated; use odrust.dependence.free",
-                "odrust.dependenceFree is ignored: odrust.dependence.free is given too"), log.warnings);
+        assertEquals(
+                List.of(
+                        "odrust.dependenceFree is deprecated; use odrust.dependence.free",
+                        "odrust.dependenceFree is ignored: odrust.dependence.free is given too"),
+                log.warnings);
     }
 }

@@ -20,18 +20,25 @@ class TestModuleTest {
 
     @Test
     void regressionAnArtifactAndItsClassifiedTwinAreBothOnTheClasspath() {
-        List<Artifact> deps = List.of(artifact("com.github.jnr", "jffi", null, "compile"),
-                artifact("com.github.jnr", "jffi", "native", "runtime"), artifact("junit", "junit", null, "test"));
-        assertEquals(List.of(new File("/repo/jffi.jar"), new File("/repo/jffi-native.jar"), new File("/repo/junit.jar")),
+        List<Artifact> deps = List.of(
+                artifact("com.github.jnr", "jffi", null, "compile"),
+                artifact("com.github.jnr", "jffi", "native", "runtime"),
+                artifact("junit", "junit", null, "test"));
+        assertEquals(
+                List.of(new File("/repo/jffi.jar"), new File("/repo/jffi-native.jar"), new File("/repo/junit.jar")),
                 TestModule.dependencyClasspath(deps, List.of(), null));
     }
 
     @Test
     void excludesByNameByClassifierAndByScope() {
-        List<Artifact> deps = List.of(artifact("g", "a", null, "compile"), artifact("g", "a", "native", "compile"),
-                artifact("g", "b", null, "runtime"), artifact("g", "c", null, "test"));
+        List<Artifact> deps = List.of(
+                artifact("g", "a", null, "compile"),
+                artifact("g", "a", "native", "compile"),
+                artifact("g", "b", null, "runtime"),
+                artifact("g", "c", null, "test"));
         assertEquals(List.of(new File("/repo/c.jar")), TestModule.dependencyClasspath(deps, List.of("g:a"), "runtime"));
-        assertEquals(List.of(new File("/repo/a.jar"), new File("/repo/b.jar"), new File("/repo/c.jar")),
+        assertEquals(
+                List.of(new File("/repo/a.jar"), new File("/repo/b.jar"), new File("/repo/c.jar")),
                 TestModule.dependencyClasspath(deps, List.of("g:a:native"), null));
     }
 }

@@ -112,9 +112,15 @@ final class Access {
             }
             Map<String, Set<Object>> grant = Collections.singletonMap(pkg, Collections.singleton(self));
             Map<String, Set<Object>> none = Collections.emptyMap();
-            Method redefine = Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class, Map.class,
-                    Map.class, Set.class, Map.class);
-            redefine.invoke(inst, module, Collections.emptySet(), grant, deep ? grant : none, Collections.emptySet(),
+            Method redefine = Instrumentation.class.getMethod(
+                    "redefineModule", moduleClass, Set.class, Map.class, Map.class, Set.class, Map.class);
+            redefine.invoke(
+                    inst,
+                    module,
+                    Collections.emptySet(),
+                    grant,
+                    deep ? grant : none,
+                    Collections.emptySet(),
                     Collections.emptyMap());
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot open package " + pkg + " to the odrust agent: " + e, e);
@@ -164,7 +170,9 @@ final class Access {
             if (unsafe == null) {
                 throw finalOfRecordOrHidden;
             }
-            long offset = (Long) unsafe.getClass().getMethod("objectFieldOffset", Field.class).invoke(unsafe, f);
+            long offset = (Long) unsafe.getClass()
+                    .getMethod("objectFieldOffset", Field.class)
+                    .invoke(unsafe, f);
             put(target, offset, f.getType(), value);
         }
     }

@@ -1,5 +1,6 @@
 package io.github.odrust.agent.capture;
 
+import io.github.odrust.agent.runner.Json;
 import java.io.ByteArrayInputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
@@ -16,14 +17,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-
-import io.github.odrust.agent.runner.Json;
 
 /**
  * The agent's diagnose mode (docs/diagnose.md): right before the chosen start of the chosen test
@@ -39,6 +36,7 @@ public final class Diagnosis {
         public final List<Path> roots = new ArrayList<>();
         /** Dotted class-name prefixes captured wherever they come from. */
         public final List<String> includes = new ArrayList<>();
+
         public final List<String> excludes = new ArrayList<>();
         public String test;
         public int occurrence = 1;
@@ -56,8 +54,7 @@ public final class Diagnosis {
     private static int starts;
     private static boolean done;
 
-    private Diagnosis() {
-    }
+    private Diagnosis() {}
 
     /** Called once from the agent's premain. */
     public static void activate(Settings s, Instrumentation instrumentation) {
@@ -161,8 +158,9 @@ public final class Diagnosis {
                     int dot = field.lastIndexOf('.');
                     Class<?> c = byName.get(field.substring(0, dot));
                     if (c == null || !access.initialized(c)) {
-                        throw new Restorer.Unrestorable("class " + field.substring(0, dot)
-                                + " is not initialized before the test in this order; a class cannot be un-initialized");
+                        throw new Restorer.Unrestorable(
+                                "class " + field.substring(0, dot)
+                                        + " is not initialized before the test in this order; a class cannot be un-initialized");
                     }
                     Field fd = c.getDeclaredField(field.substring(dot + 1));
                     r.restoreStatic(fd, field, node);
@@ -189,7 +187,9 @@ public final class Diagnosis {
                     continue;
                 }
                 String n = c.getName();
-                if (n.startsWith("io.github.odrust.agent.") || n.contains("$$Lambda") || n.contains("/")
+                if (n.startsWith("io.github.odrust.agent.")
+                        || n.contains("$$Lambda")
+                        || n.contains("/")
                         || excluded(s, n)) {
                     continue;
                 }

@@ -29,7 +29,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
-
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
@@ -133,8 +132,8 @@ final class Restorer {
                 if (current != null && Shapes.typeName(current.getClass()).equals(e.getAttribute("class"))) {
                     return current; // not walked, so not changed by the restore: kept as it is
                 }
-                throw new Unrestorable("the recorded value at " + path + " is " + tag + " ("
-                        + e.getAttribute("class") + "): odrust cannot rebuild it");
+                throw new Unrestorable("the recorded value at " + path + " is " + tag + " (" + e.getAttribute("class")
+                        + "): odrust cannot rebuild it");
             case "truncated":
                 throw new Unrestorable("the capture was truncated at " + path + " (the node cap)");
             case "array":
@@ -155,7 +154,9 @@ final class Restorer {
         String cls = e.getAttribute("class");
         List<Element> items = children(e);
         Object target = current;
-        if (target == null || !Shapes.typeName(target.getClass()).equals(cls) || Array.getLength(target) != items.size()) {
+        if (target == null
+                || !Shapes.typeName(target.getClass()).equals(cls)
+                || Array.getLength(target) != items.size()) {
             target = Array.newInstance(load(cls.substring(0, cls.length() - 2)), items.size());
         }
         built.put(path, target);
@@ -201,7 +202,8 @@ final class Restorer {
     @SuppressWarnings("unchecked")
     private Object map(Element e, Object current, String path) throws Exception {
         Class<?> cls = load(e.getAttribute("class"));
-        Map<Object, Object> target = current != null && current.getClass() == cls ? (Map<Object, Object>) current : null;
+        Map<Object, Object> target =
+                current != null && current.getClass() == cls ? (Map<Object, Object>) current : null;
         if (target != null) {
             built.put(path, target);
         }
@@ -248,7 +250,9 @@ final class Restorer {
             String declaring = fe.getAttribute("declaring");
             Field f = null;
             for (Field g : fields) {
-                if (g.getName().equals(name) && (declaring.isEmpty() || g.getDeclaringClass().getName().equals(declaring))) {
+                if (g.getName().equals(name)
+                        && (declaring.isEmpty()
+                                || g.getDeclaringClass().getName().equals(declaring))) {
                     f = g;
                     break;
                 }
@@ -328,7 +332,9 @@ final class Restorer {
                 access.accessible(f, f.getDeclaringClass());
                 value = f.get(value);
                 i = end;
-            } else if (c == '[' && (value instanceof List || (value != null && value.getClass().isArray()))) {
+            } else if (c == '['
+                    && (value instanceof List
+                            || (value != null && value.getClass().isArray()))) {
                 int end = rest.indexOf(']', i);
                 int index = Integer.parseInt(rest.substring(i + 1, end));
                 value = value instanceof List ? ((List<?>) value).get(index) : Array.get(value, index);
@@ -444,7 +450,8 @@ final class Restorer {
                     Class<?> c = load(cls);
                     for (String factory : new String[] {"parse", "of"}) {
                         try {
-                            Method m = c.getMethod(factory, factory.equals("parse") ? CharSequence.class : String.class);
+                            Method m =
+                                    c.getMethod(factory, factory.equals("parse") ? CharSequence.class : String.class);
                             return m.invoke(null, t);
                         } catch (NoSuchMethodException next) {
                             // try the other factory
@@ -460,15 +467,17 @@ final class Restorer {
         boolean isSet = Set.class.isAssignableFrom(cls);
         if (n.startsWith("java.util.ImmutableCollections$")) {
             Class<?> iface = isSet ? Set.class : List.class;
-            return iface.getMethod("copyOf", Collection.class).invoke(null,
-                    isSet ? new LinkedHashSet<>(elements) : elements);
+            return iface.getMethod("copyOf", Collection.class)
+                    .invoke(null, isSet ? new LinkedHashSet<>(elements) : elements);
         }
         if (n.startsWith("java.util.Collections$Unmodifiable")) {
-            return isSet ? Collections.unmodifiableSet(new LinkedHashSet<>(elements))
+            return isSet
+                    ? Collections.unmodifiableSet(new LinkedHashSet<>(elements))
                     : Collections.unmodifiableList(new ArrayList<>(elements));
         }
         if (n.startsWith("java.util.Collections$Synchronized")) {
-            return isSet ? Collections.synchronizedSet(new LinkedHashSet<>(elements))
+            return isSet
+                    ? Collections.synchronizedSet(new LinkedHashSet<>(elements))
                     : Collections.synchronizedList(new ArrayList<>(elements));
         }
         if (n.startsWith("java.util.Collections$Empty")) {
@@ -523,19 +532,28 @@ final class Restorer {
 
     private Class<?> load(String name) throws Unrestorable {
         switch (name) {
-            case "int": return int.class;
-            case "long": return long.class;
-            case "short": return short.class;
-            case "byte": return byte.class;
-            case "boolean": return boolean.class;
-            case "char": return char.class;
-            case "float": return float.class;
-            case "double": return double.class;
+            case "int":
+                return int.class;
+            case "long":
+                return long.class;
+            case "short":
+                return short.class;
+            case "byte":
+                return byte.class;
+            case "boolean":
+                return boolean.class;
+            case "char":
+                return char.class;
+            case "float":
+                return float.class;
+            case "double":
+                return double.class;
             default:
                 break;
         }
         if (name.endsWith("[]")) {
-            return Array.newInstance(load(name.substring(0, name.length() - 2)), 0).getClass();
+            return Array.newInstance(load(name.substring(0, name.length() - 2)), 0)
+                    .getClass();
         }
         try {
             return Class.forName(name, false, loader);

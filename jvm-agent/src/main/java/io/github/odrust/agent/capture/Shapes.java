@@ -27,17 +27,45 @@ import java.util.regex.Pattern;
 
 /** How a value of a class is captured (docs/diagnose.md, "What a capture holds"). */
 final class Shapes {
-    enum Kind { PRIM, STRING, ENUM, TEXT, ARRAY, LIST, SET, MAP, OBJECT, OPAQUE }
-
-    private Shapes() {
+    enum Kind {
+        PRIM,
+        STRING,
+        ENUM,
+        TEXT,
+        ARRAY,
+        LIST,
+        SET,
+        MAP,
+        OBJECT,
+        OPAQUE
     }
 
-    private static final Set<Class<?>> BOXED = new HashSet<>(Arrays.<Class<?>>asList(Integer.class, Long.class,
-            Short.class, Byte.class, Character.class, Boolean.class, Float.class, Double.class));
+    private Shapes() {}
 
-    private static final Set<Class<?>> TEXT = new HashSet<>(Arrays.<Class<?>>asList(BigDecimal.class,
-            BigInteger.class, UUID.class, URI.class, URL.class, File.class, Locale.class, Pattern.class,
-            AtomicInteger.class, AtomicLong.class, AtomicBoolean.class, Class.class, Currency.class));
+    private static final Set<Class<?>> BOXED = new HashSet<>(Arrays.<Class<?>>asList(
+            Integer.class,
+            Long.class,
+            Short.class,
+            Byte.class,
+            Character.class,
+            Boolean.class,
+            Float.class,
+            Double.class));
+
+    private static final Set<Class<?>> TEXT = new HashSet<>(Arrays.<Class<?>>asList(
+            BigDecimal.class,
+            BigInteger.class,
+            UUID.class,
+            URI.class,
+            URL.class,
+            File.class,
+            Locale.class,
+            Pattern.class,
+            AtomicInteger.class,
+            AtomicLong.class,
+            AtomicBoolean.class,
+            Class.class,
+            Currency.class));
 
     /** Class-name prefixes never walked: loggers hold whole logging configurations. */
     private static final String[] OPAQUE_PREFIXES = {
@@ -47,11 +75,24 @@ final class Shapes {
     };
 
     private static final Class<?>[] OPAQUE_TYPES = {
-        Thread.class, ThreadGroup.class, ClassLoader.class, java.lang.ref.Reference.class, java.io.InputStream.class,
-        java.io.OutputStream.class, java.io.Reader.class, java.io.Writer.class, java.nio.channels.Channel.class,
-        Runtime.class, java.util.concurrent.Executor.class, java.util.concurrent.locks.Lock.class,
-        java.util.concurrent.locks.Condition.class, java.util.Random.class, java.lang.ClassValue.class,
-        ThreadLocal.class, java.security.ProtectionDomain.class, java.security.SecureRandom.class,
+        Thread.class,
+        ThreadGroup.class,
+        ClassLoader.class,
+        java.lang.ref.Reference.class,
+        java.io.InputStream.class,
+        java.io.OutputStream.class,
+        java.io.Reader.class,
+        java.io.Writer.class,
+        java.nio.channels.Channel.class,
+        Runtime.class,
+        java.util.concurrent.Executor.class,
+        java.util.concurrent.locks.Lock.class,
+        java.util.concurrent.locks.Condition.class,
+        java.util.Random.class,
+        java.lang.ClassValue.class,
+        ThreadLocal.class,
+        java.security.ProtectionDomain.class,
+        java.security.SecureRandom.class,
     };
 
     static Kind kind(Class<?> c) {
@@ -83,7 +124,9 @@ final class Shapes {
     }
 
     private static boolean text(Class<?> c) {
-        if (TEXT.contains(c) || TimeZone.class.isAssignableFrom(c) || Charset.class.isAssignableFrom(c)
+        if (TEXT.contains(c)
+                || TimeZone.class.isAssignableFrom(c)
+                || Charset.class.isAssignableFrom(c)
                 || java.nio.file.Path.class.isAssignableFrom(c)) {
             return true;
         }
@@ -160,8 +203,7 @@ final class Shapes {
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             order.add(k);
         }
-        out.sort(Comparator.comparing(Field::getName)
-                .thenComparing(f -> order.indexOf(f.getDeclaringClass())));
+        out.sort(Comparator.comparing(Field::getName).thenComparing(f -> order.indexOf(f.getDeclaringClass())));
         return out;
     }
 

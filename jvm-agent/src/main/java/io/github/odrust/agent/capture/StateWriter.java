@@ -27,6 +27,7 @@ final class StateWriter {
     static final int DEFAULT_LIMIT = 200_000;
     /** Node cap of one static field, so one huge cache does not hide the rest. */
     static final int FIELD_LIMIT = 50_000;
+
     private static final int MAX_DEPTH = 300;
     static final int RENDER_MAX = 200;
 
@@ -85,15 +86,20 @@ final class StateWriter {
         attr("size", String.valueOf(sorted.size()));
         out.append('>');
         for (Map.Entry<String, String> e : sorted.entrySet()) {
-            out.append("<entry><string>").append(Xml.text(e.getKey())).append("</string><string>")
-                    .append(Xml.text(e.getValue())).append("</string></entry>");
+            out.append("<entry><string>")
+                    .append(Xml.text(e.getKey()))
+                    .append("</string><string>")
+                    .append(Xml.text(e.getValue()))
+                    .append("</string></entry>");
             nodes += 2;
         }
         out.append("</map></pseudo>\n");
         out.append("<pseudo name=\"java.util.Locale.default\"><text class=\"java.util.Locale\">")
-                .append(Xml.text(Locale.getDefault().toLanguageTag())).append("</text></pseudo>\n");
+                .append(Xml.text(Locale.getDefault().toLanguageTag()))
+                .append("</text></pseudo>\n");
         out.append("<pseudo name=\"java.util.TimeZone.default\"><text class=\"java.util.TimeZone\">")
-                .append(Xml.text(TimeZone.getDefault().getID())).append("</text></pseudo>\n");
+                .append(Xml.text(TimeZone.getDefault().getID()))
+                .append("</text></pseudo>\n");
     }
 
     private void writeClass(Class<?> c) {
@@ -389,7 +395,11 @@ final class StateWriter {
     }
 
     private void attr(String name, String value) {
-        out.append(' ').append(name).append("=\"").append(Xml.attr(value == null ? "" : value)).append('"');
+        out.append(' ')
+                .append(name)
+                .append("=\"")
+                .append(Xml.attr(value == null ? "" : value))
+                .append('"');
     }
 
     // ------------------------------------------------------------------ short rendering
@@ -460,7 +470,8 @@ final class StateWriter {
                     if (kind == Shapes.Kind.SET) {
                         parts.sort(null);
                     }
-                    b.append(kind == Shapes.Kind.SET ? '{' : '[').append(String.join(", ", parts))
+                    b.append(kind == Shapes.Kind.SET ? '{' : '[')
+                            .append(String.join(", ", parts))
                             .append(kind == Shapes.Kind.SET ? '}' : ']');
                     return;
                 }
@@ -479,7 +490,8 @@ final class StateWriter {
                     return;
                 }
                 default: {
-                    b.append(c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName()).append('{');
+                    b.append(c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName())
+                            .append('{');
                     boolean firstField = true;
                     for (Field f : Shapes.instanceFields(c)) {
                         if (b.length() > RENDER_MAX) {

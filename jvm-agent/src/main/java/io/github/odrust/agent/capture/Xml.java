@@ -2,8 +2,7 @@ package io.github.odrust.agent.capture;
 
 /** Escaping for captures: XML 1.0 text and attributes; characters XML cannot hold become \\uXXXX. */
 final class Xml {
-    private Xml() {
-    }
+    private Xml() {}
 
     static String text(String s) {
         return escape(s, false);

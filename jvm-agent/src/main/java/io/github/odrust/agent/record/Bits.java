@@ -20,7 +20,7 @@ final class Bits {
         if (w < a.length() && (a.get(w) & mask) != 0) {
             return; // already set: whoever set it also carried it over any concurrent grow
         }
-        for (;;) {
+        for (; ; ) {
             if (w >= a.length()) {
                 a = grow(w);
             }

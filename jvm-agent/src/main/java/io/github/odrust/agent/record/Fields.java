@@ -30,15 +30,38 @@ final class Fields {
 
     /** Declared types whose values cannot change (besides primitives and enums). */
     private static final Set<String> IMMUTABLE = new HashSet<>(Arrays.asList(
-            "java.lang.String", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Character",
-            "java.lang.Integer", "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.Class",
-            "java.math.BigInteger", "java.math.BigDecimal",
+            "java.lang.String",
+            "java.lang.Boolean",
+            "java.lang.Byte",
+            "java.lang.Short",
+            "java.lang.Character",
+            "java.lang.Integer",
+            "java.lang.Long",
+            "java.lang.Float",
+            "java.lang.Double",
+            "java.lang.Class",
+            "java.math.BigInteger",
+            "java.math.BigDecimal",
             // immutable JDK value types
-            "java.util.regex.Pattern", "java.util.UUID", "java.net.URI", "java.nio.charset.Charset",
-            "java.time.Instant", "java.time.Duration", "java.time.Period", "java.time.LocalDate",
-            "java.time.LocalTime", "java.time.LocalDateTime", "java.time.OffsetDateTime", "java.time.OffsetTime",
-            "java.time.ZonedDateTime", "java.time.ZoneId", "java.time.ZoneOffset", "java.time.Year",
-            "java.time.YearMonth", "java.time.MonthDay", "java.time.format.DateTimeFormatter"));
+            "java.util.regex.Pattern",
+            "java.util.UUID",
+            "java.net.URI",
+            "java.nio.charset.Charset",
+            "java.time.Instant",
+            "java.time.Duration",
+            "java.time.Period",
+            "java.time.LocalDate",
+            "java.time.LocalTime",
+            "java.time.LocalDateTime",
+            "java.time.OffsetDateTime",
+            "java.time.OffsetTime",
+            "java.time.ZonedDateTime",
+            "java.time.ZoneId",
+            "java.time.ZoneOffset",
+            "java.time.Year",
+            "java.time.YearMonth",
+            "java.time.MonthDay",
+            "java.time.format.DateTimeFormatter"));
 
     static final class Entry {
         final String owner; // dotted
@@ -65,11 +88,11 @@ final class Fields {
 
     /** Pseudo-fields for JDK global state changed through API calls. */
     static final int SYSTEM_PROPERTIES = pseudo("java.lang.System#properties");
+
     static final int LOCALE_DEFAULT = pseudo("java.util.Locale#default");
     static final int TIMEZONE_DEFAULT = pseudo("java.util.TimeZone#default");
 
-    private Fields() {
-    }
+    private Fields() {}
 
     static void configure(Options o) {
         options = o;
@@ -216,7 +239,9 @@ final class Fields {
             return CONSTANT;
         }
         Class<?> t = f.getType();
-        boolean immutable = t.isPrimitive() || t.isEnum() || IMMUTABLE.contains(t.getName())
+        boolean immutable = t.isPrimitive()
+                || t.isEnum()
+                || IMMUTABLE.contains(t.getName())
                 || options.constantTypes.contains(t.getName());
         if (!immutable) {
             return MUTABLE;

@@ -93,8 +93,7 @@ final class Fingerprint {
     private final IdentityHashMap<Object, Boolean> visited = new IdentityHashMap<>();
     private int nodes;
 
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
     /** The fingerprint of the state reachable from {@code o}, or {@link #UNKNOWN}. Never throws. */
     static long of(Object o) {
@@ -359,7 +358,10 @@ final class Fingerprint {
     // ---- per-class decisions ----
 
     static boolean jdk(String n) {
-        return n.startsWith("java.") || n.startsWith("javax.") || n.startsWith("jdk.") || n.startsWith("sun.")
+        return n.startsWith("java.")
+                || n.startsWith("javax.")
+                || n.startsWith("jdk.")
+                || n.startsWith("sun.")
                 || n.startsWith("com.sun.");
     }
 
@@ -370,8 +372,14 @@ final class Fingerprint {
             if (c == String.class) {
                 return new Shape(K_STRING, name, null, K_UNKNOWN);
             }
-            if (c == Integer.class || c == Long.class || c == Short.class || c == Byte.class || c == Double.class
-                    || c == Float.class || c == Boolean.class || c == Character.class) {
+            if (c == Integer.class
+                    || c == Long.class
+                    || c == Short.class
+                    || c == Byte.class
+                    || c == Double.class
+                    || c == Float.class
+                    || c == Boolean.class
+                    || c == Character.class) {
                 return new Shape(K_BOXED, name, null, K_UNKNOWN);
             }
             if (Enum.class.isAssignableFrom(c)) {
@@ -383,8 +391,12 @@ final class Fingerprint {
             if (c.isArray()) {
                 return new Shape(K_ARRAY, name, null, K_UNKNOWN);
             }
-            if (c == AtomicInteger.class || c == AtomicLong.class || c == AtomicBoolean.class
-                    || c == AtomicReference.class || c == AtomicIntegerArray.class || c == AtomicLongArray.class) {
+            if (c == AtomicInteger.class
+                    || c == AtomicLong.class
+                    || c == AtomicBoolean.class
+                    || c == AtomicReference.class
+                    || c == AtomicIntegerArray.class
+                    || c == AtomicLongArray.class) {
                 return new Shape(K_ATOMIC, name, null, K_UNKNOWN);
             }
             if (ClassLoader.class.isAssignableFrom(c)) {
@@ -412,11 +424,13 @@ final class Fingerprint {
             }
             List<Field> fs = instanceFields(c, jdkSuper);
             int collection = K_UNKNOWN;
-            if (jdkSuper != null && !instanceFields(jdkSuper, null).isEmpty()
+            if (jdkSuper != null
+                    && !instanceFields(jdkSuper, null).isEmpty()
                     && !ABSTRACT_COLLECTIONS.contains(jdkSuper.getName())) {
                 // a JDK superclass's own fields cannot be read on Java 9+: only a java.util collection
                 // that the project class does not re-implement is hashed (iterated, with the JDK's code)
-                if (!jdkSuper.getName().startsWith("java.util.") || overridesIteration(c, jdkSuper)
+                if (!jdkSuper.getName().startsWith("java.util.")
+                        || overridesIteration(c, jdkSuper)
                         || (collection = collectionKind(jdkSuper)) == K_UNKNOWN) {
                     return new Shape(K_UNKNOWN, name, null, K_UNKNOWN);
                 }
@@ -434,8 +448,12 @@ final class Fingerprint {
 
     /** JDK skeletons whose own fields are caches or counters: a project class extending one keeps its state in its own fields. */
     private static final java.util.Set<String> ABSTRACT_COLLECTIONS = new java.util.HashSet<>(java.util.Arrays.asList(
-            "java.util.AbstractCollection", "java.util.AbstractList", "java.util.AbstractSequentialList",
-            "java.util.AbstractSet", "java.util.AbstractQueue", "java.util.AbstractMap"));
+            "java.util.AbstractCollection",
+            "java.util.AbstractList",
+            "java.util.AbstractSequentialList",
+            "java.util.AbstractSet",
+            "java.util.AbstractQueue",
+            "java.util.AbstractMap"));
 
     private static int collectionKind(Class<?> c) {
         if (Map.class.isAssignableFrom(c)) {
@@ -453,8 +471,8 @@ final class Fingerprint {
         for (Class<?> k = c; k != null && k != jdkSuper; k = k.getSuperclass()) {
             for (Method m : k.getDeclaredMethods()) {
                 String mn = m.getName();
-                if (!Modifier.isStatic(m.getModifiers()) && (mn.equals("size") || mn.equals("iterator")
-                        || mn.equals("entrySet"))) {
+                if (!Modifier.isStatic(m.getModifiers())
+                        && (mn.equals("size") || mn.equals("iterator") || mn.equals("entrySet"))) {
                     return true;
                 }
             }

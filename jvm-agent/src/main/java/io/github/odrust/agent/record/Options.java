@@ -60,11 +60,13 @@ public final class Options {
     final List<Path> roots = new ArrayList<>();
     /** Dotted class-name prefixes. */
     final List<String> includes = new ArrayList<>();
+
     final List<String> excludes = new ArrayList<>();
     final Set<String> constantTypes = new HashSet<>();
     final List<String> ignoredFields = new ArrayList<>();
     /** {@code record} (default) or {@code diagnose}. */
     String mode = "record";
+
     String test;
     int occurrence = 1;
     Path capture;
@@ -76,6 +78,7 @@ public final class Options {
     Long seed;
     /** Inclusive ranges of counted calls, flattened. */
     final List<Long> only = new ArrayList<>();
+
     boolean anyCaller;
     boolean trackAllocations;
     Path log;
@@ -89,9 +92,27 @@ public final class Options {
         }
     }
 
-    private static final Set<String> KNOWN = new HashSet<>(java.util.Arrays.asList("root", "include", "exclude",
-            "constant-type", "ignore-field", "mode", "test", "occurrence", "capture", "capture-limit", "restore-from",
-            "restore-field", "result", "initialize", "seed", "only", "filter", "track-allocations", "log", "log-limit"));
+    private static final Set<String> KNOWN = new HashSet<>(java.util.Arrays.asList(
+            "root",
+            "include",
+            "exclude",
+            "constant-type",
+            "ignore-field",
+            "mode",
+            "test",
+            "occurrence",
+            "capture",
+            "capture-limit",
+            "restore-from",
+            "restore-field",
+            "result",
+            "initialize",
+            "seed",
+            "only",
+            "filter",
+            "track-allocations",
+            "log",
+            "log-limit"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, result, seed, only, "
             + "filter, track-allocations, log or log-limit";
@@ -146,8 +167,8 @@ public final class Options {
             String value = sp < 0 ? "" : line.substring(sp + 1).trim();
             boolean known = KNOWN.contains(key);
             if (!known) {
-                throw new BadOptionsException(where + ": unknown setting '" + key + "'; write one of " + KEYS
-                        + ", a space, then its value");
+                throw new BadOptionsException(
+                        where + ": unknown setting '" + key + "'; write one of " + KEYS + ", a space, then its value");
             }
             if (value.isEmpty()) {
                 throw new BadOptionsException(where + ": '" + key + "' needs a value, e.g. "
@@ -163,7 +184,8 @@ public final class Options {
                                 + "); give the absolute path of a class directory or jar");
                     }
                     if (!p.isAbsolute()) {
-                        throw new BadOptionsException(where + ": root must be an absolute path of a class directory or jar");
+                        throw new BadOptionsException(
+                                where + ": root must be an absolute path of a class directory or jar");
                     }
                     o.roots.add(p.normalize());
                     try {
@@ -262,7 +284,8 @@ public final class Options {
             throw new BadOptionsException("options file " + name + ": mode diagnose needs 'test <test id>'");
         }
         if (o.mode.equals("diagnose") && o.restoreFrom == null && !o.restoreFields.isEmpty()) {
-            throw new BadOptionsException("options file " + name + ": restore-field needs 'restore-from <capture.xml>'");
+            throw new BadOptionsException(
+                    "options file " + name + ": restore-field needs 'restore-from <capture.xml>'");
         }
         return o;
     }
@@ -290,8 +313,8 @@ public final class Options {
 
     private static String prefix(String value, String where) throws BadOptionsException {
         if (value.indexOf('/') >= 0 || indexOfSpace(value) >= 0) {
-            throw new BadOptionsException(where + ": give a dotted class name or package prefix (com.acme.lib.), "
-                    + "not a path");
+            throw new BadOptionsException(
+                    where + ": give a dotted class name or package prefix (com.acme.lib.), " + "not a path");
         }
         return value;
     }
@@ -371,7 +394,9 @@ public final class Options {
             return null;
         }
         try {
-            return Paths.get(new URI(location.toString().replace(" ", "%20"))).toAbsolutePath().normalize();
+            return Paths.get(new URI(location.toString().replace(" ", "%20")))
+                    .toAbsolutePath()
+                    .normalize();
         } catch (Exception e) {
             try {
                 return Paths.get(location.getPath()).toAbsolutePath().normalize();

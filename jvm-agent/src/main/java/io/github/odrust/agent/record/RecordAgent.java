@@ -8,8 +8,7 @@ import java.lang.instrument.Instrumentation;
  * file is reported on stderr and nothing is recorded.
  */
 public final class RecordAgent {
-    private RecordAgent() {
-    }
+    private RecordAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
         try {
@@ -21,7 +20,8 @@ public final class RecordAgent {
                 return;
             }
             if (options.mode.equals("diagnose")) {
-                io.github.odrust.agent.capture.Diagnosis.Settings d = new io.github.odrust.agent.capture.Diagnosis.Settings();
+                io.github.odrust.agent.capture.Diagnosis.Settings d =
+                        new io.github.odrust.agent.capture.Diagnosis.Settings();
                 d.roots.addAll(options.roots);
                 d.includes.addAll(options.includes);
                 d.excludes.addAll(options.excludes);
@@ -37,7 +37,8 @@ public final class RecordAgent {
                 return;
             }
             if (options.mode.equals("shuffle")) {
-                io.github.odrust.agent.shuffle.ShuffleAgent.Settings s = new io.github.odrust.agent.shuffle.ShuffleAgent.Settings();
+                io.github.odrust.agent.shuffle.ShuffleAgent.Settings s =
+                        new io.github.odrust.agent.shuffle.ShuffleAgent.Settings();
                 s.roots.addAll(options.roots);
                 s.includes.addAll(options.includes);
                 s.seed = options.seed;

@@ -24,14 +24,15 @@ public final class Recorder {
     private static volatile boolean active;
     /** Where accesses go now; null outside segments (and always when recording is off). */
     private static volatile Window current;
+
     private static Window segment;
     private static String segmentClass;
     /** Threads walking an object graph now; their own accesses meanwhile are not recorded. */
     private static final AtomicInteger WALKERS = new AtomicInteger();
+
     private static final ThreadLocal<Boolean> WALKING = new ThreadLocal<>();
 
-    private Recorder() {
-    }
+    private Recorder() {}
 
     /**
      * A possibly-mutable field's value at its first read in a window, or any field's value right
@@ -42,6 +43,7 @@ public final class Recorder {
         final Object value;
         /** Taken before a write (else at a read). */
         final boolean write;
+
         long before;
         boolean changed;
 
@@ -64,6 +66,7 @@ public final class Recorder {
         final Bits forced;
         /** Fields whose first write in this window is handled (a snapshot of the value before it, or none). */
         final Bits written;
+
         final ReentrantLock lock = new ReentrantLock();
         /** Under {@link #lock}. */
         final List<Snapshot> snapshots = new ArrayList<>();
@@ -368,7 +371,8 @@ public final class Recorder {
 
     /** Sorted field names, reads without constants, writes with the mutable-read rule (fingerprints). */
     public static final class Accesses {
-        public static final Accesses NONE = new Accesses(Collections.<String>emptyList(), Collections.<String>emptyList());
+        public static final Accesses NONE =
+                new Accesses(Collections.<String>emptyList(), Collections.<String>emptyList());
         public final List<String> reads;
         public final List<String> writes;
 

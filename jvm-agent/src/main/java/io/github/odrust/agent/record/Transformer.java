@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -29,7 +28,8 @@ final class Transformer implements ClassFileTransformer {
     private final Options options;
     private final String ownLocation;
     private final Map<String, Boolean> locations = new ConcurrentHashMap<>();
-    private final Map<ClassLoader, Boolean> loaders = Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
+    private final Map<ClassLoader, Boolean> loaders =
+            Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
     private final Set<String> failed = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
 
@@ -49,8 +49,13 @@ final class Transformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain pd, byte[] bytes) {
-        if (loader == null || className == null || redefined != null || bytes == null || Options.never(className)
+    public byte[] transform(
+            ClassLoader loader, String className, Class<?> redefined, ProtectionDomain pd, byte[] bytes) {
+        if (loader == null
+                || className == null
+                || redefined != null
+                || bytes == null
+                || Options.never(className)
                 || busy.get() != null) {
             return null;
         }
@@ -125,12 +130,17 @@ final class Transformer implements ClassFileTransformer {
     /** A reference-typed field descriptor other than String, boxed and the other immutable types. */
     static boolean mayBeMutable(String desc) {
         return desc.startsWith("[")
-                || desc.startsWith("L") && !Fields.immutableType(desc.substring(1, desc.length() - 1).replace('/', '.'));
+                || desc.startsWith("L")
+                        && !Fields.immutableType(
+                                desc.substring(1, desc.length() - 1).replace('/', '.'));
     }
 
     static boolean jdkOwner(String owner) {
-        return owner.startsWith("java/") || owner.startsWith("javax/") || owner.startsWith("jdk/")
-                || owner.startsWith("sun/") || owner.startsWith("com/sun/");
+        return owner.startsWith("java/")
+                || owner.startsWith("javax/")
+                || owner.startsWith("jdk/")
+                || owner.startsWith("sun/")
+                || owner.startsWith("com/sun/");
     }
 
     private static final class ClassInstrumenter extends ClassVisitor {
@@ -144,7 +154,8 @@ final class Transformer implements ClassFileTransformer {
         }
 
         @Override
-        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        public void visit(
+                int version, int access, String name, String signature, String superName, String[] interfaces) {
             this.name = name;
             super.visit(version, access, name, signature, superName, interfaces);
         }
@@ -168,8 +179,11 @@ final class Transformer implements ClassFileTransformer {
 
         @Override
         public void visitFieldInsn(int opcode, String owner, String name, String desc) {
-            if ((opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC) && !jdkOwner(owner) && !generated(name)
-                    && !Options.never(owner) && !(clinit && owner.equals(cls.name))) {
+            if ((opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC)
+                    && !jdkOwner(owner)
+                    && !generated(name)
+                    && !Options.never(owner)
+                    && !(clinit && owner.equals(cls.name))) {
                 // a class initialising (or reading) its own statics in <clinit> is initialisation, not pollution
                 int id = Fields.register(owner, name, cls.loader);
                 if (opcode == Opcodes.GETSTATIC && mayBeMutable(desc)) {

@@ -67,7 +67,8 @@ public final class Agent {
         try {
             plan = Plan.read(planFile);
         } catch (Plan.BadPlanException | IOException | RuntimeException e) {
-            String msg = "bad plan " + planFile + ": " + (e instanceof Plan.BadPlanException ? e.getMessage() : e.toString());
+            String msg = "bad plan " + planFile + ": "
+                    + (e instanceof Plan.BadPlanException ? e.getMessage() : e.toString());
             System.err.println("odrust-agent: " + msg);
             tryAgentErrorSomewhere(planFile, msg);
             return AGENT_ERROR;
@@ -134,7 +135,8 @@ public final class Agent {
         try {
             for (String line : new String(Files.readAllBytes(planFile), StandardCharsets.UTF_8).split("\n")) {
                 if (line.startsWith("events\t")) {
-                    EventWriter w = new EventWriter(Paths.get(Plan.unescape(line.substring(7).replace("\r", ""))));
+                    EventWriter w = new EventWriter(
+                            Paths.get(Plan.unescape(line.substring(7).replace("\r", ""))));
                     w.write(Json.event("agent-error").put("message", msg));
                     w.close();
                     return;
@@ -179,7 +181,9 @@ public final class Agent {
         try {
             Class<?> c = Class.forName(className, false, loader);
             Package p = c.getPackage();
-            return p == null ? "unknown" : (p.getImplementationVersion() == null ? "unknown" : p.getImplementationVersion());
+            return p == null
+                    ? "unknown"
+                    : (p.getImplementationVersion() == null ? "unknown" : p.getImplementationVersion());
         } catch (Throwable t) {
             return null;
         }
@@ -191,8 +195,10 @@ public final class Agent {
             return frameworks.get(name);
         }
         Framework fw = null;
-        String probe = name.equals("junit4") ? "org.junit.runner.Request" : "org.junit.platform.launcher.core.LauncherFactory";
-        String impl = name.equals("junit4") ? "io.github.odrust.agent.runner.Junit4Support"
+        String probe =
+                name.equals("junit4") ? "org.junit.runner.Request" : "org.junit.platform.launcher.core.LauncherFactory";
+        String impl = name.equals("junit4")
+                ? "io.github.odrust.agent.runner.Junit4Support"
                 : "io.github.odrust.agent.runner.junit5.Junit5Support";
         try {
             Class.forName(probe, false, loader);
@@ -200,21 +206,27 @@ public final class Agent {
                 try {
                     Class.forName("org.junit.jupiter.engine.JupiterTestEngine", false, loader);
                 } catch (ClassNotFoundException | LinkageError e) {
-                    unavailable.put(name, "the JUnit Jupiter engine (org.junit.jupiter:junit-jupiter-engine) is not on the test classpath");
+                    unavailable.put(
+                            name,
+                            "the JUnit Jupiter engine (org.junit.jupiter:junit-jupiter-engine) is not on the test classpath");
                     frameworks.put(name, null);
                     return null;
                 }
             }
             try {
-                fw = (Framework) Class.forName(impl, true, adapters).getConstructor().newInstance();
+                fw = (Framework)
+                        Class.forName(impl, true, adapters).getConstructor().newInstance();
                 fw.init(ctx);
             } catch (Throwable t) {
                 fw = null;
                 unavailable.put(name, name + " support failed to start: " + t);
             }
         } catch (Throwable t) {
-            unavailable.put(name, name.equals("junit4") ? "JUnit 4 (junit:junit) is not on the test classpath"
-                    : "the JUnit Platform launcher (org.junit.platform:junit-platform-launcher) is not on the test classpath");
+            unavailable.put(
+                    name,
+                    name.equals("junit4")
+                            ? "JUnit 4 (junit:junit) is not on the test classpath"
+                            : "the JUnit Platform launcher (org.junit.platform:junit-platform-launcher) is not on the test classpath");
         }
         frameworks.put(name, fw);
         return fw;
@@ -341,9 +353,16 @@ public final class Agent {
     }
 
     /** Writes a {@code segment} event. {@code part} counts the parts of a split segment from 0. */
-    public static void segmentEvent(EventWriter events, int index, int part, String cls, String framework,
-            List<String> tests, String split) {
-        events.segment(cls, Json.event("segment").put("index", index).put("part", part).put("class", cls)
-                .put("framework", framework).put("tests", tests).put("split", split));
+    public static void segmentEvent(
+            EventWriter events, int index, int part, String cls, String framework, List<String> tests, String split) {
+        events.segment(
+                cls,
+                Json.event("segment")
+                        .put("index", index)
+                        .put("part", part)
+                        .put("class", cls)
+                        .put("framework", framework)
+                        .put("tests", tests)
+                        .put("split", split));
     }
 }

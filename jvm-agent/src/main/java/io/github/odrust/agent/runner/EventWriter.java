@@ -1,5 +1,7 @@
 package io.github.odrust.agent.runner;
 
+import io.github.odrust.agent.capture.Diagnosis;
+import io.github.odrust.agent.record.Recorder;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -8,9 +10,6 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-
-import io.github.odrust.agent.capture.Diagnosis;
-import io.github.odrust.agent.record.Recorder;
 
 /**
  * Writes JSON Lines, one flushed line per event. Thread-safe. Remembers the test that is running
@@ -89,7 +88,10 @@ public final class EventWriter {
         if (msg == null && t != null) {
             msg = t.getMessage();
         }
-        Json event = Json.event("test").put("test", id).put("outcome", outcome).put("time_ms", timeMs)
+        Json event = Json.event("test")
+                .put("test", id)
+                .put("outcome", outcome)
+                .put("time_ms", timeMs)
                 .put("message", msg)
                 .put("exception", t == null ? null : t.getClass().getName())
                 .put("trace", t == null ? null : trace(t));
@@ -151,7 +153,9 @@ public final class EventWriter {
             return;
         }
         if (s != null) {
-            write(Json.event("class-state").put("class", s.cls).put("reads", s.accesses.reads)
+            write(Json.event("class-state")
+                    .put("class", s.cls)
+                    .put("reads", s.accesses.reads)
                     .put("writes", s.accesses.writes));
         }
     }

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.Ignore;
 import org.junit.runner.Description;
 import org.junit.runner.JUnitCore;
@@ -34,8 +33,7 @@ public final class Junit4Support implements Framework {
     private Context ctx;
     private EventWriter events;
 
-    public Junit4Support() {
-    }
+    public Junit4Support() {}
 
     @Override
     public void init(Context ctx) {
@@ -55,7 +53,8 @@ public final class Junit4Support implements Framework {
         }
         try {
             Method suite = cls.getMethod("suite");
-            if (Modifier.isStatic(suite.getModifiers()) && junit.framework.Test.class.isAssignableFrom(suite.getReturnType())) {
+            if (Modifier.isStatic(suite.getModifiers())
+                    && junit.framework.Test.class.isAssignableFrom(suite.getReturnType())) {
                 return true;
             }
         } catch (NoSuchMethodException | LinkageError e) {
@@ -123,19 +122,26 @@ public final class Junit4Support implements Framework {
         String note = null;
         if (initError) {
             note = "JUnit reports an initializationError for this class";
-            events.warning(cls.getName(), "JUnit reports an initializationError for " + cls.getName()
-                    + " (runner " + runner.getClass().getName() + "): it errors when run, as under Surefire");
+            events.warning(
+                    cls.getName(),
+                    "JUnit reports an initializationError for " + cls.getName() + " (runner "
+                            + runner.getClass().getName() + "): it errors when run, as under Surefire");
         } else if (fixed != null) {
             note = fixed + ": tests of this class run in its own fixed order";
         } else if (!sortable) {
-            note = "runner " + runner.getClass().getName() + " is not Sortable: tests of this class run in its own fixed order";
+            note = "runner " + runner.getClass().getName()
+                    + " is not Sortable: tests of this class run in its own fixed order";
             events.warning(cls.getName(), note);
         } else if (ignoredClass && ids.isEmpty()) {
             note = "class is ignored (@Ignore): no tests";
         }
-        events.write(Json.event("class").put("class", cls.getName()).put("framework", "junit4")
+        events.write(Json.event("class")
+                .put("class", cls.getName())
+                .put("framework", "junit4")
                 .put("reorderable", sortable && fixed == null && !initError)
-                .put("tests", ids).put("dynamic", Collections.emptyList()).put("note", note));
+                .put("tests", ids)
+                .put("dynamic", Collections.emptyList())
+                .put("note", note));
         return true;
     }
 
@@ -176,10 +182,21 @@ public final class Junit4Support implements Framework {
         while (pos < size) {
             String first = tests.get(pos);
             if (!known.contains(first)) {
-                Agent.segmentEvent(events, index, part++, cls.getName(), "junit4", Collections.singletonList(first),
+                Agent.segmentEvent(
+                        events,
+                        index,
+                        part++,
+                        cls.getName(),
+                        "junit4",
+                        Collections.singletonList(first),
                         size > 1 ? "not-found" : null);
-                events.test(first, "error", 0, null, "no test " + first + " in " + cls.getName()
-                        + " (JUnit 4 runner " + fullRunner.getClass().getName() + " does not describe it)");
+                events.test(
+                        first,
+                        "error",
+                        0,
+                        null,
+                        "no test " + first + " in " + cls.getName() + " (JUnit 4 runner "
+                                + fullRunner.getClass().getName() + " does not describe it)");
                 prevReason = "not-found";
                 pos++;
                 continue;
@@ -243,7 +260,8 @@ public final class Junit4Support implements Framework {
      * the fact, but they can be assembled in any order.
      */
     static Runner buildJunit3(Class<?> cls, List<String> ids) {
-        if (!junit.framework.TestCase.class.isAssignableFrom(cls) || cls.getAnnotation(org.junit.runner.RunWith.class) != null) {
+        if (!junit.framework.TestCase.class.isAssignableFrom(cls)
+                || cls.getAnnotation(org.junit.runner.RunWith.class) != null) {
             return null;
         }
         try {
@@ -421,7 +439,8 @@ public final class Junit4Support implements Framework {
                 report(id(d), "pass", ms, null, null);
             } else {
                 Throwable t = f.getException();
-                String outcome = Boolean.TRUE.equals(assumed) ? "skipped" : (t instanceof AssertionError ? "fail" : "error");
+                String outcome =
+                        Boolean.TRUE.equals(assumed) ? "skipped" : (t instanceof AssertionError ? "fail" : "error");
                 report(id(d), outcome, ms, t, t == null ? f.getMessage() : null);
             }
         }
@@ -443,7 +462,12 @@ public final class Junit4Support implements Framework {
             for (Map.Entry<Description, Failure> e : pending) {
                 Throwable t = e.getValue().getException();
                 boolean assumed = Boolean.TRUE.equals(assumption.get(e.getKey()));
-                report(id(e.getKey()), assumed ? "skipped" : (t instanceof AssertionError ? "fail" : "error"), 0, t, null);
+                report(
+                        id(e.getKey()),
+                        assumed ? "skipped" : (t instanceof AssertionError ? "fail" : "error"),
+                        0,
+                        t,
+                        null);
             }
             for (String id : listed) {
                 if (reported.contains(id)) {

@@ -70,7 +70,8 @@ public final class Plan {
             String key = f[0];
             if (!sawHeader) {
                 if (!key.equals("odrust-plan") || f.length < 2) {
-                    throw new BadPlanException(name + ":" + no + ": first line must be 'odrust-plan<TAB>" + VERSION + "'");
+                    throw new BadPlanException(
+                            name + ":" + no + ": first line must be 'odrust-plan<TAB>" + VERSION + "'");
                 }
                 if (!f[1].trim().equals(String.valueOf(VERSION))) {
                     throw new BadPlanException(name + ":" + no + ": unsupported plan version '" + f[1].trim()
@@ -83,7 +84,8 @@ public final class Plan {
                 case "mode":
                     p.mode = need(f, 2, name, no).trim();
                     if (!p.mode.equals("run") && !p.mode.equals("discover")) {
-                        throw new BadPlanException(name + ":" + no + ": mode must be 'run' or 'discover', not '" + p.mode + "'");
+                        throw new BadPlanException(
+                                name + ":" + no + ": mode must be 'run' or 'discover', not '" + p.mode + "'");
                     }
                     break;
                 case "events":
@@ -117,7 +119,8 @@ public final class Plan {
                     need(f, 3, name, no);
                     String fw = f[1].trim();
                     if (!fw.equals("junit4") && !fw.equals("junit5")) {
-                        throw new BadPlanException(name + ":" + no + ": unknown framework '" + fw + "' (junit4 or junit5)");
+                        throw new BadPlanException(
+                                name + ":" + no + ": unknown framework '" + fw + "' (junit4 or junit5)");
                     }
                     p.segments.add(new Segment(fw, f[2].trim()));
                     break;
@@ -126,7 +129,10 @@ public final class Plan {
                     if (p.segments.isEmpty()) {
                         throw new BadPlanException(name + ":" + no + ": 'test' line before any 'segment' line");
                     }
-                    p.segments.get(p.segments.size() - 1).tests.add(rest(f, name, no).trim());
+                    p.segments
+                            .get(p.segments.size() - 1)
+                            .tests
+                            .add(rest(f, name, no).trim());
                     break;
                 default:
                     // unknown keys are ignored so newer plugins can add lines older agents skip
@@ -147,7 +153,8 @@ public final class Plan {
 
     private static String need(String[] f, int n, String name, int no) throws BadPlanException {
         if (f.length < n) {
-            throw new BadPlanException(name + ":" + no + ": '" + f[0] + "' needs " + (n - 1) + " tab-separated value(s)");
+            throw new BadPlanException(
+                    name + ":" + no + ": '" + f[0] + "' needs " + (n - 1) + " tab-separated value(s)");
         }
         return f[1];
     }

@@ -34,16 +34,20 @@ public final class IsolatingLoader extends URLClassLoader {
     private IsolatingLoader(URL[] urls, ClassLoader parent, ClassLoader runner) {
         super(urls, parent);
         this.runner = runner;
-        URL location = IsolatingLoader.class.getProtectionDomain().getCodeSource().getLocation();
+        URL location =
+                IsolatingLoader.class.getProtectionDomain().getCodeSource().getLocation();
         this.agentSource = location == null ? null : location.toString();
     }
 
     /** The framework loader over the framework's jars of {@code classpath} and odrust's own jar. */
     public static IsolatingLoader framework(List<String> classpath, ClassLoader runner) {
-        URL location = IsolatingLoader.class.getProtectionDomain().getCodeSource().getLocation();
+        URL location =
+                IsolatingLoader.class.getProtectionDomain().getCodeSource().getLocation();
         List<String> entries = new java.util.ArrayList<String>();
         for (String entry : classpath) {
-            if (isFramework(entry) || (location != null && location.toString().equals(url(entry).toString()))) {
+            if (isFramework(entry)
+                    || (location != null
+                            && location.toString().equals(url(entry).toString()))) {
                 entries.add(entry);
             }
         }
@@ -69,14 +73,16 @@ public final class IsolatingLoader extends URLClassLoader {
     /** Whether a classpath entry is one of the test framework's jars (by its Maven file name). */
     static boolean isFramework(String entry) {
         String name = new File(entry).getName();
-        return name.endsWith(".jar") && name.matches(
-                "(junit|junit-platform-[a-z-]+|junit-jupiter(-[a-z-]+)?|junit-vintage-engine|opentest4j|apiguardian-api"
-                        + "|hamcrest|hamcrest-core|hamcrest-library)-[0-9].*");
+        return name.endsWith(".jar")
+                && name.matches(
+                        "(junit|junit-platform-[a-z-]+|junit-jupiter(-[a-z-]+)?|junit-vintage-engine|opentest4j|apiguardian-api"
+                                + "|hamcrest|hamcrest-core|hamcrest-library)-[0-9].*");
     }
 
     /** Whether {@code name} is one of odrust's runner classes, which every order shares. */
     boolean shared(String name) {
-        if (!name.startsWith(AGENT) || name.startsWith(AGENT + "runner.Junit4Support")
+        if (!name.startsWith(AGENT)
+                || name.startsWith(AGENT + "runner.Junit4Support")
                 || name.startsWith(AGENT + "runner.junit5.")) {
             return false;
         }

@@ -68,7 +68,8 @@ public final class JdkState {
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
         Logger root = LogManager.getLogManager().getLogger("");
         rootLevel = root == null ? null : root.getLevel();
-        rootHandlers = root == null ? new ArrayList<Handler>() : new ArrayList<Handler>(Arrays.asList(root.getHandlers()));
+        rootHandlers =
+                root == null ? new ArrayList<Handler>() : new ArrayList<Handler>(Arrays.asList(root.getHandlers()));
     }
 
     public static JdkState capture() {

@@ -27,8 +27,7 @@ import java.util.Set;
  * plan, or closes standard input to end the JVM. Tests get an empty standard input.
  */
 public final class Server {
-    private Server() {
-    }
+    private Server() {}
 
     /** Serves plans until standard input ends; returns the exit status. */
     public static int serve() {
@@ -107,7 +106,8 @@ public final class Server {
         }
         Path file = Paths.get(events + ".done");
         Path tmp = Paths.get(events + ".done.tmp");
-        String text = Json.obj().put("status", status).put("leaked_threads", leaked).put("not_restored", notRestored) + "\n";
+        String text =
+                Json.obj().put("status", status).put("leaked_threads", leaked).put("not_restored", notRestored) + "\n";
         try {
             Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -11,8 +11,7 @@ final class Threads {
     /** How long threads an order started get to end by themselves. */
     static final long GRACE_MILLIS = 200;
 
-    private Threads() {
-    }
+    private Threads() {}
 
     static Set<Thread> alive() {
         return new HashSet<Thread>(Thread.getAllStackTraces().keySet());

@@ -27,8 +27,7 @@ import java.util.jar.JarOutputStream;
  * StackWalker); never stops the JVM: a problem is printed on stderr and nothing is shuffled.
  */
 public final class ShuffleAgent {
-    private ShuffleAgent() {
-    }
+    private ShuffleAgent() {}
 
     /** What the options file asked for. */
     public static final class Settings {
@@ -63,10 +62,26 @@ public final class ShuffleAgent {
             for (int i = 0; i < only.length; i++) {
                 only[i] = s.only.get(i);
             }
-            Method configure = rt.getMethod("configure", Long.class, long[].class, String[].class, String[].class,
-                    boolean.class, boolean.class, String.class, int.class);
-            configure.invoke(null, s.seed, only, roots, s.includes.toArray(new String[0]), s.anyCaller,
-                    s.trackAllocations, s.log == null ? null : s.log.toString(), s.logLimit);
+            Method configure = rt.getMethod(
+                    "configure",
+                    Long.class,
+                    long[].class,
+                    String[].class,
+                    String[].class,
+                    boolean.class,
+                    boolean.class,
+                    String.class,
+                    int.class);
+            configure.invoke(
+                    null,
+                    s.seed,
+                    only,
+                    roots,
+                    s.includes.toArray(new String[0]),
+                    s.anyCaller,
+                    s.trackAllocations,
+                    s.log == null ? null : s.log.toString(),
+                    s.logLimit);
             readRuntime(inst, rt);
             ShuffleTransformer transformer = new ShuffleTransformer();
             inst.addTransformer(transformer, true);
@@ -95,15 +110,25 @@ public final class ShuffleAgent {
         Object base = getModule.invoke(Object.class);
         Object unnamed = getModule.invoke(rt);
         Class<?> moduleClass = Class.forName("java.lang.Module");
-        Method redefine = Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class, Map.class, Map.class,
-                Set.class, Map.class);
-        redefine.invoke(inst, base, Collections.singleton(unnamed), Collections.emptyMap(), Collections.emptyMap(),
-                Collections.emptySet(), Collections.emptyMap());
+        Method redefine = Instrumentation.class.getMethod(
+                "redefineModule", moduleClass, Set.class, Map.class, Map.class, Set.class, Map.class);
+        redefine.invoke(
+                inst,
+                base,
+                Collections.singleton(unnamed),
+                Collections.emptyMap(),
+                Collections.emptyMap(),
+                Collections.emptySet(),
+                Collections.emptyMap());
     }
 
     /** A temporary jar with the runtime's classes, copied from the agent's own jar or class directory. */
     private static File runtimeJar() throws IOException, URISyntaxException {
-        Path self = Paths.get(ShuffleAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path self = Paths.get(ShuffleAgent.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         List<String> names = new ArrayList<>();
         if (Files.isDirectory(self)) {
             File[] files = self.resolve(RT_DIR).toFile().listFiles();
@@ -116,7 +141,7 @@ public final class ShuffleAgent {
             }
         } else {
             try (JarFile jar = new JarFile(self.toFile())) {
-                for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements();) {
+                for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
                     String n = e.nextElement().getName();
                     if (n.startsWith(RT_DIR) && n.endsWith(".class")) {
                         names.add(n);
@@ -147,7 +172,7 @@ public final class ShuffleAgent {
 
     private static void copy(InputStream in, OutputStream out) throws IOException {
         byte[] buf = new byte[8192];
-        for (int n; (n = in.read(buf)) > 0;) {
+        for (int n; (n = in.read(buf)) > 0; ) {
             out.write(buf, 0, n);
         }
     }

@@ -1,12 +1,5 @@
 package io.github.odrust.agent.shuffle;
 
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.Label;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
@@ -15,6 +8,13 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 /**
  * Retransforms the JDK methods whose results {@code odrust:detect-id} shuffles (docs/id-tests.md):
@@ -27,11 +27,18 @@ final class ShuffleTransformer implements ClassFileTransformer {
 
     /** How a hook passes the collection and the allocation source. */
     enum Arg {
-        THIS, NULL, OUTER, SET_MAP
+        THIS,
+        NULL,
+        OUTER,
+        SET_MAP
     }
 
     enum Kind {
-        ITERATOR, SPLITERATOR, ARRAY, FOR_EACH, ALLOCATED
+        ITERATOR,
+        SPLITERATOR,
+        ARRAY,
+        FOR_EACH,
+        ALLOCATED
     }
 
     static final class Hook {
@@ -62,49 +69,131 @@ final class ShuffleTransformer implements ClassFileTransformer {
             String api = "HashMap$" + view + ".";
             List<Hook> h = new ArrayList<>();
             h.add(new Hook("iterator", "()Ljava/util/Iterator;", Kind.ITERATOR, Arg.THIS, Arg.OUTER, api + "iterator"));
-            h.add(new Hook("spliterator", "()Ljava/util/Spliterator;", Kind.SPLITERATOR, Arg.THIS, Arg.OUTER,
+            h.add(new Hook(
+                    "spliterator",
+                    "()Ljava/util/Spliterator;",
+                    Kind.SPLITERATOR,
+                    Arg.THIS,
+                    Arg.OUTER,
                     api + "spliterator"));
             h.add(new Hook("toArray", "()[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.OUTER, api + "toArray"));
-            h.add(new Hook("toArray", "([Ljava/lang/Object;)[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.OUTER,
+            h.add(new Hook(
+                    "toArray",
+                    "([Ljava/lang/Object;)[Ljava/lang/Object;",
+                    Kind.ARRAY,
+                    Arg.THIS,
+                    Arg.OUTER,
                     api + "toArray"));
-            h.add(new Hook("forEach", "(Ljava/util/function/Consumer;)V", Kind.FOR_EACH, Arg.THIS, Arg.OUTER,
+            h.add(new Hook(
+                    "forEach",
+                    "(Ljava/util/function/Consumer;)V",
+                    Kind.FOR_EACH,
+                    Arg.THIS,
+                    Arg.OUTER,
                     api + "forEach"));
             m.put(owner, h);
         }
-        m.put("java/util/HashMap", Arrays.asList(
-                new Hook("forEach", "(Ljava/util/function/BiConsumer;)V", Kind.FOR_EACH, Arg.THIS, Arg.THIS,
-                        "HashMap.forEach"),
-                new Hook("<init>", null, Kind.ALLOCATED, Arg.THIS, Arg.THIS, null)));
-        m.put("java/util/HashSet", Arrays.asList(
-                new Hook("spliterator", "()Ljava/util/Spliterator;", Kind.SPLITERATOR, Arg.THIS, Arg.SET_MAP,
-                        "HashSet.spliterator"),
-                new Hook("toArray", "()[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.SET_MAP, "HashSet.toArray"),
-                new Hook("toArray", "([Ljava/lang/Object;)[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.SET_MAP,
-                        "HashSet.toArray")));
-        m.put("java/util/PriorityQueue", Arrays.asList(
-                new Hook("iterator", "()Ljava/util/Iterator;", Kind.ITERATOR, Arg.THIS, Arg.NULL, "PriorityQueue.iterator"),
-                new Hook("spliterator", "()Ljava/util/Spliterator;", Kind.SPLITERATOR, Arg.THIS, Arg.NULL,
-                        "PriorityQueue.spliterator"),
-                new Hook("toArray", "()[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.NULL, "PriorityQueue.toArray"),
-                new Hook("toArray", "([Ljava/lang/Object;)[Ljava/lang/Object;", Kind.ARRAY, Arg.THIS, Arg.NULL,
-                        "PriorityQueue.toArray"),
-                new Hook("forEach", "(Ljava/util/function/Consumer;)V", Kind.FOR_EACH, Arg.THIS, Arg.NULL,
-                        "PriorityQueue.forEach")));
+        m.put(
+                "java/util/HashMap",
+                Arrays.asList(
+                        new Hook(
+                                "forEach",
+                                "(Ljava/util/function/BiConsumer;)V",
+                                Kind.FOR_EACH,
+                                Arg.THIS,
+                                Arg.THIS,
+                                "HashMap.forEach"),
+                        new Hook("<init>", null, Kind.ALLOCATED, Arg.THIS, Arg.THIS, null)));
+        m.put(
+                "java/util/HashSet",
+                Arrays.asList(
+                        new Hook(
+                                "spliterator",
+                                "()Ljava/util/Spliterator;",
+                                Kind.SPLITERATOR,
+                                Arg.THIS,
+                                Arg.SET_MAP,
+                                "HashSet.spliterator"),
+                        new Hook(
+                                "toArray",
+                                "()[Ljava/lang/Object;",
+                                Kind.ARRAY,
+                                Arg.THIS,
+                                Arg.SET_MAP,
+                                "HashSet.toArray"),
+                        new Hook(
+                                "toArray",
+                                "([Ljava/lang/Object;)[Ljava/lang/Object;",
+                                Kind.ARRAY,
+                                Arg.THIS,
+                                Arg.SET_MAP,
+                                "HashSet.toArray")));
+        m.put(
+                "java/util/PriorityQueue",
+                Arrays.asList(
+                        new Hook(
+                                "iterator",
+                                "()Ljava/util/Iterator;",
+                                Kind.ITERATOR,
+                                Arg.THIS,
+                                Arg.NULL,
+                                "PriorityQueue.iterator"),
+                        new Hook(
+                                "spliterator",
+                                "()Ljava/util/Spliterator;",
+                                Kind.SPLITERATOR,
+                                Arg.THIS,
+                                Arg.NULL,
+                                "PriorityQueue.spliterator"),
+                        new Hook(
+                                "toArray",
+                                "()[Ljava/lang/Object;",
+                                Kind.ARRAY,
+                                Arg.THIS,
+                                Arg.NULL,
+                                "PriorityQueue.toArray"),
+                        new Hook(
+                                "toArray",
+                                "([Ljava/lang/Object;)[Ljava/lang/Object;",
+                                Kind.ARRAY,
+                                Arg.THIS,
+                                Arg.NULL,
+                                "PriorityQueue.toArray"),
+                        new Hook(
+                                "forEach",
+                                "(Ljava/util/function/Consumer;)V",
+                                Kind.FOR_EACH,
+                                Arg.THIS,
+                                Arg.NULL,
+                                "PriorityQueue.forEach")));
         for (String view : Arrays.asList("KeySetView", "ValuesView", "EntrySetView")) {
-            m.put("java/util/concurrent/ConcurrentHashMap$" + view, Collections.singletonList(
-                    new Hook("iterator", "()Ljava/util/Iterator;", Kind.ITERATOR, Arg.THIS, Arg.NULL,
+            m.put(
+                    "java/util/concurrent/ConcurrentHashMap$" + view,
+                    Collections.singletonList(new Hook(
+                            "iterator",
+                            "()Ljava/util/Iterator;",
+                            Kind.ITERATOR,
+                            Arg.THIS,
+                            Arg.NULL,
                             "ConcurrentHashMap$" + view + ".iterator")));
         }
         List<Hook> reflection = new ArrayList<>();
-        for (String[] r : new String[][] {{"getDeclaredFields", "Field"}, {"getFields", "Field"},
-            {"getDeclaredMethods", "Method"}, {"getMethods", "Method"}, {"getDeclaredConstructors", "Constructor"},
-            {"getConstructors", "Constructor"}}) {
-            reflection.add(new Hook(r[0], "()[Ljava/lang/reflect/" + r[1] + ";", Kind.ARRAY, Arg.NULL, Arg.NULL,
-                    "Class." + r[0]));
+        for (String[] r : new String[][] {
+            {"getDeclaredFields", "Field"},
+            {"getFields", "Field"},
+            {"getDeclaredMethods", "Method"},
+            {"getMethods", "Method"},
+            {"getDeclaredConstructors", "Constructor"},
+            {"getConstructors", "Constructor"}
+        }) {
+            reflection.add(new Hook(
+                    r[0], "()[Ljava/lang/reflect/" + r[1] + ";", Kind.ARRAY, Arg.NULL, Arg.NULL, "Class." + r[0]));
         }
         m.put("java/lang/Class", reflection);
-        m.put("java/io/File", Collections.singletonList(
-                new Hook("normalizedList", "()[Ljava/lang/String;", Kind.ARRAY, Arg.NULL, Arg.NULL, "File.list")));
+        m.put(
+                "java/io/File",
+                Collections.singletonList(new Hook(
+                        "normalizedList", "()[Ljava/lang/String;", Kind.ARRAY, Arg.NULL, Arg.NULL, "File.list")));
         return Collections.unmodifiableMap(m);
     }
 
@@ -114,8 +203,8 @@ final class ShuffleTransformer implements ClassFileTransformer {
     final List<String> transformed = Collections.synchronizedList(new ArrayList<String>());
 
     @Override
-    public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain,
-            byte[] bytes) {
+    public byte[] transform(
+            ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
         if (loader != null || className == null) {
             return null;
         }
@@ -136,18 +225,21 @@ final class ShuffleTransformer implements ClassFileTransformer {
     static byte[] rewrite(String owner, List<Hook> hooks, byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
-                MethodVisitor mv = super.visitMethod(access, name, desc, signature, exceptions);
-                for (Hook h : hooks) {
-                    if (h.method.equals(name) && (h.desc == null || h.desc.equals(desc))) {
-                        return new HookVisitor(mv, owner, h, Type.getReturnType(desc));
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9, writer) {
+                    @Override
+                    public MethodVisitor visitMethod(
+                            int access, String name, String desc, String signature, String[] exceptions) {
+                        MethodVisitor mv = super.visitMethod(access, name, desc, signature, exceptions);
+                        for (Hook h : hooks) {
+                            if (h.method.equals(name) && (h.desc == null || h.desc.equals(desc))) {
+                                return new HookVisitor(mv, owner, h, Type.getReturnType(desc));
+                            }
+                        }
+                        return mv;
                     }
-                }
-                return mv;
-            }
-        }, 0);
+                },
+                0);
         return writer.toByteArray();
     }
 
@@ -173,8 +265,12 @@ final class ShuffleTransformer implements ClassFileTransformer {
             super.visitVarInsn(Opcodes.ALOAD, 1);
             push(hook.source);
             super.visitLdcInsn(hook.api);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, RT, "forEach",
-                    "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/String;)Z", false);
+            super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC,
+                    RT,
+                    "forEach",
+                    "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/String;)Z",
+                    false);
             Label original = new Label();
             super.visitJumpInsn(Opcodes.IFEQ, original);
             super.visitInsn(Opcodes.RETURN);
@@ -191,14 +287,21 @@ final class ShuffleTransformer implements ClassFileTransformer {
                         push(hook.collection);
                         push(hook.source);
                         super.visitLdcInsn(hook.api);
-                        super.visitMethodInsn(Opcodes.INVOKESTATIC, RT, "iterator",
+                        super.visitMethodInsn(
+                                Opcodes.INVOKESTATIC,
+                                RT,
+                                "iterator",
                                 "(Ljava/util/Iterator;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/String;)"
-                                        + "Ljava/util/Iterator;", false);
+                                        + "Ljava/util/Iterator;",
+                                false);
                         break;
                     case SPLITERATOR:
                         push(hook.source);
                         super.visitLdcInsn(hook.api);
-                        super.visitMethodInsn(Opcodes.INVOKESTATIC, RT, "spliterator",
+                        super.visitMethodInsn(
+                                Opcodes.INVOKESTATIC,
+                                RT,
+                                "spliterator",
                                 "(Ljava/util/Spliterator;Ljava/lang/Object;Ljava/lang/String;)Ljava/util/Spliterator;",
                                 false);
                         break;
@@ -206,9 +309,13 @@ final class ShuffleTransformer implements ClassFileTransformer {
                         push(hook.collection);
                         push(hook.source);
                         super.visitLdcInsn(hook.api);
-                        super.visitMethodInsn(Opcodes.INVOKESTATIC, RT, "array",
+                        super.visitMethodInsn(
+                                Opcodes.INVOKESTATIC,
+                                RT,
+                                "array",
                                 "([Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/String;)"
-                                        + "[Ljava/lang/Object;", false);
+                                        + "[Ljava/lang/Object;",
+                                false);
                         if (!returns.getDescriptor().equals("[Ljava/lang/Object;")) {
                             super.visitTypeInsn(Opcodes.CHECKCAST, returns.getDescriptor());
                         }

@@ -6,19 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.samples.state.StateHolder;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
-
-import io.github.odrust.samples.state.StateHolder;
 
 /** Captures and restores in-process, without the agent's Instrumentation (CaptureIT has it). */
 class CaptureTest {
@@ -51,36 +48,58 @@ class CaptureTest {
         StateHolder.ordered.put("a", "2");
         String xml = capture();
         assertEquals(xml, capture(), "the same state gives the same XML");
-        assertTrue(xml.startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"T#t\" occurrence=\"1\""), xml);
-        assertTrue(xml.contains("<pseudo name=\"java.lang.System.properties\"><map class=\"java.util.Properties\""), xml);
-        assertTrue(xml.contains("<entry><string>java.version</string><string>" + System.getProperty("java.version") + "</string></entry>"));
+        assertTrue(
+                xml.startsWith(
+                        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"T#t\" occurrence=\"1\""),
+                xml);
+        assertTrue(
+                xml.contains("<pseudo name=\"java.lang.System.properties\"><map class=\"java.util.Properties\""), xml);
+        assertTrue(xml.contains("<entry><string>java.version</string><string>" + System.getProperty("java.version")
+                + "</string></entry>"));
         assertFalse(xml.contains("sun.java.command"));
-        assertEquals("<static field=\"RATES\" type=\"java.util.Map\" final=\"true\"><map class=\"java.util.HashMap\" size=\"0\"></map></static>",
+        assertEquals(
+                "<static field=\"RATES\" type=\"java.util.Map\" final=\"true\"><map class=\"java.util.HashMap\" size=\"0\"></map></static>",
                 field(xml, H, "RATES"));
-        assertEquals("<static field=\"counts\" type=\"int[]\" final=\"false\"><array class=\"int[]\" length=\"3\">"
-                + "<prim class=\"int\">1</prim><prim class=\"int\">2</prim><prim class=\"int\">3</prim></array></static>",
+        assertEquals(
+                "<static field=\"counts\" type=\"int[]\" final=\"false\"><array class=\"int[]\" length=\"3\">"
+                        + "<prim class=\"int\">1</prim><prim class=\"int\">2</prim><prim class=\"int\">3</prim></array></static>",
                 field(xml, H, "counts"));
-        assertEquals("<static field=\"mode\" type=\"" + H + "$Mode\" final=\"false\"><enum class=\"" + H + "$Mode\">SLOW</enum></static>",
+        assertEquals(
+                "<static field=\"mode\" type=\"" + H + "$Mode\" final=\"false\"><enum class=\"" + H
+                        + "$Mode\">SLOW</enum></static>",
                 field(xml, H, "mode"));
         // a cycle: the ring's second node points back at the first
-        assertEquals("<static field=\"ring\" type=\"" + H + "$Node\" final=\"false\"><object class=\"" + H + "$Node\">"
-                + "<field name=\"name\"><string>a</string></field><field name=\"next\"><object class=\"" + H + "$Node\">"
-                + "<field name=\"name\"><string>b</string></field><field name=\"next\"><ref to=\"" + H + ".ring\"/></field>"
-                + "</object></field></object></static>", field(xml, H, "ring"));
+        assertEquals(
+                "<static field=\"ring\" type=\"" + H + "$Node\" final=\"false\"><object class=\"" + H + "$Node\">"
+                        + "<field name=\"name\"><string>a</string></field><field name=\"next\"><object class=\"" + H
+                        + "$Node\">"
+                        + "<field name=\"name\"><string>b</string></field><field name=\"next\"><ref to=\"" + H
+                        + ".ring\"/></field>"
+                        + "</object></field></object></static>",
+                field(xml, H, "ring"));
         // identity: `alias` is written first (fields sorted by name), `names` is the same list
         assertTrue(field(xml, H, "alias").contains("<list class=\"java.util.ArrayList\" size=\"0\">"));
         assertTrue(field(xml, H, "names").contains("<ref to=\"" + H + ".alias\"/>"), field(xml, H, "names"));
         // set elements and map entries sorted by their rendering, not by iteration order
-        assertTrue(field(xml, H, "SEEN").contains("<prim class=\"java.lang.Integer\">10</prim><prim class=\"java.lang.Integer\">2</prim>"
-                + "<prim class=\"java.lang.Integer\">3</prim>"), field(xml, H, "SEEN"));
-        assertTrue(field(xml, H, "ordered").contains("<entry><string>a</string><string>2</string></entry><entry><string>z</string>"));
+        assertTrue(
+                field(xml, H, "SEEN")
+                        .contains(
+                                "<prim class=\"java.lang.Integer\">10</prim><prim class=\"java.lang.Integer\">2</prim>"
+                                        + "<prim class=\"java.lang.Integer\">3</prim>"),
+                field(xml, H, "SEEN"));
+        assertTrue(field(xml, H, "ordered")
+                .contains("<entry><string>a</string><string>2</string></entry><entry><string>z</string>"));
         // a compile-time constant is left out
         assertFalse(xml.contains("field=\"CONSTANT\""));
         // without the agent, java.util.concurrent.atomic is not open: the value is recorded as unreadable
-        assertTrue(field(xml, H, "CURRENT").contains("<field name=\"value\"><unreadable class=\"java.lang.Object\" reason=\"java.lang.reflect.InaccessibleObjectException"),
+        assertTrue(
+                field(xml, H, "CURRENT")
+                        .contains(
+                                "<field name=\"value\"><unreadable class=\"java.lang.Object\" reason=\"java.lang.reflect.InaccessibleObjectException"),
                 field(xml, H, "CURRENT"));
         // the singleton of a nested class, with its inner map
-        assertTrue(field(xml, H + "$Registry", "INSTANCE").contains("<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"0\"></map></field>"));
+        assertTrue(field(xml, H + "$Registry", "INSTANCE")
+                .contains("<field name=\"jobs\"><map class=\"java.util.HashMap\" size=\"0\"></map></field>"));
     }
 
     @Test
@@ -88,7 +107,8 @@ class CaptureTest {
         String clean = capture();
         StateHolder.pollute();
         String polluted = capture();
-        assertTrue(field(polluted, H, "RATES").contains("<entry><string>eur</string><prim class=\"java.lang.Double\">0.9</prim></entry>"));
+        assertTrue(field(polluted, H, "RATES")
+                .contains("<entry><string>eur</string><prim class=\"java.lang.Double\">0.9</prim></entry>"));
         assertEquals(field(clean, H, "ring"), field(polluted, H, "ring"));
         assertFalse(field(clean, H + "$Registry", "INSTANCE").equals(field(polluted, H + "$Registry", "INSTANCE")));
     }
@@ -107,8 +127,10 @@ class CaptureTest {
     }
 
     static Element staticNode(String xml, String cls, String name) throws Exception {
-        Element root = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+        Element root = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
+                .getDocumentElement();
         for (Element c : Restorer.children(root)) {
             if (c.getTagName().equals("class") && c.getAttribute("name").equals(cls)) {
                 for (Element s : Restorer.children(c)) {
@@ -122,8 +144,9 @@ class CaptureTest {
     }
 
     static void restore(String xml, Class<?> cls, String name) throws Exception {
-        new Restorer(new Access(null)).restoreStatic(cls.getDeclaredField(name), cls.getName() + "." + name,
-                staticNode(xml, cls.getName(), name));
+        new Restorer(new Access(null))
+                .restoreStatic(
+                        cls.getDeclaredField(name), cls.getName() + "." + name, staticNode(xml, cls.getName(), name));
     }
 
     @Test
@@ -154,7 +177,8 @@ class CaptureTest {
     @Test
     void aCharXmlCannotHoldIsWrittenEscapedAndRestored() throws Exception {
         String clean = capture();
-        assertTrue(field(clean, H, "buffer").contains("<prim class=\"char\">\\u0000</prim>"), field(clean, H, "buffer"));
+        assertTrue(
+                field(clean, H, "buffer").contains("<prim class=\"char\">\\u0000</prim>"), field(clean, H, "buffer"));
         StateHolder.buffer[1] = 'z';
         restore(clean, StateHolder.class, "buffer");
         assertEquals('\u0000', StateHolder.buffer[1]);
@@ -164,8 +188,8 @@ class CaptureTest {
     void whatCannotBeRebuiltIsSaid() throws Exception {
         String clean = capture();
         StateHolder.pollute();
-        Restorer.Unrestorable e = assertThrows(Restorer.Unrestorable.class,
-                () -> restore(clean, StateHolder.class, "CURRENT"));
+        Restorer.Unrestorable e =
+                assertThrows(Restorer.Unrestorable.class, () -> restore(clean, StateHolder.class, "CURRENT"));
         assertTrue(e.getMessage().contains("cannot read " + H + ".CURRENT.value"), e.getMessage());
         String small = new StateWriter(new Access(null), 3).capture("T#t", 1, CLASSES);
         assertThrows(Restorer.Unrestorable.class, () -> restore(small, StateHolder.class, "ring"));

@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
-
 import org.junit.jupiter.api.Test;
 
 /** The content hash the mutable-read rule compares (end to end in RecordIT). */
@@ -180,8 +179,9 @@ class FingerprintTest {
         long ho = fp(o);
         ((Point) o[1]).x = 2;
         assertNotEquals(ho, fp(o));
-        for (Object arr : new Object[] {new long[3], new byte[3], new char[3], new short[3], new boolean[3],
-            new float[3], new double[3]}) {
+        for (Object arr : new Object[] {
+            new long[3], new byte[3], new char[3], new short[3], new boolean[3], new float[3], new double[3]
+        }) {
             assertNotEquals(UNKNOWN, fp(arr), arr.getClass().getName());
         }
         double[] d = {1.0};

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.samples.record.RecFlow;
+import io.github.odrust.samples.record.RecHolder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -20,16 +21,13 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-import io.github.odrust.samples.record.RecFlow;
-import io.github.odrust.samples.record.RecHolder;
-
 /** The bytecode rewriting in-process (recording itself is tested end to end in RecordIT). */
 class TransformerTest {
     static byte[] bytes(Class<?> c) throws IOException {
         try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buf = new byte[8192];
-            for (int n; (n = in.read(buf)) > 0;) {
+            for (int n; (n = in.read(buf)) > 0; ) {
                 out.write(buf, 0, n);
             }
             return out.toByteArray();
@@ -62,19 +60,24 @@ class TransformerTest {
     /** "owner.name:method" for each Recorder call, in order, per the instrumented bytes. */
     static List<String> recorderCalls(byte[] b) {
         List<String> calls = new ArrayList<>();
-        new ClassReader(b).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
-                return new MethodVisitor(Opcodes.ASM9) {
-                    @Override
-                    public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
-                        if (owner.equals(Transformer.RECORDER)) {
-                            calls.add(name + ":" + n + (d.startsWith("(Ljava/lang/Object;") ? "(value)" : ""));
-                        }
-                    }
-                };
-            }
-        }, 0);
+        new ClassReader(b)
+                .accept(
+                        new ClassVisitor(Opcodes.ASM9) {
+                            @Override
+                            public MethodVisitor visitMethod(
+                                    int access, String name, String desc, String sig, String[] ex) {
+                                return new MethodVisitor(Opcodes.ASM9) {
+                                    @Override
+                                    public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
+                                        if (owner.equals(Transformer.RECORDER)) {
+                                            calls.add(name + ":" + n
+                                                    + (d.startsWith("(Ljava/lang/Object;") ? "(value)" : ""));
+                                        }
+                                    }
+                                };
+                            }
+                        },
+                        0);
         return calls;
     }
 
@@ -98,14 +101,16 @@ class TransformerTest {
     void clinitInitialisingItsOwnClassAndJdkFieldsAreNotInstrumented() throws Exception {
         // RecHolder's <clinit> only writes and reads its own statics
         assertNull(Transformer.instrument(bytes(RecHolder.class), getClass().getClassLoader()));
-        assertNull(Transformer.instrument(bytes(io.github.odrust.samples.record.RecInit.class), getClass().getClassLoader()));
+        assertNull(Transformer.instrument(
+                bytes(io.github.odrust.samples.record.RecInit.class), getClass().getClassLoader()));
     }
 
     /** A Java 1.4 class (no stack map frames) with a JSR/RET subroutine around static accesses. */
     static byte[] oldClass() {
         ClassWriter cw = new ClassWriter(0);
         cw.visit(Opcodes.V1_4, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "rec/Old", null, "java/lang/Object", null);
-        cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "n", "I", null, null).visitEnd();
+        cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "n", "I", null, null)
+                .visitEnd();
         MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "bump", "()I", null, null);
         mv.visitCode();
         Label sub = new Label();
@@ -147,16 +152,24 @@ class TransformerTest {
         assertEquals(Fields.PLAIN, Fields.classify(Fields.entry(Fields.register(h, "label", l))));
         assertEquals(Fields.MUTABLE, Fields.classify(Fields.entry(Fields.register(h, "REGISTRY", l))));
         assertEquals(Fields.MUTABLE, Fields.classify(Fields.entry(Fields.register(h, "noSuchField", l))));
-        assertEquals(Fields.CONSTANT, Fields.classify(Fields.entry(
-                Fields.register("io/github/odrust/samples/record/RecColor", "GREEN", l))));
-        assertEquals(Fields.MUTABLE, Fields.classify(Fields.entry(
-                Fields.register("io/github/odrust/samples/record/RecFlow", "cells", l))));
+        assertEquals(
+                Fields.CONSTANT,
+                Fields.classify(Fields.entry(Fields.register("io/github/odrust/samples/record/RecColor", "GREEN", l))));
+        assertEquals(
+                Fields.MUTABLE,
+                Fields.classify(Fields.entry(Fields.register("io/github/odrust/samples/record/RecFlow", "cells", l))));
         Fields.Entry inherited = Fields.entry(Fields.register("io/github/odrust/samples/record/RecSub", "shared", l));
         assertEquals(Fields.PLAIN, Fields.classify(inherited));
         assertEquals("io.github.odrust.samples.record.RecBase#shared", inherited.display);
-        Recorder.Accesses a = Fields.describe(new int[] {Fields.register(h, "REGISTRY", l), Fields.register(h, "CONST", l),
-            Fields.register(h, "COUNT", l)}, new int[] {Fields.SYSTEM_PROPERTIES}, null);
-        assertEquals(java.util.Arrays.asList(h.replace('/', '.') + "#COUNT", h.replace('/', '.') + "#REGISTRY"), a.reads);
-        assertEquals(java.util.Arrays.asList(h.replace('/', '.') + "#REGISTRY", "java.lang.System#properties"), a.writes);
+        Recorder.Accesses a = Fields.describe(
+                new int[] {
+                    Fields.register(h, "REGISTRY", l), Fields.register(h, "CONST", l), Fields.register(h, "COUNT", l)
+                },
+                new int[] {Fields.SYSTEM_PROPERTIES},
+                null);
+        assertEquals(
+                java.util.Arrays.asList(h.replace('/', '.') + "#COUNT", h.replace('/', '.') + "#REGISTRY"), a.reads);
+        assertEquals(
+                java.util.Arrays.asList(h.replace('/', '.') + "#REGISTRY", "java.lang.System#properties"), a.writes);
     }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,8 @@ class AgentTest {
     void badPlanIsAnAgentErrorWithStatus3() throws Exception {
         Path events = dir.resolve("e.jsonl");
         Path plan = dir.resolve("plan.tsv");
-        Files.write(plan, ("odrust-plan\t1\nmode\tsideways\nevents\t" + events + "\n").getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                plan, ("odrust-plan\t1\nmode\tsideways\nevents\t" + events + "\n").getBytes(StandardCharsets.UTF_8));
         assertEquals(3, Agent.run(plan));
         List<Map<String, Object>> out = Harness.read(events);
         assertEquals(1, out.size());
@@ -51,8 +51,12 @@ class AgentTest {
         String cp = System.getProperty("java.class.path");
         String scp = System.getProperty("surefire.test.class.path");
         try {
-            Harness h = Harness.discover(dir).line("sysprop", "odrust.agent.test.prop", "va\\tl ue")
-                    .line("classpath", "/x/one").line("classpath", "/x/two").go().ok();
+            Harness h = Harness.discover(dir)
+                    .line("sysprop", "odrust.agent.test.prop", "va\\tl ue")
+                    .line("classpath", "/x/one")
+                    .line("classpath", "/x/two")
+                    .go()
+                    .ok();
             assertEquals("va\tl ue", System.getProperty("odrust.agent.test.prop"));
             assertEquals("/x/one" + File.pathSeparator + "/x/two", System.getProperty("java.class.path"));
             assertEquals(System.getProperty("java.class.path"), System.getProperty("surefire.test.class.path"));
@@ -74,7 +78,10 @@ class AgentTest {
 
     @Test
     void frameworksLineLimitsDiscovery() throws Exception {
-        Harness h = Harness.discover(dir, "SampleJ5Counter", "SampleJ4Counter").line("frameworks", "junit4").go().ok();
+        Harness h = Harness.discover(dir, "SampleJ5Counter", "SampleJ4Counter")
+                .line("frameworks", "junit4")
+                .go()
+                .ok();
         List<Map<String, Object>> classes = h.events("class");
         assertEquals(1, classes.size());
         assertEquals(Harness.P + "SampleJ4Counter", classes.get(0).get("class"));
@@ -82,7 +89,10 @@ class AgentTest {
         assertEquals(1, warnings.size());
         assertEquals(Harness.P + "SampleJ5Counter", warnings.get(0).get("class"));
 
-        Harness g = Harness.discover(dir, "SampleJ5Counter", "SampleJ4Counter").line("frameworks", "junit5").go().ok();
+        Harness g = Harness.discover(dir, "SampleJ5Counter", "SampleJ4Counter")
+                .line("frameworks", "junit5")
+                .go()
+                .ok();
         assertEquals(1, g.events("class").size());
         assertEquals(Harness.P + "SampleJ5Counter", g.events("class").get(0).get("class"));
         assertEquals(1, g.events("warning").size());
@@ -91,7 +101,9 @@ class AgentTest {
     /** Forks a JVM through Main: a test calling System.exit leaves an exit record naming it. */
     @Test
     void systemExitInATestIsRecordedByTheShutdownHook() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Counter", "a").segment("junit4", "SampleJ4Exits", "exits")
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Counter", "a")
+                .segment("junit4", "SampleJ4Exits", "exits")
                 .segment("junit4", "SampleJ4Counter", "b");
         Path plan = dir.resolve("fork-plan.tsv");
         Files.write(plan, h.plan.toString().getBytes(StandardCharsets.UTF_8));
@@ -107,7 +119,9 @@ class AgentTest {
         assertEquals(Harness.P + "SampleJ4Exits#exits", exit.get("test"));
         assertNull(exit.get("status"));
 
-        Harness ok = Harness.run(dir).segment("junit4", "SampleJ4Counter", "b", "a").segment("junit5", "SampleJ5Counter", "a");
+        Harness ok = Harness.run(dir)
+                .segment("junit4", "SampleJ4Counter", "b", "a")
+                .segment("junit5", "SampleJ5Counter", "a");
         Files.write(plan, ok.plan.toString().getBytes(StandardCharsets.UTF_8));
         assertEquals(0, fork(plan));
         ok.out = Harness.read(ok.events);
@@ -128,8 +142,12 @@ class AgentTest {
 
     private static int fork(Path plan) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                io.github.odrust.agent.Main.class.getName(), plan.toString());
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                io.github.odrust.agent.Main.class.getName(),
+                plan.toString());
         pb.redirectErrorStream(true);
         pb.redirectOutput(plan.resolveSibling("fork-output.txt").toFile());
         Process p = pb.start();

@@ -2,6 +2,12 @@ package io.github.odrust.agent.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.Strictness;
+import com.google.gson.ToNumberPolicy;
+import com.google.gson.reflect.TypeToken;
+import io.github.odrust.agent.samples.SampleLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,14 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
-import com.google.gson.Strictness;
-import com.google.gson.ToNumberPolicy;
-import com.google.gson.reflect.TypeToken;
-
-import io.github.odrust.agent.samples.SampleLog;
-
 /** Writes plans, runs the agent in-process, reads its events. */
 public final class Harness {
     static final String P = "io.github.odrust.agent.samples.";
@@ -28,8 +26,11 @@ public final class Harness {
      * Reads the agent's JSON strictly (a raw control character in a string is an error), whole
      * numbers as {@code Long}, others as {@code Double}; objects keep their key order.
      */
-    private static final Gson GSON = new GsonBuilder().setStrictness(Strictness.STRICT)
-            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).serializeNulls().create();
+    private static final Gson GSON = new GsonBuilder()
+            .setStrictness(Strictness.STRICT)
+            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE)
+            .serializeNulls()
+            .create();
 
     final Path dir;
     final Path events;
@@ -40,8 +41,13 @@ public final class Harness {
     Harness(Path dir, String mode) {
         this.dir = dir;
         this.events = dir.resolve("events.jsonl");
-        plan.append("odrust-plan\t1\n").append("mode\t").append(mode).append('\n')
-                .append("events\t").append(events).append('\n');
+        plan.append("odrust-plan\t1\n")
+                .append("mode\t")
+                .append(mode)
+                .append('\n')
+                .append("events\t")
+                .append(events)
+                .append('\n');
     }
 
     static Harness discover(Path dir, String... classes) {
@@ -114,11 +120,14 @@ public final class Harness {
     }
 
     List<String> started() {
-        return events("test-start").stream().map(e -> strip((String) e.get("test"))).collect(Collectors.toList());
+        return events("test-start").stream()
+                .map(e -> strip((String) e.get("test")))
+                .collect(Collectors.toList());
     }
 
     Map<String, Object> test(String shortId) {
-        List<Map<String, Object>> l = events("test").stream().filter(e -> strip((String) e.get("test")).equals(shortId))
+        List<Map<String, Object>> l = events("test").stream()
+                .filter(e -> strip((String) e.get("test")).equals(shortId))
                 .collect(Collectors.toList());
         assertEquals(1, l.size(), "test events for " + shortId + " in " + out);
         return l.get(0);

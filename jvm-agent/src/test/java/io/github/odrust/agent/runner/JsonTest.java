@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class JsonTest {
@@ -24,10 +23,18 @@ class JsonTest {
 
     @Test
     void writesObjectsThatParseBack() {
-        String s = Json.event("test").put("test", "a.B#c[1]").put("n", 3).put("t", true).put("x", null)
-                .put("l", Arrays.asList("p", "q\"")).put("trace", "line1\n\tat x").toString();
-        assertEquals("{\"event\":\"test\",\"test\":\"a.B#c[1]\",\"n\":3,\"t\":true,\"x\":null,\"l\":[\"p\",\"q\\\"\"],"
-                + "\"trace\":\"line1\\n\\tat x\"}", s);
+        String s = Json.event("test")
+                .put("test", "a.B#c[1]")
+                .put("n", 3)
+                .put("t", true)
+                .put("x", null)
+                .put("l", Arrays.asList("p", "q\""))
+                .put("trace", "line1\n\tat x")
+                .toString();
+        assertEquals(
+                "{\"event\":\"test\",\"test\":\"a.B#c[1]\",\"n\":3,\"t\":true,\"x\":null,\"l\":[\"p\",\"q\\\"\"],"
+                        + "\"trace\":\"line1\\n\\tat x\"}",
+                s);
         Map<String, Object> m = Harness.object(s);
         assertEquals("q\"", ((java.util.List<?>) m.get("l")).get(1));
         assertEquals("line1\n\tat x", m.get("trace"));

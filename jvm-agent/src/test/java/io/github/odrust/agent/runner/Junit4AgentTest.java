@@ -8,17 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.agent.samples.SampleLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.runner.Description;
 import org.junit.runner.Request;
-
-import io.github.odrust.agent.samples.SampleLog;
 
 class Junit4AgentTest {
     @TempDir
@@ -36,8 +34,18 @@ class Junit4AgentTest {
 
     @Test
     void discoversClassesInCandidateOrderWithJUnitsOwnTestOrder() throws Exception {
-        Harness h = Harness.discover(dir, "SampleJ4Other", "SampleNotATest", "SampleJ4Abstract", "SampleJ4Sub",
-                "SampleJ4Counter", "SampleJ4Fixed", "SampleJ4Param").line("frameworks", "junit4").go().ok();
+        Harness h = Harness.discover(
+                        dir,
+                        "SampleJ4Other",
+                        "SampleNotATest",
+                        "SampleJ4Abstract",
+                        "SampleJ4Sub",
+                        "SampleJ4Counter",
+                        "SampleJ4Fixed",
+                        "SampleJ4Param")
+                .line("frameworks", "junit4")
+                .go()
+                .ok();
         List<Map<String, Object>> classes = h.events("class");
         List<String> names = new ArrayList<>();
         for (Map<String, Object> c : classes) {
@@ -46,15 +54,21 @@ class Junit4AgentTest {
             assertEquals(list(), c.get("dynamic"));
         }
         assertEquals(list("SampleJ4Other", "SampleJ4Sub", "SampleJ4Counter", "SampleJ4Fixed", "SampleJ4Param"), names);
-        assertEquals(junitOrder(io.github.odrust.agent.samples.SampleJ4Counter.class), strip((List<?>) classes.get(2).get("tests")));
-        assertEquals(list("SampleJ4Sub#inherited"), strip((List<?>) classes.get(1).get("tests")));
-        assertEquals(list("SampleJ4Fixed#a1", "SampleJ4Fixed#b2", "SampleJ4Fixed#c3"), strip((List<?>) classes.get(3).get("tests")));
+        assertEquals(junitOrder(io.github.odrust.agent.samples.SampleJ4Counter.class), strip((List<?>)
+                classes.get(2).get("tests")));
+        assertEquals(
+                list("SampleJ4Sub#inherited"), strip((List<?>) classes.get(1).get("tests")));
+        assertEquals(list("SampleJ4Fixed#a1", "SampleJ4Fixed#b2", "SampleJ4Fixed#c3"), strip((List<?>)
+                classes.get(3).get("tests")));
         assertEquals(Boolean.TRUE, classes.get(2).get("reorderable"));
         assertEquals(Boolean.FALSE, classes.get(3).get("reorderable"));
         assertTrue(((String) classes.get(3).get("note")).contains("FixMethodOrder"));
         List<String> param = strip((List<?>) classes.get(4).get("tests"));
         assertEquals(4, param.size());
-        assertTrue(param.containsAll(list("SampleJ4Param#m[0]", "SampleJ4Param#n[0]", "SampleJ4Param#m[1]", "SampleJ4Param#n[1]")), param.toString());
+        assertTrue(
+                param.containsAll(
+                        list("SampleJ4Param#m[0]", "SampleJ4Param#n[0]", "SampleJ4Param#m[1]", "SampleJ4Param#n[1]")),
+                param.toString());
         assertEquals(Boolean.TRUE, classes.get(4).get("reorderable"));
         // the original order, when run, runs exactly so
         Harness r = Harness.run(dir);
@@ -76,19 +90,32 @@ class Junit4AgentTest {
 
     @Test
     void runsAnInterleavedOrderExactly() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Counter", "c", "a")
-                .segment("junit4", "SampleJ4Other", "y").segment("junit4", "SampleJ4Counter", "b").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Counter", "c", "a")
+                .segment("junit4", "SampleJ4Other", "y")
+                .segment("junit4", "SampleJ4Counter", "b")
+                .go()
+                .ok();
         assertEquals(list("SampleJ4Counter#c", "SampleJ4Counter#a", "SampleJ4Other#y", "SampleJ4Counter#b"), h.ran());
         assertEquals(h.ran(), h.started());
         assertEquals(2, SampleLog.get("J4Counter.beforeClass"));
         assertEquals(1, SampleLog.get("J4Other.beforeClass"));
-        assertEquals(list("J4Counter.beforeClass", "J4Counter.c", "J4Counter.a", "J4Other.beforeClass", "J4Other.y",
-                "J4Counter.beforeClass", "J4Counter.b"), SampleLog.LOG);
+        assertEquals(
+                list(
+                        "J4Counter.beforeClass",
+                        "J4Counter.c",
+                        "J4Counter.a",
+                        "J4Other.beforeClass",
+                        "J4Other.y",
+                        "J4Counter.beforeClass",
+                        "J4Counter.b"),
+                SampleLog.LOG);
         List<Map<String, Object>> segs = h.events("segment");
         assertEquals(3, segs.size());
         assertEquals(0L, segs.get(0).get("index"));
         assertEquals(2L, segs.get(2).get("index"));
-        assertEquals(list("SampleJ4Counter#c", "SampleJ4Counter#a"), strip((List<?>) segs.get(0).get("tests")));
+        assertEquals(list("SampleJ4Counter#c", "SampleJ4Counter#a"), strip((List<?>)
+                segs.get(0).get("tests")));
         for (String t : h.ran()) {
             assertEquals("pass", h.outcome(t));
         }
@@ -96,7 +123,10 @@ class Junit4AgentTest {
 
     @Test
     void repeatedTestRunsTwiceInTwoParts() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Counter", "a", "a").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Counter", "a", "a")
+                .go()
+                .ok();
         assertEquals(list("SampleJ4Counter#a", "SampleJ4Counter#a"), h.ran());
         assertEquals(2, SampleLog.get("J4Counter.a"));
         assertEquals(2, SampleLog.get("J4Counter.beforeClass"));
@@ -108,7 +138,10 @@ class Junit4AgentTest {
 
     @Test
     void regressionJunit3CaseRunsInAnyOrderAsOneSegment() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ3Case", "testC", "testA", "testB").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ3Case", "testC", "testA", "testB")
+                .go()
+                .ok();
         assertEquals(list("SampleJ3Case#testC", "SampleJ3Case#testA", "SampleJ3Case#testB"), h.ran());
         assertEquals(list("J3.testC", "J3.testA", "J3.testB"), SampleLog.LOG);
         List<Map<String, Object>> segs = h.events("segment");
@@ -118,7 +151,10 @@ class Junit4AgentTest {
 
     @Test
     void fixedOrderClassAskedOutOfOrderIsSplit() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Fixed", "c3", "a1", "b2").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Fixed", "c3", "a1", "b2")
+                .go()
+                .ok();
         assertEquals(list("SampleJ4Fixed#c3", "SampleJ4Fixed#a1", "SampleJ4Fixed#b2"), h.ran());
         assertEquals(list("J4Fixed.c3", "J4Fixed.a1", "J4Fixed.b2"), SampleLog.LOG);
         List<Map<String, Object>> segs = h.events("segment");
@@ -132,7 +168,10 @@ class Junit4AgentTest {
 
     @Test
     void parameterizedInvocationsRunInTheRequestedOrder() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Param", "n[1]", "m[0]", "m[1]").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Param", "n[1]", "m[0]", "m[1]")
+                .go()
+                .ok();
         assertEquals(list("SampleJ4Param#n[1]", "SampleJ4Param#m[0]", "SampleJ4Param#m[1]"), h.ran());
         assertEquals(list("J4Param.n2", "J4Param.m1", "J4Param.m2"), SampleLog.LOG);
         // Parameterized groups by parameter: n[1] alone (JUnit would run m[1] right after it), then m[0], m[1]
@@ -145,8 +184,11 @@ class Junit4AgentTest {
 
     @Test
     void classFailureReportsEveryListedTestAsError() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4ClassFails", "q", "p")
-                .segment("junit4", "SampleJ4Counter", "a").go().ok();
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4ClassFails", "q", "p")
+                .segment("junit4", "SampleJ4Counter", "a")
+                .go()
+                .ok();
         List<Map<String, Object>> cf = h.events("class-failure");
         assertEquals(1, cf.size());
         assertEquals("boom in @BeforeClass", cf.get(0).get("message"));
@@ -162,7 +204,9 @@ class Junit4AgentTest {
     @Test
     void outcomesMessagesAndTraces() throws Exception {
         Harness h = Harness.run(dir)
-                .segment("junit4", "SampleJ4Outcomes", "passes", "fails", "errors", "ignored", "assumes").go().ok();
+                .segment("junit4", "SampleJ4Outcomes", "passes", "fails", "errors", "ignored", "assumes")
+                .go()
+                .ok();
         assertEquals("pass", h.outcome("SampleJ4Outcomes#passes"));
         Map<String, Object> f = h.test("SampleJ4Outcomes#fails");
         assertEquals("fail", f.get("outcome"));
@@ -182,10 +226,20 @@ class Junit4AgentTest {
 
     @Test
     void unknownTestAndMissingClassAreErrorsAndTheRunGoesOn() throws Exception {
-        Harness h = Harness.run(dir).segment("junit4", "SampleJ4Counter", "a", "nope", "b")
-                .segment("junit4", "DoesNotExist", "t").segment("junit4", "SampleJ4Other", "x").go().ok();
-        assertEquals(list("SampleJ4Counter#a", "SampleJ4Counter#nope", "SampleJ4Counter#b", "DoesNotExist#t",
-                "SampleJ4Other#x"), h.ran());
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ4Counter", "a", "nope", "b")
+                .segment("junit4", "DoesNotExist", "t")
+                .segment("junit4", "SampleJ4Other", "x")
+                .go()
+                .ok();
+        assertEquals(
+                list(
+                        "SampleJ4Counter#a",
+                        "SampleJ4Counter#nope",
+                        "SampleJ4Counter#b",
+                        "DoesNotExist#t",
+                        "SampleJ4Other#x"),
+                h.ran());
         assertEquals("error", h.outcome("SampleJ4Counter#nope"));
         assertEquals("error", h.outcome("DoesNotExist#t"));
         assertTrue(((String) h.test("DoesNotExist#t").get("message")).contains("not found"));

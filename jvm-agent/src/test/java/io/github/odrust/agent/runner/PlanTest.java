@@ -6,16 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-
 import org.junit.jupiter.api.Test;
 
 class PlanTest {
     @Test
     void parsesAllLines() throws Exception {
-        Plan p = Plan.parse("odrust-plan\t1\r\nmode\trun\nevents\t/tmp/e.jsonl\nclasspath\t/a b/c\nclasspath\t/d\n"
-                + "sysprop\tbasedir\t/m\nsysprop\ttabbed\tx\ty\nconfig\tk\tv\nframeworks\tjunit4, junit5\n"
-                + "\n# comment\nsegment\tjunit4\tcom.A\ntest\tcom.A#b\ntest\tcom.A#a\nsegment\tjunit5\tcom.B\ntest\tcom.B#x\n"
-                + "future-key\twhatever\n", "p");
+        Plan p = Plan.parse(
+                "odrust-plan\t1\r\nmode\trun\nevents\t/tmp/e.jsonl\nclasspath\t/a b/c\nclasspath\t/d\n"
+                        + "sysprop\tbasedir\t/m\nsysprop\ttabbed\tx\ty\nconfig\tk\tv\nframeworks\tjunit4, junit5\n"
+                        + "\n# comment\nsegment\tjunit4\tcom.A\ntest\tcom.A#b\ntest\tcom.A#a\nsegment\tjunit5\tcom.B\ntest\tcom.B#x\n"
+                        + "future-key\twhatever\n",
+                "p");
         assertEquals("run", p.mode);
         assertEquals("/tmp/e.jsonl", p.events);
         assertEquals(Arrays.asList("/a b/c", "/d"), p.classpath);
@@ -32,8 +33,9 @@ class PlanTest {
 
     @Test
     void unescapesFields() throws Exception {
-        Plan p = Plan.parse("odrust-plan\t1\nmode\trun\nevents\tC:\\\\tmp\\\\e.jsonl\n"
-                + "sysprop\tesc\ta\\tb\\nc\\rd\\\\e\\qf\n", "p");
+        Plan p = Plan.parse(
+                "odrust-plan\t1\nmode\trun\nevents\tC:\\\\tmp\\\\e.jsonl\n" + "sysprop\tesc\ta\\tb\\nc\\rd\\\\e\\qf\n",
+                "p");
         assertEquals("C:\\tmp\\e.jsonl", p.events);
         assertEquals("a\tb\nc\rd\\e\\qf", p.sysprops.get("esc"));
     }
@@ -55,9 +57,11 @@ class PlanTest {
         assertThrows(Plan.BadPlanException.class, () -> Plan.parse("mode\trun\n", "p"));
         assertThrows(Plan.BadPlanException.class, () -> Plan.parse("odrust-plan\t1\nmode\tfly\nevents\t/e\n", "p"));
         assertThrows(Plan.BadPlanException.class, () -> Plan.parse("odrust-plan\t1\nmode\trun\n", "p"));
-        assertThrows(Plan.BadPlanException.class,
+        assertThrows(
+                Plan.BadPlanException.class,
                 () -> Plan.parse("odrust-plan\t1\nmode\trun\nevents\t/e\ntest\tcom.A#a\n", "p"));
-        assertThrows(Plan.BadPlanException.class,
+        assertThrows(
+                Plan.BadPlanException.class,
                 () -> Plan.parse("odrust-plan\t1\nmode\trun\nevents\t/e\nsegment\ttestng\tcom.A\n", "p"));
     }
 }

@@ -8,8 +8,7 @@ import org.junit.Test;
 
 public class SampleJ4Outcomes {
     @Test
-    public void passes() {
-    }
+    public void passes() {}
 
     @Test
     public void fails() {
@@ -23,8 +22,7 @@ public class SampleJ4Outcomes {
 
     @Ignore("not today")
     @Test
-    public void ignored() {
-    }
+    public void ignored() {}
 
     @Test
     public void assumes() {

@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class SampleJ5Outcomes {
     @Test
-    void passes() {
-    }
+    void passes() {}
 
     @Test
     void fails() {
@@ -23,8 +22,7 @@ class SampleJ5Outcomes {
 
     @Disabled("not today")
     @Test
-    void disabled() {
-    }
+    void disabled() {}
 
     @Test
     void assumes() {

@@ -2,7 +2,6 @@ package io.github.odrust.agent.samples;
 
 import java.util.Arrays;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;

@@ -58,8 +58,7 @@ public class SampleJdkState {
         }
 
         @Override
-        public void connectFailed(URI uri, SocketAddress sa, IOException e) {
-        }
+        public void connectFailed(URI uri, SocketAddress sa, IOException e) {}
     }
 
     static final class MarkedCache extends ResponseCache {
@@ -74,11 +73,9 @@ public class SampleJdkState {
         }
     }
 
-    static final class MarkedAuthenticator extends Authenticator {
-    }
+    static final class MarkedAuthenticator extends Authenticator {}
 
-    static final class MarkedHandler extends ConsoleHandler {
-    }
+    static final class MarkedHandler extends ConsoleHandler {}
 
     @Test
     public void changesEverything() {
@@ -90,8 +87,7 @@ public class SampleJdkState {
         System.setOut(new MarkedOut());
         System.setErr(new MarkedOut());
         System.setIn(new MarkedIn());
-        Thread.currentThread().setContextClassLoader(new ClassLoader(null) {
-        });
+        Thread.currentThread().setContextClassLoader(new ClassLoader(null) {});
         Authenticator.setDefault(new MarkedAuthenticator());
         ProxySelector.setDefault(new MarkedSelector());
         java.net.CookieHandler.setDefault(new CookieManager());
@@ -108,7 +104,8 @@ public class SampleJdkState {
         assertEquals(Locale.US, Locale.getDefault(Locale.Category.FORMAT));
         assertEquals(Locale.US, Locale.getDefault(Locale.Category.DISPLAY));
         assertEquals("UTC", TimeZone.getDefault().getID());
-        assertFalse(System.out.getClass().getName(), System.out.getClass().getName().contains("Marked"));
+        assertFalse(
+                System.out.getClass().getName(), System.out.getClass().getName().contains("Marked"));
         assertFalse(System.err.getClass().getName().contains("Marked"));
         InputStream in = System.in;
         assertFalse(in.getClass().getName().contains("Marked"));
@@ -117,7 +114,10 @@ public class SampleJdkState {
         assertFalse(String.valueOf(ProxySelector.getDefault()).contains("Marked"));
         assertNull(java.net.CookieHandler.getDefault());
         assertNull(ResponseCache.getDefault());
-        assertFalse(HttpsURLConnection.getDefaultHostnameVerifier().getClass().getName().contains("SampleJdkState"));
+        assertFalse(HttpsURLConnection.getDefaultHostnameVerifier()
+                .getClass()
+                .getName()
+                .contains("SampleJdkState"));
         assertFalse(Level.FINEST.equals(Logger.getLogger("").getLevel()));
         for (java.util.logging.Handler h : Logger.getLogger("").getHandlers()) {
             assertFalse(h.getClass().getName().contains("Marked"));

@@ -7,13 +7,15 @@ import org.junit.Test;
 public class SampleLeaks {
     @Test
     public void leavesAThreadRunning() {
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(60_000);
-            } catch (InterruptedException e) {
-                // ends
-            }
-        }, "odrust-sample-leak");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(60_000);
+                    } catch (InterruptedException e) {
+                        // ends
+                    }
+                },
+                "odrust-sample-leak");
         t.setDaemon(true);
         t.start();
     }

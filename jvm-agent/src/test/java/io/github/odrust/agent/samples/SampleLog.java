@@ -11,8 +11,7 @@ public final class SampleLog {
     public static final List<String> LOG = Collections.synchronizedList(new ArrayList<String>());
     private static final Map<String, Integer> COUNTS = new HashMap<>();
 
-    private SampleLog() {
-    }
+    private SampleLog() {}
 
     public static synchronized void reset() {
         LOG.clear();

@@ -1,6 +1,5 @@
 package io.github.odrust.agent.samples;
 
 public class SampleNotATest {
-    public void helper() {
-    }
+    public void helper() {}
 }

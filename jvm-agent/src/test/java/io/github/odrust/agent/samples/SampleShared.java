@@ -20,7 +20,10 @@ public class SampleShared {
         assertEquals(0, calls++);
         String line = System.identityHashCode(SampleShared.class) + " " + System.identityHashCode(Gson.class) + " "
                 + System.identityHashCode(Test.class) + "\n";
-        Files.write(Paths.get(System.getProperty("odrust.sample.out")), line.getBytes(StandardCharsets.UTF_8),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.write(
+                Paths.get(System.getProperty("odrust.sample.out")),
+                line.getBytes(StandardCharsets.UTF_8),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -28,6 +28,7 @@ class ServerTest {
 
     @TempDir
     Path dir;
+
     private Process server;
     private OutputStream control;
     private int plans;
@@ -35,8 +36,15 @@ class ServerTest {
     @BeforeEach
     void start() throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        ProcessBuilder pb = new ProcessBuilder(java, "-Duser.timezone=UTC", "-Duser.language=en", "-Duser.country=US",
-                "-cp", System.getProperty("java.class.path"), io.github.odrust.agent.Main.class.getName(), "--serve");
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-Duser.timezone=UTC",
+                "-Duser.language=en",
+                "-Duser.country=US",
+                "-cp",
+                System.getProperty("java.class.path"),
+                io.github.odrust.agent.Main.class.getName(),
+                "--serve");
         pb.redirectErrorStream(true);
         pb.redirectOutput(dir.resolve("server.log").toFile());
         server = pb.start();
@@ -59,7 +67,9 @@ class ServerTest {
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             plan.append("classpath\t").append(entry).append('\n');
         }
-        plan.append("sysprop\todrust.sample.out\t").append(dir.resolve("seen.txt")).append('\n');
+        plan.append("sysprop\todrust.sample.out\t")
+                .append(dir.resolve("seen.txt"))
+                .append('\n');
         plan.append("segment\tjunit4\t").append(P).append(cls).append('\n');
         for (String m : methods) {
             plan.append("test\t").append(P).append(cls).append('#').append(m).append('\n');
@@ -122,13 +132,25 @@ class ServerTest {
 
     @Test
     void theTestFrameworksJarsAreTheOnesKeptBetweenOrders() {
-        for (String jar : Arrays.asList("junit-4.13.2.jar", "hamcrest-core-1.3.jar", "hamcrest-2.2.jar",
-                "junit-jupiter-api-5.10.2.jar", "junit-jupiter-5.10.2.jar", "junit-platform-launcher-1.10.2.jar",
-                "junit-vintage-engine-5.10.2.jar", "opentest4j-1.3.0.jar", "apiguardian-api-1.1.2.jar")) {
+        for (String jar : Arrays.asList(
+                "junit-4.13.2.jar",
+                "hamcrest-core-1.3.jar",
+                "hamcrest-2.2.jar",
+                "junit-jupiter-api-5.10.2.jar",
+                "junit-jupiter-5.10.2.jar",
+                "junit-platform-launcher-1.10.2.jar",
+                "junit-vintage-engine-5.10.2.jar",
+                "opentest4j-1.3.0.jar",
+                "apiguardian-api-1.1.2.jar")) {
             assertTrue(IsolatingLoader.isFramework("/m2/x/" + jar), jar);
         }
-        for (String other : Arrays.asList("gson-2.10.1.jar", "junit-pioneer-2.2.0.jar", "mockito-junit-jupiter-5.0.jar",
-                "assertj-core-3.24.2.jar", "target/test-classes", "junitparams-1.1.1.jar")) {
+        for (String other : Arrays.asList(
+                "gson-2.10.1.jar",
+                "junit-pioneer-2.2.0.jar",
+                "mockito-junit-jupiter-5.0.jar",
+                "assertj-core-3.24.2.jar",
+                "target/test-classes",
+                "junitparams-1.1.1.jar")) {
             assertFalse(IsolatingLoader.isFramework("/m2/x/" + other), other);
         }
     }

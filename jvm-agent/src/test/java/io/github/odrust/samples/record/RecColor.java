@@ -1,5 +1,6 @@
 package io.github.odrust.samples.record;
 
 public enum RecColor {
-    RED, GREEN
+    RED,
+    GREEN
 }

@@ -11,6 +11,7 @@ public class RecHolder {
     public static final int INLINED = 7;
     /** Final primitive, String and enum-typed fields that javac does not inline: constants. */
     public static final int CONST = Integer.parseInt("3");
+
     public static final String NAME = String.valueOf("holder");
     public static final TimeUnit UNIT = TimeUnit.SECONDS;
     public static final Map<String, String> REGISTRY = new HashMap<>();

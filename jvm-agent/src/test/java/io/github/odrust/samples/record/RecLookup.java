@@ -14,6 +14,7 @@ public class RecLookup {
     public static final Map<Character, Code> TABLE = new HashMap<>();
     /** A stateless lambda. */
     public static final Function<String, Integer> DECODER = s -> s.length();
+
     public static final AtomicInteger COUNTER = new AtomicInteger();
     public static final int[] CELLS = new int[8];
     /** More than the fingerprint budget: always a write. */
@@ -22,6 +23,7 @@ public class RecLookup {
     public static final Map<Integer, Integer> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
     /** Plain statics a test may set to what they already hold (then it wrote nothing). */
     public static int level;
+
     public static String mode = "a";
     public static Code current = new Code(1, "b");
     /** An object graph with a cycle. */

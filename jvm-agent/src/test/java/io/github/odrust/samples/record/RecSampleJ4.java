@@ -5,13 +5,11 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
+import io.github.odrust.samples.reclib.RecLib;
 import java.util.Locale;
-
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
-
-import io.github.odrust.samples.reclib.RecLib;
 
 /** Run by RecordIT in a forked JVM, with and without the recording agent. */
 public class RecSampleJ4 {
@@ -37,7 +35,10 @@ public class RecSampleJ4 {
 
     @Test
     public void readsConstants() {
-        int x = RecHolder.INLINED + RecHolder.CONST + RecHolder.NAME.length() + RecHolder.UNIT.ordinal()
+        int x = RecHolder.INLINED
+                + RecHolder.CONST
+                + RecHolder.NAME.length()
+                + RecHolder.UNIT.ordinal()
                 + RecColor.GREEN.ordinal();
         assertEquals(7 + 3 + 6 + 3 + 1, x);
     }

@@ -30,56 +30,40 @@ public final class ShuffleSample {
     public int f7;
     public int f8;
 
-    public ShuffleSample() {
-    }
+    public ShuffleSample() {}
 
-    public ShuffleSample(int a) {
-    }
+    public ShuffleSample(int a) {}
 
-    public ShuffleSample(long a) {
-    }
+    public ShuffleSample(long a) {}
 
-    public ShuffleSample(String a) {
-    }
+    public ShuffleSample(String a) {}
 
-    public ShuffleSample(int a, int b) {
-    }
+    public ShuffleSample(int a, int b) {}
 
-    public ShuffleSample(long a, long b) {
-    }
+    public ShuffleSample(long a, long b) {}
 
-    public ShuffleSample(String a, String b) {
-    }
+    public ShuffleSample(String a, String b) {}
 
-    public ShuffleSample(int a, int b, int c) {
-    }
+    public ShuffleSample(int a, int b, int c) {}
 
-    public void m1() {
-    }
+    public void m1() {}
 
-    public void m2() {
-    }
+    public void m2() {}
 
-    public void m3() {
-    }
+    public void m3() {}
 
-    public void m4() {
-    }
+    public void m4() {}
 
-    public void m5() {
-    }
+    public void m5() {}
 
-    public void m6() {
-    }
+    public void m6() {}
 
-    public void m7() {
-    }
+    public void m7() {}
 
-    public void m8() {
-    }
+    public void m8() {}
 
-    static final List<String> KEYS = Arrays.asList("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
-            "hotel");
+    static final List<String> KEYS =
+            Arrays.asList("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel");
 
     public static void main(String[] args) {
         Set<String> set = new HashSet<>(KEYS);
@@ -92,7 +76,9 @@ public final class ShuffleSample {
             pq.add(i * 7 % 8);
         }
         // Order-free uses: equality, hash codes and copies into hash collections do not count.
-        if (!set.equals(new HashSet<>(set)) || map.hashCode() != new HashMap<>(map).hashCode() || !set.containsAll(set)) {
+        if (!set.equals(new HashSet<>(set))
+                || map.hashCode() != new HashMap<>(map).hashCode()
+                || !set.containsAll(set)) {
             throw new AssertionError("a copy differs");
         }
         List<String> out = new ArrayList<>();
@@ -112,7 +98,8 @@ public final class ShuffleSample {
         map.keySet().forEach(k -> c.append(k).append(','));
         out.add("keySet.forEach " + c);
         out.add("values.stream " + map.values().stream().map(String::valueOf).collect(Collectors.joining(",")));
-        out.add("entrySet.stream " + map.entrySet().stream().map(String::valueOf).collect(Collectors.joining(",")));
+        out.add("entrySet.stream "
+                + map.entrySet().stream().map(String::valueOf).collect(Collectors.joining(",")));
         out.add("PriorityQueue.iterator " + iterate(pq.iterator()));
         out.add("PriorityQueue.toArray " + Arrays.toString(pq.toArray()));
         out.add("ConcurrentHashMap.keySet " + iterate(chm.keySet().iterator()));
@@ -143,8 +130,12 @@ public final class ShuffleSample {
     private static String names(Member[] members) {
         StringBuilder b = new StringBuilder();
         for (Member m : members) {
-            b.append(m.getName()).append(m instanceof java.lang.reflect.Method
-                    ? Arrays.toString(((java.lang.reflect.Method) m).getParameterTypes()) : "").append(',');
+            b.append(m.getName())
+                    .append(
+                            m instanceof java.lang.reflect.Method
+                                    ? Arrays.toString(((java.lang.reflect.Method) m).getParameterTypes())
+                                    : "")
+                    .append(',');
         }
         return b.toString();
     }

@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** Static state of every shape a capture must write (CaptureTest, CaptureIT). */
 public final class StateHolder {
-    public enum Mode { SLOW, FAST }
+    public enum Mode {
+        SLOW,
+        FAST
+    }
 
     /** A node of a cycle. */
     public static final class Node {
@@ -63,8 +66,7 @@ public final class StateHolder {
         alias = names;
     }
 
-    private StateHolder() {
-    }
+    private StateHolder() {}
 
     /** Back to the state after class initialization. */
     public static void reset() {

@@ -30,12 +30,16 @@ public final class DiagnoseStep {
         public String test;
         /** {@code capture-failing}, {@code capture-passing} or {@code restore}. */
         public String kind;
+
         public List<String> order = new ArrayList<>();
         /** Which start of the test to act before (1 = the first). */
         public int occurrence;
+
         public List<String> initialize = new ArrayList<>();
+
         @SerializedName("restore_from")
         public String restoreFrom;
+
         public List<String> fields = new ArrayList<>();
     }
 }

@@ -42,6 +42,7 @@ public final class FlakeRate {
     public static final class Bound {
         @SerializedName("all_orders")
         public double allOrders;
+
         @SerializedName("class_compatible")
         public double classCompatible;
     }
@@ -50,8 +51,10 @@ public final class FlakeRate {
     public static final class Ci95 {
         @SerializedName("all_orders")
         public double[] allOrders;
+
         @SerializedName("class_compatible")
         public double[] classCompatible;
+
         @SerializedName("reverse_of_passing")
         public double[] reverseOfPassing;
     }

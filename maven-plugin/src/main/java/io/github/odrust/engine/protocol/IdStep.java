@@ -28,6 +28,7 @@ public final class IdStep {
         public String kind;
         /** The candidate, for the per-test kinds. */
         public String test;
+
         public List<String> order = new ArrayList<>();
         /** {@code null}: a clean run. */
         public Long seed;

@@ -25,8 +25,10 @@ public final class NextStep {
     public static final class Progress {
         /** The phase of the next experiment: baseline, rounds, confirm, alone, minimize, or done. */
         public String phase;
+
         @SerializedName("rounds_done")
         public int roundsDone;
+
         @SerializedName("rounds_total")
         public int roundsTotal;
         /** Tests confirmed order-dependent so far. */

@@ -20,6 +20,7 @@ public final class PlanOrderResponse {
         public String className;
         /** {@code junit4} or {@code junit5}. */
         public String framework;
+
         public List<String> tests = new ArrayList<>();
         /** Why the segment was cut from the previous one of the same class; absent when the class simply changed. */
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)

@@ -26,12 +26,15 @@ public final class RepairStep {
         public String test;
         /** The cleaner or state-setter whose statements are used; null for the unpatched run. */
         public String source;
+
         public String polluter;
         /** {@code setup} or {@code test}; null for the unpatched run. */
         public String placement;
+
         public List<Integer> statements = new ArrayList<>();
         /** {@code unpatched}, {@code failing-order}, {@code alone}, {@code recorded-failing-order}, {@code class}, {@code original-order}. */
         public String check;
+
         public List<String> order = new ArrayList<>();
     }
 
@@ -41,16 +44,21 @@ public final class RepairStep {
         public String kind;
         /** {@code patched}, {@code rejected}, {@code no-fix-source}, {@code not-reproduced}, {@code unfinished}. */
         public String status;
+
         public String reason;
         public SourceRef source;
         public String placement;
         public List<Integer> statements = new ArrayList<>();
+
         @SerializedName("statements_total")
         public int statementsTotal;
+
         public List<CheckResult> verification = new ArrayList<>();
         public int experiments;
+
         @SerializedName("compile_errors")
         public int compileErrors;
+
         public List<Tried> tried = new ArrayList<>();
     }
 
@@ -58,6 +66,7 @@ public final class RepairStep {
     public static final class SourceRef {
         /** {@code cleaner} or {@code state-setter}. */
         public String kind;
+
         public String test;
         public String polluter;
     }
@@ -67,8 +76,10 @@ public final class RepairStep {
         public String check;
         public List<String> order = new ArrayList<>();
         public boolean passed;
+
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public String detail;
+
         public int experiment;
     }
 

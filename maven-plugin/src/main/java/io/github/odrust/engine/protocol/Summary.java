@@ -19,8 +19,10 @@ public final class Summary {
     public Integer resultsPerRun;
     /** Experiments in the history. */
     public int experiments;
+
     @SerializedName("rounds_run")
     public int roundsRun;
+
     @SerializedName("rounds_planned")
     public int roundsPlanned;
     /** Tests that failed in every baseline run and were not found flaky in a round, by id. */
@@ -75,16 +77,22 @@ public final class Summary {
     /** Rust: {@code model::experiment::TimeSpent} (docs/protocol.md, "Detection"). */
     public static final class TimeSpent {
         public int experiments;
+
         @SerializedName("jvm_ms")
         public long jvmMs;
+
         @SerializedName("tests_ms")
         public long testsMs;
+
         @SerializedName("boot_ms")
         public long bootMs;
+
         @SerializedName("setup_ms")
         public long setupMs;
+
         @SerializedName("exit_ms")
         public long exitMs;
+
         @SerializedName("odrust_ms")
         public long odrustMs;
         /** Median start-up cost of one experiment in fresh JVMs (boot + setup + exit); absent when none reported its clock. */
@@ -122,6 +130,7 @@ public final class Summary {
         /** OD: the confirm-pass experiment; NOD: an experiment where it passed. */
         @SerializedName("passing_experiment")
         public int passingExperiment;
+
         public String message;
         /** Alone runs, for a confirmed OD test whose alone runs are complete. */
         public AloneRuns alone;
@@ -137,6 +146,7 @@ public final class Summary {
         /** Null when not computable. */
         @SerializedName("flake_rate")
         public FlakeRate flakeRate;
+
         @SerializedName("minimize_experiments")
         public int minimizeExperiments;
         /** True when every search its explanation needs ran to the end. */

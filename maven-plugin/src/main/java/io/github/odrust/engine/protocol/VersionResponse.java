@@ -6,5 +6,6 @@ import com.google.gson.annotations.SerializedName;
 public final class VersionResponse {
     @SerializedName("engine_version")
     public String engineVersion;
+
     public int abi;
 }

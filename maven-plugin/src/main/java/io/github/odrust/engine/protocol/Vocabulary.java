@@ -9,19 +9,25 @@ import java.util.List;
  */
 public final class Vocabulary {
     public List<String> strategies;
+
     @SerializedName("systematic_strategies")
     public List<String> systematicStrategies;
     /** Strategies whose baseline runs record static field accesses (the jvm-agent as a Java agent). */
     @SerializedName("recording_strategies")
     public List<String> recordingStrategies;
+
     @SerializedName("experiment_kinds")
     public List<String> experimentKinds;
+
     @SerializedName("minimize_kinds")
     public List<String> minimizeKinds;
+
     @SerializedName("error_codes")
     public List<String> errorCodes;
+
     @SerializedName("user_error_codes")
     public List<String> userErrorCodes;
+
     @SerializedName("detect_defaults")
     public DetectDefaults detectDefaults;
     /** Experiments {@code odrust:repair} spends per flaky test when no budget is given. */
@@ -31,13 +37,16 @@ public final class Vocabulary {
     /** What the engine assumes for a detection setting left out. */
     public static final class DetectDefaults {
         public String strategy;
+
         @SerializedName("baseline_tries")
         public int baselineTries;
+
         @SerializedName("alone_runs")
         public int aloneRuns;
         /** Explanation experiments per OD test to explain, pooled over the run, when no budget is given. */
         @SerializedName("minimize_budget_per_test")
         public int minimizeBudgetPerTest;
+
         public int k;
     }
 }

@@ -20,22 +20,35 @@ public final class ConsoleReport {
         Summary s = report.summary;
         List<Summary.FlakyTest> flaky = s.flaky;
         log.info("");
-        log.info(String.format("odrust detect: %s: %s, %s, %d/%d rounds, seed=%s, strategy %s",
-                report.module, tests(s), Words.count(s.experiments, "experiment"), s.roundsRun,
-                s.roundsPlanned, String.valueOf(s.seed), s.strategy));
+        log.info(String.format(
+                "odrust detect: %s: %s, %s, %d/%d rounds, seed=%s, strategy %s",
+                report.module,
+                tests(s),
+                Words.count(s.experiments, "experiment"),
+                s.roundsRun,
+                s.roundsPlanned,
+                String.valueOf(s.seed),
+                s.strategy));
         if (s.coverage != null) {
             log.info("  covered: " + s.coverage.text);
         }
         if (flaky.isEmpty()) {
             log.info("  " + nothingFound(s));
         } else {
-            int width = flaky.stream().map(f -> f.test.length()).max(Comparator.naturalOrder()).orElse(10);
+            int width = flaky.stream()
+                    .map(f -> f.test.length())
+                    .max(Comparator.naturalOrder())
+                    .orElse(10);
             log.info(String.format("  %-" + width + "s  %-12s %-22s %s", "TEST", "KIND", "FAILS IN", "PASSES IN"));
             for (int i = 0; i < flaky.size(); i++) {
                 Summary.FlakyTest f = flaky.get(i);
                 Report.Links links = report.links.get(i);
-                log.warn(String.format("  %-" + width + "s  %-12s %-22s %s", f.test, f.kind,
-                        fileName(links.failingOrder), fileName(links.passingOrder)));
+                log.warn(String.format(
+                        "  %-" + width + "s  %-12s %-22s %s",
+                        f.test,
+                        f.kind,
+                        fileName(links.failingOrder),
+                        fileName(links.passingOrder)));
                 explain(f, log);
                 if (links.reproduce != null) {
                     log.info("      reproduce: " + links.reproduce);
@@ -43,13 +56,16 @@ public final class ConsoleReport {
             }
         }
         s.failing.forEach(t -> log.warn("  fails in every order odrust ran: " + t.test));
-        JsonObject counts = report.json.has("explanations") ? report.json.getAsJsonObject("explanations")
+        JsonObject counts = report.json.has("explanations")
+                ? report.json.getAsJsonObject("explanations")
                 : ReportWriter.explanations(report.json.getAsJsonArray("flaky"));
         int explained = counts.get("explained").getAsInt();
         int finished = counts.get("complete").getAsInt();
         if (finished < explained) {
-            log.warn(String.format("  explanations complete for %d of %d OD tests; the others stopped early (see the notes;"
-                    + " -Dodrust.resume=true -Dodrust.minimize.budget=N continues them)", finished, explained));
+            log.warn(String.format(
+                    "  explanations complete for %d of %d OD tests; the others stopped early (see the notes;"
+                            + " -Dodrust.resume=true -Dodrust.minimize.budget=N continues them)",
+                    finished, explained));
         }
         s.notes.forEach(n -> log.info("  note: " + n));
         if (s.time != null) {
@@ -81,15 +97,19 @@ public final class ConsoleReport {
         }
         FlakeRate r = f.flakeRate;
         if (r != null && r.incomplete == null) {
-            log.info(String.format("      flake rate: %s of all orders, %s of class-compatible orders (%s)",
+            log.info(String.format(
+                    "      flake rate: %s of all orders, %s of class-compatible orders (%s)",
                     percent(r.allOrders), percent(r.classCompatible), r.method));
         } else if (r != null) {
             FlakeRate.Incomplete i = r.incomplete;
-            String all = i.lowerBound != null ? percent(i.lowerBound.allOrders) + "-" + percent(r.allOrders)
+            String all = i.lowerBound != null
+                    ? percent(i.lowerBound.allOrders) + "-" + percent(r.allOrders)
                     : (i.upperBound ? "at most " : "about ") + percent(r.allOrders);
-            String compatible = i.lowerBound != null ? percent(i.lowerBound.classCompatible) + "-" + percent(r.classCompatible)
+            String compatible = i.lowerBound != null
+                    ? percent(i.lowerBound.classCompatible) + "-" + percent(r.classCompatible)
                     : (i.upperBound ? "at most " : "about ") + percent(r.classCompatible);
-            log.info(String.format("      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
+            log.info(String.format(
+                    "      flake rate (INCOMPLETE): %s of all orders, %s of class-compatible orders; %s",
                     all, compatible, i.reason));
         }
     }
@@ -111,12 +131,15 @@ public final class ConsoleReport {
      * orders, or a small share of a schedule's pairs, is not evidence that there is none.
      */
     static String nothingFound(Summary s) {
-        StringBuilder line = new StringBuilder(String.format("no order-dependent or flaky test found in %d of %d rounds (%s)",
+        StringBuilder line = new StringBuilder(String.format(
+                "no order-dependent or flaky test found in %d of %d rounds (%s)",
                 s.roundsRun, s.roundsPlanned, s.strategy));
         if (s.pairs != null && s.pairs.total > 0) {
             double share = 100.0 * s.pairs.covered / s.pairs.total;
-            line.append(String.format(", which ran %s of the %d test pairs the schedule covers",
-                    share >= 99.95 ? "all" : (share < 0.1 ? "less than 0.1%" : String.format("%.1f%%", share)), s.pairs.total));
+            line.append(String.format(
+                    ", which ran %s of the %d test pairs the schedule covers",
+                    share >= 99.95 ? "all" : (share < 0.1 ? "less than 0.1%" : String.format("%.1f%%", share)),
+                    s.pairs.total));
             if (s.pairs.covered < s.pairs.total) {
                 line.append(": a victim of a pair not run yet can still exist");
             }
@@ -179,8 +202,9 @@ public final class ConsoleReport {
     public static String moduleLine(Report report) {
         Map<String, Integer> kinds = new LinkedHashMap<>();
         report.summary.flaky.forEach(f -> kinds.merge(f.kind, 1, Integer::sum));
-        String found = kinds.isEmpty() ? "nothing flaky" : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
-        return tests(report.summary) + ", " + Words.count(report.summary.experiments, "experiment")
-                + ", " + found;
+        String found = kinds.isEmpty()
+                ? "nothing flaky"
+                : kinds.toString().replaceAll("[{}]", "").replace("=", ": ");
+        return tests(report.summary) + ", " + Words.count(report.summary.experiments, "experiment") + ", " + found;
     }
 }

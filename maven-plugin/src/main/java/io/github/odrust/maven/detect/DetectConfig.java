@@ -20,6 +20,7 @@ public final class DetectConfig {
     public boolean stopRounds;
     /** For k-bounded: the length of the tuples. */
     public int k;
+
     public boolean minimize = true;
     /** Explanation experiments for the whole run; null: the engine's default (60 per OD test to explain). */
     public Integer minimizeBudget;
@@ -70,26 +71,40 @@ public final class DetectConfig {
         JsonObject sc = saved == null ? new JsonObject() : saved;
         Vocabulary.DetectDefaults defaults = engine.detectDefaults;
         DetectConfig config = new DetectConfig();
-        config.strategy = given.strategy != null ? given.strategy.trim() : sc.has("strategy") ? sc.get("strategy").getAsString() : defaults.strategy;
-        config.recordBaseline = engine.recordingStrategies != null && engine.recordingStrategies.contains(config.strategy);
+        config.strategy = given.strategy != null
+                ? given.strategy.trim()
+                : sc.has("strategy") ? sc.get("strategy").getAsString() : defaults.strategy;
+        config.recordBaseline =
+                engine.recordingStrategies != null && engine.recordingStrategies.contains(config.strategy);
         int defaultRounds = engine.systematicStrategies.contains(config.strategy) ? Integer.MAX_VALUE : DEFAULT_ROUNDS;
-        config.rounds = given.rounds != null ? given.rounds : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
+        config.rounds = given.rounds != null
+                ? given.rounds
+                : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;
         config.k = given.k != null ? given.k : sc.has("k") ? sc.get("k").getAsInt() : defaults.k;
-        config.baselineTries = given.baselineTries != null ? given.baselineTries
+        config.baselineTries = given.baselineTries != null
+                ? given.baselineTries
                 : sc.has("baseline_tries") ? sc.get("baseline_tries").getAsInt() : defaults.baselineTries;
-        config.aloneRuns = given.aloneRuns != null ? given.aloneRuns
+        config.aloneRuns = given.aloneRuns != null
+                ? given.aloneRuns
                 : sc.has("alone_runs") ? sc.get("alone_runs").getAsInt() : defaults.aloneRuns;
-        config.seed = given.seed != null ? given.seed
-                : sc.has("seed") ? sc.get("seed").getAsLong() : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
+        config.seed = given.seed != null
+                ? given.seed
+                : sc.has("seed")
+                        ? sc.get("seed").getAsLong()
+                        : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         config.minimize = given.minimize;
         config.minimizeBudget = given.minimizeBudget;
-        config.dependenceFree = given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
-        config.dependenceInclude = given.dependenceInclude != null ? commaList(given.dependenceInclude)
+        config.dependenceFree =
+                given.dependenceFree != null ? commaList(given.dependenceFree) : savedList(sc, "dependence_free");
+        config.dependenceInclude = given.dependenceInclude != null
+                ? commaList(given.dependenceInclude)
                 : savedList(sc, "dependence_include");
-        config.shard = given.shard != null && !given.shard.trim().isEmpty() ? given.shard.trim()
+        config.shard = given.shard != null && !given.shard.trim().isEmpty()
+                ? given.shard.trim()
                 : sc.has("shard") ? sc.get("shard").getAsString() : null;
         // Shards must share one plan: no ranking by each shard's own baseline times by default.
-        config.costAware = given.costAware != null ? given.costAware
+        config.costAware = given.costAware != null
+                ? given.costAware
                 : sc.has("cost_aware") ? sc.get("cost_aware").getAsBoolean() : budgetMillis > 0 && config.shard == null;
         return config;
     }
@@ -171,17 +186,31 @@ public final class DetectConfig {
         List<String> diffs = new ArrayList<>();
         compare(diffs, "odrust.strategy", saved.get("strategy").getAsString(), strategy);
         compare(diffs, "odrust.seed", saved.get("seed").getAsString(), String.valueOf(seed));
-        compare(diffs, "odrust.baselineTries", saved.get("baseline_tries").getAsString(), String.valueOf(baselineTries));
+        compare(
+                diffs,
+                "odrust.baselineTries",
+                saved.get("baseline_tries").getAsString(),
+                String.valueOf(baselineTries));
         compare(diffs, "odrust.aloneRuns", saved.get("alone_runs").getAsString(), String.valueOf(aloneRuns));
         if (saved.has("k")) {
             compare(diffs, "odrust.k", saved.get("k").getAsString(), String.valueOf(k));
         }
-        compare(diffs, "odrust.costAware", saved.has("cost_aware") ? saved.get("cost_aware").getAsString() : "false",
+        compare(
+                diffs,
+                "odrust.costAware",
+                saved.has("cost_aware") ? saved.get("cost_aware").getAsString() : "false",
                 String.valueOf(costAware));
-        compare(diffs, "odrust.shard", saved.has("shard") ? saved.get("shard").getAsString() : "none (the whole plan)",
+        compare(
+                diffs,
+                "odrust.shard",
+                saved.has("shard") ? saved.get("shard").getAsString() : "none (the whole plan)",
                 shard == null ? "none (the whole plan)" : shard);
         compare(diffs, "odrust.dependence.free", list(saved, "dependence_free"), String.join(",", dependenceFree));
-        compare(diffs, "odrust.dependence.include", list(saved, "dependence_include"), String.join(",", dependenceInclude));
+        compare(
+                diffs,
+                "odrust.dependence.include",
+                list(saved, "dependence_include"),
+                String.join(",", dependenceInclude));
         return diffs;
     }
 
@@ -228,11 +257,13 @@ public final class DetectConfig {
         while (m.find() && m.start() == end) {
             long n = Long.parseLong(m.group(1));
             String unit = m.group(2) == null ? "s" : m.group(2);
-            total += unit.equals("h") ? n * 3_600_000 : unit.equals("m") ? n * 60_000 : unit.equals("ms") ? n : n * 1000;
+            total +=
+                    unit.equals("h") ? n * 3_600_000 : unit.equals("m") ? n * 60_000 : unit.equals("ms") ? n : n * 1000;
             end = m.end();
         }
         if (end != s.length() || s.isEmpty() || total <= 0) {
-            throw new IllegalArgumentException("odrust.timeBudget=" + text + " is not a duration: write e.g. 90s, 10m, 1h30m");
+            throw new IllegalArgumentException(
+                    "odrust.timeBudget=" + text + " is not a duration: write e.g. 90s, 10m, 1h30m");
         }
         return total;
     }

@@ -41,10 +41,13 @@ public final class DetectDirectory {
                     + ": run odrust:detect (without -Dodrust.resume) first.");
         }
         try {
-            return JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8)).getAsJsonObject();
+            return JsonParser.parseString(new String(Files.readAllBytes(runFile), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
         } catch (IOException | RuntimeException e) {
-            throw new MojoExecutionException("cannot read " + runFile + " (" + e.getMessage() + "); start a new run without"
-                    + " -Dodrust.resume", e);
+            throw new MojoExecutionException(
+                    "cannot read " + runFile + " (" + e.getMessage() + "); start a new run without"
+                            + " -Dodrust.resume",
+                    e);
         }
     }
 
@@ -79,8 +82,9 @@ public final class DetectDirectory {
             diffs.add("the module's tests changed since that run began");
         }
         if (!diffs.isEmpty()) {
-            throw new MojoFailureException("cannot continue the detection run in " + dir + ": " + String.join("; ", diffs)
-                    + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
+            throw new MojoFailureException(
+                    "cannot continue the detection run in " + dir + ": " + String.join("; ", diffs)
+                            + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
         }
         ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
         log.info("resuming: " + io.github.odrust.maven.Words.count(history.size(), "experiment") + " already done "
@@ -90,7 +94,8 @@ public final class DetectDirectory {
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

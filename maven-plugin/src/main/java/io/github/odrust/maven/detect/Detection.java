@@ -22,7 +22,8 @@ public final class Detection {
      * (odrust:minimize checks the test it was asked to explain).
      */
     public interface Preparation {
-        void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException;
+        void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+                throws MojoFailureException;
 
         /**
          * The part of the discovered suite to detect over (odrust:incremental: the test classes a
@@ -71,8 +72,15 @@ public final class Detection {
      * @param basedir the module's directory: order paths in the report are relative to it
      * @param reproduceGoal how to invoke odrust's reproduce goal on this project
      */
-    public Report run(DetectConfig config, DetectDirectory directory, JsonObject saved, long budgetMillis, Path basedir,
-            String reproduceGoal, Preparation preparation) throws MojoExecutionException, MojoFailureException {
+    public Report run(
+            DetectConfig config,
+            DetectDirectory directory,
+            JsonObject saved,
+            long budgetMillis,
+            Path basedir,
+            String reproduceGoal,
+            Preparation preparation)
+            throws MojoExecutionException, MojoFailureException {
         JsonObject suite;
         try {
             suite = Discovery.discover(module, out.resolve("discovery"), log);
@@ -96,27 +104,39 @@ public final class Detection {
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
-        log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.Words.count(tests, "test") + ", strategy "
+        log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.Words.count(tests, "test")
+                + ", strategy "
                 + config.strategy + ", "
-                + (config.rounds == Integer.MAX_VALUE ? "the whole schedule" : io.github.odrust.maven.Words.count(config.rounds, "round"))
+                + (config.rounds == Integer.MAX_VALUE
+                        ? "the whole schedule"
+                        : io.github.odrust.maven.Words.count(config.rounds, "round"))
                 + ", seed=" + config.seed
                 + " (the same run again: -Dodrust.seed=" + config.seed + ")"
                 + (config.shard != null ? ", shard " + config.shard + " of the plan's rounds" : "")
-                + (forks > 1 ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "") : "")
-                + (classloader ? ", rounds in shared JVMs with fresh class loaders once checked (odrust.isolation=classloader)" : ""));
+                + (forks > 1
+                        ? ", " + forks + " forks" + (isolate ? ", each experiment in its own working directory" : "")
+                        : "")
+                + (classloader
+                        ? ", rounds in shared JVMs with fresh class loaders once checked (odrust.isolation=classloader)"
+                        : ""));
 
         Report report;
         try {
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
                     .forks(forks, isolate)
                     .classloaderIsolation(classloader)
-                    .reportingWith((partial, complete) ->
-                            ReportWriter.write(ReportWriter.report(partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()), engine, out))
+                    .reportingWith((partial, complete) -> ReportWriter.write(
+                            ReportWriter.report(
+                                    partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()),
+                            engine,
+                            out))
                     .run();
-            report = Report.of(ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true, engine.version()));
+            report = Report.of(
+                    ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true, engine.version()));
             ReportWriter.write(report.json, engine, out);
         } catch (IOException e) {
-            throw new MojoExecutionException("odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "odrust detect could not write its results under " + out + ": " + e.getMessage(), e);
         }
         ConsoleReport.print(report, out, log);
         return report;

@@ -66,11 +66,19 @@ public final class Detector {
     private DetectSession session;
     /** When the last record was appended, and how long the main thread waited for experiments since. */
     private long mainSince = System.nanoTime();
+
     private long waitedNanos;
     private boolean isolate = true;
 
-    public Detector(TestModule module, Engine engine, JsonObject suite, DetectConfig config, ExperimentLog history, Path out,
-            long budgetMillis, Log log) {
+    public Detector(
+            TestModule module,
+            Engine engine,
+            JsonObject suite,
+            DetectConfig config,
+            ExperimentLog history,
+            Path out,
+            long budgetMillis,
+            Log log) {
         this.module = module;
         this.engine = engine;
         this.suite = suite;
@@ -154,13 +162,18 @@ public final class Detector {
                     if (warning != null) {
                         log.warn(warning);
                     }
-                } else if (!planShown && step.experiment != null && "round".equals(step.experiment.kind) && baselineMillis > 0) {
+                } else if (!planShown
+                        && step.experiment != null
+                        && "round".equals(step.experiment.kind)
+                        && baselineMillis > 0) {
                     // Random strategies: the rounds cost about one baseline run each.
                     planShown = true;
                     int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
                     long predicted = rounds * baselineMillis;
-                    log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round") + " of the whole suite, predicted "
-                            + duration(predicted) + " (" + seconds(baselineMillis) + " per round, as the baseline took; explanations"
+                    log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round")
+                            + " of the whole suite, predicted "
+                            + duration(predicted) + " (" + seconds(baselineMillis)
+                            + " per round, as the baseline took; explanations"
                             + " come on top)" + forksText() + cost0Text(baselineTime));
                     if (step.targeted != null) {
                         log.info("plan: " + step.targeted.text);
@@ -196,7 +209,9 @@ public final class Detector {
                 int inFlight = 0;
                 int appended = 0;
                 while (appended < batch.size()) {
-                    while (inFlight < forks && started < batch.size() && (!config.stopRounds || continuesAfterStop(batch.get(started)))) {
+                    while (inFlight < forks
+                            && started < batch.size()
+                            && (!config.stopRounds || continuesAfterStop(batch.get(started)))) {
                         int at = started++;
                         Experiment exp = batch.get(at);
                         Path orderFile = writeOrder(exp);
@@ -228,15 +243,24 @@ public final class Detector {
                         }
                         if ("baseline".equals(exp.kind)) {
                             baselineMillis = Math.max(baselineMillis, a.millis);
-                            baselineTime = history.history().get(history.size() - 1).getAsJsonObject().getAsJsonObject("time");
+                            baselineTime = history.history()
+                                    .get(history.size() - 1)
+                                    .getAsJsonObject()
+                                    .getAsJsonObject("time");
                         }
-                        if (recordOptions != null && "baseline".equals(exp.kind) && !a.result.results.isEmpty()
+                        if (recordOptions != null
+                                && "baseline".equals(exp.kind)
+                                && !a.result.results.isEmpty()
                                 && a.result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
-                            log.warn(config.strategy + ": the baseline recorded no static field access at all (the jvm-agent's"
-                                    + " recording did not start; its reason is in " + out.resolve("detect").resolve("exp-" + exp.id)
-                                    .resolve("jvm-1.log") + "): " + ("targeted".equals(config.strategy)
-                                    ? "no round is targeted, every round is random"
-                                    : "every pair of tests counts as possibly dependent, as in tuscan"));
+                            log.warn(config.strategy
+                                    + ": the baseline recorded no static field access at all (the jvm-agent's"
+                                    + " recording did not start; its reason is in "
+                                    + out.resolve("detect")
+                                            .resolve("exp-" + exp.id)
+                                            .resolve("jvm-1.log") + "): "
+                                    + ("targeted".equals(config.strategy)
+                                            ? "no round is targeted, every round is random"
+                                            : "every pair of tests counts as possibly dependent, as in tuscan"));
                         }
                         if ("round".equals(exp.kind)) {
                             roundMillis += a.millis;
@@ -245,10 +269,15 @@ public final class Detector {
                         next = session.next();
                         step = Engine.GSON.fromJson(next, NextStep.class);
                         boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
-                        log.info(progressLine(exp, step.progress, a.millis, roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks)
+                        log.info(progressLine(
+                                        exp,
+                                        step.progress,
+                                        a.millis,
+                                        roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks)
                                 + (ranShared ? "  (shared JVM)" : ""));
                         int found = step.progress.odFound + step.progress.nodFound;
-                        if (step.experiment != null && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
+                        if (step.experiment != null
+                                && (found != lastFound || System.nanoTime() - lastReport >= reportEvery)) {
                             long t = System.nanoTime();
                             reporter.write(session.summary(), false);
                             lastReport = System.nanoTime();
@@ -287,8 +316,9 @@ public final class Detector {
         long boot = time.get("boot_ms").getAsLong();
         long setup = time.get("setup_ms").getAsLong();
         long exit = time.get("exit_ms").getAsLong();
-        return "; start-up cost per experiment " + seconds(boot + setup + exit) + " in the baseline (JVM boot " + seconds(boot)
-                + ", JUnit start and first class " + seconds(setup) + ", launch and exit " + seconds(exit) + ")";
+        return "; start-up cost per experiment " + seconds(boot + setup + exit) + " in the baseline (JVM boot "
+                + seconds(boot) + ", JUnit start and first class " + seconds(setup) + ", launch and exit "
+                + seconds(exit) + ")";
     }
 
     /** Runs the rounds in shared JVMs with fresh class loaders once the module passed the check (docs/isolation.md). */
@@ -339,9 +369,11 @@ public final class Detector {
     }
 
     /** Runs one experiment (on a fork's thread): its own directory when several run at once. */
-    private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording, boolean inShared) throws Exception {
+    private Done runOne(int index, Experiment exp, Path orderFile, Path jar, Path recording, boolean inShared)
+            throws Exception {
         Path dir = out.resolve("detect").resolve("exp-" + exp.id);
-        OrderRunner runner = new OrderRunner(module, engine, suite, dir, log).quiet().classpathJar(jar);
+        OrderRunner runner =
+                new OrderRunner(module, engine, suite, dir, log).quiet().classpathJar(jar);
         SharedJvm shared = inShared ? isolation.take(jar) : null;
         if (shared != null) {
             runner.shared(shared);
@@ -352,18 +384,23 @@ public final class Detector {
         ForkDirectory isolated = null;
         if (forks > 1 && isolate) {
             try {
-                isolated = ForkDirectory.create(out.resolve("forks").resolve("exp-" + exp.id), module.jvm.workingDirectory, out);
+                isolated = ForkDirectory.create(
+                        out.resolve("forks").resolve("exp-" + exp.id), module.jvm.workingDirectory, out);
             } catch (IOException e) {
-                throw new MojoExecutionException("odrust could not make experiment " + exp.id + "'s own working directory under "
-                        + out.resolve("forks") + " (" + e.getMessage() + "). Run with -Dodrust.forks.isolate=false to run every"
-                        + " fork in the module's working directory, or -Dodrust.forks=1.", e);
+                throw new MojoExecutionException(
+                        "odrust could not make experiment " + exp.id + "'s own working directory under "
+                                + out.resolve("forks") + " (" + e.getMessage()
+                                + "). Run with -Dodrust.forks.isolate=false to run every"
+                                + " fork in the module's working directory, or -Dodrust.forks=1.",
+                        e);
             }
             runner.jvm(module.jvm.isolated(isolated.work, isolated.tmp));
         }
         long t0 = System.nanoTime();
         RunResult result;
         try {
-            result = runner.run(String.join("\n", exp.order), orderFile.getFileName().toString());
+            result = runner.run(
+                    String.join("\n", exp.order), orderFile.getFileName().toString());
         } finally {
             if (isolated != null) {
                 isolated.delete();
@@ -425,7 +462,11 @@ public final class Detector {
         Files.createDirectories(file.getParent());
         StringBuilder text = new StringBuilder("# odrust experiment " + exp.id + ": " + exp.kind);
         if (exp.round != null) {
-            text.append(" round ").append(exp.round).append(" (").append(exp.strategy).append(')');
+            text.append(" round ")
+                    .append(exp.round)
+                    .append(" (")
+                    .append(exp.strategy)
+                    .append(')');
         }
         text.append(", seed=").append(config.seed).append('\n');
         for (String t : exp.order) {
@@ -488,28 +529,42 @@ public final class Detector {
      * and predicted time, and for dependence-aware what it saves over tuscan.
      */
     static String planLine(PlanInfo plan) {
-        StringBuilder b = new StringBuilder("plan: ").append(plan.strategy).append(": ")
-                .append(plan.orders).append(" orders, ")
-                .append(plan.executions).append(" test executions, ")
-                .append(plan.pairs).append(" pairs to cover");
+        StringBuilder b = new StringBuilder("plan: ")
+                .append(plan.strategy)
+                .append(": ")
+                .append(plan.orders)
+                .append(" orders, ")
+                .append(plan.executions)
+                .append(" test executions, ")
+                .append(plan.pairs)
+                .append(" pairs to cover");
         if (plan.predictedMs != null) {
-            b.append(", predicted ").append(duration(plan.predictedMs))
-                    .append(" (").append(seconds(plan.cost0Ms)).append(" per JVM start + test times, from the baseline)");
+            b.append(", predicted ")
+                    .append(duration(plan.predictedMs))
+                    .append(" (")
+                    .append(seconds(plan.cost0Ms))
+                    .append(" per JVM start + test times, from the baseline)");
         }
         if (plan.usesTuscan()) {
-            b.append("; tuscan's orders, because covering only the ").append(plan.dependentPairs)
+            b.append("; tuscan's orders, because covering only the ")
+                    .append(plan.dependentPairs)
                     .append(" pairs that may interact was predicted to cost more");
         } else if (plan.tuscan != null) {
             PlanInfo t = plan.tuscan;
-            b.append("; tuscan would run ").append(t.orders).append(" orders, ")
-                    .append(t.executions).append(" test executions, ")
-                    .append(t.pairs).append(" pairs");
+            b.append("; tuscan would run ")
+                    .append(t.orders)
+                    .append(" orders, ")
+                    .append(t.executions)
+                    .append(" test executions, ")
+                    .append(t.pairs)
+                    .append(" pairs");
             if (t.predictedMs != null) {
                 b.append(", predicted ").append(duration(t.predictedMs));
             }
         }
         if (plan.unrecorded != null && plan.unrecorded > 0) {
-            b.append("; ").append(plan.unrecorded)
+            b.append("; ")
+                    .append(plan.unrecorded)
                     .append(" tests have no recorded field accesses and are treated as touching everything");
         }
         return b.toString();
@@ -558,14 +613,19 @@ public final class Detector {
      * One line per experiment, in columns that stay aligned however many rounds and experiments
      * there are (the seed is in the plan line, once).
      */
-    static String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis,
-            boolean stopRounds) {
+    static String progressLine(
+            Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis, boolean stopRounds) {
         return progressLine(exp, progress, millis, avgRoundMillis, stopRounds, false);
     }
 
     /** As above; for a shard ({@code sharded}) rounds count as this run's and name the plan's number. */
-    static String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis,
-            boolean stopRounds, boolean sharded) {
+    static String progressLine(
+            Experiment exp,
+            NextStep.Progress progress,
+            long millis,
+            long avgRoundMillis,
+            boolean stopRounds,
+            boolean sharded) {
         String kind = exp.kind;
         int done = progress.roundsDone;
         int total = progress.roundsTotal;
@@ -576,11 +636,17 @@ public final class Detector {
             boolean shard = sharded && exp.round != null;
             int number = shard ? done : exp.round;
             String round = String.format(java.util.Locale.ROOT, "%" + digits + "d/%d", number, total);
-            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", "round " + round,
+            b.append(String.format(
+                    java.util.Locale.ROOT,
+                    "%-16s %-30s",
+                    "round " + round,
                     shard ? exp.strategy + ", plan round " + exp.round : exp.strategy));
         } else {
             List<String> targets = exp.targets;
-            b.append(String.format(java.util.Locale.ROOT, "%-16s %-30s", kind,
+            b.append(String.format(
+                    java.util.Locale.ROOT,
+                    "%-16s %-30s",
+                    kind,
                     targets == null || targets.isEmpty() ? "" : Words.shortId(targets.get(0))));
         }
         b.append(String.format(java.util.Locale.ROOT, " %6.1fs", millis / 1000.0));
@@ -590,6 +656,4 @@ public final class Detector {
         b.append(String.format("  found %d OD, %d NOD", progress.odFound, progress.nodFound));
         return b.toString();
     }
-
-
 }

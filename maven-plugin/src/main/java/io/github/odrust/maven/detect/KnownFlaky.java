@@ -27,7 +27,8 @@ public final class KnownFlaky {
             throw new MojoFailureException("cannot read the known-flaky file " + file + ": " + e.getMessage());
         }
         if (!fresh.isEmpty()) {
-            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test" + (fresh.size() == 1 ? "" : "s")
+            throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test"
+                    + (fresh.size() == 1 ? "" : "s")
                     + " not listed in " + file + " (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", fresh)
                     + "\nFix them, or list them in that file (one test id per line) to accept them for now.");
         }

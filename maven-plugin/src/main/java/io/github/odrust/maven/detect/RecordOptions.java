@@ -18,9 +18,14 @@ public final class RecordOptions {
      * Logger types: a {@code static final Logger LOG} is read by nearly every test, and counting
      * each read as a possible write would make every pair of tests dependent.
      */
-    static final List<String> CONSTANT_TYPES = List.of("org.slf4j.Logger", "java.util.logging.Logger",
-            "org.apache.logging.log4j.Logger", "org.apache.log4j.Logger", "org.apache.commons.logging.Log",
-            "ch.qos.logback.classic.Logger", "java.lang.System$Logger");
+    static final List<String> CONSTANT_TYPES = List.of(
+            "org.slf4j.Logger",
+            "java.util.logging.Logger",
+            "org.apache.logging.log4j.Logger",
+            "org.apache.log4j.Logger",
+            "org.apache.commons.logging.Log",
+            "ch.qos.logback.classic.Logger",
+            "java.lang.System$Logger");
 
     private RecordOptions() {}
 

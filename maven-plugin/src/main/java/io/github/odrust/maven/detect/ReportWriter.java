@@ -27,8 +27,14 @@ public final class ReportWriter {
      * @param complete false for a report written while the run goes on (or left by one that was killed)
      * @param odrustVersion the engine's version, which made the report (odrust:repair refuses a report of another)
      */
-    public static JsonObject report(JsonObject summary, String module, Path basedir, Path out, String reproduceGoal,
-            boolean complete, String odrustVersion) {
+    public static JsonObject report(
+            JsonObject summary,
+            String module,
+            Path basedir,
+            Path out,
+            String reproduceGoal,
+            boolean complete,
+            String odrustVersion) {
         return report(summary, module, basedir, shard -> out, reproduceGoal, complete, odrustVersion);
     }
 
@@ -37,8 +43,14 @@ public final class ReportWriter {
      * directory of the run of shard {@code n} (0 for an entry without {@code shard}), whose
      * {@code orders/} hold its experiments' order files (odrust:merge).
      */
-    public static JsonObject report(JsonObject summary, String module, Path basedir, java.util.function.IntFunction<Path> outOf,
-            String reproduceGoal, boolean complete, String odrustVersion) {
+    public static JsonObject report(
+            JsonObject summary,
+            String module,
+            Path basedir,
+            java.util.function.IntFunction<Path> outOf,
+            String reproduceGoal,
+            boolean complete,
+            String odrustVersion) {
         JsonObject report = new JsonObject();
         report.addProperty("schema_version", SCHEMA_VERSION);
         report.addProperty("module", module);
@@ -50,11 +62,15 @@ public final class ReportWriter {
         report.add("explanations", explanations(report.getAsJsonArray("flaky")));
         for (JsonElement f : report.getAsJsonArray("flaky")) {
             JsonObject entry = f.getAsJsonObject();
-            Path out = outOf.apply(entry.has("shard") && !entry.get("shard").isJsonNull() ? entry.get("shard").getAsInt() : 0);
+            Path out = outOf.apply(
+                    entry.has("shard") && !entry.get("shard").isJsonNull()
+                            ? entry.get("shard").getAsInt()
+                            : 0);
             String failing = orderPath(basedir, out, entry.get("failing_experiment"));
             entry.addProperty("failing_order", failing);
             entry.addProperty("passing_order", orderPath(basedir, out, entry.get("passing_experiment")));
-            entry.addProperty("reproduce", failing == null ? null : "mvn " + reproduceGoal + " -Dodrust.order=" + failing);
+            entry.addProperty(
+                    "reproduce", failing == null ? null : "mvn " + reproduceGoal + " -Dodrust.order=" + failing);
         }
         return report;
     }
@@ -72,8 +88,11 @@ public final class ReportWriter {
             if (!kind.equals("victim") && !kind.equals("brittle")) {
                 continue;
             }
-            boolean done = entry.has("minimize_complete") && entry.get("minimize_complete").getAsBoolean();
-            int spent = entry.has("minimize_experiments") ? entry.get("minimize_experiments").getAsInt() : 0;
+            boolean done = entry.has("minimize_complete")
+                    && entry.get("minimize_complete").getAsBoolean();
+            int spent = entry.has("minimize_experiments")
+                    ? entry.get("minimize_experiments").getAsInt()
+                    : 0;
             if (spent > 0 || done) {
                 explained++;
                 finished += done ? 1 : 0;
@@ -89,15 +108,23 @@ public final class ReportWriter {
         if (experiment == null || experiment.isJsonNull()) {
             return null;
         }
-        Path file = out.resolve("orders").resolve("exp-" + experiment.getAsInt() + ".txt").toAbsolutePath();
+        Path file = out.resolve("orders")
+                .resolve("exp-" + experiment.getAsInt() + ".txt")
+                .toAbsolutePath();
         Path base = basedir.toAbsolutePath();
         return (file.startsWith(base) ? base.relativize(file) : file).toString().replace('\\', '/');
     }
 
     /** Writes report.json, report.html and surefire-reports/TEST-odrust.xml under {@code out}. */
     public static void write(JsonObject report, Engine engine, Path out) throws IOException {
-        atomicWrite(out.resolve("report.json"),
-                new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(report));
+        atomicWrite(
+                out.resolve("report.json"),
+                new GsonBuilder()
+                        .setPrettyPrinting()
+                        .disableHtmlEscaping()
+                        .serializeNulls()
+                        .create()
+                        .toJson(report));
         JsonObject request = new JsonObject();
         request.add("report", report);
         Rendered rendered = engine.call("render_report", request, Rendered.class);

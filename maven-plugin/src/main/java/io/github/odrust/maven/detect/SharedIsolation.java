@@ -46,10 +46,12 @@ final class SharedIsolation implements AutoCloseable {
     private RunResult baseline;
     /** Each test's outcomes over the baseline runs: one with several is flaky, and not compared. */
     private final Map<String, Set<String>> baselineOutcomes = new LinkedHashMap<>();
+
     private final List<Experiment> rounds = new ArrayList<>();
     private final List<RunResult> roundResults = new ArrayList<>();
     /** Null until checked; then "ok", or why the rounds stay in fresh JVMs. */
     private String verdict;
+
     private final boolean ownDirectories;
     private final java.util.Deque<Slot> idle = new java.util.ArrayDeque<>();
     private final Map<SharedJvm, Slot> slots = new java.util.IdentityHashMap<>();
@@ -71,7 +73,10 @@ final class SharedIsolation implements AutoCloseable {
         if ("baseline".equals(exp.kind)) {
             baselineExperiment = exp;
             baseline = result;
-            outcomes(result).forEach((t, o) -> baselineOutcomes.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(o));
+            outcomes(result)
+                    .forEach((t, o) -> baselineOutcomes
+                            .computeIfAbsent(t, k -> new LinkedHashSet<>())
+                            .add(o));
         } else if ("round".equals(exp.kind) && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
             rounds.add(exp);
             roundResults.add(result);
@@ -120,7 +125,8 @@ final class SharedIsolation implements AutoCloseable {
         ForkDirectory dir = null;
         TestJvm.Spec spec = module.jvm;
         if (ownDirectories) {
-            dir = ForkDirectory.create(out.resolve("forks").resolve("shared-" + started), module.jvm.workingDirectory, out);
+            dir = ForkDirectory.create(
+                    out.resolve("forks").resolve("shared-" + started), module.jvm.workingDirectory, out);
             spec = module.jvm.isolated(dir.work, dir.tmp);
         }
         SharedJvm jvm = SharedJvm.start(spec, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
@@ -142,7 +148,8 @@ final class SharedIsolation implements AutoCloseable {
     }
 
     private void retire(Slot slot) {
-        log.debug("odrust: shared JVM " + slot.number + " ended after " + slot.jvm.served() + " orders: " + slot.jvm.retired());
+        log.debug("odrust: shared JVM " + slot.number + " ended after " + slot.jvm.served() + " orders: "
+                + slot.jvm.retired());
         slots.remove(slot.jvm);
         try {
             slot.jvm.close();
@@ -197,8 +204,11 @@ final class SharedIsolation implements AutoCloseable {
             SharedJvm running = take(jar);
             RunResult shared;
             try {
-                shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log).quiet()
-                        .classpathJar(jar).shared(running).run(String.join("\n", orders.get(i)), names.get(i));
+                shared = new OrderRunner(module, engine, suite, dir.resolve("order-" + (i + 1)), log)
+                        .quiet()
+                        .classpathJar(jar)
+                        .shared(running)
+                        .run(String.join("\n", orders.get(i)), names.get(i));
             } finally {
                 give(running);
             }
@@ -213,8 +223,8 @@ final class SharedIsolation implements AutoCloseable {
                 firstDifference = differences.get(0) + " (" + names.get(i) + ", order " + (i + 1) + " of the check)";
             } else if (!running.notRestored().isEmpty()) {
                 // Every order would need a JVM of its own: nothing to gain, and a sign of JVM-wide state.
-                firstDifference = String.join("; ", running.notRestored()) + " (" + names.get(i) + "), which a shared JVM"
-                        + " cannot undo";
+                firstDifference = String.join("; ", running.notRestored()) + " (" + names.get(i)
+                        + "), which a shared JVM" + " cannot undo";
             }
         }
         JsonObject file = new JsonObject();
@@ -222,16 +232,29 @@ final class SharedIsolation implements AutoCloseable {
         file.add("not_compared", Engine.GSON.toJsonTree(flaky()));
         file.add("checked", checked);
         Path path = out.resolve("detect").resolve("isolation-check.json");
-        ReportWriter.atomicWrite(path, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(file));
+        ReportWriter.atomicWrite(
+                path,
+                new GsonBuilder()
+                        .setPrettyPrinting()
+                        .disableHtmlEscaping()
+                        .serializeNulls()
+                        .create()
+                        .toJson(file));
         if (firstDifference == null) {
             int skipped = flaky().size();
-            log.info("isolation=classloader: " + String.join(", ", names) + " gave every test the same outcome in a shared JVM"
-                    + " with fresh class loaders as in fresh JVMs" + (skipped == 0 ? "" : " (but " + io.github.odrust.maven.Words.count(
-                    skipped, "test") + " whose outcome changed between baseline runs, not compared)") + "; the other rounds run in"
+            log.info("isolation=classloader: " + String.join(", ", names)
+                    + " gave every test the same outcome in a shared JVM"
+                    + " with fresh class loaders as in fresh JVMs"
+                    + (skipped == 0
+                            ? ""
+                            : " (but " + io.github.odrust.maven.Words.count(skipped, "test")
+                                    + " whose outcome changed between baseline runs, not compared)")
+                    + "; the other rounds run in"
                     + " shared JVMs (the baseline, confirmations, alone runs and explanations in fresh JVMs)");
             return "ok";
         }
-        log.warn("isolation=classloader is not used for this module: " + firstDifference + ". A shared JVM keeps something"
+        log.warn("isolation=classloader is not used for this module: " + firstDifference
+                + ". A shared JVM keeps something"
                 + " a fresh one does not, so the rounds of this module run in fresh JVMs (details: " + path + ")");
         return firstDifference;
     }

@@ -26,8 +26,10 @@ final class DiagnoseFile {
         if (Files.isRegularFile(file)) {
             try {
                 JsonElement e = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
-                if (e.isJsonObject() && e.getAsJsonObject().has("entries")
-                        && version.equals(e.getAsJsonObject().get("odrust_version").getAsString())) {
+                if (e.isJsonObject()
+                        && e.getAsJsonObject().has("entries")
+                        && version.equals(
+                                e.getAsJsonObject().get("odrust_version").getAsString())) {
                     o = e.getAsJsonObject();
                 }
             } catch (IOException | RuntimeException unreadable) {
@@ -58,7 +60,13 @@ final class DiagnoseFile {
 
     static void write(Path file, JsonObject o) throws MojoExecutionException {
         try {
-            io.github.odrust.maven.detect.ReportWriter.atomicWrite(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o) + "\n");
+            io.github.odrust.maven.detect.ReportWriter.atomicWrite(
+                    file,
+                    new GsonBuilder()
+                                    .setPrettyPrinting()
+                                    .disableHtmlEscaping()
+                                    .create()
+                                    .toJson(o) + "\n");
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -71,7 +79,8 @@ final class DiagnoseFile {
     static void intoReport(Path report, JsonObject verdict, io.github.odrust.engine.Engine engine)
             throws MojoExecutionException {
         try {
-            JsonObject json = JsonParser.parseString(new String(Files.readAllBytes(report), StandardCharsets.UTF_8)).getAsJsonObject();
+            JsonObject json = JsonParser.parseString(new String(Files.readAllBytes(report), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
             String test = verdict.get("test").getAsString();
             JsonObject summary = json.has("summary") ? json.getAsJsonObject("summary") : json;
             JsonArray flaky = summary.getAsJsonArray("flaky");
@@ -85,8 +94,8 @@ final class DiagnoseFile {
             }
             io.github.odrust.maven.detect.ReportWriter.write(json, engine, report.getParent());
         } catch (IOException | RuntimeException e) {
-            throw new MojoExecutionException("cannot add the diagnosis of " + verdict.get("test") + " to " + report + ": "
-                    + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "cannot add the diagnosis of " + verdict.get("test") + " to " + report + ": " + e.getMessage(), e);
         }
     }
 }

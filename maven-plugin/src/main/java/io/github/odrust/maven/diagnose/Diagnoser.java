@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -138,8 +137,8 @@ public final class Diagnoser {
             try {
                 history.append(record);
             } catch (IOException e) {
-                throw new MojoExecutionException("could not record diagnose experiment " + step.experiment.id + ": "
-                        + e.getMessage(), e);
+                throw new MojoExecutionException(
+                        "could not record diagnose experiment " + step.experiment.id + ": " + e.getMessage(), e);
             }
             mine.add(record);
         }
@@ -161,7 +160,8 @@ public final class Diagnoser {
             throw new MojoExecutionException("cannot write " + options + ": " + ex.getMessage(), ex);
         }
         long start = System.nanoTime();
-        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
+        OrderRunner runner =
+                new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "diagnose experiment " + e.id);
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
@@ -184,13 +184,20 @@ public final class Diagnoser {
             }
         }
         String what = e.kind.equals("restore") ? "restore " + Words.count(e.fields.size(), "field") : e.kind;
-        log.info(String.format(Locale.ROOT, "  [diagnose %d] %s: %s %s (%.1f s)", e.id, what, Words.shortId(e.test),
-                mine.toUpperCase(Locale.ROOT), (System.nanoTime() - start) / 1e9));
+        log.info(String.format(
+                Locale.ROOT,
+                "  [diagnose %d] %s: %s %s (%.1f s)",
+                e.id,
+                what,
+                Words.shortId(e.test),
+                mine.toUpperCase(Locale.ROOT),
+                (System.nanoTime() - start) / 1e9));
         return record;
     }
 
     private String options(DiagnoseStep.Experiment e, Path capture, Path agentResult) {
-        StringBuilder b = new StringBuilder("# odrust:diagnose experiment " + e.id + " (docs/diagnose.md)\nmode diagnose\n");
+        StringBuilder b =
+                new StringBuilder("# odrust:diagnose experiment " + e.id + " (docs/diagnose.md)\nmode diagnose\n");
         for (File entry : module.classpath) {
             if (entry.isDirectory() && !entry.equals(module.agentJar)) {
                 b.append("root ").append(entry.getAbsolutePath()).append('\n');

@@ -19,8 +19,9 @@ public final class MinimizeTargets {
     /** Explains {@code test} (the value of {@code -Dodrust.test}) and only it. */
     public static void configure(DetectConfig config, String test) throws MojoFailureException {
         if (test == null || test.trim().isEmpty()) {
-            throw new MojoFailureException("name the test to explain: -Dodrust.test=pkg.Class#method (a victim or brittle"
-                    + " listed in target/odrust/report.json by odrust:detect)");
+            throw new MojoFailureException(
+                    "name the test to explain: -Dodrust.test=pkg.Class#method (a victim or brittle"
+                            + " listed in target/odrust/report.json by odrust:detect)");
         }
         config.minimize = true;
         config.minimizeOnly = List.of(test.trim());
@@ -36,7 +37,8 @@ public final class MinimizeTargets {
     }
 
     /** Each test named for minimization must be an order-dependent test of the recorded run. */
-    static void check(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history) throws MojoFailureException {
+    static void check(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+            throws MojoFailureException {
         if (config.minimizeOnly.isEmpty()) {
             return;
         }
@@ -52,8 +54,9 @@ public final class MinimizeTargets {
         }
         for (String t : config.minimizeOnly) {
             if (!od.contains(t)) {
-                throw new MojoFailureException("odrust.test=" + t + " is not an order-dependent test of the detection run in"
-                        + " target/odrust/detect/; " + (od.isEmpty() ? "that run found none." : "it found: " + String.join(", ", od)));
+                throw new MojoFailureException("odrust.test=" + t
+                        + " is not an order-dependent test of the detection run in" + " target/odrust/detect/; "
+                        + (od.isEmpty() ? "that run found none." : "it found: " + String.join(", ", od)));
             }
         }
     }

@@ -38,7 +38,8 @@ final class CappedLog implements Runnable {
 
     @Override
     public void run() {
-        try (InputStream input = in; OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
+        try (InputStream input = in;
+                OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
             byte[] buf = new byte[8192];
             long total = 0;
             long ringed = 0; // bytes that went past the head
@@ -59,7 +60,8 @@ final class CappedLog implements Runnable {
                 long cut = Math.max(0, ringed - ring.length);
                 if (cut > 0) {
                     out.write(("\n[odrust: " + cut + " bytes of output cut here; the log keeps the first " + head
-                            + " and the last " + ring.length + " of " + total + "]\n").getBytes(StandardCharsets.UTF_8));
+                                    + " and the last " + ring.length + " of " + total + "]\n")
+                            .getBytes(StandardCharsets.UTF_8));
                 }
                 int kept = (int) Math.min(ringed, ring.length);
                 int from = (int) ((ringed - kept) % ring.length);

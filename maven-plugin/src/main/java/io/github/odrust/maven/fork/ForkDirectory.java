@@ -23,6 +23,7 @@ public final class ForkDirectory {
     public final File work;
     /** Its {@code java.io.tmpdir}. */
     public final File tmp;
+
     private final Path root;
 
     private ForkDirectory(Path root) {

@@ -33,7 +33,8 @@ public final class ManifestJar {
         }
         a.put(Attributes.Name.CLASS_PATH, cp.toString());
         Files.createDirectories(base);
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream j = new JarOutputStream(out, manifest)) {
             j.flush();
         }
     }
@@ -67,7 +68,8 @@ public final class ManifestJar {
             if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-_.~+".indexOf(c) >= 0) {
                 b.append((char) c);
             } else {
-                b.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                b.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }

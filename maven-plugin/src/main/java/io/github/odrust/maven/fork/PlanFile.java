@@ -74,11 +74,20 @@ public final class PlanFile {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '\\': b.append("\\\\"); break;
-                case '\t': b.append("\\t"); break;
-                case '\n': b.append("\\n"); break;
-                case '\r': b.append("\\r"); break;
-                default: b.append(c);
+                case '\\':
+                    b.append("\\\\");
+                    break;
+                case '\t':
+                    b.append("\\t");
+                    break;
+                case '\n':
+                    b.append("\\n");
+                    break;
+                case '\r':
+                    b.append("\\r");
+                    break;
+                default:
+                    b.append(c);
             }
         }
         return b.toString();

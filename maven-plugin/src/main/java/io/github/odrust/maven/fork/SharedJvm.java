@@ -53,6 +53,7 @@ public final class SharedJvm implements AutoCloseable {
         public final TestJvm.Exit exit;
         /** Whether the agent finished the plan ({@code .done} written). */
         public final boolean done;
+
         public final List<String> leakedThreads;
         public final List<String> notRestored;
 
@@ -92,7 +93,8 @@ public final class SharedJvm implements AutoCloseable {
      * Runs {@code plan} (whose events go to {@code events}) and waits for it, calling
      * {@code watcher} as it goes; at the timeout the JVM and its children are killed.
      */
-    public Served run(Path plan, Path events, int timeoutSeconds, TestJvm.Watcher watcher) throws IOException, InterruptedException {
+    public Served run(Path plan, Path events, int timeoutSeconds, TestJvm.Watcher watcher)
+            throws IOException, InterruptedException {
         if (!usable()) {
             throw new IllegalStateException("the shared JVM cannot run another order: " + retired());
         }
@@ -107,8 +109,11 @@ public final class SharedJvm implements AutoCloseable {
         } catch (IOException e) {
             // It ended since it was last asked (its standard input is closed): nothing ran.
             retired = "it ended before the order (" + e.getMessage() + ")";
-            return new Served(new TestJvm.Exit(process.isAlive() ? 0 : process.exitValue(), false, 0, new ArrayList<>()), false,
-                    new ArrayList<>(), new ArrayList<>());
+            return new Served(
+                    new TestJvm.Exit(process.isAlive() ? 0 : process.exitValue(), false, 0, new ArrayList<>()),
+                    false,
+                    new ArrayList<>(),
+                    new ArrayList<>());
         }
         boolean timedOut = false;
         long nextPoll = start;
@@ -134,7 +139,8 @@ public final class SharedJvm implements AutoCloseable {
         List<String> notRestored = new ArrayList<>();
         boolean finished = Files.exists(done);
         if (finished) {
-            JsonObject d = JsonParser.parseString(new String(Files.readAllBytes(done), StandardCharsets.UTF_8)).getAsJsonObject();
+            JsonObject d = JsonParser.parseString(new String(Files.readAllBytes(done), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
             strings(d.get("leaked_threads"), leaked);
             strings(d.get("not_restored"), notRestored);
         } else {
@@ -151,7 +157,8 @@ public final class SharedJvm implements AutoCloseable {
             retired = "it ran " + served + " orders, the most one shared JVM runs";
         }
         int exitCode = process.isAlive() ? 0 : process.exitValue();
-        return new Served(new TestJvm.Exit(exitCode, timedOut, millis, new ArrayList<>()), finished, leaked, notRestored);
+        return new Served(
+                new TestJvm.Exit(exitCode, timedOut, millis, new ArrayList<>()), finished, leaked, notRestored);
     }
 
     private static void strings(JsonElement e, List<String> into) {

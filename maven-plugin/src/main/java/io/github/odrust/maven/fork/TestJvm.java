@@ -95,8 +95,14 @@ public final class TestJvm {
         return cmd;
     }
 
-    public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher) throws IOException, InterruptedException {
-        return watch(start(spec, command(spec, classpathJar, plan)), spec.timeoutSeconds, log, LOG_HEAD_BYTES, LOG_TAIL_BYTES,
+    public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher)
+            throws IOException, InterruptedException {
+        return watch(
+                start(spec, command(spec, classpathJar, plan)),
+                spec.timeoutSeconds,
+                log,
+                LOG_HEAD_BYTES,
+                LOG_TAIL_BYTES,
                 watcher);
     }
 
@@ -116,8 +122,10 @@ public final class TestJvm {
         try {
             process = pb.start();
         } catch (IOException e) {
-            throw new IOException("could not start the test JVM '" + spec.java + "': " + e.getMessage()
-                    + ". Check Surefire's <jvm> setting or the toolchain.", e);
+            throw new IOException(
+                    "could not start the test JVM '" + spec.java + "': " + e.getMessage()
+                            + ". Check Surefire's <jvm> setting or the toolchain.",
+                    e);
         }
         return process;
     }

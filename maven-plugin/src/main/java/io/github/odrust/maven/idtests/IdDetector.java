@@ -1,6 +1,5 @@
 package io.github.odrust.maven.idtests;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -86,7 +85,8 @@ public final class IdDetector {
             return null;
         }
         try {
-            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).getAsJsonObject();
+            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -113,7 +113,8 @@ public final class IdDetector {
         request.add("history", history.history());
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
-                + Words.count(settings.cleanRuns, "clean run") + ", calls from " + (settings.filter.any ? "any code" : "the module's code")
+                + Words.count(settings.cleanRuns, "clean run") + ", calls from "
+                + (settings.filter.any ? "any code" : "the module's code")
                 + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
         JsonObject outcome;
@@ -128,7 +129,8 @@ public final class IdDetector {
             try {
                 history.append(record);
             } catch (IOException e) {
-                throw new MojoExecutionException("could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
+                throw new MojoExecutionException(
+                        "could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
             }
         }
         return write(outcome, reproduceTemplate);
@@ -142,11 +144,12 @@ public final class IdDetector {
             if (saved != null && !saved.equals(wanted) && Files.exists(dir)) {
                 Path aside = aside();
                 Files.move(dir, aside);
-                log.info("odrust detect-id: the earlier run in " + dir + " had other settings (" + saved + "); its evidence"
-                        + " is kept in " + aside);
+                log.info("odrust detect-id: the earlier run in " + dir + " had other settings (" + saved
+                        + "); its evidence" + " is kept in " + aside);
             }
             Files.createDirectories(dir);
-            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file) ? ExperimentLog.load(file)
+            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
+                    ? ExperimentLog.load(file)
                     : ExperimentLog.create(file);
             ReportWriter.atomicWrite(dir.resolve("settings.json"), Engine.GSON.toJson(wanted) + "\n");
             return history;
@@ -156,7 +159,7 @@ public final class IdDetector {
     }
 
     private Path aside() {
-        for (int i = 1;; i++) {
+        for (int i = 1; ; i++) {
             Path p = dir.resolveSibling("id.previous-" + i);
             if (!Files.exists(p)) {
                 return p;
@@ -172,13 +175,23 @@ public final class IdDetector {
         try {
             Files.createDirectories(expDir);
             Files.deleteIfExists(shuffleLog);
-            Files.write(options, Shuffle.options(module, settings.filter, e.seed, e.only, track, shuffleLog,
-                    "odrust:detect-id experiment " + e.id).getBytes(StandardCharsets.UTF_8));
+            Files.write(
+                    options,
+                    Shuffle.options(
+                                    module,
+                                    settings.filter,
+                                    e.seed,
+                                    e.only,
+                                    track,
+                                    shuffleLog,
+                                    "odrust:detect-id experiment " + e.id)
+                            .getBytes(StandardCharsets.UTF_8));
         } catch (IOException ex) {
             throw new MojoExecutionException("cannot write " + options + ": " + ex.getMessage(), ex);
         }
         long start = System.nanoTime();
-        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
+        OrderRunner runner =
+                new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
@@ -188,9 +201,12 @@ public final class IdDetector {
         record.addProperty("count", Math.max(shuffled.count, shuffled.maxIndex));
         record.add("calls", shuffled.calls);
         if (shuffled.count < 0) {
-            record.addProperty("error", result.jvms.size() > 1
-                    ? "the order ran in " + result.jvms.size() + " JVMs (one ended early): call numbers restarted"
-                    : "the test JVM did not exit normally: the count of shuffled calls is missing");
+            record.addProperty(
+                    "error",
+                    result.jvms.size() > 1
+                            ? "the order ran in " + result.jvms.size()
+                                    + " JVMs (one ended early): call numbers restarted"
+                            : "the test JVM did not exit normally: the count of shuffled calls is missing");
         }
         int failed = 0;
         for (RunResult.TestResult r : result.results) {
@@ -198,11 +214,17 @@ public final class IdDetector {
                 failed++;
             }
         }
-        String what = e.kind + (e.seed == null ? "" : " seed " + e.seed)
+        String what = e.kind
+                + (e.seed == null ? "" : " seed " + e.seed)
                 + (e.only != null && e.only.size() > 0 ? " only " + Shuffle.onlyText(e.only) : "")
                 + (e.test == null ? "" : ": " + Words.shortId(e.test));
-        log.info(String.format(Locale.ROOT, "  [id %d] %s: %s, %s (%.1f s)", e.id, what,
-                failed == 0 ? "all pass" : failed + " failed", Words.count(Math.max(0, shuffled.count), "call") + " counted",
+        log.info(String.format(
+                Locale.ROOT,
+                "  [id %d] %s: %s, %s (%.1f s)",
+                e.id,
+                what,
+                failed == 0 ? "all pass" : failed + " failed",
+                Words.count(Math.max(0, shuffled.count), "call") + " counted",
                 (System.nanoTime() - start) / 1e9));
         return record;
     }
@@ -220,8 +242,11 @@ public final class IdDetector {
         JsonObject rendered = engine.call("id_report", request, JsonObject.class);
         try {
             ReportWriter.atomicWrite(dir.resolve("report.json"), Engine.GSON.toJson(report) + "\n");
-            ReportWriter.atomicWrite(dir.resolve("report.html"), rendered.get("html").getAsString());
-            ReportWriter.atomicWrite(dir.resolve("surefire-reports").resolve("TEST-odrust-id.xml"), rendered.get("xml").getAsString());
+            ReportWriter.atomicWrite(
+                    dir.resolve("report.html"), rendered.get("html").getAsString());
+            ReportWriter.atomicWrite(
+                    dir.resolve("surefire-reports").resolve("TEST-odrust-id.xml"),
+                    rendered.get("xml").getAsString());
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write the ID report in " + dir + ": " + e.getMessage(), e);
         }

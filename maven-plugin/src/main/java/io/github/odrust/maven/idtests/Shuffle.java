@@ -32,9 +32,10 @@ public final class Shuffle {
             if (filter != null && !filter.trim().isEmpty()) {
                 String v = filter.trim();
                 if (!v.equals("any") && !v.equals("project")) {
-                    throw new MojoFailureException("odrust.id.filter=" + v + " is not a filter: use project (the default: only"
-                            + " calls made by the module's own code are shuffled) or any (calls made by any code outside the JDK,"
-                            + " libraries included)");
+                    throw new MojoFailureException(
+                            "odrust.id.filter=" + v + " is not a filter: use project (the default: only"
+                                    + " calls made by the module's own code are shuffled) or any (calls made by any code outside the JDK,"
+                                    + " libraries included)");
                 }
                 f.any = v.equals("any");
             }
@@ -45,8 +46,9 @@ public final class Shuffle {
                         continue;
                     }
                     if (prefix.contains("/") || prefix.contains(" ")) {
-                        throw new MojoFailureException("odrust.id.include: '" + prefix + "' is not a dotted class-name prefix;"
-                                + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json");
+                        throw new MojoFailureException(
+                                "odrust.id.include: '" + prefix + "' is not a dotted class-name prefix;"
+                                        + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json");
                     }
                     f.include.add(prefix);
                 }
@@ -55,8 +57,7 @@ public final class Shuffle {
         }
     }
 
-    private Shuffle() {
-    }
+    private Shuffle() {}
 
     /** {@code 5}, {@code 3-7}: the ranges of {@code -Dodrust.id.only}, flattened to [from, to] pairs. */
     public static List<long[]> parseOnly(String value) throws MojoFailureException {
@@ -77,15 +78,22 @@ public final class Shuffle {
             } catch (NumberFormatException e) {
                 // below
             }
-            throw new MojoFailureException("odrust.id.only: '" + p + "' is not a call number or range; write the shuffled"
-                    + " calls to shuffle, numbered from 1, e.g. -Dodrust.id.only=5 or -Dodrust.id.only=3-7,12");
+            throw new MojoFailureException(
+                    "odrust.id.only: '" + p + "' is not a call number or range; write the shuffled"
+                            + " calls to shuffle, numbered from 1, e.g. -Dodrust.id.only=5 or -Dodrust.id.only=3-7,12");
         }
         return out;
     }
 
     /** The agent's options file for one run. */
-    public static String options(TestModule module, Filter filter, Long seed, JsonArray only, boolean trackAllocations,
-            Path log, String title) {
+    public static String options(
+            TestModule module,
+            Filter filter,
+            Long seed,
+            JsonArray only,
+            boolean trackAllocations,
+            Path log,
+            String title) {
         StringBuilder b = new StringBuilder("# " + title + " (docs/id-tests.md)\nmode shuffle\n");
         for (File entry : filter.extraRoots) {
             b.append("root ").append(entry.getAbsolutePath()).append('\n');
@@ -109,7 +117,9 @@ public final class Shuffle {
                 JsonArray range = r.getAsJsonArray();
                 long from = range.get(0).getAsLong();
                 long to = range.get(1).getAsLong();
-                b.append("only ").append(from == to ? String.valueOf(from) : from + "-" + to).append('\n');
+                b.append("only ")
+                        .append(from == to ? String.valueOf(from) : from + "-" + to)
+                        .append('\n');
             }
         }
         if (trackAllocations) {

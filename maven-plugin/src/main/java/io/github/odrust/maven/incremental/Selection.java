@@ -92,7 +92,8 @@ public final class Selection {
         try {
             write(dir.resolve("selection.json"), selectionFile);
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot write " + dir.resolve("selection.json") + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "cannot write " + dir.resolve("selection.json") + ": " + e.getMessage(), e);
         }
         print(testClassNames.size());
         Set<String> selected = new LinkedHashSet<>();
@@ -117,14 +118,17 @@ public final class Selection {
         if (full) {
             // an unusable state file went to the engine as none: say what was wrong with it
             // (without a state the engine compares no build, so only selectAll can outrank it)
-            String why = stateProblem != null && !selectAll ? stateProblem : response.get("why_full").getAsString();
+            String why = stateProblem != null && !selectAll
+                    ? stateProblem
+                    : response.get("why_full").getAsString();
             log.info("odrust incremental: a full run: " + why);
         } else {
             log.info("odrust incremental: " + changed.size() + " changed " + (changed.size() == 1 ? "class" : "classes")
                     + " since the saved state (" + state + ")");
             for (JsonElement c : changed) {
                 JsonObject o = c.getAsJsonObject();
-                log.info("  changed  " + o.get("class").getAsString() + " (" + o.get("why").getAsString() + ")");
+                log.info("  changed  " + o.get("class").getAsString() + " ("
+                        + o.get("why").getAsString() + ")");
             }
         }
         log.info("odrust incremental: " + selected.size() + " of " + total + " test classes selected"
@@ -150,8 +154,11 @@ public final class Selection {
             return com.google.gson.JsonNull.INSTANCE;
         }
         try {
-            JsonObject file = JsonParser.parseString(new String(Files.readAllBytes(state), StandardCharsets.UTF_8)).getAsJsonObject();
-            if (!file.has("file_version") || file.get("file_version").getAsInt() != STATE_FILE_VERSION || !file.has("state")) {
+            JsonObject file = JsonParser.parseString(new String(Files.readAllBytes(state), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
+            if (!file.has("file_version")
+                    || file.get("file_version").getAsInt() != STATE_FILE_VERSION
+                    || !file.has("state")) {
                 stateProblem = state + " is not a state file this odrust writes";
                 return com.google.gson.JsonNull.INSTANCE;
             }
@@ -180,7 +187,8 @@ public final class Selection {
         try {
             write(state, file);
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot save the incremental state to " + state + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "cannot save the incremental state to " + state + ": " + e.getMessage(), e);
         }
         log.info("odrust incremental: state saved to " + state + " (the next run compares with it)");
     }
@@ -195,7 +203,8 @@ public final class Selection {
      * settings and test JVM, its test classpath (paths, in order) and the resources in its class
      * directories; the module's directory and the local repository are placeholders.
      */
-    public static String buildFingerprint(TestModule module, Path basedir, String localRepository) throws MojoExecutionException {
+    public static String buildFingerprint(TestModule module, Path basedir, String localRepository)
+            throws MojoExecutionException {
         StringBuilder b = new StringBuilder();
         // Not the pom's bytes: what a pom change can do to the tests shows in what follows (the
         // Surefire settings, the test JVM, the classpath) or in the class files the engine
@@ -248,11 +257,15 @@ public final class Selection {
             Path dir = f.toPath();
             java.util.List<Path> files;
             try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-                files = walk.filter(p -> Files.isRegularFile(p) && !p.toString().endsWith(".class")).sorted()
+                files = walk.filter(p -> Files.isRegularFile(p) && !p.toString().endsWith(".class"))
+                        .sorted()
                         .collect(java.util.stream.Collectors.toList());
             }
             for (Path p : files) {
-                all.append(dir.relativize(p)).append(' ').append(CodeDigest.sha256(Files.readAllBytes(p))).append('\n');
+                all.append(dir.relativize(p))
+                        .append(' ')
+                        .append(CodeDigest.sha256(Files.readAllBytes(p)))
+                        .append('\n');
             }
         }
         return CodeDigest.sha256(all.toString().getBytes(StandardCharsets.UTF_8));
@@ -261,8 +274,15 @@ public final class Selection {
     static void write(Path file, JsonObject o) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, (new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create().toJson(o) + "\n")
-                .getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                tmp,
+                (new GsonBuilder()
+                                        .setPrettyPrinting()
+                                        .disableHtmlEscaping()
+                                        .serializeNulls()
+                                        .create()
+                                        .toJson(o) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -52,8 +52,9 @@ final class CandidateCompiler {
     /** Thrown when no compiler is available (Maven runs on a JRE). */
     static final class NoCompilerException extends Exception {
         NoCompilerException() {
-            super("odrust:repair compiles candidate patches with the JDK's compiler, and Maven runs on a Java runtime without"
-                    + " one (" + System.getProperty("java.home") + "); run Maven with a JDK (JAVA_HOME)");
+            super(
+                    "odrust:repair compiles candidate patches with the JDK's compiler, and Maven runs on a Java runtime without"
+                            + " one (" + System.getProperty("java.home") + "); run Maven with a JDK (JAVA_HOME)");
         }
     }
 
@@ -72,9 +73,16 @@ final class CandidateCompiler {
         Files.createDirectories(source.getParent());
         Files.createDirectories(classes);
         Files.write(source, text.getBytes(encoding));
-        List<String> options = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
+        List<String> options = new ArrayList<>(List.of(
+                "-d",
+                classes.toString(),
+                "-classpath",
                 classpath.stream().map(File::getPath).collect(Collectors.joining(File.pathSeparator)),
-                "-encoding", encoding.name(), "-proc:none", "-nowarn", "-g"));
+                "-encoding",
+                encoding.name(),
+                "-proc:none",
+                "-nowarn",
+                "-g"));
         if (release != null && !release.isEmpty() && sourceOnly) {
             options.addAll(List.of("-source", release, "-target", release));
         } else if (release != null && !release.isEmpty()) {
@@ -84,7 +92,9 @@ final class CandidateCompiler {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         Writer out = new StringWriter();
         try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, Locale.ROOT, encoding)) {
-            boolean ok = compiler.getTask(out, files, diagnostics, options, null, files.getJavaFileObjects(source.toFile())).call();
+            boolean ok = compiler.getTask(
+                            out, files, diagnostics, options, null, files.getJavaFileObjects(source.toFile()))
+                    .call();
             if (ok) {
                 return null;
             }
@@ -92,8 +102,14 @@ final class CandidateCompiler {
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
             if (d.getKind() == Diagnostic.Kind.ERROR) {
                 // "cannot find symbol; symbol: variable config; location: class FooTest"
-                return "line " + d.getLineNumber() + ": " + String.join("; ", java.util.Arrays.stream(d.getMessage(Locale.ROOT)
-                        .split("\\R")).map(String::trim).filter(l -> !l.isEmpty()).toArray(String[]::new));
+                return "line " + d.getLineNumber() + ": "
+                        + String.join(
+                                "; ",
+                                java.util.Arrays.stream(
+                                                d.getMessage(Locale.ROOT).split("\\R"))
+                                        .map(String::trim)
+                                        .filter(l -> !l.isEmpty())
+                                        .toArray(String[]::new));
             }
         }
         String printed = out.toString().trim();

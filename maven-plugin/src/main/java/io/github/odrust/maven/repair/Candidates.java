@@ -9,8 +9,6 @@ import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,13 +35,20 @@ final class Candidates {
     private final Log log;
     /** Candidates compiled in this run, and those that did not compile (with the error), by key. */
     private final Set<String> compiled = new HashSet<>();
+
     private final Map<String, String> compileErrors = new HashMap<>();
     /** The source files patches may edit, by the test they are edited for: the flaky tests' and polluters'. */
     private final Map<String, Editable> editables = new HashMap<>();
     /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
     private String codeDigest;
 
-    Candidates(Engine engine, TestModule module, JsonObject suite, Path dir, JavaSources sources, CandidateCompiler compiler,
+    Candidates(
+            Engine engine,
+            TestModule module,
+            JsonObject suite,
+            Path dir,
+            JavaSources sources,
+            CandidateCompiler compiler,
             Log log) {
         this.engine = engine;
         this.module = module;
@@ -85,8 +90,13 @@ final class Candidates {
     }
 
     /** Builds, compiles and runs one experiment; returns its record. */
-    JsonObject run(RepairStep.Experiment e, Map<String, FixCode> fixes, String fingerprint, boolean victim,
-            ExperimentLog history) throws MojoExecutionException {
+    JsonObject run(
+            RepairStep.Experiment e,
+            Map<String, FixCode> fixes,
+            String fingerprint,
+            boolean victim,
+            ExperimentLog history)
+            throws MojoExecutionException {
         JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         Path classes = null;
@@ -135,7 +145,8 @@ final class Candidates {
                     return notCompiled(record, e, error);
                 }
             } catch (IOException | CandidateCompiler.NoCompilerException ex) {
-                throw new MojoExecutionException("odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
+                throw new MojoExecutionException(
+                        "odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
             }
             compiled.add(key);
         }
@@ -154,11 +165,12 @@ final class Candidates {
         }
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
-        progress(e, io.github.odrust.maven.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
-                + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
+        progress(
+                e,
+                io.github.odrust.maven.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
+                        + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
     }
-
 
     private JsonObject notCompiled(JsonObject record, RepairStep.Experiment e, String error) {
         record.addProperty("compile_error", error);
@@ -172,8 +184,11 @@ final class Candidates {
         JsonArray wanted = Engine.GSON.toJsonTree(order).getAsJsonArray();
         for (com.google.gson.JsonElement el : history.history()) {
             JsonObject r = el.getAsJsonObject();
-            if (r.has("candidate") && key.equals(r.get("candidate").getAsString()) && wanted.equals(r.get("order"))
-                    && (!r.has("compile_error") || r.get("compile_error").isJsonNull()) && !r.has("reused_from")) {
+            if (r.has("candidate")
+                    && key.equals(r.get("candidate").getAsString())
+                    && wanted.equals(r.get("order"))
+                    && (!r.has("compile_error") || r.get("compile_error").isJsonNull())
+                    && !r.has("reused_from")) {
                 return r;
             }
         }
@@ -191,8 +206,9 @@ final class Candidates {
     }
 
     private void progress(RepairStep.Experiment e, String what) {
-        String candidate = e.source == null ? "no patch" : e.placement + ", " + e.statements.size() + " statement"
-                + (e.statements.size() == 1 ? "" : "s");
+        String candidate = e.source == null
+                ? "no patch"
+                : e.placement + ", " + e.statements.size() + " statement" + (e.statements.size() == 1 ? "" : "s");
         log.info(String.format(Locale.ROOT, "repair exp %4d  %-22s %-24s %s", e.id, e.check, candidate, what));
     }
 
@@ -203,12 +219,15 @@ final class Candidates {
                     + " (with the module's own reset code; see odrust:diagnose)";
         }
         return victim
-                ? "odrust: undoes what " + polluter + " leaves behind, which fails\n" + test + " (from the cleaner " + source + ")"
-                : "odrust: sets up what " + test + " needs and does not set\nitself (from the state-setter " + source + ")";
+                ? "odrust: undoes what " + polluter + " leaves behind, which fails\n" + test + " (from the cleaner "
+                        + source + ")"
+                : "odrust: sets up what " + test + " needs and does not set\nitself (from the state-setter " + source
+                        + ")";
     }
 
     static Patcher.Placement placement(String p) {
-        return "test".equals(p) ? Patcher.Placement.TEST
+        return "test".equals(p)
+                ? Patcher.Placement.TEST
                 : "polluter-teardown".equals(p) ? Patcher.Placement.TEARDOWN : Patcher.Placement.SETUP;
     }
 
@@ -230,7 +249,8 @@ final class Candidates {
         try {
             codeDigest = io.github.odrust.maven.run.CodeDigest.of(module);
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot read the module's classes to fingerprint them: " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "cannot read the module's classes to fingerprint them: " + e.getMessage(), e);
         }
         return codeDigest;
     }

@@ -27,6 +27,7 @@ public final class DetectInput {
     public final Report report;
     /** The results of detect's first baseline run of the original order; empty when none is recorded. */
     final JsonArray baseline;
+
     private String goal = "odrust:repair";
     private String verb = "repairs";
 
@@ -41,20 +42,24 @@ public final class DetectInput {
     }
 
     /** Loads report.json for {@code goal} (named in messages), which {@code verb} the OD tests. */
-    public static DetectInput load(Path out, String engineVersion, String goal, String verb) throws MojoFailureException {
+    public static DetectInput load(Path out, String engineVersion, String goal, String verb)
+            throws MojoFailureException {
         Path file = out.resolve("report.json");
         if (!Files.isRegularFile(file)) {
             throw new MojoFailureException(goal + " found no detection results: " + file + " does not exist. Run"
                     + " `mvn odrust:detect` first; " + goal + " " + verb + " the victims and brittles it found"
-                    + (goal.equals("odrust:repair") ? " (and, after `mvn odrust:detect-id`, the implementation-dependent tests"
-                    + " that finds)." : "."));
+                    + (goal.equals("odrust:repair")
+                            ? " (and, after `mvn odrust:detect-id`, the implementation-dependent tests"
+                                    + " that finds)."
+                            : "."));
         }
         JsonObject json;
         try {
-            json = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)).getAsJsonObject();
+            json = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
         } catch (IOException | RuntimeException e) {
-            throw new MojoFailureException("cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again"
-                    + " to write it anew.");
+            throw new MojoFailureException("cannot read " + file + " (" + e.getMessage()
+                    + "); run `mvn odrust:detect` again" + " to write it anew.");
         }
         int schema = json.has("schema_version") ? json.get("schema_version").getAsInt() : -1;
         if (schema != ReportWriter.SCHEMA_VERSION) {
@@ -64,17 +69,21 @@ public final class DetectInput {
         JsonElement version = json.get("odrust_version");
         String made = version == null || version.isJsonNull() ? null : version.getAsString();
         if (!engineVersion.equals(made)) {
-            throw new MojoFailureException(file + " was made by " + (made == null ? "an older odrust" : "odrust " + made)
-                    + ", and this is odrust " + engineVersion + ": its ids and orders may mean something else here. Run"
-                    + " `mvn odrust:detect` again with this odrust (-Dodrust.resume=true reuses the experiments already run).");
+            throw new MojoFailureException(
+                    file + " was made by " + (made == null ? "an older odrust" : "odrust " + made)
+                            + ", and this is odrust " + engineVersion
+                            + ": its ids and orders may mean something else here. Run"
+                            + " `mvn odrust:detect` again with this odrust (-Dodrust.resume=true reuses the experiments already run).");
         }
         Report report;
         try {
             report = Report.of(json);
         } catch (RuntimeException e) {
-            throw new MojoFailureException("cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again.");
+            throw new MojoFailureException(
+                    "cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again.");
         }
-        DetectInput in = new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
+        DetectInput in =
+                new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
         in.goal = goal;
         in.verb = verb;
         return in;
@@ -82,7 +91,8 @@ public final class DetectInput {
 
     /** The OD tests to repair: all victims and brittles, or the one named by {@code -Dodrust.test}. */
     public List<Summary.FlakyTest> targets(String only) throws MojoFailureException {
-        List<Summary.FlakyTest> od = report.summary.flaky.stream().filter(Summary.FlakyTest::isOrderDependent)
+        List<Summary.FlakyTest> od = report.summary.flaky.stream()
+                .filter(Summary.FlakyTest::isOrderDependent)
                 .collect(Collectors.toList());
         if (only == null || only.trim().isEmpty()) {
             return od;
@@ -90,21 +100,27 @@ public final class DetectInput {
         String given = only.trim();
         // The short form the console prints (Class#method) names a test when only one matches.
         List<Summary.FlakyTest> shortMatches = report.summary.flaky.stream()
-                .filter(f -> f.test.endsWith("." + given) || f.test.endsWith("$" + given)).collect(Collectors.toList());
+                .filter(f -> f.test.endsWith("." + given) || f.test.endsWith("$" + given))
+                .collect(Collectors.toList());
         boolean exact = report.summary.flaky.stream().anyMatch(f -> f.test.equals(given));
         String id = !exact && shortMatches.size() == 1 ? shortMatches.get(0).test : given;
         for (Summary.FlakyTest f : report.summary.flaky) {
             if (f.test.equals(id)) {
                 if (!f.isOrderDependent()) {
-                    throw new MojoFailureException(id + " is " + ("nod".equals(f.kind) ? "a NOD test (it fails and passes in the"
-                            + " same order)" : "not classified yet") + " in " + reportFile
+                    throw new MojoFailureException(id + " is "
+                            + ("nod".equals(f.kind)
+                                    ? "a NOD test (it fails and passes in the" + " same order)"
+                                    : "not classified yet")
+                            + " in " + reportFile
                             + "; " + goal + " " + verb + " victims and brittles (order-dependent tests).");
                 }
                 return List.of(f);
             }
         }
         throw new MojoFailureException("-Dodrust.test=" + id + " is not an order-dependent test of " + reportFile + "; "
-                + (od.isEmpty() ? "that report has none." : "it has: " + od.stream().map(f -> f.test).collect(Collectors.joining(", "))));
+                + (od.isEmpty()
+                        ? "that report has none."
+                        : "it has: " + od.stream().map(f -> f.test).collect(Collectors.joining(", "))));
     }
 
     boolean complete() {

@@ -51,8 +51,7 @@ import java.util.stream.Collectors;
  * compiles and verifies each candidate.
  */
 final class DexFix {
-    private DexFix() {
-    }
+    private DexFix() {}
 
     /** One candidate: the patched source text and a one-line description, or why the rewrite does not apply. */
     static final class Result {
@@ -107,8 +106,14 @@ final class DexFix {
         }
     }
 
-    private static final String[] REFLECTION = {"getDeclaredFields", "getFields", "getDeclaredMethods", "getMethods",
-        "getDeclaredConstructors", "getConstructors"};
+    private static final String[] REFLECTION = {
+        "getDeclaredFields",
+        "getFields",
+        "getDeclaredMethods",
+        "getMethods",
+        "getDeclaredConstructors",
+        "getConstructors"
+    };
 
     /**
      * HashToLinkedHash: the {@code new HashMap} (or {@code new HashSet}) creations on {@code line}
@@ -129,8 +134,12 @@ final class DexFix {
         String linked = "Linked" + simple;
         try {
             Src s = Src.parse(source, line);
-            List<ObjectCreationExpr> creations = onLine(s.cu.findAll(ObjectCreationExpr.class,
-                    e -> e.getType().getNameAsString().equals(simple)), line, e -> e.getType().getName());
+            List<ObjectCreationExpr> creations = onLine(
+                    s.cu.findAll(
+                            ObjectCreationExpr.class,
+                            e -> e.getType().getNameAsString().equals(simple)),
+                    line,
+                    e -> e.getType().getName());
             if (creations.isEmpty()) {
                 return reason(s.where(line) + " has no `new " + simple + "` expression");
             }
@@ -149,8 +158,8 @@ final class DexFix {
                     }
                     name = linked;
                 } else if (!s.isJavaUtil(simple)) {
-                    notes.add(simple + " is not java.util." + simple + " here (the file neither imports java.util." + simple
-                            + " nor java.util.*, or declares its own)");
+                    notes.add(simple + " is not java.util." + simple + " here (the file neither imports java.util."
+                            + simple + " nor java.util.*, or declares its own)");
                     continue;
                 } else {
                     Optional<ImportDeclaration> anchor = s.singleImport("java.util." + simple, false);
@@ -164,10 +173,13 @@ final class DexFix {
                 edits.add(s.replace(t.getName(), simple, name));
                 String before = s.creation(e, null);
                 String after = s.creation(e, name);
-                results.add(Result.patched(s.apply(edits), before + " at " + Src.at(e, creations) + " becomes " + after + note));
+                results.add(Result.patched(
+                        s.apply(edits), before + " at " + Src.at(e, creations) + " becomes " + after + note));
             }
-            return results.isEmpty() ? reason(s.where(line) + " has no `new java.util." + simple + "` expression: "
-                    + String.join("; ", notes)) : results;
+            return results.isEmpty()
+                    ? reason(s.where(line) + " has no `new java.util." + simple + "` expression: "
+                            + String.join("; ", notes))
+                    : results;
         } catch (NotApplicable n) {
             return reason(n.getMessage());
         }
@@ -195,7 +207,8 @@ final class DexFix {
      */
     static List<Result> sortReflection(String source, int line, String method, boolean java8) {
         if (!List.of(REFLECTION).contains(method)) {
-            throw new IllegalArgumentException("SortFields sorts the arrays of " + String.join(", ", REFLECTION) + ", not " + method);
+            throw new IllegalArgumentException(
+                    "SortFields sorts the arrays of " + String.join(", ", REFLECTION) + ", not " + method);
         }
         String prefix;
         String suffix;
@@ -219,24 +232,41 @@ final class DexFix {
         }
         String how = "java.util.Arrays.stream(...).sorted(...).toArray(...)";
         if (!java8) {
-            String type = method.endsWith("Fields") ? "java.lang.reflect.Field" : method.endsWith("Methods")
-                    ? "java.lang.reflect.Method" : "java.lang.reflect.Constructor<?>";
-            String compare = type.endsWith("Constructor<?>") ? "return x.toString().compareTo(y.toString());"
+            String type = method.endsWith("Fields")
+                    ? "java.lang.reflect.Field"
+                    : method.endsWith("Methods") ? "java.lang.reflect.Method" : "java.lang.reflect.Constructor<?>";
+            String compare = type.endsWith("Constructor<?>")
+                    ? "return x.toString().compareTo(y.toString());"
                     : "int c = x.getName().compareTo(y.getName()); return c != 0 ? c : x.toString().compareTo(y.toString());";
-            prefix = "new Object() { " + type + "[] sorted(" + type + "[] a) { java.util.Arrays.sort(a, new java.util.Comparator<"
-                    + type + ">() { public int compare(" + type + " x, " + type + " y) { " + compare + " } }); return a; } }.sorted(";
+            prefix = "new Object() { " + type + "[] sorted(" + type
+                    + "[] a) { java.util.Arrays.sort(a, new java.util.Comparator<" + type + ">() { public int compare("
+                    + type + " x, " + type + " y) { " + compare + " } }); return a; } }.sorted(";
             suffix = ")";
             how = "Arrays.sort with a Comparator, for Java 7";
         }
         try {
             Src s = Src.parse(source, line);
-            List<MethodCallExpr> calls = onLine(s.cu.findAll(MethodCallExpr.class, c -> c.getNameAsString().equals(method)
-                    && c.getArguments().isEmpty() && c.getScope().isPresent()), line, MethodCallExpr::getName);
+            List<MethodCallExpr> calls = onLine(
+                    s.cu.findAll(
+                            MethodCallExpr.class,
+                            c -> c.getNameAsString().equals(method)
+                                    && c.getArguments().isEmpty()
+                                    && c.getScope().isPresent()),
+                    line,
+                    MethodCallExpr::getName);
             if (calls.isEmpty()) {
-                boolean reference = s.cu.findAll(MethodReferenceExpr.class, r -> r.getIdentifier().equals(method)).stream()
-                        .anyMatch(r -> spans(r, line));
-                return reason(s.where(line) + " has no `." + method + "()` call" + (reference
-                        ? " (it has a method reference ::" + method + "; SortFields rewrites calls only)" : ""));
+                boolean reference =
+                        s
+                                .cu
+                                .findAll(
+                                        MethodReferenceExpr.class,
+                                        r -> r.getIdentifier().equals(method))
+                                .stream()
+                                .anyMatch(r -> spans(r, line));
+                return reason(s.where(line) + " has no `." + method + "()` call"
+                        + (reference
+                                ? " (it has a method reference ::" + method + "; SortFields rewrites calls only)"
+                                : ""));
             }
             List<Result> results = new ArrayList<>();
             List<String> notes = new ArrayList<>();
@@ -251,8 +281,9 @@ final class DexFix {
                     continue;
                 }
                 List<Edit> edits = List.of(s.insert(s.begin(c), prefix), s.insert(s.end(c), suffix));
-                results.add(Result.patched(s.apply(edits), "SortFields: " + call + " at " + Src.at(c, calls) + " is sorted " + order
-                        + " (" + how + ")"));
+                results.add(Result.patched(
+                        s.apply(edits),
+                        "SortFields: " + call + " at " + Src.at(c, calls) + " is sorted " + order + " (" + how + ")"));
             }
             return results.isEmpty() ? reason(s.where(line) + ": " + String.join("; ", notes)) : results;
         } catch (NotApplicable n) {
@@ -263,31 +294,46 @@ final class DexFix {
     /** Whether the call is already {@code Arrays.stream(call).sorted(..)}. */
     private static boolean alreadySorted(MethodCallExpr c) {
         Node p = c.getParentNode().orElse(null);
-        if (!(p instanceof MethodCallExpr) || !((MethodCallExpr) p).getNameAsString().equals("stream")) {
+        if (!(p instanceof MethodCallExpr)
+                || !((MethodCallExpr) p).getNameAsString().equals("stream")) {
             return false;
         }
         Node q = p.getParentNode().orElse(null);
-        return q instanceof MethodCallExpr && ((MethodCallExpr) q).getNameAsString().equals("sorted")
+        return q instanceof MethodCallExpr
+                && ((MethodCallExpr) q).getNameAsString().equals("sorted")
                 && ((MethodCallExpr) q).getScope().map(x -> x == p).orElse(false);
     }
 
     /** Truth's order-checking calls that {@code .inOrder()} can follow. */
-    private static final List<String> TRUTH_ORDERED = List.of("containsExactly", "containsExactlyElementsIn",
-            "containsExactlyEntriesIn", "containsAtLeast", "containsAtLeastElementsIn", "containsAtLeastEntriesIn");
+    private static final List<String> TRUTH_ORDERED = List.of(
+            "containsExactly",
+            "containsExactlyElementsIn",
+            "containsExactlyEntriesIn",
+            "containsAtLeast",
+            "containsAtLeastElementsIn",
+            "containsAtLeastEntriesIn");
 
     /** The calls ChangeContainsExactly looks at besides AssertJ's and Hamcrest's. */
-    private static final List<String> RELAXED = List.of("inOrder", "containsExactlyElementsIn", "assertEquals",
-            "assertArrayEquals", "assertIterableEquals");
+    private static final List<String> RELAXED = List.of(
+            "inOrder", "containsExactlyElementsIn", "assertEquals", "assertArrayEquals", "assertIterableEquals");
 
     /** AssertJ's exact-order assertions and their order-insensitive twins. */
-    private static final Map<String, String> ASSERTJ = Map.of("containsExactly", "containsExactlyInAnyOrder",
-            "containsExactlyElementsOf", "containsExactlyInAnyOrderElementsOf",
-            "containsExactlyEntriesOf", "containsExactlyInAnyOrderEntriesOf");
+    private static final Map<String, String> ASSERTJ = Map.of(
+            "containsExactly",
+            "containsExactlyInAnyOrder",
+            "containsExactlyElementsOf",
+            "containsExactlyInAnyOrderElementsOf",
+            "containsExactlyEntriesOf",
+            "containsExactlyInAnyOrderEntriesOf");
 
     /** Hamcrest's in-order matchers: the method, its any-order twin, their classes in org.hamcrest.collection. */
     private static final Map<String, String[]> HAMCREST = Map.of(
-            "contains", new String[] {"containsInAnyOrder", "IsIterableContainingInOrder", "IsIterableContainingInAnyOrder"},
-            "arrayContaining", new String[] {"arrayContainingInAnyOrder", "IsArrayContainingInOrder", "IsArrayContainingInAnyOrder"});
+            "contains",
+                    new String[] {"containsInAnyOrder", "IsIterableContainingInOrder", "IsIterableContainingInAnyOrder"
+                    },
+            "arrayContaining",
+                    new String[] {"arrayContainingInAnyOrder", "IsArrayContainingInOrder", "IsArrayContainingInAnyOrder"
+                    });
 
     private static final String MATCHERS = "org.hamcrest.Matchers";
     private static final String COLLECTION = "org.hamcrest.collection.";
@@ -308,24 +354,32 @@ final class DexFix {
     static List<Result> changeContainsExactly(String source, int line) {
         try {
             Src s = Src.parse(source, line);
-            List<Statement> spanning = s.cu.findAll(Statement.class, st -> !(st instanceof BlockStmt) && spans(st, line));
+            List<Statement> spanning =
+                    s.cu.findAll(Statement.class, st -> !(st instanceof BlockStmt) && spans(st, line));
             List<Statement> statements = spanning.stream()
-                    .filter(st -> spanning.stream().noneMatch(o -> o != st && o.isDescendantOf(st))).collect(Collectors.toList());
+                    .filter(st -> spanning.stream().noneMatch(o -> o != st && o.isDescendantOf(st)))
+                    .collect(Collectors.toList());
             if (statements.isEmpty()) {
                 return reason(s.where(line) + " is in no statement");
             }
             List<MethodCallExpr> calls = new ArrayList<>();
             for (Statement st : statements) {
-                calls.addAll(st.findAll(MethodCallExpr.class, c -> c.findAncestor(Statement.class).orElse(null) == st));
+                calls.addAll(st.findAll(
+                        MethodCallExpr.class,
+                        c -> c.findAncestor(Statement.class).orElse(null) == st));
             }
-            calls.removeIf(c -> !RELAXED.contains(c.getNameAsString()) && !HAMCREST.containsKey(c.getNameAsString())
-                    && !ASSERTJ.containsKey(c.getNameAsString()) || followedByInOrder(c));
+            calls.removeIf(c -> !RELAXED.contains(c.getNameAsString())
+                            && !HAMCREST.containsKey(c.getNameAsString())
+                            && !ASSERTJ.containsKey(c.getNameAsString())
+                    || followedByInOrder(c));
             calls.sort(Comparator.comparingInt(c -> s.begin(c.getName())));
             List<Result> results = new ArrayList<>();
             List<String> notes = new ArrayList<>();
             for (MethodCallExpr c : calls) {
                 String name = c.getNameAsString();
-                if (name.equals("inOrder") && c.getArguments().isEmpty() && c.getScope().isPresent()
+                if (name.equals("inOrder")
+                        && c.getArguments().isEmpty()
+                        && c.getScope().isPresent()
                         && c.getScope().get() instanceof MethodCallExpr
                         && TRUTH_ORDERED.contains(((MethodCallExpr) c.getScope().get()).getNameAsString())) {
                     truthInOrder(s, c, calls, results, notes);
@@ -340,14 +394,18 @@ final class DexFix {
                     }
                 } else if (HAMCREST.containsKey(name)) {
                     hamcrest(s, c, calls, results, notes);
-                } else if (name.equals("assertEquals") || name.equals("assertArrayEquals") || name.equals("assertIterableEquals")) {
-                    notes.add(name + " compares in order, and it has no order-insensitive equivalent without knowing the"
-                            + " types (a List against a Set, arrays, maps)");
+                } else if (name.equals("assertEquals")
+                        || name.equals("assertArrayEquals")
+                        || name.equals("assertIterableEquals")) {
+                    notes.add(
+                            name + " compares in order, and it has no order-insensitive equivalent without knowing the"
+                                    + " types (a List against a Set, arrays, maps)");
                 }
             }
             if (results.isEmpty()) {
                 return reason(s.where(line) + " has no order-sensitive assertion to relax (AssertJ containsExactly,"
-                        + " Hamcrest contains, Truth .inOrder())" + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
+                        + " Hamcrest contains, Truth .inOrder())"
+                        + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
             }
             return results;
         } catch (NotApplicable n) {
@@ -357,12 +415,14 @@ final class DexFix {
 
     private static boolean followedByInOrder(MethodCallExpr c) {
         Node p = c.getParentNode().orElse(null);
-        return p instanceof MethodCallExpr && ((MethodCallExpr) p).getNameAsString().equals("inOrder")
+        return p instanceof MethodCallExpr
+                && ((MethodCallExpr) p).getNameAsString().equals("inOrder")
                 && ((MethodCallExpr) p).getScope().map(x -> x == c).orElse(false);
     }
 
-    private static void truthInOrder(Src s, MethodCallExpr inOrder, List<MethodCallExpr> calls, List<Result> results,
-            List<String> notes) throws NotApplicable {
+    private static void truthInOrder(
+            Src s, MethodCallExpr inOrder, List<MethodCallExpr> calls, List<Result> results, List<String> notes)
+            throws NotApplicable {
         MethodCallExpr ordered = (MethodCallExpr) inOrder.getScope().get();
         int from = s.end(ordered);
         int to = s.end(inOrder);
@@ -370,27 +430,37 @@ final class DexFix {
             notes.add(".inOrder() after " + ordered.getNameAsString() + "(...) has comments around it; not removed");
             return;
         }
-        results.add(Result.patched(s.apply(List.of(new Edit(from, to, ""))), "Truth: .inOrder() after "
-                + ordered.getNameAsString() + "(...) at " + Src.at(inOrder, calls) + " removed (without it the assertion ignores order)"));
+        results.add(Result.patched(
+                s.apply(List.of(new Edit(from, to, ""))),
+                "Truth: .inOrder() after " + ordered.getNameAsString() + "(...) at " + Src.at(inOrder, calls)
+                        + " removed (without it the assertion ignores order)"));
     }
 
-    private static void assertj(Src s, MethodCallExpr c, List<MethodCallExpr> calls, List<Result> results) throws NotApplicable {
+    private static void assertj(Src s, MethodCallExpr c, List<MethodCallExpr> calls, List<Result> results)
+            throws NotApplicable {
         String name = c.getNameAsString();
         List<String> targets = new ArrayList<>(List.of(ASSERTJ.get(name)));
-        boolean entries = name.equals("containsExactly") && !c.getArguments().isEmpty() && c.getArguments().stream()
-                .allMatch(a -> a instanceof MethodCallExpr && ((MethodCallExpr) a).getNameAsString().equals("entry"));
+        boolean entries = name.equals("containsExactly")
+                && !c.getArguments().isEmpty()
+                && c.getArguments().stream()
+                        .allMatch(a -> a instanceof MethodCallExpr
+                                && ((MethodCallExpr) a).getNameAsString().equals("entry"));
         if (entries) {
             targets.add("containsOnly");
         }
         for (String target : targets) {
-            String extra = target.equals("containsOnly") ? " (for a Map, whose assertion has no containsExactlyInAnyOrder;"
-                    + " on a List it would let duplicates pass)" : "";
-            results.add(Result.patched(s.apply(List.of(s.replace(c.getName(), name, target))), "AssertJ: " + name + "( at "
-                    + Src.at(c, calls) + " becomes " + target + "(" + extra));
+            String extra = target.equals("containsOnly")
+                    ? " (for a Map, whose assertion has no containsExactlyInAnyOrder;"
+                            + " on a List it would let duplicates pass)"
+                    : "";
+            results.add(Result.patched(
+                    s.apply(List.of(s.replace(c.getName(), name, target))),
+                    "AssertJ: " + name + "( at " + Src.at(c, calls) + " becomes " + target + "(" + extra));
         }
     }
 
-    private static void hamcrest(Src s, MethodCallExpr c, List<MethodCallExpr> calls, List<Result> results, List<String> notes)
+    private static void hamcrest(
+            Src s, MethodCallExpr c, List<MethodCallExpr> calls, List<Result> results, List<String> notes)
             throws NotApplicable {
         String name = c.getNameAsString();
         String[] twin = HAMCREST.get(name);
@@ -428,7 +498,8 @@ final class DexFix {
             // A single static import shadows on-demand ones; the class's own method shadows every import.
             Optional<String> single = s.staticSingle(target);
             boolean own = s.enclosingDeclares(c, target);
-            boolean hamcrestSingle = single.isPresent() && (single.get().equals(MATCHERS) || single.get().equals(anyOrderClass));
+            boolean hamcrestSingle = single.isPresent()
+                    && (single.get().equals(MATCHERS) || single.get().equals(anyOrderClass));
             boolean onDemand = s.onDemand(MATCHERS, true) || s.onDemand(anyOrderClass, true);
             if (!own && (hamcrestSingle || single.isEmpty() && onDemand)) {
                 edits.add(s.replace(c.getName(), name, target));
@@ -445,8 +516,10 @@ final class DexFix {
                 note = " (import static " + targetClass + "." + target + " added)";
             }
         }
-        results.add(Result.patched(s.apply(edits), "Hamcrest: " + s.text.substring(s.begin(c), s.end(c.getName())) + "( at "
-                + Src.at(c, calls) + " becomes " + rewritten + note));
+        results.add(Result.patched(
+                s.apply(edits),
+                "Hamcrest: " + s.text.substring(s.begin(c), s.end(c.getName())) + "( at " + Src.at(c, calls)
+                        + " becomes " + rewritten + note));
     }
 
     /** JSON libraries a JSONAssertion rewrite may use, best first. */
@@ -476,13 +549,15 @@ final class DexFix {
     static List<Result> jsonAssertion(String source, String method, List<JsonLibrary> libraries) {
         try {
             Src s = Src.parse(source, 1);
-            List<MethodDeclaration> methods = s.cu.findAll(MethodDeclaration.class, m -> m.getNameAsString().equals(method)
-                    && m.getBody().isPresent());
+            List<MethodDeclaration> methods = s.cu.findAll(
+                    MethodDeclaration.class,
+                    m -> m.getNameAsString().equals(method) && m.getBody().isPresent());
             if (methods.isEmpty()) {
                 return reason(s.file() + " has no method " + method + " with a body");
             }
             if (libraries.isEmpty()) {
-                return reason("no JSON library on the test classpath (JSONassert, Gson or Jackson) to compare JSON texts with");
+                return reason(
+                        "no JSON library on the test classpath (JSONassert, Gson or Jackson) to compare JSON texts with");
             }
             JsonLibrary lib = libraries.get(0);
             List<Result> results = new ArrayList<>();
@@ -501,14 +576,21 @@ final class DexFix {
                         edits.add(throwsEdit(s, m));
                         throwsNote = "; " + method + " declares throws Exception";
                     }
-                    results.add(Result.patched(s.apply(edits), "JSONAssertion: the assertion at line " + c.getBegin().get().line
-                            + " compares JSON as JSON (" + (lib == JsonLibrary.JSONASSERT ? "JSONAssert, strict"
-                            : lib == JsonLibrary.JACKSON ? "Jackson's readTree" : "Gson's JsonParser") + ")" + throwsNote));
+                    results.add(Result.patched(
+                            s.apply(edits),
+                            "JSONAssertion: the assertion at line "
+                                    + c.getBegin().get().line
+                                    + " compares JSON as JSON ("
+                                    + (lib == JsonLibrary.JSONASSERT
+                                            ? "JSONAssert, strict"
+                                            : lib == JsonLibrary.JACKSON ? "Jackson's readTree" : "Gson's JsonParser")
+                                    + ")" + throwsNote));
                 }
             }
             if (results.isEmpty()) {
-                return reason(method + " in " + s.file() + " compares no JSON text literal (assertEquals or AssertJ isEqualTo"
-                        + " with a string starting with { or [)");
+                return reason(
+                        method + " in " + s.file() + " compares no JSON text literal (assertEquals or AssertJ isEqualTo"
+                                + " with a string starting with { or [)");
             }
             return results;
         } catch (NotApplicable n) {
@@ -519,7 +601,8 @@ final class DexFix {
     /** The edit that makes {@code c} compare JSON as JSON, or null when it is no such assertion. */
     private static Edit jsonEdit(Src s, MethodCallExpr c, JsonLibrary lib) throws NotApplicable {
         String name = c.getNameAsString();
-        if (name.equals("assertEquals") && (c.getArguments().size() == 2 || c.getArguments().size() == 3)) {
+        if (name.equals("assertEquals")
+                && (c.getArguments().size() == 2 || c.getArguments().size() == 3)) {
             List<Expression> args = c.getArguments();
             int json = -1;
             for (int i = 0; i < args.size(); i++) {
@@ -544,16 +627,26 @@ final class DexFix {
             if (lib == JsonLibrary.JSONASSERT) {
                 String exp = json < actual ? expectedText : actualText;
                 String act = json < actual ? actualText : expectedText;
-                return s.replace(c, whole, "org.skyscreamer.jsonassert.JSONAssert.assertEquals(" + exp + ", " + act + ", true)");
+                return s.replace(
+                        c, whole, "org.skyscreamer.jsonassert.JSONAssert.assertEquals(" + exp + ", " + act + ", true)");
             }
             // keep the call (and its message); parse both sides
             List<Edit> inner = new ArrayList<>();
-            inner.add(new Edit(s.begin(args.get(json)) - s.begin(c), s.end(args.get(json)) - s.begin(c), parse(lib, expectedText)));
-            inner.add(new Edit(s.begin(args.get(actual)) - s.begin(c), s.end(args.get(actual)) - s.begin(c), parse(lib, actualText)));
+            inner.add(new Edit(
+                    s.begin(args.get(json)) - s.begin(c),
+                    s.end(args.get(json)) - s.begin(c),
+                    parse(lib, expectedText)));
+            inner.add(new Edit(
+                    s.begin(args.get(actual)) - s.begin(c),
+                    s.end(args.get(actual)) - s.begin(c),
+                    parse(lib, actualText)));
             return s.replace(c, whole, applyTo(whole, inner));
         }
-        if (name.equals("isEqualTo") && c.getArguments().size() == 1 && isJsonLiteral(c.getArgument(0))
-                && c.getScope().isPresent() && c.getScope().get() instanceof MethodCallExpr
+        if (name.equals("isEqualTo")
+                && c.getArguments().size() == 1
+                && isJsonLiteral(c.getArgument(0))
+                && c.getScope().isPresent()
+                && c.getScope().get() instanceof MethodCallExpr
                 && ((MethodCallExpr) c.getScope().get()).getNameAsString().equals("assertThat")
                 && ((MethodCallExpr) c.getScope().get()).getArguments().size() == 1) {
             MethodCallExpr assertThat = (MethodCallExpr) c.getScope().get();
@@ -562,12 +655,18 @@ final class DexFix {
             String actualText = s.text.substring(s.begin(actualExpr), s.end(actualExpr));
             String whole = s.text.substring(s.begin(c), s.end(c));
             if (lib == JsonLibrary.JSONASSERT) {
-                return s.replace(c, whole, "org.skyscreamer.jsonassert.JSONAssert.assertEquals(" + expectedText + ", "
-                        + actualText + ", true)");
+                return s.replace(
+                        c,
+                        whole,
+                        "org.skyscreamer.jsonassert.JSONAssert.assertEquals(" + expectedText + ", " + actualText
+                                + ", true)");
             }
             List<Edit> inner = new ArrayList<>();
-            inner.add(new Edit(s.begin(actualExpr) - s.begin(c), s.end(actualExpr) - s.begin(c), parse(lib, actualText)));
-            inner.add(new Edit(s.begin(c.getArgument(0)) - s.begin(c), s.end(c.getArgument(0)) - s.begin(c),
+            inner.add(
+                    new Edit(s.begin(actualExpr) - s.begin(c), s.end(actualExpr) - s.begin(c), parse(lib, actualText)));
+            inner.add(new Edit(
+                    s.begin(c.getArgument(0)) - s.begin(c),
+                    s.end(c.getArgument(0)) - s.begin(c),
                     parse(lib, expectedText)));
             return s.replace(c, whole, applyTo(whole, inner));
         }
@@ -618,7 +717,9 @@ final class DexFix {
     private static boolean throwsException(MethodDeclaration m) {
         return m.getThrownExceptions().stream().anyMatch(t -> {
             String n = t.asString();
-            return n.equals("Exception") || n.equals("java.lang.Exception") || n.equals("Throwable")
+            return n.equals("Exception")
+                    || n.equals("java.lang.Exception")
+                    || n.equals("Throwable")
                     || n.equals("java.lang.Throwable");
         });
     }
@@ -639,9 +740,11 @@ final class DexFix {
 
     /** The nodes that begin on {@code line} (or whose {@code anchor} does), else those that span it; in source order. */
     private static <N extends Node> List<N> onLine(List<N> nodes, int line, Function<N, Node> anchor) {
-        List<N> starting = nodes.stream().filter(n -> beginLine(n) == line || beginLine(anchor.apply(n)) == line)
+        List<N> starting = nodes.stream()
+                .filter(n -> beginLine(n) == line || beginLine(anchor.apply(n)) == line)
                 .collect(Collectors.toList());
-        List<N> found = starting.isEmpty() ? nodes.stream().filter(n -> spans(n, line)).collect(Collectors.toList()) : starting;
+        List<N> found =
+                starting.isEmpty() ? nodes.stream().filter(n -> spans(n, line)).collect(Collectors.toList()) : starting;
         found.sort(Comparator.comparing((N n) -> n.getBegin().get()));
         return found;
     }
@@ -687,7 +790,11 @@ final class DexFix {
         }
     }
 
-    private enum Library { ASSERTJ, TRUTH, UNKNOWN }
+    private enum Library {
+        ASSERTJ,
+        TRUTH,
+        UNKNOWN
+    }
 
     /** One parsed source: its text, line starts and separator, its compilation unit. */
     private static final class Src {
@@ -713,7 +820,9 @@ final class DexFix {
         static Src parse(String text, int line) throws NotApplicable {
             ParseResult<CompilationUnit> r = JavaSources.parser().parse(text);
             if (!r.isSuccessful() || r.getResult().isEmpty()) {
-                String problem = r.getProblems().isEmpty() ? "unknown problem" : r.getProblems().get(0).getVerboseMessage();
+                String problem = r.getProblems().isEmpty()
+                        ? "unknown problem"
+                        : r.getProblems().get(0).getVerboseMessage();
                 throw new NotApplicable("cannot parse the source: " + problem.split("\\R", 2)[0]);
             }
             Src s = new Src(text, r.getResult().get());
@@ -725,11 +834,14 @@ final class DexFix {
 
         /** The file's name as its public top-level type gives it, else the name of its first type. */
         String file() {
-            Optional<TypeDeclaration<?>> pub = cu.getTypes().stream().filter(TypeDeclaration::isPublic).findFirst();
+            Optional<TypeDeclaration<?>> pub =
+                    cu.getTypes().stream().filter(TypeDeclaration::isPublic).findFirst();
             if (pub.isPresent()) {
                 return pub.get().getNameAsString() + ".java";
             }
-            return cu.getTypes().isEmpty() ? "the source" : "the source of " + cu.getType(0).getNameAsString();
+            return cu.getTypes().isEmpty()
+                    ? "the source"
+                    : "the source of " + cu.getType(0).getNameAsString();
         }
 
         String where(int line) {
@@ -765,8 +877,8 @@ final class DexFix {
             int b = begin(n);
             int e = end(n);
             if (e > this.text.length() || !this.text.substring(b, e).equals(expected)) {
-                throw new NotApplicable("the parser's position of " + expected + " at line " + n.getBegin().get().line
-                        + " does not match the text (tabs or unusual line ends?)");
+                throw new NotApplicable("the parser's position of " + expected + " at line "
+                        + n.getBegin().get().line + " does not match the text (tabs or unusual line ends?)");
             }
             return new Edit(b, e, text);
         }
@@ -806,29 +918,42 @@ final class DexFix {
                 String written = text.substring(begin(t), end(t));
                 type = (written.substring(0, nb) + name + written.substring(ne)).replaceAll("\\s*\\R\\s*", " ");
             }
-            return "new " + type + (e.getArguments().isEmpty() ? "()" : "(...)") + (e.getAnonymousClassBody().isPresent() ? " {...}" : "");
+            return "new " + type + (e.getArguments().isEmpty() ? "()" : "(...)")
+                    + (e.getAnonymousClassBody().isPresent() ? " {...}" : "");
         }
 
         /** The single-type (or single static) import of exactly {@code name}. */
         Optional<ImportDeclaration> singleImport(String name, boolean isStatic) {
-            return cu.getImports().stream().filter(i -> i.isStatic() == isStatic && !i.isAsterisk()
-                    && i.getNameAsString().equals(name)).findFirst();
+            return cu.getImports().stream()
+                    .filter(i -> i.isStatic() == isStatic
+                            && !i.isAsterisk()
+                            && i.getNameAsString().equals(name))
+                    .findFirst();
         }
 
         boolean onDemand(String name, boolean isStatic) {
-            return cu.getImports().stream().anyMatch(i -> i.isStatic() == isStatic && i.isAsterisk() && i.getNameAsString().equals(name));
+            return cu.getImports().stream()
+                    .anyMatch(i -> i.isStatic() == isStatic
+                            && i.isAsterisk()
+                            && i.getNameAsString().equals(name));
         }
 
         /** Whether the file declares a type or type parameter named {@code simple}. */
         boolean declares(String simple) {
-            return !cu.findAll(TypeDeclaration.class, t -> t.getNameAsString().equals(simple)).isEmpty()
-                    || !cu.findAll(TypeParameter.class, t -> t.getNameAsString().equals(simple)).isEmpty();
+            return !cu.findAll(TypeDeclaration.class, t -> t.getNameAsString().equals(simple))
+                            .isEmpty()
+                    || !cu.findAll(TypeParameter.class, t -> t.getNameAsString().equals(simple))
+                            .isEmpty();
         }
 
         /** The single-type import (non-static) whose simple name is {@code simple}. */
         Optional<ImportDeclaration> importOfSimple(String simple) {
-            return cu.getImports().stream().filter(i -> !i.isAsterisk() && (i.getNameAsString().endsWith("." + simple)
-                    || i.getNameAsString().equals(simple)) && !i.isStatic()).findFirst();
+            return cu.getImports().stream()
+                    .filter(i -> !i.isAsterisk()
+                            && (i.getNameAsString().endsWith("." + simple)
+                                    || i.getNameAsString().equals(simple))
+                            && !i.isStatic())
+                    .findFirst();
         }
 
         /** Whether the simple type name means java.util's type here. */
@@ -847,27 +972,42 @@ final class DexFix {
         Naming typeName(String pkg, String simple, Optional<ImportDeclaration> anchor) {
             String qualified = pkg + "." + simple;
             Optional<ImportDeclaration> single = importOfSimple(simple);
-            boolean staticMember = cu.getImports().stream().anyMatch(i -> i.isStatic() && !i.isAsterisk()
-                    && i.getNameAsString().endsWith("." + simple));
-            if (declares(simple) || staticMember || single.isPresent() && !single.get().getNameAsString().equals(qualified)) {
-                return new Naming(qualified, null, " (written fully qualified: " + simple + " means another type in this file)");
+            boolean staticMember = cu.getImports().stream()
+                    .anyMatch(i -> i.isStatic()
+                            && !i.isAsterisk()
+                            && i.getNameAsString().endsWith("." + simple));
+            if (declares(simple)
+                    || staticMember
+                    || single.isPresent() && !single.get().getNameAsString().equals(qualified)) {
+                return new Naming(
+                        qualified, null, " (written fully qualified: " + simple + " means another type in this file)");
             }
             if (single.isPresent() || onDemand(pkg, false)) {
                 return new Naming(simple, null, "");
             }
-            boolean used = !cu.findAll(ClassOrInterfaceType.class, t -> t.getScope().isEmpty() && t.getNameAsString().equals(simple))
-                    .isEmpty() || !cu.findAll(NameExpr.class, n -> n.getNameAsString().equals(simple)).isEmpty();
+            boolean used = !cu.findAll(
+                                    ClassOrInterfaceType.class,
+                                    t -> t.getScope().isEmpty()
+                                            && t.getNameAsString().equals(simple))
+                            .isEmpty()
+                    || !cu.findAll(NameExpr.class, n -> n.getNameAsString().equals(simple))
+                            .isEmpty();
             if (used) {
-                // The file already says `simple` without importing java.util's: it means a type of its own package or of an on-demand import.
-                return new Naming(qualified, null, " (written fully qualified: the file's " + simple + " is not java.util's)");
+                // The file already says `simple` without importing java.util's: it means a type of its own package or
+                // of an on-demand import.
+                return new Naming(
+                        qualified, null, " (written fully qualified: the file's " + simple + " is not java.util's)");
             }
             return new Naming(simple, importLine(anchor, "import " + qualified + ";"), " (" + qualified + " imported)");
         }
 
         /** Adds {@code importLine} as its own line after {@code anchor}, else after the last import, else after the package line. */
         Edit importLine(Optional<ImportDeclaration> anchor, String importLine) {
-            Optional<? extends Node> after = anchor.isPresent() ? anchor
-                    : cu.getImports().isEmpty() ? Optional.empty() : Optional.of(cu.getImports().get(cu.getImports().size() - 1));
+            Optional<? extends Node> after = anchor.isPresent()
+                    ? anchor
+                    : cu.getImports().isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(cu.getImports().get(cu.getImports().size() - 1));
             if (after.isPresent()) {
                 return afterLine(after.get().getEnd().get().line, importLine + eol);
             }
@@ -896,8 +1036,13 @@ final class DexFix {
 
         /** The class of the single static import of {@code name}, if any. */
         Optional<String> staticSingle(String name) {
-            return cu.getImports().stream().filter(i -> i.isStatic() && !i.isAsterisk() && i.getNameAsString().endsWith("." + name))
-                    .map(i -> i.getNameAsString().substring(0, i.getNameAsString().length() - name.length() - 1)).findFirst();
+            return cu.getImports().stream()
+                    .filter(i -> i.isStatic()
+                            && !i.isAsterisk()
+                            && i.getNameAsString().endsWith("." + name))
+                    .map(i ->
+                            i.getNameAsString().substring(0, i.getNameAsString().length() - name.length() - 1))
+                    .findFirst();
         }
 
         /**
@@ -920,7 +1065,8 @@ final class DexFix {
         /** Whether the Hamcrest class {@code className} has the matcher {@code method} (of those DexFix rewrites). */
         private static boolean hamcrestHas(String className, String method) {
             if (className.equals(MATCHERS)) {
-                return HAMCREST.containsKey(method) || HAMCREST.values().stream().anyMatch(t -> t[0].equals(method));
+                return HAMCREST.containsKey(method)
+                        || HAMCREST.values().stream().anyMatch(t -> t[0].equals(method));
             }
             for (Map.Entry<String, String[]> e : HAMCREST.entrySet()) {
                 if (className.equals(COLLECTION + e.getValue()[1]) && method.equals(e.getKey())
@@ -933,14 +1079,18 @@ final class DexFix {
 
         /** Whether a method named {@code name} is declared by a type (or anonymous class) that encloses {@code at}. */
         boolean enclosingDeclares(Node at, String name) {
-            return !cu.findAll(MethodDeclaration.class, m -> m.getNameAsString().equals(name)
-                    && m.getParentNode().map(at::isDescendantOf).orElse(false)).isEmpty();
+            return !cu.findAll(
+                            MethodDeclaration.class,
+                            m -> m.getNameAsString().equals(name)
+                                    && m.getParentNode().map(at::isDescendantOf).orElse(false))
+                    .isEmpty();
         }
 
         /** Whose assertion a chain like {@code assertThat(x).containsExactly(..)} is, from its first call and the imports. */
         Library assertionLibrary(MethodCallExpr c) {
             Expression root = c;
-            while (root instanceof MethodCallExpr && ((MethodCallExpr) root).getScope().isPresent()
+            while (root instanceof MethodCallExpr
+                    && ((MethodCallExpr) root).getScope().isPresent()
                     && ((MethodCallExpr) root).getScope().get() instanceof MethodCallExpr) {
                 root = ((MethodCallExpr) root).getScope().get();
             }

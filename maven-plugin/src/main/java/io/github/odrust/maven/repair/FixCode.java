@@ -18,6 +18,7 @@ import java.util.List;
 final class FixCode {
     /** The cleaner's or state-setter's test id. */
     final String test;
+
     final String className;
     final Path file;
     final CompilationUnit unit;
@@ -38,7 +39,13 @@ final class FixCode {
      */
     boolean generated;
 
-    private FixCode(String test, String className, Path file, CompilationUnit unit, TypeDeclaration<?> type, boolean foreign,
+    private FixCode(
+            String test,
+            String className,
+            Path file,
+            CompilationUnit unit,
+            TypeDeclaration<?> type,
+            boolean foreign,
             String unusable) {
         this.test = test;
         this.className = className;
@@ -57,7 +64,8 @@ final class FixCode {
         FixCode fix = new FixCode(id, targetClass, null, null, null, false, null);
         fix.generated = true;
         for (String st : statements) {
-            com.github.javaparser.ParseResult<Statement> r = JavaSources.parser().parseStatement(st);
+            com.github.javaparser.ParseResult<Statement> r =
+                    JavaSources.parser().parseStatement(st);
             if (r.isSuccessful() && r.getResult().isPresent()) {
                 fix.statements.add(r.getResult().get());
             }
@@ -89,8 +97,10 @@ final class FixCode {
             if (foreign) {
                 for (MethodDeclaration setup : JavaSources.setupMethods(type)) {
                     // super.setUp() and the like mean nothing in another class
-                    setup.getBody().ifPresent(b -> b.getStatements().stream().filter(st -> !callsSuper(st))
-                            .forEach(fix.statements::add));
+                    setup.getBody()
+                            .ifPresent(b -> b.getStatements().stream()
+                                    .filter(st -> !callsSuper(st))
+                                    .forEach(fix.statements::add));
                     fix.thrown.addAll(setup.getThrownExceptions());
                 }
                 fix.setupStatements = fix.statements.size();
@@ -104,8 +114,14 @@ final class FixCode {
     }
 
     private static boolean callsSuper(Statement st) {
-        return st.isExpressionStmt() && st.asExpressionStmt().getExpression().isMethodCallExpr()
-                && st.asExpressionStmt().getExpression().asMethodCallExpr().getScope().filter(s -> s.isSuperExpr()).isPresent();
+        return st.isExpressionStmt()
+                && st.asExpressionStmt().getExpression().isMethodCallExpr()
+                && st.asExpressionStmt()
+                        .getExpression()
+                        .asMethodCallExpr()
+                        .getScope()
+                        .filter(s -> s.isSuperExpr())
+                        .isPresent();
     }
 
     /** The source text of statement {@code i}, on one line. */

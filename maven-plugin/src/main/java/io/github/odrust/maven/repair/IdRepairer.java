@@ -39,14 +39,17 @@ public final class IdRepairer {
         public String test;
         /** Main and test source roots, in Maven's order. */
         public final List<File> sourceRoots = new ArrayList<>();
+
         public String encoding;
         /** The Java level of main sources, and of test sources. */
         public String release;
+
         public String testRelease;
         /** The test source roots (a subset of {@link #sourceRoots}). */
         public final List<File> testSourceRoots = new ArrayList<>();
         /** Where mvn ran: patch paths are relative to it. */
         public Path root;
+
         public Shuffle.Filter filter = new Shuffle.Filter();
     }
 
@@ -77,9 +80,11 @@ public final class IdRepairer {
             return null;
         }
         try {
-            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).getAsJsonObject();
+            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
         } catch (IOException | RuntimeException e) {
-            throw new MojoExecutionException(f + " cannot be read (" + e.getMessage() + "); run `mvn odrust:detect-id` again");
+            throw new MojoExecutionException(
+                    f + " cannot be read (" + e.getMessage() + "); run `mvn odrust:detect-id` again");
         }
     }
 
@@ -87,7 +92,12 @@ public final class IdRepairer {
     public List<JsonObject> run(JsonObject report) throws MojoExecutionException {
         List<JsonObject> entries = new ArrayList<>();
         JsonObject settingsJson = report.getAsJsonObject("settings");
-        if (settingsJson != null && "any".equals(settingsJson.has("filter") ? settingsJson.get("filter").getAsString() : "")) {
+        if (settingsJson != null
+                && "any"
+                        .equals(
+                                settingsJson.has("filter")
+                                        ? settingsJson.get("filter").getAsString()
+                                        : "")) {
             settings.filter.any = true;
         }
         if (settingsJson != null && settingsJson.has("include")) {
@@ -96,7 +106,8 @@ public final class IdRepairer {
         for (JsonElement t : report.getAsJsonObject("outcome").getAsJsonArray("tests")) {
             JsonObject verdict = t.getAsJsonObject();
             String test = verdict.get("test").getAsString();
-            if (!"id".equals(verdict.get("status").getAsString()) || (settings.test != null && !settings.test.equals(test))) {
+            if (!"id".equals(verdict.get("status").getAsString())
+                    || (settings.test != null && !settings.test.equals(test))) {
                 continue;
             }
             entries.add(repair(verdict));
@@ -124,15 +135,20 @@ public final class IdRepairer {
             String strategy = choice.get("strategy").getAsString();
             String cls = str(choice.get("class"), null);
             Path file = source(cls, str(choice.get("file"), null));
-            int line = choice.has("line") && !choice.get("line").isJsonNull() ? choice.get("line").getAsInt() : -1;
+            int line = choice.has("line") && !choice.get("line").isJsonNull()
+                    ? choice.get("line").getAsInt()
+                    : -1;
             boolean wholeMethod = strategy.equals("JSONAssertion");
             if (file == null) {
-                tried.add(tried(strategy, "the source of " + cls + " is not under the module's source roots (a class of a"
-                        + " library or a generated one cannot be edited)"));
+                tried.add(tried(
+                        strategy,
+                        "the source of " + cls + " is not under the module's source roots (a class of a"
+                                + " library or a generated one cannot be edited)"));
                 continue;
             }
             if (line < 1 && !wholeMethod) {
-                tried.add(tried(strategy, "the call has no line number (" + cls + " was compiled without debug information)"));
+                tried.add(tried(
+                        strategy, "the call has no line number (" + cls + " was compiled without debug information)"));
                 continue;
             }
             String text;
@@ -148,8 +164,8 @@ public final class IdRepairer {
                     candidates = DexFix.hashToLinkedHash(text, line, str(choice.get("target"), "HashMap"));
                     break;
                 case "SortFields":
-                    candidates = DexFix.sortReflection(text, line, str(choice.get("target"), "getDeclaredFields"),
-                            atLeastJava8(levelOf(file)));
+                    candidates = DexFix.sortReflection(
+                            text, line, str(choice.get("target"), "getDeclaredFields"), atLeastJava8(levelOf(file)));
                     break;
                 case "ChangeContainsExactly":
                     candidates = DexFix.changeContainsExactly(text, line);
@@ -175,18 +191,29 @@ public final class IdRepairer {
             }
         }
         entry.addProperty("status", "rejected");
-        entry.addProperty("reason", "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
+        entry.addProperty(
+                "reason",
+                "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
         entry.addProperty("candidates", runs);
-        log.warn(String.format("no patch %s: %s; the first (%s): %s", test, entry.get("reason").getAsString(),
-                tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("strategy").getAsString(),
-                tried.size() == 0 ? "-" : tried.get(0).getAsJsonObject().get("why").getAsString()));
+        log.warn(String.format(
+                "no patch %s: %s; the first (%s): %s",
+                test,
+                entry.get("reason").getAsString(),
+                tried.size() == 0
+                        ? "-"
+                        : tried.get(0).getAsJsonObject().get("strategy").getAsString(),
+                tried.size() == 0
+                        ? "-"
+                        : tried.get(0).getAsJsonObject().get("why").getAsString()));
         return entry;
     }
 
     /** The Java level {@code file} is compiled at: the test level for a test source. */
     private String levelOf(Path file) {
-        boolean testSource = settings.testSourceRoots.stream().anyMatch(r -> file.toAbsolutePath().normalize()
-                .startsWith(r.toPath().toAbsolutePath().normalize()));
+        boolean testSource = settings.testSourceRoots.stream()
+                .anyMatch(r -> file.toAbsolutePath()
+                        .normalize()
+                        .startsWith(r.toPath().toAbsolutePath().normalize()));
         return testSource ? settings.testRelease : settings.release;
     }
 
@@ -264,7 +291,9 @@ public final class IdRepairer {
     /** Null when the candidate compiles and the test passes alone clean and under every verify seed; else why not. */
     private String verify(String test, JsonObject verdict, Path file, DexFix.Result c, String strategy)
             throws MojoExecutionException {
-        Path work = dir.resolve("id").resolve(RepairFile.patchName(test).replace(".patch", "")).resolve("candidate-" + (++runs));
+        Path work = dir.resolve("id")
+                .resolve(RepairFile.patchName(test).replace(".patch", ""))
+                .resolve("candidate-" + (++runs));
         String relative = relativeToRoot(file);
         CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(file));
         String error;
@@ -294,13 +323,25 @@ public final class IdRepairer {
             Path options = runDir.resolve("agent-options.txt");
             try {
                 Files.createDirectories(runDir);
-                Files.write(options, Shuffle.options(module, filter, seed, new JsonArray(), false, runDir.resolve("shuffle.jsonl"),
-                        "odrust:repair verification of " + test).getBytes(StandardCharsets.UTF_8));
+                Files.write(
+                        options,
+                        Shuffle.options(
+                                        module,
+                                        filter,
+                                        seed,
+                                        new JsonArray(),
+                                        false,
+                                        runDir.resolve("shuffle.jsonl"),
+                                        "odrust:repair verification of " + test)
+                                .getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
             }
-            RunResult result = new OrderRunner(module, engine, suite, runDir, log).quiet().classpathFirst(classes)
-                    .recording(options).run(test, "ID repair verification");
+            RunResult result = new OrderRunner(module, engine, suite, runDir, log)
+                    .quiet()
+                    .classpathFirst(classes)
+                    .recording(options)
+                    .run(test, "ID repair verification");
             String outcome = null;
             for (RunResult.TestResult r : result.results) {
                 if (r.test.equals(test) || r.test.startsWith(test + "[")) {
@@ -308,24 +349,37 @@ public final class IdRepairer {
                 }
             }
             if (!"pass".equals(outcome)) {
-                log.info(String.format(Locale.ROOT, "  [repair %s] %s: %s %s", Words.shortId(test), strategy,
-                        outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT), seed == null ? "clean" : "under seed " + seed));
-                return (outcome == null ? "the test did not run" : "the test " + outcome + "s") + (seed == null ? " clean"
-                        : " under seed " + seed);
+                log.info(String.format(
+                        Locale.ROOT,
+                        "  [repair %s] %s: %s %s",
+                        Words.shortId(test),
+                        strategy,
+                        outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT),
+                        seed == null ? "clean" : "under seed " + seed));
+                return (outcome == null ? "the test did not run" : "the test " + outcome + "s")
+                        + (seed == null ? " clean" : " under seed " + seed);
             }
         }
         // The patch may change code other tests use: the module's original order, clean, must keep
         // every test that passes without it passing.
         List<String> broken = brokenInOriginalOrder(work, classes);
         if (!broken.isEmpty()) {
-            log.info(String.format(Locale.ROOT, "  [repair %s] %s: breaks %s in the original order", Words.shortId(test),
-                    strategy, Words.count(broken.size(), "other test")));
+            log.info(String.format(
+                    Locale.ROOT,
+                    "  [repair %s] %s: breaks %s in the original order",
+                    Words.shortId(test),
+                    strategy,
+                    Words.count(broken.size(), "other test")));
             return "passes alone, but in the module's original order it makes " + Words.count(broken.size(), "test")
                     + " that pass without it fail: " + String.join(", ", broken.subList(0, Math.min(5, broken.size())))
                     + (broken.size() > 5 ? ", ..." : "");
         }
-        log.info(String.format(Locale.ROOT, "  [repair %s] %s: passes clean and under %s, and the original order keeps"
-                + " passing (%.1f s)", Words.shortId(test), strategy, Words.count(seeds.size() - 1, "seed"),
+        log.info(String.format(
+                Locale.ROOT,
+                "  [repair %s] %s: passes clean and under %s, and the original order keeps" + " passing (%.1f s)",
+                Words.shortId(test),
+                strategy,
+                Words.count(seeds.size() - 1, "seed"),
                 (System.nanoTime() - start) / 1e9));
         return null;
     }
@@ -337,7 +391,9 @@ public final class IdRepairer {
     private List<String> brokenInOriginalOrder(Path work, File classes) throws MojoExecutionException {
         String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
         if (baseline == null) {
-            RunResult before = new OrderRunner(module, engine, suite, dir.resolve("id").resolve("original-order"), log).quiet()
+            RunResult before = new OrderRunner(
+                            module, engine, suite, dir.resolve("id").resolve("original-order"), log)
+                    .quiet()
                     .run(order, "the original order, before any ID patch");
             baseline = new java.util.HashSet<>();
             for (RunResult.TestResult r : before.results) {
@@ -346,8 +402,10 @@ public final class IdRepairer {
                 }
             }
         }
-        RunResult after = new OrderRunner(module, engine, suite, work.resolve("original-order"), log).quiet()
-                .classpathFirst(classes).run(order, "the original order with an ID patch");
+        RunResult after = new OrderRunner(module, engine, suite, work.resolve("original-order"), log)
+                .quiet()
+                .classpathFirst(classes)
+                .run(order, "the original order with an ID patch");
         List<String> broken = new ArrayList<>();
         for (RunResult.TestResult r : after.results) {
             if (baseline.contains(r.test) && !"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
@@ -357,8 +415,15 @@ public final class IdRepairer {
         return broken;
     }
 
-    private JsonObject patched(JsonObject entry, String test, String strategy, Path file, String before, DexFix.Result c,
-            JsonObject verdict) throws MojoExecutionException {
+    private JsonObject patched(
+            JsonObject entry,
+            String test,
+            String strategy,
+            Path file,
+            String before,
+            DexFix.Result c,
+            JsonObject verdict)
+            throws MojoExecutionException {
         String rel = relativeToRoot(file);
         Path patch = dir.resolve("id").resolve(RepairFile.patchName(test));
         try {
@@ -381,20 +446,29 @@ public final class IdRepairer {
                 if (now.equals(before)) {
                     Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
                     Files.write(tmp, c.source().getBytes(encoding));
-                    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    Files.move(
+                            tmp,
+                            file,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                     applied = true;
                 } else {
-                    entry.addProperty("not_applied", file + " changed while odrust:repair ran; apply " + patch + " by hand");
+                    entry.addProperty(
+                            "not_applied", file + " changed while odrust:repair ran; apply " + patch + " by hand");
                 }
             } catch (IOException e) {
                 throw new MojoExecutionException("could not apply " + patch + " to " + file + ": " + e.getMessage(), e);
             }
         }
         entry.addProperty("applied", applied);
-        String description = c.description().startsWith(strategy + ": ") ? c.description().substring(strategy.length() + 2)
+        String description = c.description().startsWith(strategy + ": ")
+                ? c.description().substring(strategy.length() + 2)
                 : c.description();
-        log.info(String.format("patched  %s: %s: %s (%s; verified clean and under %s)", test, strategy, description,
+        log.info(String.format(
+                "patched  %s: %s: %s (%s; verified clean and under %s)",
+                test,
+                strategy,
+                description,
                 applied ? "applied to " + rel : "not applied: " + patch,
                 Words.count(verdict.getAsJsonArray("verify_seeds").size(), "seed")));
         return entry;

@@ -47,9 +47,10 @@ final class JavaSources {
                 return p;
             }
         }
-        throw new SourceException("the source of " + className + " (" + relative + ") is not under the module's test source roots "
-                + roots.stream().map(File::getPath).collect(Collectors.joining(", "))
-                + "; odrust:repair edits test sources only (a test class generated or taken from a jar cannot be repaired)");
+        throw new SourceException(
+                "the source of " + className + " (" + relative + ") is not under the module's test source roots "
+                        + roots.stream().map(File::getPath).collect(Collectors.joining(", "))
+                        + "; odrust:repair edits test sources only (a test class generated or taken from a jar cannot be repaired)");
     }
 
     String read(Path file) throws SourceException {
@@ -65,13 +66,16 @@ final class JavaSources {
     }
 
     static JavaParser parser() {
-        return new JavaParser(new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.BLEEDING_EDGE));
+        return new JavaParser(
+                new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.BLEEDING_EDGE));
     }
 
     static CompilationUnit parse(String text, Path file) throws SourceException {
         ParseResult<CompilationUnit> r = parser().parse(text);
         if (!r.isSuccessful() || r.getResult().isEmpty()) {
-            String problem = r.getProblems().isEmpty() ? "unknown problem" : r.getProblems().get(0).getVerboseMessage();
+            String problem = r.getProblems().isEmpty()
+                    ? "unknown problem"
+                    : r.getProblems().get(0).getVerboseMessage();
             throw new SourceException("cannot parse " + file + ": " + firstLine(problem));
         }
         return r.getResult().get();
@@ -86,7 +90,8 @@ final class JavaSources {
             List<? extends BodyDeclaration<?>> candidates = current == null ? cu.getTypes() : current.getMembers();
             TypeDeclaration<?> next = null;
             for (BodyDeclaration<?> b : candidates) {
-                if (b instanceof TypeDeclaration && ((TypeDeclaration<?>) b).getNameAsString().equals(name)) {
+                if (b instanceof TypeDeclaration
+                        && ((TypeDeclaration<?>) b).getNameAsString().equals(name)) {
                     next = (TypeDeclaration<?>) b;
                 }
             }
@@ -109,10 +114,12 @@ final class JavaSources {
         }
         List<MethodDeclaration> found = type.getMethodsByName(name);
         if (method.contains("(") && found.size() > 1) {
-            String params = method.substring(method.indexOf('(') + 1, method.lastIndexOf(')')).replace(" ", "");
+            String params = method.substring(method.indexOf('(') + 1, method.lastIndexOf(')'))
+                    .replace(" ", "");
             List<MethodDeclaration> matching = new ArrayList<>();
             for (MethodDeclaration m : found) {
-                String types = m.getParameters().stream().map(p -> simpleName(p.getType().asString()))
+                String types = m.getParameters().stream()
+                        .map(p -> simpleName(p.getType().asString()))
                         .collect(Collectors.joining(","));
                 if (types.equals(params)) {
                     matching.add(m);
@@ -150,8 +157,12 @@ final class JavaSources {
         boolean junit3 = isJUnit3(type);
         List<MethodDeclaration> hooks = new ArrayList<>();
         for (MethodDeclaration m : type.getMethods()) {
-            boolean annotated = m.getAnnotations().stream().map(AnnotationExpr::getNameAsString).anyMatch(names::contains);
-            boolean junit3Hook = junit3 && m.getNameAsString().equals(junit3Name) && m.getParameters().isEmpty();
+            boolean annotated = m.getAnnotations().stream()
+                    .map(AnnotationExpr::getNameAsString)
+                    .anyMatch(names::contains);
+            boolean junit3Hook = junit3
+                    && m.getNameAsString().equals(junit3Name)
+                    && m.getParameters().isEmpty();
             if (annotated || junit3Hook) {
                 hooks.add(m);
             }
@@ -161,8 +172,11 @@ final class JavaSources {
 
     /** Whether the type is a JUnit 3 test case ({@code extends TestCase}), whose runner calls setUp/tearDown by name. */
     static boolean isJUnit3(TypeDeclaration<?> type) {
-        return type instanceof ClassOrInterfaceDeclaration && ((ClassOrInterfaceDeclaration) type).getExtendedTypes().stream()
-                .anyMatch(t -> t.getNameAsString().equals("TestCase") || t.asString().equals("junit.framework.TestCase"));
+        return type instanceof ClassOrInterfaceDeclaration
+                && ((ClassOrInterfaceDeclaration) type)
+                        .getExtendedTypes().stream()
+                                .anyMatch(t -> t.getNameAsString().equals("TestCase")
+                                        || t.asString().equals("junit.framework.TestCase"));
     }
 
     /** Whether the compilation unit is written against JUnit 5 (Jupiter) rather than JUnit 4. */

@@ -116,8 +116,10 @@ final class Patcher {
         if (foreign) {
             inline(fix, cu, type, body, copied, imports);
         }
-        String helperName = freshName(type, "odrust" + (cleaner ? "Clean" : "Prepare")
-                + (placement == Placement.TEARDOWN ? "After" : "Before") + capitalize(test.getNameAsString()));
+        String helperName = freshName(
+                type,
+                "odrust" + (cleaner ? "Clean" : "Prepare") + (placement == Placement.TEARDOWN ? "After" : "Before")
+                        + capitalize(test.getNameAsString()));
         boolean throwsSomething = !fix.thrown.isEmpty();
         Result result = new Result();
         result.helper = helperName;
@@ -153,8 +155,13 @@ final class Patcher {
         if (annotation != null) {
             method.append(indent).append(annotation).append('\n');
         }
-        method.append(indent).append(modifiers).append("void ").append(helperName).append("()")
-                .append(throwsSomething ? " throws Exception" : "").append(" {\n");
+        method.append(indent)
+                .append(modifiers)
+                .append("void ")
+                .append(helperName)
+                .append("()")
+                .append(throwsSomething ? " throws Exception" : "")
+                .append(" {\n");
         for (Statement st : body) {
             method.append(indented(st.toString(), indent + unit));
         }
@@ -178,8 +185,13 @@ final class Patcher {
     }
 
     /** Rewrites copied statements of another class so they compile in the flaky test's class. */
-    private void inline(FixCode fix, CompilationUnit target, TypeDeclaration<?> targetType, NodeList<Statement> body,
-            List<String> copiedText, List<ImportDeclaration> imports) {
+    private void inline(
+            FixCode fix,
+            CompilationUnit target,
+            TypeDeclaration<?> targetType,
+            NodeList<Statement> body,
+            List<String> copiedText,
+            List<ImportDeclaration> imports) {
         List<MethodDeclaration> copied = new ArrayList<>();
         String targetPackage = JavaSources.packageOf(target);
         String fixPackage = JavaSources.packageOf(fix.unit);
@@ -251,16 +263,26 @@ final class Patcher {
         NodeList<Statement> declarations = new NodeList<>();
         for (String name : usedInstanceFields) {
             VariableDeclarator v = instanceFields.get(name);
-            Statement first = body.stream().filter(st -> mentions(st, name)).findFirst().orElse(null);
-            boolean defaultOnly = v.getInitializer().map(i -> i.isNullLiteralExpr()).orElse(true);
+            Statement first =
+                    body.stream().filter(st -> mentions(st, name)).findFirst().orElse(null);
+            boolean defaultOnly =
+                    v.getInitializer().map(i -> i.isNullLiteralExpr()).orElse(true);
             if (defaultOnly && first != null && assigns(first, name)) {
                 // `name = expr;` is the first use: declare the local there (`Type name = expr;`)
-                Expression value = first.asExpressionStmt().getExpression().asAssignExpr().getValue().clone();
-                body.replace(first, new ExpressionStmt(new VariableDeclarationExpr(new VariableDeclarator(v.getType().clone(), name, value))));
+                Expression value = first.asExpressionStmt()
+                        .getExpression()
+                        .asAssignExpr()
+                        .getValue()
+                        .clone();
+                body.replace(
+                        first,
+                        new ExpressionStmt(new VariableDeclarationExpr(
+                                new VariableDeclarator(v.getType().clone(), name, value))));
                 continue;
             }
             Expression init = v.getInitializer().map(Expression::clone).orElseGet(() -> defaultValue(v.getType()));
-            declarations.add(new ExpressionStmt(new VariableDeclarationExpr(new VariableDeclarator(v.getType().clone(), name, init))));
+            declarations.add(new ExpressionStmt(new VariableDeclarationExpr(
+                    new VariableDeclarator(v.getType().clone(), name, init))));
         }
         body.addAll(0, declarations);
 
@@ -279,7 +301,8 @@ final class Patcher {
     }
 
     private static boolean mentions(Statement st, String name) {
-        return st.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name));
+        return st.findAll(NameExpr.class).stream()
+                .anyMatch(n -> n.getNameAsString().equals(name));
     }
 
     /** Whether {@code st} is exactly {@code name = <expression>;} (a plain assignment). */
@@ -287,13 +310,18 @@ final class Patcher {
         if (!st.isExpressionStmt() || !st.asExpressionStmt().getExpression().isAssignExpr()) {
             return false;
         }
-        com.github.javaparser.ast.expr.AssignExpr a = st.asExpressionStmt().getExpression().asAssignExpr();
-        return a.getOperator() == com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN && a.getTarget().isNameExpr()
-                && a.getTarget().asNameExpr().getNameAsString().equals(name) && !mentions(new ExpressionStmt(a.getValue().clone()), name);
+        com.github.javaparser.ast.expr.AssignExpr a =
+                st.asExpressionStmt().getExpression().asAssignExpr();
+        return a.getOperator() == com.github.javaparser.ast.expr.AssignExpr.Operator.ASSIGN
+                && a.getTarget().isNameExpr()
+                && a.getTarget().asNameExpr().getNameAsString().equals(name)
+                && !mentions(new ExpressionStmt(a.getValue().clone()), name);
     }
 
     private static boolean uses(CharSequence code, String identifier) {
-        return Pattern.compile("\\b" + Pattern.quote(identifier) + "\\b").matcher(code).find();
+        return Pattern.compile("\\b" + Pattern.quote(identifier) + "\\b")
+                .matcher(code)
+                .find();
     }
 
     private static Expression qualifiedName(String qualifier) {
@@ -331,8 +359,8 @@ final class Patcher {
         return new CastExpr(type.clone(), new IntegerLiteralExpr("0"));
     }
 
-    private static void needImport(CompilationUnit cu, List<ImportDeclaration> imports, String name, boolean isStatic,
-            boolean asterisk) {
+    private static void needImport(
+            CompilationUnit cu, List<ImportDeclaration> imports, String name, boolean isStatic, boolean asterisk) {
         List<ImportDeclaration> present = new ArrayList<>(cu.getImports());
         present.addAll(imports);
         for (ImportDeclaration i : present) {
@@ -340,12 +368,18 @@ final class Patcher {
                 return;
             }
             // an asterisk import of the package already covers a single-type import
-            if (!isStatic && !asterisk && i.isAsterisk() && !i.isStatic() && name.startsWith(i.getNameAsString() + ".")
+            if (!isStatic
+                    && !asterisk
+                    && i.isAsterisk()
+                    && !i.isStatic()
+                    && name.startsWith(i.getNameAsString() + ".")
                     && name.lastIndexOf('.') == i.getNameAsString().length()) {
                 return;
             }
         }
-        if (!isStatic && !asterisk && name.lastIndexOf('.') > 0
+        if (!isStatic
+                && !asterisk
+                && name.lastIndexOf('.') > 0
                 && name.substring(0, name.lastIndexOf('.')).equals(JavaSources.packageOf(cu))) {
             return;
         }
@@ -357,7 +391,10 @@ final class Patcher {
 
     private static String freshName(TypeDeclaration<?> type, String base) {
         String name = base;
-        for (int i = 2; !type.getMethodsByName(name).isEmpty() || type.getFieldByName(name).isPresent(); i++) {
+        for (int i = 2;
+                !type.getMethodsByName(name).isEmpty()
+                        || type.getFieldByName(name).isPresent();
+                i++) {
             name = base + i;
         }
         return name;
@@ -366,5 +403,4 @@ final class Patcher {
     private static String capitalize(String s) {
         return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
-
 }

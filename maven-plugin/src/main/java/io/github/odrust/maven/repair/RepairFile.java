@@ -1,10 +1,9 @@
 package io.github.odrust.maven.repair;
 
-import com.google.gson.JsonObject;
-
 import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
 import io.github.odrust.engine.protocol.RepairStep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +19,12 @@ import java.util.List;
  */
 public final class RepairFile {
     public static final int SCHEMA_VERSION = 1;
-    private static final Gson JSON = new GsonBuilder().setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
-            .disableHtmlEscaping().serializeNulls().setPrettyPrinting().create();
+    private static final Gson JSON = new GsonBuilder()
+            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .disableHtmlEscaping()
+            .serializeNulls()
+            .setPrettyPrinting()
+            .create();
 
     public int schemaVersion = SCHEMA_VERSION;
     public String module;
@@ -42,6 +45,7 @@ public final class RepairFile {
         public String kind;
         /** patched, rejected, no-fix-source, not-reproduced, unfinished, unsupported. */
         public String status;
+
         public String reason;
         /** The patch file, relative to the module; null without a patch. */
         public String patch;
@@ -49,9 +53,11 @@ public final class RepairFile {
         public String file;
         /** SHA-256 of that file as the patch was made against (apply checks it). */
         public String originalSha256;
+
         public RepairStep.SourceRef source;
         /** The statements kept, as source text. */
         public List<String> statements = new ArrayList<>();
+
         public int statementsTotal;
         public Where placement;
         public List<RepairStep.CheckResult> verification = new ArrayList<>();
@@ -113,8 +119,12 @@ public final class RepairFile {
     static RepairFile continuing(Path path, String module, String odrustVersion) {
         RepairFile file = new RepairFile(module, odrustVersion);
         try {
-            RepairFile old = JSON.fromJson(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), RepairFile.class);
-            if (old != null && module.equals(old.module) && odrustVersion.equals(old.odrustVersion) && old.repairs != null) {
+            RepairFile old =
+                    JSON.fromJson(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), RepairFile.class);
+            if (old != null
+                    && module.equals(old.module)
+                    && odrustVersion.equals(old.odrustVersion)
+                    && old.repairs != null) {
                 file.repairs.addAll(old.repairs);
             }
         } catch (IOException | RuntimeException e) {

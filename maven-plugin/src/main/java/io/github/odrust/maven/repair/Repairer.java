@@ -42,6 +42,7 @@ public final class Repairer {
         public Path root;
         /** The module's directory: paths in repair.json are relative to it. */
         public Path basedir;
+
         public List<java.io.File> testSourceRoots = new ArrayList<>();
         public String encoding;
         public String release;
@@ -71,10 +72,20 @@ public final class Repairer {
         this.dir = out.resolve("repair");
         this.settings = settings;
         this.log = log;
-        java.nio.charset.Charset cs = settings.encoding == null ? StandardCharsets.UTF_8 : java.nio.charset.Charset.forName(settings.encoding);
+        java.nio.charset.Charset cs = settings.encoding == null
+                ? StandardCharsets.UTF_8
+                : java.nio.charset.Charset.forName(settings.encoding);
         this.sources = new JavaSources(settings.testSourceRoots, cs);
-        this.candidates = new Candidates(engine, module, suite, dir, sources, new CandidateCompiler(module.classpath, cs, settings.release), log);
-        this.diagnoser = new io.github.odrust.maven.diagnose.Diagnoser(engine, module, suite, out, settings.diagnoseSettings, log);
+        this.candidates = new Candidates(
+                engine,
+                module,
+                suite,
+                dir,
+                sources,
+                new CandidateCompiler(module.classpath, cs, settings.release),
+                log);
+        this.diagnoser = new io.github.odrust.maven.diagnose.Diagnoser(
+                engine, module, suite, out, settings.diagnoseSettings, log);
     }
 
     /**
@@ -93,8 +104,9 @@ public final class Repairer {
             log.warn(input.reportFile + " comes from a detect run that did not finish: repairing what it had found.");
         }
         if (input.baseline.size() == 0) {
-            log.warn("the detection history has no baseline run, so the original-order check can only ask that the repaired"
-                    + " test passes and that no other test fails.");
+            log.warn(
+                    "the detection history has no baseline run, so the original-order check can only ask that the repaired"
+                            + " test passes and that no other test fails.");
         }
         RepairFile file = RepairFile.continuing(dir.resolve("repair.json"), module.id(), engine.version());
         if (targets.isEmpty()) {
@@ -104,7 +116,8 @@ public final class Repairer {
         }
         ExperimentLog history = history();
         log.info("odrust repair: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
-                + (settings.apply ? ", applying verified patches" : "") + "; experiments in " + dir.resolve("experiments.jsonl"));
+                + (settings.apply ? ", applying verified patches" : "") + "; experiments in "
+                + dir.resolve("experiments.jsonl"));
         List<String> original = Discovery.originalOrder(suite);
         for (Summary.FlakyTest target : targets) {
             file.put(repair(target, input, original, history));
@@ -114,7 +127,8 @@ public final class Repairer {
         return file;
     }
 
-    private RepairFile.Entry repair(Summary.FlakyTest target, DetectInput input, List<String> original, ExperimentLog history)
+    private RepairFile.Entry repair(
+            Summary.FlakyTest target, DetectInput input, List<String> original, ExperimentLog history)
             throws MojoExecutionException {
         String className = target.test.substring(0, target.test.indexOf('#'));
         RepairFile.Entry entry = new RepairFile.Entry(target.test, target.kind);
@@ -143,7 +157,8 @@ public final class Repairer {
         if (settings.budget != null) {
             request.addProperty("budget", settings.budget);
         }
-        String fingerprint = request.getAsJsonObject("target").get("fingerprint").getAsString();
+        String fingerprint =
+                request.getAsJsonObject("target").get("fingerprint").getAsString();
         // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
         JsonArray mine = new JsonArray();
         history.history().forEach(r -> {
@@ -168,8 +183,10 @@ public final class Repairer {
                 history.append(record);
                 mine.add(record);
             } catch (IOException e) {
-                throw new MojoExecutionException("could not record repair experiment " + step.experiment.id + " in "
-                        + dir.resolve("experiments.jsonl") + ": " + e.getMessage(), e);
+                throw new MojoExecutionException(
+                        "could not record repair experiment " + step.experiment.id + " in "
+                                + dir.resolve("experiments.jsonl") + ": " + e.getMessage(),
+                        e);
             }
         }
     }
@@ -185,7 +202,11 @@ public final class Repairer {
         return tests;
     }
 
-    private JsonObject targetJson(Summary.FlakyTest target, DetectInput input, List<String> original, Map<String, FixCode> fixes,
+    private JsonObject targetJson(
+            Summary.FlakyTest target,
+            DetectInput input,
+            List<String> original,
+            Map<String, FixCode> fixes,
             String fingerprint) {
         JsonObject t = new JsonObject();
         t.addProperty("test", target.test);
@@ -195,8 +216,10 @@ public final class Repairer {
         t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
         t.addProperty("explanation_complete", target.minimizeComplete);
         String failing = input.failingOrderFile(target);
-        t.add("failing_order", Engine.GSON.toJsonTree(failing == null ? List.of()
-                : DetectInput.readOrder(settings.basedir.resolve(failing))));
+        t.add(
+                "failing_order",
+                Engine.GSON.toJsonTree(
+                        failing == null ? List.of() : DetectInput.readOrder(settings.basedir.resolve(failing))));
         t.add("original_order", Engine.GSON.toJsonTree(original));
         t.add("baseline", input.baseline);
         JsonArray sourcesJson = new JsonArray();
@@ -220,7 +243,8 @@ public final class Repairer {
         return t;
     }
 
-    private RepairFile.Entry finish(RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim)
+    private RepairFile.Entry finish(
+            RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim)
             throws MojoExecutionException {
         entry.status = o.status;
         entry.reason = o.reason;
@@ -243,10 +267,15 @@ public final class Repairer {
         entry.file = relative(settings.basedir, file);
         Patcher.Result patched;
         try {
-            patched = ed.patcher.patch(fix, o.statements, Candidates.placement(o.placement), victim,
+            patched = ed.patcher.patch(
+                    fix,
+                    o.statements,
+                    Candidates.placement(o.placement),
+                    victim,
                     Candidates.comment(o.test, o.source.polluter, fix.test, victim));
         } catch (JavaSources.SourceException e) {
-            throw new MojoExecutionException("odrust:repair could not rebuild the verified patch of " + o.test + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "odrust:repair could not rebuild the verified patch of " + o.test + ": " + e.getMessage(), e);
         }
         entry.placement = new RepairFile.Where(o.placement, patched.method, patched.helper);
         String rel = relative(settings.root, file);
@@ -271,16 +300,22 @@ public final class Repairer {
             String now = sources.read(file);
             if (!sha256(now).equals(entry.originalSha256)) {
                 entry.applied = false;
-                entry.notApplied = file + " changed since the patch was made (another patch of this run went into it, or it"
-                        + " was edited): apply " + entry.patch + " by hand with `git apply` after a look";
+                entry.notApplied =
+                        file + " changed since the patch was made (another patch of this run went into it, or it"
+                                + " was edited): apply " + entry.patch + " by hand with `git apply` after a look";
                 return;
             }
             Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
             Files.write(tmp, patched.getBytes(sources.encoding()));
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(
+                    tmp,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             entry.applied = true;
         } catch (IOException | JavaSources.SourceException e) {
-            throw new MojoExecutionException("could not apply the patch of " + entry.test + " to " + file + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not apply the patch of " + entry.test + " to " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -292,11 +327,18 @@ public final class Repairer {
         Set<Path> files = new java.util.TreeSet<>();
         files.add(file);
         fixes.values().stream().filter(f -> f.file != null).forEach(f -> files.add(f.file));
-        StringBuilder all = new StringBuilder(engine.version()).append(" patcher ").append(Patcher.VERSION).append('\n')
-                .append(candidates.codeDigest()).append('\n');
+        StringBuilder all = new StringBuilder(engine.version())
+                .append(" patcher ")
+                .append(Patcher.VERSION)
+                .append('\n')
+                .append(candidates.codeDigest())
+                .append('\n');
         try {
             for (Path f : files) {
-                all.append(f).append('\n').append(sha256(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))).append('\n');
+                all.append(f)
+                        .append('\n')
+                        .append(sha256(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)))
+                        .append('\n');
             }
         } catch (IOException e) {
             throw new MojoExecutionException("cannot read " + e.getMessage(), e);
@@ -325,7 +367,8 @@ public final class Repairer {
         try {
             file.write(dir.resolve("repair.json"));
         } catch (IOException e) {
-            throw new MojoExecutionException("could not write " + dir.resolve("repair.json") + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not write " + dir.resolve("repair.json") + ": " + e.getMessage(), e);
         }
     }
 

@@ -56,8 +56,14 @@ final class ResetSources {
         return source != null && source.startsWith(PREFIX);
     }
 
-    static ResetSources find(Engine engine, TestModule module, Diagnoser diagnoser, Summary.FlakyTest target,
-            DetectInput input, String targetClass) throws MojoExecutionException {
+    static ResetSources find(
+            Engine engine,
+            TestModule module,
+            Diagnoser diagnoser,
+            Summary.FlakyTest target,
+            DetectInput input,
+            String targetClass)
+            throws MojoExecutionException {
         ResetSources r = new ResetSources();
         r.diagnosis = diagnoser.diagnose(target, input.reportFile);
         String status = r.diagnosis.get("status").getAsString();
@@ -68,7 +74,8 @@ final class ResetSources {
             JsonObject f = e.getAsJsonObject();
             // confirmed: the minimal set; otherwise every field that differs (a reset is verified
             // anyway, and a field that cannot be restored may still have a reset method)
-            boolean take = !"confirmed".equals(status) || wanted.contains(f.get("field").getAsString());
+            boolean take = !"confirmed".equals(status)
+                    || wanted.contains(f.get("field").getAsString());
             if (take && !f.get("pseudo").getAsBoolean()) {
                 fields.add(f);
             }
@@ -140,7 +147,10 @@ final class ResetSources {
             if (path.length() > field.length() + 1 && path.startsWith(field) && path.charAt(field.length()) == '.') {
                 String rest = path.substring(field.length() + 1);
                 int end = 0;
-                while (end < rest.length() && rest.charAt(end) != '.' && rest.charAt(end) != '[' && rest.charAt(end) != '{') {
+                while (end < rest.length()
+                        && rest.charAt(end) != '.'
+                        && rest.charAt(end) != '['
+                        && rest.charAt(end) != '{') {
                     end++;
                 }
                 out.add(rest.substring(0, end));

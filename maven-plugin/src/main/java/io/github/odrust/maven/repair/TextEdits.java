@@ -104,10 +104,14 @@ final class TextEdits {
         String call = helper + "();";
         String bodyIndent = indentOf(method.getBegin().get()) + "    ";
         if (body.getStatements().isEmpty()) {
-            insert(offset(body.getBegin().get()) + 1, "\n" + bodyIndent + call + "\n" + indentOf(method.getBegin().get()));
+            insert(
+                    offset(body.getBegin().get()) + 1,
+                    "\n" + bodyIndent + call + "\n" + indentOf(method.getBegin().get()));
         } else if (atEnd) {
             Node last = body.getStatements().get(body.getStatements().size() - 1);
-            insert(offset(last.getEnd().get()) + 1, "\n" + indentOf(last.getBegin().get()) + call);
+            insert(
+                    offset(last.getEnd().get()) + 1,
+                    "\n" + indentOf(last.getBegin().get()) + call);
         } else {
             Node first = body.getStatements().get(0);
             Position p = first.getBegin().get();
@@ -117,15 +121,20 @@ final class TextEdits {
                 insert(offset(p), call + " ");
             }
         }
-        if (!throwsSomething || method.getThrownExceptions().stream().map(ReferenceType::asString)
-                .anyMatch(t -> t.equals("Exception") || t.equals("Throwable") || t.equals("java.lang.Exception")
-                        || t.equals("java.lang.Throwable"))) {
+        if (!throwsSomething
+                || method.getThrownExceptions().stream()
+                        .map(ReferenceType::asString)
+                        .anyMatch(t -> t.equals("Exception")
+                                || t.equals("Throwable")
+                                || t.equals("java.lang.Exception")
+                                || t.equals("java.lang.Throwable"))) {
             return;
         }
         if (method.getThrownExceptions().isEmpty()) {
             insert(offset(body.getBegin().get()), "throws Exception ");
         } else {
-            ReferenceType last = method.getThrownExceptions().get(method.getThrownExceptions().size() - 1);
+            ReferenceType last = method.getThrownExceptions()
+                    .get(method.getThrownExceptions().size() - 1);
             insert(offset(last.getEnd().get()) + 1, ", Exception");
         }
     }
@@ -137,12 +146,18 @@ final class TextEdits {
         }
         StringBuilder lines = new StringBuilder();
         for (ImportDeclaration i : imports) {
-            lines.append("import ").append(i.isStatic() ? "static " : "").append(i.getNameAsString())
-                    .append(i.isAsterisk() ? ".*" : "").append(";\n");
+            lines.append("import ")
+                    .append(i.isStatic() ? "static " : "")
+                    .append(i.getNameAsString())
+                    .append(i.isAsterisk() ? ".*" : "")
+                    .append(";\n");
         }
         if (!cu.getImports().isEmpty()) {
             ImportDeclaration last = cu.getImports().get(cu.getImports().size() - 1);
-            insert(lineStarts.length > last.getEnd().get().line ? lineStarts[last.getEnd().get().line] : text.length(),
+            insert(
+                    lineStarts.length > last.getEnd().get().line
+                            ? lineStarts[last.getEnd().get().line]
+                            : text.length(),
                     lines.toString());
         } else if (cu.getPackageDeclaration().isPresent()) {
             Position end = cu.getPackageDeclaration().get().getEnd().get();

@@ -28,14 +28,22 @@ public final class CodeDigest {
             if (Files.isDirectory(p)) {
                 List<Path> files;
                 try (Stream<Path> walk = Files.walk(p)) {
-                    files = walk.filter(c -> Files.isRegularFile(c) && c.toString().endsWith(".class")).sorted()
+                    files = walk.filter(
+                                    c -> Files.isRegularFile(c) && c.toString().endsWith(".class"))
+                            .sorted()
                             .collect(Collectors.toList());
                 }
                 for (Path c : files) {
-                    all.append(p.relativize(c)).append(' ').append(sha256(Files.readAllBytes(c))).append('\n');
+                    all.append(p.relativize(c))
+                            .append(' ')
+                            .append(sha256(Files.readAllBytes(c)))
+                            .append('\n');
                 }
             } else {
-                all.append(p).append(' ').append(Files.isRegularFile(p) ? Files.size(p) : -1).append('\n');
+                all.append(p)
+                        .append(' ')
+                        .append(Files.isRegularFile(p) ? Files.size(p) : -1)
+                        .append('\n');
             }
         }
         return sha256(all.toString().getBytes(StandardCharsets.UTF_8));

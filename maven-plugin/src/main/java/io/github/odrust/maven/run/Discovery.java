@@ -38,8 +38,11 @@ public final class Discovery {
         }
         TestSelection selection = scanner.selection();
         if (candidates.isEmpty()) {
-            throw noTests(module, "no compiled class in " + module.settings.testClassesDirectory + " matches Surefire's "
-                    + (hasTestParameter(module) ? "-Dtest=" + module.settings.test : "includes and excludes") + " (" + selection + ")");
+            throw noTests(
+                    module,
+                    "no compiled class in " + module.settings.testClassesDirectory + " matches Surefire's "
+                            + (hasTestParameter(module) ? "-Dtest=" + module.settings.test : "includes and excludes")
+                            + " (" + selection + ")");
         }
         Path events = dir.resolve("discover-events.jsonl");
         Path plan = dir.resolve("discover-plan.txt");
@@ -50,8 +53,11 @@ public final class Discovery {
         JsonArray classes = new JsonArray();
         suite.add("classes", classes);
         try {
-            PlanFile p = new PlanFile("discover", events).frameworks(module.frameworks).classpath(module.classpath)
-                    .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
+            PlanFile p = new PlanFile("discover", events)
+                    .frameworks(module.frameworks)
+                    .classpath(module.classpath)
+                    .systemProperties(module.systemProperties)
+                    .configurationParameters(module.settings.junitPlatformConfiguration);
             candidates.forEach(p::candidate);
             p.write(plan);
             Path jar = dir.resolve("classpath.jar");
@@ -83,17 +89,21 @@ public final class Discovery {
             if (!ended) {
                 throw new MojoExecutionException("the test JVM that lists the tests of " + module.id() + " "
                         + (exit.timedOut ? "timed out" : "ended with exit code " + exit.exitCode) + " before finishing"
-                        + " (command: " + String.join(" ", TestJvm.command(module.jvm, jar, plan)) + ")" + tailOf(log0));
+                        + " (command: " + String.join(" ", TestJvm.command(module.jvm, jar, plan)) + ")"
+                        + tailOf(log0));
             }
         } catch (IOException e) {
-            throw new MojoExecutionException("could not run test discovery for " + module.id() + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not run test discovery for " + module.id() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MojoExecutionException("interrupted while discovering tests", e);
         }
         if (classes.size() == 0) {
-            throw noTests(module, candidates.size() + " candidate classes matched Surefire's includes, but none has a test"
-                    + " that " + String.join(" or ", module.frameworks) + " would run");
+            throw noTests(
+                    module,
+                    candidates.size() + " candidate classes matched Surefire's includes, but none has a test" + " that "
+                            + String.join(" or ", module.frameworks) + " would run");
         }
         return suite;
     }
@@ -121,7 +131,8 @@ public final class Discovery {
     /** The original order: every test of the suite, class by class, as `mvn test` runs them. */
     public static List<String> originalOrder(JsonObject suite) {
         List<String> order = new ArrayList<>();
-        suite.getAsJsonArray("classes").forEach(c -> c.getAsJsonObject().getAsJsonArray("tests").forEach(t -> order.add(t.getAsString())));
+        suite.getAsJsonArray("classes")
+                .forEach(c -> c.getAsJsonObject().getAsJsonArray("tests").forEach(t -> order.add(t.getAsString())));
         return order;
     }
 
@@ -132,16 +143,23 @@ public final class Discovery {
     public static Path writeSuite(JsonObject suite, Path outputDirectory) throws MojoExecutionException {
         try {
             Files.createDirectories(outputDirectory.resolve("orders"));
-            Files.write(outputDirectory.resolve("suite.json"),
-                    new com.google.gson.GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(suite)
+            Files.write(
+                    outputDirectory.resolve("suite.json"),
+                    new com.google.gson.GsonBuilder()
+                            .setPrettyPrinting()
+                            .disableHtmlEscaping()
+                            .create()
+                            .toJson(suite)
                             .getBytes(StandardCharsets.UTF_8));
             Path original = outputDirectory.resolve("orders").resolve("original.txt");
-            StringBuilder text = new StringBuilder("# the original order: the order `mvn test` runs this module's tests\n");
+            StringBuilder text =
+                    new StringBuilder("# the original order: the order `mvn test` runs this module's tests\n");
             originalOrder(suite).forEach(t -> text.append(t).append('\n'));
             Files.write(original, text.toString().getBytes(StandardCharsets.UTF_8));
             return original;
         } catch (IOException e) {
-            throw new MojoExecutionException("could not write the suite to " + outputDirectory + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not write the suite to " + outputDirectory + ": " + e.getMessage(), e);
         }
     }
 

@@ -138,8 +138,9 @@ public final class OrderRunner {
                 jvmIndex++;
                 if (jvmIndex > 1) {
                     plan = plan(String.join("\n", remaining), source + " (the rest, in a new JVM)");
-                    log.info("continuing with the remaining " + io.github.odrust.maven.Words.count(remaining.size(), "test")
-                            + " in a new JVM (#" + jvmIndex + ")");
+                    log.info("continuing with the remaining "
+                            + io.github.odrust.maven.Words.count(remaining.size(), "test") + " in a new JVM (#"
+                            + jvmIndex + ")");
                 }
                 int consumed = runJvm(jvmIndex, plan, jar, remaining, result);
                 result.write(resultFile);
@@ -193,8 +194,11 @@ public final class OrderRunner {
         Path events = dir.resolve("events-" + index + ".jsonl");
         Path planFile = dir.resolve("plan-" + index + ".txt");
         Path jvmLog = dir.resolve("jvm-" + index + ".log");
-        PlanFile p = new PlanFile("run", events).frameworks(module.frameworks).classpath(classpath)
-                .systemProperties(module.systemProperties).configurationParameters(module.settings.junitPlatformConfiguration);
+        PlanFile p = new PlanFile("run", events)
+                .frameworks(module.frameworks)
+                .classpath(classpath)
+                .systemProperties(module.systemProperties)
+                .configurationParameters(module.settings.junitPlatformConfiguration);
         int segmentBase = result.segments.size();
         List<String> planReasons = new ArrayList<>();
         for (PlanOrderResponse.Segment seg : plan.segments) {
@@ -229,7 +233,9 @@ public final class OrderRunner {
                         seg.jvm = index;
                         // Why this segment stands apart: the agent's split, else the engine's cut.
                         seg.split = Discovery.str(e, "split");
-                        int planIndex = e.has("index") && !e.get("index").isJsonNull() ? e.get("index").getAsInt() : -1;
+                        int planIndex = e.has("index") && !e.get("index").isJsonNull()
+                                ? e.get("index").getAsInt()
+                                : -1;
                         if (seg.split == null && planIndex >= 0 && planIndex < planReasons.size()) {
                             seg.split = planReasons.get(planIndex);
                         }
@@ -254,7 +260,9 @@ public final class OrderRunner {
                         r.message = Discovery.str(e, "message");
                         r.exception = Discovery.str(e, "exception");
                         r.trace = Discovery.str(e, "trace");
-                        r.timeMs = e.has("time_ms") && !e.get("time_ms").isJsonNull() ? e.get("time_ms").getAsLong() : null;
+                        r.timeMs = e.has("time_ms") && !e.get("time_ms").isJsonNull()
+                                ? e.get("time_ms").getAsLong()
+                                : null;
                         r.jvm = index;
                         r.segment = currentSegment[0] >= 0 ? currentSegment[0] : null;
                         r.reads = stringList(e, "reads");
@@ -281,7 +289,8 @@ public final class OrderRunner {
                         break;
                     }
                     case "class-failure": {
-                        String text = "class-level failure in " + Discovery.str(e, "class") + ": " + Discovery.str(e, "message");
+                        String text = "class-level failure in " + Discovery.str(e, "class") + ": "
+                                + Discovery.str(e, "message");
                         if (quiet) {
                             log.debug(text);
                         } else {
@@ -308,8 +317,10 @@ public final class OrderRunner {
             }
         };
         TestJvm.Spec base = jvmSpec != null ? jvmSpec : module.jvm;
-        TestJvm.Spec spec = recordOptions == null ? base
-                : base.withJvmArg("-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
+        TestJvm.Spec spec = recordOptions == null
+                ? base
+                : base.withJvmArg(
+                        "-javaagent:" + module.agentJar.getAbsolutePath() + "=" + recordOptions.toAbsolutePath());
         TestJvm.Exit exit = null;
         if (shared != null && index == 1 && shared.usable()) {
             int resultsBefore = result.results.size();
@@ -317,8 +328,8 @@ public final class OrderRunner {
             if (!served.done && !served.exit.timedOut && result.results.size() == resultsBefore && running[0] == null) {
                 // The shared JVM ended before it ran anything of this order (a thread an earlier
                 // order left called System.exit, say): the order runs in a fresh JVM instead.
-                log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " (" + shared.retired()
-                        + "); running it in a fresh JVM");
+                log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " ("
+                        + shared.retired() + "); running it in a fresh JVM");
                 result.segments.subList(segmentBase, result.segments.size()).clear();
                 currentSegment[0] = -1;
                 started.clear();
@@ -332,8 +343,8 @@ public final class OrderRunner {
                 jvm.shared = true;
                 jvm.log = shared.log().toAbsolutePath().toString();
                 if (!served.leakedThreads.isEmpty()) {
-                    result.warnings.add("the order left threads running in the shared JVM: " + String.join(", ", served.leakedThreads)
-                            + "; the next order starts a new one");
+                    result.warnings.add("the order left threads running in the shared JVM: "
+                            + String.join(", ", served.leakedThreads) + "; the next order starts a new one");
                 }
                 served.notRestored.forEach(n -> result.warnings.add(n + "; the next order starts a new shared JVM"));
             }
@@ -377,9 +388,10 @@ public final class OrderRunner {
         }
         int consumed = consumed(remaining, ranHere);
         if (consumed == 0 && !"ok".equals(jvm.status)) {
-            throw new MojoExecutionException("the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") before"
-                    + " running any test, so the order cannot run. Command: "
-                    + String.join(" ", TestJvm.command(spec, jar, planFile)) + Discovery.tailOf(jvmLog));
+            throw new MojoExecutionException(
+                    "the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") before"
+                            + " running any test, so the order cannot run. Command: "
+                            + String.join(" ", TestJvm.command(spec, jar, planFile)) + Discovery.tailOf(jvmLog));
         }
         if (segmentBase == result.segments.size() && consumed == 0) {
             log.warn("test JVM #" + index + " ran nothing of its plan " + planFile);
@@ -390,13 +402,15 @@ public final class OrderRunner {
     static String abnormalMessage(RunResult.Jvm jvm, TestJvm.Exit exit) {
         switch (jvm.status) {
             case "timeout":
-                return "the test JVM was still running after the timeout (" + exit.millis / 1000 + " s); it and its child"
+                return "the test JVM was still running after the timeout (" + exit.millis / 1000
+                        + " s); it and its child"
                         + " processes were killed. Raise -Dodrust.timeout if the tests are just slow.";
             case "exit":
                 return "the test called System.exit(" + exit.exitCode + "), which ended the test JVM";
             default:
                 if (jvm.outOfMemory != null) {
-                    return "the test JVM ran out of memory during this test (" + jvm.outOfMemory + "); give the tests more"
+                    return "the test JVM ran out of memory during this test (" + jvm.outOfMemory
+                            + "); give the tests more"
                             + " memory in Surefire's argLine (e.g. -Xmx1g), which odrust uses too; see " + jvm.log;
                 }
                 return "the test JVM died (exit code " + exit.exitCode + ") without finishing; see " + jvm.log;
@@ -445,6 +459,8 @@ public final class OrderRunner {
 
     /** The JVM's clock ({@code uptime_ms}) an event reports, or null. */
     private static Long uptime(JsonObject e) {
-        return e.has("uptime_ms") && !e.get("uptime_ms").isJsonNull() ? e.get("uptime_ms").getAsLong() : null;
+        return e.has("uptime_ms") && !e.get("uptime_ms").isJsonNull()
+                ? e.get("uptime_ms").getAsLong()
+                : null;
     }
 }

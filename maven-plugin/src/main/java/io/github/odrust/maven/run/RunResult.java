@@ -21,9 +21,14 @@ import java.util.Map;
  */
 public final class RunResult {
     public static final int SCHEMA_VERSION = 1;
-    public static final List<String> OUTCOMES = List.of("pass", "fail", "error", "skipped", "crash", "timeout", "exit", "not-run");
-    private static final Gson JSON = new GsonBuilder().setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
-            .disableHtmlEscaping().serializeNulls().setPrettyPrinting().create();
+    public static final List<String> OUTCOMES =
+            List.of("pass", "fail", "error", "skipped", "crash", "timeout", "exit", "not-run");
+    private static final Gson JSON = new GsonBuilder()
+            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .disableHtmlEscaping()
+            .serializeNulls()
+            .setPrettyPrinting()
+            .create();
 
     public int schemaVersion = SCHEMA_VERSION;
     public String module;
@@ -36,6 +41,7 @@ public final class RunResult {
     /** Recorded runs only: class-level static field accesses. */
     @SerializedName("class_state")
     public List<ClassState> classStates = new ArrayList<>();
+
     public List<Jvm> jvms = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
     public Map<String, Integer> summary = new LinkedHashMap<>();
@@ -52,6 +58,7 @@ public final class RunResult {
         public Integer segment;
         /** Static fields it read / wrote, when the run recorded them (null otherwise; docs/dependence.md). */
         public List<String> reads;
+
         public List<String> writes;
     }
 
@@ -59,6 +66,7 @@ public final class RunResult {
     public static final class ClassState {
         @SerializedName("class")
         public String className;
+
         public List<String> reads = new ArrayList<>();
         public List<String> writes = new ArrayList<>();
     }
@@ -66,8 +74,10 @@ public final class RunResult {
     /** One JUnit request: a class, its tests in order, class-level setup once. */
     public static final class Segment {
         public int index;
+
         @SerializedName("class")
         public String className;
+
         public String framework;
         public List<String> tests = new ArrayList<>();
         public int jvm;
@@ -89,6 +99,7 @@ public final class RunResult {
         public boolean shared;
         /** The JVM's clock (ms since it started) when odrust's runner started, its first test started, and the runner ended. */
         public Long startMs;
+
         public Long firstTestMs;
         public Long endMs;
 

@@ -39,7 +39,8 @@ public final class SurefireSettingsReader {
     private final MavenPluginManager mavenPluginManager;
     private final MavenSession session;
 
-    public SurefireSettingsReader(BuildPluginManager buildPluginManager, MavenPluginManager mavenPluginManager, MavenSession session) {
+    public SurefireSettingsReader(
+            BuildPluginManager buildPluginManager, MavenPluginManager mavenPluginManager, MavenSession session) {
         this.buildPluginManager = buildPluginManager;
         this.mavenPluginManager = mavenPluginManager;
         this.session = session;
@@ -58,7 +59,8 @@ public final class SurefireSettingsReader {
                     plugin, project.getRemotePluginRepositories(), session.getRepositorySession());
             MojoDescriptor mojoDescriptor = pluginDescriptor.getMojo("test");
             if (mojoDescriptor == null) {
-                throw new MojoExecutionException("maven-surefire-plugin " + plugin.getVersion() + " has no 'test' goal");
+                throw new MojoExecutionException(
+                        "maven-surefire-plugin " + plugin.getVersion() + " has no 'test' goal");
             }
             buildPluginManager.getPluginRealm(session, pluginDescriptor);
             execution = new MojoExecution(mojoDescriptor, "default-test", MojoExecution.Source.LIFECYCLE);
@@ -66,8 +68,10 @@ public final class SurefireSettingsReader {
         } catch (MojoExecutionException e) {
             throw e;
         } catch (Exception e) {
-            throw new MojoExecutionException("could not load maven-surefire-plugin " + plugin.getVersion()
-                    + " to read this module's test configuration: " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not load maven-surefire-plugin " + plugin.getVersion()
+                            + " to read this module's test configuration: " + e.getMessage(),
+                    e);
         }
 
         Mojo mojo = null;
@@ -80,8 +84,10 @@ public final class SurefireSettingsReader {
             s.surefireVersion = plugin.getVersion();
             return s;
         } catch (Exception e) {
-            throw new MojoExecutionException("could not evaluate the configuration of maven-surefire-plugin "
-                    + plugin.getVersion() + " in " + project.getId() + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(
+                    "could not evaluate the configuration of maven-surefire-plugin " + plugin.getVersion() + " in "
+                            + project.getId() + ": " + e.getMessage(),
+                    e);
         } finally {
             session.setCurrentProject(current);
             if (mojo != null) {
@@ -113,8 +119,10 @@ public final class SurefireSettingsReader {
             Xpp3Dom merged = Xpp3Dom.mergeXpp3Dom(value, defaults.getChild(p.getName()), Boolean.TRUE);
             if (merged != null) {
                 merged = new Xpp3Dom(merged, p.getName());
-                if ((merged.getAttribute("implementation") == null || merged.getAttribute("implementation").isEmpty())
-                        && p.getImplementation() != null && !p.getImplementation().isEmpty()) {
+                if ((merged.getAttribute("implementation") == null
+                                || merged.getAttribute("implementation").isEmpty())
+                        && p.getImplementation() != null
+                        && !p.getImplementation().isEmpty()) {
                     merged.setAttribute("implementation", p.getImplementation());
                 }
                 result.addChild(merged);
@@ -156,7 +164,8 @@ public final class SurefireSettingsReader {
         s.excludedGroups = (String) field(mojo, "excludedGroups");
         s.test = (String) field(mojo, "test");
         Object timeout = field(mojo, "forkedProcessTimeoutInSeconds");
-        s.forkedProcessTimeoutInSeconds = timeout instanceof Integer && (Integer) timeout > 0 ? (Integer) timeout : null;
+        s.forkedProcessTimeoutInSeconds =
+                timeout instanceof Integer && (Integer) timeout > 0 ? (Integer) timeout : null;
         s.excludedEnvironmentVariables = strings(field(mojo, "excludedEnvironmentVariables"));
         putAll(s.environmentVariables, field(mojo, "environmentVariables"));
 

@@ -53,7 +53,8 @@ public final class TestClassScanner {
             String rel = prefix + f.getName();
             if (f.isFile()) {
                 int end = rel.length() - CLASS.length();
-                if (end > prefix.length() && rel.regionMatches(true, end, CLASS, 0, CLASS.length())
+                if (end > prefix.length()
+                        && rel.regionMatches(true, end, CLASS, 0, CLASS.length())
                         && selection.selectsClassFile(rel.substring(0, end) + CLASS)) {
                     out.add(rel.substring(0, end).replace('/', '.'));
                 }

@@ -49,12 +49,15 @@ public final class TestSelection {
         }
         if (file != null) {
             if (!file.exists()) {
-                throw new MojoExecutionException("Failed to load list from file: " + file + " (Surefire's " + name + "File)");
+                throw new MojoExecutionException(
+                        "Failed to load list from file: " + file + " (Surefire's " + name + "File)");
             }
             try {
-                out.addAll(FileUtils.loadFile(file)); // trimmed, without blank lines and # comments, as Surefire reads it
+                out.addAll(
+                        FileUtils.loadFile(file)); // trimmed, without blank lines and # comments, as Surefire reads it
             } catch (IOException e) {
-                throw new MojoExecutionException("could not read Surefire's " + name + "File " + file + ": " + e.getMessage(), e);
+                throw new MojoExecutionException(
+                        "could not read Surefire's " + name + "File " + file + ": " + e.getMessage(), e);
             }
         }
         return out;

@@ -42,7 +42,10 @@ class ProtocolTest {
     /** Binds {@code raw} to {@code type} and checks that nothing is lost or added on the way back. */
     private static <T> T roundTrip(JsonObject raw, Class<T> type) {
         T typed = Engine.GSON.fromJson(raw, type);
-        assertEquals(raw, Engine.GSON.toJsonTree(typed), type.getSimpleName() + " does not mirror the engine's response " + raw);
+        assertEquals(
+                raw,
+                Engine.GSON.toJsonTree(typed),
+                type.getSimpleName() + " does not mirror the engine's response " + raw);
         return typed;
     }
 
@@ -55,12 +58,13 @@ class ProtocolTest {
      * cleaner runs after the polluter in its class, so reversing that class fails the victim.
      */
     private static JsonObject suite() {
-        return json("{'schema_version':1,'module':'g:a','classes':["
-                + "{'class':'p.S','framework':'junit4','reorderable':true,'tests':['p.S#setter'],'dynamic':[]},"
-                + "{'class':'p.T','framework':'junit5','reorderable':true,'tests':['p.T#brittle','p.T#other'],'dynamic':[]},"
-                + "{'class':'p.V','framework':'junit4','reorderable':true,'tests':['p.V#victim'],'dynamic':[]},"
-                + "{'class':'p.P','framework':'junit5','reorderable':true,'tests':['p.P#polluter','p.P#cleaner'],'dynamic':[]},"
-                + "{'class':'p.X','framework':'junit4','reorderable':false,'tests':['p.X#x1','p.X#x2'],'dynamic':[]}]}");
+        return json(
+                "{'schema_version':1,'module':'g:a','classes':["
+                        + "{'class':'p.S','framework':'junit4','reorderable':true,'tests':['p.S#setter'],'dynamic':[]},"
+                        + "{'class':'p.T','framework':'junit5','reorderable':true,'tests':['p.T#brittle','p.T#other'],'dynamic':[]},"
+                        + "{'class':'p.V','framework':'junit4','reorderable':true,'tests':['p.V#victim'],'dynamic':[]},"
+                        + "{'class':'p.P','framework':'junit5','reorderable':true,'tests':['p.P#polluter','p.P#cleaner'],'dynamic':[]},"
+                        + "{'class':'p.X','framework':'junit4','reorderable':false,'tests':['p.X#x1','p.X#x2'],'dynamic':[]}]}");
     }
 
     @Test
@@ -106,13 +110,16 @@ class ProtocolTest {
 
     @Test
     void surefireReportsAndTheirComparison(@TempDir Path dir) throws Exception {
-        Files.write(dir.resolve("TEST-p.A.xml"), ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                + "<testsuite name=\"p.A\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\">\n"
-                + "  <testcase classname=\"p.A\" name=\"a\" time=\"0.01\"/>\n"
-                + "  <testcase classname=\"p.A\" name=\"b\" time=\"0.01\"><failure message=\"expected:&lt;1&gt;\" type=\"java.lang.AssertionError\">trace</failure></testcase>\n"
-                + "  <testcase classname=\"p.A\" name=\"c\" time=\"0.01\"><error type=\"java.lang.IllegalStateException\">trace</error></testcase>\n"
-                + "  <testcase classname=\"p.A\" name=\"d\" time=\"0\"><skipped message=\"off\"/></testcase>\n"
-                + "</testsuite>\n").getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                dir.resolve("TEST-p.A.xml"),
+                ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                                + "<testsuite name=\"p.A\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\">\n"
+                                + "  <testcase classname=\"p.A\" name=\"a\" time=\"0.01\"/>\n"
+                                + "  <testcase classname=\"p.A\" name=\"b\" time=\"0.01\"><failure message=\"expected:&lt;1&gt;\" type=\"java.lang.AssertionError\">trace</failure></testcase>\n"
+                                + "  <testcase classname=\"p.A\" name=\"c\" time=\"0.01\"><error type=\"java.lang.IllegalStateException\">trace</error></testcase>\n"
+                                + "  <testcase classname=\"p.A\" name=\"d\" time=\"0\"><skipped message=\"off\"/></testcase>\n"
+                                + "</testsuite>\n")
+                        .getBytes(StandardCharsets.UTF_8));
         JsonObject req = new JsonObject();
         req.addProperty("dir", dir.toString());
         SurefireReports reports = roundTrip(engine.call("read_surefire_reports", req), SurefireReports.class);
@@ -120,8 +127,11 @@ class ProtocolTest {
 
         JsonObject compare = new JsonObject();
         compare.add("expected", Engine.GSON.toJsonTree(reports.tests));
-        compare.add("actual", json("{'a':[{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
-                + "{'test':'p.A#c','outcome':'error'},{'test':'p.A#e','outcome':'pass'}]}").get("a"));
+        compare.add(
+                "actual",
+                json("{'a':[{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
+                                + "{'test':'p.A#c','outcome':'error'},{'test':'p.A#e','outcome':'pass'}]}")
+                        .get("a"));
         Comparison c = roundTrip(engine.call("compare_outcomes", compare), Comparison.class);
         assertFalse(c.same);
         assertFalse(c.differences.isEmpty());
@@ -146,7 +156,8 @@ class ProtocolTest {
         assertEquals(List.of(List.of("p.S#setter")), brittle.stateSetters);
         assertFalse(summary.failing.isEmpty(), "p.X#x2 fails everywhere");
 
-        JsonObject report = ReportWriter.report(d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
+        JsonObject report = ReportWriter.report(
+                d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
         JsonObject req = new JsonObject();
         req.add("report", report);
         Rendered rendered = roundTrip(engine.call("render_report", req), Rendered.class);
@@ -197,8 +208,8 @@ class ProtocolTest {
     }
 
     private static DetectConfig config(String strategy, int rounds) {
-        DetectConfig config = DetectConfig.resolve(new DetectConfig.Given(), null, 0,
-                engine.call("vocabulary", new JsonObject(), Vocabulary.class));
+        DetectConfig config = DetectConfig.resolve(
+                new DetectConfig.Given(), null, 0, engine.call("vocabulary", new JsonObject(), Vocabulary.class));
         config.strategy = strategy;
         config.recordBaseline = "targeted".equals(strategy) || "dependence-aware".equals(strategy);
         config.rounds = rounds;
@@ -209,7 +220,9 @@ class ProtocolTest {
     }
 
     private static Summary.FlakyTest find(Summary summary, String test) {
-        return summary.flaky.stream().filter(f -> f.test.equals(test)).findFirst()
+        return summary.flaky.stream()
+                .filter(f -> f.test.equals(test))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(test + " not found in " + Engine.GSON.toJson(summary)));
     }
 
@@ -248,11 +261,16 @@ class ProtocolTest {
             JsonObject result = raw.getAsJsonObject("experiment").deepCopy();
             result.add("results", run(next.experiment.order, record && "baseline".equals(next.experiment.kind)));
             if (record && "baseline".equals(next.experiment.kind)) {
-                result.add("class_state", json("{'a':[{'class':'p.P','reads':[],'writes':['p.G#STATE']}]}").get("a"));
+                result.add(
+                        "class_state",
+                        json("{'a':[{'class':'p.P','reads':[],'writes':['p.G#STATE']}]}")
+                                .get("a"));
             }
             result.addProperty("honoured", true);
             result.addProperty("millis", 500 + 10 * next.experiment.order.size());
-            result.add("time", json("{'jvm_ms':480,'boot_ms':60,'setup_ms':300,'tests_ms':70,'exit_ms':50,'odrust_ms':20}"));
+            result.add(
+                    "time",
+                    json("{'jvm_ms':480,'boot_ms':60,'setup_ms':300,'tests_ms':70,'exit_ms':50,'odrust_ms':20}"));
             history.add(result);
         }
         throw new AssertionError("detection did not end");
@@ -323,17 +341,22 @@ class ProtocolTest {
 
     @Test
     void repairNextRunsThenVerifiesThenPatches() {
-        JsonObject request = json("{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
-                + "'cleaners':{'p.P#p':['p.C#c']},'original_order':['p.V#v','p.P#p'],"
-                + "'baseline':[{'test':'p.V#v','outcome':'pass'},{'test':'p.P#p','outcome':'pass'}],"
-                + "'sources':[{'test':'p.C#c','statements':1,'placements':['setup','test']}],'fingerprint':'f'},'history':[]}");
+        JsonObject request = json(
+                "{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
+                        + "'cleaners':{'p.P#p':['p.C#c']},'original_order':['p.V#v','p.P#p'],"
+                        + "'baseline':[{'test':'p.V#v','outcome':'pass'},{'test':'p.P#p','outcome':'pass'}],"
+                        + "'sources':[{'test':'p.C#c','statements':1,'placements':['setup','test']}],'fingerprint':'f'},'history':[]}");
         RepairStep first = roundTrip(engine.call("repair_next", request), RepairStep.class);
         assertEquals("run", first.step);
         assertEquals("unpatched", first.experiment.check);
         assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
         JsonArray history = new JsonArray();
-        String[][] runs = {{"unpatched", "fail", "p.P#p,p.V#v"}, {"failing-order", "pass", "p.P#p,p.V#v"}, {"alone", "pass", "p.V#v"},
-                {"original-order", "pass", "p.V#v,p.P#p"}};
+        String[][] runs = {
+            {"unpatched", "fail", "p.P#p,p.V#v"},
+            {"failing-order", "pass", "p.P#p,p.V#v"},
+            {"alone", "pass", "p.V#v"},
+            {"original-order", "pass", "p.V#v,p.P#p"}
+        };
         for (String[] r : runs) {
             JsonObject rec = new JsonObject();
             rec.addProperty("id", history.size() + 1);
@@ -359,7 +382,8 @@ class ProtocolTest {
         assertEquals("patched", done.outcome.status);
         assertEquals("cleaner", done.outcome.source.kind);
         assertEquals(List.of(0), done.outcome.statements);
-        assertEquals(List.of("failing-order", "alone", "original-order"),
+        assertEquals(
+                List.of("failing-order", "alone", "original-order"),
                 done.outcome.verification.stream().map(c -> c.check).collect(java.util.stream.Collectors.toList()));
         assertEquals(4, done.outcome.experiments);
     }
@@ -393,9 +417,10 @@ class ProtocolTest {
         assertEquals(0, first.experiment.only.size());
         JsonArray history = new JsonArray();
         for (int id = 1; id <= 3; id++) {
-            JsonObject record = json("{'id':" + id + ",'kind':'" + (id == 1 ? "clean" : "shuffled") + "','order':['p.A#a','p.B#b'],"
-                    + "'only':[],'fingerprint':'f','count':2,'calls':[],'results':[{'test':'p.A#a','outcome':'pass'},"
-                    + "{'test':'p.B#b','outcome':'pass'}]}");
+            JsonObject record =
+                    json("{'id':" + id + ",'kind':'" + (id == 1 ? "clean" : "shuffled") + "','order':['p.A#a','p.B#b'],"
+                            + "'only':[],'fingerprint':'f','count':2,'calls':[],'results':[{'test':'p.A#a','outcome':'pass'},"
+                            + "{'test':'p.B#b','outcome':'pass'}]}");
             if (id > 1) {
                 record.addProperty("seed", id + 3);
             }

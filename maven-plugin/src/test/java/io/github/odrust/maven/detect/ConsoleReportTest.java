@@ -35,14 +35,21 @@ class ConsoleReportTest {
 
     @Test
     void aCompleteExplanationSaysNone() {
-        assertEquals(List.of("polluters: p.P#p, p.Q#q, p.R#r", "cleaners of p.P#p: none",
-                        "cleaners of p.Q#q: p.C#c", "cleaners of p.R#r: none"),
+        assertEquals(
+                List.of(
+                        "polluters: p.P#p, p.Q#q, p.R#r",
+                        "cleaners of p.P#p: none",
+                        "cleaners of p.Q#q: p.C#c",
+                        "cleaners of p.R#r: none"),
                 explained(Map.of("p.P#p", List.of(), "p.Q#q", List.of("p.C#c"), "p.R#r", List.of()), List.of()));
     }
 
     @Test
     void aSearchCutShortOrNotStartedIsSaidSo() {
-        assertEquals(List.of("polluters: p.P#p, p.Q#q, p.R#r", "cleaners of p.P#p: none",
+        assertEquals(
+                List.of(
+                        "polluters: p.P#p, p.Q#q, p.R#r",
+                        "cleaners of p.P#p: none",
                         "cleaners of p.Q#q: p.C#c so far (the search stopped early; see the notes)",
                         "cleaners of p.R#r: not searched (the search stopped early; see the notes)"),
                 explained(Map.of("p.P#p", List.of(), "p.Q#q", List.of("p.C#c")), List.of("p.Q#q", "p.R#r")));
@@ -57,15 +64,21 @@ class ConsoleReportTest {
         s.pairs = new Summary.PairsCovered();
         s.pairs.covered = 120;
         s.pairs.total = 17_000;
-        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran 0.7% of the 17000"
-                + " test pairs the schedule covers: a victim of a pair not run yet can still exist", ConsoleReport.nothingFound(s));
+        assertEquals(
+                "no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran 0.7% of the 17000"
+                        + " test pairs the schedule covers: a victim of a pair not run yet can still exist",
+                ConsoleReport.nothingFound(s));
         s.pairs.covered = 17_000;
-        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran all of the 17000 test"
-                + " pairs the schedule covers", ConsoleReport.nothingFound(s));
+        assertEquals(
+                "no order-dependent or flaky test found in 3 of 40 rounds (tuscan), which ran all of the 17000 test"
+                        + " pairs the schedule covers",
+                ConsoleReport.nothingFound(s));
         s.pairs = null;
         s.strategy = "reverse-passing";
-        assertEquals("no order-dependent or flaky test found in 3 of 40 rounds (reverse-passing): random orders find an"
-                + " order-dependent test only with some probability per round", ConsoleReport.nothingFound(s));
+        assertEquals(
+                "no order-dependent or flaky test found in 3 of 40 rounds (reverse-passing): random orders find an"
+                        + " order-dependent test only with some probability per round",
+                ConsoleReport.nothingFound(s));
     }
 
     @Test

@@ -27,7 +27,8 @@ class DetectConfigTest {
     @Test
     void rejectsWhatIsNotADurationNamingTheValue() {
         for (String bad : new String[] {"ten minutes", "10x", "", "0s", "-5m"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DetectConfig.parseDuration(bad), bad);
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> DetectConfig.parseDuration(bad), bad);
             assertTrue(e.getMessage().contains("odrust.timeBudget=" + bad), e.getMessage());
         }
     }
@@ -45,7 +46,8 @@ class DetectConfigTest {
         assertEquals(List.of(), c.incompatibleWith(saved));
         c.seed = 8;
         c.strategy = "random-class";
-        assertEquals(List.of("odrust.strategy was reverse-passing, now random-class", "odrust.seed was 7, now 8"),
+        assertEquals(
+                List.of("odrust.strategy was reverse-passing, now random-class", "odrust.seed was 7, now 8"),
                 c.incompatibleWith(saved));
     }
 
@@ -59,7 +61,10 @@ class DetectConfigTest {
         assertEquals(List.of(), c.incompatibleWith(saved));
         c.dependenceFree = List.of("p.Log#*");
         c.costAware = true;
-        assertEquals(List.of("odrust.costAware was false, now true", "odrust.dependence.free was p.Log#*,*#COUNT, now p.Log#*"),
+        assertEquals(
+                List.of(
+                        "odrust.costAware was false, now true",
+                        "odrust.dependence.free was p.Log#*,*#COUNT, now p.Log#*"),
                 c.incompatibleWith(saved));
     }
 
@@ -131,12 +136,16 @@ class DetectConfigTest {
 
     @Test
     void thePlanLineSaysWhatDependenceAwareSavesOverTuscan() {
-        JsonObject plan = com.google.gson.JsonParser.parseString("{\"strategy\":\"dependence-aware\",\"orders\":3,"
-                + "\"executions\":8,\"pairs\":4,\"predicted_ms\":1900,\"cost0_ms\":600,\"unrecorded\":0,"
-                + "\"tuscan\":{\"strategy\":\"tuscan\",\"orders\":16,\"executions\":126,\"pairs\":110,\"predicted_ms\":10900}}")
+        JsonObject plan = com.google.gson.JsonParser.parseString(
+                        "{\"strategy\":\"dependence-aware\",\"orders\":3,"
+                                + "\"executions\":8,\"pairs\":4,\"predicted_ms\":1900,\"cost0_ms\":600,\"unrecorded\":0,"
+                                + "\"tuscan\":{\"strategy\":\"tuscan\",\"orders\":16,\"executions\":126,\"pairs\":110,\"predicted_ms\":10900}}")
                 .getAsJsonObject();
-        assertEquals("plan: dependence-aware: 3 orders, 8 test executions, 4 pairs to cover, predicted 1.9 s (0.6 s per JVM"
-                + " start + test times, from the baseline); tuscan would run 16 orders, 126 test executions, 110 pairs,"
-                + " predicted 10.9 s", Detector.planLine(io.github.odrust.engine.Engine.GSON.fromJson(plan, io.github.odrust.engine.protocol.PlanInfo.class)));
+        assertEquals(
+                "plan: dependence-aware: 3 orders, 8 test executions, 4 pairs to cover, predicted 1.9 s (0.6 s per JVM"
+                        + " start + test times, from the baseline); tuscan would run 16 orders, 126 test executions, 110 pairs,"
+                        + " predicted 10.9 s",
+                Detector.planLine(io.github.odrust.engine.Engine.GSON.fromJson(
+                        plan, io.github.odrust.engine.protocol.PlanInfo.class)));
     }
 }

@@ -31,7 +31,10 @@ class DetectDirectoryTest {
         new DetectDirectory(out).keepPrevious(new SystemStreamLog());
 
         Path previous = out.resolve("previous");
-        assertEquals("{\"run\":1}", Files.readString(previous.resolve("detect/run.json")), "the older previous run is replaced");
+        assertEquals(
+                "{\"run\":1}",
+                Files.readString(previous.resolve("detect/run.json")),
+                "the older previous run is replaced");
         assertTrue(Files.isRegularFile(previous.resolve("detect/experiments.jsonl")));
         assertTrue(Files.isRegularFile(previous.resolve("orders/exp-9.txt")), "the report's order files go with it");
         assertTrue(Files.isRegularFile(previous.resolve("report.json")));
@@ -39,7 +42,8 @@ class DetectDirectoryTest {
         assertTrue(Files.isRegularFile(previous.resolve("surefire-reports/TEST-odrust.xml")));
         assertFalse(Files.exists(out.resolve("detect")));
         assertFalse(Files.exists(out.resolve("orders/exp-9.txt")));
-        assertTrue(Files.isRegularFile(out.resolve("orders/original.txt")), "the original order is not a run's evidence");
+        assertTrue(
+                Files.isRegularFile(out.resolve("orders/original.txt")), "the original order is not a run's evidence");
     }
 
     @Test

@@ -1,8 +1,8 @@
 package io.github.odrust.maven.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -24,8 +24,8 @@ class DetectSessionTest {
     @Test
     void answersAsAWholeReplayDoesEvenWhenTheEngineForgetsTheSession(@TempDir Path dir) throws Exception {
         Engine engine = EngineLoader.load(null, "0.1.0-SNAPSHOT");
-        DetectConfig config = DetectConfig.resolve(new DetectConfig.Given(), null, 0,
-                engine.call("vocabulary", new JsonObject(), Vocabulary.class));
+        DetectConfig config = DetectConfig.resolve(
+                new DetectConfig.Given(), null, 0, engine.call("vocabulary", new JsonObject(), Vocabulary.class));
         config.strategy = "random-class-method";
         config.rounds = 8;
         config.seed = 7;

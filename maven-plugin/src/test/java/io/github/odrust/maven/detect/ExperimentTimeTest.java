@@ -22,9 +22,11 @@ class ExperimentTimeTest {
 
     @Test
     void aJvmsWallTimeSplitsByItsOwnClock() {
-        assertArrayEquals(new long[] {120, 380, 300, 200}, jvm(1000, 120L, 500L, 800L).phases());
+        assertArrayEquals(
+                new long[] {120, 380, 300, 200}, jvm(1000, 120L, 500L, 800L).phases());
         // No test started (a class-level failure): all of it is setup.
-        assertArrayEquals(new long[] {120, 680, 0, 200}, jvm(1000, 120L, null, 800L).phases());
+        assertArrayEquals(
+                new long[] {120, 680, 0, 200}, jvm(1000, 120L, null, 800L).phases());
         // A JVM that died before `end` (or an older runner) did not report its clock.
         assertNull(jvm(1000, 120L, 500L, null).phases());
         assertNull(jvm(1000, null, null, null).phases());

@@ -48,16 +48,25 @@ class HtmlReportBrowserTest {
         JsonObject summary = JsonParser.parseString(SUMMARY).getAsJsonObject();
         Path out = dir.resolve("target/odrust");
         Files.createDirectories(out);
-        ReportWriter.write(ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true, "0.1.0"), engine, out);
+        ReportWriter.write(
+                ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true, "0.1.0"),
+                engine,
+                out);
         String dom = dumpDom(out.resolve("report.html"), 360);
 
         assertTrue(dom.contains("data-ready=\"1\""), "the page's script did not run:\n" + dom);
         assertTrue(dom.contains("data-overflow=\"false\""), "the page is wider than a narrow window:\n" + dom);
-        assertTrue(dom.contains("Found 1 order-dependent test (1 victim) and 1 flaky test that does not depend on the order."), dom);
+        assertTrue(
+                dom.contains(
+                        "Found 1 order-dependent test (1 victim) and 1 flaky test that does not depend on the order."),
+                dom);
         assertEquals(2, count(dom, "<article class=\"card "), dom);
         assertEquals(2, count(dom, "<button type=\"button\" class=\"copy\""), dom);
         assertTrue(dom.contains("failed in round 4. Explaining it took 14 experiments."), dom);
-        assertTrue(dom.contains("<span class=\"step cleaner\" title=\"cleaner\"><code>com.acme.shop.LogoutTest#logsOut</code></span>"), dom);
+        assertTrue(
+                dom.contains(
+                        "<span class=\"step cleaner\" title=\"cleaner\"><code>com.acme.shop.LogoutTest#logsOut</code></span>"),
+                dom);
         assertTrue(dom.contains("<span style=\"width:25.0%\"></span>"), dom);
         assertTrue(dom.contains("12 tests (14 results per run, as mvn test counts invocations)"), dom);
         assertTrue(dom.contains("<section id=\"glossary\">"), dom);
@@ -74,10 +83,20 @@ class HtmlReportBrowserTest {
 
     /** The DOM of {@code page} after its scripts ran, in a window {@code width} px wide. */
     private String dumpDom(Path page, int width) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("chrome-profile"),
-                "--window-size=" + width + ",800", "--virtual-time-budget=2000", "--dump-dom", page.toUri().toString()));
-        Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("chromium.err").toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--user-data-dir=" + dir.resolve("chrome-profile"),
+                "--window-size=" + width + ",800",
+                "--virtual-time-budget=2000",
+                "--dump-dom",
+                page.toUri().toString()));
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(dir.resolve("chromium.err").toFile())
+                .start();
         String dom = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not end");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("chromium.err")));
@@ -99,7 +118,8 @@ class HtmlReportBrowserTest {
                 }
             }
         }
-        throw new AssertionError("no headless Chromium found: install the OS package (apt-get install chromium; .ci/run does)"
-                + " or set ODRUST_CHROMIUM to a Chrome/Chromium binary");
+        throw new AssertionError(
+                "no headless Chromium found: install the OS package (apt-get install chromium; .ci/run does)"
+                        + " or set ODRUST_CHROMIUM to a Chrome/Chromium binary");
     }
 }

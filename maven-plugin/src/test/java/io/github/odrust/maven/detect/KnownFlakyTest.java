@@ -12,9 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class KnownFlakyTest {
     private static final Report REPORT = Report.of(JsonParser.parseString("{\"flaky\":["
-            + "{\"test\":\"p.V#v\",\"kind\":\"victim\",\"reproduce\":\"mvn r1\"},"
-            + "{\"test\":\"p.B#b\",\"kind\":\"brittle\",\"reproduce\":\"mvn r2\"},"
-            + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"reproduce\":\"mvn r3\"}]}").getAsJsonObject());
+                    + "{\"test\":\"p.V#v\",\"kind\":\"victim\",\"reproduce\":\"mvn r1\"},"
+                    + "{\"test\":\"p.B#b\",\"kind\":\"brittle\",\"reproduce\":\"mvn r2\"},"
+                    + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"reproduce\":\"mvn r3\"}]}")
+            .getAsJsonObject());
 
     @Test
     void listedTestsAndNodTestsDoNotCount(@TempDir Path dir) throws Exception {
@@ -25,6 +26,7 @@ class KnownFlakyTest {
 
     @Test
     void aMissingFileListsNothing(@TempDir Path dir) throws Exception {
-        assertEquals(2, KnownFlaky.unlisted(REPORT, dir.resolve("none.txt").toFile()).size());
+        assertEquals(
+                2, KnownFlaky.unlisted(REPORT, dir.resolve("none.txt").toFile()).size());
     }
 }

@@ -27,8 +27,11 @@ class ProgressLineTest {
 
     @Test
     void columnsStayAligned() {
-        List<String> lines = List.of(line(2, "round", 9, null), line(13, "round", 10, null),
-                line(999, "cleaner", null, "p.VictimTest#v"), line(12345, "alone", null, "p.VictimTest#v"));
+        List<String> lines = List.of(
+                line(2, "round", 9, null),
+                line(13, "round", 10, null),
+                line(999, "cleaner", null, "p.VictimTest#v"),
+                line(12345, "alone", null, "p.VictimTest#v"));
         int found = lines.get(0).indexOf("found");
         int seconds = lines.get(0).indexOf("1.2s");
         for (String l : lines) {

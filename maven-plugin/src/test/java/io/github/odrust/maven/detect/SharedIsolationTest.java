@@ -24,10 +24,11 @@ class SharedIsolationTest {
     void everyTestWhoseOutcomeDiffersIsNamedWithBothOutcomesButTheFlakyOnes() {
         RunResult fresh = run("p.A#a", "pass", "p.B#b", "fail", "p.C#coin", "pass", "p.D#d", "pass");
         RunResult shared = run("p.A#a", "pass", "p.B#b", "pass", "p.C#coin", "fail", "p.E#e", "pass");
-        assertEquals(Arrays.asList(
-                "p.B#b: fail in a fresh JVM, pass in a shared JVM",
-                "p.D#d: pass in a fresh JVM, not run in a shared JVM",
-                "p.E#e: not run in a fresh JVM, pass in a shared JVM"),
+        assertEquals(
+                Arrays.asList(
+                        "p.B#b: fail in a fresh JVM, pass in a shared JVM",
+                        "p.D#d: pass in a fresh JVM, not run in a shared JVM",
+                        "p.E#e: not run in a fresh JVM, pass in a shared JVM"),
                 SharedIsolation.differences(fresh, shared, Set.of("p.C#coin")));
         assertEquals(Collections.emptyList(), SharedIsolation.differences(fresh, fresh, Set.of()));
     }

@@ -19,7 +19,8 @@ class MinimizeTargetsTest {
 
     @Test
     void aTestMustBeNamed() {
-        MojoFailureException e = assertThrows(MojoFailureException.class, () -> MinimizeTargets.configure(new DetectConfig(), " "));
+        MojoFailureException e =
+                assertThrows(MojoFailureException.class, () -> MinimizeTargets.configure(new DetectConfig(), " "));
         assertEquals(true, e.getMessage().contains("-Dodrust.test="), e.getMessage());
     }
 }

@@ -36,7 +36,8 @@ class ArgLineTest {
     @Test
     void quotingFollowsSurefire() {
         // quotes inside an argument, either kind, each protecting the other
-        assertEquals(List.of("-Dp=a b", "-Dq=say \"hi\"", "-Dr='x'"),
+        assertEquals(
+                List.of("-Dp=a b", "-Dq=say \"hi\"", "-Dr='x'"),
                 ArgLine.split("-Dp='a b' '-Dq=say \"hi\"' \"-Dr='x'\""));
         // adjacent quoted and plain parts make one argument
         assertEquals(List.of("-Dpath=/a b/c d", "-ea"), ArgLine.split("-Dpath=\"/a b\"'/c d' -ea"));
@@ -51,9 +52,11 @@ class ArgLineTest {
     void aLateReplacedValueWithSpacesIsSplitUnlessQuoted() {
         Properties p = new Properties();
         p.setProperty("agent", "-javaagent:/x/j.jar=destfile=/a b/j.exec");
-        assertEquals(List.of("-javaagent:/x/j.jar=destfile=/a", "b/j.exec", "-Xmx64m"),
+        assertEquals(
+                List.of("-javaagent:/x/j.jar=destfile=/a", "b/j.exec", "-Xmx64m"),
                 ArgLine.split(ArgLine.replace("@{agent} -Xmx64m", p, 1).text));
-        assertEquals(List.of("-javaagent:/x/j.jar=destfile=/a b/j.exec", "-Xmx64m"),
+        assertEquals(
+                List.of("-javaagent:/x/j.jar=destfile=/a b/j.exec", "-Xmx64m"),
                 ArgLine.split(ArgLine.replace("\"@{agent}\" -Xmx64m", p, 1).text));
     }
 }

@@ -31,7 +31,9 @@ class ForkDirectoryTest {
         Path m = module();
         ForkDirectory d = ForkDirectory.create(tmp.resolve("forks/exp-3"), m.toFile(), m.resolve("target/odrust"));
         Path work = d.work.toPath();
-        assertEquals("data", new String(Files.readAllBytes(work.resolve("src/test/resources/data.txt")), StandardCharsets.UTF_8));
+        assertEquals(
+                "data",
+                new String(Files.readAllBytes(work.resolve("src/test/resources/data.txt")), StandardCharsets.UTF_8));
         assertTrue(Files.isDirectory(work.resolve("target/test-classes")));
         assertTrue(Files.isDirectory(work.resolve("target")) && !Files.isSymbolicLink(work.resolve("target")));
         assertFalse(Files.exists(work.resolve("target/odrust")), "odrust's own output is not linked");
@@ -70,7 +72,9 @@ class ForkDirectoryTest {
         spec.workingDirectory = new File("/module");
         TestJvm.Spec forked = spec.isolated(new File("/forks/exp-2/work"), new File("/forks/exp-2/tmp"));
         assertEquals(new File("/forks/exp-2/work"), forked.workingDirectory);
-        assertEquals(List.of("-Djava.io.tmpdir=" + new File("/forks/exp-2/tmp").getAbsolutePath(), "-Xmx64m"), forked.jvmArgs);
+        assertEquals(
+                List.of("-Djava.io.tmpdir=" + new File("/forks/exp-2/tmp").getAbsolutePath(), "-Xmx64m"),
+                forked.jvmArgs);
         assertEquals(List.of("-Xmx64m"), spec.jvmArgs, "the module's spec is unchanged");
     }
 }

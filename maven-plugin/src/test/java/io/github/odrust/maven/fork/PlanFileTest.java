@@ -22,13 +22,18 @@ class PlanFileTest {
     @Test
     void writesVersionModeSegmentsAndProperties(@TempDir Path dir) throws Exception {
         Path plan = dir.resolve("p.txt");
-        new PlanFile("run", dir.resolve("e.jsonl")).frameworks(List.of("junit4", "junit5"))
-                .systemProperties(Map.of("k", "multi\nline")).segment("junit4", "p.A", List.of("p.A#a", "p.A#b")).write(plan);
+        new PlanFile("run", dir.resolve("e.jsonl"))
+                .frameworks(List.of("junit4", "junit5"))
+                .systemProperties(Map.of("k", "multi\nline"))
+                .segment("junit4", "p.A", List.of("p.A#a", "p.A#b"))
+                .write(plan);
         List<String> lines = Files.readAllLines(plan, StandardCharsets.UTF_8);
         assertEquals("odrust-plan\t1", lines.get(0));
         assertEquals("mode\trun", lines.get(1));
         assertTrue(lines.contains("sysprop\tk\tmulti\\nline"), lines.toString());
-        assertEquals(List.of("segment\tjunit4\tp.A", "test\tp.A#a", "test\tp.A#b"), lines.subList(lines.size() - 3, lines.size()));
+        assertEquals(
+                List.of("segment\tjunit4\tp.A", "test\tp.A#a", "test\tp.A#b"),
+                lines.subList(lines.size() - 3, lines.size()));
     }
 
     @Test
@@ -40,7 +45,9 @@ class PlanFileTest {
         try (JarFile j = new JarFile(jar.toFile())) {
             String cp = j.getManifest().getMainAttributes().getValue("Class-Path");
             assertEquals("../my%20classes/ ../lib.jar", cp);
-            assertEquals("io.github.odrust.agent.Main", j.getManifest().getMainAttributes().getValue("Main-Class"));
+            assertEquals(
+                    "io.github.odrust.agent.Main",
+                    j.getManifest().getMainAttributes().getValue("Main-Class"));
         }
         assertTrue(new File(jar.toFile().getParentFile(), "../lib.jar").exists());
     }

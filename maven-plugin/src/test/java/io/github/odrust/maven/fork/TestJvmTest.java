@@ -19,7 +19,9 @@ class TestJvmTest {
     @Test
     void aProcessTheTestsLeftRunningIsKilledAndNamed() throws Exception {
         // like a test that starts `sleep 1000` and returns normally
-        Process p = new ProcessBuilder("sh", "-c", "sleep 1000 & echo started $!; sleep 1").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("sh", "-c", "sleep 1000 & echo started $!; sleep 1")
+                .redirectErrorStream(true)
+                .start();
         TestJvm.Exit exit = TestJvm.watch(p, 60, dir.resolve("jvm.log"), 1 << 20, 1 << 20, () -> {});
         assertFalse(exit.timedOut);
         assertEquals(1, exit.leftovers.size(), exit.leftovers.toString());
@@ -50,7 +52,9 @@ class TestJvmTest {
         String log = Files.readString(dir.resolve("jvm.log"));
         assertTrue(log.startsWith("1\n2\n3\n"), log.substring(0, 20));
         assertTrue(log.endsWith("99999\n100000\n"), log.substring(log.length() - 20));
-        assertTrue(log.contains("[odrust: 585895 bytes of output cut here; the log keeps the first 1000 and the last 2000 of 588895]"),
+        assertTrue(
+                log.contains(
+                        "[odrust: 585895 bytes of output cut here; the log keeps the first 1000 and the last 2000 of 588895]"),
                 log);
         assertTrue(log.length() < 1000 + 2000 + 200, "log of " + log.length() + " bytes");
     }

@@ -27,10 +27,13 @@ class ShuffleTest {
         assertEquals(7, r.get(1)[1]);
         assertTrue(Shuffle.parseOnly(null).isEmpty());
         for (String bad : new String[] {"0", "7-3", "x", "1-2-3", "-4"}) {
-            String m = assertThrows(MojoFailureException.class, () -> Shuffle.parseOnly(bad)).getMessage();
+            String m = assertThrows(MojoFailureException.class, () -> Shuffle.parseOnly(bad))
+                    .getMessage();
             assertTrue(m.contains("odrust.id.only") && m.contains("-Dodrust.id.only=5"), m);
         }
-        assertEquals("5,3-7", Shuffle.onlyText(JsonParser.parseString("[[5,5],[3,7]]").getAsJsonArray()));
+        assertEquals(
+                "5,3-7",
+                Shuffle.onlyText(JsonParser.parseString("[[5,5],[3,7]]").getAsJsonArray()));
     }
 
     @Test
@@ -39,18 +42,23 @@ class ShuffleTest {
         assertTrue(f.any);
         assertEquals(List.of("com.acme.lib.", "org.x.Json"), f.include);
         assertTrue(!Shuffle.Filter.of(null, null).any);
-        String m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of("all", null)).getMessage();
+        String m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of("all", null))
+                .getMessage();
         assertTrue(m.contains("project") && m.contains("any"), m);
-        m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of(null, "com/acme")).getMessage();
+        m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of(null, "com/acme"))
+                .getMessage();
         assertTrue(m.contains("com/acme") && m.contains("-Dodrust.id.include="), m);
     }
 
     @Test
     void readsTheAgentsLogAndSkipsATornLine() throws Exception {
         Path log = dir.resolve("shuffle.jsonl");
-        Files.write(log, ("{\"index\":3,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"a.B\",\"method\":\"m\",\"file\":\"B.java\",\"line\":4}}\n"
-                + "{\"index\":7,\"api\":\"File.list\",\"at\":{\"class\":\"a.B\",\"method\":\"m\",\"file\":\"B.java\",\"line\":9}}\n"
-                + "{\"count\":12}\n{\"index\":").getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                log,
+                ("{\"index\":3,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"a.B\",\"method\":\"m\",\"file\":\"B.java\",\"line\":4}}\n"
+                                + "{\"index\":7,\"api\":\"File.list\",\"at\":{\"class\":\"a.B\",\"method\":\"m\",\"file\":\"B.java\",\"line\":9}}\n"
+                                + "{\"count\":12}\n{\"index\":")
+                        .getBytes(StandardCharsets.UTF_8));
         Shuffle.Log l = Shuffle.read(log);
         assertEquals(12, l.count);
         assertEquals(2, l.calls.size());

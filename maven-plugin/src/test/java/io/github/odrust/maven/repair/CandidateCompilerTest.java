@@ -24,8 +24,8 @@ class CandidateCompilerTest {
         assertNull(new CandidateCompiler(List.of(), StandardCharsets.UTF_8, CandidateCompiler.SOURCE + "1.8")
                 .compile(SOURCE, "p/A.java", dir.resolve("source")));
         // as a module with <release>8</release>: Java 8's API only
-        String error = new CandidateCompiler(List.of(), StandardCharsets.UTF_8, "8").compile(SOURCE, "p/A.java",
-                dir.resolve("release"));
+        String error = new CandidateCompiler(List.of(), StandardCharsets.UTF_8, "8")
+                .compile(SOURCE, "p/A.java", dir.resolve("release"));
         assertNotNull(error);
         assertTrue(error.contains("line 3"), error);
         // a Java 7 language level refuses the lambda either way

@@ -20,14 +20,17 @@ class DetectInputTest {
         Files.write(out.resolve("report.json"), json.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
     }
 
-    private static final String GOOD = "{'schema_version':1,'module':'g:a','odrust_version':'0.1.0','complete':true,'flaky':["
-            + "{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],'cleaners':{'p.P#p':['p.C#c']},'failing_experiment':4},"
-            + "{'test':'p.N#n','kind':'nod'}]}";
+    private static final String GOOD =
+            "{'schema_version':1,'module':'g:a','odrust_version':'0.1.0','complete':true,'flaky':["
+                    + "{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],'cleaners':{'p.P#p':['p.C#c']},'failing_experiment':4},"
+                    + "{'test':'p.N#n','kind':'nod'}]}";
 
     @Test
     void noReportSaysToRunDetectFirst() {
         MojoFailureException e = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
-        assertTrue(e.getMessage().contains("does not exist") && e.getMessage().contains("mvn odrust:detect"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("does not exist") && e.getMessage().contains("mvn odrust:detect"),
+                e.getMessage());
     }
 
     @Test
@@ -43,7 +46,10 @@ class DetectInputTest {
         assertTrue(schema.getMessage().contains("schema_version 7"), schema.getMessage());
         report("{not json");
         MojoFailureException broken = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
-        assertTrue(broken.getMessage().startsWith("cannot read ") && broken.getMessage().contains("odrust:detect"), broken.getMessage());
+        assertTrue(
+                broken.getMessage().startsWith("cannot read ")
+                        && broken.getMessage().contains("odrust:detect"),
+                broken.getMessage());
     }
 
     @Test
@@ -54,7 +60,9 @@ class DetectInputTest {
         assertEquals("p.V#v", input.targets("p.V#v").get(0).test);
         assertEquals("p.V#v", input.targets("V#v").get(0).test, "the short form the console prints");
         MojoFailureException missing = assertThrows(MojoFailureException.class, () -> input.targets("p.X#x"));
-        assertTrue(missing.getMessage().contains("p.X#x") && missing.getMessage().contains("it has: p.V#v"), missing.getMessage());
+        assertTrue(
+                missing.getMessage().contains("p.X#x") && missing.getMessage().contains("it has: p.V#v"),
+                missing.getMessage());
         MojoFailureException nod = assertThrows(MojoFailureException.class, () -> input.targets("p.N#n"));
         assertTrue(nod.getMessage().contains("NOD"), nod.getMessage());
     }

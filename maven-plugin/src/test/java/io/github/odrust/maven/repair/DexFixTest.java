@@ -87,9 +87,19 @@ class DexFixTest {
         String source = join("\n", REGISTRY);
         int line = lineOf(REGISTRY, "counts = new HashMap");
         DexFix.Result r = one(DexFix.hashToLinkedHash(source, line, "HashMap"));
-        assertEquals(join("\n", inserted(with(REGISTRY, line, "    private final Map<String, Integer> counts = new LinkedHashMap<>();"),
-                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
-        assertEquals("new HashMap<>() at line " + line + " becomes new LinkedHashMap<>() (java.util.LinkedHashMap imported)",
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "    private final Map<String, Integer> counts = new LinkedHashMap<>();"),
+                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                IMPORT_LHM)),
+                r.source());
+        assertEquals(
+                "new HashMap<>() at line " + line + " becomes new LinkedHashMap<>() (java.util.LinkedHashMap imported)",
                 r.description());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
     }
@@ -98,10 +108,20 @@ class DexFixTest {
     void aStaticFieldInitializerOfAHashSetWithArgumentsImportsLinkedHashSetAfterHashSetsImport() throws Exception {
         int line = lineOf(REGISTRY, "NAMES = new HashSet");
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "java.util.HashSet"));
-        assertEquals(join("\n", inserted(with(REGISTRY, line,
-                "    private static final Set<String> NAMES = new LinkedHashSet<>(List.of(\"b\", \"a\"));"),
-                lineOf(REGISTRY, "import java.util.HashSet;"), IMPORT_LHS)), r.source());
-        assertTrue(r.description().startsWith("new HashSet<>(...) at line " + line + " becomes new LinkedHashSet<>(...)"), r.description());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "    private static final Set<String> NAMES = new LinkedHashSet<>(List.of(\"b\", \"a\"));"),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
+                                IMPORT_LHS)),
+                r.source());
+        assertTrue(
+                r.description().startsWith("new HashSet<>(...) at line " + line + " becomes new LinkedHashSet<>(...)"),
+                r.description());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
     }
 
@@ -109,9 +129,17 @@ class DexFixTest {
     void aLocalKeepsItsTypeArgumentsConstructorArgumentsAndTabs() throws Exception {
         int line = lineOf(REGISTRY, "byName = new HashMap");
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashMap"));
-        assertEquals(join("\n", inserted(with(REGISTRY, line,
-                "\tMap<String, List<String>> byName = new LinkedHashMap<String, List<String>>(16, 0.75f);"),
-                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "\tMap<String, List<String>> byName = new LinkedHashMap<String, List<String>>(16, 0.75f);"),
+                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                IMPORT_LHM)),
+                r.source());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
     }
 
@@ -124,8 +152,14 @@ class DexFixTest {
 
         int argument = lineOf(REGISTRY, "register(new HashMap");
         r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), argument, "HashMap"));
-        assertEquals(join("\n", inserted(with(REGISTRY, argument, "        register(new LinkedHashMap<>(counts), \"x\");"),
-                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(REGISTRY, argument, "        register(new LinkedHashMap<>(counts), \"x\");"),
+                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                IMPORT_LHM)),
+                r.source());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
     }
 
@@ -135,14 +169,34 @@ class DexFixTest {
         List<DexFix.Result> results = DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet");
         assertEquals(2, results.size(), results.toString());
         int imports = lineOf(REGISTRY, "import java.util.HashSet;");
-        assertEquals(join("\n", inserted(with(REGISTRY, line,
-                "        Set<String> a = new LinkedHashSet<>(), b = new HashSet<>(List.of(\"x\"));"), imports, IMPORT_LHS)),
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "        Set<String> a = new LinkedHashSet<>(), b = new HashSet<>(List.of(\"x\"));"),
+                                imports,
+                                IMPORT_LHS)),
                 results.get(0).source());
-        assertEquals(join("\n", inserted(with(REGISTRY, line,
-                "        Set<String> a = new HashSet<>(), b = new LinkedHashSet<>(List.of(\"x\"));"), imports, IMPORT_LHS)),
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "        Set<String> a = new HashSet<>(), b = new LinkedHashSet<>(List.of(\"x\"));"),
+                                imports,
+                                IMPORT_LHS)),
                 results.get(1).source());
-        assertTrue(results.get(0).description().contains("at line " + line + ", column 25"), results.get(0).description());
-        assertTrue(results.get(1).description().contains("at line " + line + ", column 46"), results.get(1).description());
+        assertTrue(
+                results.get(0).description().contains("at line " + line + ", column 25"),
+                results.get(0).description());
+        assertTrue(
+                results.get(1).description().contains("at line " + line + ", column 46"),
+                results.get(1).description());
         for (DexFix.Result r : results) {
             assertCompiles(r.source(), "com/acme/RegistryTest.java");
         }
@@ -152,33 +206,54 @@ class DexFixTest {
     void aDoubleBraceSubclassIsRewrittenToo() throws Exception {
         int line = lineOf(REGISTRY, "seeded = new HashMap");
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashMap"));
-        assertEquals(join("\n", inserted(with(REGISTRY, line,
-                "        Map<String, Integer> seeded = new LinkedHashMap<String, Integer>() {{"),
-                lineOf(REGISTRY, "import java.util.HashMap;"), IMPORT_LHM)), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        REGISTRY,
+                                        line,
+                                        "        Map<String, Integer> seeded = new LinkedHashMap<String, Integer>() {{"),
+                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                IMPORT_LHM)),
+                r.source());
         assertTrue(r.description().contains("new HashMap<String, Integer>() {...}"), r.description());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
         // A line inside its body: the creation spans it.
-        assertEquals(r.source(), one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line + 1, "HashMap")).source());
+        assertEquals(
+                r.source(),
+                one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line + 1, "HashMap"))
+                        .source());
     }
 
     @Test
     void aLineInsideAMultiLineCreationFindsTheCreationThatSpansIt() throws Exception {
         int line = lineOf(REGISTRY, "                NAMES);");
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet"));
-        assertEquals(join("\n", inserted(with(REGISTRY, line - 1, "        Set<String> spread = new LinkedHashSet<>("),
-                lineOf(REGISTRY, "import java.util.HashSet;"), IMPORT_LHS)), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(REGISTRY, line - 1, "        Set<String> spread = new LinkedHashSet<>("),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
+                                IMPORT_LHS)),
+                r.source());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
     }
 
     @Test
     void aLineWithoutTheCreationSaysSo() {
         int line = lineOf(REGISTRY, "sorted = new java.util.TreeSet");
-        DexFix.Result r = DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet").get(0);
+        DexFix.Result r =
+                DexFix.hashToLinkedHash(join("\n", REGISTRY), line, "HashSet").get(0);
         assertFalse(r.applies());
         assertEquals("line " + line + " of the source of RegistryTest has no `new HashSet` expression", r.reason());
         assertThrows(IllegalStateException.class, r::source);
-        assertEquals("the source of RegistryTest has no line 99 (it has 33)",
-                DexFix.hashToLinkedHash(join("\n", REGISTRY), 99, "HashSet").get(0).reason());
+        assertEquals(
+                "the source of RegistryTest has no line 99 (it has 33)",
+                DexFix.hashToLinkedHash(join("\n", REGISTRY), 99, "HashSet")
+                        .get(0)
+                        .reason());
         assertThrows(IllegalArgumentException.class, () -> DexFix.hashToLinkedHash("", 1, "TreeMap"));
     }
 
@@ -192,9 +267,16 @@ class DexFixTest {
     @Test
     void aFullyQualifiedCreationStaysQualifiedAndImportsNothing() throws Exception {
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", QUALIFIED), 4, "HashSet"));
-        assertEquals(join("\n", with(QUALIFIED, 4,
-                "    java.util.Set<String> names = new java.util.LinkedHashSet<>(java.util.List.of(\"a\"));")), r.source());
-        assertEquals("new java.util.HashSet<>(...) at line 4 becomes new java.util.LinkedHashSet<>(...)", r.description());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                QUALIFIED,
+                                4,
+                                "    java.util.Set<String> names = new java.util.LinkedHashSet<>(java.util.List.of(\"a\"));")),
+                r.source());
+        assertEquals(
+                "new java.util.HashSet<>(...) at line 4 becomes new java.util.LinkedHashSet<>(...)", r.description());
         assertCompiles(r.source(), "com/acme/QualifiedTest.java");
     }
 
@@ -214,7 +296,9 @@ class DexFixTest {
     void aCrlfFileWithAWildcardImportStaysCrlfAndGetsNoImport() throws Exception {
         String source = join("\r\n", WILDCARD);
         DexFix.Result r = one(DexFix.hashToLinkedHash(source, 7, "HashSet"));
-        assertEquals(join("\r\n", with(WILDCARD, 7, "        return new LinkedHashSet<>(Arrays.asList(\"b\", \"a\"));")), r.source());
+        assertEquals(
+                join("\r\n", with(WILDCARD, 7, "        return new LinkedHashSet<>(Arrays.asList(\"b\", \"a\"));")),
+                r.source());
         assertEquals(source.split("\r\n", -1).length, r.source().split("\r\n", -1).length);
         assertFalse(r.source().replace("\r\n", "").contains("\n"));
         assertTrue(r.description().endsWith("new LinkedHashSet<>(...)"), r.description());
@@ -237,8 +321,10 @@ class DexFixTest {
     @Test
     void aClashingSimpleNameIsWrittenFullyQualified() throws Exception {
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", CLASH), 10, "HashSet"));
-        assertEquals(join("\n", with(CLASH, 10, "    Set<String> names = new java.util.LinkedHashSet<>();")), r.source());
-        assertTrue(r.description().endsWith("(written fully qualified: LinkedHashSet means another type in this file)"),
+        assertEquals(
+                join("\n", with(CLASH, 10, "    Set<String> names = new java.util.LinkedHashSet<>();")), r.source());
+        assertTrue(
+                r.description().endsWith("(written fully qualified: LinkedHashSet means another type in this file)"),
                 r.description());
         assertCompiles(r.source(), "com/acme/ClashTest.java");
     }
@@ -260,13 +346,18 @@ class DexFixTest {
     @Test
     void aSimpleNameDeclaredOrUsedForAnotherTypeIsNotImported() throws Exception {
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", IMPORTED_CLASH), 7, "HashMap"));
-        assertEquals(join("\n", with(IMPORTED_CLASH, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
+        assertEquals(
+                join("\n", with(IMPORTED_CLASH, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")),
+                r.source());
         assertCompiles(r.source(), "com/acme/ImportedClashTest.java");
         // Used but not declared here: it is a type of the same package (or of an on-demand import).
         List<String> used = IMPORTED_CLASH.subList(0, 9);
         r = one(DexFix.hashToLinkedHash(join("\n", used), 7, "HashMap"));
-        assertEquals(join("\n", with(used, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
-        assertTrue(r.description().endsWith("(written fully qualified: the file's LinkedHashMap is not java.util's)"), r.description());
+        assertEquals(
+                join("\n", with(used, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
+        assertTrue(
+                r.description().endsWith("(written fully qualified: the file's LinkedHashMap is not java.util's)"),
+                r.description());
     }
 
     private static final List<String> NOT_JAVA_UTIL = List.of(
@@ -281,9 +372,13 @@ class DexFixTest {
 
     @Test
     void aHashMapThatIsNotJavaUtilsIsNotRewritten() {
-        DexFix.Result r = DexFix.hashToLinkedHash(join("\n", NOT_JAVA_UTIL), 4, "HashMap").get(0);
+        DexFix.Result r =
+                DexFix.hashToLinkedHash(join("\n", NOT_JAVA_UTIL), 4, "HashMap").get(0);
         assertFalse(r.applies());
-        assertTrue(r.reason().startsWith("line 4 of OwnHashMapTest.java has no `new java.util.HashMap` expression: HashMap is not"),
+        assertTrue(
+                r.reason()
+                        .startsWith(
+                                "line 4 of OwnHashMapTest.java has no `new java.util.HashMap` expression: HashMap is not"),
                 r.reason());
     }
 
@@ -300,8 +395,15 @@ class DexFixTest {
         assertFalse(r.applies());
         assertTrue(r.reason().startsWith("cannot parse the source: "), r.reason());
         // and a qualified creation in a file without imports stays import-free
-        assertEquals(join("\n", with(PACKAGE_ONLY, 4, "    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();")),
-                one(DexFix.hashToLinkedHash(join("\n", PACKAGE_ONLY), 4, "HashMap")).source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                PACKAGE_ONLY,
+                                4,
+                                "    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();")),
+                one(DexFix.hashToLinkedHash(join("\n", PACKAGE_ONLY), 4, "HashMap"))
+                        .source());
     }
 
     // ---------------------------------------------------------------- SortFields
@@ -357,17 +459,29 @@ class DexFixTest {
     void declaredFieldsInAForLoopComeSortedByNameAndTheTestSeesThemSorted() throws Exception {
         int line = lineOf(REFLECT, "for (Field f");
         DexFix.Result r = sorted("for (Field f", "getDeclaredFields");
-        assertEquals(join("\n", with(REFLECT, line, "        for (Field f : java.util.Arrays.stream(ReflectTest.class.getDeclaredFields())"
-                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Field::getName)"
-                + ".thenComparing(java.lang.reflect.Field::toString)).toArray(java.lang.reflect.Field[]::new)) {")), r.source());
-        assertEquals("SortFields: ReflectTest.class.getDeclaredFields() at line " + line
-                + " is sorted by name, then toString() (java.util.Arrays.stream(...).sorted(...).toArray(...))", r.description());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                REFLECT,
+                                line,
+                                "        for (Field f : java.util.Arrays.stream(ReflectTest.class.getDeclaredFields())"
+                                        + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Field::getName)"
+                                        + ".thenComparing(java.lang.reflect.Field::toString)).toArray(java.lang.reflect.Field[]::new)) {")),
+                r.source());
+        assertEquals(
+                "SortFields: ReflectTest.class.getDeclaredFields() at line " + line
+                        + " is sorted by name, then toString() (java.util.Arrays.stream(...).sorted(...).toArray(...))",
+                r.description());
         // Run it: the loop now sees alpha, mid, zeta.
         Path classes = compile(r.source(), "com/acme/ReflectTest.java", List.of());
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
             Class<?> c = loader.loadClass("com.acme.ReflectTest");
             Method names = c.getMethod("names");
-            assertEquals(List.of("alpha", "mid", "zeta"), names.invoke(c.getConstructor().newInstance()));
+            assertEquals(
+                    List.of("alpha", "mid", "zeta"),
+                    names.invoke(c.getConstructor().newInstance()));
         }
     }
 
@@ -379,16 +493,23 @@ class DexFixTest {
         assertFalse(patched.contains("::") || patched.contains("->"), patched);
         assertTrue(r.description().endsWith("(Arrays.sort with a Comparator, for Java 7)"), r.description());
         Path classes = compile(r.source(), "com/acme/ReflectTest.java", List.of());
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
             Class<?> c = loader.loadClass("com.acme.ReflectTest");
-            assertEquals(List.of("alpha", "mid", "zeta"), c.getMethod("names").invoke(c.getConstructor().newInstance()));
+            assertEquals(
+                    List.of("alpha", "mid", "zeta"),
+                    c.getMethod("names").invoke(c.getConstructor().newInstance()));
         }
-        for (String[] m : new String[][] {{"Method first", "getDeclaredMethods"}, {"Constructor<?>[] cs", "getDeclaredConstructors"}}) {
+        for (String[] m : new String[][] {
+            {"Method first", "getDeclaredMethods"}, {"Constructor<?>[] cs", "getDeclaredConstructors"}
+        }) {
             DexFix.Result other = one(DexFix.sortReflection(join("\n", REFLECT), lineOf(REFLECT, m[0]), m[1], false));
             assertCompiles(other.source(), "com/acme/ReflectTest.java");
         }
         assertTrue(IdRepairer.atLeastJava8("1.8") && IdRepairer.atLeastJava8("17") && IdRepairer.atLeastJava8(null));
-        assertFalse(IdRepairer.atLeastJava8("1.7") || IdRepairer.atLeastJava8("7") || IdRepairer.atLeastJava8("source:1.7"));
+        assertFalse(IdRepairer.atLeastJava8("1.7")
+                || IdRepairer.atLeastJava8("7")
+                || IdRepairer.atLeastJava8("source:1.7"));
         assertTrue(IdRepairer.atLeastJava8("source:1.8"));
     }
 
@@ -396,22 +517,39 @@ class DexFixTest {
     void methodsAreSortedByNameThenSignatureAndIndexingStillWorks() throws Exception {
         int line = lineOf(REFLECT, "getDeclaredMethods()[0]");
         DexFix.Result r = sorted("getDeclaredMethods()[0]", "getDeclaredMethods");
-        assertEquals(join("\n", with(REFLECT, line, "        Method first = java.util.Arrays.stream(getClass().getDeclaredMethods())"
-                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Method::getName)"
-                + ".thenComparing(java.lang.reflect.Method::toString)).toArray(java.lang.reflect.Method[]::new)[0];")), r.source());
-        assertTrue(sorted("getMethods().length", "getMethods").source().contains(".toArray(java.lang.reflect.Method[]::new).length;"));
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                REFLECT,
+                                line,
+                                "        Method first = java.util.Arrays.stream(getClass().getDeclaredMethods())"
+                                        + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Method::getName)"
+                                        + ".thenComparing(java.lang.reflect.Method::toString)).toArray(java.lang.reflect.Method[]::new)[0];")),
+                r.source());
+        assertTrue(sorted("getMethods().length", "getMethods")
+                .source()
+                .contains(".toArray(java.lang.reflect.Method[]::new).length;"));
     }
 
     @Test
     void constructorsKeepTheirWildcardArrayTypeThroughAParenthesizedCast() throws Exception {
         int line = lineOf(REFLECT, "cs = ReflectTest.class.getDeclaredConstructors()");
         DexFix.Result r = sorted("cs = ReflectTest.class.getDeclaredConstructors()", "getDeclaredConstructors");
-        assertEquals(join("\n", with(REFLECT, line, "        Constructor<?>[] cs = ((java.lang.reflect.Constructor<?>[]) "
-                + "java.util.Arrays.stream(ReflectTest.class.getDeclaredConstructors())"
-                + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Constructor::toString))"
-                + ".toArray(java.lang.reflect.Constructor[]::new));")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                REFLECT,
+                                line,
+                                "        Constructor<?>[] cs = ((java.lang.reflect.Constructor<?>[]) "
+                                        + "java.util.Arrays.stream(ReflectTest.class.getDeclaredConstructors())"
+                                        + ".sorted(java.util.Comparator.comparing(java.lang.reflect.Constructor::toString))"
+                                        + ".toArray(java.lang.reflect.Constructor[]::new));")),
+                r.source());
         assertTrue(r.description().contains("is sorted by toString()"), r.description());
-        assertTrue(sorted("getConstructors()[0].getName()", "getConstructors").source()
+        assertTrue(sorted("getConstructors()[0].getName()", "getConstructors")
+                .source()
                 .contains(".toArray(java.lang.reflect.Constructor[]::new))[0].getName();"));
         sorted("var all = ", "getConstructors");
     }
@@ -421,11 +559,16 @@ class DexFixTest {
         int line = lineOf(REFLECT, "int both");
         List<DexFix.Result> results = DexFix.sortReflection(join("\n", REFLECT), line, "getFields");
         assertEquals(2, results.size(), results.toString());
-        assertTrue(results.get(0).source().contains("int both = java.util.Arrays.stream(ReflectTest.class.getFields())"));
+        assertTrue(
+                results.get(0).source().contains("int both = java.util.Arrays.stream(ReflectTest.class.getFields())"));
         assertTrue(results.get(0).source().contains(" + Object.class.getFields().length;"));
-        assertTrue(results.get(1).source().contains("int both = ReflectTest.class.getFields().length + java.util.Arrays.stream("
-                + "Object.class.getFields())"));
-        assertTrue(results.get(1).description().contains("column 72"), results.get(1).description());
+        assertTrue(results.get(1)
+                .source()
+                .contains("int both = ReflectTest.class.getFields().length + java.util.Arrays.stream("
+                        + "Object.class.getFields())"));
+        assertTrue(
+                results.get(1).description().contains("column 72"),
+                results.get(1).description());
         for (DexFix.Result r : results) {
             assertEquals(join("\n", with(REFLECT, line, r.source().split("\n")[line - 1])), r.source());
             assertCompiles(r.source(), "com/acme/ReflectTest.java");
@@ -436,15 +579,25 @@ class DexFixTest {
     void aMethodReferenceAnUnusedResultAndAnAlreadySortedArrayAreNotRewritten() {
         String source = join("\n", REFLECT);
         int ref = lineOf(REFLECT, "Class::getDeclaredFields");
-        assertEquals("line " + ref + " of ReflectTest.java has no `.getDeclaredFields()` call (it has a method reference"
-                + " ::getDeclaredFields; SortFields rewrites calls only)", DexFix.sortReflection(source, ref, "getDeclaredFields").get(0).reason());
+        assertEquals(
+                "line " + ref + " of ReflectTest.java has no `.getDeclaredFields()` call (it has a method reference"
+                        + " ::getDeclaredFields; SortFields rewrites calls only)",
+                DexFix.sortReflection(source, ref, "getDeclaredFields").get(0).reason());
         int unused = lineOf(REFLECT, "        ReflectTest.class.getDeclaredFields();");
-        assertEquals("line " + unused + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is a statement whose result"
-                + " is not used", DexFix.sortReflection(source, unused, "getDeclaredFields").get(0).reason());
+        assertEquals(
+                "line " + unused
+                        + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is a statement whose result"
+                        + " is not used",
+                DexFix.sortReflection(source, unused, "getDeclaredFields")
+                        .get(0)
+                        .reason());
         int done = lineOf(REFLECT, "Field[] done");
-        assertEquals("line " + done + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is sorted already",
+        assertEquals(
+                "line " + done + " of ReflectTest.java: ReflectTest.class.getDeclaredFields() is sorted already",
                 DexFix.sortReflection(source, done, "getDeclaredFields").get(0).reason());
-        assertEquals("line 1 of ReflectTest.java has no `.getMethods()` call", DexFix.sortReflection(source, 1, "getMethods").get(0).reason());
+        assertEquals(
+                "line 1 of ReflectTest.java has no `.getMethods()` call",
+                DexFix.sortReflection(source, 1, "getMethods").get(0).reason());
         assertThrows(IllegalArgumentException.class, () -> DexFix.sortReflection(source, 1, "getRecordComponents"));
     }
 
@@ -490,19 +643,27 @@ class DexFixTest {
     @Test
     void assertjContainsExactlyBecomesContainsExactlyInAnyOrder() throws Exception {
         int line = lineOf(ASSERTJ, "        assertThat(tags).containsExactly(");
-        DexFix.Result r = relaxed(ASSERTJ, "        assertThat(tags).containsExactly(", 1).get(0);
-        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")), r.source());
-        assertEquals("AssertJ: containsExactly( at line " + line + " becomes containsExactlyInAnyOrder(", r.description());
+        DexFix.Result r =
+                relaxed(ASSERTJ, "        assertThat(tags).containsExactly(", 1).get(0);
+        assertEquals(
+                join("\n", with(ASSERTJ, line, "        assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")),
+                r.source());
+        assertEquals(
+                "AssertJ: containsExactly( at line " + line + " becomes containsExactlyInAnyOrder(", r.description());
         compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
     }
 
     @Test
     void assertjContainsExactlyElementsOfOnEitherLineOfItsStatement() throws Exception {
         int line = lineOf(ASSERTJ, ".containsExactlyElementsOf(");
-        String expected = join("\n", with(ASSERTJ, line, "                .containsExactlyInAnyOrderElementsOf(List.of(\"a\", \"b\"));"));
+        String expected = join(
+                "\n",
+                with(ASSERTJ, line, "                .containsExactlyInAnyOrderElementsOf(List.of(\"a\", \"b\"));"));
         DexFix.Result r = relaxed(ASSERTJ, ".containsExactlyElementsOf(", 1).get(0);
         assertEquals(expected, r.source());
-        assertEquals(expected, one(DexFix.changeContainsExactly(join("\n", ASSERTJ), line - 1)).source());
+        assertEquals(
+                expected,
+                one(DexFix.changeContainsExactly(join("\n", ASSERTJ), line - 1)).source());
         compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
     }
 
@@ -510,18 +671,30 @@ class DexFixTest {
     void assertjMapEntriesGetTwoCandidatesOfWhichTheMapOneCompiles() throws Exception {
         int line = lineOf(ASSERTJ, "assertThat(m).containsExactly(entry");
         List<DexFix.Result> results = relaxed(ASSERTJ, "assertThat(m).containsExactly(entry", 2);
-        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(m).containsExactlyInAnyOrder(entry(\"a\", 1), entry(\"b\", 2));")),
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                ASSERTJ,
+                                line,
+                                "        assertThat(m).containsExactlyInAnyOrder(entry(\"a\", 1), entry(\"b\", 2));")),
                 results.get(0).source());
-        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(m).containsOnly(entry(\"a\", 1), entry(\"b\", 2));")),
+        assertEquals(
+                join(
+                        "\n",
+                        with(ASSERTJ, line, "        assertThat(m).containsOnly(entry(\"a\", 1), entry(\"b\", 2));")),
                 results.get(1).source());
-        assertTrue(results.get(1).description().contains("for a Map"), results.get(1).description());
+        assertTrue(
+                results.get(1).description().contains("for a Map"),
+                results.get(1).description());
         Optional<List<Path>> jars = assertjJars();
         if (jars.isPresent()) {
             assertNotNull(compileError(results.get(0).source(), "com/acme/TagsTest.java", jars.get()));
             assertCompiles(results.get(1).source(), "com/acme/TagsTest.java", jars.get());
         }
         DexFix.Result entries = relaxed(ASSERTJ, "containsExactlyEntriesOf", 1).get(0);
-        assertTrue(entries.source().contains("        assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of(\"a\", 1));\n"));
+        assertTrue(entries.source()
+                .contains("        assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of(\"a\", 1));\n"));
         compileIfPresent(entries.source(), "com/acme/TagsTest.java", assertjJars());
     }
 
@@ -529,10 +702,24 @@ class DexFixTest {
     void twoStatementsOnOneLineGiveTwoCandidates() throws Exception {
         int line = lineOf(ASSERTJ, "tags.toArray(new String[0])");
         List<DexFix.Result> results = relaxed(ASSERTJ, "tags.toArray(new String[0])", 2);
-        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags.toArray(new String[0])).containsExactlyInAnyOrder(\"a\", \"b\");"
-                + " assertThat(tags).containsExactly(\"a\", \"b\");")), results.get(0).source());
-        assertEquals(join("\n", with(ASSERTJ, line, "        assertThat(tags.toArray(new String[0])).containsExactly(\"a\", \"b\");"
-                + " assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")), results.get(1).source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                ASSERTJ,
+                                line,
+                                "        assertThat(tags.toArray(new String[0])).containsExactlyInAnyOrder(\"a\", \"b\");"
+                                        + " assertThat(tags).containsExactly(\"a\", \"b\");")),
+                results.get(0).source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                ASSERTJ,
+                                line,
+                                "        assertThat(tags.toArray(new String[0])).containsExactly(\"a\", \"b\");"
+                                        + " assertThat(tags).containsExactlyInAnyOrder(\"a\", \"b\");")),
+                results.get(1).source());
         for (DexFix.Result r : results) {
             compileIfPresent(r.source(), "com/acme/TagsTest.java", assertjJars());
         }
@@ -541,13 +728,20 @@ class DexFixTest {
     @Test
     void junitAssertEqualsAndAnAlreadyUnorderedAssertionAreNotRewrittenAndSayWhy() {
         int line = lineOf(ASSERTJ, "assertEquals(List.of");
-        String reason = DexFix.changeContainsExactly(join("\n", ASSERTJ), line).get(0).reason();
-        assertEquals("line " + line + " of the source of TagsTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
-                + " Hamcrest contains, Truth .inOrder()): assertEquals compares in order, and it has no order-insensitive equivalent"
-                + " without knowing the types (a List against a Set, arrays, maps)", reason);
+        String reason =
+                DexFix.changeContainsExactly(join("\n", ASSERTJ), line).get(0).reason();
+        assertEquals(
+                "line " + line
+                        + " of the source of TagsTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
+                        + " Hamcrest contains, Truth .inOrder()): assertEquals compares in order, and it has no order-insensitive equivalent"
+                        + " without knowing the types (a List against a Set, arrays, maps)",
+                reason);
         int unordered = lineOf(ASSERTJ, "containsExactlyInAnyOrder(");
-        assertFalse(DexFix.changeContainsExactly(join("\n", ASSERTJ), unordered).get(0).applies());
-        assertEquals("line 14 of the source of TagsTest is in no statement",
+        assertFalse(DexFix.changeContainsExactly(join("\n", ASSERTJ), unordered)
+                .get(0)
+                .applies());
+        assertEquals(
+                "line 14 of the source of TagsTest is in no statement",
                 DexFix.changeContainsExactly(join("\n", ASSERTJ), 14).get(0).reason());
     }
 
@@ -584,11 +778,18 @@ class DexFixTest {
         int line = lineOf(HAMCREST, "assertThat(tags, contains(");
         String source = join("\r\n", HAMCREST);
         DexFix.Result r = one(DexFix.changeContainsExactly(source, line));
-        assertEquals(join("\r\n", inserted(with(HAMCREST, line, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"),
-                lineOf(HAMCREST, "import static org.hamcrest.Matchers.contains;"),
-                "import static org.hamcrest.Matchers.containsInAnyOrder;")), r.source());
-        assertEquals("Hamcrest: contains( at line " + line + " becomes containsInAnyOrder( (import static"
-                + " org.hamcrest.Matchers.containsInAnyOrder added)", r.description());
+        assertEquals(
+                join(
+                        "\r\n",
+                        inserted(
+                                with(HAMCREST, line, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"),
+                                lineOf(HAMCREST, "import static org.hamcrest.Matchers.contains;"),
+                                "import static org.hamcrest.Matchers.containsInAnyOrder;")),
+                r.source());
+        assertEquals(
+                "Hamcrest: contains( at line " + line + " becomes containsInAnyOrder( (import static"
+                        + " org.hamcrest.Matchers.containsInAnyOrder added)",
+                r.description());
         compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
     }
 
@@ -596,34 +797,59 @@ class DexFixTest {
     void hamcrestArrayContainingAndQualifiedContainsAreRelaxed() throws Exception {
         int line = lineOf(HAMCREST, "arrayContaining(");
         DexFix.Result r = relaxed(HAMCREST, "arrayContaining(", 1).get(0);
-        assertEquals(join("\n", inserted(with(HAMCREST, line,
-                "        assertThat(tags.toArray(new String[0]), arrayContainingInAnyOrder(\"a\", \"b\"));"),
-                lineOf(HAMCREST, "import static org.hamcrest.Matchers.arrayContaining;"),
-                "import static org.hamcrest.Matchers.arrayContainingInAnyOrder;")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        HAMCREST,
+                                        line,
+                                        "        assertThat(tags.toArray(new String[0]), arrayContainingInAnyOrder(\"a\", \"b\"));"),
+                                lineOf(HAMCREST, "import static org.hamcrest.Matchers.arrayContaining;"),
+                                "import static org.hamcrest.Matchers.arrayContainingInAnyOrder;")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
 
         line = lineOf(HAMCREST, "Matchers.contains(\"a\"");
         r = relaxed(HAMCREST, "Matchers.contains(\"a\"", 1).get(0);
-        assertEquals(join("\n", with(HAMCREST, line, "        assertThat(tags, Matchers.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(HAMCREST, line, "        assertThat(tags, Matchers.containsInAnyOrder(\"a\", \"b\"));")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
 
         line = lineOf(HAMCREST, "IsIterableContainingInOrder.contains(");
         r = relaxed(HAMCREST, "IsIterableContainingInOrder.contains(", 1).get(0);
-        assertEquals(join("\n", with(HAMCREST, line, "        assertThat(tags,"
-                + " org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                HAMCREST,
+                                line,
+                                "        assertThat(tags,"
+                                        + " org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder(\"a\", \"b\"));")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
 
         line = lineOf(HAMCREST, "org.hamcrest.Matchers.contains(");
         r = relaxed(HAMCREST, "org.hamcrest.Matchers.contains(", 1).get(0);
-        assertEquals(join("\n", with(HAMCREST, line,
-                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(Matchers.is(\"a\"), is(\"b\")));")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                HAMCREST,
+                                line,
+                                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(Matchers.is(\"a\"), is(\"b\")));")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/HamcrestTest.java", hamcrestJars());
     }
 
     @Test
     void collectionContainsIsNotAMatcher() {
         int line = lineOf(HAMCREST, "tags.contains(\"a\")");
-        assertFalse(DexFix.changeContainsExactly(join("\n", HAMCREST), line).get(0).applies());
+        assertFalse(
+                DexFix.changeContainsExactly(join("\n", HAMCREST), line).get(0).applies());
     }
 
     private static final List<String> HAMCREST_COLLECTION = List.of(
@@ -643,8 +869,17 @@ class DexFixTest {
     @Test
     void containsFromIsIterableContainingInOrderImportsIsIterableContainingInAnyOrder() throws Exception {
         DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", HAMCREST_COLLECTION), 10));
-        assertEquals(join("\n", inserted(with(HAMCREST_COLLECTION, 10, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"), 4,
-                "import static org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder;")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        inserted(
+                                with(
+                                        HAMCREST_COLLECTION,
+                                        10,
+                                        "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));"),
+                                4,
+                                "import static org.hamcrest.collection.IsIterableContainingInAnyOrder.containsInAnyOrder;")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/InOrderTest.java", hamcrestJars());
     }
 
@@ -671,12 +906,19 @@ class DexFixTest {
         List<String> plain = HAMCREST_WILDCARD.subList(0, 11).stream().collect(Collectors.toCollection(ArrayList::new));
         plain.add("}");
         DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", plain), 10));
-        assertEquals(join("\n", with(plain, 10, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        assertEquals(
+                join("\n", with(plain, 10, "        assertThat(tags, containsInAnyOrder(\"a\", \"b\"));")), r.source());
         compileIfPresent(r.source(), "com/acme/WildcardMatchersTest.java", hamcrestJars());
 
         r = one(DexFix.changeContainsExactly(join("\n", HAMCREST_WILDCARD), 10));
-        assertEquals(join("\n", with(HAMCREST_WILDCARD, 10,
-                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(\"a\", \"b\"));")), r.source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                HAMCREST_WILDCARD,
+                                10,
+                                "        assertThat(tags, org.hamcrest.Matchers.containsInAnyOrder(\"a\", \"b\"));")),
+                r.source());
         compileIfPresent(r.source(), "com/acme/WildcardMatchersTest.java", hamcrestJars());
     }
 
@@ -701,8 +943,10 @@ class DexFixTest {
     @Test
     void truthLosesItsInOrder() {
         DexFix.Result r = one(DexFix.changeContainsExactly(join("\n", TRUTH), 10));
-        assertEquals(join("\n", with(TRUTH, 10, "        assertThat(tags).containsExactly(\"a\", \"b\");")), r.source());
-        assertEquals("Truth: .inOrder() after containsExactly(...) at line 10 removed (without it the assertion ignores order)",
+        assertEquals(
+                join("\n", with(TRUTH, 10, "        assertThat(tags).containsExactly(\"a\", \"b\");")), r.source());
+        assertEquals(
+                "Truth: .inOrder() after containsExactly(...) at line 10 removed (without it the assertion ignores order)",
                 r.description());
         JavaSources.parser().parse(r.source()).getResult().orElseThrow();
 
@@ -710,12 +954,15 @@ class DexFixTest {
         joined.set(11, "                .containsExactlyElementsIn(List.of(\"a\", \"b\"));");
         joined.remove(12);
         for (int line = 11; line <= 13; line++) {
-            assertEquals(join("\n", joined), one(DexFix.changeContainsExactly(join("\n", TRUTH), line)).source());
+            assertEquals(
+                    join("\n", joined),
+                    one(DexFix.changeContainsExactly(join("\n", TRUTH), line)).source());
         }
         assertTrue(JavaSources.parser().parse(join("\n", joined)).isSuccessful());
 
-        assertEquals("line 14 of the source of TruthTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
-                + " Hamcrest contains, Truth .inOrder()): Truth's containsExactly(...) without .inOrder() ignores order already",
+        assertEquals(
+                "line 14 of the source of TruthTest has no order-sensitive assertion to relax (AssertJ containsExactly,"
+                        + " Hamcrest contains, Truth .inOrder()): Truth's containsExactly(...) without .inOrder() ignores order already",
                 DexFix.changeContainsExactly(join("\n", TRUTH), 14).get(0).reason());
     }
 
@@ -791,15 +1038,32 @@ class DexFixTest {
         String source = join("\n", JSON);
         List<DexFix.Result> gson = DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON));
         assertEquals(2, gson.size(), gson.toString());
-        assertEquals(join("\n", with(JSON, 16, "        assertEquals(com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\" + "
-                + "\"\\\"b\\\":2}\"), com.google.gson.JsonParser.parseString(json), \"the JSON\");")), gson.get(0).source());
-        assertEquals(join("\n", with(JSON, 17, "        assertThat(com.google.gson.JsonParser.parseString(json)).isEqualTo("
-                + "com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\\\"b\\\":2}\"));")), gson.get(1).source());
-        assertTrue(gson.get(0).description().startsWith("JSONAssertion: the assertion at line 16"), gson.get(0).description());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                JSON,
+                                16,
+                                "        assertEquals(com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\" + "
+                                        + "\"\\\"b\\\":2}\"), com.google.gson.JsonParser.parseString(json), \"the JSON\");")),
+                gson.get(0).source());
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                JSON,
+                                17,
+                                "        assertThat(com.google.gson.JsonParser.parseString(json)).isEqualTo("
+                                        + "com.google.gson.JsonParser.parseString(\"{\\\"a\\\":1,\\\"b\\\":2}\"));")),
+                gson.get(1).source());
+        assertTrue(
+                gson.get(0).description().startsWith("JSONAssertion: the assertion at line 16"),
+                gson.get(0).description());
         Optional<Path> gsonJar = m2Jar("com.google.code.gson", "gson");
         Optional<Path> assertj = m2Jar("org.assertj", "assertj-core");
         if (gsonJar.isPresent() && assertj.isPresent()) {
-            DexFix.JsonLibrary flavour = IdRepairer.gsonFlavour(gsonJar.get().getParent().getFileName().toString());
+            DexFix.JsonLibrary flavour = IdRepairer.gsonFlavour(
+                    gsonJar.get().getParent().getFileName().toString());
             for (DexFix.Result r : DexFix.jsonAssertion(source, "serialized", List.of(flavour))) {
                 assertCompiles(r.source(), "p/JsonTest.java", List.of(gsonJar.get(), assertj.get()));
             }
@@ -807,28 +1071,50 @@ class DexFixTest {
         assertEquals(DexFix.JsonLibrary.GSON_LEGACY, IdRepairer.gsonFlavour("2.8.5"));
         assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.8.6"));
         assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.11.0"));
-        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON_LEGACY)).get(0).source()
+        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON_LEGACY))
+                .get(0)
+                .source()
                 .contains("assertEquals(new com.google.gson.JsonParser().parse(\"{"));
 
-        List<DexFix.Result> strict = DexFix.jsonAssertion(source, "serialized",
-                List.of(DexFix.JsonLibrary.JSONASSERT, DexFix.JsonLibrary.GSON));
-        assertEquals(join("\n", with(with(JSON, 14, "    void serialized() throws Exception {"), 16,
-                "        org.skyscreamer.jsonassert.JSONAssert.assertEquals(\"{\\\"a\\\":1,\" + \"\\\"b\\\":2}\", json, true);")),
+        List<DexFix.Result> strict = DexFix.jsonAssertion(
+                source, "serialized", List.of(DexFix.JsonLibrary.JSONASSERT, DexFix.JsonLibrary.GSON));
+        assertEquals(
+                join(
+                        "\n",
+                        with(
+                                with(JSON, 14, "    void serialized() throws Exception {"),
+                                16,
+                                "        org.skyscreamer.jsonassert.JSONAssert.assertEquals(\"{\\\"a\\\":1,\" + \"\\\"b\\\":2}\", json, true);")),
                 strict.get(0).source());
-        assertTrue(strict.get(0).description().endsWith("serialized declares throws Exception"), strict.get(0).description());
+        assertTrue(
+                strict.get(0).description().endsWith("serialized declares throws Exception"),
+                strict.get(0).description());
         Optional<Path> jsonassert = m2Jar("org.skyscreamer", "jsonassert");
         Optional<Path> androidJson = m2Jar("com.vaadin.external.google", "android-json");
         if (jsonassert.isPresent() && androidJson.isPresent() && assertj.isPresent()) {
             for (DexFix.Result r : strict) {
-                assertCompiles(r.source(), "p/JsonTest.java", List.of(jsonassert.get(), androidJson.get(), assertj.get()));
+                assertCompiles(
+                        r.source(), "p/JsonTest.java", List.of(jsonassert.get(), androidJson.get(), assertj.get()));
             }
         }
 
-        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of()).get(0).reason().contains("no JSON library"));
-        assertTrue(DexFix.jsonAssertion(source, "missing", List.of(DexFix.JsonLibrary.GSON)).get(0).reason()
+        assertTrue(DexFix.jsonAssertion(source, "serialized", List.of())
+                .get(0)
+                .reason()
+                .contains("no JSON library"));
+        assertTrue(DexFix.jsonAssertion(source, "missing", List.of(DexFix.JsonLibrary.GSON))
+                .get(0)
+                .reason()
                 .contains("has no method missing"));
-        String none = join("\n", with(with(JSON, 16, "        assertEquals(\"x\", json);"), 17, "        assertThat(json).isNotNull();"));
-        assertTrue(DexFix.jsonAssertion(none, "serialized", List.of(DexFix.JsonLibrary.GSON)).get(0).reason()
+        String none = join(
+                "\n",
+                with(
+                        with(JSON, 16, "        assertEquals(\"x\", json);"),
+                        17,
+                        "        assertThat(json).isNotNull();"));
+        assertTrue(DexFix.jsonAssertion(none, "serialized", List.of(DexFix.JsonLibrary.GSON))
+                .get(0)
+                .reason()
                 .contains("compares no JSON text literal"));
     }
 
@@ -860,24 +1146,45 @@ class DexFixTest {
         Files.createDirectories(classes);
         Files.write(file, source.getBytes(StandardCharsets.UTF_8));
         List<Path> classpath = new ArrayList<>(jars);
-        for (String c : List.of("org.junit.jupiter.api.Test", "org.apiguardian.api.API", "org.opentest4j.AssertionFailedError")) {
+        for (String c : List.of(
+                "org.junit.jupiter.api.Test", "org.apiguardian.api.API", "org.opentest4j.AssertionFailedError")) {
             located(c).ifPresent(classpath::add);
         }
-        List<String> options = List.of("-d", classes.toString(), "-proc:none", "-encoding", "UTF-8", "-classpath",
+        List<String> options = List.of(
+                "-d",
+                classes.toString(),
+                "-proc:none",
+                "-encoding",
+                "UTF-8",
+                "-classpath",
                 classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-            if (javac.getTask(new StringWriter(), files, diagnostics, options, null, files.getJavaFileObjects(file.toFile())).call()) {
+        try (StandardJavaFileManager files =
+                javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            if (javac.getTask(
+                            new StringWriter(),
+                            files,
+                            diagnostics,
+                            options,
+                            null,
+                            files.getJavaFileObjects(file.toFile()))
+                    .call()) {
                 return null;
             }
         }
-        return diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
-                .map(d -> "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT)).collect(Collectors.joining("\n"));
+        return diagnostics.getDiagnostics().stream()
+                .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+                .map(d -> "line " + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT))
+                .collect(Collectors.joining("\n"));
     }
 
     private static Optional<Path> located(String className) {
         try {
-            return Optional.of(Paths.get(Class.forName(className).getProtectionDomain().getCodeSource().getLocation().toURI()));
+            return Optional.of(Paths.get(Class.forName(className)
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI()));
         } catch (ClassNotFoundException | URISyntaxException | NullPointerException e) {
             return Optional.empty();
         }
@@ -885,12 +1192,15 @@ class DexFixTest {
 
     /** The newest {@code artifact-<version>.jar} of the local Maven repository, if any. */
     private static Optional<Path> m2Jar(String group, String artifact) {
-        Path dir = Paths.get(System.getProperty("user.home"), ".m2", "repository").resolve(group.replace('.', '/')).resolve(artifact);
+        Path dir = Paths.get(System.getProperty("user.home"), ".m2", "repository")
+                .resolve(group.replace('.', '/'))
+                .resolve(artifact);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
         try (Stream<Path> versions = Files.list(dir)) {
-            return versions.map(v -> v.resolve(artifact + "-" + v.getFileName() + ".jar")).filter(Files::isRegularFile)
+            return versions.map(v -> v.resolve(artifact + "-" + v.getFileName() + ".jar"))
+                    .filter(Files::isRegularFile)
                     .max(Comparator.comparing(Path::toString));
         } catch (IOException e) {
             return Optional.empty();
@@ -908,6 +1218,8 @@ class DexFixTest {
         }
         Optional<Path> library = m2Jar("org.hamcrest", "hamcrest-library");
         Optional<Path> core = m2Jar("org.hamcrest", "hamcrest-core");
-        return library.isPresent() && core.isPresent() ? Optional.of(List.of(library.get(), core.get())) : Optional.empty();
+        return library.isPresent() && core.isPresent()
+                ? Optional.of(List.of(library.get(), core.get()))
+                : Optional.empty();
     }
 }

@@ -20,7 +20,8 @@ class PatcherTest {
     @TempDir
     Path dir;
 
-    private static final String VICTIM = String.join("\n",
+    private static final String VICTIM = String.join(
+            "\n",
             "package com.acme.victims;",
             "",
             "import org.junit.jupiter.api.Test;",
@@ -36,7 +37,8 @@ class PatcherTest {
             "}",
             "");
 
-    private static final String CLEANER = String.join("\n",
+    private static final String CLEANER = String.join(
+            "\n",
             "package com.acme.cleaners;",
             "",
             "import java.util.ArrayList;",
@@ -107,13 +109,19 @@ class PatcherTest {
             assertTrue(i < kept.size(), "lost or changed line: " + line + "\n" + text);
             i++;
         }
-        assertTrue(text.contains("    // odrust: line one\n    // line two\n    @BeforeEach\n    void odrustCleanBeforeExpectsClean() throws Exception {"), text);
+        assertTrue(
+                text.contains(
+                        "    // odrust: line one\n    // line two\n    @BeforeEach\n    void odrustCleanBeforeExpectsClean() throws Exception {"),
+                text);
         assertTrue(text.contains("import org.junit.jupiter.api.BeforeEach;"), text);
         assertTrue(text.contains("import java.util.concurrent.atomic.AtomicInteger;"), text);
         assertFalse(text.contains("import java.util.ArrayList;"), "an import the copied code does not use:\n" + text);
-        assertTrue(text.contains("AtomicInteger seen = new AtomicInteger(3);"), "an instance field becomes a local:\n" + text);
+        assertTrue(
+                text.contains("AtomicInteger seen = new AtomicInteger(3);"),
+                "an instance field becomes a local:\n" + text);
         assertTrue(text.contains("String name = \"x\";"), "the setup's assignment declares the local:\n" + text);
-        assertTrue(text.contains("com.acme.cleaners.CleanerTest.SHARED"), "a public static field by its class:\n" + text);
+        assertTrue(
+                text.contains("com.acme.cleaners.CleanerTest.SHARED"), "a public static field by its class:\n" + text);
         assertTrue(text.contains("private static void wipe("), "a private static helper is copied:\n" + text);
         assertTrue(text.contains("        seen.set(name.length());"), "this.x of an inlined field:\n" + text);
         assertEquals("odrustCleanBeforeExpectsClean", r.method);
@@ -124,21 +132,28 @@ class PatcherTest {
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             cp.add(new File(e));
         }
-        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(CLEANER, "com/acme/cleaners/CleanerTest.java", cleanerClasses));
+        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null)
+                .compile(CLEANER, "com/acme/cleaners/CleanerTest.java", cleanerClasses));
         cp.add(0, cleanerClasses.resolve("classes").toFile());
-        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(text, "com/acme/victims/VictimTest.java", dir.resolve("victim")));
+        assertNull(new CandidateCompiler(cp, StandardCharsets.UTF_8, null)
+                .compile(text, "com/acme/victims/VictimTest.java", dir.resolve("victim")));
         assertTrue(Files.isRegularFile(dir.resolve("victim/classes/com/acme/victims/VictimTest.class")));
 
         // a subset that drops a declaration the rest needs does not compile, and says where
         String broken = new Patcher("com.acme.victims.VictimTest#expectsClean", file, VICTIM)
-                .patch(fix, List.of(4), Patcher.Placement.SETUP, true, "odrust").text;
-        String error = new CandidateCompiler(cp, StandardCharsets.UTF_8, null).compile(broken, "com/acme/victims/VictimTest.java", dir.resolve("broken"));
-        assertTrue(error != null && error.startsWith("line ") && error.contains("cannot find symbol"), String.valueOf(error));
+                .patch(fix, List.of(4), Patcher.Placement.SETUP, true, "odrust")
+                .text;
+        String error = new CandidateCompiler(cp, StandardCharsets.UTF_8, null)
+                .compile(broken, "com/acme/victims/VictimTest.java", dir.resolve("broken"));
+        assertTrue(
+                error != null && error.startsWith("line ") && error.contains("cannot find symbol"),
+                String.valueOf(error));
     }
 
     @Test
     void callsTheHelperFromTheExistingSetupOrTheTestAndDeclaresWhatItThrows() throws Exception {
-        String source = String.join("\n",
+        String source = String.join(
+                "\n",
                 "package p;",
                 "import org.junit.Before;",
                 "import org.junit.Test;",
@@ -164,15 +179,24 @@ class PatcherTest {
         assertEquals(2, fix.statements.size());
         Path file = root.resolve("p/SameTest.java");
 
-        Patcher.Result setup = new Patcher("p.SameTest#victim", file, source).patch(fix, List.of(0), Patcher.Placement.SETUP, true, "odrust");
+        Patcher.Result setup = new Patcher("p.SameTest#victim", file, source)
+                .patch(fix, List.of(0), Patcher.Placement.SETUP, true, "odrust");
         // after the class's own setup (where the cleaner's body ran), two-space indentation kept
-        assertTrue(setup.text.contains("    b = new StringBuilder();\n    odrustCleanBeforeVictim();\n  }"), setup.text);
+        assertTrue(
+                setup.text.contains("    b = new StringBuilder();\n    odrustCleanBeforeVictim();\n  }"), setup.text);
         assertTrue(setup.text.contains("@Before public void init() throws Exception {"), setup.text);
-        assertTrue(setup.text.contains("  private void odrustCleanBeforeVictim() throws Exception {\n    b.setLength(0);\n  }"), setup.text);
+        assertTrue(
+                setup.text.contains(
+                        "  private void odrustCleanBeforeVictim() throws Exception {\n    b.setLength(0);\n  }"),
+                setup.text);
         assertEquals("init", setup.method);
 
-        Patcher.Result test = new Patcher("p.SameTest#victim", file, source).patch(fix, List.of(0, 1), Patcher.Placement.TEST, true, "odrust");
-        assertTrue(test.text.contains("@Test public void victim() throws Exception {\n    odrustCleanBeforeVictim();\n    b.append(1);"), test.text);
+        Patcher.Result test = new Patcher("p.SameTest#victim", file, source)
+                .patch(fix, List.of(0, 1), Patcher.Placement.TEST, true, "odrust");
+        assertTrue(
+                test.text.contains(
+                        "@Test public void victim() throws Exception {\n    odrustCleanBeforeVictim();\n    b.append(1);"),
+                test.text);
         assertEquals("victim", test.method);
     }
 
@@ -187,10 +211,15 @@ class PatcherTest {
         FixCode fix = FixCode.load(sources, "com.acme.cleaners.CleanerTest#cleans", "com.acme.victims.VictimTest");
         Patcher.Result r = new Patcher("com.acme.victims.VictimTest#expectsClean", file, victim)
                 .patch(fix, List.of(1), Patcher.Placement.SETUP, true, "odrust");
-        assertTrue(r.text.contains("    void prepare() throws Exception {\n        odrustCleanBeforeExpectsClean();\n        System.setProperty("),
+        assertTrue(
+                r.text.contains(
+                        "    void prepare() throws Exception {\n        odrustCleanBeforeExpectsClean();\n        System.setProperty("),
                 r.text);
         assertEquals("prepare", r.method);
-        assertEquals("CartTest#isEmpty(String, int)", io.github.odrust.maven.Words.shortId("com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
+        assertEquals(
+                "CartTest#isEmpty(String, int)",
+                io.github.odrust.maven.Words.shortId(
+                        "com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
     }
 
     @Test
@@ -198,8 +227,9 @@ class PatcherTest {
         String polluter = "package p;\nimport org.junit.After;\nimport org.junit.Test;\npublic class PolluterTest {\n"
                 + "    @Test\n    public void pollutes() {\n    }\n"
                 + "    @After\n    public void close() {\n        System.clearProperty(\"x\");\n    }\n}\n";
-        String cleaner = "package p;\nimport org.junit.Test;\npublic class CleanerTest {\n    @Test\n    public void cleans() {\n"
-                + "        Shared.reset();\n    }\n}\n";
+        String cleaner =
+                "package p;\nimport org.junit.Test;\npublic class CleanerTest {\n    @Test\n    public void cleans() {\n"
+                        + "        Shared.reset();\n    }\n}\n";
         Path root = dir.resolve("td");
         write(root.resolve("p/PolluterTest.java"), polluter);
         write(root.resolve("p/CleanerTest.java"), cleaner);
@@ -208,11 +238,16 @@ class PatcherTest {
         FixCode fix = FixCode.load(sources, "p.CleanerTest#cleans", "p.VictimTest");
         Patcher.Result r = new Patcher("p.PolluterTest#pollutes", root.resolve("p/PolluterTest.java"), polluter)
                 .patch(fix, List.of(0), Patcher.Placement.TEARDOWN, true, "odrust");
-        assertTrue(r.text.contains("        System.clearProperty(\"x\");\n        odrustCleanAfterPollutes();\n    }"), r.text);
-        assertTrue(r.text.contains("    private void odrustCleanAfterPollutes() {\n        Shared.reset();\n    }"), r.text);
+        assertTrue(
+                r.text.contains("        System.clearProperty(\"x\");\n        odrustCleanAfterPollutes();\n    }"),
+                r.text);
+        assertTrue(
+                r.text.contains("    private void odrustCleanAfterPollutes() {\n        Shared.reset();\n    }"),
+                r.text);
         assertEquals("close", r.method);
 
-        String bare = polluter.replace("    @After\n    public void close() {\n        System.clearProperty(\"x\");\n    }\n", "");
+        String bare = polluter.replace(
+                "    @After\n    public void close() {\n        System.clearProperty(\"x\");\n    }\n", "");
         Patcher.Result fresh = new Patcher("p.PolluterTest#pollutes", root.resolve("p/PolluterTest.java"), bare)
                 .patch(fix, List.of(0), Patcher.Placement.TEARDOWN, true, "odrust");
         assertTrue(fresh.text.contains("    @After\n    public void odrustCleanAfterPollutes() {"), fresh.text);
@@ -232,16 +267,23 @@ class PatcherTest {
         write(root.resolve("p/VictimTest.java"), victim);
         JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
         FixCode fix = FixCode.load(sources, "p.CleanerTest#testClears", "p.VictimTest");
-        assertEquals(List.of("config = new StringBuilder();", "config.setLength(0);"), List.of(fix.text(0), fix.text(1)));
+        assertEquals(
+                List.of("config = new StringBuilder();", "config.setLength(0);"), List.of(fix.text(0), fix.text(1)));
         Patcher.Result r = new Patcher("p.VictimTest#testV", root.resolve("p/VictimTest.java"), victim)
                 .patch(fix, List.of(0, 1), Patcher.Placement.SETUP, true, "odrust");
         assertEquals("setUp", r.method, r.text);
-        assertTrue(r.text.contains("protected void setUp() throws Exception {\n        odrustCleanBeforeTestV();\n        System.gc();"), r.text);
-        assertTrue(r.text.contains("StringBuilder config = new StringBuilder();\n        config.setLength(0);"),
+        assertTrue(
+                r.text.contains(
+                        "protected void setUp() throws Exception {\n        odrustCleanBeforeTestV();\n        System.gc();"),
+                r.text);
+        assertTrue(
+                r.text.contains("StringBuilder config = new StringBuilder();\n        config.setLength(0);"),
                 "the setup's assignment, the field's first use, declares the local:\n" + r.text);
         String bodyOnly = new Patcher("p.VictimTest#testV", root.resolve("p/VictimTest.java"), victim)
-                .patch(fix, List.of(1), Patcher.Placement.SETUP, true, "odrust").text;
-        assertTrue(bodyOnly.contains("StringBuilder config = null;\n        config.setLength(0);"),
+                .patch(fix, List.of(1), Patcher.Placement.SETUP, true, "odrust")
+                .text;
+        assertTrue(
+                bodyOnly.contains("StringBuilder config = null;\n        config.setLength(0);"),
                 "without the assignment, the field's value before anything sets it:\n" + bodyOnly);
     }
 
@@ -249,11 +291,15 @@ class PatcherTest {
     void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
         JavaSources sources = sources();
         FixCode missing = FixCode.load(sources, "com.acme.other.GoneTest#x", "com.acme.victims.VictimTest");
-        assertTrue(missing.unusable.contains("com/acme/other/GoneTest.java") && missing.unusable.contains("test source roots"),
+        assertTrue(
+                missing.unusable.contains("com/acme/other/GoneTest.java")
+                        && missing.unusable.contains("test source roots"),
                 missing.unusable);
         FixCode noMethod = FixCode.load(sources, "com.acme.cleaners.CleanerTest#nope", "com.acme.victims.VictimTest");
         assertTrue(noMethod.unusable.contains("declares no method nope"), noMethod.unusable);
-        write(dir.resolve("src/test/java/com/acme/cleaners/BadTest.java"), "package com.acme.cleaners; class BadTest { void x( }");
+        write(
+                dir.resolve("src/test/java/com/acme/cleaners/BadTest.java"),
+                "package com.acme.cleaners; class BadTest { void x( }");
         FixCode bad = FixCode.load(sources, "com.acme.cleaners.BadTest#x", "com.acme.victims.VictimTest");
         assertTrue(bad.unusable.startsWith("cannot parse "), bad.unusable);
     }
@@ -263,9 +309,13 @@ class PatcherTest {
         String before = "a\nb\nc\nd\ne\nf\ng\nh\n";
         String after = "a\nb\nX\nc\nd\ne\nf\ng\nh\nY\n";
         String patch = UnifiedPatch.of("src/test/java/A.java", before, after);
-        assertTrue(patch.startsWith("diff --git a/src/test/java/A.java b/src/test/java/A.java\n--- a/src/test/java/A.java\n+++ b/src/test/java/A.java\n@@ "), patch);
+        assertTrue(
+                patch.startsWith(
+                        "diff --git a/src/test/java/A.java b/src/test/java/A.java\n--- a/src/test/java/A.java\n+++ b/src/test/java/A.java\n@@ "),
+                patch);
         List<String> lines = List.of(patch.split("\n"));
-        com.github.difflib.patch.Patch<String> parsed = com.github.difflib.UnifiedDiffUtils.parseUnifiedDiff(lines.subList(1, lines.size()));
+        com.github.difflib.patch.Patch<String> parsed =
+                com.github.difflib.UnifiedDiffUtils.parseUnifiedDiff(lines.subList(1, lines.size()));
         List<String> applied = assertDoesNotThrowPatch(parsed, List.of(before.split("\n")));
         assertEquals(List.of(after.split("\n")), applied);
     }
@@ -282,11 +332,16 @@ class PatcherTest {
         Files.createDirectories(file.getParent());
         Files.write(file, before.getBytes(StandardCharsets.UTF_8));
         Files.write(work.resolve("fix.patch"), patch.getBytes(StandardCharsets.UTF_8));
-        Process check = new ProcessBuilder("git", "apply", "--check", "fix.patch").directory(work.toFile())
-                .redirectErrorStream(true).start();
+        Process check = new ProcessBuilder("git", "apply", "--check", "fix.patch")
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, check.waitFor(), "git apply --check: " + out + "\n" + patch);
-        Process apply = new ProcessBuilder("git", "apply", "fix.patch").directory(work.toFile()).redirectErrorStream(true).start();
+        Process apply = new ProcessBuilder("git", "apply", "fix.patch")
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .start();
         apply.getInputStream().readAllBytes();
         assertEquals(0, apply.waitFor());
         assertEquals(after, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), "CRLF kept");

@@ -41,9 +41,17 @@ class RepairFileTest {
         again.write(json);
         // an entry with a diagnosis and one without (null) are read back
         again = RepairFile.continuing(json, "g:a", "0.1.0");
-        assertEquals("confirmed", again.repairs.get(0).pollutedState.getAsJsonObject().get("status").getAsString());
+        assertEquals(
+                "confirmed",
+                again.repairs
+                        .get(0)
+                        .pollutedState
+                        .getAsJsonObject()
+                        .get("status")
+                        .getAsString());
         again.put(entry("p.A#a", "patched"));
-        assertEquals(List.of("p.A#a:patched", "p.B#b:patched"),
+        assertEquals(
+                List.of("p.A#a:patched", "p.B#b:patched"),
                 again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()));
         assertEquals(1, again.ran.size());
 

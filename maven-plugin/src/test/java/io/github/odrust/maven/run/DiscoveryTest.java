@@ -13,11 +13,14 @@ class DiscoveryTest {
     void methodFiltersOfTheTestParameterKeepOnlyTheSelectedTests() throws Exception {
         SurefireSettings s = new SurefireSettings();
         s.test = "CartTest#adds*";
-        JsonObject record = JsonParser.parseString("{\"class\":\"a.CartTest\",\"framework\":\"junit5\",\"tests\":"
-                + "[\"a.CartTest#addsItem\",\"a.CartTest#adds[1]\",\"a.CartTest#removes\"],\"dynamic\":[\"a.CartTest#removes\"]}")
+        JsonObject record = JsonParser.parseString(
+                        "{\"class\":\"a.CartTest\",\"framework\":\"junit5\",\"tests\":"
+                                + "[\"a.CartTest#addsItem\",\"a.CartTest#adds[1]\",\"a.CartTest#removes\"],\"dynamic\":[\"a.CartTest#removes\"]}")
                 .getAsJsonObject();
         Discovery.keepSelected(record, TestSelection.of(s));
-        assertEquals("[\"a.CartTest#addsItem\",\"a.CartTest#adds[1]\"]", record.get("tests").toString());
+        assertEquals(
+                "[\"a.CartTest#addsItem\",\"a.CartTest#adds[1]\"]",
+                record.get("tests").toString());
         assertEquals("[]", record.get("dynamic").toString());
     }
 }

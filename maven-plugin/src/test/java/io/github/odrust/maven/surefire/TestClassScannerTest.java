@@ -57,7 +57,8 @@ class TestClassScannerTest {
         SurefireSettings s = new SurefireSettings();
         s.includes = List.of("**/CartTest.java#adds");
         MojoExecutionException e = assertThrows(MojoExecutionException.class, () -> TestSelection.of(s));
-        assertTrue(e.getMessage().startsWith("Method filter prohibited in includes|excludes parameter: **/CartTest.java#adds"));
+        assertTrue(e.getMessage()
+                .startsWith("Method filter prohibited in includes|excludes parameter: **/CartTest.java#adds"));
         SurefireSettings x = new SurefireSettings();
         x.excludes = List.of("CartTest#adds");
         assertThrows(MojoExecutionException.class, () -> TestSelection.of(x));
@@ -127,7 +128,14 @@ class TestClassScannerTest {
 
     @Test
     void findsIncludedClassesAndSortsByRunOrder(@TempDir Path dir) throws Exception {
-        classes(dir, "b/ZTest.class", "a/ATest.class", "a/ATest$1.class", "a/Helper.class", "c/MTests.class", "c/MTest.java");
+        classes(
+                dir,
+                "b/ZTest.class",
+                "a/ATest.class",
+                "a/ATest$1.class",
+                "a/Helper.class",
+                "c/MTests.class",
+                "c/MTest.java");
         SurefireSettings s = new SurefireSettings();
         s.testClassesDirectory = dir.toFile();
         s.runOrder = "alphabetical";
@@ -154,7 +162,8 @@ class TestClassScannerTest {
         s.testClassesDirectory = dir.toFile();
         s.runOrder = "filesystem";
         List<String> expected = new ArrayList<>(new TestClassScanner().scan(s));
-        Collections.shuffle(expected, new Random(42L)); // DefaultRunOrderCalculator: new Random(seed), Collections.shuffle
+        Collections.shuffle(
+                expected, new Random(42L)); // DefaultRunOrderCalculator: new Random(seed), Collections.shuffle
         s.runOrder = "random";
         s.runOrderRandomSeed = 42L;
         TestClassScanner scanner = new TestClassScanner();

@@ -1,5 +1,10 @@
 package io.github.odrust.agent.runner.junit5;
 
+import io.github.odrust.agent.runner.Agent;
+import io.github.odrust.agent.runner.Context;
+import io.github.odrust.agent.runner.EventWriter;
+import io.github.odrust.agent.runner.Framework;
+import io.github.odrust.agent.runner.Json;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -16,7 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.TestSource;
@@ -33,12 +37,6 @@ import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
-import io.github.odrust.agent.runner.Agent;
-import io.github.odrust.agent.runner.Context;
-import io.github.odrust.agent.runner.EventWriter;
-import io.github.odrust.agent.runner.Framework;
-import io.github.odrust.agent.runner.Json;
-
 /**
  * JUnit 5 (Jupiter) through the JUnit Platform Launcher, 1.5+. Loaded only when a JUnit 5 class is
  * discovered or run, so JUnit-4-only projects need no platform classes.
@@ -48,10 +46,12 @@ public final class Junit5Support implements Framework {
     static final String METHOD_ORDER_PARAM = "junit.jupiter.testmethod.order.default";
     static final String PARALLEL_PARAM = "junit.jupiter.execution.parallel.enabled";
     private static final String TEST_METHOD_ORDER = "org.junit.jupiter.api.TestMethodOrder";
-    private static final Set<String> DYNAMIC_SEGMENTS = new HashSet<>(
-            java.util.Arrays.asList("test-template-invocation", "dynamic-test", "dynamic-container"));
+    private static final Set<String> DYNAMIC_SEGMENTS =
+            new HashSet<>(java.util.Arrays.asList("test-template-invocation", "dynamic-test", "dynamic-container"));
     private static final Set<String> TESTABLE = new HashSet<>(java.util.Arrays.asList(
-            "org.junit.jupiter.api.Test", "org.junit.jupiter.api.TestTemplate", "org.junit.jupiter.api.TestFactory",
+            "org.junit.jupiter.api.Test",
+            "org.junit.jupiter.api.TestTemplate",
+            "org.junit.jupiter.api.TestFactory",
             "org.junit.platform.commons.annotation.Testable"));
     private static final Pattern ITERATION = Pattern.compile("^(.+)\\[(\\d+)\\]$");
 
@@ -63,8 +63,7 @@ public final class Junit5Support implements Framework {
     private Launcher launcher;
     private final Set<String> emitted = new HashSet<>();
 
-    public Junit5Support() {
-    }
+    public Junit5Support() {}
 
     private static Method selectIteration() {
         try {
@@ -98,8 +97,8 @@ public final class Junit5Support implements Framework {
         }
         TestPlan plan;
         try {
-            plan = launcher.discover(request(Collections.<DiscoverySelector>singletonList(
-                    DiscoverySelectors.selectClass(cls)), ctx.config()));
+            plan = launcher.discover(request(
+                    Collections.<DiscoverySelector>singletonList(DiscoverySelectors.selectClass(cls)), ctx.config()));
         } catch (RuntimeException | LinkageError e) {
             events.warning(cls.getName(), "JUnit Platform discovery failed: " + e);
             return false;
@@ -156,8 +155,10 @@ public final class Junit5Support implements Framework {
             MethodSource ms = (MethodSource) src;
             String id = methodId(ms);
             if (!seen.add(id)) {
-                events.warning(className, "overloaded test methods named " + ms.getMethodName() + " in " + className
-                        + ": odrust names tests by method name and keeps only the first (" + id + ")");
+                events.warning(
+                        className,
+                        "overloaded test methods named " + ms.getMethodName() + " in " + className
+                                + ": odrust names tests by method name and keeps only the first (" + id + ")");
                 continue;
             }
             tests.add(id);
@@ -166,8 +167,12 @@ public final class Junit5Support implements Framework {
             }
         }
         String order = methodOrder(className);
-        events.write(Json.event("class").put("class", className).put("framework", "junit5")
-                .put("reorderable", order == null).put("tests", tests).put("dynamic", dynamic)
+        events.write(Json.event("class")
+                .put("class", className)
+                .put("framework", "junit5")
+                .put("reorderable", order == null)
+                .put("tests", tests)
+                .put("dynamic", dynamic)
                 .put("note", order == null ? null : order + ": tests of this class run in its own fixed order"));
     }
 
@@ -319,8 +324,10 @@ public final class Junit5Support implements Framework {
      */
     static Method findTestMethod(Class<?> cls, String name, String parameters) {
         for (Method m : namedMethods(cls, name)) {
-            if (isTestable(m) && (parameters == null ? m.getParameterCount() == 0 || !hasNoArgTest(cls, name)
-                    : parameters.equals(simpleParameters(m)))) {
+            if (isTestable(m)
+                    && (parameters == null
+                            ? m.getParameterCount() == 0 || !hasNoArgTest(cls, name)
+                            : parameters.equals(simpleParameters(m)))) {
                 return m;
             }
         }
@@ -438,7 +445,13 @@ public final class Junit5Support implements Framework {
         while (pos < size) {
             Item first = items.get(pos);
             if (first.problem != null) {
-                Agent.segmentEvent(events, index, part++, cls.getName(), "junit5", Collections.singletonList(first.id),
+                Agent.segmentEvent(
+                        events,
+                        index,
+                        part++,
+                        cls.getName(),
+                        "junit5",
+                        Collections.singletonList(first.id),
                         size > 1 ? first.problemKind : null);
                 events.test(first.id, "error", 0, null, first.problem);
                 prevReason = first.problemKind;
@@ -453,7 +466,8 @@ public final class Junit5Support implements Framework {
                 limit++;
             }
             String endReason = limit < size
-                    ? (items.get(limit).problem != null ? items.get(limit).problemKind : "repeated-test") : null;
+                    ? (items.get(limit).problem != null ? items.get(limit).problemKind : "repeated-test")
+                    : null;
             List<String> want = units(cand);
             List<String> got = plannedUnits(cls, cand);
             if (!got.equals(want)) {
@@ -563,7 +577,8 @@ public final class Junit5Support implements Framework {
         private volatile TestPlan plan;
         private final Map<String, Long> started = new HashMap<>();
         private final Set<String> reported = Collections.synchronizedSet(new LinkedHashSet<String>());
-        private final Map<TestIdentifier, String> ids = Collections.synchronizedMap(new IdentityHashMap<TestIdentifier, String>());
+        private final Map<TestIdentifier, String> ids =
+                Collections.synchronizedMap(new IdentityHashMap<TestIdentifier, String>());
         private volatile Throwable classFailure;
         private volatile String classFailureMessage;
         private volatile String classOutcome;
@@ -658,7 +673,8 @@ public final class Junit5Support implements Framework {
             String outcome = result.getStatus() == TestExecutionResult.Status.ABORTED ? "skipped" : "error";
             TestSource src = source(ti);
             String name = src instanceof ClassSource ? ((ClassSource) src).getClassName() : ti.getDisplayName();
-            events.write(Json.event("class-failure").put("class", name)
+            events.write(Json.event("class-failure")
+                    .put("class", name)
                     .put("message", t == null ? null : t.getMessage())
                     .put("exception", t == null ? null : t.getClass().getName())
                     .put("trace", t == null ? null : EventWriter.trace(t))
@@ -707,8 +723,15 @@ public final class Junit5Support implements Framework {
                 if (classOutcome != null) {
                     report(it.id, classOutcome, 0, classFailure, classFailureMessage);
                 } else {
-                    report(it.id, "error", 0, null, "JUnit did not run " + it.id
-                            + (it.iteration > 0 ? " (no such invocation?)" : " (not reported by the JUnit Platform)"));
+                    report(
+                            it.id,
+                            "error",
+                            0,
+                            null,
+                            "JUnit did not run " + it.id
+                                    + (it.iteration > 0
+                                            ? " (no such invocation?)"
+                                            : " (not reported by the JUnit Platform)"));
                 }
             }
         }

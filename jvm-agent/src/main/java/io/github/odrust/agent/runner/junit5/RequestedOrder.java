@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Map;
-
 import org.junit.jupiter.api.MethodDescriptor;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.MethodOrdererContext;
@@ -19,8 +18,7 @@ import org.junit.jupiter.api.MethodOrdererContext;
 public final class RequestedOrder implements MethodOrderer {
     private static volatile Map<Method, Integer> ranks = Collections.emptyMap();
 
-    public RequestedOrder() {
-    }
+    public RequestedOrder() {}
 
     static void set(Map<Method, Integer> r) {
         ranks = r;

@@ -40,8 +40,7 @@ import java.util.stream.Stream;
  * re-entry per thread.
  */
 public final class Shuffler {
-    private Shuffler() {
-    }
+    private Shuffler() {}
 
     private static final int JDK = 0;
     private static final int TRANSPARENT = 1;
@@ -51,9 +50,17 @@ public final class Shuffler {
     private static final int INTERNAL = 4;
 
     /** Assertion libraries: the first non-JDK frame is looked for above them. */
-    private static final String[] TRANSPARENT_PREFIXES = {"org.assertj.", "org.hamcrest.", "com.google.common.truth.",
-        "org.junit.Assert", "org.junit.jupiter.api.Assert", "junit.framework.Assert", "org.skyscreamer.jsonassert.",
-        "org.junit.internal.", "org.junit.jupiter.api.AssertionUtils"};
+    private static final String[] TRANSPARENT_PREFIXES = {
+        "org.assertj.",
+        "org.hamcrest.",
+        "com.google.common.truth.",
+        "org.junit.Assert",
+        "org.junit.jupiter.api.Assert",
+        "junit.framework.Assert",
+        "org.skyscreamer.jsonassert.",
+        "org.junit.internal.",
+        "org.junit.jupiter.api.AssertionUtils"
+    };
 
     private static volatile boolean on;
     private static boolean seeded;
@@ -103,8 +110,16 @@ public final class Shuffler {
      * @param logFile JSON lines: the counted calls within {@code only} (all when there are none; at most {@code limit}),
      *     then {@code {"count":N}} when the JVM exits
      */
-    public static void configure(Long seedOrNull, long[] onlyRanges, String[] rootPaths, String[] includePrefixes,
-            boolean anyCaller, boolean allocations, String logFile, int limit) throws IOException {
+    public static void configure(
+            Long seedOrNull,
+            long[] onlyRanges,
+            String[] rootPaths,
+            String[] includePrefixes,
+            boolean anyCaller,
+            boolean allocations,
+            String logFile,
+            int limit)
+            throws IOException {
         seeded = seedOrNull != null;
         seed = seedOrNull == null ? 0 : seedOrNull;
         only = onlyRanges.clone();
@@ -122,12 +137,15 @@ public final class Shuffler {
         KIND.get(Shuffler.class);
         walker.walk(new FirstCounted(true));
         new ShuffledIterator(new ArrayList<>(), null).hasNext();
-        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-            @Override
-            public void run() {
-                finish();
-            }
-        }, "odrust-shuffle-exit"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        new Runnable() {
+                            @Override
+                            public void run() {
+                                finish();
+                            }
+                        },
+                        "odrust-shuffle-exit"));
         on = true;
     }
 
@@ -205,8 +223,9 @@ public final class Shuffler {
                 }
             });
             permute(items, k);
-            return Spliterators.spliterator(items.toArray(), characteristics
-                    & (Spliterator.DISTINCT | Spliterator.NONNULL | Spliterator.IMMUTABLE));
+            return Spliterators.spliterator(
+                    items.toArray(),
+                    characteristics & (Spliterator.DISTINCT | Spliterator.NONNULL | Spliterator.IMMUTABLE));
         } finally {
             busy[0] = false;
         }
@@ -231,7 +250,9 @@ public final class Shuffler {
             if (k <= 0) {
                 return a;
             }
-            int n = collection instanceof Collection ? Math.min(a.length, ((Collection<?>) collection).size()) : a.length;
+            int n = collection instanceof Collection
+                    ? Math.min(a.length, ((Collection<?>) collection).size())
+                    : a.length;
             List<Object> items = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 items.add(a[i]);
@@ -268,7 +289,8 @@ public final class Shuffler {
             if (k <= 0) {
                 return false;
             }
-            Iterator<?> it = target instanceof Map ? ((Map<?, ?>) target).entrySet().iterator()
+            Iterator<?> it = target instanceof Map
+                    ? ((Map<?, ?>) target).entrySet().iterator()
                     : ((Collection<?>) target).iterator();
             items = new ArrayList<>();
             while (it.hasNext()) {
@@ -332,7 +354,9 @@ public final class Shuffler {
 
     /** LinkedHashMap/LinkedHashSet keep their insertion order: never shuffled. */
     private static boolean skip(Object collection, Object source) {
-        return collection instanceof LinkedHashMap || collection instanceof LinkedHashSet || source instanceof LinkedHashMap
+        return collection instanceof LinkedHashMap
+                || collection instanceof LinkedHashSet
+                || source instanceof LinkedHashMap
                 || source instanceof LinkedHashSet;
     }
 
@@ -407,7 +431,9 @@ public final class Shuffler {
                     return null;
                 }
                 if (kind == JDK || kind == INTERNAL) {
-                    if (site.frame == null && c == java.util.HashSet.class && f.getMethodName().equals("<init>")) {
+                    if (site.frame == null
+                            && c == java.util.HashSet.class
+                            && f.getMethodName().equals("<init>")) {
                         site.madeByHashSet = true;
                     }
                     continue;
@@ -457,8 +483,12 @@ public final class Shuffler {
         if (name.startsWith("io.github.odrust.agent.") && loader != null) {
             return INTERNAL;
         }
-        if (loader == null || loader == ClassLoader.getPlatformClassLoader() || name.startsWith("java.")
-                || name.startsWith("jdk.") || name.startsWith("sun.") || name.startsWith("com.sun.")) {
+        if (loader == null
+                || loader == ClassLoader.getPlatformClassLoader()
+                || name.startsWith("java.")
+                || name.startsWith("jdk.")
+                || name.startsWith("sun.")
+                || name.startsWith("com.sun.")) {
             return JDK;
         }
         for (String p : TRANSPARENT_PREFIXES) {
