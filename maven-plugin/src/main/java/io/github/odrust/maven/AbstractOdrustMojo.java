@@ -3,6 +3,7 @@ package io.github.odrust.maven;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.EngineException;
 import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import io.github.odrust.maven.surefire.SurefireSettingsReader;
 import java.io.File;

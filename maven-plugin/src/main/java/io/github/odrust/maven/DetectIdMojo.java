@@ -3,6 +3,8 @@ package io.github.odrust.maven;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.ReactorSummary;
 import io.github.odrust.maven.idtests.IdDetector;
 import io.github.odrust.maven.idtests.Shuffle;

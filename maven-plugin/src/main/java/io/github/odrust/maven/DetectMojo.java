@@ -3,6 +3,7 @@ package io.github.odrust.maven;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Vocabulary;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.DetectDirectory;

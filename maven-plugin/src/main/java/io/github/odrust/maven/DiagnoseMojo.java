@@ -3,6 +3,7 @@ package io.github.odrust.maven;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.diagnose.Diagnoser;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;

@@ -2,6 +2,8 @@ package io.github.odrust.maven;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;
 import org.apache.maven.plugin.MojoExecutionException;

@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Comparison;
 import io.github.odrust.engine.protocol.SurefireReports;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;

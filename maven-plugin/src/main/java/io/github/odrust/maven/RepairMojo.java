@@ -2,9 +2,11 @@ package io.github.odrust.maven;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.maven.repair.IdRepairer;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.repair.RepairFile;
-import io.github.odrust.maven.repair.Repairer;
+import io.github.odrust.maven.repair.id.IdRepairer;
+import io.github.odrust.maven.repair.od.Repairer;
 import io.github.odrust.maven.run.Discovery;
 import java.io.File;
 import java.nio.file.Path;

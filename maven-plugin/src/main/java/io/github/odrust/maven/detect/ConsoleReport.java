@@ -3,7 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.protocol.FlakeRate;
 import io.github.odrust.engine.protocol.Summary;
-import io.github.odrust.maven.Words;
+import io.github.odrust.maven.core.Words;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -87,7 +87,7 @@ public final class DetectDirectory {
                             + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
         }
         ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
-        log.info("resuming: " + io.github.odrust.maven.Words.count(history.size(), "experiment") + " already done "
+        log.info("resuming: " + io.github.odrust.maven.core.Words.count(history.size(), "experiment") + " already done "
                 + (history.size() == 1 ? "is" : "are") + " not repeated");
         return history;
     }

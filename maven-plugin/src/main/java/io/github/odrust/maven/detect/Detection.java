@@ -3,7 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -104,12 +104,12 @@ public final class Detection {
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
-        log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.Words.count(tests, "test")
+        log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.core.Words.count(tests, "test")
                 + ", strategy "
                 + config.strategy + ", "
                 + (config.rounds == Integer.MAX_VALUE
                         ? "the whole schedule"
-                        : io.github.odrust.maven.Words.count(config.rounds, "round"))
+                        : io.github.odrust.maven.core.Words.count(config.rounds, "round"))
                 + ", seed=" + config.seed
                 + " (the same run again: -Dodrust.seed=" + config.seed + ")"
                 + (config.shard != null ? ", shard " + config.shard + " of the plan's rounds" : "")

@@ -1,6 +1,6 @@
 package io.github.odrust.maven.detect;
 
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Experiment;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.SharedJvm;
 import io.github.odrust.maven.fork.TestJvm;
@@ -247,7 +247,7 @@ final class SharedIsolation implements AutoCloseable {
                     + " with fresh class loaders as in fresh JVMs"
                     + (skipped == 0
                             ? ""
-                            : " (but " + io.github.odrust.maven.Words.count(skipped, "test")
+                            : " (but " + io.github.odrust.maven.core.Words.count(skipped, "test")
                                     + " whose outcome changed between baseline runs, not compared)")
                     + "; the other rounds run in"
                     + " shared JVMs (the baseline, confirmations, alone runs and explanations in fresh JVMs)");

@@ -4,7 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.CodeDigest;
 import java.io.File;
 import java.io.IOException;

@@ -23,7 +23,7 @@ import javax.tools.ToolProvider;
  * classpath into a private directory, never the project's {@code target/test-classes}. A compile
  * error is an outcome (the first error, with its line), not an exception.
  */
-final class CandidateCompiler {
+public final class CandidateCompiler {
     private final List<File> classpath;
     private final Charset encoding;
     private final String release;
@@ -34,7 +34,7 @@ final class CandidateCompiler {
      * @param release the Java release to compile for ({@code maven.compiler.release}, else
      *     {@code maven.compiler.target}), or null for the compiler's own
      */
-    CandidateCompiler(List<File> classpath, Charset encoding, String release) {
+    public CandidateCompiler(List<File> classpath, Charset encoding, String release) {
         this.classpath = classpath;
         this.encoding = encoding;
         this.sourceOnly = release != null && release.startsWith(SOURCE);
@@ -50,7 +50,7 @@ final class CandidateCompiler {
     static final String SOURCE = "source:";
 
     /** Thrown when no compiler is available (Maven runs on a JRE). */
-    static final class NoCompilerException extends Exception {
+    public static final class NoCompilerException extends Exception {
         NoCompilerException() {
             super(
                     "odrust:repair compiles candidate patches with the JDK's compiler, and Maven runs on a Java runtime without"
@@ -63,7 +63,7 @@ final class CandidateCompiler {
      *
      * @return null when it compiled, else the first error
      */
-    String compile(String text, String relative, Path dir) throws IOException, NoCompilerException {
+    public String compile(String text, String relative, Path dir) throws IOException, NoCompilerException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         if (compiler == null) {
             throw new NoCompilerException();

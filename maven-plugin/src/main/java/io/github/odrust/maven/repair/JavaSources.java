@@ -20,25 +20,25 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** Finding, reading and parsing test sources, and finding a class or test method in them (JavaParser). */
-final class JavaSources {
+public final class JavaSources {
     private final List<File> roots;
     private final Charset encoding;
 
     /** @param roots the module's test source roots, in Maven's order */
-    JavaSources(List<File> roots, Charset encoding) {
+    public JavaSources(List<File> roots, Charset encoding) {
         this.roots = roots;
         this.encoding = encoding;
     }
 
     /** Why a source cannot be used: the message names the file or the roots searched. */
-    static final class SourceException extends Exception {
+    public static final class SourceException extends Exception {
         SourceException(String message) {
             super(message);
         }
     }
 
     /** The file that declares {@code className} (binary name; a nested class is in its outer class's file). */
-    Path find(String className) throws SourceException {
+    public Path find(String className) throws SourceException {
         String top = className.contains("$") ? className.substring(0, className.indexOf('$')) : className;
         String relative = top.replace('.', '/') + ".java";
         for (File root : roots) {
@@ -53,7 +53,7 @@ final class JavaSources {
                         + "; odrust:repair edits test sources only (a test class generated or taken from a jar cannot be repaired)");
     }
 
-    String read(Path file) throws SourceException {
+    public String read(Path file) throws SourceException {
         try {
             return new String(Files.readAllBytes(file), encoding);
         } catch (IOException e) {
@@ -61,16 +61,16 @@ final class JavaSources {
         }
     }
 
-    Charset encoding() {
+    public Charset encoding() {
         return encoding;
     }
 
-    static JavaParser parser() {
+    public static JavaParser parser() {
         return new JavaParser(
                 new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.BLEEDING_EDGE));
     }
 
-    static CompilationUnit parse(String text, Path file) throws SourceException {
+    public static CompilationUnit parse(String text, Path file) throws SourceException {
         ParseResult<CompilationUnit> r = parser().parse(text);
         if (!r.isSuccessful() || r.getResult().isEmpty()) {
             String problem = r.getProblems().isEmpty()
@@ -82,7 +82,7 @@ final class JavaSources {
     }
 
     /** The declaration of {@code className} (binary name) in {@code cu}. */
-    static TypeDeclaration<?> type(CompilationUnit cu, String className, Path file) throws SourceException {
+    public static TypeDeclaration<?> type(CompilationUnit cu, String className, Path file) throws SourceException {
         String simple = className.substring(className.lastIndexOf('.') + 1);
         String[] path = simple.split("\\$");
         TypeDeclaration<?> current = null;
@@ -107,7 +107,7 @@ final class JavaSources {
      * The test method {@code method} of a test id ({@code m}, or {@code m(Type, Type)} where
      * overloads clash), declared in {@code type}.
      */
-    static MethodDeclaration method(TypeDeclaration<?> type, String method, Path file) throws SourceException {
+    public static MethodDeclaration method(TypeDeclaration<?> type, String method, Path file) throws SourceException {
         String name = method.contains("(") ? method.substring(0, method.indexOf('(')) : method;
         if (name.contains("[")) {
             name = name.substring(0, name.indexOf('['));
@@ -140,7 +140,7 @@ final class JavaSources {
      * The type's own setup methods ({@code @Before}, {@code @BeforeEach}; in a JUnit 3
      * {@code TestCase}, {@code setUp()}), in declaration order.
      */
-    static List<MethodDeclaration> setupMethods(TypeDeclaration<?> type) {
+    public static List<MethodDeclaration> setupMethods(TypeDeclaration<?> type) {
         return hooks(type, "setUp", "Before", "org.junit.Before", "BeforeEach", "org.junit.jupiter.api.BeforeEach");
     }
 
@@ -148,7 +148,7 @@ final class JavaSources {
      * The type's own teardown methods ({@code @After}, {@code @AfterEach}; in a JUnit 3
      * {@code TestCase}, {@code tearDown()}), in declaration order.
      */
-    static List<MethodDeclaration> teardownMethods(TypeDeclaration<?> type) {
+    public static List<MethodDeclaration> teardownMethods(TypeDeclaration<?> type) {
         return hooks(type, "tearDown", "After", "org.junit.After", "AfterEach", "org.junit.jupiter.api.AfterEach");
     }
 
@@ -180,11 +180,11 @@ final class JavaSources {
     }
 
     /** Whether the compilation unit is written against JUnit 5 (Jupiter) rather than JUnit 4. */
-    static boolean isJupiter(CompilationUnit cu) {
+    public static boolean isJupiter(CompilationUnit cu) {
         return cu.getImports().stream().anyMatch(i -> i.getNameAsString().startsWith("org.junit.jupiter"));
     }
 
-    static String packageOf(CompilationUnit cu) {
+    public static String packageOf(CompilationUnit cu) {
         return cu.getPackageDeclaration().map(p -> p.getNameAsString()).orElse("");
     }
 

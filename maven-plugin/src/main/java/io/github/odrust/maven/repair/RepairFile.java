@@ -72,14 +72,14 @@ public final class RepairFile {
         /** Victims: the calls of the module's reset methods found for that state, best first. */
         public List<String> resetCandidates;
 
-        Entry(String test, String kind) {
+        public Entry(String test, String kind) {
             this.test = test;
             this.kind = kind;
         }
     }
 
     /** The part of a diagnosis repair.json keeps: status, the polluted fields and their values. */
-    static JsonObject pollutedState(JsonObject diagnosis) {
+    public static JsonObject pollutedState(JsonObject diagnosis) {
         JsonObject o = new JsonObject();
         o.add("status", diagnosis.get("status"));
         o.add("reason", diagnosis.get("reason"));
@@ -105,7 +105,7 @@ public final class RepairFile {
         /** The helper method holding the kept statements. */
         public String helper;
 
-        Where(String kind, String method, String helper) {
+        public Where(String kind, String method, String helper) {
             this.kind = kind;
             this.method = method;
             this.helper = helper;
@@ -116,7 +116,7 @@ public final class RepairFile {
      * A repair.json to write: the entries of the one at {@code path} (when it is of this module and
      * version) are kept, so that repairing one test ({@code -Dodrust.test}) keeps the others'.
      */
-    static RepairFile continuing(Path path, String module, String odrustVersion) {
+    public static RepairFile continuing(Path path, String module, String odrustVersion) {
         RepairFile file = new RepairFile(module, odrustVersion);
         try {
             RepairFile old =
@@ -134,7 +134,7 @@ public final class RepairFile {
     }
 
     /** Adds {@code entry}, replacing an earlier entry of its test; entries stay sorted by test. */
-    void put(Entry entry) {
+    public void put(Entry entry) {
         ran.add(entry);
         repairs.removeIf(e -> e.test.equals(entry.test));
         repairs.add(entry);
@@ -146,7 +146,7 @@ public final class RepairFile {
         return test.replaceAll("[^A-Za-z0-9._#-]", "_") + ".patch";
     }
 
-    void write(Path file) throws IOException {
+    public void write(Path file) throws IOException {
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, JSON.toJson(this).getBytes(StandardCharsets.UTF_8));

@@ -19,14 +19,14 @@ import java.util.List;
  * take the file's own indentation and line separator. (JavaParser's lexical-preserving printer
  * garbled comments and modifiers of added members in 3.28.2, so odrust inserts text itself.)
  */
-final class TextEdits {
+public final class TextEdits {
     private final String text;
     private final String eol;
     private final int[] lineStarts;
     private final List<int[]> order = new ArrayList<>();
     private final List<String> inserts = new ArrayList<>();
 
-    TextEdits(String text) {
+    public TextEdits(String text) {
         this.text = text;
         this.eol = text.contains("\r\n") ? "\r\n" : "\n";
         List<Integer> starts = new ArrayList<>();
@@ -68,7 +68,7 @@ final class TextEdits {
     }
 
     /** The indentation of the type's members (its first member's, else the type's plus one unit). */
-    String memberIndent(TypeDeclaration<?> type) {
+    public String memberIndent(TypeDeclaration<?> type) {
         for (BodyDeclaration<?> m : type.getMembers()) {
             if (m.getBegin().isPresent()) {
                 return indentOf(m.getBegin().get());
@@ -78,7 +78,7 @@ final class TextEdits {
     }
 
     /** One level of indentation as the file writes it (members' minus the type's), four spaces by default. */
-    String unit(TypeDeclaration<?> type) {
+    public String unit(TypeDeclaration<?> type) {
         String members = memberIndent(type);
         String own = indentOf(type.getBegin().get());
         String unit = members.startsWith(own) ? members.substring(own.length()) : "";
@@ -86,7 +86,7 @@ final class TextEdits {
     }
 
     /** Adds {@code member} (complete lines) at the end of the type's body, after a blank line. */
-    void addMember(TypeDeclaration<?> type, String member) {
+    public void addMember(TypeDeclaration<?> type, String member) {
         Position close = type.getEnd().get();
         if (onlyWhitespaceBefore(close)) {
             insert(lineStart(close), "\n" + member);
@@ -99,7 +99,7 @@ final class TextEdits {
      * Adds {@code helper();} to the method's body, as its first statement or its last, and
      * {@code throws Exception} to the method when the helper throws and the method does not.
      */
-    void call(MethodDeclaration method, String helper, boolean atEnd, boolean throwsSomething) {
+    public void call(MethodDeclaration method, String helper, boolean atEnd, boolean throwsSomething) {
         BlockStmt body = method.getBody().get();
         String call = helper + "();";
         String bodyIndent = indentOf(method.getBegin().get()) + "    ";
@@ -140,7 +140,7 @@ final class TextEdits {
     }
 
     /** Adds the imports after the last import (or the package declaration, or at the top). */
-    void imports(CompilationUnit cu, List<ImportDeclaration> imports) {
+    public void imports(CompilationUnit cu, List<ImportDeclaration> imports) {
         if (imports.isEmpty()) {
             return;
         }
@@ -168,7 +168,7 @@ final class TextEdits {
     }
 
     /** The text with every insertion made (insertions at one offset keep the order they were asked in). */
-    String apply() {
+    public String apply() {
         List<int[]> sorted = new ArrayList<>(order);
         sorted.sort(Comparator.<int[]>comparingInt(o -> o[0]).thenComparingInt(o -> o[1]));
         StringBuilder b = new StringBuilder(text.length() + 256);

@@ -8,13 +8,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /** A git-style unified diff of one file, which {@code git apply} (and {@code patch -p1}) accept. */
-final class UnifiedPatch {
+public final class UnifiedPatch {
     private UnifiedPatch() {}
 
     /**
      * @param path the file's path relative to where the patch is applied, with {@code /}
      */
-    static String of(String path, String before, String after) {
+    public static String of(String path, String before, String after) {
         List<String> a = lines(before);
         List<String> b = lines(after);
         Patch<String> patch = DiffUtils.diff(a, b);

@@ -1,6 +1,8 @@
 /**
- * {@code odrust:repair}: verified patches from cleaners and state-setters (docs/repair.md). The
- * engine plans ({@code repair_next}); this package parses and edits sources (JavaParser), compiles
- * candidates (javax.tools) and runs them.
+ * What both repairs share: reading and parsing sources ({@code JavaSources}, JavaParser), text edits
+ * at parser positions ({@code TextEdits}), compiling a candidate ({@code CandidateCompiler},
+ * javax.tools), unified diffs that apply as written ({@code UnifiedPatch}) and {@code repair.json}
+ * ({@code RepairFile}). Order-dependent repair is {@link io.github.odrust.maven.repair.od}; repair of
+ * implementation-dependent tests is {@link io.github.odrust.maven.repair.id}.
  */
 package io.github.odrust.maven.repair;

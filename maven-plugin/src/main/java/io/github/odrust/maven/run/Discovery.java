@@ -2,7 +2,7 @@ package io.github.odrust.maven.run;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.PlanFile;

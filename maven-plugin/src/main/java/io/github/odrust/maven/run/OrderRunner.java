@@ -5,7 +5,7 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.engine.protocol.RunCheck;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.PlanFile;
@@ -139,7 +139,7 @@ public final class OrderRunner {
                 if (jvmIndex > 1) {
                     plan = plan(String.join("\n", remaining), source + " (the rest, in a new JVM)");
                     log.info("continuing with the remaining "
-                            + io.github.odrust.maven.Words.count(remaining.size(), "test") + " in a new JVM (#"
+                            + io.github.odrust.maven.core.Words.count(remaining.size(), "test") + " in a new JVM (#"
                             + jvmIndex + ")");
                 }
                 int consumed = runJvm(jvmIndex, plan, jar, remaining, result);
@@ -353,7 +353,7 @@ public final class OrderRunner {
             exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
         }
         if (!exit.leftovers.isEmpty()) {
-            log.warn("the tests left " + io.github.odrust.maven.Words.count(exit.leftovers.size(), "process")
+            log.warn("the tests left " + io.github.odrust.maven.core.Words.count(exit.leftovers.size(), "process")
                     + " running after test JVM #" + index + " ended; odrust killed "
                     + (exit.leftovers.size() == 1 ? "it" : "them") + ": " + String.join("; ", exit.leftovers));
         }

@@ -1,4 +1,4 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.id;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.maven.repair.JavaSources;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;

@@ -1,4 +1,4 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.github.odrust.maven;
+package io.github.odrust.maven.core;
 
 import io.github.odrust.maven.fork.ArgLine;
 import io.github.odrust.maven.fork.TestJvm;

@@ -1,15 +1,18 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.id;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.maven.TestModule;
-import io.github.odrust.maven.Words;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectDirectory;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.idtests.Shuffle;
+import io.github.odrust.maven.repair.CandidateCompiler;
+import io.github.odrust.maven.repair.RepairFile;
+import io.github.odrust.maven.repair.UnifiedPatch;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.File;

@@ -1,12 +1,10 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.protocol.Summary;
-import io.github.odrust.maven.detect.Report;
-import io.github.odrust.maven.detect.ReportWriter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +24,7 @@ public final class DetectInput {
     public final Path reportFile;
     public final Report report;
     /** The results of detect's first baseline run of the original order; empty when none is recorded. */
-    final JsonArray baseline;
+    public final JsonArray baseline;
 
     private String goal = "odrust:repair";
     private String verb = "repairs";
@@ -123,13 +121,13 @@ public final class DetectInput {
                         : "it has: " + od.stream().map(f -> f.test).collect(Collectors.joining(", "))));
     }
 
-    boolean complete() {
+    public boolean complete() {
         JsonElement c = report.json.get("complete");
         return c != null && !c.isJsonNull() && c.getAsBoolean();
     }
 
     /** The failing order file of a flaky test, as report.json names it (relative to the module), or null. */
-    String failingOrderFile(Summary.FlakyTest f) {
+    public String failingOrderFile(Summary.FlakyTest f) {
         int i = report.summary.flaky.indexOf(f);
         return i < 0 || i >= report.links.size() ? null : report.links.get(i).failingOrder;
     }
@@ -155,7 +153,7 @@ public final class DetectInput {
     }
 
     /** The ids of an order file (one per line; blank lines and # comments skipped). */
-    static List<String> readOrder(Path file) {
+    public static List<String> readOrder(Path file) {
         List<String> ids = new ArrayList<>();
         try {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {

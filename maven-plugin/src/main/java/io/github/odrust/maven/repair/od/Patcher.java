@@ -1,4 +1,4 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.ImportDeclaration;
@@ -24,6 +24,8 @@ import com.github.javaparser.ast.nodeTypes.NodeWithModifiers;
 import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.type.Type;
+import io.github.odrust.maven.repair.JavaSources;
+import io.github.odrust.maven.repair.TextEdits;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

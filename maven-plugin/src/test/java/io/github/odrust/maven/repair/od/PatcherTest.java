@@ -1,10 +1,13 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.maven.repair.CandidateCompiler;
+import io.github.odrust.maven.repair.JavaSources;
+import io.github.odrust.maven.repair.UnifiedPatch;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -218,7 +221,7 @@ class PatcherTest {
         assertEquals("prepare", r.method);
         assertEquals(
                 "CartTest#isEmpty(String, int)",
-                io.github.odrust.maven.Words.shortId(
+                io.github.odrust.maven.core.Words.shortId(
                         "com.acme.CartTest#isEmpty(java.lang.String, int)".replace("java.lang.", "")));
     }
 

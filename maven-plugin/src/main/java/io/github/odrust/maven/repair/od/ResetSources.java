@@ -1,11 +1,12 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Summary;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.diagnose.Diagnoser;
 import java.io.File;
 import java.util.ArrayList;

@@ -1,11 +1,13 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.RepairStep;
-import io.github.odrust.maven.TestModule;
+import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.repair.CandidateCompiler;
+import io.github.odrust.maven.repair.JavaSources;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -167,7 +169,7 @@ final class Candidates {
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
         progress(
                 e,
-                io.github.odrust.maven.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
+                io.github.odrust.maven.core.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
                         + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
     }

@@ -1,4 +1,4 @@
-package io.github.odrust.maven;
+package io.github.odrust.maven.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,13 +1,18 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.RepairStep;
 import io.github.odrust.engine.protocol.Summary;
-import io.github.odrust.maven.TestModule;
-import io.github.odrust.maven.Words;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
+import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.repair.CandidateCompiler;
+import io.github.odrust.maven.repair.JavaSources;
+import io.github.odrust.maven.repair.RepairFile;
+import io.github.odrust.maven.repair.UnifiedPatch;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

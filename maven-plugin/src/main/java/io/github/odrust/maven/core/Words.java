@@ -1,4 +1,4 @@
-package io.github.odrust.maven;
+package io.github.odrust.maven.core;
 
 /** Words for console lines: counted nouns ("1 test", "2 tests"), short test ids. */
 public final class Words {

@@ -1,4 +1,4 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.id;
 
 import com.github.javaparser.ParseResult;
 import com.github.javaparser.Position;
@@ -20,6 +20,7 @@ import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.type.TypeParameter;
+import io.github.odrust.maven.repair.JavaSources;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,10 +1,11 @@
-package io.github.odrust.maven.repair;
+package io.github.odrust.maven.repair.od;
 
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.type.ReferenceType;
+import io.github.odrust.maven.repair.JavaSources;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
