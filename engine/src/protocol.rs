@@ -169,6 +169,8 @@ pub struct Vocabulary {
     /// The strategies whose baseline runs record static field accesses (the jvm-agent as a Java
     /// agent).
     pub recording_strategies: Vec<&'static str>,
+    /// For each recording strategy, what it does when its baseline recorded nothing.
+    pub without_recording: std::collections::BTreeMap<&'static str, &'static str>,
     /// Every experiment kind.
     pub experiment_kinds: Vec<ExperimentKind>,
     /// The kinds of the minimization phase (explaining OD tests).
@@ -196,6 +198,8 @@ pub struct DetectDefaults {
     pub minimize_budget_per_test: u32,
     /// `k` of `k-bounded`.
     pub k: u32,
+    /// `rounds` of each strategy (`detect::default_rounds`).
+    pub rounds: std::collections::BTreeMap<&'static str, u32>,
 }
 
 impl Vocabulary {
@@ -205,6 +209,10 @@ impl Vocabulary {
             strategies: Strategy::ALL.map(Strategy::name).to_vec(),
             systematic_strategies: Strategy::SYSTEMATIC.map(Strategy::name).to_vec(),
             recording_strategies: Strategy::RECORDING.map(Strategy::name).to_vec(),
+            without_recording: Strategy::RECORDING
+                .into_iter()
+                .filter_map(|s| Some((s.name(), s.without_recording()?)))
+                .collect(),
             experiment_kinds: ExperimentKind::ALL.to_vec(),
             minimize_kinds: ExperimentKind::ALL
                 .into_iter()
@@ -221,6 +229,10 @@ impl Vocabulary {
                 alone_runs: DEFAULT_ALONE_RUNS,
                 minimize_budget_per_test: DEFAULT_MINIMIZE_BUDGET,
                 k: DEFAULT_K,
+                rounds: Strategy::ALL
+                    .map(|s| (s.name(), detect::default_rounds(s)))
+                    .into_iter()
+                    .collect(),
             },
             repair_budget_per_test: repair::DEFAULT_REPAIR_BUDGET,
         }

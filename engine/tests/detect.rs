@@ -519,7 +519,7 @@ fn detect_in_batches(
             break;
         };
         let batch = step.batch;
-        assert_eq!(batch[0], first);
+        assert_eq!(batch[0].experiment, first);
         widest = widest.max(batch.len());
         let mut outcomes: Vec<Option<Vec<(String, RunOutcome)>>> = vec![None; batch.len()];
         for (i, e) in batch.iter().enumerate().rev() {
@@ -594,7 +594,7 @@ fn rounds_confirmations_and_alone_runs_come_in_batches() {
     let mut shapes: Vec<(ExperimentKind, usize)> = Vec::new();
     while let Some(first) = detect::next(&config, &suite, &history).unwrap().experiment {
         let batch = detect::next(&config, &suite, &history).unwrap().batch;
-        assert_eq!(batch[0], first);
+        assert_eq!(batch[0].experiment, first);
         shapes.push((first.kind, batch.len()));
         for e in &batch {
             history.push(record(e, victim_executor(e)));

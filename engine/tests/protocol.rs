@@ -1,5 +1,7 @@
 //! The engine's ops through `protocol::call` with JSON, as the plugin calls them.
 
+use odrust_engine::detect;
+use odrust_engine::model::strategy::Strategy;
 use odrust_engine::protocol::{call, ENGINE_VERSION};
 use serde_json::{json, Value};
 
@@ -48,14 +50,69 @@ fn vocabulary_op_lists_the_engines_names_and_defaults() {
     assert_eq!(
         v["detect_defaults"],
         json!({"strategy": "targeted", "baseline_tries": 3, "alone_runs": 3,
-               "minimize_budget_per_test": 60, "k": 2})
+               "minimize_budget_per_test": 60, "k": 2,
+               "rounds": {"original": 20, "reverse": 20, "reverse-class": 20, "random-class": 20,
+                          "random-class-method": 20, "reverse-passing": 20, "targeted": 20,
+                          "tuscan": 2147483647, "pairs-all": 2147483647, "k-bounded": 2147483647,
+                          "dependence-aware": 2147483647}})
     );
+    // Every recording strategy says what it does without a recording.
+    let recording = v["recording_strategies"].as_array().unwrap();
+    assert_eq!(
+        v["without_recording"].as_object().unwrap().len(),
+        recording.len()
+    );
+    for s in recording {
+        assert!(
+            v["without_recording"][s.as_str().unwrap()].is_string(),
+            "{s}"
+        );
+    }
     // Every name the engine lists is one it reads back.
     let config = |strategy: &Value| json!({"config": {"strategy": strategy, "rounds": 1, "seed": 1}, "suite": suite(), "history": []});
     for strategy in v["strategies"].as_array().unwrap() {
         if strategy != "dependence-aware" {
             ok("detect_next", config(strategy));
         }
+    }
+}
+
+#[test]
+fn detect_next_experiments_carry_the_segments_plan_order_gives() {
+    // One crossing per experiment: what the plugin runs comes with the batch, cut exactly as a
+    // second `plan_order` call would cut it: baselines, rounds of several strategies,
+    // confirmations, alone runs and minimization, over reorderable and fixed classes.
+    let suite = victim_suite();
+    let suite_json = serde_json::to_value(&suite).unwrap();
+    for strategy in [
+        Strategy::ReversePassing,
+        Strategy::RandomClassMethod,
+        Strategy::Tuscan,
+    ] {
+        let mut config = minimizing(strategy, 3);
+        config.rounds = 4;
+        let mut history = Vec::new();
+        let mut checked = 0;
+        while let Some(e) = detect::next(&config, &suite, &history)
+            .unwrap()
+            .batch
+            .first()
+            .cloned()
+        {
+            let plan = ok(
+                "plan_order",
+                json!({"suite": suite_json, "order_text": e.order.join("\n"), "source": "x"}),
+            );
+            let carried = serde_json::to_value(&e).unwrap();
+            assert_eq!(
+                carried["segments"], plan["segments"],
+                "{strategy:?}: {carried}"
+            );
+            assert_eq!(carried["order"], plan["order"], "{strategy:?}: {carried}");
+            history.push(record(&e, victim_executor(&e)));
+            checked += 1;
+        }
+        assert!(checked > 6, "{strategy:?}: only {checked} experiments");
     }
 }
 

@@ -18,6 +18,20 @@ pub const DEFAULT_ALONE_RUNS: u32 = 3;
 /// Default minimization experiments per OD test to explain, pooled over the run.
 pub const DEFAULT_MINIMIZE_BUDGET: u32 = 60;
 
+/// Rounds of a whole-suite strategy when the user gives none.
+pub const DEFAULT_ROUNDS: u32 = 20;
+
+/// The rounds `strategy` runs when the user gives none: [`DEFAULT_ROUNDS`], or for a systematic
+/// strategy its whole schedule (`i32::MAX`, the most the plugin's `int` holds: the schedule ends
+/// first).
+pub fn default_rounds(strategy: Strategy) -> u32 {
+    if strategy.is_systematic() {
+        i32::MAX as u32
+    } else {
+        DEFAULT_ROUNDS
+    }
+}
+
 /// A validated detection configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DetectConfig {

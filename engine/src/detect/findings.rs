@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::explain::flakerate::FlakeRate;
 use crate::model::experiment::Experiment;
 use crate::model::kind::FlakyKind;
+use crate::model::order::{resolve, segment, Segment};
 use crate::model::strategy::Strategy;
+use crate::model::suite::SuiteIndex;
 use crate::schedule::dependence::PlanInfo;
 
 /// The phase of detection an experiment belongs to.
@@ -53,8 +55,9 @@ pub struct NextStep {
     pub experiment: Option<Experiment>,
     /// The experiments that can run now, at the same time, first `experiment`: none of them
     /// depends on another's outcome. Their records must be appended in this order (the history
-    /// is a prefix of the plan), so the plan does not depend on how many run at once.
-    pub batch: Vec<Experiment>,
+    /// is a prefix of the plan), so the plan does not depend on how many run at once. Each comes
+    /// with its order cut into segments: running it takes no second engine call.
+    pub batch: Vec<PlannedExperiment>,
     /// How far detection is.
     pub progress: Progress,
     /// Systematic strategies, when the next experiment is the first round: what the schedule
@@ -64,6 +67,41 @@ pub struct NextStep {
     /// `targeted`, when the next experiment is the first round: what its targeted rounds cover.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub targeted: Option<crate::schedule::targeted::TargetedInfo>,
+}
+
+/// An experiment of a batch as it crosses to the plugin: its order already resolved and cut into
+/// segments (one JUnit request each, as `plan_order` would cut it), so that running it takes no
+/// second engine call. Reads as the [`Experiment`] it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlannedExperiment {
+    /// The experiment.
+    #[serde(flatten)]
+    pub experiment: Experiment,
+    /// Its order in segments; absent only if the order did not resolve against the suite (the
+    /// plugin then asks `plan_order`, which says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segments: Option<Vec<Segment>>,
+}
+
+impl PlannedExperiment {
+    /// `experiment` with its order resolved against `index` and segmented.
+    pub fn new(experiment: Experiment, index: &SuiteIndex<'_>) -> Self {
+        let segments = resolve(&experiment.order, index, "a planned experiment")
+            .ok()
+            .map(|r| segment(&r.tests, index));
+        PlannedExperiment {
+            experiment,
+            segments,
+        }
+    }
+}
+
+impl std::ops::Deref for PlannedExperiment {
+    type Target = Experiment;
+
+    fn deref(&self) -> &Experiment {
+        &self.experiment
+    }
 }
 
 /// A test that failed in every baseline run.

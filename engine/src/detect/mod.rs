@@ -63,10 +63,11 @@ pub mod session;
 mod tests;
 
 pub use config::{
-    DetectConfig, RawConfig, RawCost, DEFAULT_ALONE_RUNS, DEFAULT_BASELINE_TRIES, DEFAULT_K,
-    DEFAULT_MINIMIZE_BUDGET,
+    default_rounds, DetectConfig, RawConfig, RawCost, DEFAULT_ALONE_RUNS, DEFAULT_BASELINE_TRIES,
+    DEFAULT_K, DEFAULT_MINIMIZE_BUDGET, DEFAULT_ROUNDS,
 };
 pub use findings::{
-    AloneRuns, FailingTest, FlakyTest, NextStep, PairsCovered, Phase, Progress, Summary,
+    AloneRuns, FailingTest, FlakyTest, NextStep, PairsCovered, Phase, PlannedExperiment, Progress,
+    Summary,
 };
 pub use replay::{next, summary};

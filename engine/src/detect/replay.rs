@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use super::cache::Built;
 use super::config::DetectConfig;
-use super::findings::{FailingTest, FlakyTest, NextStep, Phase, Progress, Summary};
+use super::findings::{
+    FailingTest, FlakyTest, NextStep, Phase, PlannedExperiment, Progress, Summary,
+};
 use crate::error::EngineError;
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TimeTally};
 use crate::model::outcome::RunOutcome;
@@ -62,7 +64,13 @@ pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
             None
         },
         experiment,
-        batch,
+        batch: {
+            let index = state.index();
+            batch
+                .into_iter()
+                .map(|e| PlannedExperiment::new(e, &index))
+                .collect()
+        },
         progress: Progress {
             phase,
             rounds_done: state.rounds.len() as u32,

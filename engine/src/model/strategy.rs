@@ -95,6 +95,18 @@ impl Strategy {
         Strategy::RECORDING.contains(&self)
     }
 
+    /// What a recording strategy does when its baseline recorded nothing (the agent did not
+    /// start), for the warning that says so; `None` for the others.
+    pub fn without_recording(self) -> Option<&'static str> {
+        match self {
+            Strategy::Targeted => Some("no round is targeted, every round is random"),
+            Strategy::DependenceAware => {
+                Some("every pair of tests counts as possibly dependent, as in tuscan")
+            }
+            _ => None,
+        }
+    }
+
     /// The name users write (`reverse-class`, ...).
     pub fn name(self) -> &'static str {
         match self {

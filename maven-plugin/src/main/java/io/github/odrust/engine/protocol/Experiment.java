@@ -1,5 +1,6 @@
 package io.github.odrust.engine.protocol;
 
+import com.google.gson.annotations.JsonAdapter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,4 +22,22 @@ public final class Experiment {
     public List<String> order = new ArrayList<>();
     /** The tests the experiment is about (confirmations, alone runs, minimization: the OD test first). */
     public List<String> targets = new ArrayList<>();
+    /**
+     * {@code detect_next}'s batch: the order already cut into segments, as {@code plan_order} would
+     * cut it (Rust: {@code detect::PlannedExperiment}), so running it takes no second engine call;
+     * null when the engine could not resolve it (then {@code plan_order} says why).
+     */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public List<PlanOrderResponse.Segment> segments;
+
+    /** The plan {@code plan_order} would give for this experiment's order, or null when not carried. */
+    public PlanOrderResponse plan() {
+        if (segments == null) {
+            return null;
+        }
+        PlanOrderResponse plan = new PlanOrderResponse();
+        plan.order = new ArrayList<>(order);
+        plan.segments = new ArrayList<>(segments);
+        return plan;
+    }
 }

@@ -15,6 +15,9 @@ public final class Vocabulary {
     /** Strategies whose baseline runs record static field accesses (the jvm-agent as a Java agent). */
     @SerializedName("recording_strategies")
     public List<String> recordingStrategies;
+    /** For each recording strategy, what it does when its baseline recorded nothing (for the warning). */
+    @SerializedName("without_recording")
+    public java.util.Map<String, String> withoutRecording = new java.util.HashMap<>();
 
     @SerializedName("experiment_kinds")
     public List<String> experimentKinds;
@@ -48,5 +51,7 @@ public final class Vocabulary {
         public int minimizeBudgetPerTest;
 
         public int k;
+        /** {@code rounds} of each strategy when none are given (a systematic one: its whole schedule). */
+        public java.util.Map<String, Integer> rounds = new java.util.HashMap<>();
     }
 }

@@ -39,9 +39,8 @@ public final class DetectConfig {
      * targeted, dependence-aware). Not sent to the engine: it knows from the strategy.
      */
     public transient boolean recordBaseline;
-
-    /** Rounds of a whole-suite strategy when none are given (systematic ones run their whole schedule). */
-    public static final int DEFAULT_ROUNDS = 20;
+    /** What the strategy does when its baseline recorded nothing (the engine's words); null if it does not record. */
+    public transient String withoutRecording;
 
     /** What the user gave for a run, before defaults and a resumed run's settings apply (null: not given). */
     public static final class Given {
@@ -76,7 +75,10 @@ public final class DetectConfig {
                 : sc.has("strategy") ? sc.get("strategy").getAsString() : defaults.strategy;
         config.recordBaseline =
                 engine.recordingStrategies != null && engine.recordingStrategies.contains(config.strategy);
-        int defaultRounds = engine.systematicStrategies.contains(config.strategy) ? Integer.MAX_VALUE : DEFAULT_ROUNDS;
+        config.withoutRecording = engine.withoutRecording.get(config.strategy);
+        // The engine's default (a systematic strategy: its whole schedule); a strategy it does not
+        // know is refused by the engine, naming the valid ones.
+        int defaultRounds = defaults.rounds.getOrDefault(config.strategy, 0);
         config.rounds = given.rounds != null
                 ? given.rounds
                 : sc.has("rounds") ? sc.get("rounds").getAsInt() : defaultRounds;

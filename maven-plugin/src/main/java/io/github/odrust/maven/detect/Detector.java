@@ -5,6 +5,7 @@ import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.NextStep;
 import io.github.odrust.engine.protocol.PlanInfo;
+import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.fork.ForkDirectory;
@@ -258,9 +259,7 @@ public final class Detector {
                                     + out.resolve("detect")
                                             .resolve("exp-" + exp.id)
                                             .resolve("jvm-1.log") + "): "
-                                    + ("targeted".equals(config.strategy)
-                                            ? "no round is targeted, every round is random"
-                                            : "every pair of tests counts as possibly dependent, as in tuscan"));
+                                    + config.withoutRecording);
                         }
                         if ("round".equals(exp.kind)) {
                             roundMillis += a.millis;
@@ -396,6 +395,10 @@ public final class Detector {
             }
             runner.jvm(module.jvm.isolated(isolated.work, isolated.tmp));
         }
+        PlanOrderResponse plan = exp.plan();
+        if (plan != null) {
+            runner.planned(plan);
+        }
         long t0 = System.nanoTime();
         RunResult result;
         try {
@@ -478,6 +481,8 @@ public final class Detector {
 
     private static JsonObject record(JsonObject exp, RunResult result, long millis, long mainMillis) {
         JsonObject r = exp.deepCopy();
+        // The segments came with the experiment to run it; the history keeps the order alone.
+        r.remove("segments");
         r.add("results", result.resultsJson());
         if (!result.classStates.isEmpty()) {
             r.add("class_state", Engine.GSON.toJsonTree(result.classStates));

@@ -43,6 +43,7 @@ public final class OrderRunner {
     private TestJvm.Spec jvmSpec;
     private List<java.io.File> classpath;
     private SharedJvm shared;
+    private PlanOrderResponse planned;
 
     public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
         this.classpath = module.classpath;
@@ -107,6 +108,16 @@ public final class OrderRunner {
         return this;
     }
 
+    /**
+     * Runs {@code plan} (an order the engine already resolved and segmented, e.g. with the
+     * experiment that asked for it) instead of asking {@code plan_order} for the first JVM; the
+     * order text given to {@link #run} must be that order.
+     */
+    public OrderRunner planned(PlanOrderResponse plan) {
+        this.planned = plan;
+        return this;
+    }
+
     /** Called for each test as soon as its event arrives. */
     public OrderRunner onTest(Consumer<RunResult.TestResult> listener) {
         this.onTest = listener;
@@ -115,7 +126,7 @@ public final class OrderRunner {
 
     /** Plans {@code orderText} with the engine (throws on unknown ids etc.) and runs it. */
     public RunResult run(String orderText, String source) throws MojoExecutionException {
-        PlanOrderResponse plan = plan(orderText, source);
+        PlanOrderResponse plan = planned != null ? planned : plan(orderText, source);
         RunResult result = new RunResult();
         result.module = module.id();
         result.orderSource = source;
