@@ -9,4 +9,15 @@ dir.mkdirs()
 new File(dir, 'report.json').setText("""{"schema_version": 1, "module": "com.example:bad-input", "odrust_version": "${version}",
  "complete": true, "flaky": [{"test": "com.example.bad.GoodTest#one", "kind": "victim", "polluters": [["com.example.bad.GoodTest#two"]],
  "cleaners": {}, "state_setters": [], "failing_experiment": 2, "passing_experiment": 1}], "notes": []}""", 'UTF-8')
+
+// Invocation 16: another run holds the lock of `locked-out` (this JVM keeps it until the build ends;
+// the invocations are other processes).
+def locked = new File(basedir, 'locked-out')
+locked.mkdirs()
+def channel = java.nio.channels.FileChannel.open(new File(locked, 'odrust.lock').toPath(),
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)
+def lock = channel.tryLock()
+assert lock != null : "could not lock locked-out/odrust.lock"
+channel.write(java.nio.ByteBuffer.wrap('odrust:detect, PID 4242, started 2026-11-27T10:00:00Z'.getBytes('UTF-8')), 0)
+System.getProperties().put('odrust.it.badInputLock', lock) // kept reachable, so never released early
 return true

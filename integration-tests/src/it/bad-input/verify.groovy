@@ -3,7 +3,7 @@ import groovy.json.JsonSlurper
 // All invocations append to one build.log; each starts with "Scanning for projects...".
 def log = new File(basedir, 'build.log').getText('UTF-8')
 def parts = log.split(/(?m)^.*Scanning for projects\.\.\..*$/).toList().drop(1)
-assert parts.size() == 14 : "expected 14 invocations in build.log, found " + parts.size()
+assert parts.size() == 16 : "expected 16 invocations in build.log, found " + parts.size()
 
 def problems = []
 def expectFailure = { int n, List<String> phrases ->
@@ -31,6 +31,8 @@ expectFailure(11, ['odrust.repair.budget must be at least 1'])
 expectFailure(12, ['odrust.id.filter=all is not a filter', 'project', 'any'])
 expectFailure(13, ["odrust.id.only: '7-3' is not a call number or range", '-Dodrust.id.only=5'])
 expectFailure(14, ['odrust.id.only needs -Dodrust.id.seed'])
+expectFailure(15, ['-Dodrust.stratgy=tuscan is not a setting of any odrust goal; did you mean -Dodrust.strategy?'])
+expectFailure(16, ['another odrust run is writing to', 'locked-out', 'odrust:detect, PID 4242', '-Dodrust.outputDirectory='])
 assert problems.isEmpty() : problems.join('\n')
 
 assert parts[6].contains('BUILD SUCCESS') : "the good order must still run"

@@ -3,16 +3,22 @@ package io.github.odrust.maven;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.EngineException;
 import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.maven.core.OutputLock;
 import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.UnknownSettings;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import io.github.odrust.maven.surefire.SurefireSettingsReader;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.maven.artifact.Artifact;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.BuildPluginManager;
 import org.apache.maven.plugin.MavenPluginManager;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
@@ -43,6 +49,9 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
 
     @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
     protected PluginDescriptor plugin;
+
+    @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
+    protected MojoExecution mojoExecution;
 
     /** Skip odrust entirely. */
     @Parameter(property = "odrust.skip", defaultValue = "false")
@@ -85,8 +94,12 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         if (timeout <= 0) {
             throw new MojoFailureException("odrust.timeout must be a positive number of seconds, not " + timeout);
         }
-        try {
+        refuseUnknownSettings();
+        try (OutputLock lock = lock()) {
             executeMojo();
+        } catch (IOException e) {
+            throw new MojoExecutionException(
+                    "odrust could not take or release its lock in " + outputDirectory + ": " + e.getMessage(), e);
         } catch (EngineException e) {
             String message = "odrust: " + e.getMessage();
             if (e.isUserError()) {
@@ -97,6 +110,28 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     }
 
     protected abstract void executeMojo() throws MojoExecutionException, MojoFailureException;
+
+    /** Refuses {@code -Dodrust.*} properties and {@code <configuration>} keys no goal knows. */
+    private void refuseUnknownSettings() throws MojoFailureException {
+        UnknownSettings.Known known = UnknownSettings.Known.of(plugin);
+        List<String> problems = new ArrayList<>(
+                UnknownSettings.properties(known, session.getUserProperties(), project.getProperties()));
+        problems.addAll(UnknownSettings.configuration(
+                known,
+                UnknownSettings.declared(project.getBuildPlugins(), plugin.getGroupId(), plugin.getArtifactId())));
+        if (!problems.isEmpty()) {
+            throw new MojoFailureException("odrust: " + UnknownSettings.text(problems));
+        }
+    }
+
+    /** One run per output directory: this goal's lock on it (docs/configuration.md, "One run at a time"). */
+    private OutputLock lock() throws IOException, MojoFailureException {
+        try {
+            return OutputLock.take(outputDirectory.toPath(), "odrust:" + mojoExecution.getGoal(), getLog()::warn);
+        } catch (OutputLock.HeldException e) {
+            throw new MojoFailureException("odrust: " + e.getMessage());
+        }
+    }
 
     protected Engine engine() {
         String advice = EngineLoader.nativeAccessAdvice();

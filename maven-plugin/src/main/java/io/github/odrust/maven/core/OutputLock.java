@@ -1,0 +1,118 @@
+package io.github.odrust.maven.core;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * One odrust run per output directory at a time. Every goal takes {@code odrust.lock} in its
+ * output directory before it writes there: an operating-system file lock (so a run that dies
+ * releases it with its process), and in the file the holder's goal, PID and start time, so that a
+ * second run is refused with a message naming the first. A run that ends empties the file; one
+ * that still names a holder but is not locked was left by a run that died (the OS lock went with
+ * its process) and is taken over, with a line saying so.
+ */
+public final class OutputLock implements AutoCloseable {
+    /** The lock file's name in the output directory. */
+    public static final String FILE = "odrust.lock";
+
+    /** Another run holds the lock; the message names it and what to do. */
+    public static final class HeldException extends Exception {
+        public HeldException(String message) {
+            super(message);
+        }
+    }
+
+    private final Path file;
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private OutputLock(Path file, FileChannel channel, FileLock lock) {
+        this.file = file;
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /**
+     * Takes the lock of {@code dir} for {@code goal}.
+     *
+     * @param log receives the line saying a stale lock was taken over
+     * @throws HeldException when another run holds it
+     */
+    public static OutputLock take(Path dir, String goal, Consumer<String> log) throws IOException, HeldException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(FILE);
+        FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null; // this JVM (another module's goal in a parallel build) holds it
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        String holder = read(channel);
+        if (lock == null) {
+            channel.close();
+            throw new HeldException("another odrust run is writing to " + dir + " ("
+                    + (holder.isEmpty() ? "its holder did not say who it is" : holder)
+                    + "). Wait until it ends, or give this run its own directory with -Dodrust.outputDirectory=<dir>.");
+        }
+        if (!holder.isEmpty()) {
+            log.accept("odrust: taking over " + file + " from a run that is no longer running (" + holder + ")");
+        }
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(describe(goal).getBytes(StandardCharsets.UTF_8)), 0);
+        channel.force(true);
+        return new OutputLock(file, channel, lock);
+    }
+
+    /** What the lock file says about its holder. */
+    static String describe(String goal) {
+        ProcessHandle self = ProcessHandle.current();
+        String started = self.info()
+                .startInstant()
+                .map(Instant::toString)
+                .orElse(Instant.now().toString());
+        return goal + ", PID " + self.pid() + ", started " + started;
+    }
+
+    private static String read(FileChannel channel) throws IOException {
+        long size = Math.min(channel.size(), 4096);
+        ByteBuffer buf = ByteBuffer.allocate((int) size);
+        channel.read(buf, 0);
+        return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8).trim();
+    }
+
+    /**
+     * Empties the file and releases the lock. The empty file stays: removing it could let a run that
+     * opened it a moment before lock a file no longer in the directory while a third run locks a new one.
+     */
+    @Override
+    public void close() throws IOException {
+        try {
+            channel.truncate(0);
+        } finally {
+            try {
+                lock.release();
+            } finally {
+                channel.close();
+            }
+        }
+    }
+
+    /** The lock file. */
+    public Path file() {
+        return file;
+    }
+}
