@@ -28,8 +28,8 @@
 //! 5. **minimize** (when `minimize` is on): each victim's polluters and their cleaners, each
 //!    brittle's state-setters ([`crate::explain::minimize`]), at most `minimize_budget` experiments per OD
 //!
-//! Implements iDFlakies' detection loop with seed `001`'s reverse of a passing order and its
-//! systematic schedules, and seed `002`'s classification (`docs/detect-algorithm.md`). Uses
+//! Implements iDFlakies' detection loop with Wei et al.'s (TACAS 2021) reverse of a passing order and its
+//! systematic schedules, and DTDetector's (ISSTA 2014) classification (`docs/detect-algorithm.md`). Uses
 //! [`crate::model`], [`crate::schedule`], [`crate::explain`] and [`crate::error`].
 //!
 //! One file per phase, all of them methods of one replay state ([`replay`]):

@@ -1,6 +1,6 @@
 //! The diagnose planner (`diagnose_next`): which capture or restore experiment runs next for one
 //! victim or brittle, replayed from the history of its diagnose experiments like detect's, and
-//! the verdict: the polluted state, confirmed by restoring it (seed `000`, section 3.1).
+//! the verdict: the polluted state, confirmed by restoring it (ODRepair: Li et al., ICSE 2022, section 3.1).
 //!
 //! 1. Capture the static state right before the test in its failing order (`[p, v]`; a brittle
 //!    alone).

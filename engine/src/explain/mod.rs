@@ -1,8 +1,8 @@
 //! Explaining an order-dependent test: its polluters and their cleaners (victims), its
 //! state-setters (brittles), and how often it fails.
 //!
-//! Implements seed `000` section 2 (iFixFlakies' polluters, cleaners and state-setters by delta
-//! debugging) and seed `001` (flake rates of victims and brittles: Special Cases 1 and 2, sampling);
+//! Implements Li et al. (ICSE 2022) section 2 (iFixFlakies' polluters, cleaners and state-setters by delta
+//! debugging) and Wei et al., TACAS 2021 (flake rates of victims and brittles: Special Cases 1 and 2, sampling);
 //! `docs/minimize-algorithm.md`, `docs/flake-rate.md`.
 //!
 //! Uses [`crate::model`] and [`crate::error`]; the detection planner ([`crate::detect`]) drives

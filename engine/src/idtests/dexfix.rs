@@ -1,4 +1,4 @@
-//! DexFix's repair strategies (seed `003`) for a test pinned to one shuffled call: which edits
+//! DexFix's repair strategies (Zhang et al., ICSE 2021) for a test pinned to one shuffled call: which edits
 //! may make it independent of the order the JDK API returns, and where. The engine chooses; the
 //! plugin edits the sources and verifies each choice under the verdict's `verify_seeds`.
 //!

@@ -1,4 +1,4 @@
-//! Implementation-dependent tests (`odrust:detect-id`, issue 17; seed `003`, NonDex and DexFix):
+//! Implementation-dependent tests (`odrust:detect-id`, issue 17; NonDex and DexFix, ICSE 2021):
 //! the plan of clean runs and shuffle seeds, the bisection that pins the shuffled call site, the
 //! classification, and the choice of a DexFix repair strategy.
 //!

@@ -1,5 +1,5 @@
 //! The ID-test planner (`id_next`): which run comes next, replayed from the history of ID
-//! records like `diagnose_next`, and the verdicts (seed `003`, NonDex's debug mode).
+//! records like `diagnose_next`, and the verdicts (DexFix, ICSE 2021: NonDex's debug mode).
 //!
 //! 1. Phase 1: `clean_runs` clean runs of the module's tests (nothing shuffled), then one run
 //!    per seed with every counted call shuffled.

@@ -1,4 +1,4 @@
-//! Incremental selection (`odrust:incremental`, issue 13; seed `004`, IncIDFlakies): the
+//! Incremental selection (`odrust:incremental`, issue 13; IncIDFlakies, ISSTA 2022): the
 //! class-file reader (one parser, shared with [`crate::repair`]'s reset-method finder), class
 //! checksums, the class-dependency graph (petgraph), and the tests a change can make
 //! order-dependent, with the reason for each.

@@ -1,4 +1,4 @@
-//! The selection of `odrust:incremental` (op `incremental_select`; IncIDFlakies, seed `004`,
+//! The selection of `odrust:incremental` (op `incremental_select`; IncIDFlakies, ISSTA 2022,
 //! section 3): which test classes a change can make order-dependent, with the reason for each.
 //!
 //! 1. **Changed classes**: the module's class directories are read and each class checksummed

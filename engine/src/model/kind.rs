@@ -1,4 +1,4 @@
-//! The kinds of flaky test, in seed `001`'s vocabulary: a *victim* fails after a *polluter*
+//! The kinds of flaky test, in Wei et al.'s (TACAS 2021) vocabulary: a *victim* fails after a *polluter*
 //! (unless a *cleaner* ran in between), a *brittle* fails unless a *state-setter* ran first; a
 //! NOD test fails and passes in the same order.
 

@@ -1,4 +1,4 @@
-//! Repair planning (`odrust:repair`, issue 11; seed `000` section 2, iFixFlakies' patches, and
+//! Repair planning (`odrust:repair`, issue 11; Li et al., ICSE 2022, section 2, iFixFlakies' patches, and
 //! section 3.2, ODRepair's generator): which subset of a cleaner's or state-setter's statements
 //! to try next (reusing [`crate::explain::ddmin`]), which placement, which checks a minimal patch
 //! must pass before it is offered, and which verified candidate becomes the patch. Java parses,

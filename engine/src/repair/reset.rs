@@ -1,4 +1,4 @@
-//! The reset-method finder (seed `000` section 3.2.1, ODRepair's Reset-Method Finder, and its
+//! The reset-method finder (Li et al., ICSE 2022, section 3.2.1, ODRepair's Reset-Method Finder, and its
 //! literal mining): when no test of the suite cleans a polluted static field, the statements
 //! built from the module's own code that may reset it, ranked, for Java to compile into the
 //! victim's setup and verify (`reset_methods` op).

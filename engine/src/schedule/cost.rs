@@ -1,4 +1,4 @@
-//! The cost model of an order (seed `001`: Cost(order) = Cost0 + the sum of its tests' costs),
+//! The cost model of an order (Wei et al., TACAS 2021: Cost(order) = Cost0 + the sum of its tests' costs),
 //! predicted costs of schedules, and lower bounds of a class-compatible pair cover.
 
 use std::collections::BTreeMap;

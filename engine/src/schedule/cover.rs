@@ -1,4 +1,4 @@
-//! Algorithm 1 of seed `001` (section 5): the greedy inter-class cover that routes every order
+//! Algorithm 1 of Wei et al., TACAS 2021 (section 5): the greedy inter-class cover that routes every order
 //! through the classes with the most uncovered pairs.
 
 use std::cmp::Reverse;

@@ -1,4 +1,4 @@
-//! The greedy cover of a set of required pairs only (`dependence-aware`, seed `002`).
+//! The greedy cover of a set of required pairs only (`dependence-aware`, DTDetector, ISSTA 2014).
 
 use super::orders::Orders;
 use super::units::{Bits, Units};

@@ -1,8 +1,8 @@
 //! Which orders to run: detection strategies, seeded random orders, and the systematic
 //! schedules that cover every consecutive ordered pair of tests.
 //!
-//! Implements seed `001` (Wei et al., "Probabilistic and Systematic Coverage of Consecutive
-//! Test-Method Pairs": section 5, Tuscan squares and Algorithm 1), seed `002` (DTDetector's
+//! Implements the TACAS 2021 paper (Wei et al., "Probabilistic and Systematic Coverage of Consecutive
+//! Test-Method Pairs": section 5, Tuscan squares and Algorithm 1), Zhang et al., ISSTA 2014 (DTDetector's
 //! k-bounded and dependence-aware exploration) and iDFlakies' random class / class-method orders;
 //! `docs/detect-algorithm.md`, `docs/schedules.md`, `docs/dependence.md`.
 //!

@@ -1,5 +1,6 @@
 package io.github.odrust.agent.runner;
 
+import io.github.odrust.agent.format.PlanFile;
 import java.io.File;
 import java.io.IOException;
 import java.lang.annotation.Annotation;
@@ -34,7 +35,7 @@ public final class Agent {
         return null;
     }
 
-    private final Plan plan;
+    private final PlanFile plan;
     private final EventWriter events;
     private final ClassLoader loader;
     private final Context ctx;
@@ -44,7 +45,7 @@ public final class Agent {
     /** Where the framework adapters (which use JUnit) are loaded from: the tests' loader when it is a fresh one. */
     private final ClassLoader adapters;
 
-    private Agent(Plan plan, EventWriter events, ClassLoader loader, ClassLoader adapters) {
+    private Agent(PlanFile plan, EventWriter events, ClassLoader loader, ClassLoader adapters) {
         this.plan = plan;
         this.events = events;
         this.loader = loader;
@@ -63,12 +64,12 @@ public final class Agent {
      * adapters are loaded from it too, so that they see the JUnit its tests see.
      */
     public static int run(Path planFile, ClassLoader isolated) {
-        Plan plan;
+        PlanFile plan;
         try {
-            plan = Plan.read(planFile);
-        } catch (Plan.BadPlanException | IOException | RuntimeException e) {
+            plan = PlanFile.read(planFile);
+        } catch (PlanFile.BadPlanException | IOException | RuntimeException e) {
             String msg = "bad plan " + planFile + ": "
-                    + (e instanceof Plan.BadPlanException ? e.getMessage() : e.toString());
+                    + (e instanceof PlanFile.BadPlanException ? e.getMessage() : e.toString());
             System.err.println("odrust-agent: " + msg);
             tryAgentErrorSomewhere(planFile, msg);
             return AGENT_ERROR;
@@ -136,7 +137,7 @@ public final class Agent {
             for (String line : new String(Files.readAllBytes(planFile), StandardCharsets.UTF_8).split("\n")) {
                 if (line.startsWith("events\t")) {
                     EventWriter w = new EventWriter(
-                            Paths.get(Plan.unescape(line.substring(7).replace("\r", ""))));
+                            Paths.get(PlanFile.unescape(line.substring(7).replace("\r", ""))));
                     w.write(Json.event("agent-error").put("message", msg));
                     w.close();
                     return;
@@ -311,7 +312,7 @@ public final class Agent {
 
     private int runSegments() throws Exception {
         for (int i = 0; i < plan.segments.size(); i++) {
-            Plan.Segment seg = plan.segments.get(i);
+            PlanFile.Segment seg = plan.segments.get(i);
             events.segmentStarting(seg.className);
             Class<?> cls = null;
             String problem = null;

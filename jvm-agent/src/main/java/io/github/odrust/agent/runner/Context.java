@@ -1,14 +1,15 @@
 package io.github.odrust.agent.runner;
 
+import io.github.odrust.agent.format.PlanFile;
 import java.util.Map;
 
 /** What a {@link Framework} needs from the agent. */
 public final class Context {
     public final EventWriter events;
-    public final Plan plan;
+    public final PlanFile plan;
     public final ClassLoader loader;
 
-    public Context(EventWriter events, Plan plan, ClassLoader loader) {
+    public Context(EventWriter events, PlanFile plan, ClassLoader loader) {
         this.events = events;
         this.plan = plan;
         this.loader = loader;

@@ -1,5 +1,5 @@
 /**
- * The test runner inside a forked test JVM: reads the plan file ({@link io.github.odrust.agent.runner.Plan}),
+ * The test runner inside a forked test JVM: reads the plan file ({@link io.github.odrust.agent.format.PlanFile}),
  * discovers or runs tests through JUnit 4 ({@link io.github.odrust.agent.runner.Junit4Support}) or the
  * JUnit Platform ({@link io.github.odrust.agent.runner.junit5}), and writes one JSON event per line
  * ({@link io.github.odrust.agent.runner.EventWriter}); docs/protocol.md. Started by

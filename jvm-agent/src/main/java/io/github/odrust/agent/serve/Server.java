@@ -1,9 +1,9 @@
 package io.github.odrust.agent.serve;
 
+import io.github.odrust.agent.format.PlanFile;
 import io.github.odrust.agent.runner.Agent;
 import io.github.odrust.agent.runner.EventWriter;
 import io.github.odrust.agent.runner.Json;
-import io.github.odrust.agent.runner.Plan;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -76,10 +76,10 @@ public final class Server {
         Set<Thread> before = Threads.alive();
         Long origin = EventWriter.uptimeMs();
         EventWriter.clockOrigin(origin == null ? 0 : origin);
-        Plan plan;
+        PlanFile plan;
         try {
-            plan = Plan.read(planFile);
-        } catch (Plan.BadPlanException | IOException | RuntimeException e) {
+            plan = PlanFile.read(planFile);
+        } catch (PlanFile.BadPlanException | IOException | RuntimeException e) {
             // The runner reports a bad plan in its events; nothing else to serve.
             int status = Agent.run(planFile);
             EventWriter.clockOrigin(0);

@@ -1,17 +1,17 @@
 package io.github.odrust.maven.detect;
 
+import io.github.odrust.agent.format.AgentOptions;
 import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * The options file of the jvm-agent's recording mode ({@code -javaagent:agent.jar=FILE}; format in
- * docs/protocol.md): the module's class directories (and the reactor's, when they are on its
- * classpath as directories) are instrumented, plus the user's {@code odrust.dependence.include}.
+ * {@link AgentOptions} and docs/protocol.md): the module's class directories (and the reactor's,
+ * when they are on its classpath as directories) are instrumented, plus the user's
+ * {@code odrust.dependence.include}.
  */
 public final class RecordOptions {
     /**
@@ -30,19 +30,15 @@ public final class RecordOptions {
     private RecordOptions() {}
 
     public static void write(Path file, TestModule module, List<String> include) throws IOException {
-        StringBuilder b = new StringBuilder("# odrust: which classes the jvm-agent records static field accesses of\n");
+        AgentOptions.Writer w = new AgentOptions.Writer()
+                .comment("odrust: which classes the jvm-agent records static field accesses of");
         for (File entry : module.classpath) {
             if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+                w.root(entry);
             }
         }
-        for (String type : CONSTANT_TYPES) {
-            b.append("constant-type ").append(type).append('\n');
-        }
-        for (String prefix : include) {
-            b.append("include ").append(prefix).append('\n');
-        }
-        Files.createDirectories(file.getParent());
-        Files.write(file, b.toString().getBytes(StandardCharsets.UTF_8));
+        CONSTANT_TYPES.forEach(w::constantType);
+        include.forEach(w::include);
+        w.write(file);
     }
 }

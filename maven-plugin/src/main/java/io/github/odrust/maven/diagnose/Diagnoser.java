@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.odrust.agent.format.AgentOptions;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.DiagnoseStep;
 import io.github.odrust.engine.protocol.Summary;
@@ -196,33 +197,25 @@ public final class Diagnoser {
     }
 
     private String options(DiagnoseStep.Experiment e, Path capture, Path agentResult) {
-        StringBuilder b =
-                new StringBuilder("# odrust:diagnose experiment " + e.id + " (docs/diagnose.md)\nmode diagnose\n");
+        AgentOptions.Writer w = new AgentOptions.Writer()
+                .comment("odrust:diagnose experiment " + e.id + " (docs/diagnose.md)")
+                .mode("diagnose");
         for (File entry : module.classpath) {
             if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+                w.root(entry);
             }
         }
-        for (String prefix : settings.include) {
-            b.append("include ").append(prefix).append('\n');
-        }
-        b.append("test ").append(e.test).append('\n');
-        b.append("occurrence ").append(e.occurrence).append('\n');
-        b.append("result ").append(agentResult.toAbsolutePath()).append('\n');
+        settings.include.forEach(w::include);
+        w.test(e.test).occurrence(e.occurrence).result(agentResult);
         if (capture != null) {
-            b.append("capture ").append(capture.toAbsolutePath()).append('\n');
-            b.append("capture-limit ").append(settings.captureLimit).append('\n');
+            w.capture(capture).captureLimit(settings.captureLimit);
         }
-        for (String c : e.initialize) {
-            b.append("initialize ").append(c).append('\n');
-        }
+        e.initialize.forEach(w::initialize);
         if (e.restoreFrom != null) {
-            b.append("restore-from ").append(e.restoreFrom).append('\n');
-            for (String f : e.fields) {
-                b.append("restore-field ").append(f).append('\n');
-            }
+            w.restoreFrom(e.restoreFrom);
+            e.fields.forEach(w::restoreField);
         }
-        return b.toString();
+        return w.text();
     }
 
     private static JsonObject readAgentResult(Path file) {

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.odrust.agent.format.AgentOptions;
 import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
@@ -94,39 +95,31 @@ public final class Shuffle {
             boolean trackAllocations,
             Path log,
             String title) {
-        StringBuilder b = new StringBuilder("# " + title + " (docs/id-tests.md)\nmode shuffle\n");
-        for (File entry : filter.extraRoots) {
-            b.append("root ").append(entry.getAbsolutePath()).append('\n');
-        }
+        AgentOptions.Writer w =
+                new AgentOptions.Writer().comment(title + " (docs/id-tests.md)").mode("shuffle");
+        filter.extraRoots.forEach(w::root);
         for (File entry : module.classpath) {
             if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                b.append("root ").append(entry.getAbsolutePath()).append('\n');
+                w.root(entry);
             }
         }
-        for (String prefix : filter.include) {
-            b.append("include ").append(prefix).append('\n');
-        }
+        filter.include.forEach(w::include);
         if (filter.any) {
-            b.append("filter any\n");
+            w.filter("any");
         }
         if (seed != null) {
-            b.append("seed ").append(seed).append('\n');
+            w.seed(seed);
         }
         if (only != null) {
             for (JsonElement r : only) {
                 JsonArray range = r.getAsJsonArray();
-                long from = range.get(0).getAsLong();
-                long to = range.get(1).getAsLong();
-                b.append("only ")
-                        .append(from == to ? String.valueOf(from) : from + "-" + to)
-                        .append('\n');
+                w.only(range.get(0).getAsLong(), range.get(1).getAsLong());
             }
         }
         if (trackAllocations) {
-            b.append("track-allocations true\n");
+            w.trackAllocations(true);
         }
-        b.append("log ").append(log.toAbsolutePath()).append('\n');
-        return b.toString();
+        return w.log(log).text();
     }
 
     /** What the agent's log says: {@code count} (-1 when the JVM did not exit normally) and {@code calls}. */

@@ -2,10 +2,10 @@ package io.github.odrust.maven.run;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.github.odrust.agent.format.PlanFile;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
-import io.github.odrust.maven.fork.PlanFile;
 import io.github.odrust.maven.fork.TestJvm;
 import io.github.odrust.maven.surefire.TestClassScanner;
 import io.github.odrust.maven.surefire.TestSelection;
@@ -53,7 +53,7 @@ public final class Discovery {
         JsonArray classes = new JsonArray();
         suite.add("classes", classes);
         try {
-            PlanFile p = new PlanFile("discover", events)
+            PlanFile.Writer p = new PlanFile.Writer("discover", events)
                     .frameworks(module.frameworks)
                     .classpath(module.classpath)
                     .systemProperties(module.systemProperties)

@@ -2,13 +2,13 @@ package io.github.odrust.maven.run;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.github.odrust.agent.format.PlanFile;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.engine.protocol.RunCheck;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
-import io.github.odrust.maven.fork.PlanFile;
 import io.github.odrust.maven.fork.SharedJvm;
 import io.github.odrust.maven.fork.TestJvm;
 import java.io.IOException;
@@ -205,7 +205,7 @@ public final class OrderRunner {
         Path events = dir.resolve("events-" + index + ".jsonl");
         Path planFile = dir.resolve("plan-" + index + ".txt");
         Path jvmLog = dir.resolve("jvm-" + index + ".log");
-        PlanFile p = new PlanFile("run", events)
+        PlanFile.Writer p = new PlanFile.Writer("run", events)
                 .frameworks(module.frameworks)
                 .classpath(classpath)
                 .systemProperties(module.systemProperties)

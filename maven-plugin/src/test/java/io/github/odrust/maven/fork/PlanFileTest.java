@@ -3,6 +3,7 @@ package io.github.odrust.maven.fork;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.agent.format.PlanFile;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ class PlanFileTest {
     @Test
     void writesVersionModeSegmentsAndProperties(@TempDir Path dir) throws Exception {
         Path plan = dir.resolve("p.txt");
-        new PlanFile("run", dir.resolve("e.jsonl"))
+        new PlanFile.Writer("run", dir.resolve("e.jsonl"))
                 .frameworks(List.of("junit4", "junit5"))
                 .systemProperties(Map.of("k", "multi\nline"))
                 .segment("junit4", "p.A", List.of("p.A#a", "p.A#b"))

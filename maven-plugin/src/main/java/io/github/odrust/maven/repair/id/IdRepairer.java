@@ -161,24 +161,17 @@ public final class IdRepairer {
                 tried.add(tried(strategy, "cannot read " + file + ": " + e.getMessage()));
                 continue;
             }
-            List<DexFix.Result> candidates;
-            switch (strategy) {
-                case "HashToLinkedHash":
-                    candidates = DexFix.hashToLinkedHash(text, line, str(choice.get("target"), "HashMap"));
-                    break;
-                case "SortFields":
-                    candidates = DexFix.sortReflection(
-                            text, line, str(choice.get("target"), "getDeclaredFields"), atLeastJava8(levelOf(file)));
-                    break;
-                case "ChangeContainsExactly":
-                    candidates = DexFix.changeContainsExactly(text, line);
-                    break;
-                case "JSONAssertion":
-                    candidates = DexFix.jsonAssertion(text, str(choice.get("method"), ""), jsonLibraries());
-                    break;
-                default:
-                    tried.add(tried(strategy, "odrust does not know this strategy"));
-                    continue;
+            List<DexFix.Result> candidates = DexFix.candidates(
+                    strategy,
+                    text,
+                    line,
+                    str(choice.get("target"), null),
+                    str(choice.get("method"), null),
+                    () -> atLeastJava8(levelOf(file)),
+                    this::jsonLibraries);
+            if (candidates == null) {
+                tried.add(tried(strategy, "odrust does not know this strategy"));
+                continue;
             }
             for (DexFix.Result c : candidates) {
                 if (!c.applies()) {

@@ -1,20 +1,23 @@
-package io.github.odrust.agent.runner;
+package io.github.odrust.agent.format;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The plan file (docs/protocol.md, "Plan file"): tab-separated lines, UTF-8, first line the version. */
-public final class Plan {
+/**
+ * The plan file (docs/protocol.md, "Plan file"): tab-separated lines, UTF-8, first line the version.
+ * The plugin writes it with {@link Writer}; the agent's runner reads it with {@link #read} into an
+ * instance of this class.
+ */
+public final class PlanFile {
     public static final int VERSION = 1;
 
     public String mode;
@@ -46,16 +49,106 @@ public final class Plan {
         }
     }
 
-    public static Plan read(Path file) throws IOException, BadPlanException {
+    /** Writes a plan file line by line, in the order the methods are called. */
+    public static final class Writer {
+        private final StringBuilder text = new StringBuilder();
+
+        public Writer(String mode, Path events) {
+            line("odrust-plan", String.valueOf(VERSION));
+            line("mode", mode);
+            line("events", events.toAbsolutePath().toString());
+        }
+
+        public Writer frameworks(List<String> frameworks) {
+            return line("frameworks", String.join(",", frameworks));
+        }
+
+        public Writer classpath(List<File> classpath) {
+            for (File f : classpath) {
+                line("classpath", f.getAbsolutePath());
+            }
+            return this;
+        }
+
+        public Writer systemProperties(Map<String, String> props) {
+            props.forEach((k, v) -> line("sysprop", k, v));
+            return this;
+        }
+
+        public Writer configurationParameters(Map<String, String> params) {
+            params.forEach((k, v) -> line("config", k, v));
+            return this;
+        }
+
+        public Writer candidate(String className) {
+            return line("candidate", className);
+        }
+
+        public Writer segment(String framework, String className, List<String> tests) {
+            line("segment", framework, className);
+            for (String t : tests) {
+                line("test", t);
+            }
+            return this;
+        }
+
+        /** The plan's text so far. */
+        public String text() {
+            return text.toString();
+        }
+
+        public void write(Path file) throws IOException {
+            Files.createDirectories(file.getParent());
+            Files.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        private Writer line(String... fields) {
+            for (int i = 0; i < fields.length; i++) {
+                if (i > 0) {
+                    text.append('\t');
+                }
+                text.append(escape(fields[i]));
+            }
+            text.append('\n');
+            return this;
+        }
+    }
+
+    /** Escapes one field: {@code \\ \t \n \r}, the inverse of {@link #unescape}. */
+    public static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\\':
+                    b.append("\\\\");
+                    break;
+                case '\t':
+                    b.append("\\t");
+                    break;
+                case '\n':
+                    b.append("\\n");
+                    break;
+                case '\r':
+                    b.append("\\r");
+                    break;
+                default:
+                    b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    public static PlanFile read(Path file) throws IOException, BadPlanException {
         return parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8), file.toString());
     }
 
-    public static Plan parse(String text, String name) throws BadPlanException {
+    public static PlanFile parse(String text, String name) throws BadPlanException {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
         }
         String[] lines = text.split("\n", -1);
-        Plan p = new Plan();
+        PlanFile p = new PlanFile();
         boolean sawHeader = false;
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
@@ -182,7 +275,7 @@ public final class Plan {
         return raw;
     }
 
-    static String unescape(String s) {
+    public static String unescape(String s) {
         if (s.indexOf('\\') < 0) {
             return s;
         }
@@ -219,9 +312,5 @@ public final class Plan {
 
     public boolean frameworkEnabled(String fw) {
         return frameworks == null || frameworks.contains(fw);
-    }
-
-    static List<String> list(String... s) {
-        return Collections.unmodifiableList(Arrays.asList(s));
     }
 }

@@ -1,0 +1,90 @@
+package io.github.odrust.maven.repair.id;
+
+import static io.github.odrust.maven.repair.id.DexFix.reason;
+import static io.github.odrust.maven.repair.id.Src.onLine;
+
+import com.github.javaparser.ast.ImportDeclaration;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.type.ClassOrInterfaceType;
+import io.github.odrust.maven.repair.id.DexFix.Result;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * DexFix's HashToLinkedHash rewrite: a {@code new HashMap} / {@code new HashSet} becomes a
+ * {@code LinkedHashMap} / {@code LinkedHashSet}, whose iteration order is the insertion order.
+ */
+final class HashToLinkedHash {
+    private HashToLinkedHash() {}
+
+    /**
+     * HashToLinkedHash: the {@code new HashMap} (or {@code new HashSet}) creations on {@code line}
+     * (those that start on it, else those that span it), each as its own candidate: the type's
+     * name becomes {@code LinkedHashMap} ({@code LinkedHashSet}), type arguments, diamond,
+     * constructor arguments and anonymous bodies kept. {@code java.util.LinkedHashMap} is imported
+     * when the file needs it, or written fully qualified when its simple name means another type
+     * in this file. Declared types are left alone (a LinkedHashMap is a HashMap).
+     *
+     * @param type {@code HashMap} or {@code HashSet}
+     * @return the candidates in source order, or one result that does not apply
+     */
+    static List<Result> candidates(String source, int line, String type) {
+        String simple = type.startsWith("java.util.") ? type.substring("java.util.".length()) : type;
+        if (!simple.equals("HashMap") && !simple.equals("HashSet")) {
+            throw new IllegalArgumentException("HashToLinkedHash rewrites HashMap or HashSet, not " + type);
+        }
+        String linked = "Linked" + simple;
+        try {
+            Src s = Src.parse(source, line);
+            List<ObjectCreationExpr> creations = onLine(
+                    s.cu.findAll(
+                            ObjectCreationExpr.class,
+                            e -> e.getType().getNameAsString().equals(simple)),
+                    line,
+                    e -> e.getType().getName());
+            if (creations.isEmpty()) {
+                return reason(s.where(line) + " has no `new " + simple + "` expression");
+            }
+            List<Result> results = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
+            for (ObjectCreationExpr e : creations) {
+                ClassOrInterfaceType t = e.getType();
+                String scope = t.getScope().map(ClassOrInterfaceType::asString).orElse(null);
+                List<Edit> edits = new ArrayList<>();
+                String name;
+                String note = "";
+                if (scope != null) {
+                    if (!scope.equals("java.util")) {
+                        notes.add("new " + t.asString() + " is not java.util's");
+                        continue;
+                    }
+                    name = linked;
+                } else if (!s.isJavaUtil(simple)) {
+                    notes.add(simple + " is not java.util." + simple + " here (the file neither imports java.util."
+                            + simple + " nor java.util.*, or declares its own)");
+                    continue;
+                } else {
+                    Optional<ImportDeclaration> anchor = s.singleImport("java.util." + simple, false);
+                    Src.Naming n = s.typeName("java.util", linked, anchor);
+                    name = n.text;
+                    note = n.note;
+                    if (n.edit != null) {
+                        edits.add(n.edit);
+                    }
+                }
+                edits.add(s.replace(t.getName(), simple, name));
+                String before = s.creation(e, null);
+                String after = s.creation(e, name);
+                results.add(Result.patched(
+                        s.apply(edits), before + " at " + Src.at(e, creations) + " becomes " + after + note));
+            }
+            return results.isEmpty()
+                    ? reason(s.where(line) + " has no `new java.util." + simple + "` expression: "
+                            + String.join("; ", notes))
+                    : results;
+        } catch (NotApplicable n) {
+            return reason(n.getMessage());
+        }
+    }
+}
