@@ -4,8 +4,8 @@
 //! must pass before it is offered, and which verified candidate becomes the patch. Java parses,
 //! edits, compiles and runs; this folder decides (`docs/repair.md`).
 //!
-//! May use [`crate::model`], [`crate::explain`], [`crate::diagnose`] and [`crate::incremental`]'s
-//! class-file reader.
+//! May use [`crate::model`], [`crate::explain`], [`crate::diagnose`] and [`crate::jvm`] (class
+//! files, the class hierarchy, Java literals).
 //!
 //! - [`plan`]: the planner, replayed from the history of repair experiments like detect's.
 //! - [`reset`]: the reset-method finder (ODRepair's generator): statements from the module's own

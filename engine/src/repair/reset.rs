@@ -52,16 +52,19 @@
 //! first, then `void` methods, writes (`PUT*`) before mutator calls, then by statement text.
 //! Candidates with the same statement are kept once.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
-use crate::incremental::classfile::{
-    class_files_under, AccessFlags, ClassFile, Constant, Field, FieldOp, InnerClass, Instruction,
-    InvokeKind, MemberRef, Method, Op,
+use crate::jvm::classfile::{
+    class_files_under, ClassFile, Constant, Field, FieldOp, Instruction, InvokeKind, MemberRef,
+    Method, Op,
 };
+use crate::jvm::descriptor::{descriptor_class, method_descriptor};
+use crate::jvm::hierarchy::{Hierarchy, Viewpoint};
+use crate::jvm::literal::{default_value, literal};
 
 /// How many candidates `reset_methods` returns when the request gives no limit.
 pub const DEFAULT_RESET_LIMIT: usize = 20;
@@ -71,9 +74,6 @@ pub const MAX_ARGUMENT_LISTS: usize = 3;
 
 /// How many interesting instructions after a field read the mutator call may be.
 pub const MUTATOR_WINDOW: usize = 16;
-
-/// Guard against cycles in crafted class hierarchies and nesting.
-const MAX_DEPTH: usize = 64;
 
 /// A static field, by its declaring class (dotted binary name) and name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +215,7 @@ pub fn reset_methods(request: &ResetRequest) -> Result<ResetResponse, EngineErro
 /// The ranked reset candidates for `query` among `classes` (the module's main and test classes;
 /// a class name seen twice keeps its first class file), and whether the field was found.
 pub fn find_resets(classes: &[ClassFile], query: &ResetQuery<'_>) -> (Vec<ResetCandidate>, bool) {
-    let module = Module::new(classes);
+    let module = Hierarchy::new(classes);
     let finder = Finder::new(&module, query);
     let field_found = finder.field.is_some();
     let mut ranked = finder.candidates();
@@ -228,218 +228,6 @@ pub fn find_resets(classes: &[ClassFile], query: &ResetQuery<'_>) -> (Vec<ResetC
         .take(query.limit)
         .collect();
     (candidates, field_found)
-}
-
-/// The module's classes, indexed.
-struct Module<'a> {
-    classes: BTreeMap<&'a str, &'a ClassFile>,
-    /// Nested classes' `InnerClasses` entries, by the nested class's name (its own file's entry
-    /// when there is one).
-    nested: BTreeMap<&'a str, &'a InnerClass>,
-}
-
-impl<'a> Module<'a> {
-    fn new(list: &'a [ClassFile]) -> Self {
-        let mut classes = BTreeMap::new();
-        for class in list {
-            classes.entry(class.name.as_str()).or_insert(class);
-        }
-        let mut nested = BTreeMap::new();
-        for class in classes.values() {
-            if let Some(own) = class.own_inner_entry() {
-                nested.insert(own.inner.as_str(), own);
-            }
-        }
-        for class in classes.values() {
-            for entry in &class.inner_classes {
-                nested.entry(entry.inner.as_str()).or_insert(entry);
-            }
-        }
-        Module { classes, nested }
-    }
-
-    fn get(&self, name: &str) -> Option<&'a ClassFile> {
-        self.classes.get(name).copied()
-    }
-
-    /// The direct supertypes of a module class.
-    fn supers(&self, name: &str) -> Vec<&'a str> {
-        self.get(name)
-            .map(|c| {
-                c.super_class
-                    .iter()
-                    .chain(&c.interfaces)
-                    .map(String::as_str)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Whether `from` is `to` or (as far as the module shows) a subtype of it.
-    fn is_assignable(&self, from: &str, to: &str) -> bool {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![from.to_string()];
-        while let Some(current) = todo.pop() {
-            if current == to {
-                return true;
-            }
-            if seen.len() > 4 * MAX_DEPTH || !seen.insert(current.clone()) {
-                continue;
-            }
-            todo.extend(self.supers(&current).into_iter().map(str::to_string));
-        }
-        false
-    }
-
-    /// `T`, its supertypes and its subtypes among the module's classes.
-    fn related(&self, t: &str) -> BTreeSet<String> {
-        let mut out: BTreeSet<String> = self
-            .classes
-            .keys()
-            .filter(|c| self.is_assignable(c, t) || self.is_assignable(t, c))
-            .map(|c| c.to_string())
-            .collect();
-        out.insert(t.to_string());
-        out
-    }
-
-    /// The class that declares field `name` as seen from `owner` (walking superclasses).
-    fn resolve_field(&self, owner: &str, name: &str) -> String {
-        let mut current = owner.to_string();
-        for _ in 0..MAX_DEPTH {
-            let Some(class) = self.get(&current) else {
-                break;
-            };
-            if class.field(name).is_some() {
-                return current;
-            }
-            match &class.super_class {
-                Some(s) => current = s.clone(),
-                None => break,
-            }
-        }
-        owner.to_string()
-    }
-
-    /// The class that declares method `name``descriptor` as seen from `owner`.
-    fn resolve_method(&self, owner: &str, name: &str, descriptor: &str) -> String {
-        let mut current = owner.to_string();
-        for _ in 0..MAX_DEPTH {
-            let Some(class) = self.get(&current) else {
-                break;
-            };
-            if class.method(name, descriptor).is_some() {
-                return current;
-            }
-            match &class.super_class {
-                Some(s) => current = s.clone(),
-                None => break,
-            }
-        }
-        owner.to_string()
-    }
-
-    /// `com.acme.Outer$Inner` → `com.acme.Outer.Inner`: nesting as the module's `InnerClasses`
-    /// say, `$` → `.` for classes outside the module.
-    fn canonical(&self, name: &str) -> String {
-        if let Some(element) = name.strip_prefix('[') {
-            return format!("{}[]", self.canonical_descriptor(element));
-        }
-        let mut parts = Vec::new();
-        let mut current = name;
-        for _ in 0..MAX_DEPTH {
-            match self.nested.get(current) {
-                Some(InnerClass {
-                    outer: Some(outer),
-                    simple_name: Some(simple),
-                    ..
-                }) => {
-                    parts.push(simple.as_str());
-                    current = outer;
-                }
-                _ => break,
-            }
-        }
-        let mut out = if self.classes.contains_key(current) {
-            current.to_string()
-        } else {
-            current.replace('$', ".")
-        };
-        for part in parts.iter().rev() {
-            out.push('.');
-            out.push_str(part);
-        }
-        out
-    }
-
-    /// The Java type of a (dotted or slashed) field descriptor.
-    fn canonical_descriptor(&self, descriptor: &str) -> String {
-        match descriptor.as_bytes().first() {
-            Some(b'[') => format!("{}[]", self.canonical_descriptor(&descriptor[1..])),
-            Some(b'L') => self.canonical(&descriptor[1..].trim_end_matches(';').replace('/', ".")),
-            Some(&c) => primitive_name(c).unwrap_or("?").to_string(),
-            None => "?".to_string(),
-        }
-    }
-
-    /// The top-level class that encloses `name` (itself when it is top-level).
-    fn outermost<'n>(&'n self, name: &'n str) -> &'n str {
-        let mut current = name;
-        for _ in 0..MAX_DEPTH {
-            match self.nested.get(current).and_then(|e| e.outer.as_deref()) {
-                Some(outer) => current = outer,
-                None => break,
-            }
-        }
-        current
-    }
-
-    fn class_visible(&self, name: &str, from: &Viewpoint) -> bool {
-        self.class_visible_at(name, from, 0)
-    }
-
-    fn class_visible_at(&self, name: &str, from: &Viewpoint, depth: usize) -> bool {
-        if depth > MAX_DEPTH {
-            return false;
-        }
-        if self.outermost(name) == from.outermost {
-            return true;
-        }
-        if let Some(class) = self.get(name) {
-            if class.is_local_or_anonymous() || class.access.is_synthetic() {
-                return false;
-            }
-        }
-        match self.nested.get(name) {
-            Some(entry) => match &entry.outer {
-                None => false,
-                Some(outer) => {
-                    let own = entry.access.is_public()
-                        || (!entry.access.is_private() && package_of(name) == from.package);
-                    own && self.class_visible_at(outer, from, depth + 1)
-                }
-            },
-            None => match self.get(name) {
-                Some(class) => class.access.is_public() || package_of(name) == from.package,
-                // Outside the module (the JDK, a library): assumed visible unless anonymous.
-                None => !is_anonymous_name(name),
-            },
-        }
-    }
-
-    /// Whether a member of `owner` with `access` can be named from the test class.
-    fn member_visible(&self, owner: &str, access: AccessFlags, from: &Viewpoint) -> bool {
-        self.class_visible(owner, from)
-            && (access.is_public()
-                || self.outermost(owner) == from.outermost
-                || (!access.is_private() && package_of(owner) == from.package))
-    }
-}
-
-/// Where the statement is compiled: the test class's package and top-level class.
-struct Viewpoint {
-    package: String,
-    outermost: String,
 }
 
 /// Which instance fields under the static field count.
@@ -469,7 +257,7 @@ impl Effect {
 type Rank = (u8, u8, u8, u8, u8, usize, usize, String);
 
 struct Finder<'m, 'a> {
-    module: &'m Module<'a>,
+    module: &'m Hierarchy<'a>,
     target: &'m FieldId,
     /// The field's declaration, when the module has it.
     field: Option<&'a Field>,
@@ -484,7 +272,7 @@ struct Finder<'m, 'a> {
 }
 
 impl<'m, 'a> Finder<'m, 'a> {
-    fn new(module: &'m Module<'a>, query: &'m ResetQuery<'_>) -> Self {
+    fn new(module: &'m Hierarchy<'a>, query: &'m ResetQuery<'_>) -> Self {
         let target = query.field;
         let field = module
             .get(&target.class)
@@ -521,7 +309,6 @@ impl<'m, 'a> Finder<'m, 'a> {
         } else {
             InnerFields::Names(query.inner_fields.iter().cloned().collect())
         };
-        let outermost = module.outermost(query.test_class).to_string();
         Finder {
             module,
             target,
@@ -530,10 +317,7 @@ impl<'m, 'a> Finder<'m, 'a> {
             value_type,
             related,
             inner,
-            from: Viewpoint {
-                package: package_of(query.test_class).to_string(),
-                outermost,
-            },
+            from: Viewpoint::of(module, query.test_class),
         }
     }
 
@@ -777,8 +561,8 @@ impl<'m, 'a> Finder<'m, 'a> {
             (params, &self.descriptor, self.initial_constant())
         {
             if param == descriptor {
-                if let Some(literal) = self.literal(&initial, param, true) {
-                    out.push((literal, "; argument: the field's initial value".to_string()));
+                if let Some(value) = literal(&initial, param, true, self.module) {
+                    out.push((value, "; argument: the field's initial value".to_string()));
                 }
             }
         }
@@ -837,7 +621,7 @@ impl<'m, 'a> Finder<'m, 'a> {
                 return None;
             }
             let literal = match &insn.op {
-                Op::Const(c) => self.literal(c, param, false)?,
+                Op::Const(c) => literal(c, param, false, self.module)?,
                 Op::Field {
                     op: FieldOp::GetStatic,
                     field,
@@ -863,33 +647,6 @@ impl<'m, 'a> Finder<'m, 'a> {
                 .and_then(|c| self.module.get(&c))
                 .is_some_and(|c| c.access.is_enum()),
         }
-    }
-
-    /// Java source for a constant of type `descriptor`; `null` only for a `String` (cast) unless
-    /// `assignment`.
-    fn literal(&self, constant: &Constant, descriptor: &str, assignment: bool) -> Option<String> {
-        Some(match (descriptor, constant) {
-            ("Z", Constant::Int(0)) => "false".to_string(),
-            ("Z", Constant::Int(1)) => "true".to_string(),
-            ("B", Constant::Int(v)) if i8::try_from(*v).is_ok() => format!("(byte) {v}"),
-            ("S", Constant::Int(v)) if i16::try_from(*v).is_ok() => format!("(short) {v}"),
-            ("C", Constant::Int(v)) => java_char(u16::try_from(*v).ok()?),
-            ("I", Constant::Int(v)) => v.to_string(),
-            ("J", Constant::Long(v)) => format!("{v}L"),
-            ("F", Constant::Float(v)) => java_float(*v),
-            ("D", Constant::Double(v)) => java_double(*v),
-            ("Ljava/lang/String;", Constant::String(s)) => java_string(s),
-            ("Ljava/lang/Class;", Constant::Class(c)) => {
-                format!("{}.class", self.module.canonical(c))
-            }
-            ("Ljava/lang/String;", Constant::Null) if !assignment => {
-                "(java.lang.String) null".to_string()
-            }
-            (d, Constant::Null) if assignment && (d.starts_with('L') || d.starts_with('[')) => {
-                "null".to_string()
-            }
-            _ => return None,
-        })
     }
 
     /// The field's initial value as a constant: its `ConstantValue`, or the constant `<clinit>`
@@ -973,12 +730,12 @@ impl<'m, 'a> Finder<'m, 'a> {
         let rank = |sub: u8, statement: &str| (3, sub, 0, 0, 0, 0, 0, statement.to_string());
         if !field.access.is_final() {
             let value = match (&field.constant_value, self.initializer()) {
-                (Some(c), _) => self
-                    .literal(c, descriptor, true)
+                (Some(c), _) => literal(c, descriptor, true, self.module)
                     .map(|v| (v, "its ConstantValue".to_string())),
-                (None, Some(Initializer::Constant(c))) => self
-                    .literal(&c, descriptor, true)
-                    .map(|v| (v, "the constant <clinit> assigns it".to_string())),
+                (None, Some(Initializer::Constant(c))) => {
+                    literal(&c, descriptor, true, self.module)
+                        .map(|v| (v, "the constant <clinit> assigns it".to_string()))
+                }
                 (None, Some(Initializer::New(created))) => {
                     self.constructor_visible(&created).then(|| {
                         (
@@ -1055,7 +812,7 @@ fn mutator_after(
     i: usize,
     field: &MemberRef,
     value_type: Option<&str>,
-    module: &Module<'_>,
+    module: &Hierarchy<'_>,
 ) -> Option<String> {
     let value_type = value_type?;
     for insn in ins.iter().skip(i + 1).take(MUTATOR_WINDOW) {
@@ -1080,7 +837,7 @@ fn mutator_after(
 }
 
 /// Whether a call owned by `owner` may be a call on a value of type `value`.
-fn receiver_fits(owner: &str, value: &str, module: &Module<'_>) -> bool {
+fn receiver_fits(owner: &str, value: &str, module: &Hierarchy<'_>) -> bool {
     owner == value
         || module.is_assignable(value, owner)
         || module.is_assignable(owner, value)
@@ -1149,144 +906,6 @@ fn usable_method(method: &Method) -> bool {
             .annotations
             .iter()
             .any(|a| a.starts_with("org.junit."))
-}
-
-/// `com.acme.Outer$Inner` → `com.acme`; the empty string for the default package.
-fn package_of(class: &str) -> &str {
-    class.rfind('.').map_or("", |i| &class[..i])
-}
-
-/// Whether a binary name looks like an anonymous class's (`Outer$1`).
-fn is_anonymous_name(class: &str) -> bool {
-    class
-        .rsplit('$')
-        .next()
-        .is_some_and(|last| class.contains('$') && last.starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// `Lcom/acme/X;` → `com.acme.X`; none for primitives and arrays.
-fn descriptor_class(descriptor: &str) -> Option<String> {
-    descriptor
-        .strip_prefix('L')
-        .and_then(|d| d.strip_suffix(';'))
-        .map(|d| d.replace('/', "."))
-}
-
-fn primitive_name(code: u8) -> Option<&'static str> {
-    Some(match code {
-        b'Z' => "boolean",
-        b'B' => "byte",
-        b'C' => "char",
-        b'S' => "short",
-        b'I' => "int",
-        b'J' => "long",
-        b'F' => "float",
-        b'D' => "double",
-        b'V' => "void",
-        _ => return None,
-    })
-}
-
-/// The parameter descriptors and the return descriptor of a method descriptor.
-fn method_descriptor(descriptor: &str) -> Option<(Vec<String>, String)> {
-    let rest = descriptor.strip_prefix('(')?;
-    let (params, ret) = rest.split_once(')')?;
-    let mut out = Vec::new();
-    let bytes = params.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        while bytes.get(i) == Some(&b'[') {
-            i += 1;
-        }
-        match bytes.get(i)? {
-            b'L' => i += params[i..].find(';')? + 1,
-            c if primitive_name(*c).is_some() && *c != b'V' => i += 1,
-            _ => return None,
-        }
-        out.push(params[start..i].to_string());
-    }
-    Some((out, ret.to_string()))
-}
-
-/// The default value of a field of `descriptor`, as Java source.
-fn default_value(descriptor: &str) -> Option<&'static str> {
-    Some(match descriptor.as_bytes().first()? {
-        b'Z' => "false",
-        b'B' | b'S' | b'I' => "0",
-        b'C' => "'\\0'",
-        b'J' => "0L",
-        b'F' => "0.0f",
-        b'D' => "0.0",
-        b'L' | b'[' => "null",
-        _ => return None,
-    })
-}
-
-/// A Java string literal. Control characters become octal escapes, never `\u000a` (a unicode
-/// escape of a line terminator ends the line before the lexer sees the literal).
-pub fn java_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for unit in s.encode_utf16() {
-        push_escaped(&mut out, unit, '"');
-    }
-    out.push('"');
-    out
-}
-
-fn java_char(unit: u16) -> String {
-    let mut out = String::from("'");
-    push_escaped(&mut out, unit, '\'');
-    out.push('\'');
-    out
-}
-
-fn push_escaped(out: &mut String, unit: u16, quote: char) {
-    match unit {
-        0x5c => out.push_str("\\\\"),
-        0x0a => out.push_str("\\n"),
-        0x0d => out.push_str("\\r"),
-        0x09 => out.push_str("\\t"),
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
-        u if u == quote as u16 => {
-            out.push('\\');
-            out.push(quote);
-        }
-        0x20..=0x7e => out.push(char::from(unit as u8)),
-        0x00..=0x1f | 0x7f => out.push_str(&format!("\\{unit:03o}")),
-        _ => out.push_str(&format!("\\u{unit:04x}")),
-    }
-}
-
-fn java_float(v: f32) -> String {
-    if v.is_nan() {
-        "Float.NaN".to_string()
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            "Float.POSITIVE_INFINITY"
-        } else {
-            "Float.NEGATIVE_INFINITY"
-        }
-        .to_string()
-    } else {
-        format!("{v:?}f")
-    }
-}
-
-fn java_double(v: f64) -> String {
-    if v.is_nan() {
-        "Double.NaN".to_string()
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            "Double.POSITIVE_INFINITY"
-        } else {
-            "Double.NEGATIVE_INFINITY"
-        }
-        .to_string()
-    } else {
-        format!("{v:?}d")
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! attributes odrust uses, and each method's bytecode decoded into the instructions that matter
 //! for finding who reads, writes and calls what.
 //!
-//! One parser for the whole engine: [`crate::repair`]'s reset-method finder reads what a method
-//! writes and calls, incremental selection will read [`ClassFile::referenced_types`].
+//! One parser for the whole engine: the reset-method finder (`repair::reset`) reads what a method
+//! writes and calls, incremental selection reads [`ClassFile::referenced_types`].
 //!
 //! **Names.** Class names in this API are binary names with dots, as `Class.getName()` gives them
 //! (`com.acme.Outer$Inner`, `[Ljava.lang.String;` for an array class); descriptors and signatures
@@ -1548,7 +1548,7 @@ fn parse_code(r: &mut Reader<'_>, pool: &Pool<'_>, bootstraps: &[BootstrapMethod
 
 /// The number of operand bytes after an opcode with a fixed length; `None` for the switches and
 /// `wide` (variable), and for opcodes that do not exist.
-pub(super) fn operand_length(opcode: u8) -> Option<usize> {
+pub fn operand_length(opcode: u8) -> Option<usize> {
     Some(match opcode {
         0x00..=0x0f => 0, // nop, aconst_null, iconst_*, lconst_*, fconst_*, dconst_*
         0x10 => 1,        // bipush
