@@ -2,6 +2,11 @@
 //! field descriptor, the Java name of a primitive, the parts of a method descriptor, a class's
 //! package.
 
+/// `com/acme/Outer$Inner` → `com.acme.Outer$Inner`.
+pub fn dotted(internal: &str) -> String {
+    internal.replace('/', ".")
+}
+
 /// `Lcom/acme/X;` → `com.acme.X`; none for primitives and arrays.
 pub fn descriptor_class(descriptor: &str) -> Option<String> {
     descriptor

@@ -5,14 +5,24 @@
 //!
 //! May use [`crate::error`] and [`crate::model`] only.
 //!
-//! - [`classfile`]: the class-file reader (constant pool, members, decoded bytecode; error
-//!   `bad-class-file`).
+//! - [`classfile`]: the class-file reader (error `bad-class-file`), its entry and every type;
+//!   the files under it, from the top: [`class`] (the class, its members, the queries over
+//!   them), `parse` (header, attributes, members), `annotations`, [`bytecode`] (the `Code`
+//!   attribute, decoded), [`pool`] (the constant pool), [`signature`] (the classes descriptors
+//!   and generic signatures name), `reader` (bytes).
 //! - [`descriptor`]: field and method descriptors, packages and anonymous names.
 //! - [`hierarchy`]: supertypes and subtypes, where a field or method is declared, canonical names
 //!   of nested classes, what can be named from a class ([`hierarchy::Viewpoint`]).
 //! - [`literal`]: Java source for a class-file constant of a given type, default values, escapes.
 
+mod annotations;
+pub mod bytecode;
+pub mod class;
 pub mod classfile;
 pub mod descriptor;
 pub mod hierarchy;
 pub mod literal;
+mod parse;
+pub mod pool;
+mod reader;
+pub mod signature;
