@@ -9,8 +9,11 @@
 //!
 //! - [`plan`]: the planner, replayed from the history of repair experiments like detect's.
 //! - [`reset`]: the reset-method finder (ODRepair's generator): statements from the module's own
-//!   code that may reset a polluted static field, when no test cleans it.
+//!   code that may reset a polluted static field, when no test cleans it; its search is
+//!   `finder`, which calls count as mutators `mutator`.
 
+mod finder;
+mod mutator;
 pub mod plan;
 pub mod reset;
 
