@@ -1,5 +1,6 @@
 //! The engine's files as a house (issue 32): no two files of `engine/src` import each other in a
-//! circle.
+//! circle, and no file is over [`MAX_LINES`] lines unless its first lines say why ("best read
+//! whole").
 //!
 //! File-level granularity: `crate::a::b::Item` names the file of module `a::b` (`a/b.rs` or
 //! `a/b/mod.rs`); `super::` and `self::` resolve from the file's module; in a `use`, a path may
@@ -10,6 +11,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The longest a non-test file may be without "best read whole" in its first 10 lines.
+const MAX_LINES: usize = 800;
 
 /// A module path from the crate root (`["schedule", "cost"]`; empty for `lib.rs`).
 type ModPath = Vec<String>;
@@ -562,6 +566,36 @@ fn no_two_engine_files_import_each_other_in_a_circle() {
             .map(|c| format!("  {}", c.join(" -> ")))
             .collect::<Vec<_>>()
             .join("\n")
+    );
+}
+
+#[test]
+fn no_engine_file_is_over_the_limit_without_a_reason() {
+    let root = src_dir();
+    let mut paths = Vec::new();
+    rust_files(&root, &mut paths);
+    let mut long = Vec::new();
+    for path in paths {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if is_test_file(&name) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines = text.lines().count();
+        let reason = text.lines().take(10).any(|l| l.contains("best read whole"));
+        if lines > MAX_LINES && !reason {
+            long.push(format!("  {name}: {lines} lines"));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "engine files over {MAX_LINES} lines: split them along a seam, or say in their first 10 \
+         lines why they are one algorithm (\"best read whole\"):\n{}",
+        long.join("\n")
     );
 }
 
