@@ -23,11 +23,11 @@
 //! | 1 | [`surefire`] | Surefire's reports, and the fidelity comparison with them |
 //! | 1 | [`schedule`] | strategies, random orders, Tuscan squares, pair covers, cost, dependence-aware plans |
 //! | 1 | [`explain`] | ddmin, polluters / cleaners / state-setters, flake rates |
-//! | 1 | [`diagnose`] | (empty) heap-state diff and restore experiments |
-//! | 1 | [`incremental`] | (empty) class files, checksums, class graph, selection |
+//! | 1 | [`diagnose`] | heap-state captures, their diff, and the restore experiments that confirm a polluted field (`diagnose_next`) |
+//! | 1 | [`incremental`] | class checksums, the class graph, the tests a change can affect (`incremental_select`) |
 //! | 1 | [`idtests`] | the ID-test planner (`id_next`): clean and shuffled runs, call-site bisection, DexFix choices |
 //! | 2 | [`detect`] | the detection planner: baseline, rounds, confirmation, classification |
-//! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts |
+//! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts; reset methods |
 //! | 3 | [`report`] | HTML and Surefire-style XML of the findings |
 //! | 4 | [`protocol`], [`jni_api`] | the only doors: named JSON ops, and JNI over them |
 //!

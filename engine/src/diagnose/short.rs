@@ -1,6 +1,6 @@
 //! Renderings of a node: the short one people read in a diff ([`render`], the format's "Short
 //! rendering"), and the exact one that matches map keys and set elements between captures
-//! ([`canonical`]). Neither recurses once per level.
+//! (`canonical`). Neither recurses once per level.
 
 use super::node::{Node, ObjField};
 

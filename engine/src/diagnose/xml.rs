@@ -11,7 +11,8 @@ use super::node::{Capture, ClassState, Node, ObjField, StaticField};
 /// The capture format version this engine reads.
 pub const VERSION: &str = "1";
 
-/// The deepest nesting of nodes (a node inside a node, ...) [`parse`] accepts; deeper is an error.
+/// The deepest nesting of nodes (a node inside a node, ...) [`parse`](super::capture::parse)
+/// accepts; deeper is an error.
 pub const MAX_DEPTH: usize = 10_000;
 
 /// The kinds of element that hold text.

@@ -1,6 +1,6 @@
 //! The constant pool (JVMS 4.4): its entries ([`PoolEntry`]), the constants and member
 //! references they resolve to ([`Constant`], [`MemberRef`]), reading it with every reference
-//! checked, and typed lookups that fail as [`Malformed`] (modified UTF-8 decoded).
+//! checked, and typed lookups that fail as `Malformed` (modified UTF-8 decoded).
 
 use super::descriptor::dotted;
 use super::reader::{Malformed, Parse, Reader};

@@ -22,7 +22,8 @@ pub struct RepairRequest {
     /// history is taken to be the module's whole history.
     #[serde(default)]
     pub next_id: Option<usize>,
-    /// Experiments this target may spend; [`DEFAULT_REPAIR_BUDGET`] when absent.
+    /// Experiments this target may spend;
+    /// [`DEFAULT_REPAIR_BUDGET`](super::plan::DEFAULT_REPAIR_BUDGET) when absent.
     #[serde(default)]
     pub budget: Option<u32>,
 }

@@ -8,7 +8,7 @@
 //! - [`document`]: the report document (`report.json`) and the sentences made of it.
 //! - `text`: percentages, counted nouns, HTML and XML escaping, Surefire `<testcase>`s.
 //! - `html`: the HTML page of a detection report.
-//! - [`render`]: a detection report's HTML and XML forms.
+//! - [`render`](mod@render): a detection report's HTML and XML forms.
 //! - [`id`]: the report of `odrust:detect-id` (`id_report`): HTML, XML and console text of an
 //!   [`crate::idtests::IdOutcome`].
 

@@ -4,19 +4,22 @@
 
 use super::orders::Orders;
 
-/// How far above the lower bound (orders and executions) `tuscan` takes [`binned_orders`](super::tuscan_orders::binned_orders).
+/// How far above the lower bound (orders and executions) `tuscan` takes
+/// [`binned_orders`](super::tuscan_orders::binned_orders).
 pub(super) const BINNED_SLACK: f64 = 0.02;
 
-/// From how many tests `tuscan` tries [`binned_orders`](super::tuscan_orders::binned_orders) before the
-/// greedy [`cover_inter`](super::cover::cover_inter) (closer
-/// to the bound, about 90 ns per pair: 0.35 s at 2,000 tests).
+/// From how many tests `tuscan` tries [`binned_orders`](super::tuscan_orders::binned_orders)
+/// before the greedy [`cover_inter`](super::cover::cover_inter) (closer to the bound, about 90 ns
+/// per pair: 0.35 s at 2,000 tests).
 pub(super) const BINNED_MIN_TESTS: usize = 2000;
 
-/// From how many tests [`binned_orders`](super::tuscan_orders::binned_orders) may be up to [`BINNED_LOOSE_SLACK`] above the bound: the
-/// greedy would take more than half a second there (about 90 ns per pair: 0.5 s at 2,300 tests).
+/// From how many tests [`binned_orders`](super::tuscan_orders::binned_orders) may be up to
+/// [`BINNED_LOOSE_SLACK`] above the bound: the greedy would take more than half a second there
+/// (about 90 ns per pair: 0.5 s at 2,300 tests).
 pub(super) const BINNED_LOOSE_TESTS: usize = 2300;
 
-/// How far above the lower bound `tuscan` takes [`binned_orders`](super::tuscan_orders::binned_orders) from [`BINNED_LOOSE_TESTS`].
+/// How far above the lower bound `tuscan` takes
+/// [`binned_orders`](super::tuscan_orders::binned_orders) from [`BINNED_LOOSE_TESTS`].
 pub(super) const BINNED_LOOSE_SLACK: f64 = 0.05;
 
 /// Classes per bin, and per bin its orders as a suite of its own with the map from its units to
