@@ -18,20 +18,21 @@
 //! |---|---|---|
 //! | 0 | [`error`] | [`EngineError`], the one error type, its stable codes, and whether the user can fix it |
 //! | 0 | [`model`] | the shared vocabulary: test ids, suite, orders, outcomes, experiments, seeds |
+//! | 1 | [`jvm`] | the JVM class-file layer: class files, descriptors, the class hierarchy, Java literals |
 //! | 1 | [`run`] | running an exact order: the order that ran against the order asked for |
 //! | 1 | [`surefire`] | Surefire's reports, and the fidelity comparison with them |
 //! | 1 | [`schedule`] | strategies, random orders, Tuscan squares, pair covers, cost, dependence-aware plans |
 //! | 1 | [`explain`] | ddmin, polluters / cleaners / state-setters, flake rates |
-//! | 1 | [`diagnose`] | (empty) heap-state diff and restore experiments |
-//! | 1 | [`incremental`] | (empty) class files, checksums, class graph, selection |
+//! | 1 | [`diagnose`] | heap-state captures, their diff, and the restore experiments that confirm a polluted field (`diagnose_next`) |
+//! | 1 | [`incremental`] | class checksums, the class graph, the tests a change can affect (`incremental_select`) |
 //! | 1 | [`idtests`] | the ID-test planner (`id_next`): clean and shuffled runs, call-site bisection, DexFix choices |
 //! | 2 | [`detect`] | the detection planner: baseline, rounds, confirmation, classification |
-//! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts |
+//! | 2 | [`repair`] | the repair planner: statement subsets of cleaners to try, checks, verdicts; reset methods |
 //! | 3 | [`report`] | HTML and Surefire-style XML of the findings |
 //! | 4 | [`protocol`], [`jni_api`] | the only doors: named JSON ops, and JNI over them |
 //!
-//! Floor-1 modules do not use each other, except where a `mod.rs` says so (`repair` may use
-//! `diagnose` and `incremental`'s class-file reader, `idtests` may use `explain::ddmin`).
+//! Floor-1 modules do not use each other, except where a `mod.rs` says so (`diagnose` may use
+//! `explain`, `incremental` may use `jvm`, `idtests` may use `explain::ddmin`).
 
 pub mod detect;
 pub mod diagnose;
@@ -40,6 +41,7 @@ pub mod explain;
 pub mod idtests;
 pub mod incremental;
 pub mod jni_api;
+pub mod jvm;
 pub mod model;
 pub mod protocol;
 pub mod repair;

@@ -3,8 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::{Deserialize, Serialize};
-
+pub use super::findings::{Coverage, Escape, StatePairs};
 use super::replay::Replay;
 use crate::model::strategy::Strategy;
 use crate::schedule::targeted::escape_chance;
@@ -12,45 +11,6 @@ use crate::schedule::{runnable_pairs, unit_ids};
 
 /// The rates of failing random orders the escape chances are given for.
 pub const ESCAPE_RATES: [f64; 2] = [0.03, 0.10];
-
-/// What the baseline and the rounds that ran covered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Coverage {
-    /// Distinct ordered pairs of tests that ran consecutively in the baseline or a round.
-    pub pairs_run: u64,
-    /// Ordered pairs the framework can run consecutively (classes stay whole; a fixed-order
-    /// class only in its order).
-    pub pairs_possible: u64,
-    /// `targeted`: writer→reader pairs of recorded static fields that ran consecutively, of all.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state_pairs: Option<StatePairs>,
-    /// Rounds whose orders were drawn at random, targeted orders included (what no pair
-    /// constrains in them is random); reverses of passing random rounds count too.
-    pub random_rounds: u32,
-    /// For a victim that fails in a share `rate` of random orders, the chance that it passed
-    /// every random round: `(1 - rate)^random_rounds`. Empty without random rounds.
-    pub escape: Vec<Escape>,
-    /// One plain paragraph of the above.
-    pub text: String,
-}
-
-/// Writer→reader pairs of static fields covered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StatePairs {
-    /// Ran consecutively in the baseline or a round.
-    pub covered: u64,
-    /// All of them.
-    pub total: u64,
-}
-
-/// The chance that a victim failing in `rate` of random orders escaped the random rounds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Escape {
-    /// Share of random orders it fails in.
-    pub rate: f64,
-    /// Chance it passed every random round.
-    pub chance: f64,
-}
 
 impl Replay {
     /// The coverage of the baseline and the rounds so far (`None` before the baseline ran).

@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use super::*;
 
 /// A capture document around `body` (the elements inside `<capture>`).

@@ -6,7 +6,8 @@
 //!
 //! - [`capture`]: reading a capture (the agent's XML, format version 1) into [`Capture`], a tree
 //!   of [`Node`]s per static field and piece of JDK pseudo state, and the short rendering of a
-//!   node ([`render`]).
+//!   node ([`render`]); under it [`node`] (the shapes), `xml` (the XML reader) and [`short`]
+//!   (the renderings).
 //! - [`diff`](mod@diff): the fields whose values differ between a capture in a failing order and
 //!   one in a passing order ([`FieldDiff`]), the smallest differing paths, and whether each field
 //!   can be set back to its passing value.
@@ -15,7 +16,10 @@
 
 pub mod capture;
 pub mod diff;
+pub mod node;
 pub mod plan;
+pub mod short;
+mod xml;
 
 pub use capture::{parse, read, render, Capture, ClassState, Node, ObjField, StaticField};
 pub use diff::{diff, DiffKind, FieldDiff, PathDiff};

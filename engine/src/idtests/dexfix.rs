@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::{Frame, IdCall};
+use super::call::{Frame, IdCall};
 
 /// A DexFix strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -139,7 +139,7 @@ pub fn choices(call: &IdCall, test: &str) -> (Vec<RepairChoice>, Option<String>)
 
 #[cfg(test)]
 mod tests {
-    use super::super::plan::Alloc;
+    use super::super::call::Alloc;
     use super::*;
 
     fn frame(class: &str, line: u32) -> Frame {

@@ -17,14 +17,19 @@
 //!   without shuffling, alone under its failing seeds, bisection of the invocation range down to
 //!   one call (or a range that needs shuffled invocations in both halves), confirmation in the
 //!   full order; the verdicts ([`IdOutcome`]).
+//! - [`shapes`]: the request, experiments, records, verdicts and outcome of `id_next`.
+//! - [`call`]: one counted call of a shuffled API, as the agent reports it ([`IdCall`]).
 //! - [`dexfix`]: the DexFix repair strategies that apply to a pinned call ([`RepairChoice`]).
 
+pub mod call;
 pub mod dexfix;
 pub mod plan;
+pub mod shapes;
 
+pub use call::{Alloc, Frame, IdCall};
 pub use dexfix::{choices, RepairChoice, RepairStrategy};
 pub use plan::{
-    next, verification_seeds, Alloc, Frame, IdCall, IdExperiment, IdKind, IdOutcome, IdRecord,
-    IdRequest, IdStatus, IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS,
-    DEFAULT_ID_BUDGET, DEFAULT_VERIFY_SEEDS,
+    next, verification_seeds, IdExperiment, IdKind, IdOutcome, IdRecord, IdRequest, IdStatus,
+    IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET,
+    DEFAULT_VERIFY_SEEDS,
 };

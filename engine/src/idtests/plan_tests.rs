@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::idtests::call::{Alloc, Frame};
 use crate::idtests::dexfix::RepairStrategy;
 use crate::model::experiment::TestResult;
 use crate::model::outcome::RunOutcome;

@@ -23,8 +23,8 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::classfile::{operand_length, ClassFile, PoolEntry};
 use crate::error::EngineError;
+use crate::jvm::classfile::{operand_length, ClassFile, PoolEntry};
 
 /// The SHA-256 of `bytes`, as 64 lower-case hex digits.
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -54,7 +54,7 @@ fn checksum_is_deterministic_and_differs_between_classes() {
 fn every_fixture_class_checksums() {
     // Annotations of every kind, type annotations, records, sealed classes, enums, lambdas.
     for dir in ["refs/classes", "module/main", "module/test"] {
-        for file in super::super::classfile::class_files_under(&fixture(dir)).unwrap() {
+        for file in crate::jvm::classfile::class_files_under(&fixture(dir)).unwrap() {
             let bytes = std::fs::read(&file).unwrap();
             class_checksum(&bytes, &file).unwrap_or_else(|e| panic!("{e}"));
         }

@@ -1,5 +1,5 @@
 //! The class-level dependency graph (petgraph): a node per class, an edge `A -> B` when class
-//! `A` names class `B` anywhere ([`ClassFile::referenced_types`](super::classfile::ClassFile::referenced_types)),
+//! `A` names class `B` anywhere ([`ClassFile::referenced_types`](crate::jvm::classfile::ClassFile::referenced_types)),
 //! and the transitive closure from one class with one shortest path to each class it reaches.
 //!
 //! Deterministic: nodes are numbered in name order, and the breadth-first search visits a node's

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use super::super::classfile::{class_files_under, ClassFile, Constant, PoolEntry};
 use super::*;
+use crate::jvm::classfile::{class_files_under, ClassFile, Constant, PoolEntry};
 
 fn classes() -> BTreeMap<String, ClassFile> {
     let dir =
@@ -162,14 +162,14 @@ fn annotation_defaults_permitted_subclasses_and_records() {
             .unwrap()
             .instructions[0]
             .op,
-        super::super::classfile::Op::Const(Constant::Class(_))
+        crate::jvm::classfile::Op::Const(Constant::Class(_))
     ));
 }
 
 #[test]
 fn signatures_parse_nested_and_wildcard_types() {
     let mut out = BTreeSet::new();
-    super::super::classfile::signature_types(
+    crate::jvm::classfile::signature_types(
         "<K:Ljava/lang/Object;V::Ljava/lang/Comparable<-TV;>;>(Ljava/util/Map<TK;[Lcom/a/B;>;Lcom/a/Outer<*>.Inner<+Lcom/a/C;>;)TV;^Lcom/a/E;^TX;",
         &mut out,
     );
@@ -188,7 +188,7 @@ fn signatures_parse_nested_and_wildcard_types() {
     .collect();
     assert_eq!(out, expected);
     let mut partial = BTreeSet::new();
-    super::super::classfile::signature_types("Lcom/a/Ok;Lcom/a/Broken<", &mut partial);
+    crate::jvm::classfile::signature_types("Lcom/a/Ok;Lcom/a/Broken<", &mut partial);
     assert!(partial.contains("com.a.Ok"));
 }
 

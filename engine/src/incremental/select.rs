@@ -41,10 +41,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::checksum::{class_checksum_parsed, file_checksum, sha256_hex};
-use super::classfile::{class_files_under, ClassFile, Field};
 use super::graph::{ClassGraph, Reach};
 use super::state::{ClassKind, ClassState, JarState, State, STATE_VERSION};
 use crate::error::EngineError;
+use crate::jvm::classfile::{class_files_under, ClassFile, Field};
 
 /// How many reasons of one kind a selected test lists before "and N more".
 const MAX_REASONS: usize = 5;

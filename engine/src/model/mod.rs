@@ -15,6 +15,15 @@
 //! - [`kind`]: victim, brittle, NOD: the kinds of flaky test.
 //! - [`seed`]: mixing a user's seed with where it is used.
 //! - [`strategy`]: the detection strategies users choose (how each is run is [`crate::schedule`]'s).
+//!
+//! Not here, on purpose: one type for an explanation's `polluters` / `cleaners` /
+//! `state_setters`. The triple is declared by [`crate::detect::FlakyTest`],
+//! [`crate::repair::RepairTarget`], [`crate::explain::flakerate::FlakeRateRequest`] and (without
+//! `cleaners`) [`crate::diagnose::DiagnoseTarget`]. Sharing a type needs `#[serde(flatten)]`,
+//! which keeps the JSON's fields but not its reading: serde_json then reports a malformed field
+//! at another column, an object sent as an array is refused, and serde does not support
+//! `deny_unknown_fields` together with `flatten` (the requests are where that belongs). The
+//! detect, report and repair tests also read and write the fields where they are (issue 32).
 
 pub mod experiment;
 pub mod kind;

@@ -4,15 +4,23 @@
 //! must pass before it is offered, and which verified candidate becomes the patch. Java parses,
 //! edits, compiles and runs; this folder decides (`docs/repair.md`).
 //!
-//! May use [`crate::model`], [`crate::explain`], [`crate::diagnose`] and [`crate::incremental`]'s
-//! class-file reader.
+//! May use [`crate::model`], [`crate::explain`], [`crate::diagnose`] and [`crate::jvm`] (class
+//! files, the class hierarchy, Java literals).
 //!
-//! - [`plan`]: the planner, replayed from the history of repair experiments like detect's.
+//! - [`plan`]: the planner, replayed from the history of repair experiments like detect's; its
+//!   request, records and verdicts are [`shapes`], its candidates `candidates`, the checks of a
+//!   minimal candidate `checks`.
 //! - [`reset`]: the reset-method finder (ODRepair's generator): statements from the module's own
-//!   code that may reset a polluted static field, when no test cleans it.
+//!   code that may reset a polluted static field, when no test cleans it; its search is
+//!   `finder`, which calls count as mutators `mutator`.
 
+mod candidates;
+mod checks;
+mod finder;
+mod mutator;
 pub mod plan;
 pub mod reset;
+pub mod shapes;
 
 #[cfg(test)]
 mod tests;

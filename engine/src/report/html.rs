@@ -4,8 +4,8 @@
 //! the notes and a short glossary. One self-contained file: inline CSS and one inline script (copy
 //! buttons), no external resource; readable in a narrow window and printable.
 
-use super::render::{counted, escape_html, header_line, nothing_found, percent, Report};
-use super::render::{Pairs, ReportEntry};
+use super::document::{header_line, nothing_found, Pairs, Report, ReportEntry};
+use super::text::{counted, escape_html, percent};
 use crate::model::kind::{FlakyKind, OdRole};
 use crate::ENGINE_VERSION;
 

@@ -12,7 +12,7 @@ use quick_xml::Writer;
 use serde::{Deserialize, Serialize};
 
 use super::html::CSS;
-use super::render::{counted, escape_html, xml_text};
+use super::text::{counted, escape_html, testcase, xml_text};
 use crate::idtests::dexfix::RepairStrategy;
 use crate::idtests::plan::{ranges_text, IdOutcome, IdStatus, IdVerdict, Reproduce};
 use crate::idtests::RepairChoice;
@@ -383,7 +383,7 @@ fn xml(request: &IdReportRequest) -> String {
     suite.push_attribute(("skipped", skipped.as_str()));
     write(Event::Start(suite));
     for v in &o.tests {
-        write(Event::Start(super::render::testcase(&v.test)));
+        write(Event::Start(testcase(&v.test)));
         match v.status {
             IdStatus::Id => {
                 let message = format!("implementation-dependent: {}", xml_text(&v.reason));

@@ -5,13 +5,19 @@
 //! [`crate::model`]. Every capability that reports findings (repair, diagnose, incremental, ID
 //! tests) renders here.
 //!
-//! - [`render`]: the report document and its HTML and XML forms.
+//! - [`document`]: the report document (`report.json`) and the sentences made of it.
+//! - `text`: percentages, counted nouns, HTML and XML escaping, Surefire `<testcase>`s.
+//! - `html`: the HTML page of a detection report.
+//! - [`render`](mod@render): a detection report's HTML and XML forms.
 //! - [`id`]: the report of `odrust:detect-id` (`id_report`): HTML, XML and console text of an
 //!   [`crate::idtests::IdOutcome`].
 
+pub mod document;
 mod html;
 pub mod id;
 pub mod render;
+mod text;
 
+pub use document::{Report, ReportEntry};
 pub use id::{render_id, IdRendered, IdReportRequest};
-pub use render::{render, Rendered, Report, ReportEntry};
+pub use render::{render, Rendered};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::paths::{solve, MAX_CLASSES};
+use super::program::{solve, MAX_CLASSES};
 
 /// The real cost of running orders: `cost0_ms` per order (a JVM start) plus the time of every
 /// test execution.

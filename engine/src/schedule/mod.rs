@@ -11,13 +11,16 @@
 //! - [`random`]: the whole-suite generators (original, reverse, random class / class-method,
 //!   reverse of an order) and the seeded generator of a round.
 //! - [`tuscan`]: Tuscan squares (orders of `0..n` covering every consecutive ordered pair).
+//! - `program`: the class-path linear program of a few classes (a lower bound, and the class
+//!   paths orders should take).
 //! - [`cost`]: the cost model of an order and lower bounds of a pair cover.
 //! - `units`, `orders`: the schedulers' working sets (tests as indices, pair bit sets, stored
 //!   and computed orders).
-//! - `tuscan_orders`, `bins`, `cover`, `paths`, `covering`: the constructions: per-class
-//!   squares, bins of classes, Algorithm 1's inter-class cover, orders along the class paths of
-//!   a linear program (a few classes; also the lower bound), the cover of a set of required
-//!   pairs.
+//! - `bins`: classes packed into bins the size of the biggest class.
+//! - `cover`, `paths`, `covering`, `tuscan_orders`: the constructions: Algorithm 1's
+//!   inter-class cover, orders along the program's class paths, the cover of a set of required
+//!   pairs, per-class squares with the binned construction (which takes per-class squares of
+//!   each bin, hence one file).
 //! - [`systematic`]: [`Schedule`], one systematic strategy's orders, and pair coverage.
 //! - [`dependence`]: the dependence-aware plan from the static fields a recorded baseline saw.
 //! - [`targeted`]: whole-suite orders that put each writer of a static field right before its
@@ -31,6 +34,7 @@ mod covering;
 pub mod dependence;
 mod orders;
 mod paths;
+mod program;
 pub mod random;
 pub mod rounds;
 pub mod systematic;

@@ -3,9 +3,10 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashSet};
 
-use super::super::bins::{binned_orders, BINNED_MIN_TESTS, BINNED_SLACK};
+use super::super::bins::{BINNED_MIN_TESTS, BINNED_SLACK};
 use super::super::cost::{lower_bound, predicted_cost};
 use super::super::tuscan;
+use super::super::tuscan_orders::binned_orders;
 use super::super::units::{unit_ids, Bits};
 use super::*;
 use crate::model::seed::{mix64, Xorshift};

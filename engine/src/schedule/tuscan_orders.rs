@@ -1,18 +1,24 @@
 //! `tuscan`'s orders: the rows of a Tuscan square per class, concatenated across classes, then
 //! the inter-class pairs they missed (equal sizes: a computed construction; uneven sizes: bins
-//! or Algorithm 1's greedy).
+//! or Algorithm 1's greedy). The binned construction ([`binned_orders`]) lives here too: it takes
+//! `tuscan_orders` of each bin, and `tuscan_orders` takes it for large uneven suites.
+
+use std::cmp::Reverse;
 
 use rand::seq::SliceRandom;
 
 use super::bins::{
-    binned_orders, BINNED_LOOSE_SLACK, BINNED_LOOSE_TESTS, BINNED_MIN_TESTS, BINNED_SLACK,
+    pack, Bins, Packing, BINNED_LOOSE_SLACK, BINNED_LOOSE_TESTS, BINNED_MIN_TESTS, BINNED_SLACK,
 };
+use super::cost::lower_bound;
 use super::cover::cover_inter;
-use super::orders::{Latin, Orders};
+use super::orders::{Latin, Orders, HOLE};
 use super::paths;
+use super::program;
 use super::random::round_rng;
 use super::tuscan;
 use super::units::Units;
+use crate::model::seed::mix64;
 
 /// Suites of up to this many classes get [`Fill`] in the intra-class phase.
 const FILL_MAX_CLASSES: usize = 8;
@@ -61,7 +67,7 @@ impl<'u> Fill<'u> {
             let first = self.units.first[c];
             let best = (first..first + self.units.sizes[c] as u32)
                 .filter(|&y| !self.covered.contains(&(last, y)))
-                .max_by_key(|&y| (self.out_left[y as usize], std::cmp::Reverse(y)));
+                .max_by_key(|&y| (self.out_left[y as usize], Reverse(y)));
             if let Some(y) = best {
                 self.cover(last, y);
                 flat.push(y);
@@ -81,7 +87,7 @@ impl<'u> Fill<'u> {
 /// - Uneven sizes from [`BINNED_MIN_TESTS`] tests: [`binned_orders`] instead of both phases when
 ///   it is within [`BINNED_SLACK`] of the lower bound.
 /// - With `plan` (not for the bins of [`binned_orders`], where only the longest bin counts), at
-///   most [`paths::MAX_CLASSES`] reorderable classes of uneven sizes: first
+///   most [`program::MAX_CLASSES`] reorderable classes of uneven sizes: first
 ///   [`paths::planned_orders`] (the intra-class rows inside orders along class paths), kept when
 ///   it meets its lower bound, otherwise when it takes fewer orders than both phases above.
 pub(super) fn tuscan_orders(units: &Units, seed: u64, plan: bool) -> Orders {
@@ -132,7 +138,7 @@ pub(super) fn tuscan_orders(units: &Units, seed: u64, plan: bool) -> Orders {
     // A few classes of uneven sizes: orders along the paths of the class-path program (they
     // reach its tighter bound, docs/schedules.md, "Class paths"): kept if they meet that bound,
     // otherwise if they take fewer orders (then executions) than the greedy below.
-    let planned = if plan && !equal && nonempty.len() <= paths::MAX_CLASSES {
+    let planned = if plan && !equal && nonempty.len() <= program::MAX_CLASSES {
         paths::planned_orders(units, seed)
     } else {
         None
@@ -210,4 +216,151 @@ pub(super) fn tuscan_orders(units: &Units, seed: u64, plan: bool) -> Orders {
     }
     cover_inter(units, &mut orders, seed);
     orders
+}
+
+/// Uneven class sizes without a greedy: the classes packed into `b` bins of `m` places, `m` the
+/// biggest class (by decreasing size, [`pack`]; of the three [`Packing`]s the one giving the
+/// fewest orders). Then
+///
+/// - per bin, the `tuscan` orders of its classes alone (which cover every pair inside the bin),
+///   concatenated across bins like the intra-class rows (one order per row, bins in a seeded
+///   order);
+/// - the pairs of two bins: the [`Latin`] orders over the bins, a bin with fewer than `m` tests
+///   leaving a hole in its place (`rows · m²` orders, each through every bin).
+///
+/// Every order covers at most one pair into the biggest class, `m (n - m)` orders at least, and
+/// this takes about `rows · m² ≈ ⌈n / m⌉ m²`: close to the bound when there are many bins and
+/// they are nearly full. `None` unless there are at least 4 bins, two of them full (so every
+/// order has at least two tests), and the result is within `slack` (a fraction) of the lower
+/// bound in orders and executions. No state per pair; the bin-to-bin orders are computed on
+/// demand.
+pub(super) fn binned_orders(units: &Units, seed: u64, slack: f64) -> Option<Orders> {
+    let n = units.len();
+    let sizes = &units.sizes;
+    let m = sizes.iter().copied().max()?;
+    let bound = lower_bound(sizes);
+    let within = |orders: u64, executions: u64| {
+        orders as f64 <= bound.orders as f64 * (1.0 + slack)
+            && executions as f64 <= bound.executions as f64 * (1.0 + slack)
+    };
+    let at_least = n.div_ceil(m.max(1));
+    if m < 2 || at_least < 4 || !within((at_least * m * m) as u64, 0) {
+        return None;
+    }
+    let mut classes: Vec<u32> = (0..sizes.len() as u32)
+        .filter(|&c| sizes[c as usize] > 0)
+        .collect();
+    classes.sort_by_key(|&c| (Reverse(sizes[c as usize]), mix64(seed ^ u64::from(c)), c));
+    // Three packings, the one with the fewest orders kept (the first on a tie).
+    let mut best: Option<(usize, Bins)> = None;
+    let mut square: Option<(usize, Vec<Vec<u32>>)> = None;
+    for packing in [Packing::Fullest, Packing::Spread, Packing::Product] {
+        let bins = pack(sizes, &classes, m, at_least, packing);
+        let k = bins.len();
+        let full = bins
+            .iter()
+            .filter(|bin| bin.iter().map(|&c| sizes[c as usize]).sum::<usize>() == m)
+            .count();
+        if full < 2 {
+            continue;
+        }
+        let rows = match &square {
+            Some(sq) if sq.0 == k => sq.1.len(),
+            _ => {
+                square = Some((k, tuscan::square(k)));
+                square.as_ref().map_or(0, |sq| sq.1.len())
+            }
+        };
+        let latin = rows * m * m;
+        if !within(latin as u64, 0) || best.as_ref().is_some_and(|b| b.0 <= latin) {
+            continue;
+        }
+        let inner = inner_orders(units, &bins, seed);
+        let explicit = inner.iter().map(|(o, _)| o.len()).max().unwrap_or(0);
+        let executions =
+            (rows * m * n) as u64 + inner.iter().map(|(o, _)| o.executions()).sum::<u64>();
+        let total = latin + explicit;
+        if within(total as u64, executions) && best.as_ref().is_none_or(|b| total < b.0) {
+            best = Some((total, (bins, inner)));
+        }
+    }
+    let (_, (bins, inner)) = best?;
+    let k = bins.len();
+    let square = match square {
+        Some((kk, sq)) if kk == k => sq,
+        _ => tuscan::square(k),
+    };
+    let rows = inner.iter().map(|(o, _)| o.len()).max().unwrap_or(0);
+    let mut orders = Orders::new();
+    let mut rng = round_rng(seed, 0);
+    let mut sequence: Vec<usize> = (0..k).collect();
+    let mut order = Vec::new();
+    for j in 0..rows {
+        sequence.shuffle(&mut rng);
+        for &b in &sequence {
+            let (bin, map) = &inner[b];
+            if j < bin.len() {
+                order.clear();
+                bin.get(j, &mut order);
+                orders.flat.extend(order.iter().map(|&v| map[v as usize]));
+            }
+        }
+        orders.close();
+    }
+    drop(inner);
+    sequence.shuffle(&mut rng);
+    let mut tests = Vec::with_capacity(k * m);
+    for &b in &sequence {
+        let start = tests.len();
+        for &c in &bins[b] {
+            let (lo, hi) = units.range(c);
+            tests.extend(lo as u32..hi as u32);
+        }
+        tests[start..].shuffle(&mut rng);
+        tests.resize(start + m, HOLE);
+    }
+    orders.latin = Some(Latin {
+        k,
+        m,
+        rows: square.into_iter().flatten().collect(),
+        tests,
+        real: n,
+    });
+    Some(orders)
+}
+
+/// The `tuscan` orders of each bin's classes alone, with the map from the units of the bin to the
+/// suite's (unit `i` of bin `b` is `map[i]`).
+pub(super) fn inner_orders(units: &Units, bins: &[Vec<u32>], seed: u64) -> Vec<(Orders, Vec<u32>)> {
+    let mut inner = Vec::with_capacity(bins.len());
+    for (b, bin) in bins.iter().enumerate() {
+        let mut sub = Units {
+            ids: Vec::new(),
+            class_of: Vec::new(),
+            fixed_next: Vec::new(),
+            sizes: Vec::new(),
+            first: Vec::new(),
+            reorderable: Vec::new(),
+        };
+        let mut map = Vec::new();
+        for (i, &c) in bin.iter().enumerate() {
+            let (lo, hi) = units.range(c);
+            sub.first.push(map.len() as u32);
+            sub.sizes.push(hi - lo);
+            sub.reorderable.push(units.reorderable[c as usize]);
+            for u in lo..hi {
+                let next = units.fixed_next[u];
+                sub.fixed_next.push(if next == u32::MAX {
+                    u32::MAX
+                } else {
+                    map.len() as u32 + 1
+                });
+                sub.class_of.push(i as u32);
+                map.push(u as u32);
+            }
+        }
+        sub.ids = vec![String::new(); map.len()];
+        inner.push((tuscan_orders(&sub, mix64(seed ^ b as u64), false), map));
+    }
+    inner
 }

@@ -1,11 +1,13 @@
 //! The class-file reader over the committed fixtures (`tests/fixtures/reset/`, javac 17), a
 //! hand-assembled Java 25 class with every constant-pool tag, and malformed bytes.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::super::pool::tag_name;
 use super::*;
 
 fn fixture(path: &str) -> PathBuf {
@@ -500,20 +502,6 @@ fn a_java_25_class_with_every_tag() {
     assert_eq!(e.code(), "bad-class-file");
     assert!(e.to_string().contains("Newer.class"), "{e}");
     assert!(e.to_string().contains("version 70.0"), "{e}");
-}
-
-#[test]
-fn modified_utf8_decoding() {
-    assert_eq!(modified_utf8(b"abc").as_deref(), Some("abc"));
-    assert_eq!(modified_utf8(&[0xC0, 0x80]).as_deref(), Some("\0"));
-    // U+1F600 as a surrogate pair of two 3-byte sequences.
-    assert_eq!(
-        modified_utf8(&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]).as_deref(),
-        Some("\u{1F600}")
-    );
-    assert_eq!(modified_utf8(&[0]), None);
-    assert_eq!(modified_utf8(&[0xF0, 0x9F, 0x98, 0x80]), None);
-    assert_eq!(modified_utf8(&[0xC3]), None);
 }
 
 #[test]

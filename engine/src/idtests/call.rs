@@ -1,0 +1,88 @@
+//! One counted call of a shuffled JDK API as the agent reports it: its invocation index, the
+//! API, the frame of the module's code at the call ([`Frame`]) and where the iterated collection
+//! was allocated ([`Alloc`]). What the planner pins and DexFix repairs.
+
+use serde::{Deserialize, Serialize};
+
+/// A frame of the module's own code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The class (binary name).
+    pub class: String,
+    /// The method.
+    pub method: String,
+    /// The source file, when the class file names it.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The line, when known.
+    #[serde(default)]
+    pub line: Option<u32>,
+}
+
+impl Frame {
+    /// `com.a.Foo.names(Foo.java:12)`, as a stack trace shows it.
+    pub fn text(&self) -> String {
+        let place = match (&self.file, self.line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            (Some(f), None) => f.clone(),
+            (None, Some(l)) => format!("line {l}"),
+            (None, None) => "unknown source".to_string(),
+        };
+        format!("{}.{}({place})", self.class, self.method)
+    }
+}
+
+/// Where the iterated collection was allocated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alloc {
+    /// The allocated type (`HashSet`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The allocating frame.
+    pub at: Frame,
+}
+
+/// One counted call of a shuffled API.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdCall {
+    /// Its invocation index in the JVM (1-based).
+    pub index: u64,
+    /// The API (`HashMap$KeySet.iterator`).
+    pub api: String,
+    /// The first frame of the module's own code at the call.
+    #[serde(default)]
+    pub at: Option<Frame>,
+    /// The library frame that made the call, when `-Dodrust.id.filter=any` counted a call made
+    /// outside the module's code (`at` is then the module's frame below it, if any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Frame>,
+    /// Where the iterated `HashMap` / `HashSet` was allocated, when the agent saw it.
+    #[serde(default)]
+    pub alloc: Option<Alloc>,
+}
+
+impl IdCall {
+    /// `HashMap$KeySet.iterator at com.a.Foo.names(Foo.java:12) (a HashSet allocated at
+    /// com.a.Foo.<init>(Foo.java:4))`.
+    pub fn site(&self) -> String {
+        let mut s = self.api.clone();
+        if let Some(via) = &self.via {
+            s.push_str(&format!(" in {}", via.text()));
+        }
+        if let Some(at) = &self.at {
+            s.push_str(&format!(
+                " {} {}",
+                if self.via.is_some() {
+                    "called from"
+                } else {
+                    "at"
+                },
+                at.text()
+            ));
+        }
+        if let Some(a) = &self.alloc {
+            s.push_str(&format!(" (a {} allocated at {})", a.kind, a.at.text()));
+        }
+        s
+    }
+}
