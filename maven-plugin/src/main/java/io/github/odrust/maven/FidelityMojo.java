@@ -1,9 +1,9 @@
 package io.github.odrust.maven;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Comparison;
 import io.github.odrust.engine.protocol.SurefireReports;
 import io.github.odrust.maven.core.TestModule;
@@ -65,11 +65,11 @@ public class FidelityMojo extends AbstractOdrustMojo {
             actual.add(o);
         }
         JsonObject compare = new JsonObject();
-        compare.add("expected", Engine.GSON.toJsonTree(expected));
+        compare.add("expected", Json.WIRE.toJsonTree(expected));
         compare.add("actual", actual);
         // fidelity.json is the engine's comparison with the run's facts added.
         JsonObject verdict = engine.call("compare_outcomes", compare);
-        Comparison comparison = Engine.GSON.fromJson(verdict, Comparison.class);
+        Comparison comparison = Json.WIRE.fromJson(verdict, Comparison.class);
         verdict.addProperty("module", module.id());
         verdict.addProperty("surefire_reports", reports.getAbsolutePath());
         verdict.addProperty("surefire_tests", expected.size());
@@ -78,15 +78,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
         verdict.addProperty("surefire_isolates_classes", module.settings.isolatesClasses());
         Path file = out.resolve("fidelity.json");
         try {
-            Files.write(
-                    file,
-                    new GsonBuilder()
-                            .setPrettyPrinting()
-                            .disableHtmlEscaping()
-                            .serializeNulls()
-                            .create()
-                            .toJson(verdict)
-                            .getBytes(StandardCharsets.UTF_8));
+            Files.write(file, Json.PRETTY.toJson(verdict).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.NextStep;
 import io.github.odrust.engine.protocol.PlanInfo;
@@ -136,7 +137,7 @@ public final class Detector {
         // The engine's answer gives the progress so far and the batch of experiments to run next;
         // it is asked again after each experiment is recorded (progress) and after each batch.
         JsonObject next = session.next();
-        NextStep step = Engine.GSON.fromJson(next, NextStep.class);
+        NextStep step = Json.WIRE.fromJson(next, NextStep.class);
         Path recordOptions = null;
         boolean planShown = false;
         if (config.recordBaseline) {
@@ -185,7 +186,7 @@ public final class Detector {
                 }
                 if (budgetSpent(start)) {
                     next = session.next();
-                    step = Engine.GSON.fromJson(next, NextStep.class);
+                    step = Json.WIRE.fromJson(next, NextStep.class);
                 }
                 if (step.experiment == null) {
                     break;
@@ -199,7 +200,7 @@ public final class Detector {
                 }
                 List<Experiment> batch = new ArrayList<>();
                 for (JsonObject echo : echoes) {
-                    batch.add(Engine.GSON.fromJson(echo, Experiment.class));
+                    batch.add(Json.WIRE.fromJson(echo, Experiment.class));
                 }
                 // Up to `forks` experiments of the batch at once; their records are appended in
                 // the batch's order, whichever finishes first, so the plan never depends on timing.
@@ -267,7 +268,7 @@ public final class Detector {
                             roundsTimed++;
                         }
                         next = session.next();
-                        step = Engine.GSON.fromJson(next, NextStep.class);
+                        step = Json.WIRE.fromJson(next, NextStep.class);
                         boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
                         log.info(progressLine(
                                         exp,
@@ -288,7 +289,7 @@ public final class Detector {
                     budgetSpent(start);
                 }
                 next = session.next();
-                step = Engine.GSON.fromJson(next, NextStep.class);
+                step = Json.WIRE.fromJson(next, NextStep.class);
             }
         } finally {
             // A failure ends the run: the other forks' JVMs are killed (TestJvm kills a tree on interrupt).
@@ -480,7 +481,7 @@ public final class Detector {
         JsonObject r = exp.deepCopy();
         r.add("results", result.resultsJson());
         if (!result.classStates.isEmpty()) {
-            r.add("class_state", Engine.GSON.toJsonTree(result.classStates));
+            r.add("class_state", Json.WIRE.toJsonTree(result.classStates));
         }
         r.addProperty("honoured", result.honoured);
         r.addProperty("millis", millis);

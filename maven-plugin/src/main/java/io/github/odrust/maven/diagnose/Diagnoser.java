@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.DiagnoseStep;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
@@ -112,8 +113,8 @@ public final class Diagnoser {
         JsonObject t = new JsonObject();
         t.addProperty("test", target.test);
         t.addProperty("kind", target.kind);
-        t.add("polluters", Engine.GSON.toJsonTree(target.polluters));
-        t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
+        t.add("polluters", Json.WIRE.toJsonTree(target.polluters));
+        t.add("state_setters", Json.WIRE.toJsonTree(target.stateSetters));
         t.addProperty("fingerprint", fingerprint);
         JsonObject request = new JsonObject();
         request.add("target", t);
@@ -163,7 +164,7 @@ public final class Diagnoser {
         OrderRunner runner =
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "diagnose experiment " + e.id);
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));

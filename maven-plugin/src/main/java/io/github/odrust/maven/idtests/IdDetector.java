@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.IdStep;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
@@ -51,13 +52,13 @@ public final class IdDetector {
         JsonObject toJson() {
             JsonObject o = new JsonObject();
             o.addProperty("seed", seed);
-            o.add("seeds", Engine.GSON.toJsonTree(seeds()));
+            o.add("seeds", Json.WIRE.toJsonTree(seeds()));
             o.addProperty("clean_runs", cleanRuns);
             if (budget != null) {
                 o.addProperty("budget", budget);
             }
             o.addProperty("filter", filter.any ? "any" : "project");
-            o.add("include", Engine.GSON.toJsonTree(filter.include));
+            o.add("include", Json.WIRE.toJsonTree(filter.include));
             return o;
         }
     }
@@ -103,8 +104,8 @@ public final class IdDetector {
             throw new MojoExecutionException("odrust:detect-id cannot read the module's classes: " + e.getMessage(), e);
         }
         JsonObject request = new JsonObject();
-        request.add("tests", Engine.GSON.toJsonTree(tests));
-        request.add("seeds", Engine.GSON.toJsonTree(settings.seeds()));
+        request.add("tests", Json.WIRE.toJsonTree(tests));
+        request.add("seeds", Json.WIRE.toJsonTree(settings.seeds()));
         request.addProperty("clean_runs", settings.cleanRuns);
         if (settings.budget != null) {
             request.addProperty("budget", settings.budget);
@@ -151,7 +152,7 @@ public final class IdDetector {
             ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
                     ? ExperimentLog.load(file)
                     : ExperimentLog.create(file);
-            ReportWriter.atomicWrite(dir.resolve("settings.json"), Engine.GSON.toJson(wanted) + "\n");
+            ReportWriter.atomicWrite(dir.resolve("settings.json"), Json.WIRE.toJson(wanted) + "\n");
             return history;
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot prepare " + dir + ": " + e.getMessage(), e);
@@ -194,7 +195,7 @@ public final class IdDetector {
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
@@ -241,7 +242,7 @@ public final class IdDetector {
         request.addProperty("reproduce_command", reproduceTemplate);
         JsonObject rendered = engine.call("id_report", request, JsonObject.class);
         try {
-            ReportWriter.atomicWrite(dir.resolve("report.json"), Engine.GSON.toJson(report) + "\n");
+            ReportWriter.atomicWrite(dir.resolve("report.json"), Json.WIRE.toJson(report) + "\n");
             ReportWriter.atomicWrite(
                     dir.resolve("report.html"), rendered.get("html").getAsString());
             ReportWriter.atomicWrite(

@@ -1,11 +1,11 @@
 package io.github.odrust.maven.incremental;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.CodeDigest;
 import java.io.File;
@@ -274,15 +274,7 @@ public final class Selection {
     static void write(Path file, JsonObject o) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(
-                tmp,
-                (new GsonBuilder()
-                                        .setPrettyPrinting()
-                                        .disableHtmlEscaping()
-                                        .serializeNulls()
-                                        .create()
-                                        .toJson(o) + "\n")
-                        .getBytes(StandardCharsets.UTF_8));
+        Files.write(tmp, (Json.PRETTY.toJson(o) + "\n").getBytes(StandardCharsets.UTF_8));
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -3,6 +3,7 @@ package io.github.odrust.maven.run;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.engine.protocol.RunCheck;
 import io.github.odrust.maven.core.TestModule;
@@ -165,13 +166,13 @@ public final class OrderRunner {
             onTest.accept(r);
         }
         JsonObject check = new JsonObject();
-        check.add("requested", Engine.GSON.toJsonTree(result.requested));
+        check.add("requested", Json.WIRE.toJsonTree(result.requested));
         List<String> ran = new ArrayList<>();
         result.results.stream().filter(r -> !"not-run".equals(r.outcome)).forEach(r -> ran.add(r.test));
-        check.add("ran", Engine.GSON.toJsonTree(ran));
+        check.add("ran", Json.WIRE.toJsonTree(ran));
         RunCheck verdict = engine.call("check_run", check, RunCheck.class);
         result.honoured = verdict.honoured;
-        result.firstDifference = Engine.GSON.toJsonTree(verdict.firstDifference);
+        result.firstDifference = Json.WIRE.toJsonTree(verdict.firstDifference);
         try {
             result.write(resultFile);
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.Json;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ReportWriter;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java types of the engine's responses against the real engine (loaded over JNI, as in
  * EngineTest): every op the plugin calls, with a realistic request; each response is bound to its
- * type, serialized back with {@link Engine#GSON}, and must give exactly the JSON tree the engine
+ * type, serialized back with {@link io.github.odrust.engine.Json#WIRE}, and must give exactly the JSON tree the engine
  * sent. A field renamed, added or dropped on the Rust side fails here, not in a user's build.
  *
  * <p>Not covered: {@code flake_rate} (the plugin does not call it; its answer is the
@@ -41,10 +42,10 @@ class ProtocolTest {
 
     /** Binds {@code raw} to {@code type} and checks that nothing is lost or added on the way back. */
     private static <T> T roundTrip(JsonObject raw, Class<T> type) {
-        T typed = Engine.GSON.fromJson(raw, type);
+        T typed = Json.WIRE.fromJson(raw, type);
         assertEquals(
                 raw,
-                Engine.GSON.toJsonTree(typed),
+                Json.WIRE.toJsonTree(typed),
                 type.getSimpleName() + " does not mirror the engine's response " + raw);
         return typed;
     }
@@ -126,7 +127,7 @@ class ProtocolTest {
         assertEquals(4, reports.tests.size());
 
         JsonObject compare = new JsonObject();
-        compare.add("expected", Engine.GSON.toJsonTree(reports.tests));
+        compare.add("expected", Json.WIRE.toJsonTree(reports.tests));
         compare.add(
                 "actual",
                 json("{'a':[{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
@@ -223,7 +224,7 @@ class ProtocolTest {
         return summary.flaky.stream()
                 .filter(f -> f.test.equals(test))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError(test + " not found in " + Engine.GSON.toJson(summary)));
+                .orElseThrow(() -> new AssertionError(test + " not found in " + Json.WIRE.toJson(summary)));
     }
 
     /** What a detection run saw: the summary as sent, the first plan, the phases it went through. */
@@ -323,8 +324,8 @@ class ProtocolTest {
             r.addProperty("time_ms", 10 + test.length());
             // p.X#x1 stays unrecorded: a dependence-aware plan counts it.
             if (record && !"p.X#x1".equals(test)) {
-                r.add("reads", Engine.GSON.toJsonTree(reads));
-                r.add("writes", Engine.GSON.toJsonTree(writes));
+                r.add("reads", Json.WIRE.toJsonTree(reads));
+                r.add("writes", Json.WIRE.toJsonTree(writes));
             }
             results.add(r);
         }
@@ -333,9 +334,9 @@ class ProtocolTest {
 
     @Test
     void aFieldTheEngineLeavesOutStaysOutAndANullItSendsStaysNull() {
-        JsonElement plan = Engine.GSON.toJsonTree(new PlanInfo());
+        JsonElement plan = Json.WIRE.toJsonTree(new PlanInfo());
         assertFalse(plan.getAsJsonObject().has("tuscan"), plan.toString());
-        JsonElement failing = Engine.GSON.toJsonTree(new Summary.FailingTest());
+        JsonElement failing = Json.WIRE.toJsonTree(new Summary.FailingTest());
         assertTrue(failing.getAsJsonObject().get("message").isJsonNull(), failing.toString());
     }
 
@@ -367,7 +368,7 @@ class ProtocolTest {
             rec.addProperty("placement", patched ? "setup" : null);
             rec.add("statements", patched ? json("{'a':[0]}").get("a") : new JsonArray());
             rec.addProperty("check", r[0]);
-            rec.add("order", Engine.GSON.toJsonTree(List.of(r[2].split(","))));
+            rec.add("order", Json.WIRE.toJsonTree(List.of(r[2].split(","))));
             rec.addProperty("fingerprint", "f");
             JsonArray results = new JsonArray();
             for (String t : r[2].split(",")) {

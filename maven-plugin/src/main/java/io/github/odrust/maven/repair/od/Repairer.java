@@ -3,6 +3,7 @@ package io.github.odrust.maven.repair.od;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.RepairStep;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
@@ -216,16 +217,16 @@ public final class Repairer {
         JsonObject t = new JsonObject();
         t.addProperty("test", target.test);
         t.addProperty("kind", target.kind);
-        t.add("polluters", Engine.GSON.toJsonTree(target.polluters));
-        t.add("cleaners", Engine.GSON.toJsonTree(target.cleaners));
-        t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
+        t.add("polluters", Json.WIRE.toJsonTree(target.polluters));
+        t.add("cleaners", Json.WIRE.toJsonTree(target.cleaners));
+        t.add("state_setters", Json.WIRE.toJsonTree(target.stateSetters));
         t.addProperty("explanation_complete", target.minimizeComplete);
         String failing = input.failingOrderFile(target);
         t.add(
                 "failing_order",
-                Engine.GSON.toJsonTree(
+                Json.WIRE.toJsonTree(
                         failing == null ? List.of() : DetectInput.readOrder(settings.basedir.resolve(failing))));
-        t.add("original_order", Engine.GSON.toJsonTree(original));
+        t.add("original_order", Json.WIRE.toJsonTree(original));
         t.add("baseline", input.baseline);
         JsonArray sourcesJson = new JsonArray();
         for (FixCode fix : fixes.values()) {

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.DetectInput;
@@ -107,7 +108,7 @@ final class ResetSources {
             field.addProperty("class", display.substring(0, dot));
             field.addProperty("name", display.substring(dot + 1));
             request.add("field", field);
-            request.add("inner_fields", Engine.GSON.toJsonTree(innerFields(display, f.getAsJsonArray("differences"))));
+            request.add("inner_fields", Json.WIRE.toJsonTree(innerFields(display, f.getAsJsonArray("differences"))));
             request.addProperty("test_class", targetClass);
             JsonObject response = engine.call("reset_methods", request);
             int before = all.size();
