@@ -1,11 +1,12 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.CompareRequest;
 import io.github.odrust.engine.protocol.Comparison;
 import io.github.odrust.engine.protocol.SurefireReports;
+import io.github.odrust.engine.protocol.SurefireRequest;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
@@ -53,20 +54,13 @@ public class FidelityMojo extends AbstractOdrustMojo {
         RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog())
                 .run(original, "the original order");
 
-        JsonObject readRequest = new JsonObject();
-        readRequest.addProperty("dir", reports.getAbsolutePath());
-        List<SurefireReports.ReportedTest> expected =
-                engine.call("read_surefire_reports", readRequest, SurefireReports.class).tests;
-        JsonArray actual = new JsonArray();
-        for (RunResult.TestResult r : run.results) {
-            JsonObject o = new JsonObject();
-            o.addProperty("test", r.test);
-            o.addProperty("outcome", r.outcome);
-            actual.add(o);
-        }
-        JsonObject compare = new JsonObject();
-        compare.add("expected", Json.WIRE.toJsonTree(expected));
-        compare.add("actual", actual);
+        List<SurefireReports.ReportedTest> expected = engine.call(
+                        "read_surefire_reports", new SurefireRequest(reports.getAbsolutePath()), SurefireReports.class)
+                .tests;
+        CompareRequest compare = new CompareRequest();
+        expected.forEach(t -> compare.expected.add(new CompareRequest.TestOutcome(t.test, t.outcome)));
+        List<CompareRequest.TestOutcome> actual = compare.actual;
+        run.results.forEach(r -> actual.add(new CompareRequest.TestOutcome(r.test, r.outcome)));
         // fidelity.json is the engine's comparison with the run's facts added.
         JsonObject verdict = engine.call("compare_outcomes", compare);
         Comparison comparison = Json.WIRE.fromJson(verdict, Comparison.class);

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.ExperimentKind;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.SharedJvm;
@@ -70,14 +71,14 @@ final class SharedIsolation implements AutoCloseable {
     /** Takes note of an experiment that ran (in the history's order). */
     void ran(Experiment exp, RunResult result) {
         boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
-        if ("baseline".equals(exp.kind)) {
+        if (exp.kind == ExperimentKind.BASELINE) {
             baselineExperiment = exp;
             baseline = result;
             outcomes(result)
                     .forEach((t, o) -> baselineOutcomes
                             .computeIfAbsent(t, k -> new LinkedHashSet<>())
                             .add(o));
-        } else if ("round".equals(exp.kind) && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
+        } else if (exp.kind == ExperimentKind.ROUND && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
             rounds.add(exp);
             roundResults.add(result);
         }

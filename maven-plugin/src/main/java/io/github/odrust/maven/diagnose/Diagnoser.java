@@ -1,11 +1,11 @@
 package io.github.odrust.maven.diagnose;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.DiagnoseRequest;
 import io.github.odrust.engine.protocol.DiagnoseStep;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
@@ -110,26 +110,21 @@ public final class Diagnoser {
 
     private JsonObject diagnose(Summary.FlakyTest target, String fingerprint, ExperimentLog history)
             throws MojoExecutionException {
-        JsonObject t = new JsonObject();
-        t.addProperty("test", target.test);
-        t.addProperty("kind", target.kind);
-        t.add("polluters", Json.WIRE.toJsonTree(target.polluters));
-        t.add("state_setters", Json.WIRE.toJsonTree(target.stateSetters));
-        t.addProperty("fingerprint", fingerprint);
-        JsonObject request = new JsonObject();
-        request.add("target", t);
-        if (settings.budget != null) {
-            request.addProperty("budget", settings.budget);
-        }
-        JsonArray mine = new JsonArray();
+        DiagnoseRequest request = new DiagnoseRequest();
+        request.target = new DiagnoseRequest.Target();
+        request.target.test = target.test;
+        request.target.kind = target.kind;
+        request.target.polluters = target.polluters;
+        request.target.stateSetters = target.stateSetters;
+        request.target.fingerprint = fingerprint;
+        request.budget = settings.budget;
         history.history().forEach(r -> {
             if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                mine.add(r);
+                request.history.add(r.getAsJsonObject());
             }
         });
-        request.add("history", mine);
         while (true) {
-            request.addProperty("next_id", history.size() + 1);
+            request.nextId = history.size() + 1;
             DiagnoseStep step = engine.call("diagnose_next", request, DiagnoseStep.class);
             if (step.isDone()) {
                 return step.outcome;
@@ -141,7 +136,7 @@ public final class Diagnoser {
                 throw new MojoExecutionException(
                         "could not record diagnose experiment " + step.experiment.id + ": " + e.getMessage(), e);
             }
-            mine.add(record);
+            request.history.add(record);
         }
     }
 

@@ -5,6 +5,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.IdReportRequest;
+import io.github.odrust.engine.protocol.IdRequest;
 import io.github.odrust.engine.protocol.IdStep;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
@@ -103,15 +105,13 @@ public final class IdDetector {
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot read the module's classes: " + e.getMessage(), e);
         }
-        JsonObject request = new JsonObject();
-        request.add("tests", Json.WIRE.toJsonTree(tests));
-        request.add("seeds", Json.WIRE.toJsonTree(settings.seeds()));
-        request.addProperty("clean_runs", settings.cleanRuns);
-        if (settings.budget != null) {
-            request.addProperty("budget", settings.budget);
-        }
-        request.addProperty("fingerprint", fingerprint);
-        request.add("history", history.history());
+        IdRequest request = new IdRequest();
+        request.tests = tests;
+        request.seeds = settings.seeds();
+        request.cleanRuns = settings.cleanRuns;
+        request.budget = settings.budget;
+        request.fingerprint = fingerprint;
+        history.history().forEach(r -> request.history.add(r.getAsJsonObject()));
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
@@ -120,7 +120,7 @@ public final class IdDetector {
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
         JsonObject outcome;
         while (true) {
-            request.addProperty("next_id", history.size() + 1);
+            request.nextId = history.size() + 1;
             IdStep step = engine.call("id_next", request, IdStep.class);
             if (step.isDone()) {
                 outcome = step.outcome;
@@ -129,6 +129,7 @@ public final class IdDetector {
             JsonObject record = runExperiment(step.experiment, fingerprint);
             try {
                 history.append(record);
+                request.history.add(record);
             } catch (IOException e) {
                 throw new MojoExecutionException(
                         "could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
@@ -236,11 +237,7 @@ public final class IdDetector {
         report.addProperty("engine", engine.version());
         report.add("settings", settings.toJson());
         report.add("outcome", outcome);
-        JsonObject request = new JsonObject();
-        request.addProperty("module", module.id());
-        request.add("outcome", outcome);
-        request.addProperty("reproduce_command", reproduceTemplate);
-        JsonObject rendered = engine.call("id_report", request, JsonObject.class);
+        JsonObject rendered = engine.call("id_report", new IdReportRequest(module.id(), outcome, reproduceTemplate));
         try {
             ReportWriter.atomicWrite(dir.resolve("report.json"), Json.WIRE.toJson(report) + "\n");
             ReportWriter.atomicWrite(

@@ -4,8 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.CheckRunRequest;
+import io.github.odrust.engine.protocol.PlanOrderRequest;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.engine.protocol.RunCheck;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
@@ -35,6 +38,9 @@ public final class OrderRunner {
     private final TestModule module;
     private final Engine engine;
     private final JsonObject suite;
+    /** The engine's part of {@link #suite}, once needed. */
+    private Suite wireSuite;
+
     private final Path dir;
     private final Log log;
     private Consumer<RunResult.TestResult> onTest = r -> {};
@@ -165,12 +171,9 @@ public final class OrderRunner {
             result.results.add(r);
             onTest.accept(r);
         }
-        JsonObject check = new JsonObject();
-        check.add("requested", Json.WIRE.toJsonTree(result.requested));
         List<String> ran = new ArrayList<>();
         result.results.stream().filter(r -> !"not-run".equals(r.outcome)).forEach(r -> ran.add(r.test));
-        check.add("ran", Json.WIRE.toJsonTree(ran));
-        RunCheck verdict = engine.call("check_run", check, RunCheck.class);
+        RunCheck verdict = engine.call("check_run", new CheckRunRequest(result.requested, ran), RunCheck.class);
         result.honoured = verdict.honoured;
         result.firstDifference = Json.WIRE.toJsonTree(verdict.firstDifference);
         try {
@@ -182,11 +185,10 @@ public final class OrderRunner {
     }
 
     private PlanOrderResponse plan(String orderText, String source) {
-        JsonObject request = new JsonObject();
-        request.add("suite", suite);
-        request.addProperty("order_text", orderText);
-        request.addProperty("source", source);
-        return engine.call("plan_order", request, PlanOrderResponse.class);
+        if (wireSuite == null) {
+            wireSuite = Suite.of(suite);
+        }
+        return engine.call("plan_order", new PlanOrderRequest(wireSuite, orderText, source), PlanOrderResponse.class);
     }
 
     /** Runs one JVM over the plan; returns how many entries of {@code remaining} it consumed. */
