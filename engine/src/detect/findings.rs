@@ -68,6 +68,7 @@ pub struct NextStep {
 
 /// A test that failed in every baseline run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FailingTest {
     /// Its id.
     pub test: String,

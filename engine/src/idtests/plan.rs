@@ -42,6 +42,7 @@ pub type Range = [u64; 2];
 
 /// Request of `id_next`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdRequest {
     /// The module's tests in their original order (the order phase 1 runs).
     pub tests: Vec<String>,
@@ -152,6 +153,7 @@ impl IdExperiment {
 
 /// A frame of the module's own code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Frame {
     /// The class (binary name).
     pub class: String,
@@ -180,6 +182,7 @@ impl Frame {
 
 /// Where the iterated collection was allocated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Alloc {
     /// The allocated type (`HashSet`).
     #[serde(rename = "type")]
@@ -190,6 +193,7 @@ pub struct Alloc {
 
 /// One counted call of a shuffled API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdCall {
     /// Its invocation index in the JVM (1-based).
     pub index: u64,
@@ -234,6 +238,7 @@ impl IdCall {
 }
 
 /// An ID experiment that ran.
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IdRecord {
     /// What was asked.

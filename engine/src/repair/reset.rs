@@ -77,6 +77,7 @@ const MAX_DEPTH: usize = 64;
 
 /// A static field, by its declaring class (dotted binary name) and name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FieldId {
     /// The declaring class (`com.acme.Prices`, `com.acme.Outer$Inner`).
     pub class: String,
@@ -86,6 +87,7 @@ pub struct FieldId {
 
 /// Request of `reset_methods`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResetRequest {
     /// The module's class directories (`target/classes`, `target/test-classes`); every
     /// `.class` file under them is read, `module-info.class` aside.
