@@ -3,6 +3,7 @@ package io.github.odrust.engine.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
@@ -10,6 +11,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.EngineException;
 import io.github.odrust.engine.EngineLoader;
 import io.github.odrust.engine.Json;
 import io.github.odrust.maven.detect.DetectConfig;
@@ -544,6 +546,34 @@ class ProtocolTest {
         request.historyFrom = 1;
         roundTrip(engine.call("detect_summary", request), Summary.class);
         engine.call("detect_end", new DetectEndRequest(request.session));
+    }
+
+    @Test
+    void aKeyTheEngineDoesNotKnowIsABadRequest() {
+        DetectRequest request = new DetectRequest();
+        request.config = config("random-class", 2).toRequest();
+        request.suite = Suite.of(suite());
+        JsonObject json = Json.WIRE.toJsonTree(request).getAsJsonObject();
+        json.getAsJsonObject("config").add("dependence_include", new JsonArray());
+        EngineException e = assertThrows(EngineException.class, () -> engine.call("detect_next", json));
+        assertEquals("bad-request", e.getCode());
+        assertTrue(e.getMessage().contains("dependence_include"), e.getMessage());
+        // and the suite as discovered, with the agent's note, is not what the engine reads
+        JsonObject discovered = suite();
+        discovered.getAsJsonArray("classes").get(0).getAsJsonObject().add("note", null);
+        JsonObject raw = Json.WIRE
+                .toJsonTree(new PlanOrderRequest(null, "p.S#setter", "x"))
+                .getAsJsonObject();
+        raw.add("suite", discovered);
+        assertEquals(
+                "bad-request",
+                assertThrows(EngineException.class, () -> engine.call("plan_order", raw))
+                        .getCode());
+        assertEquals(
+                1,
+                engine.call("plan_order", new PlanOrderRequest(Suite.of(discovered), "p.S#setter", "x"))
+                        .getAsJsonArray("order")
+                        .size());
     }
 
     @Test
