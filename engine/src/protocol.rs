@@ -147,8 +147,9 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
     }
 }
 
-/// Request of ops that take none: `{}` (other fields are ignored).
+/// Request of ops that take none: `{}` (nothing else).
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Empty {}
 
 /// Response of `version`.
@@ -247,6 +248,7 @@ impl Default for Vocabulary {
 
 /// Request of `plan_order`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlanOrderRequest {
     /// The module's suite.
     pub suite: Suite,
@@ -290,6 +292,7 @@ pub fn plan_order(request: PlanOrderRequest) -> Result<Plan, EngineError> {
 
 /// Request of `check_run`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CheckRunRequest {
     requested: Vec<String>,
     ran: Vec<String>,
@@ -297,12 +300,14 @@ struct CheckRunRequest {
 
 /// Request of `read_surefire_reports`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SurefireRequest {
     dir: PathBuf,
 }
 
 /// Request of `compare_outcomes`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CompareRequest {
     expected: Vec<TestOutcome>,
     actual: Vec<TestOutcome>,
@@ -310,6 +315,7 @@ struct CompareRequest {
 
 /// Request of `detect_next` and `detect_summary`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DetectRequest {
     config: RawConfig,
     /// Required, but for a session continued (`history_from` above 0).
@@ -362,6 +368,7 @@ fn whole_suite(op: &str, suite: Option<Suite>) -> Result<Suite, EngineError> {
 
 /// Request of `detect_end`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct EndRequest {
     session: String,
 }
@@ -375,6 +382,7 @@ struct EndResponse {
 
 /// Request of `render_report`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RenderRequest {
     report: Report,
 }

@@ -144,6 +144,7 @@ pub const DEFAULT_K: u32 = 2;
 
 /// The cost model as the plugin sends it: milliseconds as JSON numbers.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawCost {
     /// Fixed cost of one order (JVM start), in milliseconds.
     pub cost0_ms: f64,
@@ -154,6 +155,7 @@ pub struct RawCost {
 
 /// The configuration as the plugin sends it (`config` of `detect_next` and `detect_summary`).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawConfig {
     /// A strategy name; `reverse-passing` when absent.
     #[serde(default = "default_strategy")]

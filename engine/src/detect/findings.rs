@@ -106,6 +106,7 @@ impl std::ops::Deref for PlannedExperiment {
 
 /// A test that failed in every baseline run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FailingTest {
     /// Its id.
     pub test: String,

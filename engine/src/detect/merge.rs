@@ -23,6 +23,7 @@ use crate::model::suite::Suite;
 
 /// One shard's recorded run.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShardRun {
     /// Where it came from (its output directory), for messages.
     pub source: String,
@@ -38,6 +39,7 @@ pub struct ShardRun {
 
 /// Request of `detect_merge`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MergeRequest {
     /// The shards, in any order.
     pub shards: Vec<ShardRun>,

@@ -32,6 +32,7 @@ pub const DEFAULT_DIAGNOSE_BUDGET: u32 = 40;
 
 /// Request of `diagnose_next`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiagnoseRequest {
     /// The test to diagnose.
     pub target: DiagnoseTarget,
@@ -47,6 +48,7 @@ pub struct DiagnoseRequest {
 
 /// A victim or brittle, as detect explained it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiagnoseTarget {
     /// The test id.
     pub test: String,
@@ -100,6 +102,7 @@ pub struct DiagnoseExperiment {
 }
 
 /// A diagnose experiment that ran.
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DiagnoseRecord {
     /// What was asked.

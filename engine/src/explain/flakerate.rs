@@ -103,6 +103,7 @@ pub struct OdModel {
 
 /// Request of the `flake_rate` op and of `odrust-engine flakerate`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FlakeRateRequest {
     /// A victim (with `polluters` and `cleaners`)...
     #[serde(default)]

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A frame of the module's own code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Frame {
     /// The class (binary name).
     pub class: String,
@@ -34,6 +35,7 @@ impl Frame {
 
 /// Where the iterated collection was allocated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Alloc {
     /// The allocated type (`HashSet`).
     #[serde(rename = "type")]
@@ -44,6 +46,7 @@ pub struct Alloc {
 
 /// One counted call of a shuffled API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdCall {
     /// Its invocation index in the JVM (1-based).
     pub index: u64,

@@ -19,6 +19,7 @@ pub type Range = [u64; 2];
 
 /// Request of `id_next`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdRequest {
     /// The module's tests in their original order (the order phase 1 runs).
     pub tests: Vec<String>,
@@ -128,6 +129,7 @@ impl IdExperiment {
 }
 
 /// An ID experiment that ran.
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IdRecord {
     /// What was asked.

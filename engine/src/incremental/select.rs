@@ -51,6 +51,7 @@ const MAX_REASONS: usize = 5;
 
 /// Request of `incremental_select`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SelectRequest {
     /// The module's main class directories (`target/classes`).
     pub main_dirs: Vec<PathBuf>,

@@ -86,6 +86,7 @@ pub struct Experiment {
 
 /// The result of one test in one experiment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TestResult {
     /// The id that ran (an invocation id `C#m[2]` when the order named the container `C#m`).
     pub test: String,
@@ -107,6 +108,7 @@ pub struct TestResult {
 
 /// Static fields a class's fixtures read and wrote outside any test (recorded runs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClassState {
     /// The class, as in the suite.
     pub class: String,
@@ -120,6 +122,7 @@ pub struct ClassState {
 
 /// One finished experiment, as the plugin records it in `experiments.jsonl`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExperimentRecord {
     /// As planned.
     pub id: usize,
@@ -177,6 +180,7 @@ impl Isolation {
 /// Where one experiment's time went (`docs/protocol.md`, "Detection"): its test JVMs, split by
 /// the runner's clock (`RuntimeMXBean` uptime) where it reported it, and odrust's own time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExperimentTime {
     /// Wall time of its test JVMs, from the fork to the exit.
     pub jvm_ms: u64,
@@ -203,6 +207,7 @@ pub struct ExperimentTime {
 /// start-up cost of one experiment in fresh JVMs (`cost0_ms`: its JVMs' time outside the tests)
 /// and in shared JVMs (`cost0_shared_ms`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeSpent {
     /// Experiments that reported their time.
     pub experiments: usize,

@@ -13,6 +13,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// The tests of one Maven module.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Suite {
     /// Must be [`SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -34,6 +35,7 @@ pub enum Framework {
 
 /// One discovered class: the unit the agent runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClassRecord {
     /// The class that is run (binary name).
     pub class: String,

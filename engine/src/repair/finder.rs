@@ -19,6 +19,7 @@ pub const MAX_ARGUMENT_LISTS: usize = 3;
 
 /// A static field, by its declaring class (dotted binary name) and name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FieldId {
     /// The declaring class (`com.acme.Prices`, `com.acme.Outer$Inner`).
     pub class: String,

@@ -69,6 +69,7 @@ pub const DEFAULT_RESET_LIMIT: usize = 20;
 
 /// Request of `reset_methods`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResetRequest {
     /// The module's class directories (`target/classes`, `target/test-classes`); every
     /// `.class` file under them is read, `module-info.class` aside.

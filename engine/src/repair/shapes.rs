@@ -11,6 +11,7 @@ use crate::model::kind::OdRole;
 
 /// Request of `repair_next`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RepairRequest {
     /// What to repair.
     pub target: RepairTarget,
@@ -30,6 +31,7 @@ pub struct RepairRequest {
 
 /// One flaky test to repair, as detect explained it, with what Java could parse.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RepairTarget {
     /// The test id.
     pub test: String,
@@ -68,6 +70,7 @@ fn yes() -> bool {
 
 /// A cleaner or state-setter test as Java parsed it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FixSource {
     /// Its test id.
     pub test: String,
@@ -154,6 +157,7 @@ pub struct RepairExperiment {
 }
 
 /// A repair experiment that ran (or whose candidate did not compile).
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RepairRecord {
     /// What was asked.

@@ -13,6 +13,7 @@ use crate::model::kind::OdRole;
 /// The report object of `render_report` (fields the renderer does not use are ignored; all but
 /// `module` and `flaky` may be absent).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Report {
     /// The version of the report schema.
     #[serde(default)]
@@ -67,6 +68,7 @@ pub struct Report {
 
 /// `coverage` of a report: its sentence ([`crate::detect::coverage::Coverage`] has the numbers).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReportCoverage {
     /// One plain paragraph.
     pub text: String,
@@ -74,6 +76,7 @@ pub struct ReportCoverage {
 
 /// `pairs` of a report.
 #[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pairs {
     /// Pairs run adjacent in some round.
     pub covered: u64,
@@ -118,6 +121,7 @@ pub(super) fn nothing_found(report: &Report) -> String {
 
 /// `explanations` of a report: the run can end (`complete`) with explanations unfinished.
 #[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Explanations {
     /// OD tests minimization ran for.
     pub explained: usize,
@@ -131,6 +135,7 @@ fn complete_when_absent() -> bool {
 
 /// One flaky test of a [`Report`]: the finding as detection reported it, and the files and
 /// command the plugin added for it.
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Deserialize)]
 pub struct ReportEntry {
     /// The finding.

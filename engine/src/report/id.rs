@@ -20,6 +20,7 @@ use crate::ENGINE_VERSION;
 
 /// Request of `id_report`.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdReportRequest {
     /// `groupId:artifactId` of the module.
     pub module: String,

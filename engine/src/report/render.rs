@@ -342,9 +342,7 @@ mod tests {
         let covered: Report = serde_json::from_value(serde_json::json!({
             "module": "g:a", "flaky": [], "strategy": "targeted", "rounds_run": 20,
             "rounds_planned": 20,
-            "coverage": {"pairs_run": 40, "pairs_possible": 90, "random_rounds": 20,
-                         "escape": [{"rate": 0.03, "chance": 0.54}],
-                         "text": "the baseline and 20 rounds ran 40 of the 90 <pairs>"}
+            "coverage": {"text": "the baseline and 20 rounds ran 40 of the 90 <pairs>"}
         }))
         .unwrap();
         let html = render(&covered).html;

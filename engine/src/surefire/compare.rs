@@ -16,6 +16,7 @@ use crate::model::testid::{container_of, is_invocation};
 
 /// One test's outcome, as given to [`compare_outcomes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TestOutcome {
     /// The test id.
     pub test: String,

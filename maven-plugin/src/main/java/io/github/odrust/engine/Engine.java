@@ -1,7 +1,5 @@
 package io.github.odrust.engine;
 
-import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -11,10 +9,6 @@ import com.google.gson.JsonParser;
  * docs/protocol.md. Obtain it from {@link EngineLoader#load}.
  */
 public final class Engine {
-    /** The JSON settings shared by everything odrust writes: nulls kept, no HTML escaping. */
-    public static final Gson GSON =
-            new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
-
     private final String version;
 
     Engine(String version) {
@@ -27,13 +21,13 @@ public final class Engine {
 
     /** Runs {@code op}; throws {@link EngineException} with the engine's code and message on error. */
     public JsonObject call(String op, Object request) {
-        JsonElement json = request instanceof JsonElement ? (JsonElement) request : GSON.toJsonTree(request);
-        String response = NativeEngine.call(op, GSON.toJson(json));
+        JsonElement json = request instanceof JsonElement ? (JsonElement) request : Json.WIRE.toJsonTree(request);
+        String response = NativeEngine.call(op, Json.WIRE.toJson(json));
         return JsonParser.parseString(response).getAsJsonObject();
     }
 
     /** Like {@link #call} but maps the response onto {@code type}. */
     public <T> T call(String op, Object request, Class<T> type) {
-        return GSON.fromJson(call(op, request), type);
+        return Json.WIRE.fromJson(call(op, request), type);
     }
 }

@@ -1,11 +1,12 @@
 package io.github.odrust.maven;
 
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.CompareRequest;
 import io.github.odrust.engine.protocol.Comparison;
 import io.github.odrust.engine.protocol.SurefireReports;
+import io.github.odrust.engine.protocol.SurefireRequest;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
@@ -53,23 +54,16 @@ public class FidelityMojo extends AbstractOdrustMojo {
         RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog())
                 .run(original, "the original order");
 
-        JsonObject readRequest = new JsonObject();
-        readRequest.addProperty("dir", reports.getAbsolutePath());
-        List<SurefireReports.ReportedTest> expected =
-                engine.call("read_surefire_reports", readRequest, SurefireReports.class).tests;
-        JsonArray actual = new JsonArray();
-        for (RunResult.TestResult r : run.results) {
-            JsonObject o = new JsonObject();
-            o.addProperty("test", r.test);
-            o.addProperty("outcome", r.outcome);
-            actual.add(o);
-        }
-        JsonObject compare = new JsonObject();
-        compare.add("expected", Engine.GSON.toJsonTree(expected));
-        compare.add("actual", actual);
+        List<SurefireReports.ReportedTest> expected = engine.call(
+                        "read_surefire_reports", new SurefireRequest(reports.getAbsolutePath()), SurefireReports.class)
+                .tests;
+        CompareRequest compare = new CompareRequest();
+        expected.forEach(t -> compare.expected.add(new CompareRequest.TestOutcome(t.test, t.outcome)));
+        List<CompareRequest.TestOutcome> actual = compare.actual;
+        run.results.forEach(r -> actual.add(new CompareRequest.TestOutcome(r.test, r.outcome)));
         // fidelity.json is the engine's comparison with the run's facts added.
         JsonObject verdict = engine.call("compare_outcomes", compare);
-        Comparison comparison = Engine.GSON.fromJson(verdict, Comparison.class);
+        Comparison comparison = Json.WIRE.fromJson(verdict, Comparison.class);
         verdict.addProperty("module", module.id());
         verdict.addProperty("surefire_reports", reports.getAbsolutePath());
         verdict.addProperty("surefire_tests", expected.size());
@@ -78,15 +72,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
         verdict.addProperty("surefire_isolates_classes", module.settings.isolatesClasses());
         Path file = out.resolve("fidelity.json");
         try {
-            Files.write(
-                    file,
-                    new GsonBuilder()
-                            .setPrettyPrinting()
-                            .disableHtmlEscaping()
-                            .serializeNulls()
-                            .create()
-                            .toJson(verdict)
-                            .getBytes(StandardCharsets.UTF_8));
+            Files.write(file, Json.PRETTY.toJson(verdict).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new MojoExecutionException("could not write " + file + ": " + e.getMessage(), e);
         }

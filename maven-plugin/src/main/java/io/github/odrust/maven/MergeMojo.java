@@ -1,10 +1,14 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.DetectRequest;
+import io.github.odrust.engine.protocol.ExperimentRecord;
+import io.github.odrust.engine.protocol.MergeRequest;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.KnownFlaky;
@@ -68,7 +72,7 @@ public class MergeMojo extends AbstractOdrustMojo {
             }
         }
         Engine engine = engine();
-        JsonArray shards = new JsonArray();
+        MergeRequest request = new MergeRequest();
         Map<Integer, Path> outOf = new HashMap<>();
         List<Path> bySource = new ArrayList<>();
         for (Path dir : dirs) {
@@ -76,11 +80,9 @@ public class MergeMojo extends AbstractOdrustMojo {
                 throw new MojoFailureException("odrust:merge would write its report into the shard directory " + dir
                         + ": give another -Dodrust.outputDirectory, or leave the shards out of target/odrust");
             }
-            shards.add(shard(dir, base));
+            request.shards.add(shard(dir, base));
             bySource.add(dir);
         }
-        JsonObject request = new JsonObject();
-        request.add("shards", shards);
         JsonObject merged = engine.call("detect_merge", request);
         for (JsonElement s : merged.getAsJsonArray("shards")) {
             JsonObject shard = s.getAsJsonObject();
@@ -116,7 +118,8 @@ public class MergeMojo extends AbstractOdrustMojo {
     }
 
     /** A shard's recorded run: run.json's config, suite.json, the history, the odrust version of its report. */
-    private static JsonObject shard(Path dir, Path base) throws MojoFailureException, MojoExecutionException {
+    private static MergeRequest.ShardRun shard(Path dir, Path base)
+            throws MojoFailureException, MojoExecutionException {
         Path run = dir.resolve("detect").resolve("run.json");
         Path history = dir.resolve("detect").resolve("experiments.jsonl");
         Path suite = dir.resolve("suite.json");
@@ -128,17 +131,17 @@ public class MergeMojo extends AbstractOdrustMojo {
             }
         }
         try {
-            JsonObject o = new JsonObject();
-            o.addProperty("source", display(base, dir));
+            MergeRequest.ShardRun o = new MergeRequest.ShardRun();
+            o.source = display(base, dir);
             JsonObject reportJson = JsonParser.parseString(read(report)).getAsJsonObject();
-            o.addProperty(
-                    "odrust_version",
-                    reportJson.has("odrust_version")
-                            ? reportJson.get("odrust_version").getAsString()
-                            : "unknown");
-            o.add("config", JsonParser.parseString(read(run)).getAsJsonObject().get("config"));
-            o.add("suite", JsonParser.parseString(read(suite)));
-            o.add("history", ExperimentLog.load(history).history());
+            o.odrustVersion = reportJson.has("odrust_version")
+                    ? reportJson.get("odrust_version").getAsString()
+                    : "unknown";
+            // run.json's config also holds what only the plugin reads (dependence_include).
+            o.config = Json.WIRE.fromJson(
+                    JsonParser.parseString(read(run)).getAsJsonObject().get("config"), DetectRequest.Config.class);
+            o.suite = Suite.of(JsonParser.parseString(read(suite)).getAsJsonObject());
+            ExperimentLog.load(history).history().forEach(r -> o.history.add(ExperimentRecord.of(r)));
             return o;
         } catch (IOException | RuntimeException e) {
             throw new MojoFailureException(

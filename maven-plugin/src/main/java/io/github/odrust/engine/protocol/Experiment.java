@@ -13,7 +13,7 @@ public final class Experiment {
      * minimization kind ({@code polluter-search}, {@code polluter-pair}, {@code cleaner},
      * {@code setter-search}, {@code setter-pair}).
      */
-    public String kind;
+    public ExperimentKind kind;
     /** The round (from 1) for {@code round}, the round being confirmed for {@code confirm-*}; null otherwise. */
     public Integer round;
     /** How the order was made ({@code original} or a strategy name); null for alone runs and minimization. */

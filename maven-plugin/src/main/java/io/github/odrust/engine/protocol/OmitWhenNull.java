@@ -11,7 +11,7 @@ import java.io.IOException;
 /**
  * For a field the engine leaves out when it has no value ({@code skip_serializing_if} on the Rust
  * side): written like any field, but left out when null even by a Gson that keeps nulls
- * ({@link io.github.odrust.engine.Engine#GSON}). Use as
+ * ({@link io.github.odrust.engine.Json#WIRE}). Use as
  * {@code @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)}.
  */
 public final class OmitWhenNull implements TypeAdapterFactory {

@@ -37,6 +37,9 @@ public final class Summary {
     /** Systematic strategies: what the whole schedule runs, and its predicted cost. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public PlanInfo plan;
+    /** The shard this run was ({@code -Dodrust.shard=K/N}); absent for a whole run. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Shard shard;
     /** Where the experiments' time went; absent when no experiment record has its time. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public TimeSpent time;
@@ -155,11 +158,22 @@ public final class Summary {
         /** Victim: single polluters whose search for cleaners did not finish (cut short or not started). */
         @SerializedName("cleaners_unfinished")
         public List<String> cleanersUnfinished = new ArrayList<>();
+        /** A merged report ({@code odrust:merge}): the shard whose experiments these are. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer shard;
 
         /** Victim or brittle: order-dependent and classified. */
         public boolean isOrderDependent() {
             return "victim".equals(kind) || "brittle".equals(kind);
         }
+    }
+
+    /** Rust: {@code detect::config::Shard}. */
+    public static final class Shard {
+        /** From 1. */
+        public int index;
+
+        public int count;
     }
 
     /** Rust: {@code detect::AloneRuns}. */

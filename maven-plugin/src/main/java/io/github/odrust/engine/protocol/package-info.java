@@ -1,5 +1,5 @@
 /**
- * The engine's responses as Java types, bound with {@link io.github.odrust.engine.Engine#GSON}
+ * The engine's responses as Java types, bound with {@link io.github.odrust.engine.Json#WIRE}
  * (docs/protocol.md, "Engine calls" and "Detection"). Each class mirrors one Rust type of the
  * engine, named in its javadoc, field for field and in the same order; {@code ProtocolTest} calls
  * the real engine and checks that every response serializes back to exactly what the engine sent,

@@ -1,6 +1,7 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
+import io.github.odrust.engine.protocol.DetectRequest;
 import io.github.odrust.engine.protocol.Vocabulary;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +144,29 @@ public final class DetectConfig {
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException(e.getMessage());
         }
+    }
+
+    /**
+     * The settings as the engine reads them ({@code config} of {@code detect_next}). Unlike
+     * {@link #toJson} (run.json) it leaves out {@code dependence_include}, which only the
+     * recording agent reads.
+     */
+    public DetectRequest.Config toRequest() {
+        DetectRequest.Config c = new DetectRequest.Config();
+        c.strategy = strategy;
+        c.rounds = rounds;
+        c.seed = seed;
+        c.baselineTries = baselineTries;
+        c.aloneRuns = aloneRuns;
+        c.stopRounds = stopRounds;
+        c.k = k;
+        c.minimize = minimize;
+        c.minimizeBudget = minimizeBudget;
+        c.costAware = costAware;
+        c.shard = shard;
+        c.dependenceFree = dependenceFree.isEmpty() ? null : new ArrayList<>(dependenceFree);
+        c.minimizeOnly = minimizeOnly.isEmpty() ? null : new ArrayList<>(minimizeOnly);
+        return c;
     }
 
     public JsonObject toJson() {

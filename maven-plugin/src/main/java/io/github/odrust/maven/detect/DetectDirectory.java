@@ -2,7 +2,7 @@ package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,7 +57,7 @@ public final class DetectDirectory {
      */
     public ExperimentLog history(DetectConfig config, JsonObject saved, JsonObject suite, Log log)
             throws MojoExecutionException, MojoFailureException {
-        String fingerprint = sha256(Engine.GSON.toJson(suite));
+        String fingerprint = sha256(Json.WIRE.toJson(suite));
         try {
             return saved != null ? resume(config, saved, fingerprint, log) : fresh(config, fingerprint, log);
         } catch (IOException e) {
@@ -71,7 +71,7 @@ public final class DetectDirectory {
         JsonObject run = new JsonObject();
         run.add("config", config.toJson());
         run.addProperty("suite_sha256", fingerprint);
-        Files.write(dir.resolve("run.json"), Engine.GSON.toJson(run).getBytes(StandardCharsets.UTF_8));
+        Files.write(dir.resolve("run.json"), Json.WIRE.toJson(run).getBytes(StandardCharsets.UTF_8));
         return ExperimentLog.create(dir.resolve("experiments.jsonl"));
     }
 

@@ -1,9 +1,10 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.odrust.engine.protocol.ExperimentKind;
+import io.github.odrust.engine.protocol.ExperimentRecord;
 import io.github.odrust.engine.protocol.Summary;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -24,12 +25,12 @@ public final class DetectInput {
     public final Path reportFile;
     public final Report report;
     /** The results of detect's first baseline run of the original order; empty when none is recorded. */
-    public final JsonArray baseline;
+    public final List<ExperimentRecord.TestResult> baseline;
 
     private String goal = "odrust:repair";
     private String verb = "repairs";
 
-    private DetectInput(Path reportFile, Report report, JsonArray baseline) {
+    private DetectInput(Path reportFile, Report report, List<ExperimentRecord.TestResult> baseline) {
         this.reportFile = reportFile;
         this.report = report;
         this.baseline = baseline;
@@ -132,24 +133,25 @@ public final class DetectInput {
         return i < 0 || i >= report.links.size() ? null : report.links.get(i).failingOrder;
     }
 
-    private static JsonArray baseline(Path history) {
+    private static List<ExperimentRecord.TestResult> baseline(Path history) {
         if (!Files.isRegularFile(history)) {
-            return new JsonArray();
+            return new ArrayList<>();
         }
         try (BufferedReader r = Files.newBufferedReader(history, StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (!line.contains("\"baseline\"")) {
                     continue;
                 }
-                JsonObject record = JsonParser.parseString(line).getAsJsonObject();
-                if ("baseline".equals(record.get("kind").getAsString()) && record.has("results")) {
-                    return record.getAsJsonArray("results");
+                JsonObject json = JsonParser.parseString(line).getAsJsonObject();
+                ExperimentRecord record = ExperimentRecord.of(json);
+                if (record.kind == ExperimentKind.BASELINE && json.has("results")) {
+                    return record.results;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return new JsonArray();
+            return new ArrayList<>();
         }
-        return new JsonArray();
+        return new ArrayList<>();
     }
 
     /** The ids of an order file (one per line; blank lines and # comments skipped). */

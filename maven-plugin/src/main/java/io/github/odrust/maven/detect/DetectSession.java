@@ -4,6 +4,10 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.EngineException;
+import io.github.odrust.engine.protocol.DetectEndRequest;
+import io.github.odrust.engine.protocol.DetectRequest;
+import io.github.odrust.engine.protocol.ExperimentRecord;
+import io.github.odrust.engine.protocol.Suite;
 import java.util.UUID;
 
 /**
@@ -59,18 +63,16 @@ final class DetectSession implements AutoCloseable {
     private JsonObject send(String op) {
         JsonArray all = history.history();
         int from = held <= all.size() ? held : 0;
-        JsonObject r = new JsonObject();
-        r.add("config", config.toJson());
+        DetectRequest r = new DetectRequest();
+        r.config = config.toRequest();
         if (from == 0) {
-            r.add("suite", suite);
+            r.suite = Suite.of(suite);
         }
-        JsonArray records = new JsonArray();
         for (int i = from; i < all.size(); i++) {
-            records.add(all.get(i));
+            r.history.add(ExperimentRecord.of(all.get(i)));
         }
-        r.add("history", records);
-        r.addProperty("session", id);
-        r.addProperty("history_from", from);
+        r.session = id;
+        r.historyFrom = from;
         JsonObject answer = engine.call(op, r);
         held = all.size();
         return answer;
@@ -80,15 +82,9 @@ final class DetectSession implements AutoCloseable {
     @Override
     public void close() {
         try {
-            engine.call("detect_end", endRequest());
+            engine.call("detect_end", new DetectEndRequest(id));
         } catch (EngineException e) {
             // an engine without the session has nothing to free
         }
-    }
-
-    private JsonObject endRequest() {
-        JsonObject r = new JsonObject();
-        r.addProperty("session", id);
-        return r;
     }
 }

@@ -1,8 +1,9 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.DetectRequest;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
@@ -96,10 +97,9 @@ public final class Detection {
 
         // The engine checks every setting (an unknown strategy, a bad k, ...) before anything on
         // disk changes: a typo never costs the previous run's evidence.
-        JsonObject check = new JsonObject();
-        check.add("config", config.toJson());
-        check.add("suite", suite);
-        check.add("history", new JsonArray());
+        DetectRequest check = new DetectRequest();
+        check.config = config.toRequest();
+        check.suite = Suite.of(suite);
         engine.call("detect_next", check);
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);

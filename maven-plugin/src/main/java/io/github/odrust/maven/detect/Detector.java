@@ -2,7 +2,10 @@ package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.ExperimentKind;
+import io.github.odrust.engine.protocol.ExperimentRecord;
 import io.github.odrust.engine.protocol.NextStep;
 import io.github.odrust.engine.protocol.PlanInfo;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
@@ -123,7 +126,7 @@ public final class Detector {
         if (isolation != null) {
             // A resumed run checks against the baseline it recorded.
             for (com.google.gson.JsonElement r : history.history()) {
-                if ("baseline".equals(r.getAsJsonObject().get("kind").getAsString())) {
+                if (ExperimentRecord.of(r).kind == ExperimentKind.BASELINE) {
                     isolation.resumed(r.getAsJsonObject());
                 }
             }
@@ -137,7 +140,7 @@ public final class Detector {
         // The engine's answer gives the progress so far and the batch of experiments to run next;
         // it is asked again after each experiment is recorded (progress) and after each batch.
         JsonObject next = session.next();
-        NextStep step = Engine.GSON.fromJson(next, NextStep.class);
+        NextStep step = Json.WIRE.fromJson(next, NextStep.class);
         Path recordOptions = null;
         boolean planShown = false;
         if (config.recordBaseline) {
@@ -165,7 +168,7 @@ public final class Detector {
                     }
                 } else if (!planShown
                         && step.experiment != null
-                        && "round".equals(step.experiment.kind)
+                        && step.experiment.kind == ExperimentKind.ROUND
                         && baselineMillis > 0) {
                     // Random strategies: the rounds cost about one baseline run each.
                     planShown = true;
@@ -186,7 +189,7 @@ public final class Detector {
                 }
                 if (budgetSpent(start)) {
                     next = session.next();
-                    step = Engine.GSON.fromJson(next, NextStep.class);
+                    step = Json.WIRE.fromJson(next, NextStep.class);
                 }
                 if (step.experiment == null) {
                     break;
@@ -200,7 +203,7 @@ public final class Detector {
                 }
                 List<Experiment> batch = new ArrayList<>();
                 for (JsonObject echo : echoes) {
-                    batch.add(Engine.GSON.fromJson(echo, Experiment.class));
+                    batch.add(Json.WIRE.fromJson(echo, Experiment.class));
                 }
                 // Up to `forks` experiments of the batch at once; their records are appended in
                 // the batch's order, whichever finishes first, so the plan never depends on timing.
@@ -216,7 +219,8 @@ public final class Detector {
                         int at = started++;
                         Experiment exp = batch.get(at);
                         Path orderFile = writeOrder(exp);
-                        Path recording = recordOptions != null && "baseline".equals(exp.kind) ? recordOptions : null;
+                        Path recording =
+                                recordOptions != null && exp.kind == ExperimentKind.BASELINE ? recordOptions : null;
                         boolean inShared = sharedFor(exp, jar);
                         running.submit(() -> runOne(at, exp, orderFile, jar, recording, inShared));
                         inFlight++;
@@ -242,7 +246,7 @@ public final class Detector {
                         if (isolation != null) {
                             isolation.ran(exp, a.result);
                         }
-                        if ("baseline".equals(exp.kind)) {
+                        if (exp.kind == ExperimentKind.BASELINE) {
                             baselineMillis = Math.max(baselineMillis, a.millis);
                             baselineTime = history.history()
                                     .get(history.size() - 1)
@@ -250,7 +254,7 @@ public final class Detector {
                                     .getAsJsonObject("time");
                         }
                         if (recordOptions != null
-                                && "baseline".equals(exp.kind)
+                                && exp.kind == ExperimentKind.BASELINE
                                 && !a.result.results.isEmpty()
                                 && a.result.results.stream().allMatch(t -> t.reads == null && t.writes == null)) {
                             log.warn(config.strategy
@@ -261,12 +265,12 @@ public final class Detector {
                                             .resolve("jvm-1.log") + "): "
                                     + config.withoutRecording);
                         }
-                        if ("round".equals(exp.kind)) {
+                        if (exp.kind == ExperimentKind.ROUND) {
                             roundMillis += a.millis;
                             roundsTimed++;
                         }
                         next = session.next();
-                        step = Engine.GSON.fromJson(next, NextStep.class);
+                        step = Json.WIRE.fromJson(next, NextStep.class);
                         boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
                         log.info(progressLine(
                                         exp,
@@ -287,7 +291,7 @@ public final class Detector {
                     budgetSpent(start);
                 }
                 next = session.next();
-                step = Engine.GSON.fromJson(next, NextStep.class);
+                step = Json.WIRE.fromJson(next, NextStep.class);
             }
         } finally {
             // A failure ends the run: the other forks' JVMs are killed (TestJvm kills a tree on interrupt).
@@ -349,7 +353,9 @@ public final class Detector {
 
     /** What still starts once the time budget is spent: the baseline and pending confirmations. */
     static boolean continuesAfterStop(Experiment exp) {
-        return "baseline".equals(exp.kind) || "confirm-fail".equals(exp.kind) || "confirm-pass".equals(exp.kind);
+        return exp.kind == ExperimentKind.BASELINE
+                || exp.kind == ExperimentKind.CONFIRM_FAIL
+                || exp.kind == ExperimentKind.CONFIRM_PASS;
     }
 
     /** One experiment that ran. */
@@ -427,7 +433,7 @@ public final class Detector {
      * fresh JVMs (docs/isolation.md).
      */
     private boolean sharedFor(Experiment exp, Path jar) throws IOException, MojoExecutionException {
-        if (isolation == null || !"round".equals(exp.kind)) {
+        if (isolation == null || exp.kind != ExperimentKind.ROUND) {
             return false;
         }
         // The check's JVMs are not odrust's own time (the records' odrust_ms); its orders are in
@@ -485,7 +491,7 @@ public final class Detector {
         r.remove("segments");
         r.add("results", result.resultsJson());
         if (!result.classStates.isEmpty()) {
-            r.add("class_state", Engine.GSON.toJsonTree(result.classStates));
+            r.add("class_state", Json.WIRE.toJsonTree(result.classStates));
         }
         r.addProperty("honoured", result.honoured);
         r.addProperty("millis", millis);
@@ -631,11 +637,11 @@ public final class Detector {
             long avgRoundMillis,
             boolean stopRounds,
             boolean sharded) {
-        String kind = exp.kind;
+        ExperimentKind kind = exp.kind;
         int done = progress.roundsDone;
         int total = progress.roundsTotal;
         StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "exp %-5d ", exp.id));
-        if ("round".equals(kind)) {
+        if (kind == ExperimentKind.ROUND) {
             int digits = String.valueOf(Math.max(total, 1)).length();
             // A shard's rounds are the plan's rounds K, K + N, ...: counted as this run's, numbered as the plan's.
             boolean shard = sharded && exp.round != null;

@@ -3,7 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -67,7 +67,7 @@ public final class ExperimentLog {
     }
 
     public void append(JsonObject record) throws IOException {
-        byte[] line = (Engine.GSON.toJson(record) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] line = (Json.WIRE.toJson(record) + "\n").getBytes(StandardCharsets.UTF_8);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ByteBuffer buf = ByteBuffer.wrap(line);
             while (buf.hasRemaining()) {

@@ -2,7 +2,7 @@ package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonObject;
 import com.google.gson.annotations.SerializedName;
-import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Summary;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +30,8 @@ public final class Report {
 
     /** Binds a report object (as {@link ReportWriter#report} makes it). */
     public static Report of(JsonObject json) {
-        Added added = Engine.GSON.fromJson(json, Added.class);
-        return new Report(json, Engine.GSON.fromJson(json, Summary.class), added.module, added.flaky);
+        Added added = Json.WIRE.fromJson(json, Added.class);
+        return new Report(json, Json.WIRE.fromJson(json, Summary.class), added.module, added.flaky);
     }
 
     /** What report.json adds to a flaky entry of the summary. */

@@ -1,10 +1,11 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.RenderRequest;
 import io.github.odrust.engine.protocol.Rendered;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -117,17 +118,8 @@ public final class ReportWriter {
 
     /** Writes report.json, report.html and surefire-reports/TEST-odrust.xml under {@code out}. */
     public static void write(JsonObject report, Engine engine, Path out) throws IOException {
-        atomicWrite(
-                out.resolve("report.json"),
-                new GsonBuilder()
-                        .setPrettyPrinting()
-                        .disableHtmlEscaping()
-                        .serializeNulls()
-                        .create()
-                        .toJson(report));
-        JsonObject request = new JsonObject();
-        request.add("report", report);
-        Rendered rendered = engine.call("render_report", request, Rendered.class);
+        atomicWrite(out.resolve("report.json"), Json.PRETTY.toJson(report));
+        Rendered rendered = engine.call("render_report", new RenderRequest(report), Rendered.class);
         atomicWrite(out.resolve("report.html"), rendered.html);
         atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.xml);
     }

@@ -1,10 +1,11 @@
 package io.github.odrust.maven.detect;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.ExperimentKind;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.SharedJvm;
@@ -70,14 +71,14 @@ final class SharedIsolation implements AutoCloseable {
     /** Takes note of an experiment that ran (in the history's order). */
     void ran(Experiment exp, RunResult result) {
         boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
-        if ("baseline".equals(exp.kind)) {
+        if (exp.kind == ExperimentKind.BASELINE) {
             baselineExperiment = exp;
             baseline = result;
             outcomes(result)
                     .forEach((t, o) -> baselineOutcomes
                             .computeIfAbsent(t, k -> new LinkedHashSet<>())
                             .add(o));
-        } else if ("round".equals(exp.kind) && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
+        } else if (exp.kind == ExperimentKind.ROUND && verdict == null && !inShared && rounds.size() < FRESH_ROUNDS) {
             rounds.add(exp);
             roundResults.add(result);
         }
@@ -88,7 +89,7 @@ final class SharedIsolation implements AutoCloseable {
      * original order's outcomes with.
      */
     void resumed(JsonObject baselineRecord) {
-        Experiment exp = Engine.GSON.fromJson(baselineRecord, Experiment.class);
+        Experiment exp = Json.WIRE.fromJson(baselineRecord, Experiment.class);
         RunResult result = new RunResult();
         for (com.google.gson.JsonElement e : baselineRecord.getAsJsonArray("results")) {
             JsonObject r = e.getAsJsonObject();
@@ -216,8 +217,8 @@ final class SharedIsolation implements AutoCloseable {
             JsonObject entry = new JsonObject();
             entry.addProperty("order", names.get(i));
             entry.addProperty("same", differences.isEmpty());
-            entry.add("differences", Engine.GSON.toJsonTree(differences));
-            entry.add("warnings", Engine.GSON.toJsonTree(shared.warnings));
+            entry.add("differences", Json.WIRE.toJsonTree(differences));
+            entry.add("warnings", Json.WIRE.toJsonTree(shared.warnings));
             checked.add(entry);
             if (!differences.isEmpty()) {
                 firstDifference = differences.get(0) + " (" + names.get(i) + ", order " + (i + 1) + " of the check)";
@@ -229,17 +230,10 @@ final class SharedIsolation implements AutoCloseable {
         }
         JsonObject file = new JsonObject();
         file.addProperty("used", firstDifference == null);
-        file.add("not_compared", Engine.GSON.toJsonTree(flaky()));
+        file.add("not_compared", Json.WIRE.toJsonTree(flaky()));
         file.add("checked", checked);
         Path path = out.resolve("detect").resolve("isolation-check.json");
-        ReportWriter.atomicWrite(
-                path,
-                new GsonBuilder()
-                        .setPrettyPrinting()
-                        .disableHtmlEscaping()
-                        .serializeNulls()
-                        .create()
-                        .toJson(file));
+        ReportWriter.atomicWrite(path, Json.PRETTY.toJson(file));
         if (firstDifference == null) {
             int skipped = flaky().size();
             log.info("isolation=classloader: " + String.join(", ", names)

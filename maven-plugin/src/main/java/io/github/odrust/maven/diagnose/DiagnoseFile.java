@@ -1,10 +1,10 @@
 package io.github.odrust.maven.diagnose;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.odrust.engine.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,13 +60,7 @@ final class DiagnoseFile {
 
     static void write(Path file, JsonObject o) throws MojoExecutionException {
         try {
-            io.github.odrust.maven.detect.ReportWriter.atomicWrite(
-                    file,
-                    new GsonBuilder()
-                                    .setPrettyPrinting()
-                                    .disableHtmlEscaping()
-                                    .create()
-                                    .toJson(o) + "\n");
+            io.github.odrust.maven.detect.ReportWriter.atomicWrite(file, Json.PRETTY_WITHOUT_NULLS.toJson(o) + "\n");
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + file + ": " + e.getMessage(), e);
         }

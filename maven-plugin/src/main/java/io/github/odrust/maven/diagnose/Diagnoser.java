@@ -1,11 +1,12 @@
 package io.github.odrust.maven.diagnose;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.agent.format.AgentOptions;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.DiagnoseRequest;
 import io.github.odrust.engine.protocol.DiagnoseStep;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
@@ -110,26 +111,21 @@ public final class Diagnoser {
 
     private JsonObject diagnose(Summary.FlakyTest target, String fingerprint, ExperimentLog history)
             throws MojoExecutionException {
-        JsonObject t = new JsonObject();
-        t.addProperty("test", target.test);
-        t.addProperty("kind", target.kind);
-        t.add("polluters", Engine.GSON.toJsonTree(target.polluters));
-        t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
-        t.addProperty("fingerprint", fingerprint);
-        JsonObject request = new JsonObject();
-        request.add("target", t);
-        if (settings.budget != null) {
-            request.addProperty("budget", settings.budget);
-        }
-        JsonArray mine = new JsonArray();
+        DiagnoseRequest request = new DiagnoseRequest();
+        request.target = new DiagnoseRequest.Target();
+        request.target.test = target.test;
+        request.target.kind = target.kind;
+        request.target.polluters = target.polluters;
+        request.target.stateSetters = target.stateSetters;
+        request.target.fingerprint = fingerprint;
+        request.budget = settings.budget;
         history.history().forEach(r -> {
             if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                mine.add(r);
+                request.history.add(r.getAsJsonObject());
             }
         });
-        request.add("history", mine);
         while (true) {
-            request.addProperty("next_id", history.size() + 1);
+            request.nextId = history.size() + 1;
             DiagnoseStep step = engine.call("diagnose_next", request, DiagnoseStep.class);
             if (step.isDone()) {
                 return step.outcome;
@@ -141,7 +137,7 @@ public final class Diagnoser {
                 throw new MojoExecutionException(
                         "could not record diagnose experiment " + step.experiment.id + ": " + e.getMessage(), e);
             }
-            mine.add(record);
+            request.history.add(record);
         }
     }
 
@@ -164,7 +160,7 @@ public final class Diagnoser {
         OrderRunner runner =
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "diagnose experiment " + e.id);
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));

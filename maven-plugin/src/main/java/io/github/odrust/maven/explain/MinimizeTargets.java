@@ -2,6 +2,9 @@ package io.github.odrust.maven.explain;
 
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.DetectRequest;
+import io.github.odrust.engine.protocol.ExperimentRecord;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
@@ -42,10 +45,10 @@ public final class MinimizeTargets {
         if (config.minimizeOnly.isEmpty()) {
             return;
         }
-        JsonObject request = new JsonObject();
-        request.add("config", config.toJson());
-        request.add("suite", suite);
-        request.add("history", history.history());
+        DetectRequest request = new DetectRequest();
+        request.config = config.toRequest();
+        request.suite = Suite.of(suite);
+        history.history().forEach(r -> request.history.add(ExperimentRecord.of(r)));
         List<String> od = new ArrayList<>();
         for (Summary.FlakyTest f : engine.call("detect_summary", request, Summary.class).flaky) {
             if (f.isOrderDependent()) {

@@ -4,6 +4,9 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.IdReportRequest;
+import io.github.odrust.engine.protocol.IdRequest;
 import io.github.odrust.engine.protocol.IdStep;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
@@ -51,13 +54,13 @@ public final class IdDetector {
         JsonObject toJson() {
             JsonObject o = new JsonObject();
             o.addProperty("seed", seed);
-            o.add("seeds", Engine.GSON.toJsonTree(seeds()));
+            o.add("seeds", Json.WIRE.toJsonTree(seeds()));
             o.addProperty("clean_runs", cleanRuns);
             if (budget != null) {
                 o.addProperty("budget", budget);
             }
             o.addProperty("filter", filter.any ? "any" : "project");
-            o.add("include", Engine.GSON.toJsonTree(filter.include));
+            o.add("include", Json.WIRE.toJsonTree(filter.include));
             return o;
         }
     }
@@ -102,15 +105,13 @@ public final class IdDetector {
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot read the module's classes: " + e.getMessage(), e);
         }
-        JsonObject request = new JsonObject();
-        request.add("tests", Engine.GSON.toJsonTree(tests));
-        request.add("seeds", Engine.GSON.toJsonTree(settings.seeds()));
-        request.addProperty("clean_runs", settings.cleanRuns);
-        if (settings.budget != null) {
-            request.addProperty("budget", settings.budget);
-        }
-        request.addProperty("fingerprint", fingerprint);
-        request.add("history", history.history());
+        IdRequest request = new IdRequest();
+        request.tests = tests;
+        request.seeds = settings.seeds();
+        request.cleanRuns = settings.cleanRuns;
+        request.budget = settings.budget;
+        request.fingerprint = fingerprint;
+        history.history().forEach(r -> request.history.add(r.getAsJsonObject()));
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
@@ -119,7 +120,7 @@ public final class IdDetector {
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
         JsonObject outcome;
         while (true) {
-            request.addProperty("next_id", history.size() + 1);
+            request.nextId = history.size() + 1;
             IdStep step = engine.call("id_next", request, IdStep.class);
             if (step.isDone()) {
                 outcome = step.outcome;
@@ -128,6 +129,7 @@ public final class IdDetector {
             JsonObject record = runExperiment(step.experiment, fingerprint);
             try {
                 history.append(record);
+                request.history.add(record);
             } catch (IOException e) {
                 throw new MojoExecutionException(
                         "could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
@@ -151,7 +153,7 @@ public final class IdDetector {
             ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
                     ? ExperimentLog.load(file)
                     : ExperimentLog.create(file);
-            ReportWriter.atomicWrite(dir.resolve("settings.json"), Engine.GSON.toJson(wanted) + "\n");
+            ReportWriter.atomicWrite(dir.resolve("settings.json"), Json.WIRE.toJson(wanted) + "\n");
             return history;
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot prepare " + dir + ": " + e.getMessage(), e);
@@ -194,7 +196,7 @@ public final class IdDetector {
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
@@ -235,13 +237,9 @@ public final class IdDetector {
         report.addProperty("engine", engine.version());
         report.add("settings", settings.toJson());
         report.add("outcome", outcome);
-        JsonObject request = new JsonObject();
-        request.addProperty("module", module.id());
-        request.add("outcome", outcome);
-        request.addProperty("reproduce_command", reproduceTemplate);
-        JsonObject rendered = engine.call("id_report", request, JsonObject.class);
+        JsonObject rendered = engine.call("id_report", new IdReportRequest(module.id(), outcome, reproduceTemplate));
         try {
-            ReportWriter.atomicWrite(dir.resolve("report.json"), Engine.GSON.toJson(report) + "\n");
+            ReportWriter.atomicWrite(dir.resolve("report.json"), Json.WIRE.toJson(report) + "\n");
             ReportWriter.atomicWrite(
                     dir.resolve("report.html"), rendered.get("html").getAsString());
             ReportWriter.atomicWrite(

@@ -1,11 +1,12 @@
 package io.github.odrust.maven.incremental;
 
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.SelectRequest;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.CodeDigest;
 import java.io.File;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
@@ -51,10 +53,10 @@ public final class Selection {
 
     /** The part of {@code suite} the change can affect. */
     public JsonObject narrow(JsonObject suite, String buildFingerprint) throws MojoExecutionException {
-        JsonObject request = new JsonObject();
-        JsonArray main = new JsonArray();
-        JsonArray test = new JsonArray();
-        JsonArray jars = new JsonArray();
+        SelectRequest request = new SelectRequest();
+        List<String> main = request.mainDirs;
+        List<String> test = request.testDirs;
+        List<String> jars = request.jars;
         File classes = module.settings.classesDirectory;
         File testClasses = module.settings.testClassesDirectory;
         for (File f : module.classpath) {
@@ -73,17 +75,13 @@ public final class Selection {
         if (main.isEmpty() && classes != null && classes.isDirectory()) {
             main.add(classes.getAbsolutePath());
         }
-        request.add("main_dirs", main);
-        request.add("test_dirs", test);
-        request.add("jars", jars);
-        JsonArray testClassNames = new JsonArray();
+        List<String> testClassNames = request.testClasses;
         for (JsonElement c : suite.getAsJsonArray("classes")) {
             testClassNames.add(c.getAsJsonObject().get("class").getAsString());
         }
-        request.add("test_classes", testClassNames);
-        request.add("state", readState());
-        request.addProperty("build_fingerprint", buildFingerprint);
-        request.addProperty("select_all", selectAll);
+        request.state = readState();
+        request.buildFingerprint = buildFingerprint;
+        request.selectAll = selectAll;
         response = engine.call("incremental_select", request);
         JsonObject selectionFile = response.deepCopy();
         selectionFile.remove("state");
@@ -274,15 +272,7 @@ public final class Selection {
     static void write(Path file, JsonObject o) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(
-                tmp,
-                (new GsonBuilder()
-                                        .setPrettyPrinting()
-                                        .disableHtmlEscaping()
-                                        .serializeNulls()
-                                        .create()
-                                        .toJson(o) + "\n")
-                        .getBytes(StandardCharsets.UTF_8));
+        Files.write(tmp, (Json.PRETTY.toJson(o) + "\n").getBytes(StandardCharsets.UTF_8));
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -1,9 +1,8 @@
 package io.github.odrust.maven.repair;
 
-import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.RepairStep;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,12 +18,7 @@ import java.util.List;
  */
 public final class RepairFile {
     public static final int SCHEMA_VERSION = 1;
-    private static final Gson JSON = new GsonBuilder()
-            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
-            .disableHtmlEscaping()
-            .serializeNulls()
-            .setPrettyPrinting()
-            .create();
+    private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
     public int schemaVersion = SCHEMA_VERSION;
     public String module;

@@ -3,6 +3,7 @@ package io.github.odrust.maven.run;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.agent.format.PlanFile;
+import io.github.odrust.engine.Json;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
@@ -145,12 +146,7 @@ public final class Discovery {
             Files.createDirectories(outputDirectory.resolve("orders"));
             Files.write(
                     outputDirectory.resolve("suite.json"),
-                    new com.google.gson.GsonBuilder()
-                            .setPrettyPrinting()
-                            .disableHtmlEscaping()
-                            .create()
-                            .toJson(suite)
-                            .getBytes(StandardCharsets.UTF_8));
+                    Json.PRETTY_WITHOUT_NULLS.toJson(suite).getBytes(StandardCharsets.UTF_8));
             Path original = outputDirectory.resolve("orders").resolve("original.txt");
             StringBuilder text =
                     new StringBuilder("# the original order: the order `mvn test` runs this module's tests\n");

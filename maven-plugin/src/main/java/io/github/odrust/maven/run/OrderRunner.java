@@ -4,8 +4,12 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.agent.format.PlanFile;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.CheckRunRequest;
+import io.github.odrust.engine.protocol.PlanOrderRequest;
 import io.github.odrust.engine.protocol.PlanOrderResponse;
 import io.github.odrust.engine.protocol.RunCheck;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.EventTail;
 import io.github.odrust.maven.fork.ManifestJar;
@@ -34,6 +38,9 @@ public final class OrderRunner {
     private final TestModule module;
     private final Engine engine;
     private final JsonObject suite;
+    /** The engine's part of {@link #suite}, once needed. */
+    private Suite wireSuite;
+
     private final Path dir;
     private final Log log;
     private Consumer<RunResult.TestResult> onTest = r -> {};
@@ -175,14 +182,11 @@ public final class OrderRunner {
             result.results.add(r);
             onTest.accept(r);
         }
-        JsonObject check = new JsonObject();
-        check.add("requested", Engine.GSON.toJsonTree(result.requested));
         List<String> ran = new ArrayList<>();
         result.results.stream().filter(r -> !"not-run".equals(r.outcome)).forEach(r -> ran.add(r.test));
-        check.add("ran", Engine.GSON.toJsonTree(ran));
-        RunCheck verdict = engine.call("check_run", check, RunCheck.class);
+        RunCheck verdict = engine.call("check_run", new CheckRunRequest(result.requested, ran), RunCheck.class);
         result.honoured = verdict.honoured;
-        result.firstDifference = Engine.GSON.toJsonTree(verdict.firstDifference);
+        result.firstDifference = Json.WIRE.toJsonTree(verdict.firstDifference);
         try {
             result.write(resultFile);
         } catch (IOException e) {
@@ -192,11 +196,10 @@ public final class OrderRunner {
     }
 
     private PlanOrderResponse plan(String orderText, String source) {
-        JsonObject request = new JsonObject();
-        request.add("suite", suite);
-        request.addProperty("order_text", orderText);
-        request.addProperty("source", source);
-        return engine.call("plan_order", request, PlanOrderResponse.class);
+        if (wireSuite == null) {
+            wireSuite = Suite.of(suite);
+        }
+        return engine.call("plan_order", new PlanOrderRequest(wireSuite, orderText, source), PlanOrderResponse.class);
     }
 
     /** Runs one JVM over the plan; returns how many entries of {@code remaining} it consumed. */

@@ -1,10 +1,9 @@
 package io.github.odrust.maven.run;
 
-import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.annotations.SerializedName;
+import io.github.odrust.engine.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,12 +22,7 @@ public final class RunResult {
     public static final int SCHEMA_VERSION = 1;
     public static final List<String> OUTCOMES =
             List.of("pass", "fail", "error", "skipped", "crash", "timeout", "exit", "not-run");
-    private static final Gson JSON = new GsonBuilder()
-            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
-            .disableHtmlEscaping()
-            .serializeNulls()
-            .setPrettyPrinting()
-            .create();
+    private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
     public int schemaVersion = SCHEMA_VERSION;
     public String module;

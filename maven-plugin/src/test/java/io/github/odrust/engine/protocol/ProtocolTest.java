@@ -3,6 +3,7 @@ package io.github.odrust.engine.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
@@ -10,7 +11,9 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.EngineException;
 import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.Json;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ReportWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java types of the engine's responses against the real engine (loaded over JNI, as in
  * EngineTest): every op the plugin calls, with a realistic request; each response is bound to its
- * type, serialized back with {@link Engine#GSON}, and must give exactly the JSON tree the engine
+ * type, serialized back with {@link io.github.odrust.engine.Json#WIRE}, and must give exactly the JSON tree the engine
  * sent. A field renamed, added or dropped on the Rust side fails here, not in a user's build.
  *
  * <p>Not covered: {@code flake_rate} (the plugin does not call it; its answer is the
@@ -41,10 +45,10 @@ class ProtocolTest {
 
     /** Binds {@code raw} to {@code type} and checks that nothing is lost or added on the way back. */
     private static <T> T roundTrip(JsonObject raw, Class<T> type) {
-        T typed = Engine.GSON.fromJson(raw, type);
+        T typed = Json.WIRE.fromJson(raw, type);
         assertEquals(
                 raw,
-                Engine.GSON.toJsonTree(typed),
+                Json.WIRE.toJsonTree(typed),
                 type.getSimpleName() + " does not mirror the engine's response " + raw);
         return typed;
     }
@@ -85,11 +89,9 @@ class ProtocolTest {
 
     @Test
     void planOrderWithReasonsAndWarnings() {
-        JsonObject req = new JsonObject();
-        req.add("suite", suite());
         // p.X is not reorderable (x2 before x1 cuts it), p.V#victim repeats, p.T.other is the dotted form.
-        req.addProperty("order_text", "p.X#x2\np.X#x1\np.V#victim\np.V#victim\np.T.other\n");
-        req.addProperty("source", "orders/x.txt");
+        PlanOrderRequest req = new PlanOrderRequest(
+                Suite.of(suite()), "p.X#x2\np.X#x1\np.V#victim\np.V#victim\np.T.other\n", "orders/x.txt");
         PlanOrderResponse plan = roundTrip(engine.call("plan_order", req), PlanOrderResponse.class);
         assertTrue(plan.segments.stream().anyMatch(s -> s.reason != null), "a segment with a reason");
         assertTrue(plan.segments.stream().anyMatch(s -> s.reason == null), "a segment without");
@@ -98,10 +100,10 @@ class ProtocolTest {
 
     @Test
     void checkRunHonouredAndNot() {
-        JsonObject req = json("{'requested':['p.A#a','p.A#b'],'ran':['p.A#a','p.A#b']}");
+        CheckRunRequest req = new CheckRunRequest(List.of("p.A#a", "p.A#b"), List.of("p.A#a", "p.A#b"));
         RunCheck ok = roundTrip(engine.call("check_run", req), RunCheck.class);
         assertTrue(ok.honoured);
-        req = json("{'requested':['p.A#a','p.A#b','p.A#c'],'ran':['p.A#b','p.A#x']}");
+        req = new CheckRunRequest(List.of("p.A#a", "p.A#b", "p.A#c"), List.of("p.A#b", "p.A#x"));
         RunCheck bad = roundTrip(engine.call("check_run", req), RunCheck.class);
         assertNotNull(bad.firstDifference);
         assertFalse(bad.missing.isEmpty());
@@ -120,18 +122,16 @@ class ProtocolTest {
                                 + "  <testcase classname=\"p.A\" name=\"d\" time=\"0\"><skipped message=\"off\"/></testcase>\n"
                                 + "</testsuite>\n")
                         .getBytes(StandardCharsets.UTF_8));
-        JsonObject req = new JsonObject();
-        req.addProperty("dir", dir.toString());
+        SurefireRequest req = new SurefireRequest(dir.toString());
         SurefireReports reports = roundTrip(engine.call("read_surefire_reports", req), SurefireReports.class);
         assertEquals(4, reports.tests.size());
 
-        JsonObject compare = new JsonObject();
-        compare.add("expected", Engine.GSON.toJsonTree(reports.tests));
-        compare.add(
-                "actual",
-                json("{'a':[{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
-                                + "{'test':'p.A#c','outcome':'error'},{'test':'p.A#e','outcome':'pass'}]}")
-                        .get("a"));
+        CompareRequest compare = new CompareRequest();
+        reports.tests.forEach(t -> compare.expected.add(new CompareRequest.TestOutcome(t.test, t.outcome)));
+        compare.actual.add(new CompareRequest.TestOutcome("p.A#a", "pass"));
+        compare.actual.add(new CompareRequest.TestOutcome("p.A#b", "pass"));
+        compare.actual.add(new CompareRequest.TestOutcome("p.A#c", "error"));
+        compare.actual.add(new CompareRequest.TestOutcome("p.A#e", "pass"));
         Comparison c = roundTrip(engine.call("compare_outcomes", compare), Comparison.class);
         assertFalse(c.same);
         assertFalse(c.differences.isEmpty());
@@ -158,9 +158,10 @@ class ProtocolTest {
 
         JsonObject report = ReportWriter.report(
                 d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
-        JsonObject req = new JsonObject();
-        req.add("report", report);
-        Rendered rendered = roundTrip(engine.call("render_report", req), Rendered.class);
+        // What odrust:merge and odrust:diagnose add to report.json is in it too.
+        report.add("shards", new JsonArray());
+        report.getAsJsonArray("flaky").get(0).getAsJsonObject().add("polluted_state", null);
+        Rendered rendered = roundTrip(engine.call("render_report", new RenderRequest(report)), Rendered.class);
         assertTrue(rendered.html.contains("p.V#victim") && rendered.xml.contains("victim"));
     }
 
@@ -211,7 +212,7 @@ class ProtocolTest {
         DetectConfig config = DetectConfig.resolve(
                 new DetectConfig.Given(), null, 0, engine.call("vocabulary", new JsonObject(), Vocabulary.class));
         config.strategy = strategy;
-        config.recordBaseline = "targeted".equals(strategy) || "dependence-aware".equals(strategy);
+        config.recordBaseline = Strategy.TARGETED.is(strategy) || Strategy.DEPENDENCE_AWARE.is(strategy);
         config.rounds = rounds;
         config.seed = 42;
         config.baselineTries = 2;
@@ -223,12 +224,13 @@ class ProtocolTest {
         return summary.flaky.stream()
                 .filter(f -> f.test.equals(test))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError(test + " not found in " + Engine.GSON.toJson(summary)));
+                .orElseThrow(() -> new AssertionError(test + " not found in " + Json.WIRE.toJson(summary)));
     }
 
     /** What a detection run saw: the summary as sent, the first plan, the phases it went through. */
     private static final class Detection {
         JsonObject summary;
+        JsonArray history;
         PlanInfo plan;
         TargetedInfo targeted;
         List<String> phases = new ArrayList<>();
@@ -239,10 +241,10 @@ class ProtocolTest {
         Detection d = new Detection();
         JsonArray history = new JsonArray();
         for (int step = 0; step < 2000; step++) {
-            JsonObject request = new JsonObject();
-            request.add("config", config.toJson());
-            request.add("suite", suite());
-            request.add("history", history);
+            DetectRequest request = new DetectRequest();
+            request.config = config.toRequest();
+            request.suite = Suite.of(suite());
+            history.forEach(r -> request.history.add(ExperimentRecord.of(r)));
             JsonObject raw = engine.call("detect_next", request);
             NextStep next = roundTrip(raw, NextStep.class);
             if (d.plan == null && next.plan != null) {
@@ -256,11 +258,13 @@ class ProtocolTest {
             }
             if (next.experiment == null) {
                 d.summary = engine.call("detect_summary", request);
+                d.history = history;
                 return d;
             }
             JsonObject result = raw.getAsJsonObject("experiment").deepCopy();
-            result.add("results", run(next.experiment.order, record && "baseline".equals(next.experiment.kind)));
-            if (record && "baseline".equals(next.experiment.kind)) {
+            boolean baseline = next.experiment.kind == ExperimentKind.BASELINE;
+            result.add("results", run(next.experiment.order, record && baseline));
+            if (record && baseline) {
                 result.add(
                         "class_state",
                         json("{'a':[{'class':'p.P','reads':[],'writes':['p.G#STATE']}]}")
@@ -323,8 +327,8 @@ class ProtocolTest {
             r.addProperty("time_ms", 10 + test.length());
             // p.X#x1 stays unrecorded: a dependence-aware plan counts it.
             if (record && !"p.X#x1".equals(test)) {
-                r.add("reads", Engine.GSON.toJsonTree(reads));
-                r.add("writes", Engine.GSON.toJsonTree(writes));
+                r.add("reads", Json.WIRE.toJsonTree(reads));
+                r.add("writes", Json.WIRE.toJsonTree(writes));
             }
             results.add(r);
         }
@@ -333,24 +337,41 @@ class ProtocolTest {
 
     @Test
     void aFieldTheEngineLeavesOutStaysOutAndANullItSendsStaysNull() {
-        JsonElement plan = Engine.GSON.toJsonTree(new PlanInfo());
+        JsonElement plan = Json.WIRE.toJsonTree(new PlanInfo());
         assertFalse(plan.getAsJsonObject().has("tuscan"), plan.toString());
-        JsonElement failing = Engine.GSON.toJsonTree(new Summary.FailingTest());
+        JsonElement failing = Json.WIRE.toJsonTree(new Summary.FailingTest());
         assertTrue(failing.getAsJsonObject().get("message").isJsonNull(), failing.toString());
     }
 
     @Test
     void repairNextRunsThenVerifiesThenPatches() {
-        JsonObject request = json(
-                "{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
-                        + "'cleaners':{'p.P#p':['p.C#c']},'original_order':['p.V#v','p.P#p'],"
-                        + "'baseline':[{'test':'p.V#v','outcome':'pass'},{'test':'p.P#p','outcome':'pass'}],"
-                        + "'sources':[{'test':'p.C#c','statements':1,'placements':['setup','test']}],'fingerprint':'f'},'history':[]}");
+        RepairRequest request = new RepairRequest();
+        RepairRequest.Target target = new RepairRequest.Target();
+        target.test = "p.V#v";
+        target.kind = "victim";
+        target.polluters = List.of(List.of("p.P#p"));
+        target.cleaners = java.util.Map.of("p.P#p", List.of("p.C#c"));
+        target.stateSetters = List.of();
+        target.explanationComplete = true;
+        target.failingOrder = List.of("p.P#p", "p.V#v");
+        target.originalOrder = List.of("p.V#v", "p.P#p");
+        target.baseline = List.of(result("p.V#v", "pass"), result("p.P#p", "pass"));
+        RepairRequest.FixSource source = new RepairRequest.FixSource();
+        source.test = "p.C#c";
+        source.statements = 1;
+        source.placements = List.of("setup", "test");
+        source.unusable = null;
+        source.origin = "test";
+        target.sources = List.of(source);
+        target.fingerprint = "f";
+        request.target = target;
+        request.nextId = 1;
+        request.budget = 50;
         RepairStep first = roundTrip(engine.call("repair_next", request), RepairStep.class);
         assertEquals("run", first.step);
         assertEquals("unpatched", first.experiment.check);
         assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
-        JsonArray history = new JsonArray();
+        List<JsonObject> history = request.history;
         String[][] runs = {
             {"unpatched", "fail", "p.P#p,p.V#v"},
             {"failing-order", "pass", "p.P#p,p.V#v"},
@@ -367,7 +388,7 @@ class ProtocolTest {
             rec.addProperty("placement", patched ? "setup" : null);
             rec.add("statements", patched ? json("{'a':[0]}").get("a") : new JsonArray());
             rec.addProperty("check", r[0]);
-            rec.add("order", Engine.GSON.toJsonTree(List.of(r[2].split(","))));
+            rec.add("order", Json.WIRE.toJsonTree(List.of(r[2].split(","))));
             rec.addProperty("fingerprint", "f");
             JsonArray results = new JsonArray();
             for (String t : r[2].split(",")) {
@@ -376,7 +397,7 @@ class ProtocolTest {
             rec.add("results", results);
             history.add(rec);
         }
-        request.add("history", history);
+        request.nextId = history.size() + 1;
         RepairStep done = roundTrip(engine.call("repair_next", request), RepairStep.class);
         assertTrue(done.isDone());
         assertEquals("patched", done.outcome.status);
@@ -390,15 +411,22 @@ class ProtocolTest {
 
     @Test
     void diagnoseNextAsksForTheFailingCaptureFirstAndAnUnexplainedVictimIsAVerdict() {
-        JsonObject request = json("{'target':{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],"
-                + "'fingerprint':'f'},'history':[],'next_id':3}");
+        DiagnoseRequest request = new DiagnoseRequest();
+        request.target = new DiagnoseRequest.Target();
+        request.target.test = "p.V#v";
+        request.target.kind = "victim";
+        request.target.polluters = List.of(List.of("p.P#p"));
+        request.target.stateSetters = List.of();
+        request.target.fingerprint = "f";
+        request.nextId = 3;
+        request.budget = 20;
         DiagnoseStep first = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
         assertEquals("run", first.step);
         assertEquals(3, first.experiment.id);
         assertEquals("capture-failing", first.experiment.kind);
         assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
         assertEquals(1, first.experiment.occurrence);
-        request.getAsJsonObject("target").add("polluters", new JsonArray());
+        request.target.polluters = List.of();
         DiagnoseStep done = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
         assertTrue(done.isDone());
         assertEquals("unexplained", done.outcome.get("status").getAsString());
@@ -406,8 +434,13 @@ class ProtocolTest {
 
     @Test
     void idNextPlansTheCleanRunFirstAndIdReportRendersAnOutcome() {
-        JsonObject request = json("{'tests':['p.A#a','p.B#b'],'seeds':[5,6],'clean_runs':1,'fingerprint':'f',"
-                + "'history':[],'next_id':1}");
+        IdRequest request = new IdRequest();
+        request.tests = List.of("p.A#a", "p.B#b");
+        request.seeds = List.of(5L, 6L);
+        request.cleanRuns = 1;
+        request.budget = 100;
+        request.fingerprint = "f";
+        request.nextId = 1;
         IdStep first = roundTrip(engine.call("id_next", request), IdStep.class);
         assertEquals("run", first.step);
         assertEquals(1, first.experiment.id);
@@ -415,7 +448,7 @@ class ProtocolTest {
         assertEquals(List.of("p.A#a", "p.B#b"), first.experiment.order);
         assertEquals(null, first.experiment.seed);
         assertEquals(0, first.experiment.only.size());
-        JsonArray history = new JsonArray();
+        List<JsonObject> history = request.history;
         for (int id = 1; id <= 3; id++) {
             JsonObject record =
                     json("{'id':" + id + ",'kind':'" + (id == 1 ? "clean" : "shuffled") + "','order':['p.A#a','p.B#b'],"
@@ -426,17 +459,187 @@ class ProtocolTest {
             }
             history.add(record);
         }
-        request.add("history", history);
-        request.addProperty("next_id", 4);
+        request.nextId = 4;
         IdStep done = roundTrip(engine.call("id_next", request), IdStep.class);
         assertTrue(done.isDone());
         assertEquals(0, done.outcome.getAsJsonArray("tests").size(), "nothing failed under a seed: no ID test");
-        JsonObject report = new JsonObject();
-        report.addProperty("module", "g:a");
-        report.add("outcome", done.outcome);
-        report.addProperty("reproduce_command", "mvn odrust:run-order -Dodrust.order={test} -Dodrust.id.seed={seed}");
+        IdReportRequest report = new IdReportRequest(
+                "g:a", done.outcome, "mvn odrust:run-order -Dodrust.order={test} -Dodrust.id.seed={seed}");
         JsonObject rendered = engine.call("id_report", report);
         assertTrue(rendered.get("html").getAsString().contains("g:a"), rendered.toString());
         assertTrue(rendered.get("xml").getAsString().contains("<testsuite"), rendered.toString());
+    }
+
+    private static ExperimentRecord.TestResult result(String test, String outcome) {
+        ExperimentRecord.TestResult r = new ExperimentRecord.TestResult();
+        r.test = test;
+        r.outcome = outcome;
+        return r;
+    }
+
+    /** Every setting the plugin can send, each set (dependence_include too: it must not cross). */
+    private static DetectConfig everySetting() {
+        DetectConfig config = config("targeted", 3);
+        config.stopRounds = true;
+        config.k = 2;
+        config.minimize = true;
+        config.minimizeBudget = 10;
+        config.costAware = false; // a shard's plan must not depend on its own baseline
+        config.shard = "1/2";
+        config.dependenceFree = List.of("p.Log#*");
+        config.dependenceInclude = List.of("p.*");
+        config.minimizeOnly = List.of("p.V#victim");
+        return config;
+    }
+
+    /** A record with every field the plugin writes. */
+    private static ExperimentRecord everyField() {
+        ExperimentRecord r = new ExperimentRecord();
+        r.id = 1;
+        r.kind = ExperimentKind.BASELINE;
+        r.round = null;
+        r.strategy = Strategy.ORIGINAL;
+        // the baseline: the original order
+        r.order = new ArrayList<>();
+        Suite.of(suite()).classes.forEach(c -> r.order.addAll(c.tests));
+        r.targets = List.of();
+        for (String test : r.order) {
+            boolean fails = test.equals("p.X#x2");
+            ExperimentRecord.TestResult t = result(test, fails ? "fail" : "pass");
+            t.message = fails ? "expected:<true> but was:<false>" : null;
+            t.timeMs = 12L;
+            t.reads = List.of("p.G#FLAG");
+            t.writes = List.of();
+            r.results.add(t);
+        }
+        r.honoured = true;
+        r.millis = 900L;
+        ExperimentRecord.ClassState state = new ExperimentRecord.ClassState();
+        state.className = "p.S";
+        state.writes = List.of("p.G#FLAG");
+        r.classState = List.of(state);
+        r.time = new ExperimentRecord.ExperimentTime();
+        r.time.jvmMs = 800;
+        r.time.bootMs = 100L;
+        r.time.setupMs = 500L;
+        r.time.testsMs = 150L;
+        r.time.exitMs = 50L;
+        r.time.odrustMs = 100L;
+        r.isolation = "classloader";
+        return r;
+    }
+
+    @Test
+    void aDetectRequestWithEverySettingInASessionIsAccepted() {
+        DetectConfig config = everySetting();
+        DetectRequest request = new DetectRequest();
+        request.config = config.toRequest();
+        assertFalse(Json.WIRE.toJsonTree(request.config).getAsJsonObject().has("dependence_include"));
+        request.suite = Suite.of(suite());
+        request.history.add(everyField());
+        request.session = "protocol-test-" + System.nanoTime();
+        request.historyFrom = 0;
+        roundTrip(engine.call("detect_next", request), NextStep.class);
+        // The session continued: no suite, the records after those it holds.
+        request.suite = null;
+        request.history = List.of();
+        request.historyFrom = 1;
+        roundTrip(engine.call("detect_summary", request), Summary.class);
+        engine.call("detect_end", new DetectEndRequest(request.session));
+    }
+
+    @Test
+    void aKeyTheEngineDoesNotKnowIsABadRequest() {
+        DetectRequest request = new DetectRequest();
+        request.config = config("random-class", 2).toRequest();
+        request.suite = Suite.of(suite());
+        JsonObject json = Json.WIRE.toJsonTree(request).getAsJsonObject();
+        json.getAsJsonObject("config").add("dependence_include", new JsonArray());
+        EngineException e = assertThrows(EngineException.class, () -> engine.call("detect_next", json));
+        assertEquals("bad-request", e.getCode());
+        assertTrue(e.getMessage().contains("dependence_include"), e.getMessage());
+        // and the suite as discovered, with the agent's note, is not what the engine reads
+        JsonObject discovered = suite();
+        discovered.getAsJsonArray("classes").get(0).getAsJsonObject().add("note", null);
+        JsonObject raw = Json.WIRE
+                .toJsonTree(new PlanOrderRequest(null, "p.S#setter", "x"))
+                .getAsJsonObject();
+        raw.add("suite", discovered);
+        assertEquals(
+                "bad-request",
+                assertThrows(EngineException.class, () -> engine.call("plan_order", raw))
+                        .getCode());
+        assertEquals(
+                1,
+                engine.call("plan_order", new PlanOrderRequest(Suite.of(discovered), "p.S#setter", "x"))
+                        .getAsJsonArray("order")
+                        .size());
+    }
+
+    @Test
+    void aMergeOfShardsWithEverySettingIsAccepted() {
+        MergeRequest request = new MergeRequest();
+        for (int k = 1; k <= 2; k++) {
+            DetectConfig shard = config("random-class", 2);
+            shard.minimize = false;
+            shard.shard = k + "/2";
+            Detection d = detect(shard, false);
+            // run.json's config as the plugin saves it, read back as a shard's
+            JsonObject saved = shard.toJson();
+            saved.add("dependence_include", new JsonArray());
+            MergeRequest.ShardRun run = new MergeRequest.ShardRun();
+            run.source = "shard-" + k;
+            run.odrustVersion = "0.1.0";
+            run.config = Json.WIRE.fromJson(saved, DetectRequest.Config.class);
+            run.suite = Suite.of(suite());
+            d.history.forEach(r -> run.history.add(ExperimentRecord.of(r)));
+            request.shards.add(run);
+        }
+        JsonObject merged = engine.call("detect_merge", request);
+        assertEquals(2, merged.getAsJsonArray("shards").size(), merged.toString());
+    }
+
+    @Test
+    void resetMethodsAndIncrementalSelectAreAccepted(@TempDir Path dir) throws Exception {
+        Path main = Files.createDirectories(dir.resolve("classes"));
+        Path test = Files.createDirectories(dir.resolve("test-classes"));
+        ResetRequest reset = new ResetRequest();
+        reset.classDirs = List.of(main.toString(), test.toString());
+        reset.field = new ResetRequest.FieldId("p.G", "STATE");
+        reset.innerFields = List.of("count");
+        reset.testClass = "p.V";
+        assertNotNull(engine.call("reset_methods", reset).getAsJsonArray("candidates"));
+
+        SelectRequest select = new SelectRequest();
+        select.mainDirs = List.of(main.toString());
+        select.testDirs = List.of(test.toString());
+        select.jars = List.of();
+        select.testClasses = List.of("p.V");
+        select.state = null;
+        select.buildFingerprint = "b";
+        select.selectAll = true;
+        JsonObject first = engine.call("incremental_select", select);
+        select.state = first.get("state");
+        select.selectAll = false;
+        assertNotNull(engine.call("incremental_select", select));
+    }
+
+    @Test
+    void theJavaEnumsAreTheEnginesVocabulary() {
+        Vocabulary v = engine.call("vocabulary", new JsonObject(), Vocabulary.class);
+        assertEquals(
+                v.experimentKinds,
+                java.util.Arrays.stream(ExperimentKind.values())
+                        .map(String::valueOf)
+                        .collect(Collectors.toList()));
+        assertEquals(
+                v.strategies,
+                java.util.Arrays.stream(Strategy.values()).map(String::valueOf).collect(Collectors.toList()));
+        for (ExperimentKind k : ExperimentKind.values()) {
+            assertEquals(Json.WIRE.toJsonTree(k).getAsString(), k.toString());
+        }
+        for (Strategy st : Strategy.values()) {
+            assertEquals(Json.WIRE.toJsonTree(st).getAsString(), st.toString());
+        }
     }
 }

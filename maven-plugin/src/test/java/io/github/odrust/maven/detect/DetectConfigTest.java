@@ -145,7 +145,7 @@ class DetectConfigTest {
                 "plan: dependence-aware: 3 orders, 8 test executions, 4 pairs to cover, predicted 1.9 s (0.6 s per JVM"
                         + " start + test times, from the baseline); tuscan would run 16 orders, 126 test executions, 110 pairs,"
                         + " predicted 10.9 s",
-                Detector.planLine(io.github.odrust.engine.Engine.GSON.fromJson(
+                Detector.planLine(io.github.odrust.engine.Json.WIRE.fromJson(
                         plan, io.github.odrust.engine.protocol.PlanInfo.class)));
     }
 }

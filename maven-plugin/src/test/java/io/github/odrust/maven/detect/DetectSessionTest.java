@@ -9,6 +9,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.EngineLoader;
+import io.github.odrust.engine.protocol.DetectEndRequest;
+import io.github.odrust.engine.protocol.DetectRequest;
+import io.github.odrust.engine.protocol.ExperimentRecord;
+import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.engine.protocol.Vocabulary;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -34,10 +38,10 @@ class DetectSessionTest {
         int forgotten = 0;
         try (DetectSession session = new DetectSession(engine, suite, config, history)) {
             for (int step = 0; step < 500; step++) {
-                JsonObject whole = new JsonObject();
-                whole.add("config", config.toJson());
-                whole.add("suite", suite);
-                whole.add("history", history.history());
+                DetectRequest whole = new DetectRequest();
+                whole.config = config.toRequest();
+                whole.suite = Suite.of(suite);
+                history.history().forEach(r -> whole.history.add(ExperimentRecord.of(r)));
                 JsonObject next = session.next();
                 assertEquals(engine.call("detect_next", whole), next, "after " + history.size() + " experiments");
                 assertEquals(engine.call("detect_summary", whole), session.summary());
@@ -63,9 +67,9 @@ class DetectSessionTest {
                 history.append(record);
                 if (step % 5 == 4) {
                     // The engine no longer holds it (another process, evicted): the next call resends all.
-                    JsonObject end = new JsonObject();
-                    end.addProperty("session", session.id());
-                    assertTrue(engine.call("detect_end", end).get("ended").getAsBoolean());
+                    assertTrue(engine.call("detect_end", new DetectEndRequest(session.id()))
+                            .get("ended")
+                            .getAsBoolean());
                     forgotten++;
                 }
             }

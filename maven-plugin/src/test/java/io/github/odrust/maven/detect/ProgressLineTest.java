@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.ExperimentKind;
 import io.github.odrust.engine.protocol.NextStep;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,10 @@ class ProgressLineTest {
     private static String line(int id, String kind, Integer round, String target) {
         Experiment e = new Experiment();
         e.id = id;
-        e.kind = kind;
+        e.kind = java.util.Arrays.stream(ExperimentKind.values())
+                .filter(k -> k.toString().equals(kind))
+                .findFirst()
+                .orElseThrow();
         e.round = round;
         e.strategy = round == null ? null : "reverse-passing";
         e.targets = target == null ? List.of() : List.of(target);
@@ -46,7 +50,7 @@ class ProgressLineTest {
     void aShardCountsItsOwnRoundsAndNamesThePlansNumber() {
         Experiment e = new Experiment();
         e.id = 5;
-        e.kind = "round";
+        e.kind = ExperimentKind.ROUND;
         e.round = 13;
         e.strategy = "tuscan";
         NextStep.Progress p = new NextStep.Progress();

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectDirectory;
@@ -486,7 +487,7 @@ public final class IdRepairer {
         file.add("repairs", a);
         Path f = dir.resolve("id-repair.json");
         try {
-            ReportWriter.atomicWrite(f, Engine.GSON.toJson(file) + "\n");
+            ReportWriter.atomicWrite(f, Json.WIRE.toJson(file) + "\n");
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + f + ": " + e.getMessage(), e);
         }

@@ -3,6 +3,7 @@ package io.github.odrust.maven.repair.od;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.RepairStep;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.ExperimentLog;
@@ -99,7 +100,7 @@ final class Candidates {
             boolean victim,
             ExperimentLog history)
             throws MojoExecutionException {
-        JsonObject record = Engine.GSON.toJsonTree(e).getAsJsonObject();
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
         Path classes = null;
         String candidateText = null;
@@ -183,7 +184,7 @@ final class Candidates {
 
     /** An earlier record (of any test) that ran candidate {@code key} in {@code order}, or null. */
     private static JsonObject earlier(ExperimentLog history, String key, List<String> order) {
-        JsonArray wanted = Engine.GSON.toJsonTree(order).getAsJsonArray();
+        JsonArray wanted = Json.WIRE.toJsonTree(order).getAsJsonArray();
         for (com.google.gson.JsonElement el : history.history()) {
             JsonObject r = el.getAsJsonObject();
             if (r.has("candidate")

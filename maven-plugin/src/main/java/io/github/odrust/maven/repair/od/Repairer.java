@@ -1,8 +1,8 @@
 package io.github.odrust.maven.repair.od;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.RepairRequest;
 import io.github.odrust.engine.protocol.RepairStep;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
@@ -157,23 +157,19 @@ public final class Repairer {
             entry.pollutedState = RepairFile.pollutedState(resets.diagnosis);
             entry.resetCandidates = resets.statements;
         }
-        JsonObject request = new JsonObject();
-        request.add("target", targetJson(target, input, original, fixes, fingerprint(file, fixes)));
-        if (settings.budget != null) {
-            request.addProperty("budget", settings.budget);
-        }
-        String fingerprint =
-                request.getAsJsonObject("target").get("fingerprint").getAsString();
+        RepairRequest request = new RepairRequest();
+        request.target = target(target, input, original, fixes, fingerprint(file, fixes));
+        request.budget = settings.budget;
+        String fingerprint = request.target.fingerprint;
         // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
-        JsonArray mine = new JsonArray();
+        List<JsonObject> mine = request.history;
         history.history().forEach(r -> {
             if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                mine.add(r);
+                mine.add(r.getAsJsonObject());
             }
         });
-        request.add("history", mine);
         while (true) {
-            request.addProperty("next_id", history.size() + 1);
+            request.nextId = history.size() + 1;
             RepairStep step = engine.call("repair_next", request, RepairStep.class);
             if (step.isDone()) {
                 RepairFile.Entry done = finish(entry, step.outcome, fixes, victim);
@@ -207,44 +203,37 @@ public final class Repairer {
         return tests;
     }
 
-    private JsonObject targetJson(
+    private RepairRequest.Target target(
             Summary.FlakyTest target,
             DetectInput input,
             List<String> original,
             Map<String, FixCode> fixes,
             String fingerprint) {
-        JsonObject t = new JsonObject();
-        t.addProperty("test", target.test);
-        t.addProperty("kind", target.kind);
-        t.add("polluters", Engine.GSON.toJsonTree(target.polluters));
-        t.add("cleaners", Engine.GSON.toJsonTree(target.cleaners));
-        t.add("state_setters", Engine.GSON.toJsonTree(target.stateSetters));
-        t.addProperty("explanation_complete", target.minimizeComplete);
+        RepairRequest.Target t = new RepairRequest.Target();
+        t.test = target.test;
+        t.kind = target.kind;
+        t.polluters = target.polluters;
+        t.cleaners = target.cleaners;
+        t.stateSetters = target.stateSetters;
+        t.explanationComplete = target.minimizeComplete;
         String failing = input.failingOrderFile(target);
-        t.add(
-                "failing_order",
-                Engine.GSON.toJsonTree(
-                        failing == null ? List.of() : DetectInput.readOrder(settings.basedir.resolve(failing))));
-        t.add("original_order", Engine.GSON.toJsonTree(original));
-        t.add("baseline", input.baseline);
-        JsonArray sourcesJson = new JsonArray();
+        t.failingOrder = failing == null ? List.of() : DetectInput.readOrder(settings.basedir.resolve(failing));
+        t.originalOrder = original;
+        t.baseline = input.baseline;
         for (FixCode fix : fixes.values()) {
-            JsonObject s = new JsonObject();
-            s.addProperty("test", fix.test);
-            s.addProperty("statements", fix.statements.size());
-            JsonArray placements = new JsonArray();
-            placements.add("setup");
+            RepairRequest.FixSource s = new RepairRequest.FixSource();
+            s.test = fix.test;
+            s.statements = fix.statements.size();
+            s.placements.add("setup");
             if ("victim".equals(target.kind)) {
-                placements.add("polluter-teardown");
+                s.placements.add("polluter-teardown");
             }
-            placements.add("test");
-            s.add("placements", placements);
-            s.addProperty("unusable", fix.unusable);
-            s.addProperty("origin", ResetSources.isReset(fix.test) ? "reset-method" : "test");
-            sourcesJson.add(s);
+            s.placements.add("test");
+            s.unusable = fix.unusable;
+            s.origin = ResetSources.isReset(fix.test) ? "reset-method" : "test";
+            t.sources.add(s);
         }
-        t.add("sources", sourcesJson);
-        t.addProperty("fingerprint", fingerprint);
+        t.fingerprint = fingerprint;
         return t;
     }
 

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.protocol.ResetRequest;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.DetectInput;
@@ -86,7 +87,7 @@ final class ResetSources {
                     + r.diagnosis.get("reason").getAsString() + ")";
             return r;
         }
-        JsonArray dirs = new JsonArray();
+        List<String> dirs = new ArrayList<>();
         for (File f : module.classpath) {
             if (f.isDirectory() && !f.equals(module.agentJar)) {
                 dirs.add(f.getAbsolutePath());
@@ -101,14 +102,11 @@ final class ResetSources {
                     + f.get("passing").getAsString() + " when the test passes)";
             described.add(values);
             int dot = display.lastIndexOf('.');
-            JsonObject request = new JsonObject();
-            request.add("class_dirs", dirs);
-            JsonObject field = new JsonObject();
-            field.addProperty("class", display.substring(0, dot));
-            field.addProperty("name", display.substring(dot + 1));
-            request.add("field", field);
-            request.add("inner_fields", Engine.GSON.toJsonTree(innerFields(display, f.getAsJsonArray("differences"))));
-            request.addProperty("test_class", targetClass);
+            ResetRequest request = new ResetRequest();
+            request.classDirs = dirs;
+            request.field = new ResetRequest.FieldId(display.substring(0, dot), display.substring(dot + 1));
+            request.innerFields = innerFields(display, f.getAsJsonArray("differences"));
+            request.testClass = targetClass;
             JsonObject response = engine.call("reset_methods", request);
             int before = all.size();
             for (JsonElement c : response.getAsJsonArray("candidates")) {

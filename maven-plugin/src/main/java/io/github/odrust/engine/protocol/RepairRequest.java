@@ -1,0 +1,66 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.JsonObject;
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.annotations.SerializedName;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Request of {@code repair_next} (Rust: {@code repair::RepairRequest}; docs/repair.md). */
+public final class RepairRequest {
+    public Target target;
+    /**
+     * This test's repair records ({@code repair/experiments.jsonl}). Rust {@code repair::RepairRecord}
+     * flattens the experiment into the record, so serde cannot refuse unknown fields there; they
+     * stay JSON as the file has them.
+     */
+    public List<JsonObject> history = new ArrayList<>();
+
+    @SerializedName("next_id")
+    public Integer nextId;
+    /** Experiments to spend at most; the engine's default when null. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Integer budget;
+
+    /** Rust: {@code repair::RepairTarget}. */
+    public static final class Target {
+        public String test;
+        /** {@code victim} or {@code brittle}. */
+        public String kind;
+
+        public List<List<String>> polluters = new ArrayList<>();
+        public Map<String, List<String>> cleaners = new LinkedHashMap<>();
+
+        @SerializedName("state_setters")
+        public List<List<String>> stateSetters = new ArrayList<>();
+
+        @SerializedName("explanation_complete")
+        public boolean explanationComplete;
+
+        @SerializedName("failing_order")
+        public List<String> failingOrder = new ArrayList<>();
+
+        @SerializedName("original_order")
+        public List<String> originalOrder = new ArrayList<>();
+        /** Detection's first baseline run of the original order. */
+        public List<ExperimentRecord.TestResult> baseline = new ArrayList<>();
+
+        public List<FixSource> sources = new ArrayList<>();
+        public String fingerprint;
+    }
+
+    /** Rust: {@code repair::FixSource}. */
+    public static final class FixSource {
+        public String test;
+        /** How many statements it has. */
+        public int statements;
+        /** {@code setup}, {@code polluter-teardown}, {@code test}. */
+        public List<String> placements = new ArrayList<>();
+        /** Why it cannot be used, or null. */
+        public String unusable;
+        /** {@code test} or {@code reset-method}. */
+        public String origin;
+    }
+}

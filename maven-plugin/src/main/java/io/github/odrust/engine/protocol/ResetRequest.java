@@ -1,0 +1,33 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.annotations.SerializedName;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Request of {@code reset_methods} (Rust: {@code repair::ResetRequest}; docs/repair.md). */
+public final class ResetRequest {
+    /** The module's class directories. */
+    @SerializedName("class_dirs")
+    public List<String> classDirs = new ArrayList<>();
+
+    public FieldId field;
+    /** Fields inside it that differ (the diff's paths). */
+    @SerializedName("inner_fields")
+    public List<String> innerFields = new ArrayList<>();
+    /** The test class the reset would be called from. */
+    @SerializedName("test_class")
+    public String testClass;
+
+    /** Rust: {@code repair::FieldId}. */
+    public static final class FieldId {
+        @SerializedName("class")
+        public String className;
+
+        public String name;
+
+        public FieldId(String className, String name) {
+            this.className = className;
+            this.name = name;
+        }
+    }
+}
