@@ -23,7 +23,7 @@ use crate::model::order::{parse_order_text, resolve, segment, Segment};
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::repair::{self, RepairRequest, ResetRequest};
-use crate::report::{self, IdReportRequest, Report};
+use crate::report::{self, IdReportRequest, ReportRequest};
 use crate::run::check::check_run;
 use crate::surefire::compare::{compare_outcomes, TestOutcome};
 use crate::surefire::reports::read_reports;
@@ -45,7 +45,7 @@ pub const OPS: &[&str] = &[
     "detect_summary",
     "detect_end",
     "detect_merge",
-    "render_report",
+    "report",
     "flake_rate",
     "repair_next",
     "reset_methods",
@@ -104,9 +104,9 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
             let request: detect::merge::MergeRequest = parse(op, request_json)?;
             respond(&detect::merge::merge(request)?)
         }
-        "render_report" => {
-            let request: RenderRequest = parse(op, request_json)?;
-            respond(&report::render(&request.report))
+        "report" => {
+            let request: ReportRequest = parse(op, request_json)?;
+            respond(&report::file::answer(request)?)
         }
         "flake_rate" => {
             let request: FlakeRateRequest = parse(op, request_json)?;
@@ -184,6 +184,8 @@ pub struct Vocabulary {
     pub detect_defaults: DetectDefaults,
     /// What `repair_next` spends per flaky test when the request gives no budget.
     pub repair_budget_per_test: u32,
+    /// The version of `report.json`'s schema (`report`).
+    pub report_schema_version: u32,
 }
 
 /// The defaults of a detection's settings.
@@ -236,6 +238,7 @@ impl Vocabulary {
                     .collect(),
             },
             repair_budget_per_test: repair::DEFAULT_REPAIR_BUDGET,
+            report_schema_version: report::REPORT_SCHEMA_VERSION,
         }
     }
 }
@@ -378,13 +381,6 @@ struct EndRequest {
 struct EndResponse {
     /// Whether the session was kept until now.
     ended: bool,
-}
-
-/// Request of `render_report`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RenderRequest {
-    report: Report,
 }
 
 fn parse<T: DeserializeOwned>(op: &str, json: &str) -> Result<T, EngineError> {

@@ -353,17 +353,81 @@ fn detect_ops_through_protocol() {
 }
 
 #[test]
-fn render_report_op() {
-    let rendered = ok(
-        "render_report",
-        json!({"report": {"schema_version": 1, "module": "com.acme:cart", "seed": 1,
-                          "flaky": [{"test": "p.V#v", "kind": "victim", "evidence": "e <x>",
-                                     "reproduce": "mvn odrust:run"}]}}),
+fn report_op_builds_report_json_and_renders_it() {
+    // A real detection's summary: a victim with its polluter, explained.
+    let suite = victim_suite();
+    let (_, summary) = detect_all(
+        &minimizing(Strategy::ReversePassing, 7),
+        &suite,
+        &victim_executor,
     );
-    let html = rendered["html"].as_str().unwrap();
-    let xml = rendered["xml"].as_str().unwrap();
-    assert!(html.contains("e &lt;x&gt;"), "{html}");
-    assert!(xml.contains(r#"type="odrust.victim""#), "{xml}");
+    assert!(!summary.flaky.is_empty(), "{summary:?}");
+    let mut request = json!({"build": {
+        "summary": summary, "module": "com.acme:cart", "odrust_version": "0.1.0",
+        "complete": true, "reproduce_goal": "odrust:reproduce",
+        "orders": {"0": "target/odrust/orders"}}});
+    let texts = ok("report", request.clone());
+    let json = texts["json"].as_str().unwrap();
+    let report: Value = serde_json::from_str(json).unwrap();
+    // The plugin's facts first, then the summary's fields in its order, then the explanations.
+    assert!(json.starts_with("{\n  \"schema_version\": 1,\n  \"module\": \"com.acme:cart\",\n  \"odrust_version\": \"0.1.0\",\n  \"complete\": true,\n  \"seed\": 7,"), "{json}");
+    assert!(
+        json.find("\"explanations\"").unwrap() > json.find("\"flaky\"").unwrap(),
+        "{json}"
+    );
+    let victim = &report["flaky"][0];
+    let failing = victim["failing_experiment"].as_u64().unwrap();
+    assert_eq!(
+        victim["failing_order"],
+        json!(format!("target/odrust/orders/exp-{failing}.txt"))
+    );
+    assert_eq!(
+        victim["reproduce"],
+        json!(format!(
+            "mvn odrust:reproduce -Dodrust.order=target/odrust/orders/exp-{failing}.txt"
+        ))
+    );
+    assert!(victim.get("polluted_state").is_none(), "{victim}");
+    assert_eq!(report["explanations"]["explained"], json!(1), "{report}");
+    assert!(report.get("shards").is_none(), "{report}");
+    assert!(texts["html"].as_str().unwrap().contains("<!doctype html>"));
+    assert!(texts["xml"]
+        .as_str()
+        .unwrap()
+        .contains(r#"type="odrust.victim""#));
+
+    // Written again as it is, the file is the same text.
+    let again = ok("report", json!({"report": report}));
+    assert_eq!(again["json"], texts["json"]);
+    // A shard's flaky tests point at that shard's order files.
+    request["build"]["orders"] =
+        json!({"0": "target/odrust/orders", "2": "../s2/target/odrust/orders"});
+    request["build"]["summary"]["flaky"][0]["shard"] = json!(2);
+    let sharded: Value =
+        serde_json::from_str(ok("report", request)["json"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        sharded["flaky"][0]["failing_order"],
+        json!(format!("../s2/target/odrust/orders/exp-{failing}.txt"))
+    );
+
+    // Bad requests are refused, naming the problem.
+    let (code, message) = err("report", json!({}));
+    assert_eq!(code, "bad-request");
+    assert!(
+        message.contains("exactly one of `build` and `report`"),
+        "{message}"
+    );
+    let mut old = report.clone();
+    old["schema_version"] = json!(2);
+    let (code, message) = err("report", json!({"report": old}));
+    assert_eq!(code, "bad-request");
+    assert!(message.contains("schema_version 2"), "{message}");
+    let (code, _) = err(
+        "report",
+        json!({"build": {"summary": summary, "module": "m", "odrust_version": "v",
+        "complete": true, "reproduce_goal": "g", "orders": {}, "colour": "red"}}),
+    );
+    assert_eq!(code, "bad-request");
 }
 
 #[test]

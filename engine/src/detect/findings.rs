@@ -180,9 +180,10 @@ fn complete_when_absent() -> bool {
     true
 }
 
-/// Response of `detect_summary`.
+/// Response of `detect_summary`. `F` is what a flaky test is: the finding itself here, and in
+/// report.json the finding with its order files and command (`report::ReportEntry`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
+pub struct Summary<F = FlakyTest> {
     /// The configured seed.
     pub seed: u64,
     /// The configured strategy.
@@ -202,7 +203,7 @@ pub struct Summary {
     /// Tests that failed in every baseline run and were not found flaky in a round, by id.
     pub failing: Vec<FailingTest>,
     /// Flaky tests, by id.
-    pub flaky: Vec<FlakyTest>,
+    pub flaky: Vec<F>,
     /// Things the user should know about the run.
     pub notes: Vec<String>,
     /// Systematic strategies: the consecutive ordered pairs the rounds that ran covered, of those

@@ -1,19 +1,18 @@
-//! The report object `render_report` reads (`report.json`: the detection summary with the
-//! plugin's additions per flaky test), and the sentences made of it that both the HTML page and
+//! The renderer's view of `report.json` ([`super::file::ReportFile`] is the file itself: this
+//! view reads what the pages show and ignores the rest), and the sentences made of it that both the HTML page and
 //! the XML report use: what each flaky test depends on, its flake rate, the header line, the
 //! line when nothing was found.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::text::{counted, percent};
 use crate::detect::{FailingTest, FlakyTest};
 use crate::diagnose::{DiagnoseOutcome, DiagnoseStatus};
 use crate::model::kind::OdRole;
 
-/// The report object of `render_report` (fields the renderer does not use are ignored; all but
-/// `module` and `flaky` may be absent).
+/// What the renderer reads of a report (fields it does not use are ignored; all but `module` and
+/// `flaky` may be absent).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Report {
     /// The version of the report schema.
     #[serde(default)]
@@ -68,7 +67,6 @@ pub struct Report {
 
 /// `coverage` of a report: its sentence ([`crate::detect::coverage::Coverage`] has the numbers).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ReportCoverage {
     /// One plain paragraph.
     pub text: String,
@@ -76,7 +74,6 @@ pub struct ReportCoverage {
 
 /// `pairs` of a report.
 #[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Pairs {
     /// Pairs run adjacent in some round.
     pub covered: u64,
@@ -120,7 +117,7 @@ pub(super) fn nothing_found(report: &Report) -> String {
 }
 
 /// `explanations` of a report: the run can end (`complete`) with explanations unfinished.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Explanations {
     /// OD tests minimization ran for.
@@ -136,7 +133,7 @@ fn complete_when_absent() -> bool {
 /// One flaky test of a [`Report`]: the finding as detection reported it, and the files and
 /// command the plugin added for it.
 // Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReportEntry {
     /// The finding.
     #[serde(flatten)]
@@ -151,7 +148,7 @@ pub struct ReportEntry {
     #[serde(default)]
     pub reproduce: Option<String>,
     /// What `odrust:diagnose` found: the static state it depends on.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub polluted_state: Option<DiagnoseOutcome>,
 }
 

@@ -5,7 +5,9 @@
 //! [`crate::model`]. Every capability that reports findings (repair, diagnose, incremental, ID
 //! tests) renders here.
 //!
-//! - [`document`]: the report document (`report.json`) and the sentences made of it.
+//! - [`file`]: `report.json` itself ([`ReportFile`], its schema version) and the `report` op:
+//!   built from a summary, or written again, with its HTML and XML in the same answer.
+//! - [`document`]: the renderer's view of a report and the sentences made of it.
 //! - `text`: percentages, counted nouns, HTML and XML escaping, Surefire `<testcase>`s.
 //! - `html`: the HTML page of a detection report.
 //! - [`render`](mod@render): a detection report's HTML and XML forms.
@@ -13,11 +15,13 @@
 //!   [`crate::idtests::IdOutcome`].
 
 pub mod document;
+pub mod file;
 mod html;
 pub mod id;
 pub mod render;
 mod text;
 
 pub use document::{Report, ReportEntry};
+pub use file::{ReportFile, ReportRequest, ReportTexts, REPORT_SCHEMA_VERSION};
 pub use id::{render_id, IdRendered, IdReportRequest};
 pub use render::{render, Rendered};

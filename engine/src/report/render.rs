@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::document::Report;
 use super::text::{testcase, xml_text};
 
-/// Response of `render_report`.
+/// The two renderings of a report (`report` answers them with the JSON).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Rendered {
     /// The HTML page.

@@ -94,18 +94,17 @@ public class MergeMojo extends AbstractOdrustMojo {
             }
         }
         boolean complete = merged.get("complete").getAsBoolean();
-        JsonObject json = ReportWriter.report(
-                merged.getAsJsonObject("summary"),
-                project.getGroupId() + ":" + project.getArtifactId(),
-                base,
-                n -> outOf.getOrDefault(n, out),
-                invocation("reproduce"),
-                complete,
-                engine.version());
-        json.add("shards", merged.getAsJsonArray("shards"));
-        Report report = Report.of(json);
+        ReportWriter.Context context = new ReportWriter.Context(
+                        project.getGroupId() + ":" + project.getArtifactId(),
+                        base,
+                        out,
+                        invocation("reproduce"),
+                        engine.version())
+                .shards(merged.getAsJsonArray("shards"));
+        outOf.forEach(context::shard);
+        Report report;
         try {
-            ReportWriter.write(json, engine, out);
+            report = Report.of(ReportWriter.write(engine, merged.getAsJsonObject("summary"), context, complete, out));
         } catch (IOException e) {
             throw new MojoExecutionException(
                     "odrust:merge could not write its report under " + out + ": " + e.getMessage(), e);

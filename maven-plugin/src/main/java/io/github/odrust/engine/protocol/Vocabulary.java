@@ -33,6 +33,9 @@ public final class Vocabulary {
 
     @SerializedName("detect_defaults")
     public DetectDefaults detectDefaults;
+    /** The version of report.json's schema the engine writes. */
+    @SerializedName("report_schema_version")
+    public int reportSchemaVersion;
     /** Experiments {@code odrust:repair} spends per flaky test when no budget is given. */
     @SerializedName("repair_budget_per_test")
     public int repairBudgetPerTest;

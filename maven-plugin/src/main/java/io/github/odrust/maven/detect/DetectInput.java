@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.protocol.ExperimentKind;
 import io.github.odrust.engine.protocol.ExperimentRecord;
+import io.github.odrust.engine.protocol.ReportRequest;
 import io.github.odrust.engine.protocol.Summary;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -61,9 +62,9 @@ public final class DetectInput {
                     + "); run `mvn odrust:detect` again" + " to write it anew.");
         }
         int schema = json.has("schema_version") ? json.get("schema_version").getAsInt() : -1;
-        if (schema != ReportWriter.SCHEMA_VERSION) {
+        if (schema != ReportRequest.SCHEMA_VERSION) {
             throw new MojoFailureException(file + " has schema_version " + schema + "; this odrust reads "
-                    + ReportWriter.SCHEMA_VERSION + ". Run `mvn odrust:detect` again with this odrust.");
+                    + ReportRequest.SCHEMA_VERSION + ". Run `mvn odrust:detect` again with this odrust.");
         }
         JsonElement version = json.get("odrust_version");
         String made = version == null || version.isJsonNull() ? null : version.getAsString();

@@ -122,18 +122,14 @@ public final class Detection {
 
         Report report;
         try {
+            ReportWriter.Context context =
+                    new ReportWriter.Context(module.id(), basedir, out, reproduceGoal, engine.version());
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
                     .forks(forks, isolate)
                     .classloaderIsolation(classloader)
-                    .reportingWith((partial, complete) -> ReportWriter.write(
-                            ReportWriter.report(
-                                    partial, module.id(), basedir, out, reproduceGoal, complete, engine.version()),
-                            engine,
-                            out))
+                    .reportingWith((partial, complete) -> ReportWriter.write(engine, partial, context, complete, out))
                     .run();
-            report = Report.of(
-                    ReportWriter.report(summary, module.id(), basedir, out, reproduceGoal, true, engine.version()));
-            ReportWriter.write(report.json, engine, out);
+            report = Report.of(ReportWriter.write(engine, summary, context, true, out));
         } catch (IOException e) {
             throw new MojoExecutionException(
                     "odrust detect could not write its results under " + out + ": " + e.getMessage(), e);

@@ -1,127 +1,99 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
-import io.github.odrust.engine.Json;
-import io.github.odrust.engine.protocol.RenderRequest;
-import io.github.odrust.engine.protocol.Rendered;
+import io.github.odrust.engine.protocol.ReportRequest;
+import io.github.odrust.engine.protocol.ReportTexts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Turns the engine's detection summary into {@code report.json} (schema in docs/detect.md), and
- * writes the HTML report and the Surefire-style XML the engine renders from it.
+ * Writes {@code report.json} (schema in docs/detect.md), the HTML report and the Surefire-style XML:
+ * the engine builds report.json from the detection's summary and renders the other two in the
+ * same call ({@code report}); the engine owns the report's schema and version.
  */
 public final class ReportWriter {
-    public static final int SCHEMA_VERSION = 1;
-
     private ReportWriter() {}
 
+    /** What a report is built from, besides the summary. */
+    public static final class Context {
+        final String module;
+        final Path basedir;
+        final Map<Integer, Path> outs = new TreeMap<>();
+        final String reproduceGoal;
+        final String odrustVersion;
+        JsonArray shards;
+
+        /**
+         * @param out this run's output directory, whose {@code orders/} hold its experiments' order files
+         * @param reproduceGoal how to invoke odrust's reproduce goal on this project, e.g. {@code odrust:reproduce}
+         * @param odrustVersion the engine's version, which made the report (odrust:repair refuses a report of another)
+         */
+        public Context(String module, Path basedir, Path out, String reproduceGoal, String odrustVersion) {
+            this.module = module;
+            this.basedir = basedir;
+            this.outs.put(0, out);
+            this.reproduceGoal = reproduceGoal;
+            this.odrustVersion = odrustVersion;
+        }
+
+        /** odrust:merge: the output directory of shard {@code index}'s run. */
+        public Context shard(int index, Path out) {
+            outs.put(index, out);
+            return this;
+        }
+
+        /** odrust:merge: the shards as {@code detect_merge} answered them. */
+        public Context shards(JsonArray shards) {
+            this.shards = shards;
+            return this;
+        }
+    }
+
     /**
-     * @param reproduceGoal how to invoke odrust's reproduce goal on this project, e.g. {@code odrust:reproduce}
+     * Builds report.json from {@code summary} and writes it, report.html and
+     * surefire-reports/TEST-odrust.xml under {@code out}; returns report.json's object.
+     *
      * @param complete false for a report written while the run goes on (or left by one that was killed)
-     * @param odrustVersion the engine's version, which made the report (odrust:repair refuses a report of another)
      */
-    public static JsonObject report(
-            JsonObject summary,
-            String module,
-            Path basedir,
-            Path out,
-            String reproduceGoal,
-            boolean complete,
-            String odrustVersion) {
-        return report(summary, module, basedir, shard -> out, reproduceGoal, complete, odrustVersion);
+    public static JsonObject write(Engine engine, JsonObject summary, Context context, boolean complete, Path out)
+            throws IOException {
+        ReportRequest.Build build = new ReportRequest.Build();
+        build.summary = summary;
+        build.module = context.module;
+        build.odrustVersion = context.odrustVersion;
+        build.complete = complete;
+        build.reproduceGoal = context.reproduceGoal;
+        context.outs.forEach((index, dir) -> build.orders.put(index, ordersDir(context.basedir, dir)));
+        build.shards = context.shards;
+        return write(engine, ReportRequest.build(build), out);
     }
 
-    /**
-     * A report whose flaky tests may come from several runs: {@code outOf} gives the output
-     * directory of the run of shard {@code n} (0 for an entry without {@code shard}), whose
-     * {@code orders/} hold its experiments' order files (odrust:merge).
-     */
-    public static JsonObject report(
-            JsonObject summary,
-            String module,
-            Path basedir,
-            java.util.function.IntFunction<Path> outOf,
-            String reproduceGoal,
-            boolean complete,
-            String odrustVersion) {
-        JsonObject report = new JsonObject();
-        report.addProperty("schema_version", SCHEMA_VERSION);
-        report.addProperty("module", module);
-        report.addProperty("odrust_version", odrustVersion);
-        report.addProperty("complete", complete);
-        for (Map.Entry<String, JsonElement> e : summary.entrySet()) {
-            report.add(e.getKey(), e.getValue().deepCopy());
-        }
-        report.add("explanations", explanations(report.getAsJsonArray("flaky")));
-        for (JsonElement f : report.getAsJsonArray("flaky")) {
-            JsonObject entry = f.getAsJsonObject();
-            Path out = outOf.apply(
-                    entry.has("shard") && !entry.get("shard").isJsonNull()
-                            ? entry.get("shard").getAsInt()
-                            : 0);
-            String failing = orderPath(basedir, out, entry.get("failing_experiment"));
-            entry.addProperty("failing_order", failing);
-            entry.addProperty("passing_order", orderPath(basedir, out, entry.get("passing_experiment")));
-            entry.addProperty(
-                    "reproduce", failing == null ? null : "mvn " + reproduceGoal + " -Dodrust.order=" + failing);
-        }
-        return report;
+    /** Writes {@code report} (report.json's object, e.g. with a diagnosis added) again, with its HTML and XML. */
+    public static JsonObject rewrite(Engine engine, JsonObject report, Path out) throws IOException {
+        return write(engine, ReportRequest.rewrite(report), out);
     }
 
-    /**
-     * How many OD tests were explained (minimization ran for them) and how many of those
-     * explanations finished: {@code complete} says the run ended, not that every explanation did.
-     */
-    static JsonObject explanations(JsonArray flaky) {
-        int explained = 0;
-        int finished = 0;
-        for (JsonElement f : flaky) {
-            JsonObject entry = f.getAsJsonObject();
-            String kind = entry.has("kind") ? entry.get("kind").getAsString() : "";
-            if (!kind.equals("victim") && !kind.equals("brittle")) {
-                continue;
-            }
-            boolean done = entry.has("minimize_complete")
-                    && entry.get("minimize_complete").getAsBoolean();
-            int spent = entry.has("minimize_experiments")
-                    ? entry.get("minimize_experiments").getAsInt()
-                    : 0;
-            if (spent > 0 || done) {
-                explained++;
-                finished += done ? 1 : 0;
-            }
-        }
-        JsonObject counts = new JsonObject();
-        counts.addProperty("explained", explained);
-        counts.addProperty("complete", finished);
-        return counts;
+    private static JsonObject write(Engine engine, ReportRequest request, Path out) throws IOException {
+        ReportTexts texts = engine.call("report", request, ReportTexts.class);
+        atomicWrite(out.resolve("report.json"), texts.json);
+        atomicWrite(out.resolve("report.html"), texts.html);
+        atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), texts.xml);
+        return JsonParser.parseString(texts.json).getAsJsonObject();
     }
 
-    private static String orderPath(Path basedir, Path out, JsonElement experiment) {
-        if (experiment == null || experiment.isJsonNull()) {
-            return null;
-        }
-        Path file = out.resolve("orders")
-                .resolve("exp-" + experiment.getAsInt() + ".txt")
-                .toAbsolutePath();
+    /** {@code out/orders} as the user sees it: relative to the module's directory when inside it, {@code /}-separated. */
+    static String ordersDir(Path basedir, Path out) {
+        Path dir = out.resolve("orders").toAbsolutePath();
         Path base = basedir.toAbsolutePath();
-        return (file.startsWith(base) ? base.relativize(file) : file).toString().replace('\\', '/');
-    }
-
-    /** Writes report.json, report.html and surefire-reports/TEST-odrust.xml under {@code out}. */
-    public static void write(JsonObject report, Engine engine, Path out) throws IOException {
-        atomicWrite(out.resolve("report.json"), Json.PRETTY.toJson(report));
-        Rendered rendered = engine.call("render_report", new RenderRequest(report), Rendered.class);
-        atomicWrite(out.resolve("report.html"), rendered.html);
-        atomicWrite(out.resolve("surefire-reports").resolve("TEST-odrust.xml"), rendered.xml);
+        return (dir.startsWith(base) ? base.relativize(dir) : dir).toString().replace('\\', '/');
     }
 
     /** Writes {@code text} to a temporary file beside {@code file}, then moves it over {@code file}. */

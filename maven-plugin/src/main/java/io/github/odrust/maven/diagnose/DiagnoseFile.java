@@ -86,7 +86,7 @@ final class DiagnoseFile {
                     f.getAsJsonObject().add("polluted_state", verdict);
                 }
             }
-            io.github.odrust.maven.detect.ReportWriter.write(json, engine, report.getParent());
+            io.github.odrust.maven.detect.ReportWriter.rewrite(engine, json, report.getParent());
         } catch (IOException | RuntimeException e) {
             throw new MojoExecutionException(
                     "cannot add the diagnosis of " + verdict.get("test") + " to " + report + ": " + e.getMessage(), e);

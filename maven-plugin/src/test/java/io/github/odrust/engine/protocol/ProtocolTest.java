@@ -15,7 +15,6 @@ import io.github.odrust.engine.EngineException;
 import io.github.odrust.engine.EngineLoader;
 import io.github.odrust.engine.Json;
 import io.github.odrust.maven.detect.DetectConfig;
-import io.github.odrust.maven.detect.ReportWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,6 +84,7 @@ class ProtocolTest {
         assertTrue(v.experimentKinds.containsAll(v.minimizeKinds));
         assertTrue(v.errorCodes.containsAll(v.userErrorCodes));
         assertFalse(v.userErrorCodes.contains("panic"));
+        assertEquals(ReportRequest.SCHEMA_VERSION, v.reportSchemaVersion, "the report.json odrust:repair reads");
     }
 
     @Test
@@ -156,13 +156,21 @@ class ProtocolTest {
         assertEquals(List.of(List.of("p.S#setter")), brittle.stateSetters);
         assertFalse(summary.failing.isEmpty(), "p.X#x2 fails everywhere");
 
-        JsonObject report = ReportWriter.report(
-                d.summary, "g:a", dir, dir.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
-        // What odrust:merge and odrust:diagnose add to report.json is in it too.
-        report.add("shards", new JsonArray());
+        ReportRequest.Build build = new ReportRequest.Build();
+        build.summary = d.summary;
+        build.module = "g:a";
+        build.odrustVersion = "0.1.0";
+        build.complete = true;
+        build.reproduceGoal = "odrust:reproduce";
+        build.orders.put(0, "target/odrust/orders");
+        build.shards = new JsonArray();
+        ReportTexts texts = roundTrip(engine.call("report", ReportRequest.build(build)), ReportTexts.class);
+        assertTrue(texts.html.contains("p.V#victim") && texts.xml.contains("victim"));
+        // What odrust:diagnose adds to report.json is read back when it is written again.
+        JsonObject report = JsonParser.parseString(texts.json).getAsJsonObject();
         report.getAsJsonArray("flaky").get(0).getAsJsonObject().add("polluted_state", null);
-        Rendered rendered = roundTrip(engine.call("render_report", new RenderRequest(report)), Rendered.class);
-        assertTrue(rendered.html.contains("p.V#victim") && rendered.xml.contains("victim"));
+        ReportTexts again = roundTrip(engine.call("report", ReportRequest.rewrite(report)), ReportTexts.class);
+        assertEquals(texts.json, again.json);
     }
 
     @Test

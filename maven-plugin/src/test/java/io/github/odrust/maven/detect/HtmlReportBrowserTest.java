@@ -49,8 +49,10 @@ class HtmlReportBrowserTest {
         Path out = dir.resolve("target/odrust");
         Files.createDirectories(out);
         ReportWriter.write(
-                ReportWriter.report(summary, "com.acme:shop", dir, out, "odrust:reproduce", true, "0.1.0"),
                 engine,
+                summary,
+                new ReportWriter.Context("com.acme:shop", dir, out, "odrust:reproduce", "0.1.0"),
+                true,
                 out);
         String dom = dumpDom(out.resolve("report.html"), 360);
 

@@ -1,23 +1,41 @@
 package io.github.odrust.maven.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.EngineLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+/** report.json as the engine builds it from a summary, and the HTML and XML written beside it. */
 class ReportWriterTest {
-    @Test
-    void addsModuleRelativeOrderPathsAndAReproduceCommand() {
-        JsonObject summary = JsonParser.parseString("{\"seed\":1,\"flaky\":[{\"test\":\"p.V#v\",\"kind\":\"victim\","
-                        + "\"failing_experiment\":9,\"passing_experiment\":10},{\"test\":\"p.N#n\",\"kind\":\"nod\","
-                        + "\"failing_experiment\":3,\"passing_experiment\":null}]}")
+    private static final Engine ENGINE = EngineLoader.load(null, "0.1.0-SNAPSHOT");
+
+    @TempDir
+    Path dir;
+
+    private static JsonObject summary(String flaky) {
+        return JsonParser.parseString("{\"seed\":1,\"strategy\":\"reverse-passing\",\"tests_total\":4,"
+                        + "\"experiments\":12,\"rounds_run\":3,\"rounds_planned\":3,\"failing\":[],\"flaky\":["
+                        + flaky + "],\"notes\":[]}")
                 .getAsJsonObject();
-        Path base = Path.of("/work/p");
-        JsonObject r = ReportWriter.report(
-                summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", false, "0.1.0");
+    }
+
+    @Test
+    void addsModuleRelativeOrderPathsAndAReproduceCommand() throws Exception {
+        JsonObject summary = summary("{\"test\":\"p.V#v\",\"kind\":\"victim\","
+                + "\"failing_experiment\":9,\"passing_experiment\":10},{\"test\":\"p.N#n\",\"kind\":\"nod\","
+                + "\"failing_experiment\":3,\"passing_experiment\":4}");
+        Path out = dir.resolve("target/odrust");
+        JsonObject r = ReportWriter.write(
+                ENGINE, summary, new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0"), false, out);
         assertEquals(1, r.get("schema_version").getAsInt());
         assertEquals("g:a", r.get("module").getAsString());
         assertEquals(
@@ -29,32 +47,63 @@ class ReportWriterTest {
         assertEquals(
                 "mvn odrust:reproduce -Dodrust.order=target/odrust/orders/exp-9.txt",
                 v.get("reproduce").getAsString());
-        assertTrue(r.getAsJsonArray("flaky")
-                .get(1)
-                .getAsJsonObject()
-                .get("passing_order")
-                .isJsonNull());
         // the engine's summary is not changed
-        assertTrue(!summary.getAsJsonArray("flaky").get(0).getAsJsonObject().has("reproduce"));
+        assertFalse(summary.getAsJsonArray("flaky").get(0).getAsJsonObject().has("reproduce"));
+        // the three files, report.json exactly as returned
+        assertEquals(JsonParser.parseString(Files.readString(out.resolve("report.json"), StandardCharsets.UTF_8)), r);
+        assertTrue(Files.readString(out.resolve("report.html")).contains("p.V#v"));
+        assertTrue(Files.readString(out.resolve("surefire-reports/TEST-odrust.xml"))
+                .contains("p.V"));
     }
 
     @Test
-    void countsTheExplanationsAndHowManyFinished() {
-        JsonObject summary = JsonParser.parseString(
-                        "{\"flaky\":["
-                                + "{\"test\":\"p.V#a\",\"kind\":\"victim\",\"minimize_experiments\":12,\"minimize_complete\":true},"
-                                + "{\"test\":\"p.V#b\",\"kind\":\"victim\",\"minimize_experiments\":60,\"minimize_complete\":false},"
-                                + "{\"test\":\"p.B#c\",\"kind\":\"brittle\",\"minimize_experiments\":0,\"minimize_complete\":false},"
-                                + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"minimize_experiments\":0,\"minimize_complete\":false}]}")
-                .getAsJsonObject();
-        Path base = Path.of("/work/p");
-        JsonObject r = ReportWriter.report(
-                summary, "g:a", base, base.resolve("target/odrust"), "odrust:reproduce", true, "0.1.0");
+    void anOutputDirectoryOutsideTheModuleIsNamedInFull() throws Exception {
+        Path out = dir.resolve("elsewhere/odrust").toAbsolutePath();
+        Path module = dir.resolve("module");
+        JsonObject r = ReportWriter.write(
+                ENGINE,
+                summary("{\"test\":\"p.V#v\",\"kind\":\"victim\",\"failing_experiment\":2,\"passing_experiment\":1}"),
+                new ReportWriter.Context("g:a", module, out, "odrust:reproduce", "0.1.0"),
+                true,
+                out);
+        assertEquals(
+                out.resolve("orders/exp-2.txt").toString().replace('\\', '/'),
+                r.getAsJsonArray("flaky")
+                        .get(0)
+                        .getAsJsonObject()
+                        .get("failing_order")
+                        .getAsString());
+    }
+
+    @Test
+    void countsTheExplanationsAndHowManyFinished() throws Exception {
+        JsonObject summary = summary(
+                "{\"test\":\"p.V#a\",\"kind\":\"victim\",\"minimize_experiments\":12,\"minimize_complete\":true},"
+                        + "{\"test\":\"p.V#b\",\"kind\":\"victim\",\"minimize_experiments\":60,\"minimize_complete\":false},"
+                        + "{\"test\":\"p.B#c\",\"kind\":\"brittle\",\"minimize_experiments\":0,\"minimize_complete\":false},"
+                        + "{\"test\":\"p.N#n\",\"kind\":\"nod\",\"minimize_experiments\":0,\"minimize_complete\":false}");
+        Path out = dir.resolve("target/odrust");
+        JsonObject r = ReportWriter.write(
+                ENGINE, summary, new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0"), true, out);
         JsonObject e = r.getAsJsonObject("explanations");
         assertEquals(
                 2,
                 e.get("explained").getAsInt(),
                 "the brittle got no explanation experiment, the NOD test none at all");
         assertEquals(1, e.get("complete").getAsInt());
+    }
+
+    @Test
+    void aReportWrittenAgainKeepsWhatWasAddedToIt() throws Exception {
+        Path out = dir.resolve("target/odrust");
+        JsonObject r = ReportWriter.write(
+                ENGINE,
+                summary("{\"test\":\"p.V#v\",\"kind\":\"victim\",\"failing_experiment\":2,\"passing_experiment\":1}"),
+                new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0"),
+                true,
+                out);
+        String before = Files.readString(out.resolve("report.json"));
+        assertEquals(r, ReportWriter.rewrite(ENGINE, r, out), "written again unchanged");
+        assertEquals(before, Files.readString(out.resolve("report.json")));
     }
 }
