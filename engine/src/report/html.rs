@@ -326,7 +326,7 @@ fn meaning(rate: f64, incomplete: bool) -> String {
     }
     let per = (1.0 / rate).round().max(1.0);
     format!(
-        "{prefix} 1 in {per} shuffled runs of this module (test classes in random order, as Surefire's runOrder=random does) would fail it."
+        "{prefix} 1 in {per} shuffled runs of this module (test classes in random order and the tests of each class too; Surefire's runOrder=random shuffles only the classes, which can give another rate) would fail it."
     )
 }
 

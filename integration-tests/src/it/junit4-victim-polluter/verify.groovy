@@ -67,5 +67,10 @@ assert again.results*.outcome == ['pass', 'fail'] : "again outcomes: " + again.r
 // the failing victim did not fail the Maven build (the invocations are expected to succeed)
 def log = new File(basedir, 'build.log').getText('UTF-8')
 assert log.count('BUILD SUCCESS') == 5 : "expected 5 successful builds in build.log"
+// the outcome line of a failing order is a warning
+assert log.readLines().any { it.startsWith('[WARNING] run-order: 2 tests in 1 JVM') } : "no warning outcome line for [p, v]"
+// -Dodrust.failOnFailure=true under -q: the build fails, saying why
+assert log.contains('1 test of the order did not pass') : "odrust.failOnFailure=true did not fail the build"
+assert load('strict').results*.outcome == ['pass', 'fail'] : "strict outcomes"
 assert !runDir('skipped').exists() : "-Dodrust.skip=true still ran the order"
 return true

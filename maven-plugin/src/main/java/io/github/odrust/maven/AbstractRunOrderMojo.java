@@ -31,6 +31,10 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.name")
     protected String name;
 
+    /** Fail the build when a test of the order does not pass (a reproduced failure then stops a script). */
+    @Parameter(property = "odrust.failOnFailure", defaultValue = "false")
+    protected boolean failOnFailure;
+
     /**
      * Runs the order with JDK methods of unspecified order shuffled under this seed
      * (docs/id-tests.md), as {@code odrust:detect-id} does; its reports print the command.
@@ -122,7 +126,13 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
             }
         }
 
-        getLog().info(String.format(
+        long failed = result.results.stream()
+                .filter(r -> !"pass".equals(r.outcome) && !"skipped".equals(r.outcome))
+                .count();
+        // A failure is said at WARNING; `mvn -q` hides warnings too, so -Dodrust.failOnFailure=true
+        // makes it the build's outcome.
+        java.util.function.Consumer<CharSequence> outcome = failed > 0 ? getLog()::warn : getLog()::info;
+        outcome.accept(String.format(
                 "%s: %s in %d JVM%s, %d segment%s: %s",
                 goal(),
                 Words.count(result.results.size(), "test"),
@@ -147,6 +157,11 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
                             + "); the outcomes above belong to the order that really ran, recorded in "
                             + dir.resolve("result.json")
                             + ". Please report this with that file.");
+        }
+        if (failOnFailure && failed > 0) {
+            throw new MojoFailureException(Words.count(failed, "test") + " of the order did not pass ("
+                    + counts(result) + "; odrust.failOnFailure=true): see the lines above and "
+                    + dir.resolve("result.json"));
         }
     }
 

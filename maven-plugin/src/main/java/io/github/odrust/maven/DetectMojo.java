@@ -69,7 +69,7 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.baselineTries")
     protected Integer baselineTries;
 
-    /** How often each order-dependent test runs alone to tell victims from brittles: 10, or the recorded run's. */
+    /** How often each order-dependent test runs alone to tell victims from brittles: 3 (the engine's default), or the recorded run's. */
     @Parameter(property = "odrust.aloneRuns")
     protected Integer aloneRuns;
 

@@ -78,13 +78,18 @@ public final class DetectDirectory {
     private ExperimentLog resume(DetectConfig config, JsonObject saved, String fingerprint, Log log)
             throws IOException, MojoFailureException {
         List<String> diffs = config.incompatibleWith(saved.getAsJsonObject("config"));
-        if (!fingerprint.equals(saved.get("suite_sha256").getAsString())) {
-            diffs.add("the module's tests changed since that run began");
+        boolean testsChanged = !fingerprint.equals(saved.get("suite_sha256").getAsString());
+        if (testsChanged) {
+            diffs.add("the module's tests changed since that run began (its orders would run other tests)");
         }
         if (!diffs.isEmpty()) {
-            throw new MojoFailureException(
-                    "cannot continue the detection run in " + dir + ": " + String.join("; ", diffs)
-                            + ". Continue with the same settings, or start a new run without -Dodrust.resume.");
+            boolean settingsDiffer = diffs.size() > (testsChanged ? 1 : 0);
+            throw new MojoFailureException("cannot continue the detection run in " + dir + ": "
+                    + String.join("; ", diffs)
+                    + (settingsDiffer && !testsChanged
+                            ? ". Continue with the same settings, or start a new run without -Dodrust.resume."
+                            : ". Start a new run without -Dodrust.resume (the earlier run's evidence is kept in "
+                                    + "previous/)."));
         }
         ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
         log.info("resuming: " + io.github.odrust.maven.core.Words.count(history.size(), "experiment") + " already done "
@@ -101,17 +106,32 @@ public final class DetectDirectory {
         }
     }
 
+    /** How many earlier runs are kept: {@code previous/}, {@code previous-2/}, {@code previous-3/}. */
+    static final int KEPT_RUNS = 3;
+
     /**
-     * Moves the last run's evidence to {@code previous/} (replacing an older one there): its
-     * history, its order files (the report's reproduce commands point at them) and its reports.
-     * A new run's settings are checked before this is called, so a typo never costs a run.
+     * Moves the last run's evidence to {@code previous/}: its history, its order files (the report's
+     * reproduce commands point at them) and its reports. The runs kept before move one place back
+     * ({@code previous/} to {@code previous-2/}, ...); only the oldest beyond {@link #KEPT_RUNS} is
+     * deleted, and the log says what moved where. A new run's settings are checked before this is
+     * called, so a typo never costs a run.
      */
     void keepPrevious(Log log) throws IOException {
         if (!Files.isDirectory(dir)) {
             return;
         }
         Path previous = out.resolve("previous");
-        deleteRecursively(previous);
+        Path oldest = out.resolve("previous-" + KEPT_RUNS);
+        if (Files.exists(oldest)) {
+            deleteRecursively(oldest);
+            log.info("deleted the oldest kept detection run, " + oldest + " (odrust keeps " + KEPT_RUNS + ")");
+        }
+        for (int n = KEPT_RUNS - 1; n >= 1; n--) {
+            Path from = n == 1 ? previous : out.resolve("previous-" + n);
+            if (Files.exists(from)) {
+                Files.move(from, out.resolve("previous-" + (n + 1)));
+            }
+        }
         Files.createDirectories(previous.resolve("orders"));
         Files.move(dir, previous.resolve("detect"));
         Path orders = out.resolve("orders");
@@ -134,7 +154,12 @@ public final class DetectDirectory {
             Files.createDirectories(previous.resolve("surefire-reports"));
             Files.move(xml, previous.resolve("surefire-reports").resolve("TEST-odrust.xml"));
         }
-        log.info("the previous detection run's history, orders and reports are kept in " + previous);
+        log.info("the previous detection run's history, orders and reports are kept in " + previous
+                + (Files.exists(out.resolve("previous-2"))
+                        ? " (older runs: "
+                                + (Files.exists(out.resolve("previous-3")) ? "previous-2/, previous-3/" : "previous-2/")
+                                + ")"
+                        : ""));
     }
 
     /** Deletes {@code dir} and everything under it; nothing when it does not exist. */

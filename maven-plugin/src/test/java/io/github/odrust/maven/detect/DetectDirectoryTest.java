@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.maven.plugin.logging.SystemStreamLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +46,28 @@ class DetectDirectoryTest {
         assertFalse(Files.exists(out.resolve("orders/exp-9.txt")));
         assertTrue(
                 Files.isRegularFile(out.resolve("orders/original.txt")), "the original order is not a run's evidence");
+    }
+
+    @Test
+    void theLastThreeRunsAreKeptAndWhatMovedIsSaid(@TempDir Path out) throws Exception {
+        List<String> lines = new ArrayList<>();
+        SystemStreamLog log = new SystemStreamLog() {
+            @Override
+            public void info(CharSequence content) {
+                lines.add(content.toString());
+            }
+        };
+        for (int run = 1; run <= 4; run++) {
+            write(out.resolve("detect/run.json"), "{\"run\":" + run + "}");
+            new DetectDirectory(out).keepPrevious(log);
+        }
+        assertEquals("{\"run\":4}", Files.readString(out.resolve("previous/detect/run.json")));
+        assertEquals("{\"run\":3}", Files.readString(out.resolve("previous-2/detect/run.json")));
+        assertEquals("{\"run\":2}", Files.readString(out.resolve("previous-3/detect/run.json")));
+        assertFalse(Files.exists(out.resolve("previous-4")), "run 1, the oldest, is gone");
+        assertTrue(
+                lines.stream().anyMatch(l -> l.startsWith("deleted the oldest kept detection run")), lines.toString());
+        assertTrue(lines.get(lines.size() - 1).endsWith("(older runs: previous-2/, previous-3/)"), lines.toString());
     }
 
     @Test
