@@ -22,6 +22,10 @@ import org.apache.maven.plugin.MojoFailureException;
 public final class Shuffle {
     /** Which callers count: the module's own code (default) or {@code any} non-JDK code. */
     public static final class Filter {
+        /** A dotted Java class-name prefix: {@code com.acme.}, {@code org.example.Json}, {@code Outer$Inner}. */
+        private static final java.util.regex.Pattern PREFIX =
+                java.util.regex.Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*\\.?");
+
         public boolean any;
         public final List<String> include = new ArrayList<>();
         /** Directories whose classes count besides the module's (a repair's compiled patch). */
@@ -46,12 +50,16 @@ public final class Shuffle {
                     if (prefix.isEmpty()) {
                         continue;
                     }
-                    if (prefix.contains("/") || prefix.contains(" ")) {
+                    if (!PREFIX.matcher(prefix).matches()) {
                         throw new MojoFailureException(
                                 "odrust.id.include: '" + prefix + "' is not a dotted class-name prefix;"
                                         + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json");
                     }
                     f.include.add(prefix);
+                }
+                if (f.include.isEmpty() && !include.trim().isEmpty()) {
+                    throw new MojoFailureException("odrust.id.include='" + include + "' names no class-name prefix;"
+                            + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json, or leave it out");
                 }
             }
             return f;

@@ -48,6 +48,13 @@ class ShuffleTest {
         m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of(null, "com/acme"))
                 .getMessage();
         assertTrue(m.contains("com/acme") && m.contains("-Dodrust.id.include="), m);
+        m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of(null, ";;"))
+                .getMessage();
+        assertTrue(m.contains("';;' is not a dotted class-name prefix"), m);
+        m = assertThrows(MojoFailureException.class, () -> Shuffle.Filter.of(null, " , "))
+                .getMessage();
+        assertTrue(m.contains("names no class-name prefix"), m);
+        assertEquals(List.of("a.Outer$Inner", "_x."), Shuffle.Filter.of(null, "a.Outer$Inner,_x.").include);
     }
 
     @Test
