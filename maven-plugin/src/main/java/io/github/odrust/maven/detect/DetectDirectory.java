@@ -92,6 +92,11 @@ public final class DetectDirectory {
                                     + "previous/)."));
         }
         ExperimentLog history = ExperimentLog.load(dir.resolve("experiments.jsonl"));
+        int restored = OrderFiles.restore(out, history.history(), config.seed);
+        if (restored > 0) {
+            log.warn("made " + io.github.odrust.maven.core.Words.count(restored, "order file") + " under "
+                    + out.resolve("orders") + " again from the history: they were missing");
+        }
         log.info("resuming: " + io.github.odrust.maven.core.Words.count(history.size(), "experiment") + " already done "
                 + (history.size() == 1 ? "is" : "are") + " not repeated");
         return history;

@@ -134,6 +134,84 @@ public final class DetectInput {
         return i < 0 || i >= report.links.size() ? null : report.links.get(i).failingOrder;
     }
 
+    /**
+     * The order a flaky test failed in: its failing order file (report.json's {@code failing_order},
+     * relative to {@code basedir}), or, when that file is gone, the experiment's order from the
+     * detection history, written back to the file. Never an empty order in silence.
+     *
+     * @throws MojoFailureException when neither the file nor the history has it
+     */
+    public List<String> failingOrder(Summary.FlakyTest f, Path basedir) throws MojoFailureException {
+        String name = failingOrderFile(f);
+        if (name == null) {
+            throw new MojoFailureException(reportFile + " names no failing order for " + f.test
+                    + "; run `mvn odrust:detect` again with this odrust.");
+        }
+        Path file = basedir.resolve(name);
+        if (Files.isRegularFile(file)) {
+            try {
+                return orderOf(Files.readAllLines(file, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new MojoFailureException(
+                        "cannot read " + file + " (" + e.getMessage() + "), the order " + f.test + " failed in.");
+            }
+        }
+        Path history = reportFile.getParent().resolve("detect").resolve("experiments.jsonl");
+        List<String> order = experimentOrder(history, f.failingExperiment);
+        if (order == null) {
+            throw new MojoFailureException(file + ", the order " + f.test + " failed in, is missing, and " + history
+                    + " has no experiment " + f.failingExperiment + " to make it again from. Run `mvn odrust:detect`"
+                    + " again (-Dodrust.resume=true regenerates the order files of the experiments it kept).");
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(
+                    file,
+                    ("# odrust experiment " + f.failingExperiment + ", regenerated from " + history.getFileName()
+                                    + " (the file was missing)\n" + String.join("\n", order) + "\n")
+                            .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot write " + file + " again: " + e.getMessage());
+        }
+        return order;
+    }
+
+    /** The order of experiment {@code id} in a detection history, or null. */
+    static List<String> experimentOrder(Path history, int id) {
+        if (!Files.isRegularFile(history)) {
+            return null;
+        }
+        try (BufferedReader r = Files.newBufferedReader(history, StandardCharsets.UTF_8)) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                JsonObject json;
+                try {
+                    json = JsonParser.parseString(line).getAsJsonObject();
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                if (json.has("id") && json.get("id").getAsInt() == id && json.has("order")) {
+                    List<String> order = new ArrayList<>();
+                    json.getAsJsonArray("order").forEach(t -> order.add(t.getAsString()));
+                    return order;
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static List<String> orderOf(List<String> lines) {
+        List<String> ids = new ArrayList<>();
+        for (String line : lines) {
+            String t = line.trim();
+            if (!t.isEmpty() && !t.startsWith("#")) {
+                ids.add(t);
+            }
+        }
+        return ids;
+    }
+
     private static List<ExperimentRecord.TestResult> baseline(Path history) {
         if (!Files.isRegularFile(history)) {
             return new ArrayList<>();

@@ -467,21 +467,12 @@ public final class Detector {
     }
 
     private Path writeOrder(Experiment exp) throws IOException {
-        Path file = out.resolve("orders").resolve("exp-" + exp.id + ".txt");
+        Path file = OrderFiles.file(out, exp.id);
         Files.createDirectories(file.getParent());
-        StringBuilder text = new StringBuilder("# odrust experiment " + exp.id + ": " + exp.kind);
-        if (exp.round != null) {
-            text.append(" round ")
-                    .append(exp.round)
-                    .append(" (")
-                    .append(exp.strategy)
-                    .append(')');
-        }
-        text.append(", seed=").append(config.seed).append('\n');
-        for (String t : exp.order) {
-            text.append(t).append('\n');
-        }
-        Files.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        Files.write(
+                file,
+                OrderFiles.text(exp.id, exp.kind.toString(), exp.round, exp.strategy, config.seed, exp.order)
+                        .getBytes(StandardCharsets.UTF_8));
         return file;
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.odrust.engine.protocol.Summary;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,5 +66,25 @@ class DetectInputTest {
                 missing.getMessage());
         MojoFailureException nod = assertThrows(MojoFailureException.class, () -> input.targets("p.N#n"));
         assertTrue(nod.getMessage().contains("NOD"), nod.getMessage());
+    }
+
+    @Test
+    void aMissingFailingOrderFileIsMadeAgainFromTheHistoryOrRefused() throws Exception {
+        report(GOOD.replace("'failing_experiment':4}", "'failing_experiment':4,'failing_order':'orders/exp-4.txt'}"));
+        DetectInput input = DetectInput.load(out, "0.1.0");
+        Summary.FlakyTest victim = input.targets("p.V#v").get(0);
+        MojoFailureException none = assertThrows(MojoFailureException.class, () -> input.failingOrder(victim, out));
+        assertTrue(
+                none.getMessage().contains("is missing") && none.getMessage().contains("no experiment 4"),
+                none.getMessage());
+        Files.createDirectories(out.resolve("detect"));
+        Files.write(
+                out.resolve("detect/experiments.jsonl"),
+                ("{\"id\":3,\"kind\":\"round\",\"order\":[\"p.V#v\"]}\n"
+                                + "{\"id\":4,\"kind\":\"round\",\"order\":[\"p.P#p\",\"p.V#v\"]}\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        assertEquals(java.util.List.of("p.P#p", "p.V#v"), input.failingOrder(victim, out));
+        assertTrue(Files.readString(out.resolve("orders/exp-4.txt")).contains("regenerated"), "written back");
+        assertEquals(java.util.List.of("p.P#p", "p.V#v"), input.failingOrder(victim, out), "read from the file now");
     }
 }

@@ -208,7 +208,8 @@ public final class Repairer {
             DetectInput input,
             List<String> original,
             Map<String, FixCode> fixes,
-            String fingerprint) {
+            String fingerprint)
+            throws MojoExecutionException {
         RepairRequest.Target t = new RepairRequest.Target();
         t.test = target.test;
         t.kind = target.kind;
@@ -216,8 +217,11 @@ public final class Repairer {
         t.cleaners = target.cleaners;
         t.stateSetters = target.stateSetters;
         t.explanationComplete = target.minimizeComplete;
-        String failing = input.failingOrderFile(target);
-        t.failingOrder = failing == null ? List.of() : DetectInput.readOrder(settings.basedir.resolve(failing));
+        try {
+            t.failingOrder = input.failingOrder(target, settings.basedir);
+        } catch (MojoFailureException e) {
+            throw new MojoExecutionException(e.getMessage(), e);
+        }
         t.originalOrder = original;
         t.baseline = input.baseline;
         for (FixCode fix : fixes.values()) {
