@@ -186,6 +186,8 @@ pub struct Vocabulary {
     pub repair_budget_per_test: u32,
     /// The version of `report.json`'s schema (`report`).
     pub report_schema_version: u32,
+    /// Every kind of flaky test a report names.
+    pub flaky_kinds: Vec<&'static str>,
 }
 
 /// The defaults of a detection's settings.
@@ -239,6 +241,9 @@ impl Vocabulary {
             },
             repair_budget_per_test: repair::DEFAULT_REPAIR_BUDGET,
             report_schema_version: report::REPORT_SCHEMA_VERSION,
+            flaky_kinds: crate::model::kind::FlakyKind::ALL
+                .map(|k| k.name())
+                .to_vec(),
         }
     }
 }

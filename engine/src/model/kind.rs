@@ -33,6 +33,14 @@ impl FlakyKind {
     /// A brittle.
     pub const BRITTLE: FlakyKind = FlakyKind::Od(OdRole::Brittle);
 
+    /// Every kind, in the reports' order.
+    pub const ALL: [FlakyKind; 4] = [
+        FlakyKind::VICTIM,
+        FlakyKind::BRITTLE,
+        FlakyKind::Nod,
+        FlakyKind::Unclassified,
+    ];
+
     /// The word reports use: `victim`, `brittle`, `nod`, `unclassified`.
     pub fn name(self) -> &'static str {
         match self {

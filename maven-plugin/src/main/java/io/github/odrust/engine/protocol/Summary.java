@@ -123,6 +123,12 @@ public final class Summary {
 
     /** One flaky test found (Rust: {@code detect::FlakyTest}). */
     public static final class FlakyTest {
+        /**
+         * Every {@link #kind} (Rust: {@code model::kind::FlakyKind}; {@code vocabulary}'s
+         * {@code flaky_kinds}, which {@code ProtocolTest} checks this against).
+         */
+        public static final List<String> KINDS = List.of("victim", "brittle", "nod", "unclassified");
+
         /** Its id (an invocation id for a dynamic invocation). */
         public String test;
         /** {@code victim}, {@code brittle}, {@code nod} or {@code unclassified}. */

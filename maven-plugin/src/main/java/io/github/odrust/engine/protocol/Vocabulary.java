@@ -36,6 +36,9 @@ public final class Vocabulary {
     /** The version of report.json's schema the engine writes. */
     @SerializedName("report_schema_version")
     public int reportSchemaVersion;
+    /** Every kind of flaky test a report names. */
+    @SerializedName("flaky_kinds")
+    public List<String> flakyKinds;
     /** Experiments {@code odrust:repair} spends per flaky test when no budget is given. */
     @SerializedName("repair_budget_per_test")
     public int repairBudgetPerTest;

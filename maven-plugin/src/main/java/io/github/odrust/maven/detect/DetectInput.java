@@ -82,6 +82,20 @@ public final class DetectInput {
             throw new MojoFailureException(
                     "cannot read " + file + " (" + e.getMessage() + "); run `mvn odrust:detect` again.");
         }
+        for (int i = 0; i < report.summary.flaky.size(); i++) {
+            Summary.FlakyTest f = report.summary.flaky.get(i);
+            String where = file + ": flaky[" + i + "]";
+            if (f.test == null || f.test.trim().isEmpty()) {
+                throw new MojoFailureException(where + " has no test id. Run `mvn odrust:detect` again to write "
+                        + file.getFileName() + " anew.");
+            }
+            if (!Summary.FlakyTest.KINDS.contains(f.kind)) {
+                throw new MojoFailureException(where + " (" + f.test + ") has kind `" + f.kind
+                        + "`, which is not one of "
+                        + String.join(", ", Summary.FlakyTest.KINDS) + ". Run `mvn odrust:detect` again to write "
+                        + file.getFileName() + " anew.");
+            }
+        }
         DetectInput in =
                 new DetectInput(file, report, baseline(out.resolve("detect").resolve("experiments.jsonl")));
         in.goal = goal;

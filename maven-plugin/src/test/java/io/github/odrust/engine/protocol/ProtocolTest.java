@@ -85,6 +85,7 @@ class ProtocolTest {
         assertTrue(v.errorCodes.containsAll(v.userErrorCodes));
         assertFalse(v.userErrorCodes.contains("panic"));
         assertEquals(ReportRequest.SCHEMA_VERSION, v.reportSchemaVersion, "the report.json odrust:repair reads");
+        assertEquals(Summary.FlakyTest.KINDS, v.flakyKinds, "the kinds odrust:repair accepts in report.json");
     }
 
     @Test

@@ -45,6 +45,11 @@ class DetectInputTest {
         report(GOOD.replace("'schema_version':1", "'schema_version':7"));
         MojoFailureException schema = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
         assertTrue(schema.getMessage().contains("schema_version 7"), schema.getMessage());
+        report(GOOD.replace("'kind':'nod'", "'kind':'banana'"));
+        MojoFailureException banana = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
+        assertTrue(
+                banana.getMessage().contains("flaky[1] (p.N#n) has kind `banana`, which is not one of victim, brittle"),
+                banana.getMessage());
         report("{not json");
         MojoFailureException broken = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
         assertTrue(
