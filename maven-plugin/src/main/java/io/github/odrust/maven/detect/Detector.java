@@ -35,6 +35,13 @@ import org.apache.maven.plugin.logging.Log;
  * fresh JVM, appends the outcome to the {@link ExperimentLog}, and repeats until the engine has
  * nothing left to ask. The engine decides everything; this class only runs, records and reports
  * progress.
+ *
+ * <p>The batched form of {@link PlannerLoop}: the same ask, run, append, ask again, but the engine
+ * answers with a batch that runs up to {@code odrust.forks} experiments at once and is appended in
+ * the batch's order; the history goes to the engine through a {@link DetectSession} (only new
+ * records), the engine is asked again after each record for the progress line and the reports,
+ * and the time budget is the plugin's ({@code stop_rounds}). It stays its own loop: those hooks
+ * would make {@link PlannerLoop} the bigger of the two for the sake of one caller.
  */
 public final class Detector {
     /** Writes the reports from a summary; {@code complete} is false while the run goes on. */

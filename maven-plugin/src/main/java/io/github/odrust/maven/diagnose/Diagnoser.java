@@ -13,6 +13,7 @@ import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.run.CodeDigest;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -119,26 +120,31 @@ public final class Diagnoser {
         request.target.stateSetters = target.stateSetters;
         request.target.fingerprint = fingerprint;
         request.budget = settings.budget;
-        history.history().forEach(r -> {
-            if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                request.history.add(r.getAsJsonObject());
+        PlannerLoop<DiagnoseStep> loop = new PlannerLoop<>(
+                history, request.history, r -> target.test.equals(r.get("test").getAsString()));
+        DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
+            @Override
+            public DiagnoseStep next(int nextId) {
+                request.nextId = nextId;
+                return engine.call("diagnose_next", request, DiagnoseStep.class);
+            }
+
+            @Override
+            public boolean done(DiagnoseStep step) {
+                return step.isDone();
+            }
+
+            @Override
+            public JsonObject run(DiagnoseStep step) throws MojoExecutionException {
+                return runExperiment(step.experiment, fingerprint);
+            }
+
+            @Override
+            public String name(DiagnoseStep step) {
+                return "diagnose experiment " + step.experiment.id;
             }
         });
-        while (true) {
-            request.nextId = history.size() + 1;
-            DiagnoseStep step = engine.call("diagnose_next", request, DiagnoseStep.class);
-            if (step.isDone()) {
-                return step.outcome;
-            }
-            JsonObject record = runExperiment(step.experiment, fingerprint);
-            try {
-                history.append(record);
-            } catch (IOException e) {
-                throw new MojoExecutionException(
-                        "could not record diagnose experiment " + step.experiment.id + ": " + e.getMessage(), e);
-            }
-            request.history.add(record);
-        }
+        return done.outcome;
     }
 
     private JsonObject runExperiment(DiagnoseStep.Experiment e, String fingerprint) throws MojoExecutionException {
