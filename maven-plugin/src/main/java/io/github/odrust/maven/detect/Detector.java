@@ -14,6 +14,7 @@ import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.SharedJvm;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -63,7 +64,7 @@ public final class Detector {
 
     private final TestModule module;
     private final Engine engine;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final DetectConfig config;
     private final ExperimentLog history;
     private final Path out;
@@ -84,7 +85,7 @@ public final class Detector {
     public Detector(
             TestModule module,
             Engine engine,
-            JsonObject suite,
+            DiscoveredSuite suite,
             DetectConfig config,
             ExperimentLog history,
             Path out,
@@ -122,7 +123,7 @@ public final class Detector {
 
     /** Runs experiments until the plan is complete; returns the engine's summary, as it sent it. */
     public JsonObject run() throws MojoExecutionException, IOException {
-        try (DetectSession s = new DetectSession(engine, suite, config, history)) {
+        try (DetectSession s = new DetectSession(engine, suite.toJson(), config, history)) {
             session = s;
             return detect();
         }

@@ -15,6 +15,7 @@ import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.File;
@@ -47,7 +48,7 @@ public final class Diagnoser {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path out;
     private final Path dir;
     private final Settings settings;
@@ -56,7 +57,7 @@ public final class Diagnoser {
     private ExperimentLog history;
     private JsonObject diagnoseFile;
 
-    public Diagnoser(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public Diagnoser(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;

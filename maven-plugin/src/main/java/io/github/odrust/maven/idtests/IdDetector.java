@@ -14,6 +14,7 @@ import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -68,12 +69,12 @@ public final class IdDetector {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path dir;
     private final Settings settings;
     private final Log log;
 
-    public IdDetector(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public IdDetector(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;

@@ -30,7 +30,7 @@ class SuiteBytesTest {
 
     @Test
     void suiteJsonIsIndentedWithoutNullsAndOriginalTxtListsTheTests(@TempDir Path out) throws Exception {
-        Discovery.writeSuite(discovered(), out);
+        Discovery.writeSuite(DiscoveredSuite.of(discovered()), out);
         assertEquals(
                 "{\n"
                         + "  \"schema_version\": 1,\n"
@@ -75,6 +75,6 @@ class SuiteBytesTest {
                         + "{\"class\":\"p.B\",\"framework\":\"junit5\",\"reorderable\":false,"
                         + "\"tests\":[\"p.B#z\"],\"dynamic\":[\"p.B#z\"],"
                         + "\"note\":\"@TestMethodOrder(X): tests of this class run in its own fixed order\"}]}",
-                Json.WIRE.toJson(discovered()));
+                Json.WIRE.toJson(DiscoveredSuite.of(discovered())));
     }
 }

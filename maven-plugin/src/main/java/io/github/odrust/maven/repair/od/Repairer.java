@@ -14,6 +14,7 @@ import io.github.odrust.maven.repair.CandidateCompiler;
 import io.github.odrust.maven.repair.JavaSources;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.UnifiedPatch;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ public final class Repairer {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path out;
     private final Path dir;
     private final Settings settings;
@@ -70,7 +71,7 @@ public final class Repairer {
     private final io.github.odrust.maven.diagnose.Diagnoser diagnoser;
     private final Candidates candidates;
 
-    public Repairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public Repairer(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;
