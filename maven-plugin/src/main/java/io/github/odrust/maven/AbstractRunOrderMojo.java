@@ -7,6 +7,7 @@ import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.idtests.Shuffle;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -72,7 +73,7 @@ public abstract class AbstractRunOrderMojo extends AbstractOdrustMojo {
         Engine engine = engine();
         TestModule module = testModule();
         Path out = outputDirectory.toPath();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Discovery.writeSuite(suite, out);
         Path dir = out.resolve("run-order").resolve(input.name);
         clean(dir);

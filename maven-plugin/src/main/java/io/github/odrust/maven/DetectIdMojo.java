@@ -8,6 +8,7 @@ import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.ReactorSummary;
 import io.github.odrust.maven.idtests.IdDetector;
 import io.github.odrust.maven.idtests.Shuffle;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -93,7 +94,7 @@ public class DetectIdMojo extends AbstractOdrustMojo {
                         : ThreadLocalRandom.current().nextLong(1, 1_000_000_000L);
         Engine engine = engine();
         TestModule module = testModule();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Discovery.writeSuite(suite, out);
         String reproduce = "mvn " + invocation("run-order") + " -Dodrust.order='{test}' -Dodrust.id.seed={seed}"
                 + " -Dodrust.id.only={only}" + (s.filter.any ? " -Dodrust.id.filter=any" : "")

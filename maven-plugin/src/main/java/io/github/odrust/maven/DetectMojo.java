@@ -12,6 +12,7 @@ import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.KnownFlaky;
 import io.github.odrust.maven.detect.ReactorSummary;
 import io.github.odrust.maven.detect.Report;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import java.io.File;
 import java.nio.file.Path;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -188,13 +189,14 @@ public class DetectMojo extends AbstractOdrustMojo {
         this.module = module;
         Detection.Preparation preparation = new Detection.Preparation() {
             @Override
-            public void prepare(Engine e, DetectConfig c, JsonObject suite, ExperimentLog history)
+            public void prepare(Engine e, DetectConfig c, DiscoveredSuite suite, ExperimentLog history)
                     throws MojoFailureException {
                 DetectMojo.this.prepare(e, c, suite, history);
             }
 
             @Override
-            public JsonObject narrow(Engine e, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+            public DiscoveredSuite narrow(Engine e, DiscoveredSuite suite)
+                    throws MojoExecutionException, MojoFailureException {
                 return DetectMojo.this.narrow(e, suite);
             }
         };
@@ -266,14 +268,15 @@ public class DetectMojo extends AbstractOdrustMojo {
     protected void configure(DetectConfig config) throws MojoFailureException {}
 
     /** Lets a goal built on detection check the suite and history before the first experiment. */
-    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+    protected void prepare(Engine engine, DetectConfig config, DiscoveredSuite suite, ExperimentLog history)
             throws MojoFailureException {}
 
     /** The module being detected (set before discovery), for goals built on detection. */
     protected TestModule module;
 
     /** Lets a goal built on detection detect over part of the suite (odrust:incremental). */
-    protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+    protected DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
+            throws MojoExecutionException, MojoFailureException {
         return suite;
     }
 

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.diagnose.Diagnoser;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -74,7 +75,7 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
         Path out = outputDirectory.toPath();
         Diagnoser.checkInput(out, engine.version(), test);
         TestModule module = testModule();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         List<JsonObject> verdicts = new Diagnoser(engine, module, suite, out, s, getLog()).run();
         for (JsonObject v : verdicts) {
             print(v);

@@ -1,9 +1,8 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -23,24 +22,20 @@ public class DiscoverMojo extends AbstractOdrustMojo {
     protected void executeMojo() throws MojoExecutionException {
         TestModule module = testModule();
         Path out = outputDirectory.toPath();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         int tests = 0;
         int dynamic = 0;
-        for (JsonElement c : suite.getAsJsonArray("classes")) {
-            JsonObject record = c.getAsJsonObject();
-            int n = record.getAsJsonArray("tests").size();
+        for (DiscoveredSuite.ClassRecord record : suite.classes) {
+            int n = record.tests.size();
             tests += n;
-            dynamic += record.has("dynamic") ? record.getAsJsonArray("dynamic").size() : 0;
+            dynamic += record.dynamic.size();
             getLog().info(String.format(
                     "  %-6s %3d  %s%s",
-                    record.get("framework").getAsString(),
-                    n,
-                    record.get("class").getAsString(),
-                    record.get("reorderable").getAsBoolean() ? "" : "  (fixed method order)"));
+                    record.framework, n, record.className, record.reorderable ? "" : "  (fixed method order)"));
         }
         Path original = Discovery.writeSuite(suite, out);
         getLog().info(module.id() + ": " + Words.count(tests, "test") + " in "
-                + Words.count(suite.getAsJsonArray("classes").size(), "class") + " ("
+                + Words.count(suite.classes.size(), "class") + " ("
                 + String.join(" + ", module.frameworks) + ")");
         if (dynamic > 0) {
             getLog().info(dynamic

@@ -8,6 +8,7 @@ import io.github.odrust.engine.protocol.Comparison;
 import io.github.odrust.engine.protocol.SurefireReports;
 import io.github.odrust.engine.protocol.SurefireRequest;
 import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -48,7 +49,7 @@ public class FidelityMojo extends AbstractOdrustMojo {
         }
         warnIfStale(reports, module.settings.testClassesDirectory);
         Path out = outputDirectory.toPath();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         Discovery.writeSuite(suite, out);
         String original = String.join("\n", Discovery.originalOrder(suite));
         RunResult run = new OrderRunner(module, engine, suite, out.resolve("fidelity"), getLog())

@@ -1,9 +1,9 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.detect.Report;
 import io.github.odrust.maven.incremental.Selection;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import java.nio.file.Path;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -33,7 +33,8 @@ public class IncrementalMojo extends DetectMojo {
     private Selection selection;
 
     @Override
-    protected JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+    protected DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
+            throws MojoExecutionException, MojoFailureException {
         Path dir = outputDirectory.toPath().resolve("incremental");
         // a relative path is the module's, like every other odrust path
         Path file = state == null || state.isBlank()

@@ -1,10 +1,10 @@
 package io.github.odrust.maven;
 
-import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.explain.MinimizeTargets;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -35,7 +35,7 @@ public class MinimizeMojo extends DetectMojo {
     }
 
     @Override
-    protected void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+    protected void prepare(Engine engine, DetectConfig config, DiscoveredSuite suite, ExperimentLog history)
             throws MojoFailureException {
         MinimizeTargets.prepare(engine, config, suite, history);
     }

@@ -7,6 +7,7 @@ import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.id.IdRepairer;
 import io.github.odrust.maven.repair.od.Repairer;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.io.File;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ public class RepairMojo extends AbstractOdrustMojo {
                     out, engine.version(), test); // before anything runs: a missing report or test fails fast
         }
         TestModule module = testModule();
-        JsonObject suite = Discovery.discover(module, out.resolve("discovery"), getLog());
+        DiscoveredSuite suite = Discovery.discover(module, out.resolve("discovery"), getLog());
         if (idReport != null) {
             repairIdTests(engine, module, suite, out, idReport);
         }
@@ -122,7 +123,7 @@ public class RepairMojo extends AbstractOdrustMojo {
     }
 
     /** The implementation-dependent tests of the last odrust:detect-id (docs/id-tests.md). */
-    private void repairIdTests(Engine engine, TestModule module, JsonObject suite, Path out, JsonObject report)
+    private void repairIdTests(Engine engine, TestModule module, DiscoveredSuite suite, Path out, JsonObject report)
             throws MojoExecutionException {
         IdRepairer.Settings s = new IdRepairer.Settings();
         s.apply = apply;

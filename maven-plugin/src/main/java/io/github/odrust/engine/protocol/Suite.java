@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * The suite as the engine reads it (Rust: {@code model::suite::Suite}; docs/protocol.md, "Suite"):
  * sent in {@code plan_order}, {@code detect_next}, {@code detect_summary} and {@code detect_merge}.
- * The plugin keeps the discovered suite as written to {@code suite.json} (its records also carry
- * the agent's {@code note}, which the engine does not read); {@link #of} takes the engine's part.
+ * The plugin keeps the discovered suite as {@code maven.run.DiscoveredSuite}, written to {@code
+ * suite.json} (its records also carry the agent's {@code note}, which the engine does not read); its
+ * {@code wire()} takes the engine's part, and {@link #of} takes it from suite.json read back.
  */
 public final class Suite {
     @SerializedName("schema_version")

@@ -3,6 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Json;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ public final class DetectDirectory {
      * The history to continue: the recorded one when {@code saved} (the run.json of the run to
      * resume) is given and matches, else a new, empty one (the previous run's files are removed).
      */
-    public ExperimentLog history(DetectConfig config, JsonObject saved, JsonObject suite, Log log)
+    public ExperimentLog history(DetectConfig config, JsonObject saved, DiscoveredSuite suite, Log log)
             throws MojoExecutionException, MojoFailureException {
         String fingerprint = sha256(Json.WIRE.toJson(suite));
         try {

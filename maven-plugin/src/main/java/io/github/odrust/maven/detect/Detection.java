@@ -3,8 +3,8 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.DetectRequest;
-import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,14 +23,15 @@ public final class Detection {
      * (odrust:minimize checks the test it was asked to explain).
      */
     public interface Preparation {
-        void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+        void prepare(Engine engine, DetectConfig config, DiscoveredSuite suite, ExperimentLog history)
                 throws MojoFailureException;
 
         /**
          * The part of the discovered suite to detect over (odrust:incremental: the test classes a
          * change can affect); the whole suite by default. A suite without classes ends the run.
          */
-        default JsonObject narrow(Engine engine, JsonObject suite) throws MojoExecutionException, MojoFailureException {
+        default DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
+                throws MojoExecutionException, MojoFailureException {
             return suite;
         }
     }
@@ -82,7 +83,7 @@ public final class Detection {
             String reproduceGoal,
             Preparation preparation)
             throws MojoExecutionException, MojoFailureException {
-        JsonObject suite;
+        DiscoveredSuite suite;
         try {
             suite = Discovery.discover(module, out.resolve("discovery"), log);
         } catch (Discovery.NoTestsException e) {
@@ -90,7 +91,7 @@ public final class Detection {
             return null;
         }
         suite = preparation.narrow(engine, suite);
-        if (suite.getAsJsonArray("classes").isEmpty()) {
+        if (suite.classes.isEmpty()) {
             return null;
         }
         Discovery.writeSuite(suite, out);
@@ -99,7 +100,7 @@ public final class Detection {
         // disk changes: a typo never costs the previous run's evidence.
         DetectRequest check = new DetectRequest();
         check.config = config.toRequest();
-        check.suite = Suite.of(suite);
+        check.suite = suite.wire();
         engine.call("detect_next", check);
         ExperimentLog history = directory.history(config, saved, suite, log);
         preparation.prepare(engine, config, suite, history);

@@ -14,6 +14,7 @@ import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.ManifestJar;
 import io.github.odrust.maven.fork.SharedJvm;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -35,6 +36,13 @@ import org.apache.maven.plugin.logging.Log;
  * fresh JVM, appends the outcome to the {@link ExperimentLog}, and repeats until the engine has
  * nothing left to ask. The engine decides everything; this class only runs, records and reports
  * progress.
+ *
+ * <p>The batched form of {@link PlannerLoop}: the same ask, run, append, ask again, but the engine
+ * answers with a batch that runs up to {@code odrust.forks} experiments at once and is appended in
+ * the batch's order; the history goes to the engine through a {@link DetectSession} (only new
+ * records), the engine is asked again after each record for the progress line and the reports,
+ * and the time budget is the plugin's ({@code stop_rounds}). It stays its own loop: those hooks
+ * would make {@link PlannerLoop} the bigger of the two for the sake of one caller.
  */
 public final class Detector {
     /** Writes the reports from a summary; {@code complete} is false while the run goes on. */
@@ -56,7 +64,7 @@ public final class Detector {
 
     private final TestModule module;
     private final Engine engine;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final DetectConfig config;
     private final ExperimentLog history;
     private final Path out;
@@ -77,7 +85,7 @@ public final class Detector {
     public Detector(
             TestModule module,
             Engine engine,
-            JsonObject suite,
+            DiscoveredSuite suite,
             DetectConfig config,
             ExperimentLog history,
             Path out,
@@ -115,7 +123,7 @@ public final class Detector {
 
     /** Runs experiments until the plan is complete; returns the engine's summary, as it sent it. */
     public JsonObject run() throws MojoExecutionException, IOException {
-        try (DetectSession s = new DetectSession(engine, suite, config, history)) {
+        try (DetectSession s = new DetectSession(engine, suite.toJson(), config, history)) {
             session = s;
             return detect();
         }

@@ -10,6 +10,7 @@ import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.fork.ForkDirectory;
 import io.github.odrust.maven.fork.SharedJvm;
 import io.github.odrust.maven.fork.TestJvm;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -40,7 +41,7 @@ final class SharedIsolation implements AutoCloseable {
 
     private final TestModule module;
     private final Engine engine;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path out;
     private final Log log;
     private Experiment baselineExperiment;
@@ -59,7 +60,8 @@ final class SharedIsolation implements AutoCloseable {
     private int started;
 
     /** {@code ownDirectories}: each shared JVM runs in a working directory of its own (several forks, docs/forks.md). */
-    SharedIsolation(TestModule module, Engine engine, JsonObject suite, Path out, Log log, boolean ownDirectories) {
+    SharedIsolation(
+            TestModule module, Engine engine, DiscoveredSuite suite, Path out, Log log, boolean ownDirectories) {
         this.module = module;
         this.engine = engine;
         this.suite = suite;

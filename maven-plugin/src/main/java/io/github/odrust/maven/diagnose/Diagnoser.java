@@ -13,7 +13,9 @@ import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.File;
@@ -46,7 +48,7 @@ public final class Diagnoser {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path out;
     private final Path dir;
     private final Settings settings;
@@ -55,7 +57,7 @@ public final class Diagnoser {
     private ExperimentLog history;
     private JsonObject diagnoseFile;
 
-    public Diagnoser(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public Diagnoser(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;
@@ -119,26 +121,31 @@ public final class Diagnoser {
         request.target.stateSetters = target.stateSetters;
         request.target.fingerprint = fingerprint;
         request.budget = settings.budget;
-        history.history().forEach(r -> {
-            if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                request.history.add(r.getAsJsonObject());
+        PlannerLoop<DiagnoseStep> loop = new PlannerLoop<>(
+                history, request.history, r -> target.test.equals(r.get("test").getAsString()));
+        DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
+            @Override
+            public DiagnoseStep next(int nextId) {
+                request.nextId = nextId;
+                return engine.call("diagnose_next", request, DiagnoseStep.class);
+            }
+
+            @Override
+            public boolean done(DiagnoseStep step) {
+                return step.isDone();
+            }
+
+            @Override
+            public JsonObject run(DiagnoseStep step) throws MojoExecutionException {
+                return runExperiment(step.experiment, fingerprint);
+            }
+
+            @Override
+            public String name(DiagnoseStep step) {
+                return "diagnose experiment " + step.experiment.id;
             }
         });
-        while (true) {
-            request.nextId = history.size() + 1;
-            DiagnoseStep step = engine.call("diagnose_next", request, DiagnoseStep.class);
-            if (step.isDone()) {
-                return step.outcome;
-            }
-            JsonObject record = runExperiment(step.experiment, fingerprint);
-            try {
-                history.append(record);
-            } catch (IOException e) {
-                throw new MojoExecutionException(
-                        "could not record diagnose experiment " + step.experiment.id + ": " + e.getMessage(), e);
-            }
-            request.history.add(record);
-        }
+        return done.outcome;
     }
 
     private JsonObject runExperiment(DiagnoseStep.Experiment e, String fingerprint) throws MojoExecutionException {

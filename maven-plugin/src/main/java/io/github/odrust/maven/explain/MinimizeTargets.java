@@ -1,13 +1,12 @@
 package io.github.odrust.maven.explain;
 
-import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.DetectRequest;
 import io.github.odrust.engine.protocol.ExperimentRecord;
-import io.github.odrust.engine.protocol.Suite;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.MojoFailureException;
@@ -34,20 +33,20 @@ public final class MinimizeTargets {
      * Checks each test named. Only those are explained; what the recorded run explained of others
      * (minimization records are observations, whatever planned them) is still reported.
      */
-    public static void prepare(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+    public static void prepare(Engine engine, DetectConfig config, DiscoveredSuite suite, ExperimentLog history)
             throws MojoFailureException {
         check(engine, config, suite, history);
     }
 
     /** Each test named for minimization must be an order-dependent test of the recorded run. */
-    static void check(Engine engine, DetectConfig config, JsonObject suite, ExperimentLog history)
+    static void check(Engine engine, DetectConfig config, DiscoveredSuite suite, ExperimentLog history)
             throws MojoFailureException {
         if (config.minimizeOnly.isEmpty()) {
             return;
         }
         DetectRequest request = new DetectRequest();
         request.config = config.toRequest();
-        request.suite = Suite.of(suite);
+        request.suite = suite.wire();
         history.history().forEach(r -> request.history.add(ExperimentRecord.of(r)));
         List<String> od = new ArrayList<>();
         for (Summary.FlakyTest f : engine.call("detect_summary", request, Summary.class).flaky) {

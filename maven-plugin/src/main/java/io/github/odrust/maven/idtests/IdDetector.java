@@ -11,8 +11,10 @@ import io.github.odrust.engine.protocol.IdStep;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
@@ -67,12 +69,12 @@ public final class IdDetector {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path dir;
     private final Settings settings;
     private final Log log;
 
-    public IdDetector(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public IdDetector(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;
@@ -111,31 +113,36 @@ public final class IdDetector {
         request.cleanRuns = settings.cleanRuns;
         request.budget = settings.budget;
         request.fingerprint = fingerprint;
-        history.history().forEach(r -> request.history.add(r.getAsJsonObject()));
+        PlannerLoop<IdStep> loop = new PlannerLoop<>(history, request.history, r -> true);
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
                 + (settings.filter.any ? "any code" : "the module's code")
                 + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
-        JsonObject outcome;
-        while (true) {
-            request.nextId = history.size() + 1;
-            IdStep step = engine.call("id_next", request, IdStep.class);
-            if (step.isDone()) {
-                outcome = step.outcome;
-                break;
+        IdStep done = loop.run(new PlannerLoop.Goal<IdStep>() {
+            @Override
+            public IdStep next(int nextId) {
+                request.nextId = nextId;
+                return engine.call("id_next", request, IdStep.class);
             }
-            JsonObject record = runExperiment(step.experiment, fingerprint);
-            try {
-                history.append(record);
-                request.history.add(record);
-            } catch (IOException e) {
-                throw new MojoExecutionException(
-                        "could not record ID experiment " + step.experiment.id + ": " + e.getMessage(), e);
+
+            @Override
+            public boolean done(IdStep step) {
+                return step.isDone();
             }
-        }
-        return write(outcome, reproduceTemplate);
+
+            @Override
+            public JsonObject run(IdStep step) throws MojoExecutionException {
+                return runExperiment(step.experiment, fingerprint);
+            }
+
+            @Override
+            public String name(IdStep step) {
+                return "ID experiment " + step.experiment.id;
+            }
+        });
+        return write(done.outcome, reproduceTemplate);
     }
 
     private ExperimentLog prepare() throws MojoExecutionException {

@@ -9,6 +9,7 @@ import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.SelectRequest;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ public final class Selection {
     }
 
     /** The part of {@code suite} the change can affect. */
-    public JsonObject narrow(JsonObject suite, String buildFingerprint) throws MojoExecutionException {
+    public DiscoveredSuite narrow(DiscoveredSuite suite, String buildFingerprint) throws MojoExecutionException {
         SelectRequest request = new SelectRequest();
         List<String> main = request.mainDirs;
         List<String> test = request.testDirs;
@@ -76,8 +77,8 @@ public final class Selection {
             main.add(classes.getAbsolutePath());
         }
         List<String> testClassNames = request.testClasses;
-        for (JsonElement c : suite.getAsJsonArray("classes")) {
-            testClassNames.add(c.getAsJsonObject().get("class").getAsString());
+        for (DiscoveredSuite.ClassRecord c : suite.classes) {
+            testClassNames.add(c.className);
         }
         request.state = readState();
         request.buildFingerprint = buildFingerprint;
@@ -98,15 +99,7 @@ public final class Selection {
         for (JsonElement s : response.getAsJsonArray("selected")) {
             selected.add(s.getAsJsonObject().get("class").getAsString());
         }
-        JsonObject narrowed = suite.deepCopy();
-        JsonArray keep = new JsonArray();
-        for (JsonElement c : suite.getAsJsonArray("classes")) {
-            if (selected.contains(c.getAsJsonObject().get("class").getAsString())) {
-                keep.add(c);
-            }
-        }
-        narrowed.add("classes", keep);
-        return narrowed;
+        return suite.only(selected);
     }
 
     private void print(int total) {

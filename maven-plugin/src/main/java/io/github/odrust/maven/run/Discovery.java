@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
@@ -29,7 +28,7 @@ public final class Discovery {
     private Discovery() {}
 
     /** The suite, or an exception naming why the module has no tests. */
-    public static JsonObject discover(TestModule module, Path dir, Log log) throws MojoExecutionException {
+    public static DiscoveredSuite discover(TestModule module, Path dir, Log log) throws MojoExecutionException {
         TestClassScanner scanner = new TestClassScanner();
         List<String> candidates = scanner.scan(module.settings);
         scanner.warnings().forEach(log::warn);
@@ -106,7 +105,7 @@ public final class Discovery {
                     candidates.size() + " candidate classes matched Surefire's includes, but none has a test" + " that "
                             + String.join(" or ", module.frameworks) + " would run");
         }
-        return suite;
+        return DiscoveredSuite.of(suite);
     }
 
     private static boolean hasTestParameter(TestModule module) {
@@ -130,18 +129,15 @@ public final class Discovery {
     }
 
     /** The original order: every test of the suite, class by class, as `mvn test` runs them. */
-    public static List<String> originalOrder(JsonObject suite) {
-        List<String> order = new ArrayList<>();
-        suite.getAsJsonArray("classes")
-                .forEach(c -> c.getAsJsonObject().getAsJsonArray("tests").forEach(t -> order.add(t.getAsString())));
-        return order;
+    public static List<String> originalOrder(DiscoveredSuite suite) {
+        return suite.originalOrder();
     }
 
     /**
      * Writes {@code suite.json} and {@code orders/original.txt} under {@code outputDirectory} and
      * returns the path of the original order.
      */
-    public static Path writeSuite(JsonObject suite, Path outputDirectory) throws MojoExecutionException {
+    public static Path writeSuite(DiscoveredSuite suite, Path outputDirectory) throws MojoExecutionException {
         try {
             Files.createDirectories(outputDirectory.resolve("orders"));
             Files.write(

@@ -37,7 +37,7 @@ import org.apache.maven.plugin.logging.Log;
 public final class OrderRunner {
     private final TestModule module;
     private final Engine engine;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     /** The engine's part of {@link #suite}, once needed. */
     private Suite wireSuite;
 
@@ -52,7 +52,7 @@ public final class OrderRunner {
     private SharedJvm shared;
     private PlanOrderResponse planned;
 
-    public OrderRunner(TestModule module, Engine engine, JsonObject suite, Path dir, Log log) {
+    public OrderRunner(TestModule module, Engine engine, DiscoveredSuite suite, Path dir, Log log) {
         this.classpath = module.classpath;
         this.module = module;
         this.engine = engine;
@@ -197,7 +197,7 @@ public final class OrderRunner {
 
     private PlanOrderResponse plan(String orderText, String source) {
         if (wireSuite == null) {
-            wireSuite = Suite.of(suite);
+            wireSuite = suite.wire();
         }
         return engine.call("plan_order", new PlanOrderRequest(wireSuite, orderText, source), PlanOrderResponse.class);
     }

@@ -14,6 +14,7 @@ import io.github.odrust.maven.idtests.Shuffle;
 import io.github.odrust.maven.repair.CandidateCompiler;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.UnifiedPatch;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.File;
@@ -59,7 +60,7 @@ public final class IdRepairer {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path dir;
     private final Settings settings;
     private final Log log;
@@ -67,7 +68,7 @@ public final class IdRepairer {
     /** Candidates compiled for the current test (each gets a directory of its own). */
     private int runs;
 
-    public IdRepairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public IdRepairer(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;

@@ -9,6 +9,7 @@ import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.repair.CandidateCompiler;
 import io.github.odrust.maven.repair.JavaSources;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.OrderRunner;
 import io.github.odrust.maven.run.RunResult;
 import java.io.IOException;
@@ -31,7 +32,7 @@ import org.apache.maven.plugin.logging.Log;
 final class Candidates {
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path dir;
     private final JavaSources sources;
     private final CandidateCompiler compiler;
@@ -48,7 +49,7 @@ final class Candidates {
     Candidates(
             Engine engine,
             TestModule module,
-            JsonObject suite,
+            DiscoveredSuite suite,
             Path dir,
             JavaSources sources,
             CandidateCompiler compiler,

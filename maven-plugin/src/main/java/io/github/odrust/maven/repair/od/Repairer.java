@@ -9,10 +9,12 @@ import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectInput;
 import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.repair.CandidateCompiler;
 import io.github.odrust.maven.repair.JavaSources;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.UnifiedPatch;
+import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +62,7 @@ public final class Repairer {
 
     private final Engine engine;
     private final TestModule module;
-    private final JsonObject suite;
+    private final DiscoveredSuite suite;
     private final Path out;
     private final Path dir;
     private final Settings settings;
@@ -69,7 +71,7 @@ public final class Repairer {
     private final io.github.odrust.maven.diagnose.Diagnoser diagnoser;
     private final Candidates candidates;
 
-    public Repairer(Engine engine, TestModule module, JsonObject suite, Path out, Settings settings, Log log) {
+    public Repairer(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
         this.module = module;
         this.suite = suite;
@@ -162,34 +164,36 @@ public final class Repairer {
         request.budget = settings.budget;
         String fingerprint = request.target.fingerprint;
         // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
-        List<JsonObject> mine = request.history;
-        history.history().forEach(r -> {
-            if (target.test.equals(r.getAsJsonObject().get("test").getAsString())) {
-                mine.add(r.getAsJsonObject());
+        PlannerLoop<RepairStep> loop = new PlannerLoop<>(
+                history, request.history, r -> target.test.equals(r.get("test").getAsString()));
+        RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
+            @Override
+            public RepairStep next(int nextId) {
+                request.nextId = nextId;
+                return engine.call("repair_next", request, RepairStep.class);
+            }
+
+            @Override
+            public boolean done(RepairStep step) {
+                return step.isDone();
+            }
+
+            @Override
+            public JsonObject run(RepairStep step) throws MojoExecutionException {
+                return candidates.run(step.experiment, fixes, fingerprint, victim, history);
+            }
+
+            @Override
+            public String name(RepairStep step) {
+                return "repair experiment " + step.experiment.id + " in " + dir.resolve("experiments.jsonl");
             }
         });
-        while (true) {
-            request.nextId = history.size() + 1;
-            RepairStep step = engine.call("repair_next", request, RepairStep.class);
-            if (step.isDone()) {
-                RepairFile.Entry done = finish(entry, step.outcome, fixes, victim);
-                String note = resets == null ? null : resets.noPatchNote();
-                if (!"patched".equals(done.status) && note != null) {
-                    done.reason = (done.reason == null ? "" : done.reason + "; ") + note;
-                }
-                return done;
-            }
-            JsonObject record = candidates.run(step.experiment, fixes, fingerprint, victim, history);
-            try {
-                history.append(record);
-                mine.add(record);
-            } catch (IOException e) {
-                throw new MojoExecutionException(
-                        "could not record repair experiment " + step.experiment.id + " in "
-                                + dir.resolve("experiments.jsonl") + ": " + e.getMessage(),
-                        e);
-            }
+        RepairFile.Entry done = finish(entry, last.outcome, fixes, victim);
+        String note = resets == null ? null : resets.noPatchNote();
+        if (!"patched".equals(done.status) && note != null) {
+            done.reason = (done.reason == null ? "" : done.reason + "; ") + note;
         }
+        return done;
     }
 
     /** The cleaners (victim) or single state-setters (brittle) a patch can come from. */

@@ -1,0 +1,103 @@
+package io.github.odrust.maven.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlannerLoopTest {
+    private static JsonObject record(int id, String test) {
+        JsonObject o = new JsonObject();
+        o.addProperty("id", id);
+        o.addProperty("test", test);
+        return o;
+    }
+
+    /** A planner that asks for experiments of {@code test} until it has seen {@code wanted} of them. */
+    private static final class Planner implements PlannerLoop.Goal<Integer> {
+        final String test;
+        final int wanted;
+        final List<JsonObject> seen;
+        final List<Integer> asked = new ArrayList<>();
+
+        Planner(String test, int wanted, List<JsonObject> seen) {
+            this.test = test;
+            this.wanted = wanted;
+            this.seen = seen;
+        }
+
+        @Override
+        public Integer next(int nextId) {
+            asked.add(nextId);
+            return seen.size() >= wanted ? null : nextId;
+        }
+
+        @Override
+        public boolean done(Integer step) {
+            return step == null;
+        }
+
+        @Override
+        public JsonObject run(Integer step) {
+            return record(step, test);
+        }
+
+        @Override
+        public String name(Integer step) {
+            return "test experiment " + step;
+        }
+    }
+
+    @Test
+    void runsWhatThePlannerAsksAndAppendsEachRecordToTheHistoryAndTheRequest(@TempDir Path dir) throws Exception {
+        ExperimentLog history = ExperimentLog.create(dir.resolve("experiments.jsonl"));
+        List<JsonObject> records = new ArrayList<>();
+        PlannerLoop<Integer> loop = new PlannerLoop<>(history, records, r -> true);
+        Planner planner = new Planner("a#t", 2, records);
+        assertNull(loop.run(planner));
+        assertEquals(List.of(1, 2, 3), planner.asked);
+        assertEquals(2, records.size());
+        assertEquals(2, ExperimentLog.load(dir.resolve("experiments.jsonl")).size());
+    }
+
+    @Test
+    void resumesFromItsOwnRecordsAndNumbersAfterEveryRecordOfTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("experiments.jsonl");
+        ExperimentLog first = ExperimentLog.create(file);
+        first.append(record(1, "a#t"));
+        first.append(record(2, "b#t"));
+        ExperimentLog history = ExperimentLog.load(file);
+        List<JsonObject> records = new ArrayList<>();
+        PlannerLoop<Integer> loop = new PlannerLoop<>(
+                history, records, r -> "a#t".equals(r.get("test").getAsString()));
+        assertEquals(1, records.size());
+        Planner planner = new Planner("a#t", 2, records);
+        loop.run(planner);
+        assertEquals(List.of(3, 4), planner.asked);
+        assertEquals(3, records.get(1).get("id").getAsInt());
+        assertEquals(3, history.size());
+    }
+
+    @Test
+    void aRecordThatCannotBeWrittenEndsTheLoopNamingTheExperiment(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("experiments.jsonl");
+        ExperimentLog history = ExperimentLog.create(file);
+        Files.delete(file);
+        Files.createDirectory(file);
+        List<JsonObject> records = new ArrayList<>();
+        PlannerLoop<Integer> loop = new PlannerLoop<>(history, records, r -> true);
+        MojoExecutionException e =
+                assertThrows(MojoExecutionException.class, () -> loop.run(new Planner("a#t", 1, records)));
+        assertTrue(e.getMessage().startsWith("could not record test experiment 1: "), e.getMessage());
+        assertEquals(0, records.size());
+    }
+}
