@@ -38,6 +38,7 @@ public final class PlannerLoop<S> {
 
     private final ExperimentLog history;
     private final List<JsonObject> records;
+    private final int resumed;
 
     /**
      * A loop over {@code history}: {@code records} (the request's history, which the engine sees)
@@ -46,11 +47,19 @@ public final class PlannerLoop<S> {
     public PlannerLoop(ExperimentLog history, List<JsonObject> records, Predicate<JsonObject> mine) {
         this.history = history;
         this.records = records;
+        int mineBefore = 0;
         for (JsonElement r : history.history()) {
             if (mine.test(r.getAsJsonObject())) {
                 records.add(r.getAsJsonObject());
+                mineBefore++;
             }
         }
+        this.resumed = mineBefore;
+    }
+
+    /** How many records of an earlier run this loop goes on from (0 for a fresh one). */
+    public int resumed() {
+        return resumed;
     }
 
     /** Runs the goal's experiments until the engine is done; returns the step that said so. */

@@ -80,6 +80,7 @@ class PlannerLoopTest {
         PlannerLoop<Integer> loop = new PlannerLoop<>(
                 history, records, r -> "a#t".equals(r.get("test").getAsString()));
         assertEquals(1, records.size());
+        assertEquals(1, loop.resumed(), "one record of an earlier run is this goal's");
         Planner planner = new Planner("a#t", 2, records);
         loop.run(planner);
         assertEquals(List.of(3, 4), planner.asked);
