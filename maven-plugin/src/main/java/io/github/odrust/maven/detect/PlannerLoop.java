@@ -62,6 +62,15 @@ public final class PlannerLoop<S> {
         return resumed;
     }
 
+    /** Says, when there is one, that this loop continues an earlier run: "continuing an earlier repair of T: ...". */
+    public void sayResumed(org.apache.maven.plugin.logging.Log log, String what) {
+        if (resumed > 0) {
+            log.info("continuing an earlier " + what + ": "
+                    + io.github.odrust.maven.core.Words.count(resumed, "experiment")
+                    + " already recorded (those made on code that changed since run again)");
+        }
+    }
+
     /** Runs the goal's experiments until the engine is done; returns the step that said so. */
     public S run(Goal<S> goal) throws MojoExecutionException {
         while (true) {

@@ -123,11 +123,7 @@ public final class Diagnoser {
         request.budget = settings.budget;
         PlannerLoop<DiagnoseStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
-        if (loop.resumed() > 0) {
-            log.info("continuing an earlier diagnosis of " + target.test + ": "
-                    + Words.count(loop.resumed(), "experiment") + " already recorded (those made on code"
-                    + " that changed since run again)");
-        }
+        loop.sayResumed(log, "diagnosis of " + target.test);
         DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
             @Override
             public DiagnoseStep next(int nextId) {

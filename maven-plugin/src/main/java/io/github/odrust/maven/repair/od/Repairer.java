@@ -166,11 +166,7 @@ public final class Repairer {
         // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
-        if (loop.resumed() > 0) {
-            log.info("continuing an earlier repair of " + target.test + ": "
-                    + Words.count(loop.resumed(), "experiment") + " already recorded (those made on code"
-                    + " that changed since run again)");
-        }
+        loop.sayResumed(log, "repair of " + target.test);
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
             public RepairStep next(int nextId) {
