@@ -25,6 +25,7 @@ pub const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// `report.json`: the detection summary, what the plugin knows about the run, and per flaky test
 /// its order files and reproduce command. Fields in the order the file has them.
+// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReportFile {
     /// [`REPORT_SCHEMA_VERSION`].
