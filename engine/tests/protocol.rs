@@ -370,7 +370,7 @@ fn report_op_builds_report_json_and_renders_it() {
     let json = texts["json"].as_str().unwrap();
     let report: Value = serde_json::from_str(json).unwrap();
     // The plugin's facts first, then the summary's fields in its order, then the explanations.
-    assert!(json.starts_with("{\n  \"schema_version\": 1,\n  \"module\": \"com.acme:cart\",\n  \"odrust_version\": \"0.1.0\",\n  \"complete\": true,\n  \"seed\": 7,"), "{json}");
+    assert!(json.starts_with("{\n  \"schema_version\": 2,\n  \"module\": \"com.acme:cart\",\n  \"odrust_version\": \"0.1.0\",\n  \"complete\": true,\n  \"seed\": 7,"), "{json}");
     assert!(
         json.find("\"explanations\"").unwrap() > json.find("\"flaky\"").unwrap(),
         "{json}"
@@ -417,11 +417,21 @@ fn report_op_builds_report_json_and_renders_it() {
         message.contains("exactly one of `build` and `report`"),
         "{message}"
     );
+    // One cause: the victim and its polluter.
+    assert_eq!(report["causes"][0]["id"], json!(1), "{report}");
+    assert_eq!(report["causes"][0]["tests"], json!([victim["test"]]));
+    assert_eq!(report["causes"][0]["polluters"], victim["polluters"]);
+    // A report of schema 1 (no causes) is read and written as schema 2, its causes added.
     let mut old = report.clone();
-    old["schema_version"] = json!(2);
-    let (code, message) = err("report", json!({"report": old}));
+    old["schema_version"] = json!(1);
+    old.as_object_mut().unwrap().remove("causes");
+    let upgraded = ok("report", json!({"report": old}));
+    assert_eq!(upgraded["json"], texts["json"]);
+    let mut newer = report.clone();
+    newer["schema_version"] = json!(3);
+    let (code, message) = err("report", json!({"report": newer}));
     assert_eq!(code, "bad-request");
-    assert!(message.contains("schema_version 2"), "{message}");
+    assert!(message.contains("schema_version 3"), "{message}");
     let (code, _) = err(
         "report",
         json!({"build": {"summary": summary, "module": "m", "odrust_version": "v",

@@ -45,6 +45,9 @@ pub struct Report {
     pub failing: Vec<FailingTest>,
     /// The flaky tests.
     pub flaky: Vec<ReportEntry>,
+    /// The OD tests grouped by root cause.
+    #[serde(default)]
+    pub causes: Vec<super::causes::Cause>,
     /// Notes about the run.
     #[serde(default)]
     pub notes: Vec<String>,
@@ -150,6 +153,25 @@ pub struct ReportEntry {
     /// What `odrust:diagnose` found: the static state it depends on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub polluted_state: Option<DiagnoseOutcome>,
+}
+
+/// The entries as [`super::causes::group`] reads them.
+pub fn members(flaky: &[ReportEntry]) -> Vec<super::causes::Member<'_>> {
+    flaky
+        .iter()
+        .map(|e| {
+            let mut confirmed = e
+                .polluted_state
+                .as_ref()
+                .map(|d| d.polluted_state.clone())
+                .unwrap_or_default();
+            confirmed.sort();
+            super::causes::Member {
+                finding: &e.finding,
+                confirmed,
+            }
+        })
+        .collect()
 }
 
 impl ReportEntry {

@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::document::{Explanations, Report, ReportEntry};
+use super::causes::{group, Cause};
+use super::document::{members, Explanations, Report, ReportEntry};
 use super::render::render;
 use crate::detect::merge::MergedShard;
 use crate::detect::{FlakyTest, Summary};
@@ -21,7 +22,8 @@ use crate::error::EngineError;
 use crate::model::kind::FlakyKind;
 
 /// The version of `report.json`'s schema (docs/detect.md, "report.json").
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+/// Version 2 added `causes`; a version-1 report given back is read and written as version 2.
+pub const REPORT_SCHEMA_VERSION: u32 = 2;
 
 /// `report.json`: the detection summary, what the plugin knows about the run, and per flaky test
 /// its order files and reproduce command. Fields in the order the file has them.
@@ -41,6 +43,9 @@ pub struct ReportFile {
     pub summary: Summary<ReportEntry>,
     /// OD tests explained and how many of those explanations finished.
     pub explanations: Explanations,
+    /// The OD tests grouped by root cause (`causes::group`), with what repair made of each.
+    #[serde(default)]
+    pub causes: Vec<Cause>,
     /// `odrust:merge`: the shards merged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<MergedShardEntry>>,
@@ -128,8 +133,8 @@ pub struct ReportTexts {
 pub fn answer(request: ReportRequest) -> Result<ReportTexts, EngineError> {
     let file = match (request.build, request.report) {
         (Some(build), None) => build_report(build),
-        (None, Some(report)) => {
-            if report.schema_version != REPORT_SCHEMA_VERSION {
+        (None, Some(mut report)) => {
+            if report.schema_version == 0 || report.schema_version > REPORT_SCHEMA_VERSION {
                 return Err(EngineError::bad_request(
                     "report",
                     format!(
@@ -138,6 +143,10 @@ pub fn answer(request: ReportRequest) -> Result<ReportTexts, EngineError> {
                     ),
                 ));
             }
+            // Written again: the causes follow the flaky tests as they are now (diagnose may
+            // have confirmed fields), keeping what repair made of them.
+            report.schema_version = REPORT_SCHEMA_VERSION;
+            report.causes = group(&members(&report.summary.flaky), &report.causes);
             report
         }
         _ => {
@@ -190,6 +199,7 @@ pub fn build_report(build: BuildRequest) -> ReportFile {
         })
         .collect();
     let explanations = explanations(&summary.flaky);
+    let causes = group(&members(&flaky), &[]);
     ReportFile {
         schema_version: REPORT_SCHEMA_VERSION,
         module,
@@ -214,6 +224,7 @@ pub fn build_report(build: BuildRequest) -> ReportFile {
             targeted: summary.targeted,
         },
         explanations,
+        causes,
         shards,
     }
 }

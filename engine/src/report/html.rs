@@ -5,6 +5,7 @@
 //! buttons), no external resource; readable in a narrow window and printable.
 
 use super::document::{header_line, nothing_found, Pairs, Report, ReportEntry};
+use super::html_causes::{cause_card, CSS as CAUSE_CSS};
 use super::text::{counted, escape_html, percent};
 use crate::model::kind::{FlakyKind, OdRole};
 use crate::ENGINE_VERSION;
@@ -59,7 +60,7 @@ pub(super) fn page(report: &Report) -> String {
     out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(&format!(
-        "<title>odrust: order-dependent tests in {module}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<header>\n"
+        "<title>odrust: order-dependent tests in {module}</title>\n<style>{CSS}{CAUSE_CSS}</style>\n</head>\n<body>\n<header>\n"
     ));
     out.push_str(&format!(
         "<h1>odrust: order-dependent tests in <code>{module}</code></h1>\n"
@@ -93,11 +94,7 @@ pub(super) fn page(report: &Report) -> String {
         e.finding.kind.role().is_some() || e.finding.kind == FlakyKind::Unclassified
     });
     if !od.is_empty() {
-        out.push_str("<section id=\"od\">\n<h2>Order-dependent tests</h2>\n");
-        for (i, entry) in od.iter().enumerate() {
-            out.push_str(&card(entry, i));
-        }
-        out.push_str("</section>\n");
+        out.push_str(&od_section(report, &od));
     }
     if !nod.is_empty() {
         out.push_str(
@@ -136,6 +133,37 @@ pub(super) fn page(report: &Report) -> String {
         "</main>\n<footer>odrust engine {ENGINE_VERSION}, report schema {}</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         report.schema_version
     ));
+    out
+}
+
+/// The order-dependent tests: a card per cause with its tests' cards inside, then the tests in
+/// no cause (not classified yet).
+fn od_section(report: &Report, od: &[&ReportEntry]) -> String {
+    let mut out = String::from("<section id=\"od\">\n<h2>Order-dependent tests</h2>\n");
+    if report.causes.len() > 1 || report.causes.iter().any(|c| c.tests.len() > 1) {
+        out.push_str(&format!(
+            "<p>{} from {}: tests that fail for the same reason share one card, one diagnosis and one fix.</p>\n",
+            counted(od.len(), "order-dependent test"),
+            counted(report.causes.len(), "cause")
+        ));
+    }
+    let mut shown = vec![false; od.len()];
+    for (c, cause) in report.causes.iter().enumerate() {
+        let mut members = String::new();
+        for test in &cause.tests {
+            if let Some(i) = od.iter().position(|e| &e.finding.test == test) {
+                members.push_str(&card(od[i], i));
+                shown[i] = true;
+            }
+        }
+        out.push_str(&cause_card(cause, &members, c));
+    }
+    for (i, entry) in od.iter().enumerate() {
+        if !shown[i] {
+            out.push_str(&card(entry, i));
+        }
+    }
+    out.push_str("</section>\n");
     out
 }
 

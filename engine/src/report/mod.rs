@@ -7,16 +7,19 @@
 //!
 //! - [`file`]: `report.json` itself ([`ReportFile`], its schema version) and the `report` op:
 //!   built from a summary, or written again, with its HTML and XML in the same answer.
+//! - [`causes`]: the OD tests grouped by root cause, with what repair made of each.
 //! - [`document`]: the renderer's view of a report and the sentences made of it.
 //! - `text`: percentages, counted nouns, HTML and XML escaping, Surefire `<testcase>`s.
-//! - `html`: the HTML page of a detection report.
+//! - `html`: the HTML page of a detection report; `html_causes`: its cause cards.
 //! - [`render`](mod@render): a detection report's HTML and XML forms.
 //! - [`id`]: the report of `odrust:detect-id` (`id_report`): HTML, XML and console text of an
 //!   [`crate::idtests::IdOutcome`].
 
+pub mod causes;
 pub mod document;
 pub mod file;
 mod html;
+mod html_causes;
 pub mod id;
 pub mod render;
 mod text;

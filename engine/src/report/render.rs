@@ -68,6 +68,10 @@ fn xml(report: &Report) -> String {
             text.push_str("\nReproduce: ");
             text.push_str(&xml_text(reproduce));
         }
+        for line in cause_lines(report, &entry.finding.test) {
+            text.push('\n');
+            text.push_str(&xml_text(&line));
+        }
         write(Event::Text(BytesText::new(&text)));
         write(Event::End(BytesEnd::new("flakyFailure")));
         write(Event::End(BytesEnd::new("testcase")));
@@ -76,6 +80,40 @@ fn xml(report: &Report) -> String {
     let mut out = String::from_utf8(writer.into_inner()).expect("the writer wrote UTF-8");
     out.push('\n');
     out
+}
+
+/// The cause of `test` and what repair made of it: "Cause 1: state left by `p.P#p` → 2
+/// victims", "Fix: a verified patch target/odrust/repair/cause-1.patch (git apply ...)".
+fn cause_lines(report: &Report, test: &str) -> Vec<String> {
+    let Some(cause) = report
+        .causes
+        .iter()
+        .find(|c| c.tests.iter().any(|t| t == test))
+    else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!("Cause {}: {}", cause.id, cause.title)];
+    for fix in cause
+        .fixes
+        .iter()
+        .filter(|f| f.tests.iter().any(|t| t == test))
+    {
+        lines.push(match (fix.status.as_str(), &fix.patch) {
+            ("patched", Some(patch)) => format!(
+                "Fix: a verified patch {patch}{}{}",
+                if fix.applied { ", applied" } else { "" },
+                fix.apply
+                    .as_deref()
+                    .map(|a| format!(" (apply: {a})"))
+                    .unwrap_or_default()
+            ),
+            (status, _) => format!(
+                "No patch ({status}): {}",
+                fix.reason.as_deref().unwrap_or("")
+            ),
+        });
+    }
+    lines
 }
 
 #[cfg(test)]
