@@ -12,7 +12,8 @@ pub(super) struct Candidate<'a> {
     pub(super) source: &'a FixSource,
     /// The polluter it cleans after (victims).
     pub(super) polluter: Option<String>,
-    /// The order that minimizes it: `[p, v]` or `[b]`.
+    /// The order that minimizes it: `[p, v]` or `[b]` (`[p, v1, .., vn]`, `[b1, .., bn]` for a
+    /// cause of several tests).
     pub(super) oracle: Vec<String>,
 }
 
@@ -79,10 +80,9 @@ pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>) {
             });
             continue;
         }
-        let oracle = match &polluter {
-            Some(p) => vec![p.clone(), t.test.clone()],
-            None => vec![t.test.clone()],
-        };
+        // Every test of the cause after the polluter (a victim) or by themselves (brittles).
+        let mut oracle: Vec<String> = polluter.iter().cloned().collect();
+        oracle.extend(t.members());
         ranked.push((
             usize::MAX - cleans,
             class_of(&s.test) != own_class,

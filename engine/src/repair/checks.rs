@@ -10,24 +10,38 @@ use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
 use crate::model::testid::{class_of, is_invocation_of};
 
-/// The checks of a minimal candidate, in order, each order once.
+/// The checks of a minimal candidate, in order, each order once. For a cause of several tests
+/// (`also`), each check covers all of them: the oracle runs them all, `alone` runs the first test
+/// of each of their classes, every test's recorded failing order runs, each other polluter runs
+/// before all of them, and every class they (or the polluter's teardown) are in runs.
 pub(super) fn checks(
     t: &RepairTarget,
     c: &Candidate<'_>,
     placement: Placement,
 ) -> Vec<(Check, Vec<String>)> {
+    let members = t.members();
     let mut checks = vec![(Check::FailingOrder, c.oracle.clone())];
     if t.kind == OdRole::Victim {
-        checks.push((Check::Alone, vec![t.test.clone()]));
+        let mut classes = BTreeSet::new();
+        for m in &members {
+            if classes.insert(class_of(m)) {
+                checks.push((Check::Alone, vec![m.clone()]));
+            }
+        }
     }
     let mut recorded = Vec::new();
     if !t.failing_order.is_empty() {
         recorded.push(t.failing_order.clone());
     }
+    for m in &t.also {
+        if !m.failing_order.is_empty() {
+            recorded.push(m.failing_order.clone());
+        }
+    }
     if t.kind == OdRole::Victim {
         for group in &t.polluters {
             let mut order = group.clone();
-            order.push(t.test.clone());
+            order.extend(members.iter().cloned());
             recorded.push(order);
         }
     }
@@ -36,10 +50,17 @@ pub(super) fn checks(
             .into_iter()
             .map(|o| (Check::RecordedFailingOrder, o)),
     );
-    // The classes the patch edits: the flaky test's, or the polluter's for a teardown.
-    let mut classes = vec![class_of(&t.test)];
+    // The classes the patch edits or its tests are in: theirs, and the polluter's for a teardown.
+    let mut classes: Vec<&str> = Vec::new();
+    for m in &members {
+        if !classes.contains(&class_of(m)) {
+            classes.push(class_of(m));
+        }
+    }
     if let (Placement::PolluterTeardown, Some(p)) = (placement, &c.polluter) {
-        classes.push(class_of(p));
+        if !classes.contains(&class_of(p)) {
+            classes.push(class_of(p));
+        }
     }
     for class in classes {
         let class_order: Vec<String> = t
@@ -76,9 +97,12 @@ pub(super) fn check_name(check: Check) -> &'static str {
     }
 }
 
-/// Whether a record passes `check` for `test`, with what went wrong.
+/// Whether a record passes `check` for the tests one patch must fix (`members`), with what went
+/// wrong: each of them that ran passes (at least one must be in the order, unless it is the
+/// polluter's class), and for `class` and `original-order` every other test ends as in the
+/// baseline.
 pub(super) fn passes_record(
-    test: &str,
+    members: &[String],
     r: &RepairRecord,
     check: Check,
     baseline: &[TestResult],
@@ -89,22 +113,31 @@ pub(super) fn passes_record(
     if !r.honoured {
         return (false, Some(NOT_HONOURED.to_string()));
     }
-    // The polluter's class (checked for a teardown patch) does not hold the flaky test.
-    let holds_test = r
-        .experiment
-        .order
+    let is_member = |id: &str| members.iter().any(|m| id == m || is_invocation_of(id, m));
+    // The polluter's class (checked for a teardown patch) holds none of them.
+    let in_order: Vec<&String> = members
         .iter()
-        .any(|t| t == test || is_invocation_of(t, test));
-    match test_passed(test, &r.results) {
-        Some(true) => {}
-        _ if !holds_test => {}
-        Some(false) => {
-            return (
-                false,
-                Some(format!("{test} failed: {}", message(test, &r.results))),
-            )
+        .filter(|m| {
+            r.experiment
+                .order
+                .iter()
+                .any(|t| t == *m || is_invocation_of(t, m))
+        })
+        .collect();
+    for m in &in_order {
+        match test_passed(m, &r.results) {
+            Some(true) => {}
+            Some(false) => {
+                return (
+                    false,
+                    Some(format!(
+                        "{m} failed: {}",
+                        message(std::slice::from_ref(m), &r.results)
+                    )),
+                )
+            }
+            None => return (false, Some(format!("{m} did not run"))),
         }
-        None => return (false, Some(format!("{test} did not run"))),
     }
     if !matches!(check, Check::Class | Check::OriginalOrder) {
         return (true, None);
@@ -120,7 +153,7 @@ pub(super) fn passes_record(
         .map(|x| (x.test.as_str(), x.outcome))
         .collect();
     for x in &r.results {
-        if x.test == test || is_invocation_of(&x.test, test) {
+        if is_member(&x.test) {
             continue;
         }
         let ok = match before.get(x.test.as_str()) {
@@ -133,10 +166,7 @@ pub(super) fn passes_record(
     }
     if check == Check::OriginalOrder {
         for b in baseline {
-            if b.test != test
-                && !is_invocation_of(&b.test, test)
-                && !now.contains_key(b.test.as_str())
-            {
+            if !is_member(&b.test) && !now.contains_key(b.test.as_str()) {
                 differences.push(format!("{} did not run", b.test));
             }
         }
@@ -160,13 +190,20 @@ pub(super) fn passes_record(
     }
 }
 
-/// The first failure of `test` (or of its invocations): "failed expected 1".
-pub(super) fn message(test: &str, results: &[TestResult]) -> String {
-    results
-        .iter()
-        .find(|r| {
-            (r.test == test || is_invocation_of(&r.test, test)) && r.outcome.passed() == Some(false)
-        })
+/// The first failure of one of `tests` (or of their invocations): "failed expected 1", with
+/// the test's id in front when there are several.
+pub(super) fn message(tests: &[String], results: &[TestResult]) -> String {
+    let failed = results.iter().find(|r| {
+        tests
+            .iter()
+            .any(|t| r.test == *t || is_invocation_of(&r.test, t))
+            && r.outcome.passed() == Some(false)
+    });
+    let who = match failed {
+        Some(r) if tests.len() > 1 => format!("{}: ", r.test),
+        _ => String::new(),
+    };
+    failed
         .map(|r| {
             let m = r
                 .message
@@ -175,7 +212,7 @@ pub(super) fn message(test: &str, results: &[TestResult]) -> String {
                 .lines()
                 .next()
                 .unwrap_or("");
-            format!("{} {m}", outcome_word(r.outcome))
+            format!("{who}{} {m}", outcome_word(r.outcome))
                 .trim()
                 .to_string()
         })

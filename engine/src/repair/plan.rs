@@ -23,17 +23,19 @@
 //! The planner replays its history (records of this target and of this `fingerprint` of the
 //! sources only), so it is deterministic (it makes no random choice) and resumable; a record
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use super::candidates::{candidates, no_source_reason, source_ref, Candidate};
 use super::checks::{check_name, checks, message, passes_record, NOT_HONOURED};
 pub use super::shapes::{
-    Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome, RepairRecord,
-    RepairRequest, RepairStatus, RepairStep, RepairTarget, SourceOrigin, SourceRef, Tried,
+    CauseMember, Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome,
+    RepairRecord, RepairRequest, RepairStatus, RepairStep, RepairTarget, SourceOrigin, SourceRef,
+    Tried,
 };
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
 use crate::model::experiment::test_passed;
+use crate::model::testid::class_of;
 
 /// Experiments (JVM runs and candidates that did not compile) one target may spend by default.
 pub const DEFAULT_REPAIR_BUDGET: u32 = 100;
@@ -196,10 +198,19 @@ impl<'a> Planner<'a> {
                 }
             }
         }
+        let members = self.target.members();
+        let classes: BTreeSet<&str> = members.iter().map(|t| class_of(t)).collect();
         for c in candidates {
             for &placement in &c.source.placements {
                 if placement == Placement::PolluterTeardown && c.polluter.is_none() {
                     continue; // a brittle has no polluter to tear down after
+                }
+                // One patch edits one class: the start of one test fixes only that test, and
+                // a setup only the tests of its class.
+                if (placement == Placement::Test && members.len() > 1)
+                    || (placement == Placement::Setup && classes.len() > 1)
+                {
+                    continue;
                 }
                 match self.plan_candidate(c, placement) {
                     Decision::Run(step) => return step,
@@ -214,10 +225,19 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        let reason = format!(
-            "no candidate passed every check ({} tried); see `tried` for why each was rejected",
-            self.tried.len()
-        );
+        let reason = if self.tried.is_empty() && classes.len() > 1 {
+            format!(
+                "its {} tests are in {} classes and no candidate can fix them all from one \
+                 place (a polluter's teardown fixes victims of every class)",
+                members.len(),
+                classes.len()
+            )
+        } else {
+            format!(
+                "no candidate passed every check ({} tried); see `tried` for why each was rejected",
+                self.tried.len()
+            )
+        };
         self.done(RepairStatus::Rejected, Some(reason), None)
     }
 
@@ -260,7 +280,7 @@ impl<'a> Planner<'a> {
                         statements(all.len()),
                         c.oracle.join(", "),
                         r.experiment.id,
-                        message(&self.target.test, &r.results)
+                        message(&self.target.members(), &r.results)
                     ),
                 };
                 reject(self, &all, why);
@@ -269,10 +289,11 @@ impl<'a> Planner<'a> {
         }
         // 4. ddmin over the statements.
         let known = self.known;
+        let members = self.target.members();
         let step = ddmin_step(&all, |subset: &[usize]| {
             known
                 .get(source, Some(placement), subset, &c.oracle)
-                .map(|r| passes_record(&self.target.test, r, Check::FailingOrder, &[]).0)
+                .map(|r| passes_record(&members, r, Check::FailingOrder, &[]).0)
         });
         let minimal = match step {
             DdminStep::Query(subset) => {
@@ -328,7 +349,7 @@ impl<'a> Planner<'a> {
     }
 
     fn passes(&self, r: &RepairRecord, check: Check) -> (bool, Option<String>) {
-        passes_record(&self.target.test, r, check, &self.target.baseline)
+        passes_record(&self.target.members(), r, check, &self.target.baseline)
     }
 
     fn target_passed(&self, r: &RepairRecord) -> Option<bool> {

@@ -62,6 +62,30 @@ pub struct RepairTarget {
     pub sources: Vec<FixSource>,
     /// A digest of the source files involved; records of another digest are ignored.
     pub fingerprint: String,
+    /// The other tests of its root cause (report.json's `causes`), repaired with it by one
+    /// patch: every check runs for all of them. Empty: the test alone.
+    #[serde(default)]
+    pub also: Vec<CauseMember>,
+}
+
+impl RepairTarget {
+    /// The tests one patch must fix: the target and the rest of its cause.
+    pub fn members(&self) -> Vec<String> {
+        let mut all = vec![self.test.clone()];
+        all.extend(self.also.iter().map(|m| m.test.clone()));
+        all
+    }
+}
+
+/// Another test of a target's root cause.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CauseMember {
+    /// Its id.
+    pub test: String,
+    /// The failing order detect recorded for it.
+    #[serde(default)]
+    pub failing_order: Vec<String>,
 }
 
 fn yes() -> bool {

@@ -81,6 +81,7 @@ fn victim_target(sources: Vec<FixSource>) -> RepairTarget {
         ],
         sources,
         fingerprint: "f1".to_string(),
+        also: vec![],
     }
 }
 
@@ -350,6 +351,7 @@ fn a_brittle_is_patched_from_its_state_setter() {
         baseline: vec![result(B, RunOutcome::Fail), result(S, RunOutcome::Pass)],
         sources: vec![source(S, 3, &[Placement::Setup])],
         fingerprint: "f".to_string(),
+        also: vec![],
     };
     let mut r = request(target);
     let (outcome, _) = drive(&mut r, &Setter);
@@ -643,5 +645,153 @@ fn a_victim_without_cleaners_is_patched_from_reset_method_calls_after_every_clea
     assert_eq!(
         drive(&mut request(b), &world).0.status,
         RepairStatus::NoFixSource
+    );
+}
+
+/// Victims of one polluter in two classes: `V` (p.VictimTest) and `W` (p.OtherVictimTest), and
+/// `V2` in V's class when `v2_victim`. Statement 0 resets the state; a setup patch resets it
+/// only before the tests of the class it is in (p.VictimTest), a polluter-teardown patch right
+/// after the polluter; statement 1 is needed too for `V2`.
+struct Cause {
+    v2_victim: bool,
+}
+
+const W: &str = "p.OtherVictimTest#w";
+
+impl World for Cause {
+    fn outcomes(&self, e: &RepairExperiment) -> Vec<TestResult> {
+        let resets = e.source.is_some() && e.statements.contains(&0);
+        let resets_all = resets && e.statements.contains(&1);
+        let mut dirty = false;
+        e.order
+            .iter()
+            .map(|t| {
+                if t == P {
+                    dirty = !(resets && e.placement == Some(Placement::PolluterTeardown));
+                    return result(t, RunOutcome::Pass);
+                }
+                let victim = t == V || t == W || (self.v2_victim && t == V2);
+                let cleaned_here = e.placement == Some(Placement::Setup)
+                    && t.starts_with("p.VictimTest#")
+                    && if t == V2 { resets_all } else { resets };
+                let fails = victim && dirty && !cleaned_here;
+                result(
+                    t,
+                    if fails {
+                        RunOutcome::Fail
+                    } else {
+                        RunOutcome::Pass
+                    },
+                )
+            })
+            .collect()
+    }
+}
+
+fn cause_target(also: &[&str], placements: &[Placement]) -> RepairTarget {
+    let mut t = victim_target(vec![source(C, 3, placements)]);
+    t.cleaners.insert(P.to_string(), vec![C.to_string()]);
+    t.original_order = vec![
+        C.to_string(),
+        W.to_string(),
+        V2.to_string(),
+        V.to_string(),
+        P.to_string(),
+    ];
+    t.baseline = t
+        .original_order
+        .iter()
+        .map(|x| result(x, RunOutcome::Pass))
+        .collect();
+    t.also = also
+        .iter()
+        .map(|m| CauseMember {
+            test: m.to_string(),
+            failing_order: vec![P.to_string(), m.to_string()],
+        })
+        .collect();
+    t
+}
+
+#[test]
+fn victims_of_one_cause_in_two_classes_get_one_teardown_patch_checked_for_all() {
+    let placements = [
+        Placement::Setup,
+        Placement::PolluterTeardown,
+        Placement::Test,
+    ];
+    let mut r = request(cause_target(&[W], &placements));
+    let (outcome, history) = drive(&mut r, &Cause { v2_victim: false });
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    // A setup or a test method fixes one class or one test: only the teardown was tried.
+    assert_eq!(outcome.placement, Some(Placement::PolluterTeardown));
+    assert!(history
+        .iter()
+        .all(|r| r.experiment.placement != Some(Placement::Setup)));
+    assert_eq!(outcome.statements, vec![0]);
+    let checks: Vec<(Check, Vec<String>)> = outcome
+        .verification
+        .iter()
+        .map(|c| (c.check, c.order.clone()))
+        .collect();
+    let ids = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(checks[0], (Check::FailingOrder, ids(&[P, V, W])));
+    assert!(checks.contains(&(Check::Alone, ids(&[V]))), "{checks:?}");
+    assert!(checks.contains(&(Check::Alone, ids(&[W]))), "{checks:?}");
+    assert!(
+        checks.contains(&(Check::RecordedFailingOrder, ids(&[P, W]))),
+        "{checks:?}"
+    );
+    // W's class is W alone: its alone check is its class check (each order runs once).
+    assert!(
+        checks.contains(&(Check::Class, ids(&[V2, V]))),
+        "{checks:?}"
+    );
+    assert!(checks.contains(&(Check::Class, ids(&[P]))), "{checks:?}");
+    assert_eq!(checks.last().unwrap().0, Check::OriginalOrder, "{checks:?}");
+    // One repair for both: as many JVMs as one victim's repair and a few more checks.
+    let mut single = request(cause_target(&[], &placements));
+    let (alone, _) = drive(&mut single, &Cause { v2_victim: false });
+    assert_eq!(alone.status, RepairStatus::Patched);
+    assert!(
+        outcome.experiments <= 2 * alone.experiments,
+        "{} vs {}",
+        outcome.experiments,
+        alone.experiments
+    );
+}
+
+#[test]
+fn a_patch_that_fixes_only_some_tests_of_the_cause_is_rejected_naming_the_one_it_does_not() {
+    let mut r = request(cause_target(&[V2], &[Placement::Setup]));
+    let (outcome, _) = drive(&mut r, &Cause { v2_victim: true });
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    // Statement 1 is needed for V2 only: ddmin keeps it because the cause holds V2.
+    assert_eq!(outcome.statements, vec![0, 1]);
+    // With a source whose whole body fixes V but not V2, the cause is rejected and says why.
+    let mut r = request(cause_target(&[V2], &[Placement::Setup]));
+    r.target.sources = vec![source(C, 1, &[Placement::Setup])];
+    let (outcome, _) = drive(&mut r, &Cause { v2_victim: true });
+    assert_eq!(outcome.status, RepairStatus::Rejected, "{outcome:?}");
+    assert!(
+        outcome.tried[0].why.contains("p.VictimTest#other: failed"),
+        "{:?}",
+        outcome.tried
+    );
+}
+
+#[test]
+fn a_cause_in_two_classes_with_no_teardown_to_extend_has_no_single_place_and_says_so() {
+    let mut r = request(cause_target(&[W], &[Placement::Setup, Placement::Test]));
+    let (outcome, history) = drive(&mut r, &Cause { v2_victim: false });
+    assert_eq!(outcome.status, RepairStatus::Rejected, "{outcome:?}");
+    assert_eq!(
+        history.len(),
+        1,
+        "only the unpatched check ran: {history:?}"
+    );
+    assert!(
+        outcome.reason.as_deref().unwrap().contains("in 2 classes"),
+        "{outcome:?}"
     );
 }

@@ -18,7 +18,7 @@ public final class ReportRequest {
      * {@code vocabulary}'s {@code report_schema_version}, which {@code ProtocolTest} checks this against):
      * what odrust:repair and odrust:diagnose read.
      */
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
 
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Build build;

@@ -55,6 +55,7 @@ public final class ConsoleReport {
                 }
             }
         }
+        causes(report, log);
         s.failing.forEach(t -> log.warn("  fails in every order odrust ran: " + t.test));
         JsonObject counts = report.json.has("explanations") ? report.json.getAsJsonObject("explanations") : null;
         int explained = counts == null ? 0 : counts.get("explained").getAsInt();
@@ -70,6 +71,27 @@ public final class ConsoleReport {
             log.info("  time: " + s.time.text);
         }
         log.info("  report: " + out.resolve("report.html") + " (and report.json)");
+    }
+
+    /**
+     * The root causes: "2 causes:" and a line each ("cause 1: state left by `p.P#p` → 12 victims"),
+     * with what repair made of it when it ran.
+     */
+    static void causes(Report report, Log log) {
+        if (report.causes.isEmpty()) {
+            return;
+        }
+        log.info("  " + Words.count(report.causes.size(), "cause") + " (tests that fail for the same reason; one"
+                + " diagnosis and one fix each):");
+        for (io.github.odrust.engine.protocol.Cause c : report.causes) {
+            log.warn("    cause " + c.id + ": " + c.title);
+            for (io.github.odrust.engine.protocol.Cause.Fix f : c.fixes) {
+                String part = f.tests.size() == c.tests.size() ? "" : " (" + Words.count(f.tests.size(), "test") + ")";
+                log.info("patched".equals(f.status)
+                        ? "      fixed by " + f.patch + part + (f.applied ? ", applied" : ": " + f.apply)
+                        : "      no patch" + part + ": " + f.reason);
+            }
+        }
     }
 
     /** Polluters, cleaners, state-setters and flake rate of one entry, when minimization found them. */

@@ -3,6 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonObject;
 import com.google.gson.annotations.SerializedName;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.Cause;
 import io.github.odrust.engine.protocol.Summary;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,18 +21,21 @@ public final class Report {
     public final String module;
     /** Per entry of {@code summary.flaky}, at the same index: what the report adds to it. */
     public final List<Links> links;
+    /** The OD tests grouped by root cause. */
+    public final List<Cause> causes;
 
-    private Report(JsonObject json, Summary summary, String module, List<Links> links) {
+    private Report(JsonObject json, Summary summary, Added added) {
         this.json = json;
         this.summary = summary;
-        this.module = module;
-        this.links = links;
+        this.module = added.module;
+        this.links = added.flaky;
+        this.causes = added.causes;
     }
 
     /** Binds a report object (as {@link ReportWriter#report} makes it). */
     public static Report of(JsonObject json) {
         Added added = Json.WIRE.fromJson(json, Added.class);
-        return new Report(json, Json.WIRE.fromJson(json, Summary.class), added.module, added.flaky);
+        return new Report(json, Json.WIRE.fromJson(json, Summary.class), added);
     }
 
     /** What report.json adds to a flaky entry of the summary. */
@@ -50,5 +54,11 @@ public final class Report {
     private static final class Added {
         String module;
         List<Links> flaky = new ArrayList<>();
+        List<Cause> causes = new ArrayList<>();
+    }
+
+    /** The cause {@code test} belongs to, or null. */
+    public Cause causeOf(String test) {
+        return causes.stream().filter(c -> c.tests.contains(test)).findFirst().orElse(null);
     }
 }
