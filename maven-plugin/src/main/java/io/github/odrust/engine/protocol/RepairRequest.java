@@ -49,6 +49,16 @@ public final class RepairRequest {
 
         public List<FixSource> sources = new ArrayList<>();
         public String fingerprint;
+        /** The other tests of its root cause, repaired with it by one patch. */
+        public List<CauseMember> also = new ArrayList<>();
+    }
+
+    /** Rust: {@code repair::CauseMember}. */
+    public static final class CauseMember {
+        public String test;
+
+        @SerializedName("failing_order")
+        public List<String> failingOrder = new ArrayList<>();
     }
 
     /** Rust: {@code repair::FixSource}. */

@@ -13,11 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code target/odrust/repair/repair.json} (schema in docs/repair.md): one entry per victim and
- * brittle, rewritten atomically after each one. Field names become snake_case in JSON.
+ * {@code target/odrust/repair/repair.json} (schema in docs/repair.md): one entry per root cause
+ * repaired (or part of one), rewritten atomically after each one. Field names become snake_case in JSON.
  */
 public final class RepairFile {
-    public static final int SCHEMA_VERSION = 1;
+    /** Version 2: an entry per cause ({@code cause}, {@code members}, {@code split}, {@code apply}). */
+    public static final int SCHEMA_VERSION = 2;
     private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
     public int schemaVersion = SCHEMA_VERSION;
@@ -33,16 +34,26 @@ public final class RepairFile {
         this.odrustVersion = odrustVersion;
     }
 
-    /** One flaky test. */
+    /** One repair: a root cause's tests (or a part of them), one patch for all. */
     public static final class Entry {
+        /** The first of its tests. */
         public String test;
+
         public String kind;
+        /** report.json's cause these tests are (of), or null. */
+        public Integer cause;
+        /** Every test the patch was made and verified for, {@code test} first. */
+        public List<String> members = new ArrayList<>();
+        /** Why the cause was split, when these are part of its tests. */
+        public String split;
         /** patched, rejected, no-fix-source, not-reproduced, unfinished, unsupported. */
         public String status;
 
         public String reason;
         /** The patch file, relative to the module; null without a patch. */
         public String patch;
+        /** The command that applies it, run where Maven ran. */
+        public String apply;
         /** The flaky test's source file, relative to the module. */
         public String file;
         /** SHA-256 of that file as the patch was made against (apply checks it). */
@@ -65,6 +76,10 @@ public final class RepairFile {
         public com.google.gson.JsonElement pollutedState;
         /** Victims: the calls of the module's reset methods found for that state, best first. */
         public List<String> resetCandidates;
+        /** The patched text of the file, for apply (not written). */
+        public transient String patchedText;
+        /** The file the patch changes (not written). */
+        public transient Path sourceFile;
 
         public Entry(String test, String kind) {
             this.test = test;
@@ -127,10 +142,12 @@ public final class RepairFile {
         return file;
     }
 
-    /** Adds {@code entry}, replacing an earlier entry of its test; entries stay sorted by test. */
+    /** Adds {@code entry}, replacing earlier entries of any of its tests; entries stay sorted by test. */
     public void put(Entry entry) {
         ran.add(entry);
-        repairs.removeIf(e -> e.test.equals(entry.test));
+        java.util.Set<String> tests = new java.util.HashSet<>(entry.members);
+        tests.add(entry.test);
+        repairs.removeIf(e -> tests.contains(e.test) || e.members.stream().anyMatch(tests::contains));
         repairs.add(entry);
         repairs.sort(java.util.Comparator.comparing(e -> e.test));
     }

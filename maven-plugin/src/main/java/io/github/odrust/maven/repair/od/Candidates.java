@@ -93,12 +93,13 @@ final class Candidates {
         return "polluter-teardown".equals(placement) && polluter != null ? polluter : test;
     }
 
-    /** Builds, compiles and runs one experiment; returns its record. */
+    /** Builds, compiles and runs one experiment; returns its record. {@code label} names the tests it repairs. */
     JsonObject run(
             RepairStep.Experiment e,
             Map<String, FixCode> fixes,
             String fingerprint,
             boolean victim,
+            String label,
             ExperimentLog history)
             throws MojoExecutionException {
         JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
@@ -117,7 +118,7 @@ final class Candidates {
                 return notCompiled(record, e, "cannot edit " + editedTest + "'s class: " + ed.error);
             }
             Patcher.Result candidate;
-            String comment = comment(e.test, e.polluter, fix.test, victim);
+            String comment = comment(label, e.polluter, fix.test, victim);
             try {
                 candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim, comment);
             } catch (JavaSources.SourceException ex) {

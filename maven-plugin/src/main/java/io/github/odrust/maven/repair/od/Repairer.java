@@ -103,7 +103,7 @@ public final class Repairer {
         DetectInput.load(out, engineVersion).targets(test);
     }
 
-    /** Repairs every target; returns repair.json's content. */
+    /** Repairs every cause of the targets; returns repair.json's content. */
     public RepairFile run() throws MojoExecutionException, MojoFailureException {
         DetectInput input = DetectInput.load(out, engine.version());
         List<Summary.FlakyTest> targets = input.targets(settings.test);
@@ -122,23 +122,56 @@ public final class Repairer {
             return file;
         }
         ExperimentLog history = history();
-        log.info("odrust repair: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
+        List<Group> groups = Group.of(input.report, targets);
+        log.info("odrust repair: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test") + " in "
+                + Words.count(groups.size(), "cause") + " (one patch each, verified for all its tests)"
                 + (settings.apply ? ", applying verified patches" : "") + "; experiments in "
                 + dir.resolve("experiments.jsonl"));
         List<String> original = Discovery.originalOrder(suite);
-        for (Summary.FlakyTest target : targets) {
-            file.put(repair(target, input, original, history));
-            write(file, false);
+        for (Group group : groups) {
+            for (RepairFile.Entry entry : repairGroup(group, input, original, history)) {
+                file.put(entry);
+                write(file, false);
+            }
+        }
+        if (settings.apply) {
+            applyAll(file.ran);
         }
         write(file, true);
+        CauseFixes.record(engine, input, file.ran, settings, out, sources.encoding());
         return file;
     }
 
-    private RepairFile.Entry repair(
-            Summary.FlakyTest target, DetectInput input, List<String> original, ExperimentLog history)
+    /**
+     * One cause's repair: one patch for all its tests; when no candidate fixes them all, the
+     * cause is split (by class, then test by test) and each part repaired, saying why.
+     */
+    private List<RepairFile.Entry> repairGroup(
+            Group group, DetectInput input, List<String> original, ExperimentLog history)
             throws MojoExecutionException {
+        RepairFile.Entry entry = repair(group, input, original, history);
+        if (group.members.size() == 1 || !"rejected".equals(entry.status)) {
+            return List.of(entry);
+        }
+        List<Group> parts = group.split();
+        String why = "cause " + group.cause + " split in " + parts.size() + " parts: no one patch fixed its "
+                + group.members.size() + " tests (" + entry.reason
+                + (entry.tried.isEmpty() ? "" : "; the last: " + entry.tried.get(entry.tried.size() - 1).why) + ")";
+        log.warn(why);
+        List<RepairFile.Entry> all = new ArrayList<>();
+        for (Group part : parts) {
+            part.split = why;
+            all.addAll(repairGroup(part, input, original, history));
+        }
+        return all;
+    }
+
+    private RepairFile.Entry repair(Group group, DetectInput input, List<String> original, ExperimentLog history)
+            throws MojoExecutionException {
+        Summary.FlakyTest target = group.members.get(0);
         String className = target.test.substring(0, target.test.indexOf('#'));
         RepairFile.Entry entry = new RepairFile.Entry(target.test, target.kind);
+        group.describe(entry);
         Candidates.Editable own = candidates.editable(target.test);
         if (own.error != null) {
             entry.status = "unsupported";
@@ -149,24 +182,26 @@ public final class Repairer {
         entry.file = relative(settings.basedir, file);
         boolean victim = "victim".equals(target.kind);
         Map<String, FixCode> fixes = new LinkedHashMap<>();
-        for (String t : fixTests(target)) {
+        for (String t : group.fixTests()) {
             fixes.put(t, FixCode.load(sources, t, className));
         }
         ResetSources resets = null;
         if (victim && settings.diagnose) {
+            // One diagnosis per cause: its first test's.
             resets = ResetSources.find(engine, module, diagnoser, target, input, className);
             fixes.putAll(resets.fixes);
             entry.pollutedState = RepairFile.pollutedState(resets.diagnosis);
             entry.resetCandidates = resets.statements;
         }
         RepairRequest request = new RepairRequest();
-        request.target = target(target, input, original, fixes, fingerprint(file, fixes));
+        request.target = target(group, input, original, fixes, fingerprint(file, fixes));
         request.budget = settings.budget;
         String fingerprint = request.target.fingerprint;
-        // Only this test's records cross to the engine (it ignores the others'); ids stay positions.
+        String label = group.label();
+        // Only this target's records cross to the engine (it ignores the others'); ids stay positions.
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
-        loop.sayResumed(log, "repair of " + target.test);
+        loop.sayResumed(log, "repair of " + label);
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
             public RepairStep next(int nextId) {
@@ -181,7 +216,7 @@ public final class Repairer {
 
             @Override
             public JsonObject run(RepairStep step) throws MojoExecutionException {
-                return candidates.run(step.experiment, fixes, fingerprint, victim, history);
+                return candidates.run(step.experiment, fixes, fingerprint, victim, label, history);
             }
 
             @Override
@@ -189,7 +224,7 @@ public final class Repairer {
                 return "repair experiment " + step.experiment.id + " in " + dir.resolve("experiments.jsonl");
             }
         });
-        RepairFile.Entry done = finish(entry, last.outcome, fixes, victim);
+        RepairFile.Entry done = finish(entry, last.outcome, fixes, victim, group);
         String note = resets == null ? null : resets.noPatchNote();
         if (!"patched".equals(done.status) && note != null) {
             done.reason = (done.reason == null ? "" : done.reason + "; ") + note;
@@ -197,33 +232,29 @@ public final class Repairer {
         return done;
     }
 
-    /** The cleaners (victim) or single state-setters (brittle) a patch can come from. */
-    private static Set<String> fixTests(Summary.FlakyTest target) {
-        Set<String> tests = new LinkedHashSet<>();
-        if ("victim".equals(target.kind)) {
-            target.cleaners.values().forEach(tests::addAll);
-        } else {
-            target.stateSetters.stream().filter(g -> g.size() == 1).forEach(g -> tests.add(g.get(0)));
-        }
-        return tests;
-    }
-
     private RepairRequest.Target target(
-            Summary.FlakyTest target,
+            Group group,
             DetectInput input,
             List<String> original,
             Map<String, FixCode> fixes,
             String fingerprint)
             throws MojoExecutionException {
+        Summary.FlakyTest target = group.members.get(0);
         RepairRequest.Target t = new RepairRequest.Target();
         t.test = target.test;
         t.kind = target.kind;
         t.polluters = target.polluters;
-        t.cleaners = target.cleaners;
+        t.cleaners = group.cleaners();
         t.stateSetters = target.stateSetters;
-        t.explanationComplete = target.minimizeComplete;
+        t.explanationComplete = group.members.stream().allMatch(m -> m.minimizeComplete);
         try {
             t.failingOrder = input.failingOrder(target, settings.basedir);
+            for (Summary.FlakyTest m : group.members.subList(1, group.members.size())) {
+                RepairRequest.CauseMember member = new RepairRequest.CauseMember();
+                member.test = m.test;
+                member.failingOrder = input.failingOrder(m, settings.basedir);
+                t.also.add(member);
+            }
         } catch (MojoFailureException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         }
@@ -247,7 +278,7 @@ public final class Repairer {
     }
 
     private RepairFile.Entry finish(
-            RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim)
+            RepairFile.Entry entry, RepairStep.Outcome o, Map<String, FixCode> fixes, boolean victim, Group group)
             throws MojoExecutionException {
         entry.status = o.status;
         entry.reason = o.reason;
@@ -275,14 +306,15 @@ public final class Repairer {
                     o.statements,
                     Candidates.placement(o.placement),
                     victim,
-                    Candidates.comment(o.test, o.source.polluter, fix.test, victim));
+                    Candidates.comment(group.label(), o.source.polluter, fix.test, victim));
         } catch (JavaSources.SourceException e) {
             throw new MojoExecutionException(
-                    "odrust:repair could not rebuild the verified patch of " + o.test + ": " + e.getMessage(), e);
+                    "odrust:repair could not rebuild the verified patch of " + group.label() + ": " + e.getMessage(),
+                    e);
         }
         entry.placement = new RepairFile.Where(o.placement, patched.method, patched.helper);
         String rel = relative(settings.root, file);
-        Path patch = dir.resolve(RepairFile.patchName(o.test));
+        Path patch = dir.resolve(group.patchName());
         try {
             Files.createDirectories(dir);
             Files.write(patch, UnifiedPatch.of(rel, text, patched.text).getBytes(sources.encoding()));
@@ -290,35 +322,34 @@ public final class Repairer {
             throw new MojoExecutionException("could not write " + patch + ": " + e.getMessage(), e);
         }
         entry.patch = relative(settings.basedir, patch);
+        entry.apply = "git apply " + relative(settings.root, patch);
         entry.originalSha256 = sha256(text);
-        if (settings.apply) {
-            apply(entry, file, patched.text);
-        }
+        entry.patchedText = patched.text;
+        entry.sourceFile = file;
         return entry;
     }
 
-    /** Writes the patched text over the file, only when the file is still what the patch was made against. */
-    private void apply(RepairFile.Entry entry, Path file, String patched) throws MojoExecutionException {
-        try {
-            String now = sources.read(file);
-            if (!sha256(now).equals(entry.originalSha256)) {
-                entry.applied = false;
-                entry.notApplied =
-                        file + " changed since the patch was made (another patch of this run went into it, or it"
-                                + " was edited): apply " + entry.patch + " by hand with `git apply` after a look";
-                return;
+    /**
+     * Writes each verified patch into the sources, each file once: a file two causes' patches
+     * change takes the first (every patch was made against the file as it was before the run).
+     */
+    private void applyAll(List<RepairFile.Entry> entries) throws MojoExecutionException {
+        Map<Path, RepairFile.Entry> written = new LinkedHashMap<>();
+        for (RepairFile.Entry entry : entries) {
+            if (!"patched".equals(entry.status) || entry.sourceFile == null) {
+                continue;
             }
-            Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
-            Files.write(tmp, patched.getBytes(sources.encoding()));
-            Files.move(
-                    tmp,
-                    file,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            entry.applied = true;
-        } catch (IOException | JavaSources.SourceException e) {
-            throw new MojoExecutionException(
-                    "could not apply the patch of " + entry.test + " to " + file + ": " + e.getMessage(), e);
+            RepairFile.Entry first = written.get(entry.sourceFile);
+            if (first != null) {
+                entry.applied = false;
+                entry.notApplied = entry.sourceFile + " also takes the patch of " + first.test + " (" + first.patch
+                        + "), applied first: apply " + entry.patch + " by hand with `git apply` after a look";
+                continue;
+            }
+            apply(entry, entry.sourceFile, entry.patchedText);
+            if (entry.applied) {
+                written.put(entry.sourceFile, entry);
+            }
         }
     }
 
