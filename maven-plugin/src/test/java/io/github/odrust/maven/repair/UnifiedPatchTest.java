@@ -31,6 +31,8 @@ class UnifiedPatchTest {
                 after,
                 new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1),
                 "byte for byte, with the patch\n" + patch);
+        // the Java application agrees (git's stand-in when git is missing)
+        assertEquals(after, PatchCheck.applyText(PATH, before, patch));
         return patch;
     }
 
