@@ -125,6 +125,10 @@ public final class Detection {
         try {
             ReportWriter.Context context =
                     new ReportWriter.Context(module.id(), basedir, out, reproduceGoal, engine.version());
+            if (saved != null) {
+                // a run that goes on (odrust:minimize, -Dodrust.resume) keeps odrust:diagnose's verdicts
+                context.keepingDiagnoses(out.resolve("report.json"));
+            }
             JsonObject summary = new Detector(module, engine, suite, config, history, out, budgetMillis, log)
                     .forks(forks, isolate)
                     .classloaderIsolation(classloader)

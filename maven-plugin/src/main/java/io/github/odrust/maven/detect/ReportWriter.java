@@ -1,6 +1,7 @@
 package io.github.odrust.maven.detect;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
@@ -30,6 +31,8 @@ public final class ReportWriter {
         final String reproduceGoal;
         final String odrustVersion;
         JsonArray shards;
+        /** odrust:diagnose's verdicts ({@code polluted_state}) a new report keeps, by test. */
+        final Map<String, JsonElement> pollutedStates = new TreeMap<>();
 
         /**
          * @param out this run's output directory, whose {@code orders/} hold its experiments' order files
@@ -55,6 +58,16 @@ public final class ReportWriter {
             this.shards = shards;
             return this;
         }
+
+        /**
+         * A run that continues the recorded one (odrust:minimize, {@code -Dodrust.resume}): the
+         * reports it writes keep odrust:diagnose's {@code polluted_state} of each flaky test in
+         * {@code report} (report.json as it is now, when this odrust wrote it) that is still flaky.
+         */
+        public Context keepingDiagnoses(Path report) {
+            pollutedStates.putAll(pollutedStates(report, odrustVersion));
+            return this;
+        }
     }
 
     /**
@@ -73,7 +86,51 @@ public final class ReportWriter {
         build.reproduceGoal = context.reproduceGoal;
         context.outs.forEach((index, dir) -> build.orders.put(index, ordersDir(context.basedir, dir)));
         build.shards = context.shards;
-        return write(engine, ReportRequest.build(build), out);
+        JsonObject report = write(engine, ReportRequest.build(build), out);
+        return withDiagnoses(report, context.pollutedStates) ? rewrite(engine, report, out) : report;
+    }
+
+    /**
+     * Each flaky test's {@code polluted_state} in {@code report} (report.json), by test; none when
+     * the file is missing, unreadable or written by another odrust version than {@code version}.
+     */
+    static Map<String, JsonElement> pollutedStates(Path report, String version) {
+        Map<String, JsonElement> states = new TreeMap<>();
+        try {
+            JsonObject json = JsonParser.parseString(new String(Files.readAllBytes(report), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
+            if (!version.equals(json.get("odrust_version").getAsString()) || !json.has("flaky")) {
+                return states;
+            }
+            for (JsonElement f : json.getAsJsonArray("flaky")) {
+                JsonObject entry = f.getAsJsonObject();
+                if (entry.has("polluted_state") && !entry.get("polluted_state").isJsonNull()) {
+                    states.put(entry.get("test").getAsString(), entry.get("polluted_state"));
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            states.clear(); // nothing to keep
+        }
+        return states;
+    }
+
+    /** Adds each test's {@code polluted_state} to its flaky entry of {@code report}; whether any was added. */
+    private static boolean withDiagnoses(JsonObject report, Map<String, JsonElement> states) {
+        boolean added = false;
+        if (states.isEmpty() || !report.has("flaky")) {
+            return false;
+        }
+        for (JsonElement f : report.getAsJsonArray("flaky")) {
+            JsonObject entry = f.getAsJsonObject();
+            JsonElement state = states.get(entry.get("test").getAsString());
+            if (state != null
+                    && (!entry.has("polluted_state")
+                            || entry.get("polluted_state").isJsonNull())) {
+                entry.add("polluted_state", state.deepCopy());
+                added = true;
+            }
+        }
+        return added;
     }
 
     /** Writes {@code report} (report.json's object, e.g. with a diagnosis added) again, with its HTML and XML. */

@@ -1,14 +1,23 @@
 package io.github.odrust.maven.repair;
 
 import com.github.difflib.DiffUtils;
-import com.github.difflib.UnifiedDiffUtils;
-import com.github.difflib.patch.Patch;
+import com.github.difflib.patch.AbstractDelta;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
-/** A git-style unified diff of one file, which {@code git apply} (and {@code patch -p1}) accept. */
+/**
+ * A git-style unified diff of one file, which {@code git apply} (and {@code patch -p1}) accept and
+ * which gives back {@code after} byte for byte: every line of the diff keeps its own line ending
+ * (a CRLF line carries its {@code \r}, an LF line does not, in the same file), and a last line
+ * without a line ending is followed by {@code \ No newline at end of file}, as {@code git diff}
+ * writes it. Only the headers end in a plain LF.
+ */
 public final class UnifiedPatch {
+    /** Lines of context around each change, as {@code git diff}. */
+    private static final int CONTEXT = 3;
+
+    static final String NO_NEWLINE = "\\ No newline at end of file";
+
     private UnifiedPatch() {}
 
     /**
@@ -17,24 +26,87 @@ public final class UnifiedPatch {
     public static String of(String path, String before, String after) {
         List<String> a = lines(before);
         List<String> b = lines(after);
-        Patch<String> patch = DiffUtils.diff(a, b);
-        List<String> diff = UnifiedDiffUtils.generateUnifiedDiff("a/" + path, "b/" + path, a, patch, 3);
-        StringBuilder text = new StringBuilder("diff --git a/" + path + " b/" + path + "\n");
-        for (String line : diff) {
-            text.append(line).append('\n');
+        List<AbstractDelta<String>> deltas = DiffUtils.diff(a, b).getDeltas();
+        StringBuilder text = new StringBuilder();
+        text.append("diff --git a/").append(path).append(" b/").append(path).append('\n');
+        text.append("--- a/").append(path).append('\n');
+        text.append("+++ b/").append(path).append('\n');
+        int i = 0;
+        while (i < deltas.size()) {
+            // the deltas whose context lines touch or overlap make one hunk
+            int j = i;
+            while (j + 1 < deltas.size() && start(deltas.get(j + 1)) - end(deltas.get(j)) <= 2 * CONTEXT) {
+                j++;
+            }
+            hunk(text, a, b, deltas.subList(i, j + 1));
+            i = j + 1;
         }
         return text.toString();
     }
 
+    private static void hunk(StringBuilder text, List<String> a, List<String> b, List<AbstractDelta<String>> deltas) {
+        AbstractDelta<String> first = deltas.get(0);
+        AbstractDelta<String> last = deltas.get(deltas.size() - 1);
+        int oldStart = Math.max(0, start(first) - CONTEXT);
+        int oldEnd = Math.min(a.size(), end(last) + CONTEXT);
+        int newStart = oldStart + first.getTarget().getPosition() - start(first);
+        int newEnd = oldEnd + last.getTarget().getPosition() + last.getTarget().size() - end(last);
+        text.append("@@ -")
+                .append(range(oldStart, oldEnd - oldStart))
+                .append(" +")
+                .append(range(newStart, newEnd - newStart))
+                .append(" @@\n");
+        int at = oldStart;
+        for (AbstractDelta<String> d : deltas) {
+            for (; at < start(d); at++) {
+                line(text, ' ', a.get(at));
+            }
+            d.getSource().getLines().forEach(l -> line(text, '-', l));
+            d.getTarget().getLines().forEach(l -> line(text, '+', l));
+            at = end(d);
+        }
+        for (; at < oldEnd; at++) {
+            line(text, ' ', a.get(at));
+        }
+    }
+
+    /** {@code start,count} as git writes it: {@code ,1} left out, an empty range named by the line before it. */
+    private static String range(int start, int count) {
+        if (count == 0) {
+            return start + ",0";
+        }
+        return count == 1 ? String.valueOf(start + 1) : (start + 1) + "," + count;
+    }
+
+    private static void line(StringBuilder text, char prefix, String line) {
+        text.append(prefix).append(line);
+        if (!line.endsWith("\n")) {
+            text.append('\n').append(NO_NEWLINE).append('\n');
+        }
+    }
+
+    private static int start(AbstractDelta<String> d) {
+        return d.getSource().getPosition();
+    }
+
+    private static int end(AbstractDelta<String> d) {
+        return d.getSource().getPosition() + d.getSource().size();
+    }
+
     /**
-     * The lines of {@code text}, each with its carriage return when it has one: a CRLF file's patch
-     * then carries CRLF in its context, removed and added lines (its headers end in LF), as
-     * {@code git diff} writes it, and applies to the file as it is.
+     * The lines of {@code text}, each with its own line ending ({@code \n}, or {@code \r\n}, whose
+     * {@code \r} git takes for part of the line), the last without one when the text does not end
+     * in a newline. A line that only changed its ending is a changed line.
      */
-    private static List<String> lines(String text) {
-        List<String> lines = new ArrayList<>(Arrays.asList(text.split("\n", -1)));
-        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-            lines.remove(lines.size() - 1);
+    static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        int from = 0;
+        for (int nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+            lines.add(text.substring(from, nl + 1));
+            from = nl + 1;
+        }
+        if (from < text.length()) {
+            lines.add(text.substring(from));
         }
         return lines;
     }

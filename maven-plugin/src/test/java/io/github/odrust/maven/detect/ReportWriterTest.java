@@ -11,6 +11,7 @@ import io.github.odrust.engine.EngineLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,5 +106,59 @@ class ReportWriterTest {
         String before = Files.readString(out.resolve("report.json"));
         assertEquals(r, ReportWriter.rewrite(ENGINE, r, out), "written again unchanged");
         assertEquals(before, Files.readString(out.resolve("report.json")));
+    }
+
+    private static final String DIAGNOSIS = "{\"test\":\"p.V#v\",\"kind\":\"victim\",\"status\":\"confirmed\","
+            + "\"reason\":\"r\",\"failing_order\":[\"p.P#p\",\"p.V#v\"],\"passing_order\":[\"p.V#v\"],"
+            + "\"fields\":[{\"field\":\"p.Prices.RATES\",\"pseudo\":false,\"final\":true,\"kind\":\"changed\","
+            + "\"failing\":\"{eur=0.9}\",\"passing\":\"{}\",\"differences\":[],\"more\":0,"
+            + "\"restorable\":true,\"confirmed\":true}],\"polluted_state\":[\"p.Prices.RATES\"],"
+            + "\"experiments\":4,\"failing_capture\":null,\"passing_capture\":null}";
+
+    @Test
+    void aRunThatGoesOnKeepsTheDiagnosesOfTheTestsStillFlaky() throws Exception {
+        Path out = dir.resolve("target/odrust");
+        String victim = "{\"test\":\"p.V#v\",\"kind\":\"victim\",\"failing_experiment\":2,\"passing_experiment\":1}";
+        String gone = "{\"test\":\"p.G#g\",\"kind\":\"victim\",\"failing_experiment\":3,\"passing_experiment\":1}";
+        JsonObject first = ReportWriter.write(
+                ENGINE,
+                summary(victim + "," + gone),
+                new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0"),
+                true,
+                out);
+        // odrust:diagnose adds its verdicts (as DiagnoseFile does)
+        JsonObject diagnosis = JsonParser.parseString(DIAGNOSIS).getAsJsonObject();
+        first.getAsJsonArray("flaky").get(0).getAsJsonObject().add("polluted_state", diagnosis);
+        JsonObject gDiagnosis = diagnosis.deepCopy();
+        gDiagnosis.addProperty("test", "p.G#g");
+        first.getAsJsonArray("flaky").get(1).getAsJsonObject().add("polluted_state", gDiagnosis);
+        ReportWriter.rewrite(ENGINE, first, out);
+
+        // odrust:minimize goes on: p.G#g is no longer flaky, p.N#n is new
+        String other = "{\"test\":\"p.N#n\",\"kind\":\"victim\",\"failing_experiment\":5,\"passing_experiment\":1}";
+        ReportWriter.Context context = new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0")
+                .keepingDiagnoses(out.resolve("report.json"));
+        for (boolean complete : new boolean[] {false, true}) {
+            JsonObject r = ReportWriter.write(ENGINE, summary(victim + "," + other), context, complete, out);
+            JsonObject v = r.getAsJsonArray("flaky").get(0).getAsJsonObject();
+            assertEquals("p.V#v", v.get("test").getAsString());
+            assertEquals(
+                    diagnosis, v.get("polluted_state"), "kept, in the " + (complete ? "final" : "partial") + " report");
+            JsonObject n = r.getAsJsonArray("flaky").get(1).getAsJsonObject();
+            assertTrue(!n.has("polluted_state") || n.get("polluted_state").isJsonNull(), n.toString());
+            assertEquals(r, JsonParser.parseString(Files.readString(out.resolve("report.json"))));
+            assertTrue(Files.readString(out.resolve("report.html"))
+                    .contains("p.Prices.RATES is {eur=0.9} after the polluter"));
+        }
+
+        // a report another odrust wrote keeps nothing; neither does a missing one
+        assertTrue(
+                ReportWriter.pollutedStates(out.resolve("report.json"), "0.2.0").isEmpty());
+        assertTrue(
+                ReportWriter.pollutedStates(out.resolve("none.json"), "0.1.0").isEmpty());
+        assertEquals(
+                List.of("p.V#v"),
+                List.copyOf(ReportWriter.pollutedStates(out.resolve("report.json"), "0.1.0")
+                        .keySet()));
     }
 }

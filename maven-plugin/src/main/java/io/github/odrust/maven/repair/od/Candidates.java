@@ -120,16 +120,12 @@ final class Candidates {
             Patcher.Result candidate;
             String comment = comment(label, e.polluter, fix.test, victim);
             try {
-                candidate = ed.patcher.patch(fix, e.statements, placement(e.placement), victim, comment);
+                candidate = patch(ed.patcher, fix, e.statements, e.placement, victim, comment);
             } catch (JavaSources.SourceException ex) {
                 return notCompiled(record, e, ex.getMessage());
             }
             // The same code (whatever the comment names) in the same order is the same experiment.
-            String code = candidate.text;
-            for (String line : comment.split("\n")) {
-                code = code.replace("// " + line, "//");
-            }
-            key = Repairer.sha256(codeDigest() + "\n" + code).substring(0, 16);
+            key = key(candidate.text, comment);
             classes = dir.resolve("candidates").resolve(key).resolve("classes");
             candidateText = candidate.text;
             candidateFile = relativeSource(editedTest);
@@ -175,6 +171,52 @@ final class Candidates {
                 io.github.odrust.maven.core.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
                         + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /**
+     * The candidate {@code patcher} makes of {@code statements}, its helper declaring {@code throws
+     * Exception} only when its code needs it: when, without it, the first compile error is an
+     * unreported (checked) exception. Code whose source declares no checked exception needs none
+     * (calls of reset methods are compiled to know). The code without it is compiled once per run,
+     * as any candidate. Repairer rebuilds a verified patch with this same call.
+     */
+    Patcher.Result patch(
+            Patcher patcher, FixCode fix, List<Integer> statements, String placement, boolean victim, String comment)
+            throws JavaSources.SourceException, MojoExecutionException {
+        Patcher.Result plain = patcher.patch(fix, statements, placement(placement), victim, comment, false);
+        if (fix.thrown.isEmpty() && !fix.generated) {
+            return plain;
+        }
+        String key = key(plain.text, comment);
+        if (!compiled.contains(key) && !compileErrors.containsKey(key)) {
+            try {
+                String error = compiler.compile(
+                        plain.text,
+                        relativeSource(patcher.test()),
+                        dir.resolve("candidates").resolve(key));
+                if (error == null) {
+                    compiled.add(key);
+                } else {
+                    compileErrors.put(key, error);
+                }
+            } catch (IOException | CandidateCompiler.NoCompilerException ex) {
+                throw new MojoExecutionException(
+                        "odrust:repair could not compile a candidate patch: " + ex.getMessage(), ex);
+            }
+        }
+        String error = compileErrors.get(key);
+        return error != null && error.contains("unreported exception")
+                ? patcher.patch(fix, statements, placement(placement), victim, comment, true)
+                : plain;
+    }
+
+    /** A candidate's key: the same code (whatever the comment names) with the same compiled classes. */
+    private String key(String text, String comment) throws MojoExecutionException {
+        String code = text;
+        for (String line : comment.split("\n")) {
+            code = code.replace("// " + line, "//");
+        }
+        return Repairer.sha256(codeDigest() + "\n" + code).substring(0, 16);
     }
 
     private JsonObject notCompiled(JsonObject record, RepairStep.Experiment e, String error) {

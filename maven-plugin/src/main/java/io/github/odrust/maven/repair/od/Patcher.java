@@ -48,6 +48,13 @@ import java.util.regex.Pattern;
  * locals of the helper (with their initializers, else Java's default values, as a fresh test
  * instance has them), its static members are reached through its name when accessible, its
  * private static helper methods are copied, and the imports the copied code needs are added.
+ *
+ * <p>A kept declaration whose variable no later kept statement uses is no declaration: {@code T x =
+ * call();} becomes {@code call();} (a call or an object creation may change state, and
+ * verification decides whether it is needed), and one without effect ({@code T x = 1;}, a name, a
+ * field, a cast of those) is left out. The helper declares {@code throws Exception} only when the
+ * caller says its code needs it ({@link #patch(FixCode, List, Placement, boolean, String,
+ * boolean)}: {@code Candidates.patch} compiles the code without it first).
  */
 final class Patcher {
     /**
@@ -55,7 +62,7 @@ final class Patcher {
      * record made by other patch code is not taken for a fact about this one. Raise it when the
      * generated code changes.
      */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     /** Where the patch calls its statements from (the engine's {@code Placement}). */
     enum Placement {
@@ -71,6 +78,8 @@ final class Patcher {
     private final String targetMethod;
     private final Path file;
     private final String original;
+    /** What the helper is named after instead of the flaky test's method (see {@link #withCauseName}), or null. */
+    private final String causeName;
 
     /** What a candidate did to the source, for repair.json. */
     static final class Result {
@@ -79,13 +88,45 @@ final class Patcher {
         String method;
         /** The helper method's name. */
         String helper;
+        /** Whether the helper declares {@code throws Exception}. */
+        boolean declaresThrows;
     }
 
     Patcher(String targetTest, Path file, String original) {
-        this.targetClass = targetTest.substring(0, targetTest.indexOf('#'));
-        this.targetMethod = targetTest.substring(targetTest.indexOf('#') + 1);
+        this(
+                targetTest.substring(0, targetTest.indexOf('#')),
+                targetTest.substring(targetTest.indexOf('#') + 1),
+                file,
+                original,
+                null);
+    }
+
+    private Patcher(String targetClass, String targetMethod, Path file, String original, String causeName) {
+        this.targetClass = targetClass;
+        this.targetMethod = targetMethod;
         this.file = file;
         this.original = original;
+        this.causeName = causeName;
+    }
+
+    /**
+     * This patcher (the same file, class and method), but naming the helper after a cause rather
+     * than the flaky test: {@code odrust{Clean|Prepare}{Before|After}} + {@code causeName}
+     * capitalized (e.g. {@code odrustCleanAfterLoadsDefaults} for {@code "loadsDefaults"}, a
+     * polluter's method). Characters that cannot be part of a Java identifier are left out; a
+     * null or empty name (after that) names the helper after the flaky test, as without it.
+     */
+    Patcher withCauseName(String causeName) {
+        StringBuilder safe = new StringBuilder();
+        if (causeName != null) {
+            causeName.codePoints().filter(Character::isJavaIdentifierPart).forEach(safe::appendCodePoint);
+        }
+        return new Patcher(targetClass, targetMethod, file, original, safe.length() == 0 ? null : safe.toString());
+    }
+
+    /** The test whose class this patcher edits ({@code pkg.Class#method}). */
+    String test() {
+        return targetClass + "#" + targetMethod;
     }
 
     /** Checks that the flaky test's file parses and declares it (before any experiment). */
@@ -95,12 +136,31 @@ final class Patcher {
     }
 
     /**
+     * The patched text, declaring {@code throws Exception} when the code it copies declares
+     * checked exceptions (whether or not the kept statements throw them): prefer {@link
+     * #patch(FixCode, List, Placement, boolean, String, boolean)} through {@code
+     * Candidates.patch}, which declares it only when the kept statements need it.
+     */
+    Result patch(FixCode fix, List<Integer> keep, Placement placement, boolean cleaner, String comment)
+            throws JavaSources.SourceException {
+        return patch(fix, keep, placement, cleaner, comment, !fix.thrown.isEmpty());
+    }
+
+    /**
      * The patched text.
      *
      * @param cleaner true for a cleaner's statements (a victim), false for a state-setter's (a brittle)
      * @param comment the comment above the helper (without the leading slashes)
+     * @param declareThrows whether the helper declares {@code throws Exception} (and the method
+     *     calling it too, when it does not already)
      */
-    Result patch(FixCode fix, List<Integer> keep, Placement placement, boolean cleaner, String comment)
+    Result patch(
+            FixCode fix,
+            List<Integer> keep,
+            Placement placement,
+            boolean cleaner,
+            String comment,
+            boolean declareThrows)
             throws JavaSources.SourceException {
         CompilationUnit cu = JavaSources.parse(original, file);
         TypeDeclaration<?> type = JavaSources.type(cu, targetClass, file);
@@ -118,13 +178,15 @@ final class Patcher {
         if (foreign) {
             inline(fix, cu, type, body, copied, imports);
         }
+        withoutUnusedDeclarations(body);
         String helperName = freshName(
                 type,
                 "odrust" + (cleaner ? "Clean" : "Prepare") + (placement == Placement.TEARDOWN ? "After" : "Before")
-                        + capitalize(test.getNameAsString()));
-        boolean throwsSomething = !fix.thrown.isEmpty();
+                        + capitalize(causeName != null ? causeName : test.getNameAsString()));
+        boolean throwsSomething = declareThrows;
         Result result = new Result();
         result.helper = helperName;
+        result.declaresThrows = throwsSomething;
         String modifiers = "private ";
         String annotation = null;
         if (placement == Placement.TEST) {
@@ -175,6 +237,57 @@ final class Patcher {
         edits.imports(cu, imports);
         result.text = edits.apply();
         return result;
+    }
+
+    /**
+     * Each declaration {@code T x = <expr>;} of one variable that no later statement of {@code body}
+     * names: {@code <expr>;} when {@code <expr>} is a call or an object creation (its effect may be
+     * what is needed), nothing when it has no effect (a literal, a name, a field, a cast of
+     * those); any other declaration stays. From the last statement back, so a variable only an
+     * unused declaration named is unused too.
+     */
+    static void withoutUnusedDeclarations(NodeList<Statement> body) {
+        for (int i = body.size() - 1; i >= 0; i--) {
+            Statement st = body.get(i);
+            if (!st.isExpressionStmt() || !st.asExpressionStmt().getExpression().isVariableDeclarationExpr()) {
+                continue;
+            }
+            VariableDeclarationExpr decl = st.asExpressionStmt().getExpression().asVariableDeclarationExpr();
+            if (decl.getVariables().size() != 1) {
+                continue;
+            }
+            String name = decl.getVariable(0).getNameAsString();
+            boolean used = false;
+            for (int j = i + 1; j < body.size() && !used; j++) {
+                used = mentions(body.get(j), name);
+            }
+            if (used) {
+                continue;
+            }
+            Expression init = decl.getVariable(0).getInitializer().orElse(null);
+            while (init != null && init.isEnclosedExpr()) {
+                init = init.asEnclosedExpr().getInner();
+            }
+            if (init == null || withoutEffect(init)) {
+                body.remove(i);
+            } else if (init.isMethodCallExpr() || init.isObjectCreationExpr()) {
+                body.set(i, new ExpressionStmt(init.clone()));
+            }
+        }
+    }
+
+    /** A literal, a name, {@code this}, a class literal, a field of those, a cast of those. */
+    private static boolean withoutEffect(Expression e) {
+        if (e.isEnclosedExpr()) {
+            return withoutEffect(e.asEnclosedExpr().getInner());
+        }
+        if (e.isCastExpr()) {
+            return withoutEffect(e.asCastExpr().getExpression());
+        }
+        if (e.isFieldAccessExpr()) {
+            return withoutEffect(e.asFieldAccessExpr().getScope());
+        }
+        return e.isLiteralExpr() || e.isNameExpr() || e.isThisExpr() || e.isClassExpr() || e.isTypeExpr();
     }
 
     /** {@code code} with each line indented by {@code indent} (JavaParser prints 4-space blocks). */

@@ -290,6 +290,166 @@ class PatcherTest {
                 "without the assignment, the field's value before anything sets it:\n" + bodyOnly);
     }
 
+    private static final String SAME = String.join(
+            "\n",
+            "package p;",
+            "import org.junit.jupiter.api.BeforeEach;",
+            "import org.junit.jupiter.api.Test;",
+            "public class SameTest {",
+            "  static final String NAME = \"n\";",
+            "  private StringBuilder b;",
+            "  static StringBuilder make() { return new StringBuilder(); }",
+            "  static void mayFail() throws java.io.IOException {}",
+            "  @BeforeEach public void init() {",
+            "    b = new StringBuilder();",
+            "  }",
+            "  @Test public void victim() {",
+            "    b.append(1);",
+            "  }",
+            "  @Test public void cleaner() throws Exception {",
+            "    StringBuilder unusedCall = make();",
+            "    Object unusedNew = new StringBuilder();",
+            "    int unusedLiteral = 3;",
+            "    String unusedField = SameTest.NAME;",
+            "    Object unusedCast = (Object) b;",
+            "    int used = 4;",
+            "    b.setLength(used);",
+            "    int chain = 1;",
+            "    int onlyByUnused = chain;",
+            "    int sum = used + make().length();",
+            "    mayFail();",
+            "  }",
+            "}",
+            "");
+
+    private Path same() throws Exception {
+        Path root = dir.resolve("same");
+        write(root.resolve("p/SameTest.java"), SAME);
+        return root;
+    }
+
+    private CandidateCompiler compiler() {
+        List<File> cp = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            cp.add(new File(e));
+        }
+        return new CandidateCompiler(cp, StandardCharsets.UTF_8, null);
+    }
+
+    /** Candidates as odrust:repair has them, over a fixed digest of the compiled code. */
+    private Candidates candidates(Path out) throws Exception {
+        Candidates c = new Candidates(
+                null, null, null, out, null, compiler(), new org.apache.maven.plugin.logging.SystemStreamLog());
+        java.lang.reflect.Field digest = Candidates.class.getDeclaredField("codeDigest");
+        digest.setAccessible(true);
+        digest.set(c, "digest");
+        return c;
+    }
+
+    @Test
+    void aDeclarationNoLaterStatementUsesBecomesItsCallOrIsLeftOut() throws Exception {
+        Path root = same();
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        FixCode fix = FixCode.load(sources, "p.SameTest#cleaner", "p.SameTest");
+        Patcher.Result r = new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), SAME)
+                .patch(fix, all(fix).subList(0, 10), Patcher.Placement.TEST, true, "odrust", false);
+        assertTrue(
+                r.text.contains("  private void odrustCleanBeforeVictim() {\n"
+                        + "    make();\n"
+                        + "    new StringBuilder();\n"
+                        + "    int used = 4;\n"
+                        + "    b.setLength(used);\n"
+                        + "    int sum = used + make().length();\n"
+                        + "  }"),
+                r.text);
+        assertNull(compiler().compile(r.text, "p/SameTest.java", dir.resolve("unused")), r.text);
+        // a variable only an unused declaration names is unused too
+        Patcher.Result chain = new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), SAME)
+                .patch(fix, List.of(7, 8), Patcher.Placement.TEST, true, "odrust", false);
+        assertTrue(chain.text.contains("  private void odrustCleanBeforeVictim() {\n  }"), chain.text);
+        // a declaration a later kept statement uses stays
+        Patcher.Result chained = new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), SAME)
+                .patch(fix, List.of(5, 6), Patcher.Placement.TEST, true, "odrust", false);
+        assertTrue(chained.text.contains("    int used = 4;\n    b.setLength(used);\n  }"), chained.text);
+    }
+
+    @Test
+    void theHelperThrowsOnlyWhenItsStatementsNeedIt() throws Exception {
+        Path root = same();
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        FixCode fix = FixCode.load(sources, "p.SameTest#cleaner", "p.SameTest");
+        Patcher patcher = new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), SAME);
+        Candidates candidates = candidates(dir.resolve("repair"));
+
+        // the cleaner declares `throws Exception`, but b.setLength(0) throws nothing checked
+        Patcher.Result quiet = candidates.patch(patcher, fix, List.of(5, 6), "setup", true, "odrust");
+        assertFalse(quiet.declaresThrows);
+        assertTrue(quiet.text.contains("private void odrustCleanBeforeVictim() {"), quiet.text);
+        assertTrue(quiet.text.contains("@BeforeEach public void init() {"), quiet.text);
+        assertNull(compiler().compile(quiet.text, "p/SameTest.java", dir.resolve("quiet")));
+
+        // mayFail() throws an IOException: the helper and its caller declare it
+        Patcher.Result loud = candidates.patch(patcher, fix, List.of(10), "setup", true, "odrust");
+        assertTrue(loud.declaresThrows);
+        assertTrue(loud.text.contains("private void odrustCleanBeforeVictim() throws Exception {"), loud.text);
+        assertTrue(loud.text.contains("@BeforeEach public void init() throws Exception {"), loud.text);
+        assertNull(compiler().compile(loud.text, "p/SameTest.java", dir.resolve("loud")));
+
+        // the same call gives the same text again, in this run or a later one (Repairer's rebuild)
+        assertEquals(loud.text, candidates.patch(patcher, fix, List.of(10), "setup", true, "odrust").text);
+        assertEquals(
+                loud.text,
+                candidates(dir.resolve("repair")).patch(patcher, fix, List.of(10), "setup", true, "odrust").text);
+        assertEquals(
+                quiet.text,
+                candidates(dir.resolve("repair")).patch(patcher, fix, List.of(5, 6), "setup", true, "odrust").text);
+
+        // generated statements declare nothing: compiled to know
+        FixCode reset = FixCode.generated("reset:p.SameTest.mayFail", "p.SameTest", List.of("p.SameTest.mayFail();"));
+        assertTrue(candidates.patch(patcher, reset, List.of(0), "test", true, "odrust").declaresThrows);
+        FixCode harmless = FixCode.generated("reset:p.SameTest.make", "p.SameTest", List.of("p.SameTest.make();"));
+        assertFalse(candidates.patch(patcher, harmless, List.of(0), "test", true, "odrust").declaresThrows);
+    }
+
+    @Test
+    void theHelperCanBeNamedForItsCause() throws Exception {
+        Path root = same();
+        JavaSources sources = new JavaSources(List.of(root.toFile()), StandardCharsets.UTF_8);
+        FixCode fix = FixCode.load(sources, "p.SameTest#cleaner", "p.SameTest");
+        Patcher patcher = new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), SAME);
+        assertEquals(
+                "odrustCleanAfterLoadsDefaults",
+                patcher.withCauseName("loadsDefaults")
+                        .patch(fix, List.of(6), Patcher.Placement.TEARDOWN, true, "odrust", false)
+                        .helper);
+        assertEquals(
+                "odrustPrepareBeforeLoadsdefaults1",
+                patcher.withCauseName("loads-defaults[1]")
+                        .patch(fix, List.of(6), Patcher.Placement.SETUP, false, "odrust", false)
+                        .helper,
+                "characters no identifier can have are left out");
+        assertEquals(
+                "odrustCleanBeforeVictim",
+                patcher.withCauseName(null)
+                        .patch(fix, List.of(6), Patcher.Placement.SETUP, true, "odrust", false)
+                        .helper);
+        assertEquals(
+                "odrustCleanBeforeVictim",
+                patcher.withCauseName("()")
+                        .patch(fix, List.of(6), Patcher.Placement.SETUP, true, "odrust", false)
+                        .helper);
+        assertEquals("p.SameTest#victim", patcher.withCauseName("x").test(), "the same file and test");
+        // a name the class already has gets a number
+        String taken = SAME.replace(
+                "  @Test public void victim() {", "  void odrustCleanBeforeMake() {}\n  @Test public void victim() {");
+        assertEquals(
+                "odrustCleanBeforeMake2",
+                new Patcher("p.SameTest#victim", root.resolve("p/SameTest.java"), taken)
+                        .withCauseName("make")
+                        .patch(fix, List.of(6), Patcher.Placement.SETUP, true, "odrust", false)
+                        .helper);
+    }
+
     @Test
     void aParameterizedOrMissingSourceIsUnusableWithAReason() throws Exception {
         JavaSources sources = sources();
