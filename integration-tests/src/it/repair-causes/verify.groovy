@@ -90,9 +90,9 @@ File repairJson = new File(repairDir, 'repair.json')
 assert repairJson.isFile() : "missing " + repairJson
 def repair = new JsonSlurper().parse(repairJson)
 assert repair.module == MODULE : "repair.json module " + repair.module
-assert repair.ran instanceof List : "repair.json has no ran array: " + repair.keySet()
-assert repair.ran.size() == 1 : "expected one entry (one cause) in ran, found " + repair.ran.size() + ": " + repair.ran*.test
-def entry = repair.ran[0]
+assert repair.repairs instanceof List : "repair.json has no repairs array: " + repair.keySet()
+assert repair.repairs.size() == 1 : "expected one entry (one cause) in repairs, found " + repair.repairs.size() + ": " + repair.repairs*.test
+def entry = repair.repairs[0]
 assert entry.members instanceof List && entry.members.size() == 4 && entry.members as Set == VICTIMS as Set :
         "the entry's members: " + entry.members
 assert entry.test == entry.members[0] : "the entry's test is not its first member: " + entry.test + ", members " + entry.members

@@ -21,11 +21,12 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 
 /**
- * Makes a verified patch for each victim with a cleaner and each brittle with a state-setter that
- * the last {@code odrust:detect} found: the fewest statements of the cleaner (state-setter) that
- * still make the test pass, put in the test's class, checked in the failing orders, alone, in its
- * class and in the module's original order. Writes {@code target/odrust/repair/<test>.patch} and
- * {@code repair.json}; changes the sources only with {@code -Dodrust.repair.apply=true}.
+ * Makes one verified patch for each root cause the last {@code odrust:detect} found (victims of
+ * the same polluters, brittles of the same state-setters): the fewest statements of a cleaner
+ * (state-setter) that still make every test of the cause pass, checked in their failing orders,
+ * alone, in their classes and in the module's original order, and that apply as written. Writes
+ * {@code target/odrust/repair/cause-N.patch}, {@code repair.json} and the fixes into report.json and
+ * report.html; changes the sources only with {@code -Dodrust.repair.apply=true}.
  */
 @Mojo(name = "repair", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
@@ -156,30 +157,37 @@ public class RepairMojo extends AbstractOdrustMojo {
 
     private void print(RepairFile result, Repairer.Settings s) {
         int patched = 0;
+        int tests = 0;
         for (RepairFile.Entry e : result.ran) {
+            tests += Math.max(1, e.members.size());
+            String what = e.members.size() > 1
+                    ? (e.cause != null ? "cause " + e.cause + " (" : "(") + Words.count(e.members.size(), e.kind) + ": "
+                            + e.test + ", ...)"
+                    : e.test;
             if ("patched".equals(e.status)) {
                 patched++;
                 String how = e.applied
                         ? "applied to " + e.file
                         : apply
                                 ? "not applied: " + e.notApplied
-                                : "not applied: -Dodrust.repair.apply=true applies it, or `git apply` from " + s.root;
+                                : "apply it from " + s.root + " with `" + e.apply + "`";
                 String from = e.source != null && "reset-method".equals(e.source.kind)
                         ? "with the module's own code: " + String.join(" ", e.statements)
                         : e.statements.size() + " of " + e.statementsTotal + " statements kept";
                 getLog().info(String.format(
                         "patched  %s: %s (%s; %s, %s)",
-                        e.test, e.patch, how, Words.count(e.experiments, "experiment"), from));
+                        what, e.patch, how, Words.count(e.experiments, "experiment"), from));
             } else {
                 String why = e.reason;
                 if ("rejected".equals(e.status) && !e.tried.isEmpty()) {
                     why = why + "; the last: " + e.tried.get(e.tried.size() - 1).why;
                 }
-                getLog().warn(String.format("no patch %s: %s", e.test, why));
+                getLog().warn(String.format("no patch %s: %s", what, why));
             }
         }
         getLog().info("odrust repair: " + Words.count(patched, "verified patch") + " for "
-                + Words.count(result.ran.size(), "order-dependent test") + "; details in "
-                + outputDirectory.toPath().resolve("repair").resolve("repair.json"));
+                + Words.count(tests, "order-dependent test") + " in " + Words.count(result.ran.size(), "repair")
+                + "; details in " + outputDirectory.toPath().resolve("repair").resolve("repair.json")
+                + " and report.html");
     }
 }

@@ -87,9 +87,10 @@ public final class ConsoleReport {
             log.warn("    cause " + c.id + ": " + c.title);
             for (io.github.odrust.engine.protocol.Cause.Fix f : c.fixes) {
                 String part = f.tests.size() == c.tests.size() ? "" : " (" + Words.count(f.tests.size(), "test") + ")";
-                log.info("patched".equals(f.status)
-                        ? "      fixed by " + f.patch + part + (f.applied ? ", applied" : ": " + f.apply)
-                        : "      no patch" + part + ": " + f.reason);
+                log.info(
+                        "patched".equals(f.status)
+                                ? "      fixed by " + f.patch + part + (f.applied ? ", applied" : ": " + f.apply)
+                                : "      no patch" + part + ": " + f.reason);
             }
         }
     }

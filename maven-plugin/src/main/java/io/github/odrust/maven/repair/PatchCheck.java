@@ -55,6 +55,11 @@ public final class PatchCheck {
             return reason == null;
         }
 
+        /** "git apply --check", or "git apply --check: <why it does not apply>". */
+        public String describe() {
+            return ok() ? checker : checker + ": " + reason;
+        }
+
         @Override
         public String toString() {
             return (ok() ? "applies" : "does not apply: " + reason) + " (" + checker + ")";

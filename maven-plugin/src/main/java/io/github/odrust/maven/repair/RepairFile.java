@@ -19,6 +19,7 @@ import java.util.List;
 public final class RepairFile {
     /** Version 2: an entry per cause ({@code cause}, {@code members}, {@code split}, {@code apply}). */
     public static final int SCHEMA_VERSION = 2;
+
     private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
     public int schemaVersion = SCHEMA_VERSION;
@@ -54,6 +55,8 @@ public final class RepairFile {
         public String patch;
         /** The command that applies it, run where Maven ran. */
         public String apply;
+        /** Whether the written patch applies as written ({@code git apply --check} in a scratch copy). */
+        public PatchCheck.Result applies;
         /** The flaky test's source file, relative to the module. */
         public String file;
         /** SHA-256 of that file as the patch was made against (apply checks it). */
@@ -131,6 +134,7 @@ public final class RepairFile {
             RepairFile old =
                     JSON.fromJson(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), RepairFile.class);
             if (old != null
+                    && old.schemaVersion == SCHEMA_VERSION
                     && module.equals(old.module)
                     && odrustVersion.equals(old.odrustVersion)
                     && old.repairs != null) {

@@ -373,11 +373,20 @@ class ProtocolTest {
         source.origin = "test";
         target.sources = List.of(source);
         target.fingerprint = "f";
+        RepairRequest.CauseMember member = new RepairRequest.CauseMember();
+        member.test = "p.V#w";
+        member.failingOrder = List.of("p.P#p", "p.V#w");
+        target.also = List.of(member);
         request.target = target;
         request.nextId = 1;
         request.budget = 50;
         RepairStep first = roundTrip(engine.call("repair_next", request), RepairStep.class);
         assertEquals("run", first.step);
+        // The cause's tests all run after the polluter, unpatched first.
+        assertEquals(List.of("p.P#p", "p.V#v", "p.V#w"), first.experiment.order);
+        // The rest: the first test alone.
+        target.also = List.of();
+        first = roundTrip(engine.call("repair_next", request), RepairStep.class);
         assertEquals("unpatched", first.experiment.check);
         assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
         List<JsonObject> history = request.history;

@@ -22,7 +22,7 @@ class DetectInputTest {
     }
 
     private static final String GOOD =
-            "{'schema_version':1,'module':'g:a','odrust_version':'0.1.0','complete':true,'flaky':["
+            "{'schema_version':2,'module':'g:a','odrust_version':'0.1.0','complete':true,'flaky':["
                     + "{'test':'p.V#v','kind':'victim','polluters':[['p.P#p']],'cleaners':{'p.P#p':['p.C#c']},'failing_experiment':4},"
                     + "{'test':'p.N#n','kind':'nod'}]}";
 
@@ -42,7 +42,7 @@ class DetectInputTest {
         report(GOOD.replace("'odrust_version':'0.1.0',", ""));
         MojoFailureException older = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
         assertTrue(older.getMessage().contains("an older odrust"), older.getMessage());
-        report(GOOD.replace("'schema_version':1", "'schema_version':7"));
+        report(GOOD.replace("'schema_version':2", "'schema_version':7"));
         MojoFailureException schema = assertThrows(MojoFailureException.class, () -> DetectInput.load(out, "0.1.0"));
         assertTrue(schema.getMessage().contains("schema_version 7"), schema.getMessage());
         report(GOOD.replace("'kind':'nod'", "'kind':'banana'"));

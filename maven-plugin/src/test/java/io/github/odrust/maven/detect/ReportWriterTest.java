@@ -37,7 +37,7 @@ class ReportWriterTest {
         Path out = dir.resolve("target/odrust");
         JsonObject r = ReportWriter.write(
                 ENGINE, summary, new ReportWriter.Context("g:a", dir, out, "odrust:reproduce", "0.1.0"), false, out);
-        assertEquals(1, r.get("schema_version").getAsInt());
+        assertEquals(2, r.get("schema_version").getAsInt());
         assertEquals("g:a", r.get("module").getAsString());
         assertEquals(
                 "0.1.0", r.get("odrust_version").getAsString(), "the version that made it (odrust:repair checks it)");

@@ -31,7 +31,7 @@ class RepairFileTest {
         first.complete = true;
         first.write(json);
         String text = new String(Files.readAllBytes(json), StandardCharsets.UTF_8);
-        assertTrue(text.contains("\"schema_version\": 1") && text.contains("\"odrust_version\": \"0.1.0\""), text);
+        assertTrue(text.contains("\"schema_version\": 2") && text.contains("\"odrust_version\": \"0.1.0\""), text);
         assertTrue(!text.contains("\"ran\""), "the run's own list is not written: " + text);
 
         RepairFile again = RepairFile.continuing(json, "g:a", "0.1.0");
@@ -54,6 +54,20 @@ class RepairFileTest {
                 List.of("p.A#a:patched", "p.B#b:patched"),
                 again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()));
         assertEquals(1, again.ran.size());
+
+        // A cause's entry replaces the earlier entries of each of its tests.
+        RepairFile.Entry cause = entry("p.A#a", "patched");
+        cause.members = List.of("p.A#a", "p.B#b");
+        cause.cause = 1;
+        again.put(cause);
+        assertEquals(
+                List.of("p.A#a:patched"),
+                again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()));
+        again.put(entry("p.B#b", "rejected"));
+        assertEquals(
+                List.of("p.B#b:rejected"),
+                again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()),
+                "a test repaired alone again replaces the cause's entry it was in");
 
         assertTrue(RepairFile.continuing(json, "g:a", "0.2.0").repairs.isEmpty(), "another version starts a new file");
         assertTrue(RepairFile.continuing(json, "g:other", "0.1.0").repairs.isEmpty(), "another module too");

@@ -45,6 +45,10 @@ final class Candidates {
     private final Map<String, Editable> editables = new HashMap<>();
     /** A digest of the compiled code and the classpath: a record made against other code is ignored. */
     private String codeDigest;
+    /** What the patch's comment names, and whether it repairs a cause of several tests. */
+    private String label = "";
+
+    private boolean cause;
 
     Candidates(
             Engine engine,
@@ -93,13 +97,31 @@ final class Candidates {
         return "polluter-teardown".equals(placement) && polluter != null ? polluter : test;
     }
 
-    /** Builds, compiles and runs one experiment; returns its record. {@code label} names the tests it repairs. */
+    /**
+     * Says which tests the next experiments repair: {@code label} names them in the patch's
+     * comment, and for a cause of several tests ({@code cause}) the helper method is named for
+     * the cause (its polluter, or its state-setter), not for one of them.
+     */
+    void repairing(String label, boolean cause) {
+        this.label = label;
+        this.cause = cause;
+    }
+
+    /** The patcher of {@code ed} for the tests being repaired (see {@link #repairing}). */
+    Patcher patcher(Editable ed, String polluter, String source) {
+        if (!cause) {
+            return ed.patcher;
+        }
+        String named = polluter != null ? polluter : source;
+        return ed.patcher.withCauseName(named.substring(named.indexOf('#') + 1));
+    }
+
+    /** Builds, compiles and runs one experiment; returns its record. */
     JsonObject run(
             RepairStep.Experiment e,
             Map<String, FixCode> fixes,
             String fingerprint,
             boolean victim,
-            String label,
             ExperimentLog history)
             throws MojoExecutionException {
         JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
@@ -120,7 +142,7 @@ final class Candidates {
             Patcher.Result candidate;
             String comment = comment(label, e.polluter, fix.test, victim);
             try {
-                candidate = patch(ed.patcher, fix, e.statements, e.placement, victim, comment);
+                candidate = patch(patcher(ed, e.polluter, fix.test), fix, e.statements, e.placement, victim, comment);
             } catch (JavaSources.SourceException ex) {
                 return notCompiled(record, e, ex.getMessage());
             }

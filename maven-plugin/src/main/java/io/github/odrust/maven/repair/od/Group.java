@@ -46,8 +46,8 @@ final class Group {
             byCause.computeIfAbsent(id, k -> new ArrayList<>()).add(t);
         }
         List<Group> groups = new ArrayList<>();
-        byCause.forEach((id, members) ->
-                groups.add(new Group(Math.max(id, 0), members, members.size() == sizes.get(id))));
+        byCause.forEach(
+                (id, members) -> groups.add(new Group(Math.max(id, 0), members, members.size() == sizes.get(id))));
         return groups;
     }
 

@@ -12,6 +12,7 @@ import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.repair.CandidateCompiler;
 import io.github.odrust.maven.repair.JavaSources;
+import io.github.odrust.maven.repair.PatchCheck;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.UnifiedPatch;
 import io.github.odrust.maven.run.DiscoveredSuite;
@@ -24,7 +25,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -138,7 +138,7 @@ public final class Repairer {
             applyAll(file.ran);
         }
         write(file, true);
-        CauseFixes.record(engine, input, file.ran, settings, out, sources.encoding());
+        CauseFixes.record(engine, input, file.ran, settings.basedir, out, sources.encoding());
         return file;
     }
 
@@ -198,6 +198,7 @@ public final class Repairer {
         request.budget = settings.budget;
         String fingerprint = request.target.fingerprint;
         String label = group.label();
+        candidates.repairing(label, group.members.size() > 1);
         // Only this target's records cross to the engine (it ignores the others'); ids stay positions.
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
@@ -216,7 +217,7 @@ public final class Repairer {
 
             @Override
             public JsonObject run(RepairStep step) throws MojoExecutionException {
-                return candidates.run(step.experiment, fixes, fingerprint, victim, label, history);
+                return candidates.run(step.experiment, fixes, fingerprint, victim, history);
             }
 
             @Override
@@ -233,11 +234,7 @@ public final class Repairer {
     }
 
     private RepairRequest.Target target(
-            Group group,
-            DetectInput input,
-            List<String> original,
-            Map<String, FixCode> fixes,
-            String fingerprint)
+            Group group, DetectInput input, List<String> original, Map<String, FixCode> fixes, String fingerprint)
             throws MojoExecutionException {
         Summary.FlakyTest target = group.members.get(0);
         RepairRequest.Target t = new RepairRequest.Target();
@@ -301,10 +298,12 @@ public final class Repairer {
         entry.file = relative(settings.basedir, file);
         Patcher.Result patched;
         try {
-            patched = ed.patcher.patch(
+            // The very call Candidates made the verified candidate with: the same text.
+            patched = candidates.patch(
+                    candidates.patcher(ed, o.source.polluter, fix.test),
                     fix,
                     o.statements,
-                    Candidates.placement(o.placement),
+                    o.placement,
                     victim,
                     Candidates.comment(group.label(), o.source.polluter, fix.test, victim));
         } catch (JavaSources.SourceException e) {
@@ -322,8 +321,18 @@ public final class Repairer {
             throw new MojoExecutionException("could not write " + patch + ": " + e.getMessage(), e);
         }
         entry.patch = relative(settings.basedir, patch);
-        entry.apply = "git apply " + relative(settings.root, patch);
+        entry.apply = PatchCheck.applyCommand(settings.root, relative(settings.root, patch));
         entry.originalSha256 = sha256(text);
+        // Part of verification: the patch as written applies to the files as they are, from
+        // where Maven ran (in a scratch copy).
+        entry.applies = PatchCheck.check(settings.root, patch);
+        if (!entry.applies.ok()) {
+            entry.status = "rejected";
+            entry.reason = "the verified code was written as a patch that does not apply as written ("
+                    + entry.applies.describe() + "); this is a bug in odrust: please report it with " + patch;
+            entry.apply = null;
+            return entry;
+        }
         entry.patchedText = patched.text;
         entry.sourceFile = file;
         return entry;
@@ -350,6 +359,30 @@ public final class Repairer {
             if (entry.applied) {
                 written.put(entry.sourceFile, entry);
             }
+        }
+    }
+
+    /** Writes the patched text over the file, only when the file is still what the patch was made against. */
+    private void apply(RepairFile.Entry entry, Path file, String patched) throws MojoExecutionException {
+        try {
+            String now = sources.read(file);
+            if (!sha256(now).equals(entry.originalSha256)) {
+                entry.applied = false;
+                entry.notApplied = file + " changed since the patch was made (it was edited during the run): apply "
+                        + entry.patch + " by hand with `git apply` after a look";
+                return;
+            }
+            Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
+            Files.write(tmp, patched.getBytes(sources.encoding()));
+            Files.move(
+                    tmp,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            entry.applied = true;
+        } catch (IOException | JavaSources.SourceException e) {
+            throw new MojoExecutionException(
+                    "could not apply the patch of " + entry.test + " to " + file + ": " + e.getMessage(), e);
         }
     }
 
