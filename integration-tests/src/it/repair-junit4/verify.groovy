@@ -55,10 +55,17 @@ assert (flaky[D_VICTIM].cleaners ?: [:]).values().flatten().isEmpty() : "case D 
 File repairJson = new File(repairDir, 'repair.json')
 assert repairJson.isFile() : "missing " + repairJson
 def repair = new JsonSlurper().parse(repairJson)
-assert repair.schema_version == 1 : "schema_version: " + repair.schema_version
+assert repair.schema_version == 2 : "schema_version: " + repair.schema_version
 assert repair.module == MODULE : "module: " + repair.module
 assert repair.complete == true : "complete: " + repair.complete
 def repairs = repair.repairs.collectEntries { [(it.test): it] }
+// each case is a cause of its own (one test each): its patch is cause-N.patch
+def causeOf = { String id -> report.causes.find { it.tests.contains(id) } }
+[A_VICTIM, B_VICTIM, C_BRITTLE, D_VICTIM].each { id ->
+    assert causeOf(id)?.tests == [id] : id + " is not a cause of its own: " + report.causes
+    assert repairs[id]?.cause == causeOf(id).id && repairs[id].members == [id] : id + ": " + repairs[id]
+}
+def patchOf = { String id -> 'cause-' + causeOf(id).id + '.patch' }
 assert repairs.size() == repair.repairs.size() : "a test repaired twice: " + repair.repairs*.test
 assert repairs.keySet() == [A_VICTIM, B_VICTIM, C_BRITTLE, D_VICTIM] as Set : "repairs: " + repairs.keySet()
 
@@ -87,7 +94,8 @@ def checkPatched = { String id, String kind, String sourceKind, String sourceTes
     assert r.source?.test == sourceTest : id + ": source " + r.source
     assert r.source?.polluter == polluter : id + ": source " + r.source
     assert r.file == fileOf(id) : id + ": file " + r.file
-    assert r.patch == 'target/odrust/repair/' + safe(id) + '.patch' : id + ": patch " + r.patch
+    assert r.patch == 'target/odrust/repair/' + patchOf(id) : id + ": patch " + r.patch
+    assert r.applies?.reason == null && r.applies?.checker == 'git apply --check' : id + ": applies " + r.applies
     File pf = new File(base, r.patch)
     assert pf.isFile() : "missing " + pf
     assert r.statements instanceof List && !r.statements.isEmpty() : id + ": statements " + r.statements
@@ -135,7 +143,7 @@ def checkPatched = { String id, String kind, String sourceKind, String sourceTes
     // the console: goal 2 did not apply, goal 3 did
     def line2 = repairLog.readLines().find { it.contains('patched') && it.contains(id + ':') }
     assert line2 != null : "goal 2 printed no patched line for " + id
-    assert line2.contains(r.patch) && line2.contains('not applied') : "goal 2 (no apply): " + line2
+    assert line2.contains(r.patch) && line2.contains('with `git apply ') : "goal 2 (no apply): " + line2
     def line3 = applyLog.readLines().find { it.contains('patched') && it.contains(id + ':') }
     assert line3 != null : "goal 3 printed no patched line for " + id
     assert line3.contains('applied to ' + r.file) && !line3.contains('not applied') : "goal 3 (apply): " + line3
@@ -173,7 +181,7 @@ assert rd.status == 'no-fix-source' : "case D: status " + rd.status + " (" + rd.
 assert rd.reason instanceof String && rd.reason : "case D: no reason"
 assert rd.patch == null : "case D: patch " + rd.patch
 assert rd.applied != true : "case D: applied " + rd.applied
-assert !new File(repairDir, safe(D_VICTIM) + '.patch').exists() : "case D has a patch file"
+assert !new File(repairDir, patchOf(D_VICTIM)).exists() : "case D has a patch file"
 [repairLog, applyLog].eachWithIndex { l, i ->
     def line = l.readLines().find { it.contains('no patch') && it.contains(D_VICTIM) }
     assert line != null : "goal " + (i + 2) + " printed no 'no patch' line for " + D_VICTIM
@@ -192,7 +200,7 @@ new File(base, TEST_DIR).listFiles().findAll { it.name.endsWith('.java') }.each 
 }
 assert !new File(base, 'src/main/java/com/example/repair/Registry.java').getText('UTF-8').contains('odrust') : "Registry.java was changed"
 def patchFiles = repairDir.listFiles().findAll { it.name.endsWith('.patch') }
-assert patchFiles*.name as Set == [A_VICTIM, B_VICTIM, C_BRITTLE].collect { safe(it) + '.patch' } as Set : "patch files: " + patchFiles*.name
+assert patchFiles*.name as Set == [A_VICTIM, B_VICTIM, C_BRITTLE].collect { patchOf(it) } as Set : "patch files: " + patchFiles*.name
 patchFiles.each { pf ->
     def targets = pf.readLines('UTF-8').findAll { it.startsWith('+++ ') }
     assert !targets.isEmpty() && targets.every { it.startsWith('+++ b/src/test/java/') } : pf.name + " touches " + targets

@@ -47,6 +47,8 @@ final class Candidates {
     private String codeDigest;
     /** What the patch's comment names, and whether it repairs a cause of several tests. */
     private String label = "";
+    /** The tests being repaired (one patch for all). */
+    private List<String> members = List.of();
 
     private boolean cause;
 
@@ -102,9 +104,10 @@ final class Candidates {
      * comment, and for a cause of several tests ({@code cause}) the helper method is named for
      * the cause (its polluter, or its state-setter), not for one of them.
      */
-    void repairing(String label, boolean cause) {
+    void repairing(String label, List<String> members) {
         this.label = label;
-        this.cause = cause;
+        this.members = members;
+        this.cause = members.size() > 1;
     }
 
     /** The patcher of {@code ed} for the tests being repaired (see {@link #repairing}). */
@@ -180,19 +183,41 @@ final class Candidates {
         }
         long start = System.nanoTime();
         RunResult result = runner.run(String.join("\n", e.order), "repair experiment " + e.id);
-        String mine = "";
-        for (RunResult.TestResult r : result.results) {
-            if (r.test.equals(e.test) || r.test.startsWith(e.test + "[")) {
-                mine = r.outcome;
-            }
-        }
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
-        progress(
-                e,
-                io.github.odrust.maven.core.Words.shortId(e.test) + " " + mine.toUpperCase(Locale.ROOT)
-                        + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
+        progress(e, outcomes(result) + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /**
+     * How the tests being repaired ended: "CartTest#isEmpty PASS" for one, "3 of 4 passed
+     * (CartTest#total FAIL)" for a cause's tests that ran; "polluter's class" when none ran.
+     */
+    private String outcomes(RunResult result) {
+        List<String> ran = new java.util.ArrayList<>();
+        String failed = null;
+        for (String m : members) {
+            String outcome = null;
+            for (RunResult.TestResult r : result.results) {
+                if (r.test.equals(m) || r.test.startsWith(m + "[")) {
+                    outcome = "pass".equals(outcome) || outcome == null ? r.outcome : outcome;
+                }
+            }
+            if (outcome == null) {
+                continue;
+            }
+            ran.add(m);
+            if (!"pass".equals(outcome) && failed == null) {
+                failed = io.github.odrust.maven.core.Words.shortId(m) + " " + outcome.toUpperCase(Locale.ROOT);
+            }
+        }
+        if (ran.isEmpty()) {
+            return "none of its tests ran";
+        }
+        if (members.size() == 1) {
+            return failed != null ? failed : io.github.odrust.maven.core.Words.shortId(ran.get(0)) + " PASS";
+        }
+        return failed == null ? ran.size() + " of " + ran.size() + " passed" : "not all passed (" + failed + ")";
     }
 
     /**

@@ -104,14 +104,14 @@ final class Group {
         return cleaners;
     }
 
-    /** "p.VTest#a" or "p.VTest#a and 11 other tests (cause 2)": what messages and comments name. */
+    /** "p.VTest#a" or "p.VTest#a and 11 other tests of cause 2": what messages and comments name. */
     String label() {
         String first = members.get(0).test;
         if (members.size() == 1) {
             return first;
         }
         return first + " and " + (members.size() - 1) + " other test" + (members.size() == 2 ? "" : "s")
-                + (cause > 0 ? " (cause " + cause + ")" : "");
+                + (cause > 0 ? " of cause " + cause : "");
     }
 
     /** {@code cause-N.patch} for a whole cause, {@code cause-N-<first test>.patch} for a part. */

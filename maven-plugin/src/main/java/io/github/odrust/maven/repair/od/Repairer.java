@@ -198,7 +198,7 @@ public final class Repairer {
         request.budget = settings.budget;
         String fingerprint = request.target.fingerprint;
         String label = group.label();
-        candidates.repairing(label, group.members.size() > 1);
+        candidates.repairing(label, entry.members);
         // Only this target's records cross to the engine (it ignores the others'); ids stay positions.
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
