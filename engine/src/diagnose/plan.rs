@@ -62,6 +62,27 @@ pub struct DiagnoseTarget {
     pub state_setters: Vec<Vec<String>>,
     /// A digest of the module's classes; records of another digest are ignored.
     pub fingerprint: String,
+    /// The confirmed diagnosis of another test of the same root cause: tried first, with one
+    /// restore of its polluted state (from its passing capture) before this test in this test's
+    /// failing order. When that makes the test pass, the cause's diagnosis is confirmed for it
+    /// too; when not, this test is diagnosed on its own.
+    #[serde(default)]
+    pub shared: Option<SharedDiagnosis>,
+}
+
+/// A confirmed diagnosis of one test of a root cause, offered to the others.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedDiagnosis {
+    /// The test it was made for.
+    pub test: String,
+    /// Its passing capture (what is restored from).
+    pub passing_capture: String,
+    /// Its confirmed polluted state (display names).
+    pub polluted_state: Vec<String>,
+    /// Its fields, as its verdict lists them.
+    #[serde(default)]
+    pub fields: Vec<PollutedField>,
 }
 
 /// What one diagnose experiment does.
@@ -354,7 +375,50 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// The shared diagnosis of the target's cause, verified for it: its step while the restore
+    /// has not run, its verdict when the restore made the test pass, none otherwise.
+    fn shared(&self) -> Option<DiagnoseStep> {
+        let shared = self.target.shared.as_ref()?;
+        if shared.polluted_state.is_empty() {
+            return None;
+        }
+        let wanted: BTreeSet<&String> = shared.polluted_state.iter().collect();
+        let record = self.records.iter().find(|r| {
+            r.experiment.kind == DiagnoseKind::Restore
+                && r.experiment.restore_from.as_deref() == Some(shared.passing_capture.as_str())
+                && r.experiment.fields.iter().collect::<BTreeSet<_>>() == wanted
+        });
+        let Some(r) = record else {
+            return Some(self.run(
+                DiagnoseKind::Restore,
+                Vec::new(),
+                Some(shared.passing_capture.clone()),
+                shared.polluted_state.clone(),
+            ));
+        };
+        let passed = restore_passed(&self.target.test, r, &shared.polluted_state);
+        passed.then(|| {
+            self.done(
+                DiagnoseStatus::Confirmed,
+                format!(
+                    "restoring {} (the polluted state its cause's {} was diagnosed with, from that \
+                     test's passing capture) right before {} makes it pass in [{}]: the same \
+                     polluted state",
+                    shared.polluted_state.join(", "),
+                    shared.test,
+                    self.target.test,
+                    self.failing.0.join(", ")
+                ),
+                shared.fields.clone(),
+                shared.polluted_state.clone(),
+            )
+        })
+    }
+
     fn plan(&self) -> DiagnoseStep {
+        if let Some(step) = self.shared() {
+            return step;
+        }
         let test = &self.target.test;
         let fo = self.failing.0.join(", ");
         let po = self.passing.0.join(", ");
@@ -492,21 +556,19 @@ impl<'a> Planner<'a> {
             .copied()
             .filter(|r| r.experiment.kind == DiagnoseKind::Restore)
             .collect();
+        let restore_from = pr.capture.clone();
+        // Restores from this test's own passing capture (a shared diagnosis's restore came from
+        // another test's).
         let known = |subset: &[String]| -> Option<bool> {
             let want: BTreeSet<&String> = subset.iter().collect();
             restores
                 .iter()
-                .find(|r| r.experiment.fields.iter().collect::<BTreeSet<_>>() == want)
-                .map(|r| {
-                    r.honoured
-                        && r.error.is_none()
-                        && subset
-                            .iter()
-                            .all(|f| r.restored.get(f).is_some_and(|s| s == "restored"))
-                        && test_passed(test, &r.results) == Some(true)
+                .find(|r| {
+                    r.experiment.restore_from == restore_from
+                        && r.experiment.fields.iter().collect::<BTreeSet<_>>() == want
                 })
+                .map(|r| restore_passed(test, r, subset))
         };
-        let restore_from = pr.capture.clone();
         match known(&restorable) {
             None => {
                 if self.records.len() >= self.budget {
@@ -570,6 +632,16 @@ fn count(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// Whether a restore record made `test` pass with every field of `fields` restored.
+fn restore_passed(test: &str, r: &DiagnoseRecord, fields: &[String]) -> bool {
+    r.honoured
+        && r.error.is_none()
+        && fields
+            .iter()
+            .all(|f| r.restored.get(f).is_some_and(|s| s == "restored"))
+        && test_passed(test, &r.results) == Some(true)
 }
 
 /// Why a capture record gives no capture, if so.

@@ -155,6 +155,7 @@ fn victim() -> DiagnoseTarget {
         polluters: vec![vec![P.into()]],
         state_setters: Vec::new(),
         fingerprint: "f1".into(),
+        shared: None,
     }
 }
 
@@ -280,6 +281,7 @@ fn a_brittle_fails_alone_and_passes_after_its_state_setter() {
         polluters: Vec::new(),
         state_setters: vec![vec!["com.acme.STest#s".into()]],
         fingerprint: "f1".into(),
+        shared: None,
     };
     let (o, asked) = m.diagnose(&t, None);
     assert_eq!(asked[0].order, vec![V]);
@@ -339,4 +341,48 @@ fn records_of_other_code_are_ignored_and_a_victim_needs_a_polluter() {
         }
         DiagnoseStep::Run { .. } => panic!("ran an experiment without a polluter"),
     }
+}
+
+#[test]
+fn a_cause_s_diagnosis_is_confirmed_for_another_test_with_one_restore_or_made_anew() {
+    let m = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["a"]);
+    let shared = |fields: &[&str]| SharedDiagnosis {
+        test: "com.acme.VTest#first".into(),
+        passing_capture: "/captures/first-passing.xml".into(),
+        polluted_state: fields.iter().map(|f| format!("com.acme.S.{f}")).collect(),
+        fields: Vec::new(),
+    };
+    let mut t = victim();
+    t.shared = Some(shared(&["a"]));
+    let (outcome, asked) = m.diagnose(&t, None);
+    assert_eq!(outcome.status, DiagnoseStatus::Confirmed, "{outcome:?}");
+    assert_eq!(outcome.polluted_state, ["com.acme.S.a"]);
+    assert_eq!(asked.len(), 1, "one restore, no capture: {asked:?}");
+    assert_eq!(asked[0].kind, DiagnoseKind::Restore);
+    assert_eq!(
+        asked[0].restore_from.as_deref(),
+        Some("/captures/first-passing.xml")
+    );
+    assert_eq!(asked[0].order, [P, V]);
+    assert!(
+        outcome.reason.contains("com.acme.VTest#first"),
+        "{}",
+        outcome.reason
+    );
+
+    // Another cause's field does not make it pass: it is diagnosed on its own, and the shared
+    // restore (from another capture) is no evidence for its own ddmin.
+    t.shared = Some(shared(&["b"]));
+    let (outcome, asked) = m.diagnose(&t, None);
+    assert_eq!(outcome.status, DiagnoseStatus::Confirmed, "{outcome:?}");
+    assert_eq!(outcome.polluted_state, ["com.acme.S.a"]);
+    assert_eq!(asked[1].kind, DiagnoseKind::CaptureFailing, "{asked:?}");
+    let own: Vec<&DiagnoseExperiment> = asked
+        .iter()
+        .filter(|e| {
+            e.kind == DiagnoseKind::Restore
+                && e.restore_from.as_deref() != Some("/captures/first-passing.xml")
+        })
+        .collect();
+    assert!(!own.is_empty(), "{asked:?}");
 }

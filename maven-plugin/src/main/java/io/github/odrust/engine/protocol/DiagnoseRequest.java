@@ -33,5 +33,37 @@ public final class DiagnoseRequest {
         public List<List<String>> stateSetters = new ArrayList<>();
 
         public String fingerprint;
+        /** The confirmed diagnosis of another test of its root cause, verified for it first. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Shared shared;
+    }
+
+    /** Rust: {@code diagnose::SharedDiagnosis}. */
+    public static final class Shared {
+        public String test;
+
+        @SerializedName("passing_capture")
+        public String passingCapture;
+
+        @SerializedName("polluted_state")
+        public List<String> pollutedState = new ArrayList<>();
+        /** Its verdict's fields, as the engine wrote them. */
+        public com.google.gson.JsonArray fields = new com.google.gson.JsonArray();
+
+        /** The shared diagnosis of a confirmed verdict (diagnose_next's outcome), or null when it is not one. */
+        public static Shared of(JsonObject verdict) {
+            if (verdict == null
+                    || !"confirmed".equals(verdict.get("status").getAsString())
+                    || !verdict.has("passing_capture")
+                    || verdict.get("passing_capture").isJsonNull()) {
+                return null;
+            }
+            Shared s = new Shared();
+            s.test = verdict.get("test").getAsString();
+            s.passingCapture = verdict.get("passing_capture").getAsString();
+            verdict.getAsJsonArray("polluted_state").forEach(f -> s.pollutedState.add(f.getAsString()));
+            s.fields = verdict.getAsJsonArray("fields").deepCopy();
+            return s.pollutedState.isEmpty() ? null : s;
+        }
     }
 }

@@ -83,8 +83,18 @@ public final class Diagnoser {
         }
         log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
+        // One diagnosis per root cause: the first confirmed one is verified for the cause's
+        // other tests with one restore each (and made anew for a test it does not explain).
+        java.util.Map<Integer, DiagnoseRequest.Shared> byCause = new java.util.HashMap<>();
         for (Summary.FlakyTest target : targets) {
-            verdicts.add(diagnose(target, input.reportFile));
+            io.github.odrust.engine.protocol.Cause cause = input.report.causeOf(target.test);
+            DiagnoseRequest.Shared shared = cause == null ? null : byCause.get(cause.id);
+            JsonObject verdict = diagnose(target, input.reportFile, shared);
+            verdicts.add(verdict);
+            DiagnoseRequest.Shared made = DiagnoseRequest.Shared.of(verdict);
+            if (cause != null && shared == null && made != null) {
+                byCause.put(cause.id, made);
+            }
         }
         return verdicts;
     }
@@ -94,6 +104,12 @@ public final class Diagnoser {
      * engine asks, then records the verdict in diagnose.json and in report.json.
      */
     public JsonObject diagnose(Summary.FlakyTest target, Path reportFile) throws MojoExecutionException {
+        return diagnose(target, reportFile, null);
+    }
+
+    /** As {@link #diagnose(Summary.FlakyTest, Path)}, trying {@code shared} (its cause's diagnosis) first. */
+    JsonObject diagnose(Summary.FlakyTest target, Path reportFile, DiagnoseRequest.Shared shared)
+            throws MojoExecutionException {
         try {
             if (fingerprint == null) {
                 fingerprint = CodeDigest.of(module);
@@ -104,14 +120,15 @@ public final class Diagnoser {
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:diagnose cannot prepare " + dir + ": " + e.getMessage(), e);
         }
-        JsonObject verdict = diagnose(target, fingerprint, history);
+        JsonObject verdict = diagnose(target, fingerprint, history, shared);
         DiagnoseFile.put(diagnoseFile, verdict);
         DiagnoseFile.write(dir.resolve("diagnose.json"), diagnoseFile);
         DiagnoseFile.intoReport(reportFile, verdict, engine);
         return verdict;
     }
 
-    private JsonObject diagnose(Summary.FlakyTest target, String fingerprint, ExperimentLog history)
+    private JsonObject diagnose(
+            Summary.FlakyTest target, String fingerprint, ExperimentLog history, DiagnoseRequest.Shared shared)
             throws MojoExecutionException {
         DiagnoseRequest request = new DiagnoseRequest();
         request.target = new DiagnoseRequest.Target();
@@ -120,6 +137,7 @@ public final class Diagnoser {
         request.target.polluters = target.polluters;
         request.target.stateSetters = target.stateSetters;
         request.target.fingerprint = fingerprint;
+        request.target.shared = shared;
         request.budget = settings.budget;
         PlannerLoop<DiagnoseStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));

@@ -444,6 +444,16 @@ class ProtocolTest {
         assertEquals("capture-failing", first.experiment.kind);
         assertEquals(List.of("p.P#p", "p.V#v"), first.experiment.order);
         assertEquals(1, first.experiment.occurrence);
+        // A confirmed diagnosis of another test of its cause is restored first.
+        JsonObject verdict = json("{'test':'p.V#first','kind':'victim','status':'confirmed','reason':'r',"
+                + "'failing_order':[],'passing_order':[],'fields':[],'polluted_state':['p.S.x'],"
+                + "'experiments':4,'failing_capture':'/c/f.xml','passing_capture':'/c/p.xml'}");
+        request.target.shared = DiagnoseRequest.Shared.of(verdict);
+        DiagnoseStep restore = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
+        assertEquals("restore", restore.experiment.kind);
+        assertEquals("/c/p.xml", restore.experiment.restoreFrom);
+        assertEquals(List.of("p.S.x"), restore.experiment.fields);
+        request.target.shared = null;
         request.target.polluters = List.of();
         DiagnoseStep done = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
         assertTrue(done.isDone());
