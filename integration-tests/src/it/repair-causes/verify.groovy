@@ -176,6 +176,23 @@ int exit = proc.waitFor()
 assert exit == 0 : "`" + check + "` in " + base + " failed (exit " + exit + "; the applied file is not the patch's result):\n" + said
 assert !said.contains('Skipped patch') && said.contains('Checking patch') : "`" + check + "` did not check the file:\n" + said
 
+// ---- the repair is in report.json (the cause's fix), report.html (the cause card) and the Surefire XML
+def after = new JsonSlurper().parse(new File(out, 'report.json'))
+def fixes = after.causes.find { it.role == 'victim' }?.fixes
+assert fixes instanceof List && fixes.size() == 1 : "report.json's cause has no fix: " + after.causes
+def fix = fixes[0]
+assert fix.status == 'patched' && fix.applied == true : "the cause's fix: " + fix
+assert fix.tests as Set == VICTIMS as Set : "the fix's tests: " + fix.tests
+assert fix.patch?.endsWith('cause-1.patch') && fix.apply?.startsWith('git apply') : "the fix's patch and command: " + fix
+assert fix.diff?.contains('odrustClean') : "the fix has no diff: " + fix.diff
+assert fix.checks.any { it.check == 'git-apply' && it.passed } : "no git-apply check: " + fix.checks
+assert fix.checks.findAll { it.check != 'git-apply' }.every { it.passed } : "a failed check: " + fix.checks
+String html = new File(out, 'report.html').getText('UTF-8')
+assert html.contains('id="cause-1"') && html.contains('fixed by a verified patch to <code>') : "report.html has no fixed cause card"
+assert html.contains('<pre class="diff">') : "report.html shows no diff"
+String xml = new File(out, 'surefire-reports/TEST-odrust.xml').getText('UTF-8')
+assert xml.contains('Cause 1: ') && xml.contains('Fix: a verified patch') : "the Surefire XML names no cause or fix"
+
 // ---- goal 4: the module's tests, compiled from the patched source, pass in the original order
 assert testLog.contains('Tests run: 7, Failures: 0, Errors: 0, Skipped: 0') : "goal 4 (test) did not run the 7 tests green:\n" +
         testLog.readLines().findAll { it.contains('Tests run') || it.contains('FAIL') }.join('\n')

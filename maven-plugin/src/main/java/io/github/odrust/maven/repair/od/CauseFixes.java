@@ -62,9 +62,12 @@ final class CauseFixes {
     static void record(
             Engine engine, DetectInput input, List<RepairFile.Entry> entries, Path basedir, Path out, Charset charset)
             throws MojoExecutionException {
-        JsonObject report = input.report.json.deepCopy();
-        JsonArray causes = report.has("causes") ? report.getAsJsonArray("causes") : new JsonArray();
         try {
+            // As it is now: a diagnosis during the repair wrote polluted_state into it.
+            JsonObject report = com.google.gson.JsonParser.parseString(
+                            new String(Files.readAllBytes(input.reportFile), java.nio.charset.StandardCharsets.UTF_8))
+                    .getAsJsonObject();
+            JsonArray causes = report.has("causes") ? report.getAsJsonArray("causes") : new JsonArray();
             for (RepairFile.Entry e : entries) {
                 Cause.Fix fix = of(e, basedir, charset);
                 Set<String> tests = new HashSet<>(fix.tests);
@@ -80,7 +83,7 @@ final class CauseFixes {
                 }
             }
             ReportWriter.rewrite(engine, report, out);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new MojoExecutionException(
                     "could not write the repair results into " + out.resolve("report.json") + ": " + e.getMessage(), e);
         }
