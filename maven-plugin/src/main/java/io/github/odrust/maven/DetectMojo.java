@@ -3,6 +3,7 @@ package io.github.odrust.maven;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.Vocabulary;
+import io.github.odrust.maven.core.ListSetting;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.ConsoleReport;
 import io.github.odrust.maven.detect.DetectConfig;
@@ -241,7 +242,7 @@ public class DetectMojo extends AbstractOdrustMojo {
         return oldValue;
     }
 
-    private DetectConfig.Given given() {
+    private DetectConfig.Given given() throws MojoFailureException {
         DetectConfig.Given given = new DetectConfig.Given();
         given.strategy = strategy;
         given.rounds = rounds;
@@ -254,6 +255,9 @@ public class DetectMojo extends AbstractOdrustMojo {
         given.dependenceFree = renamed(
                 dependenceFree, "odrust.dependence.free", deprecatedDependenceFree, "odrust.dependenceFree", getLog());
         given.dependenceInclude = dependenceInclude;
+        // Checked here: the engine would take a malformed entry as a pattern that matches nothing.
+        ListSetting.fieldPatterns("odrust.dependence.free", given.dependenceFree);
+        ListSetting.classPrefixes("odrust.dependence.include", given.dependenceInclude);
         given.costAware = costAware;
         given.shard = shard;
         return given;

@@ -8,7 +8,6 @@ import io.github.odrust.maven.diagnose.Diagnoser;
 import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -57,20 +56,7 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
         s.test = test;
         s.budget = budget;
         s.captureLimit = limit;
-        if (include != null) {
-            for (String p : Arrays.asList(include.split(","))) {
-                String prefix = p.trim();
-                if (prefix.isEmpty()) {
-                    continue;
-                }
-                if (prefix.contains("/") || prefix.contains(" ")) {
-                    throw new MojoFailureException(
-                            "odrust.diagnose.include: '" + prefix + "' is not a dotted class-name"
-                                    + " prefix; write e.g. -Dodrust.diagnose.include=com.acme.lib.,org.example.Cache");
-                }
-                s.include.add(prefix);
-            }
-        }
+        s.include.addAll(io.github.odrust.maven.core.ListSetting.classPrefixes("odrust.diagnose.include", include));
         Engine engine = engine();
         Path out = outputDirectory.toPath();
         Diagnoser.checkInput(out, engine.version(), test);

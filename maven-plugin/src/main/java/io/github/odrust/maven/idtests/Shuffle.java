@@ -22,9 +22,6 @@ import org.apache.maven.plugin.MojoFailureException;
 public final class Shuffle {
     /** Which callers count: the module's own code (default) or {@code any} non-JDK code. */
     public static final class Filter {
-        /** A dotted Java class-name prefix: {@code com.acme.}, {@code org.example.Json}, {@code Outer$Inner}. */
-        private static final java.util.regex.Pattern PREFIX =
-                java.util.regex.Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*\\.?");
 
         public boolean any;
         public final List<String> include = new ArrayList<>();
@@ -44,24 +41,7 @@ public final class Shuffle {
                 }
                 f.any = v.equals("any");
             }
-            if (include != null) {
-                for (String p : include.split(",")) {
-                    String prefix = p.trim();
-                    if (prefix.isEmpty()) {
-                        continue;
-                    }
-                    if (!PREFIX.matcher(prefix).matches()) {
-                        throw new MojoFailureException(
-                                "odrust.id.include: '" + prefix + "' is not a dotted class-name prefix;"
-                                        + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json");
-                    }
-                    f.include.add(prefix);
-                }
-                if (f.include.isEmpty() && !include.trim().isEmpty()) {
-                    throw new MojoFailureException("odrust.id.include='" + include + "' names no class-name prefix;"
-                            + " write e.g. -Dodrust.id.include=com.acme.lib.,org.example.Json, or leave it out");
-                }
-            }
+            f.include.addAll(io.github.odrust.maven.core.ListSetting.classPrefixes("odrust.id.include", include));
             return f;
         }
     }
