@@ -21,19 +21,29 @@ final class DiagnoseFile {
 
     private DiagnoseFile() {}
 
-    static JsonObject read(Path file, String module, String version) {
+    static JsonObject read(Path file, String module, String version, java.util.function.Consumer<String> say) {
         JsonObject o = null;
         if (Files.isRegularFile(file)) {
+            String why;
             try {
                 JsonElement e = JsonParser.parseString(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
-                if (e.isJsonObject()
-                        && e.getAsJsonObject().has("entries")
-                        && version.equals(
-                                e.getAsJsonObject().get("odrust_version").getAsString())) {
-                    o = e.getAsJsonObject();
+                JsonObject f = e.isJsonObject() ? e.getAsJsonObject() : null;
+                if (f == null || !f.has("entries") || !f.get("entries").isJsonArray()) {
+                    why = "holds no diagnoses";
+                } else if (!f.has("odrust_version")
+                        || !version.equals(f.get("odrust_version").getAsString())) {
+                    why = "was written by another odrust version";
+                } else if (f.has("module") && !module.equals(f.get("module").getAsString())) {
+                    why = "is of the module " + f.get("module").getAsString();
+                } else {
+                    o = f;
+                    why = null;
                 }
             } catch (IOException | RuntimeException unreadable) {
-                o = null; // a new file; the old one is replaced only when this run writes
+                why = "cannot be read (" + unreadable.getMessage() + ")";
+            }
+            if (why != null) {
+                say.accept(io.github.odrust.maven.core.SetAside.move(file, why));
             }
         }
         if (o == null) {

@@ -115,7 +115,8 @@ public final class Diagnoser {
                 fingerprint = CodeDigest.of(module);
                 Path file = dir.resolve("experiments.jsonl");
                 history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
-                diagnoseFile = DiagnoseFile.read(dir.resolve("diagnose.json"), module.id(), engine.version());
+                diagnoseFile =
+                        DiagnoseFile.read(dir.resolve("diagnose.json"), module.id(), engine.version(), log::warn);
             }
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:diagnose cannot prepare " + dir + ": " + e.getMessage(), e);

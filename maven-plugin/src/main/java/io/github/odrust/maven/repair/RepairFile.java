@@ -27,6 +27,8 @@ public final class RepairFile {
     public String odrustVersion;
     public boolean complete;
     public List<Entry> repairs = new ArrayList<>();
+    /** What became of an earlier repair.json this run could not continue, or null (not written). */
+    public transient String setAside;
     /** The entries of this run (not written: repairs also keeps those of earlier runs). */
     public transient List<Entry> ran = new ArrayList<>();
 
@@ -130,19 +132,29 @@ public final class RepairFile {
      */
     public static RepairFile continuing(Path path, String module, String odrustVersion) {
         RepairFile file = new RepairFile(module, odrustVersion);
+        if (!Files.exists(path)) {
+            return file;
+        }
+        String why;
         try {
             RepairFile old =
                     JSON.fromJson(new String(Files.readAllBytes(path), StandardCharsets.UTF_8), RepairFile.class);
-            if (old != null
-                    && old.schemaVersion == SCHEMA_VERSION
-                    && module.equals(old.module)
-                    && odrustVersion.equals(old.odrustVersion)
-                    && old.repairs != null) {
+            if (old == null || old.repairs == null) {
+                why = "holds no repairs";
+            } else if (old.schemaVersion != SCHEMA_VERSION) {
+                why = "has schema_version " + old.schemaVersion + " (this odrust writes " + SCHEMA_VERSION + ")";
+            } else if (!module.equals(old.module)) {
+                why = "is of the module " + old.module;
+            } else if (!odrustVersion.equals(old.odrustVersion)) {
+                why = "was written by odrust " + old.odrustVersion;
+            } else {
                 file.repairs.addAll(old.repairs);
+                return file;
             }
         } catch (IOException | RuntimeException e) {
-            // none, or not ours: start a new one
+            why = "cannot be read (" + e.getMessage() + ")";
         }
+        file.setAside = io.github.odrust.maven.core.SetAside.move(path, why);
         return file;
     }
 

@@ -69,10 +69,22 @@ class RepairFileTest {
                 again.repairs.stream().map(e -> e.test + ":" + e.status).collect(Collectors.toList()),
                 "a test repaired alone again replaces the cause's entry it was in");
 
-        assertTrue(RepairFile.continuing(json, "g:a", "0.2.0").repairs.isEmpty(), "another version starts a new file");
-        assertTrue(RepairFile.continuing(json, "g:other", "0.1.0").repairs.isEmpty(), "another module too");
+        // A file this run cannot continue is kept aside, and the run says so.
+        assertEquals(null, RepairFile.continuing(json, "g:a", "0.1.0").setAside);
+        RepairFile other = RepairFile.continuing(json, "g:a", "0.2.0");
+        assertTrue(other.repairs.isEmpty(), "another version starts a new file");
+        assertTrue(
+                other.setAside.contains("was written by odrust 0.1.0")
+                        && other.setAside.contains("kept as repair.json.previous"),
+                other.setAside);
+        assertTrue(Files.exists(dir.resolve("repair.json.previous")) && !Files.exists(json));
+        first.write(json);
+        RepairFile module = RepairFile.continuing(json, "g:other", "0.1.0");
+        assertTrue(module.repairs.isEmpty() && module.setAside.contains("is of the module g:a"), module.setAside);
         Files.write(json, "{broken".getBytes(StandardCharsets.UTF_8));
-        assertTrue(RepairFile.continuing(json, "g:a", "0.1.0").repairs.isEmpty());
+        RepairFile broken = RepairFile.continuing(json, "g:a", "0.1.0");
+        assertTrue(broken.repairs.isEmpty() && broken.setAside.contains("cannot be read"), broken.setAside);
+        assertEquals("{broken", Files.readString(dir.resolve("repair.json.previous")));
     }
 
     @Test

@@ -116,6 +116,9 @@ public final class Repairer {
                             + " test passes and that no other test fails.");
         }
         RepairFile file = RepairFile.continuing(dir.resolve("repair.json"), module.id(), engine.version());
+        if (file.setAside != null) {
+            log.warn(file.setAside);
+        }
         if (targets.isEmpty()) {
             log.info("odrust repair: " + input.reportFile + " has no victim or brittle: nothing to repair.");
             write(file, true);
