@@ -57,7 +57,7 @@ public class RepairMojo extends AbstractOdrustMojo {
         }
         Engine engine = engine();
         Path out = outputDirectory.toPath();
-        JsonObject idReport = IdRepairer.report(out);
+        JsonObject idReport = IdRepairer.report(out, engine.version());
         boolean od = idReport == null || java.nio.file.Files.isRegularFile(out.resolve("report.json"));
         if (od) {
             Repairer.checkInput(

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.Log;
 
 /**
@@ -79,17 +80,56 @@ public final class IdRepairer {
     }
 
     /** The ID report of the last odrust:detect-id, or null. */
-    public static JsonObject report(Path out) throws MojoExecutionException {
+    public static JsonObject report(Path out, String engineVersion)
+            throws MojoExecutionException, MojoFailureException {
         Path f = out.resolve("id").resolve("report.json");
         if (!Files.isRegularFile(f)) {
             return null;
         }
+        JsonObject report;
         try {
-            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
+            report = JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
                     .getAsJsonObject();
         } catch (IOException | RuntimeException e) {
             throw new MojoExecutionException(
                     f + " cannot be read (" + e.getMessage() + "); run `mvn odrust:detect-id` again");
+        }
+        check(f, report, engineVersion);
+        return report;
+    }
+
+    /** Refuses an id/report.json that is not what this odrust writes, naming the path in it and the value. */
+    static void check(Path f, JsonObject report, String engineVersion) throws MojoFailureException {
+        String again = "; run `mvn odrust:detect-id` again with this odrust to write it anew.";
+        JsonElement made = report.get("engine");
+        if (made == null || !made.isJsonPrimitive() || !engineVersion.equals(made.getAsString())) {
+            throw new MojoFailureException(f + " was made by "
+                    + (made == null || !made.isJsonPrimitive() ? "an older odrust" : "odrust " + made.getAsString())
+                    + ", and this is odrust " + engineVersion + again);
+        }
+        JsonElement outcome = report.get("outcome");
+        JsonElement tests = outcome != null && outcome.isJsonObject()
+                ? outcome.getAsJsonObject().get("tests")
+                : null;
+        if (tests == null || !tests.isJsonArray()) {
+            throw new MojoFailureException(f + ": outcome.tests is missing or not a list" + again);
+        }
+        for (int i = 0; i < tests.getAsJsonArray().size(); i++) {
+            JsonElement t = tests.getAsJsonArray().get(i);
+            String where = f + ": outcome.tests[" + i + "]";
+            JsonObject o = t.isJsonObject() ? t.getAsJsonObject() : null;
+            JsonElement test = o == null ? null : o.get("test");
+            if (test == null
+                    || !test.isJsonPrimitive()
+                    || test.getAsString().trim().isEmpty()) {
+                throw new MojoFailureException(where + " has no test id" + again);
+            }
+            JsonElement status = o.get("status");
+            String value = status == null || !status.isJsonPrimitive() ? String.valueOf(status) : status.getAsString();
+            if (!"id".equals(value) && !"unconfirmed".equals(value)) {
+                throw new MojoFailureException(where + " (" + test.getAsString() + ") has status `" + value
+                        + "`, which is not id or unconfirmed" + again);
+            }
         }
     }
 
