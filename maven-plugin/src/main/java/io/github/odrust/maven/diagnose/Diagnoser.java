@@ -112,7 +112,7 @@ public final class Diagnoser {
             throws MojoExecutionException {
         try {
             if (fingerprint == null) {
-                fingerprint = CodeDigest.of(module);
+                fingerprint = fingerprint(CodeDigest.of(module), settings);
                 Path file = dir.resolve("experiments.jsonl");
                 history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
                 diagnoseFile =
@@ -140,8 +140,27 @@ public final class Diagnoser {
         request.target.fingerprint = fingerprint;
         request.target.shared = shared;
         request.budget = settings.budget;
+        long stale = 0;
+        for (JsonElement el : history.history()) {
+            JsonObject r = el.getAsJsonObject();
+            if (target.test.equals(r.get("test").getAsString())
+                    && (!r.has("fingerprint")
+                            || !fingerprint.equals(r.get("fingerprint").getAsString()))) {
+                stale++;
+            }
+        }
+        if (stale > 0) {
+            log.info("odrust diagnose: " + Words.count(stale, "recorded experiment") + " of " + target.test
+                    + " ran against other code or other capture settings (odrust.diagnose.include,"
+                    + " odrust.diagnose.limit): not reused, capturing again");
+        }
+        // Only this fingerprint's records: what the engine replays.
         PlannerLoop<DiagnoseStep> loop = new PlannerLoop<>(
-                history, request.history, r -> target.test.equals(r.get("test").getAsString()));
+                history,
+                request.history,
+                r -> target.test.equals(r.get("test").getAsString())
+                        && r.has("fingerprint")
+                        && fingerprint.equals(r.get("fingerprint").getAsString()));
         loop.sayResumed(log, "diagnosis of " + target.test);
         DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
             @Override
@@ -166,6 +185,26 @@ public final class Diagnoser {
             }
         });
         return done.outcome;
+    }
+
+    /**
+     * What a diagnose record is a fact about: the module's compiled code and what a capture holds
+     * (the include prefixes, the size limit). A record of other settings is not replayed.
+     */
+    static String fingerprint(String codeDigest, Settings settings) {
+        java.util.List<String> include = new ArrayList<>(settings.include);
+        java.util.Collections.sort(include);
+        String all = codeDigest + "\ninclude=" + String.join(",", include) + "\nlimit=" + settings.captureLimit;
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(all.getBytes(StandardCharsets.UTF_8));
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                b.append(String.format("%02x", d[i]));
+            }
+            return b.toString();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private JsonObject runExperiment(DiagnoseStep.Experiment e, String fingerprint) throws MojoExecutionException {
