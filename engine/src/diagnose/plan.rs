@@ -93,6 +93,9 @@ pub enum DiagnoseKind {
     CaptureFailing,
     /// Capture before the test in its passing order.
     CapturePassing,
+    /// Capture before the test in its passing order again, in another JVM: what differs between
+    /// the two passing captures is noise (ports, hash codes, times), never restored.
+    CapturePassingAgain,
     /// Run the failing order with some fields restored to their passing values.
     Restore,
 }
@@ -198,6 +201,9 @@ pub struct PollutedField {
     pub diff: FieldDiff,
     /// In the minimal set whose restore makes the test pass.
     pub confirmed: bool,
+    /// It differs between two passing runs too (noise): shown, never restored.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noise: bool,
     /// What the last restore of it said, if it was restored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restore: Option<String>,
@@ -328,7 +334,10 @@ impl<'a> Planner<'a> {
         restore_from: Option<String>,
         fields: Vec<String>,
     ) -> DiagnoseStep {
-        let (order, occurrence) = if kind == DiagnoseKind::CapturePassing {
+        let (order, occurrence) = if matches!(
+            kind,
+            DiagnoseKind::CapturePassing | DiagnoseKind::CapturePassingAgain
+        ) {
             self.passing.clone()
         } else {
             self.failing.clone()
@@ -493,6 +502,41 @@ impl<'a> Planner<'a> {
         };
         // 3. the diff
         let diffs = diff::diff(&failing, &passing);
+        if diffs.is_empty() {
+            return self.done(
+                DiagnoseStatus::NoDifference,
+                format!("the static state odrust captures is the same before {test} in both orders: what the test depends on is elsewhere (files, the network, a database, static state of classes outside the module; widen with -Dodrust.diagnose.include)"),
+                Vec::new(),
+                Vec::new(),
+            );
+        }
+        // 3b. the passing capture again, in another JVM: what differs between the two is noise
+        let Some(again) = self.find(DiagnoseKind::CapturePassingAgain) else {
+            return self.run(
+                DiagnoseKind::CapturePassingAgain,
+                pr.experiment.initialize.clone(),
+                None,
+                Vec::new(),
+            );
+        };
+        let (noise, noise_unknown): (BTreeSet<String>, Option<String>) =
+            match (unusable(again), test_passed(test, &again.results)) {
+                (None, Some(true)) => match load(again) {
+                    Ok(c) => (
+                        diff::diff(&passing, &c)
+                            .into_iter()
+                            .map(|d| d.field)
+                            .collect(),
+                        None,
+                    ),
+                    Err(e) => (BTreeSet::new(), Some(e)),
+                },
+                (Some(why), _) => (BTreeSet::new(), Some(why)),
+                (None, _) => (
+                    BTreeSet::new(),
+                    Some(format!("{test} did not pass in [{po}] the second time")),
+                ),
+            };
         // Fields the agent could not set back in an earlier restore are left out from then on
         // (a restore that did not happen proves nothing either way).
         let refused: BTreeSet<String> = self
@@ -505,9 +549,19 @@ impl<'a> Planner<'a> {
             .collect();
         let restorable: Vec<String> = diffs
             .iter()
-            .filter(|d| d.restorable && !refused.contains(&d.field))
+            .filter(|d| d.restorable && !refused.contains(&d.field) && !noise.contains(&d.field))
             .map(|d| d.field.clone())
             .collect();
+        let noisy = diffs.iter().filter(|d| noise.contains(&d.field)).count();
+        let noise_text = match (&noise_unknown, noisy) {
+            (Some(why), _) => format!("; noise unknown (the second passing capture: {why})"),
+            (None, 0) => String::new(),
+            (None, n) => format!(
+                "; {} also {} between two passing runs (noise: shown, not restored)",
+                count(n, "field"),
+                if n == 1 { "differs" } else { "differ" }
+            ),
+        };
         let refused_text = if refused.is_empty() {
             String::new()
         } else {
@@ -516,27 +570,21 @@ impl<'a> Planner<'a> {
                 .map(|f| format!("{f} ({})", self.last_restore(f).unwrap_or_default()))
                 .collect();
             format!("; odrust could not restore {}", list.join(", "))
-        };
+        } + &noise_text;
         let fields = |confirmed: &BTreeSet<String>| -> Vec<PollutedField> {
             let mut out: Vec<PollutedField> = diffs
                 .iter()
                 .map(|d| PollutedField {
                     diff: d.clone(),
                     confirmed: confirmed.contains(&d.field),
+                    noise: noise.contains(&d.field),
                     restore: self.last_restore(&d.field),
                 })
                 .collect();
-            out.sort_by_key(|f| !f.confirmed);
+            // Confirmed first, noise last.
+            out.sort_by_key(|f| (!f.confirmed, f.noise));
             out
         };
-        if diffs.is_empty() {
-            return self.done(
-                DiagnoseStatus::NoDifference,
-                format!("the static state odrust captures is the same before {test} in both orders: what the test depends on is elsewhere (files, the network, a database, static state of classes outside the module; widen with -Dodrust.diagnose.include)"),
-                Vec::new(),
-                Vec::new(),
-            );
-        }
         if restorable.is_empty() {
             return self.done(
                 DiagnoseStatus::NotRestorable,
@@ -569,23 +617,25 @@ impl<'a> Planner<'a> {
                 })
                 .map(|r| restore_passed(test, r, subset))
         };
-        match known(&restorable) {
+        let unconfirmed = |fields: Vec<PollutedField>| {
+            self.done(
+                DiagnoseStatus::Unconfirmed,
+                format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}], and no subset delta debugging tried does: the state it depends on is elsewhere, or in a field that cannot be restored{refused_text}", restorable.len()),
+                fields,
+                Vec::new(),
+            )
+        };
+        let all_passed = match known(&restorable) {
             None => {
                 if self.records.len() >= self.budget {
                     return self.unfinished(fields(&BTreeSet::new()));
                 }
                 return self.run(DiagnoseKind::Restore, Vec::new(), restore_from, restorable);
             }
-            Some(false) => {
-                return self.done(
-                    DiagnoseStatus::Unconfirmed,
-                    format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}]: the state it depends on is elsewhere, or in a field that cannot be restored{refused_text}", restorable.len()),
-                    fields(&BTreeSet::new()),
-                    Vec::new(),
-                );
-            }
-            Some(true) => {}
-        }
+            Some(passed) => passed,
+        };
+        // ddmin also when restoring all did not help: a subset may pass where the whole set
+        // does not (one restored field can break what another fixes).
         match ddmin_step(&restorable, known) {
             DdminStep::Query(subset) => {
                 if self.records.len() >= self.budget {
@@ -593,19 +643,21 @@ impl<'a> Planner<'a> {
                 }
                 self.run(DiagnoseKind::Restore, Vec::new(), restore_from, subset)
             }
-            DdminStep::Done(minimal) => {
+            DdminStep::Done(minimal) if all_passed || known(&minimal) == Some(true) => {
                 let set: BTreeSet<String> = minimal.iter().cloned().collect();
                 self.done(
                     DiagnoseStatus::Confirmed,
                     format!(
-                        "restoring {} right before {test} makes it pass in [{fo}]: {} the polluted state",
+                        "restoring {} right before {test} makes it pass in [{fo}]: {} the polluted state{}",
                         minimal.join(", "),
-                        if minimal.len() == 1 { "this is" } else { "these are" }
-                    ),
+                        if minimal.len() == 1 { "this is" } else { "these are" },
+                        if all_passed { "" } else { " (restoring every restorable field together did not)" }
+                    ) + &noise_text,
                     fields(&set),
                     minimal,
                 )
             }
+            DdminStep::Done(_) => unconfirmed(fields(&BTreeSet::new())),
         }
     }
 

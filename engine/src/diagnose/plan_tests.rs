@@ -50,6 +50,10 @@ struct Module {
     reproduces: bool,
     /// Fields the agent cannot restore.
     unrestorable: BTreeSet<String>,
+    /// The second passing capture, when it differs from the first (noise).
+    passing_again: Option<String>,
+    /// Restoring any of these fields breaks the test (a noisy port restored from another JVM).
+    breaks: BTreeSet<String>,
 }
 
 impl Module {
@@ -61,6 +65,8 @@ impl Module {
             needed: needed.iter().map(|s| format!("com.acme.S.{s}")).collect(),
             reproduces: true,
             unrestorable: BTreeSet::new(),
+            passing_again: None,
+            breaks: BTreeSet::new(),
         }
     }
 
@@ -90,18 +96,19 @@ impl Module {
             honoured: true,
         };
         match e.kind {
-            DiagnoseKind::CaptureFailing | DiagnoseKind::CapturePassing => {
+            DiagnoseKind::CaptureFailing
+            | DiagnoseKind::CapturePassing
+            | DiagnoseKind::CapturePassingAgain => {
                 let failing = e.kind == DiagnoseKind::CaptureFailing;
                 let path = self.dir.join(format!("exp-{}.xml", e.id));
-                std::fs::write(
-                    &path,
-                    if failing {
-                        &self.failing
-                    } else {
-                        &self.passing
-                    },
-                )
-                .unwrap();
+                let text = match e.kind {
+                    DiagnoseKind::CaptureFailing => &self.failing,
+                    DiagnoseKind::CapturePassingAgain => {
+                        self.passing_again.as_ref().unwrap_or(&self.passing)
+                    }
+                    _ => &self.passing,
+                };
+                std::fs::write(&path, text).unwrap();
                 rec.capture = Some(path.to_string_lossy().into_owned());
                 rec.results = Self::result(!(failing && self.reproduces));
             }
@@ -115,7 +122,8 @@ impl Module {
                         done.insert(f.clone());
                     }
                 }
-                rec.results = Self::result(self.needed.is_subset(&done));
+                rec.results =
+                    Self::result(self.needed.is_subset(&done) && self.breaks.is_disjoint(&done));
             }
         }
         rec
@@ -182,9 +190,13 @@ fn finds_the_two_fields_that_matter_among_four() {
     assert_eq!(asked[1].kind, DiagnoseKind::CapturePassing);
     // not the polluter's class (nor its nested classes): their initializers may pollute
     assert_eq!(asked[1].initialize, vec!["com.acme.PTestX", "com.acme.S"]);
+    // the passing capture again (noise), in another JVM with the same classes initialized
+    assert_eq!(asked[2].kind, DiagnoseKind::CapturePassingAgain);
+    assert_eq!(asked[2].order, vec![V]);
+    assert_eq!(asked[2].initialize, asked[1].initialize);
     // then all four restored at once, then ddmin
-    assert_eq!(asked[2].fields.len(), 4);
-    assert!(asked[2..]
+    assert_eq!(asked[3].fields.len(), 4);
+    assert!(asked[3..]
         .iter()
         .all(|e| e.kind == DiagnoseKind::Restore && e.order == vec![P, V]));
     assert_eq!(o.experiments, asked.len());
@@ -210,7 +222,7 @@ fn unconfirmed_when_restoring_everything_does_not_help() {
     let m = Module::new(&[("a", 1)], &[("a", 0)], &["elsewhere"]);
     let (o, asked) = m.diagnose(&victim(), None);
     assert_eq!(o.status, DiagnoseStatus::Unconfirmed, "{}", o.reason);
-    assert_eq!(asked.len(), 3);
+    assert_eq!(asked.len(), 4);
     assert!(o.polluted_state.is_empty());
     assert_eq!(o.fields.len(), 1);
     assert!(!o.fields[0].confirmed);
@@ -222,7 +234,7 @@ fn a_field_the_agent_could_not_restore_does_not_count_as_restored() {
     m.unrestorable.insert("com.acme.S.a".into());
     let (o, asked) = m.diagnose(&victim(), None);
     // restore-all (a refused), then the others without it: b alone does not make it pass
-    assert_eq!(asked[3].fields, vec!["com.acme.S.b"]);
+    assert_eq!(asked[4].fields, vec!["com.acme.S.b"]);
     assert_eq!(o.status, DiagnoseStatus::Unconfirmed, "{}", o.reason);
     assert!(
         o.reason
@@ -385,4 +397,60 @@ fn a_cause_s_diagnosis_is_confirmed_for_another_test_with_one_restore_or_made_an
         })
         .collect();
     assert!(!own.is_empty(), "{asked:?}");
+}
+
+#[test]
+fn noise_is_never_restored_and_a_subset_is_tried_when_restoring_all_fails() {
+    // `port` differs between the two passing runs too: noise. Restoring it breaks the test.
+    let mut m = Module::new(
+        &[("a", 1), ("port", 40001), ("b", 2)],
+        &[("a", 0), ("port", 40002), ("b", 0)],
+        &["a"],
+    );
+    m.passing_again = Some(capture_xml(&[("a", 0), ("port", 40003), ("b", 0)]));
+    m.breaks.insert("com.acme.S.port".into());
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, ["com.acme.S.a"]);
+    assert!(
+        asked
+            .iter()
+            .all(|e| !e.fields.contains(&"com.acme.S.port".to_string())),
+        "{asked:?}"
+    );
+    let port = o
+        .fields
+        .iter()
+        .find(|f| f.diff.field == "com.acme.S.port")
+        .unwrap();
+    assert!(port.noise && !port.confirmed);
+    assert_eq!(
+        o.fields.last().unwrap().diff.field,
+        "com.acme.S.port",
+        "noise last"
+    );
+    assert!(
+        o.reason
+            .contains("1 field also differs between two passing runs (noise"),
+        "{}",
+        o.reason
+    );
+
+    // Without the second capture's help (the same noise in both passing runs), restoring all
+    // breaks the test; delta debugging still finds the field that matters.
+    let mut m = Module::new(
+        &[("a", 1), ("port", 40001), ("b", 2)],
+        &[("a", 0), ("port", 40002), ("b", 0)],
+        &["a"],
+    );
+    m.breaks.insert("com.acme.S.port".into());
+    let (o, _) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, ["com.acme.S.a"]);
+    assert!(
+        o.reason
+            .contains("restoring every restorable field together did not"),
+        "{}",
+        o.reason
+    );
 }

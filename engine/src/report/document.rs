@@ -243,6 +243,8 @@ impl ReportEntry {
                     "Polluted state (confirmed by restoring it; {})",
                     counted(d.experiments, "experiment")
                 )
+            } else if f.noise {
+                "Noise (differs between two passing runs too; not restored)".to_string()
             } else if d.status == DiagnoseStatus::Confirmed {
                 "Also differs (restoring it is not needed)".to_string()
             } else {

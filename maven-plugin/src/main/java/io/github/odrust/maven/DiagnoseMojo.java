@@ -80,7 +80,8 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
         for (JsonElement fe : v.getAsJsonArray("fields")) {
             JsonObject f = fe.getAsJsonObject();
             boolean confirmed = f.get("confirmed").getAsBoolean();
-            String mark = confirmed ? "  polluted " : "  differs  ";
+            boolean noise = f.has("noise") && f.get("noise").getAsBoolean();
+            String mark = confirmed ? "  polluted " : noise ? "  noise    " : "  differs  ";
             getLog().info(mark + f.get("field").getAsString() + ": " + line(f.get("failing")) + " (failing order) vs "
                     + line(f.get("passing")) + " (passing)"
                     + (f.get("restorable").getAsBoolean() ? "" : "; cannot be restored: " + str(f.get("why_not"))));

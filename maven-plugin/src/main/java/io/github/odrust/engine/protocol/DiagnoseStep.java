@@ -28,7 +28,7 @@ public final class DiagnoseStep {
     public static final class Experiment {
         public int id;
         public String test;
-        /** {@code capture-failing}, {@code capture-passing} or {@code restore}. */
+        /** {@code capture-failing}, {@code capture-passing}, {@code capture-passing-again} or {@code restore}. */
         public String kind;
 
         public List<String> order = new ArrayList<>();
