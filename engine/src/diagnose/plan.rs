@@ -581,8 +581,14 @@ impl<'a> Planner<'a> {
                     restore: self.last_restore(&d.field),
                 })
                 .collect();
-            // Confirmed first, noise last.
-            out.sort_by_key(|f| (!f.confirmed, f.noise));
+            // Confirmed first; then values that differ, before classes initialized (or loaded)
+            // on one side only; noise last.
+            let one_sided = |f: &PollutedField| {
+                [diff::NOT_INITIALIZED, diff::NOT_LOADED]
+                    .iter()
+                    .any(|n| f.diff.failing == *n || f.diff.passing == *n)
+            };
+            out.sort_by_key(|f| (!f.confirmed, f.noise, one_sided(f)));
             out
         };
         if restorable.is_empty() {

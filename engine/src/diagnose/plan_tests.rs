@@ -454,3 +454,30 @@ fn noise_is_never_restored_and_a_subset_is_tried_when_restoring_all_fails() {
         o.reason
     );
 }
+
+#[test]
+fn fields_of_classes_initialized_on_one_side_only_come_after_the_values_that_differ() {
+    // `com.acme.Lazy` is not initialized in either capture; add a class initialized only in the
+    // failing one by giving the passing capture one class less.
+    let failing = capture_xml(&[("a", 1), ("b", 2)]);
+    let passing = capture_xml(&[("a", 0), ("b", 0)]).replace(
+        "<class name=\"com.acme.PTestX\" initialized=\"true\"/>",
+        "<class name=\"com.acme.PTestX\" initialized=\"false\"/>",
+    );
+    let mut m = Module::new(&[], &[], &["b"]);
+    m.failing = failing.replace(
+        "<class name=\"com.acme.PTestX\" initialized=\"true\"/>",
+        "<class name=\"com.acme.PTestX\" initialized=\"true\"><static field=\"x\" type=\"int\" final=\"false\"><prim class=\"int\">5</prim></static></class>",
+    );
+    m.passing = passing;
+    let (o, _) = m.diagnose(&victim(), None);
+    let names: Vec<&str> = o.fields.iter().map(|f| f.diff.field.as_str()).collect();
+    assert_eq!(o.polluted_state, ["com.acme.S.b"], "{}", o.reason);
+    assert_eq!(names.first(), Some(&"com.acme.S.b"), "{names:?}");
+    let a = names.iter().position(|n| *n == "com.acme.S.a").unwrap();
+    let x = names
+        .iter()
+        .position(|n| *n == "com.acme.PTestX.x")
+        .expect("the field of the class initialized on one side only");
+    assert!(a < x, "{names:?}");
+}
