@@ -108,7 +108,7 @@ public final class Diagnoser {
     }
 
     /** As {@link #diagnose(Summary.FlakyTest, Path)}, trying {@code shared} (its cause's diagnosis) first. */
-    JsonObject diagnose(Summary.FlakyTest target, Path reportFile, DiagnoseRequest.Shared shared)
+    public JsonObject diagnose(Summary.FlakyTest target, Path reportFile, DiagnoseRequest.Shared shared)
             throws MojoExecutionException {
         try {
             if (fingerprint == null) {

@@ -27,7 +27,7 @@ final class CauseFixes {
     private CauseFixes() {}
 
     /** The fix of one repair entry, as report.json holds it. */
-    static Cause.Fix of(RepairFile.Entry e, Path basedir, Charset charset) throws IOException {
+    static Cause.Fix of(RepairFile.Entry e, Path basedir, Path root, Charset charset) throws IOException {
         Cause.Fix fix = new Cause.Fix();
         fix.tests.addAll(e.members.isEmpty() ? List.of(e.test) : e.members);
         fix.status = e.status;
@@ -37,7 +37,8 @@ final class CauseFixes {
             fix.patch = e.patch;
             fix.apply = e.apply;
             fix.applied = e.applied;
-            fix.file = e.file;
+            // As the diff and the command name it: from where Maven ran.
+            fix.file = e.sourceFile != null ? Repairer.relative(root, e.sourceFile) : e.file;
             Path patch = basedir.resolve(e.patch);
             if (Files.isRegularFile(patch)) {
                 fix.diff = new String(Files.readAllBytes(patch), charset);
@@ -60,7 +61,13 @@ final class CauseFixes {
      * and writes the report again (JSON, HTML, XML).
      */
     static void record(
-            Engine engine, DetectInput input, List<RepairFile.Entry> entries, Path basedir, Path out, Charset charset)
+            Engine engine,
+            DetectInput input,
+            List<RepairFile.Entry> entries,
+            Path basedir,
+            Path root,
+            Path out,
+            Charset charset)
             throws MojoExecutionException {
         try {
             // As it is now: a diagnosis during the repair wrote polluted_state into it.
@@ -69,7 +76,7 @@ final class CauseFixes {
                     .getAsJsonObject();
             JsonArray causes = report.has("causes") ? report.getAsJsonArray("causes") : new JsonArray();
             for (RepairFile.Entry e : entries) {
-                Cause.Fix fix = of(e, basedir, charset);
+                Cause.Fix fix = of(e, basedir, root, charset);
                 Set<String> tests = new HashSet<>(fix.tests);
                 for (int i = 0; i < causes.size(); i++) {
                     JsonObject cause = causes.get(i).getAsJsonObject();

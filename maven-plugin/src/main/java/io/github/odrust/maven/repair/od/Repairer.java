@@ -70,6 +70,9 @@ public final class Repairer {
     private final JavaSources sources;
     private final io.github.odrust.maven.diagnose.Diagnoser diagnoser;
     private final Candidates candidates;
+    /** The confirmed diagnosis of each cause, for the parts of a split one. */
+    private final Map<Integer, io.github.odrust.engine.protocol.DiagnoseRequest.Shared> diagnoses =
+            new java.util.HashMap<>();
 
     public Repairer(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
@@ -127,7 +130,7 @@ public final class Repairer {
         ExperimentLog history = history();
         List<Group> groups = Group.of(input.report, targets);
         log.info("odrust repair: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test") + " in "
-                + Words.count(groups.size(), "cause") + " (one patch each, verified for all its tests)"
+                + Words.count(groups.size(), "cause") + " (one repair each: a patch is verified for all its tests)"
                 + (settings.apply ? ", applying verified patches" : "") + "; experiments in "
                 + dir.resolve("experiments.jsonl"));
         List<String> original = Discovery.originalOrder(suite);
@@ -141,7 +144,7 @@ public final class Repairer {
             applyAll(file.ran);
         }
         write(file, true);
-        CauseFixes.record(engine, input, file.ran, settings.basedir, out, sources.encoding());
+        CauseFixes.record(engine, input, file.ran, settings.basedir, settings.root, out, sources.encoding());
         return file;
     }
 
@@ -190,9 +193,15 @@ public final class Repairer {
         }
         ResetSources resets = null;
         if (victim && settings.diagnose) {
-            // One diagnosis per cause: its first test's.
-            resets = ResetSources.find(engine, module, diagnoser, target, input, className);
+            // One diagnosis per cause: its first test's; a part of a split cause first tries the
+            // diagnosis made for the whole.
+            resets = ResetSources.find(engine, module, diagnoser, target, input, className, diagnoses.get(group.cause));
             fixes.putAll(resets.fixes);
+            io.github.odrust.engine.protocol.DiagnoseRequest.Shared made =
+                    io.github.odrust.engine.protocol.DiagnoseRequest.Shared.of(resets.diagnosis);
+            if (group.cause > 0 && made != null) {
+                diagnoses.putIfAbsent(group.cause, made);
+            }
             entry.pollutedState = RepairFile.pollutedState(resets.diagnosis);
             entry.resetCandidates = resets.statements;
         }

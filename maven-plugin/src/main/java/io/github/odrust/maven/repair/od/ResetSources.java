@@ -64,10 +64,11 @@ final class ResetSources {
             Diagnoser diagnoser,
             Summary.FlakyTest target,
             DetectInput input,
-            String targetClass)
+            String targetClass,
+            io.github.odrust.engine.protocol.DiagnoseRequest.Shared shared)
             throws MojoExecutionException {
         ResetSources r = new ResetSources();
-        r.diagnosis = diagnoser.diagnose(target, input.reportFile);
+        r.diagnosis = diagnoser.diagnose(target, input.reportFile, shared);
         String status = r.diagnosis.get("status").getAsString();
         Set<String> wanted = new LinkedHashSet<>();
         r.diagnosis.getAsJsonArray("polluted_state").forEach(f -> wanted.add(f.getAsString()));
