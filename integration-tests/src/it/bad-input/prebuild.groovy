@@ -6,7 +6,7 @@ assert m.find() : "no odrust plugin version in pom.xml"
 def version = m.group(1).replace('-SNAPSHOT', '')
 def dir = new File(basedir, 'bad-report')
 dir.mkdirs()
-new File(dir, 'report.json').setText("""{"schema_version": 1, "module": "com.example:bad-input", "odrust_version": "${version}",
+new File(dir, 'report.json').setText("""{"schema_version": 2, "module": "com.example:bad-input", "odrust_version": "${version}",
  "complete": true, "flaky": [{"test": "com.example.bad.GoodTest#one", "kind": "victim", "polluters": [["com.example.bad.GoodTest#two"]],
  "cleaners": {}, "state_setters": [], "failing_experiment": 2, "passing_experiment": 1}], "notes": []}""", 'UTF-8')
 

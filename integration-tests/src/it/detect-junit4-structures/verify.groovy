@@ -17,7 +17,7 @@ assert reportFile.isFile() : "missing " + reportFile
 def report = new JsonSlurper().parse(reportFile)
 
 // ---- report.json header
-assert report.schema_version == 1 : "schema_version: " + report.schema_version
+assert report.schema_version == 2 : "schema_version: " + report.schema_version
 assert report.module == 'com.example:detect-junit4-structures' : "module: " + report.module
 assert report.seed == 7 : "seed: " + report.seed
 assert report.strategy == 'targeted' : "strategy: " + report.strategy

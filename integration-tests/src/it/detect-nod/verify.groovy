@@ -7,7 +7,7 @@ assert reportFile.isFile() : "missing " + reportFile
 def report = new JsonSlurper().parse(reportFile)
 def log = new File(basedir, 'build.log').getText('UTF-8')
 
-assert report.schema_version == 1 : "schema_version: " + report.schema_version
+assert report.schema_version == 2 : "schema_version: " + report.schema_version
 assert report.module == 'com.example:detect-nod' : "module: " + report.module
 assert report.tests_total == 5 : "tests_total: " + report.tests_total
 // no seed given: a random one, printed as seed=N and recorded in the report
