@@ -195,7 +195,11 @@ public final class Repairer {
         if (victim && settings.diagnose) {
             // One diagnosis per cause: its first test's; a part of a split cause first tries the
             // diagnosis made for the whole.
-            resets = ResetSources.find(engine, module, diagnoser, target, input, className, diagnoses.get(group.cause));
+            io.github.odrust.engine.protocol.DiagnoseRequest.Shared whole = diagnoses.get(group.cause);
+            if (whole != null && whole.test.equals(target.test)) {
+                whole = null; // its own diagnosis: replayed as it is
+            }
+            resets = ResetSources.find(engine, module, diagnoser, target, input, className, whole);
             fixes.putAll(resets.fixes);
             io.github.odrust.engine.protocol.DiagnoseRequest.Shared made =
                     io.github.odrust.engine.protocol.DiagnoseRequest.Shared.of(resets.diagnosis);
