@@ -195,16 +195,7 @@ public final class Diagnoser {
         java.util.List<String> include = new ArrayList<>(settings.include);
         java.util.Collections.sort(include);
         String all = codeDigest + "\ninclude=" + String.join(",", include) + "\nlimit=" + settings.captureLimit;
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(all.getBytes(StandardCharsets.UTF_8));
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < 8; i++) {
-                b.append(String.format("%02x", d[i]));
-            }
-            return b.toString();
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return CodeDigest.sha256(all.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     }
 
     private JsonObject runExperiment(DiagnoseStep.Experiment e, String fingerprint) throws MojoExecutionException {
