@@ -37,6 +37,9 @@ class CaptureIT {
     /** The JDK of the forked JVMs. */
     String javaHome = System.getProperty("java.home");
 
+    /** The options' {@code point}, when not the default. */
+    String point;
+
     /**
      * This JDK and every other JDK 17+ installed beside it (one per major version), so that capture
      * and restore are checked on each (strong encapsulation, jdk.internal.misc.Unsafe).
@@ -101,6 +104,9 @@ class CaptureIT {
                 .append("result ")
                 .append(dir.resolve("result.json"))
                 .append('\n');
+        if (point != null) {
+            b.append("point ").append(point).append('\n');
+        }
         if (capture != null) {
             b.append("capture ").append(capture).append('\n');
         }
@@ -129,6 +135,7 @@ class CaptureIT {
     }
 
     void capturesBeforeTheVictimAndRestoresItsState() throws Exception {
+        point = "test"; // so that the victim's class is loaded (not initialized) when captured
         Path passing = dir.resolve("passing.xml");
         RecordIT.Run alone = fork(
                 options("StateVictimTest#expectsIdleRegistry", 1, passing, null),
@@ -198,7 +205,106 @@ class CaptureIT {
                 partialResult);
     }
 
+    /** Forks one segment: {@code framework}, the class and its tests in this order. */
+    RecordIT.Run forkSegment(String options, String framework, String cls, String... methods) throws Exception {
+        return forkSegments(options, new String[] {framework, cls, String.join(",", methods)});
+    }
+
+    /** Forks segments, each {framework, class, comma-separated methods}. */
+    RecordIT.Run forkSegments(String options, String[]... segments) throws Exception {
+        RecordIT r = new RecordIT();
+        r.dir = dir;
+        r.javaHome = javaHome;
+        List<String> plan = new ArrayList<>();
+        plan.add("frameworks\tjunit4,junit5");
+        for (String[] seg : segments) {
+            plan.add("segment\t" + seg[0] + "\t" + S + seg[1]);
+            for (String m : seg[2].split(",")) {
+                plan.add("test\t" + S + seg[1] + "#" + m);
+            }
+        }
+        return r.fork(options, false, plan.toArray(new String[0]));
+    }
+
+    /**
+     * Issue 27: a victim that fails while its instance is built (a field initializer, a
+     * constructor) or in its {@code @BeforeClass} is restored before that: at the {@code class}
+     * point when it is the first test of its segment, else at the {@code instance} point (JUnit 5;
+     * JUnit 4.12+ builds the instance after the test-start event); the {@code test} point is too
+     * late for JUnit 5.
+     */
+    @Test
+    void restoresBeforeTheInstanceAndBeforeTheClass() throws Exception {
+        String victim = "StateConstructorVictimTest#usesCleanRates";
+        Path passing = dir.resolve("passing.xml");
+        forkSegment(options(victim, 1, passing, null), "junit4", "StateConstructorVictimTest", "usesCleanRates")
+                .allPassed();
+        assertTrue(read(dir.resolve("result.json")).contains("\"point\":\"class\""));
+        // its own class pollutes first: the same segment, so the instance point is the earliest
+        RecordIT.Run failing = forkSegment(
+                options(victim, 1, dir.resolve("failing.xml"), null),
+                "junit4",
+                "StateConstructorVictimTest",
+                "pollutesRates",
+                "usesCleanRates");
+        assertEquals("error", failing.test(S + victim).get("outcome"));
+        // JUnit 4.12+ builds the instance after the test-start event: the test point is before it
+        assertTrue(read(dir.resolve("result.json")).contains("\"point\":\"test\""));
+        assertTrue(read(dir.resolve("failing.xml")).contains("<string>usd</string>"));
+        RecordIT.Run restored = forkSegment(
+                options(victim, 1, null, passing, S + "StateHolder.RATES"),
+                "junit4",
+                "StateConstructorVictimTest",
+                "pollutesRates",
+                "usesCleanRates");
+        restored.allPassed();
+        String result = read(dir.resolve("result.json"));
+        assertTrue(result.contains("\"" + S + "StateHolder.RATES\":\"restored\""), result);
+
+        // @BeforeClass reads the polluted mode: restored at the class point, before it runs
+        point = null;
+        String slow = "StateBeforeClassVictimTest#usesSlowMode";
+        Path slowPassing = dir.resolve("slow-passing.xml");
+        forkSegment(options(slow, 1, slowPassing, null), "junit4", "StateBeforeClassVictimTest", "usesSlowMode")
+                .allPassed();
+        String[] polluter = {"junit4", "StatePolluterTest", "pollutes"};
+        String[] slowSegment = {"junit4", "StateBeforeClassVictimTest", "usesSlowMode"};
+        RecordIT.Run slowFailing = forkSegments(options(slow, 1, null, null), polluter, slowSegment);
+        assertEquals("error", slowFailing.test(S + slow).get("outcome"));
+        forkSegments(options(slow, 1, null, slowPassing, S + "StateHolder.mode"), polluter, slowSegment)
+                .allPassed();
+        assertTrue(read(dir.resolve("result.json")).contains("\"point\":\"class\""));
+
+        // JUnit 5 builds the instance before its test-start event too
+        String j5 = "StateJ5ConstructorVictimTest#usesPlainLabel";
+        Path j5Passing = dir.resolve("j5-passing.xml");
+        forkSegment(options(j5, 1, j5Passing, null), "junit5", "StateJ5ConstructorVictimTest", "usesPlainLabel")
+                .allPassed();
+        RecordIT.Run j5Failing = forkSegment(
+                options(j5, 1, null, null), "junit5", "StateJ5ConstructorVictimTest", "changesLabel", "usesPlainLabel");
+        assertEquals("error", j5Failing.test(S + j5).get("outcome"));
+        forkSegment(
+                        options(j5, 1, null, j5Passing, S + "StateHolder.label"),
+                        "junit5",
+                        "StateJ5ConstructorVictimTest",
+                        "changesLabel",
+                        "usesPlainLabel")
+                .allPassed();
+        assertTrue(read(dir.resolve("result.json")).contains("\"point\":\"instance\""));
+        // at its test-start event the instance failed to build already
+        point = "test";
+        RecordIT.Run late = forkSegment(
+                options(j5, 1, null, j5Passing, S + "StateHolder.label"),
+                "junit5",
+                "StateJ5ConstructorVictimTest",
+                "changesLabel",
+                "usesPlainLabel");
+        assertEquals("error", late.test(S + j5).get("outcome"));
+        point = null;
+    }
+
     void capturesALaterStartAndRestoresSystemProperties() throws Exception {
+        point = null;
         Path passing = dir.resolve("passing.xml");
         fork(options("StateVictimTest#expectsNoRates", 1, passing, null), "StateVictimTest#expectsNoRates")
                 .allPassed();

@@ -25,11 +25,32 @@ import org.w3c.dom.Element;
 /**
  * The agent's diagnose mode (docs/diagnose.md): right before the chosen start of the chosen test
  * it restores the asked-for fields from a capture (restore experiments), then writes a capture
- * of the static state (capture experiments). Configured by the {@code -javaagent} options file;
- * the runner calls {@link #beforeTest} from its test-start event. Never fails the test run: a
- * problem is written to the result file and stderr.
+ * of the static state (capture experiments). Configured by the {@code -javaagent} options file.
+ *
+ * <p>It acts at the first of three points, no earlier than the options' {@code point}, where the
+ * chosen test is the next to run: {@link #CLASS} (the runner calls {@link #segmentStarting} before
+ * it loads a segment's class, before its static initializer, {@code @BeforeClass}/{@code
+ * @BeforeAll} and class rules, when the test is the segment's first), {@link #INSTANCE} ({@link
+ * ConstructorHook} makes every constructor of the test's class call {@link #constructing} first,
+ * before its field initializers and rules) and {@link #TEST} (the runner's test-start event,
+ * {@link #beforeTest}, before {@code @Before}/{@code @BeforeEach}). The result file says which.
+ * Never fails the test run: a problem is written to the result file and stderr.
  */
 public final class Diagnosis {
+    /** Before the test's class is prepared: the test is the first of its segment. */
+    public static final int CLASS = 0;
+    /** Before the test's instance is constructed. */
+    public static final int INSTANCE = 1;
+    /** At the test's start event. */
+    public static final int TEST = 2;
+
+    private static final String[] POINTS = {"class", "instance", "test"};
+
+    /** The point named {@code name} ({@code class}, {@code instance}, {@code test}), or -1. */
+    public static int point(String name) {
+        return java.util.Arrays.asList(POINTS).indexOf(name);
+    }
+
     /** What one diagnose JVM does. */
     public static final class Settings {
         /** Absolute class directories and jars whose classes are captured. */
@@ -47,12 +68,20 @@ public final class Diagnosis {
         public Path result;
         /** Classes initialized right before the capture (a class the test would initialize itself). */
         public final List<String> initialize = new ArrayList<>();
+        /** The earliest point to act at ({@link #CLASS}, {@link #INSTANCE} or {@link #TEST}). */
+        public int point = CLASS;
     }
 
     private static volatile Settings settings;
     private static Instrumentation inst;
     private static int starts;
     private static boolean done;
+    /** The tests of the segment that runs, as the plan lists them. */
+    private static List<String> segment = Collections.emptyList();
+    /** The index in {@link #segment} of the entry of the test that started last; -1 before the first. */
+    private static int lastStarted = -1;
+    /** Whether a test started and has not ended: a constructor called now builds its instance. */
+    private static boolean running;
 
     private Diagnosis() {}
 
@@ -60,22 +89,105 @@ public final class Diagnosis {
     public static void activate(Settings s, Instrumentation instrumentation) {
         inst = instrumentation;
         settings = s;
+        if (instrumentation != null && s.point <= INSTANCE) {
+            int hash = s.test.indexOf('#');
+            String cls = hash < 0 ? s.test : s.test.substring(0, hash);
+            instrumentation.addTransformer(new ConstructorHook(cls.replace('.', '/')), false);
+        }
+    }
+
+    /** Whether the test id {@code id} (a run's, maybe {@code m[1]}) is an invocation of {@code planned}. */
+    private static boolean invocationOf(String id, String planned) {
+        return id.equals(planned) || id.startsWith(planned + "[");
+    }
+
+    /**
+     * Called by the runner before it loads the class of a segment (a block of consecutive tests
+     * of one class) and prepares it; {@code tests} as the plan lists them.
+     */
+    public static void segmentStarting(List<String> tests) {
+        Settings s = settings;
+        if (s == null) {
+            return;
+        }
+        synchronized (Diagnosis.class) {
+            segment = new ArrayList<>(tests);
+            lastStarted = -1;
+            running = false;
+            if (done
+                    || s.point > CLASS
+                    || tests.isEmpty()
+                    || !tests.get(0).equals(s.test)
+                    || starts + 1 != s.occurrence) {
+                return;
+            }
+            done = true;
+        }
+        act(s, s.test, starts + 1, CLASS);
+    }
+
+    /** Called first by each constructor of the diagnosed test's class ({@link ConstructorHook}). */
+    public static void constructing(String className) {
+        Settings s = settings;
+        if (s == null || done || s.point > INSTANCE) {
+            return;
+        }
+        synchronized (Diagnosis.class) {
+            int next = lastStarted + 1;
+            if (done
+                    || running
+                    || next >= segment.size()
+                    || !segment.get(next).equals(s.test)
+                    || !s.test.startsWith(className + "#")
+                    || starts + 1 != s.occurrence) {
+                return;
+            }
+            done = true;
+        }
+        act(s, s.test, starts + 1, INSTANCE);
     }
 
     /** Called by the runner as each test starts, before its setup. */
     public static void beforeTest(String id) {
         Settings s = settings;
-        if (s == null || done || !(id.equals(s.test) || id.startsWith(s.test + "["))) {
+        if (s == null) {
             return;
         }
         synchronized (Diagnosis.class) {
+            for (int i = Math.max(lastStarted, 0); i < segment.size(); i++) {
+                if (invocationOf(id, segment.get(i))) {
+                    lastStarted = i;
+                    break;
+                }
+            }
+            running = true;
+            if (!invocationOf(id, s.test)) {
+                return;
+            }
             starts++;
             if (done || starts != s.occurrence) {
                 return;
             }
             done = true;
         }
-        Json result = Json.obj().put("test", id).put("occurrence", starts);
+        act(s, id, starts, TEST);
+    }
+
+    /**
+     * Called by the runner as each test ends (JUnit 4.12+ builds the instance after the start
+     * event: a constructor between a start and its end belongs to the test that started).
+     */
+    public static void testEnded() {
+        if (settings == null) {
+            return;
+        }
+        synchronized (Diagnosis.class) {
+            running = false;
+        }
+    }
+
+    private static void act(Settings s, String id, int occurrence, int point) {
+        Json result = Json.obj().put("test", id).put("occurrence", occurrence).put("point", POINTS[point]);
         long start = System.nanoTime();
         try {
             Access access = new Access(inst);
@@ -97,7 +209,7 @@ public final class Diagnosis {
                 result.put("restored", restore(s, access, classes));
             }
             if (s.capture != null) {
-                String xml = new StateWriter(access, s.limit).capture(id, starts, classes);
+                String xml = new StateWriter(access, s.limit).capture(id, occurrence, classes);
                 write(s.capture, xml);
                 result.put("capture", s.capture.toString());
             }

@@ -33,6 +33,7 @@ import java.util.Set;
  * mode diagnose
  * test com.acme.VTest#v                 # act right before this test starts
  * occurrence 2                          # its 2nd start (default 1)
+ * point instance                        # no earlier than: class (default), instance or test
  * capture /abs/capture.xml              # write the static state there
  * capture-limit 200000                  # node cap of the capture
  * restore-from /abs/passing.xml         # first set fields back to this capture's values
@@ -75,6 +76,9 @@ public class AgentOptions {
     public final List<String> restoreFields = new ArrayList<>();
     public Path result;
     public final List<String> initialize = new ArrayList<>();
+    /** The earliest point a diagnose experiment acts at: {@code class}, {@code instance} or {@code test}. */
+    public String point = "class";
+
     public Long seed;
     /** Inclusive ranges of counted calls, flattened. */
     public final List<Long> only = new ArrayList<>();
@@ -107,6 +111,7 @@ public class AgentOptions {
             "restore-field",
             "result",
             "initialize",
+            "point",
             "seed",
             "only",
             "filter",
@@ -114,7 +119,7 @@ public class AgentOptions {
             "log",
             "log-limit"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
-            + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, result, seed, only, "
+            + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
             + "filter, track-allocations, log or log-limit";
 
     protected AgentOptions() {}
@@ -285,6 +290,12 @@ public class AgentOptions {
                 case "initialize":
                     o.initialize.add(prefix(value, where));
                     break;
+                case "point":
+                    if (!value.equals("class") && !value.equals("instance") && !value.equals("test")) {
+                        throw new BadOptionsException(where + ": point is 'class', 'instance' or 'test'");
+                    }
+                    o.point = value;
+                    break;
                 case "result":
                     o.result = absolute(value, where);
                     break;
@@ -380,6 +391,11 @@ public class AgentOptions {
 
         public Writer initialize(String className) {
             return line("initialize", className);
+        }
+
+        /** {@code class}, {@code instance} or {@code test}: the earliest point to act at. */
+        public Writer point(String point) {
+            return line("point", point);
         }
 
         public Writer restoreFrom(String capture) {

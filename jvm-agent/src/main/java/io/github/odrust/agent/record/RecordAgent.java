@@ -33,6 +33,7 @@ public final class RecordAgent {
                 d.restoreFields.addAll(options.restoreFields);
                 d.result = options.result;
                 d.initialize.addAll(options.initialize);
+                d.point = io.github.odrust.agent.capture.Diagnosis.point(options.point);
                 io.github.odrust.agent.capture.Diagnosis.activate(d, inst);
                 return;
             }

@@ -1,5 +1,6 @@
 package io.github.odrust.agent.runner;
 
+import io.github.odrust.agent.capture.Diagnosis;
 import io.github.odrust.agent.format.PlanFile;
 import java.io.File;
 import java.io.IOException;
@@ -313,6 +314,7 @@ public final class Agent {
     private int runSegments() throws Exception {
         for (int i = 0; i < plan.segments.size(); i++) {
             PlanFile.Segment seg = plan.segments.get(i);
+            Diagnosis.segmentStarting(seg.tests);
             events.segmentStarting(seg.className);
             Class<?> cls = null;
             String problem = null;

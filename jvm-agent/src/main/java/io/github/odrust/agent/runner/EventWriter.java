@@ -84,6 +84,7 @@ public final class EventWriter {
         if (wasRunning) {
             running = null;
         }
+        Diagnosis.testEnded();
         String msg = message;
         if (msg == null && t != null) {
             msg = t.getMessage();

@@ -51,6 +51,7 @@ class AgentOptionsTest {
                 .capture(capture)
                 .captureLimit(5000)
                 .initialize("com.acme.Prices")
+                .point("instance")
                 .restoreFrom(dir.resolve("passing.xml").toString())
                 .restoreField("com.acme.Prices.RATES")
                 .restoreField("com.acme.Prices.TAX")
@@ -67,6 +68,12 @@ class AgentOptionsTest {
         assertEquals(Arrays.asList("com.acme.Prices"), o.initialize);
         assertEquals(dir.resolve("passing.xml"), o.restoreFrom);
         assertEquals(Arrays.asList("com.acme.Prices.RATES", "com.acme.Prices.TAX"), o.restoreFields);
+        assertEquals("instance", o.point);
+        assertEquals("class", AgentOptions.parse("mode diagnose\ntest a.B#c\n", "d").point);
+        AgentOptions.BadOptionsException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                AgentOptions.BadOptionsException.class,
+                () -> AgentOptions.parse("mode diagnose\ntest a.B#c\npoint constructor\n", "d"));
+        assertTrue(bad.getMessage().contains("point is 'class', 'instance' or 'test'"), bad.getMessage());
     }
 
     @Test
