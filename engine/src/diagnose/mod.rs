@@ -12,18 +12,22 @@
 //!   one in a passing order ([`FieldDiff`]), the smallest differing paths, and whether each field
 //!   can be set back to its passing value.
 //! - [`plan`]: the planner (`diagnose_next`): the two captures, then the restore experiments
-//!   (ddmin over the restorable differing fields), and the verdict ([`DiagnoseOutcome`]).
+//!   (ddmin over the restorable differing fields), and the verdict ([`DiagnoseOutcome`]); its
+//!   request, records and verdict are in [`shapes`].
 
 pub mod capture;
 pub mod diff;
 pub mod node;
 pub mod plan;
+pub mod shapes;
 pub mod short;
 mod xml;
 
 pub use capture::{parse, read, render, Capture, ClassState, Node, ObjField, StaticField};
 pub use diff::{diff, DiffKind, FieldDiff, PathDiff};
-pub use plan::{
-    next, DiagnoseExperiment, DiagnoseKind, DiagnoseOutcome, DiagnoseRecord, DiagnoseRequest,
-    DiagnoseStatus, DiagnoseStep, DiagnoseTarget, PollutedField, DEFAULT_DIAGNOSE_BUDGET,
+pub use plan::next;
+pub use shapes::{
+    ActPoint, DiagnoseExperiment, DiagnoseKind, DiagnoseOutcome, DiagnoseRecord, DiagnoseRequest,
+    DiagnoseStatus, DiagnoseStep, DiagnoseTarget, PollutedField, SharedDiagnosis,
+    DEFAULT_DIAGNOSE_BUDGET,
 };

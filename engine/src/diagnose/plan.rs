@@ -12,229 +12,30 @@
 //! 4. Run the failing order with every restorable differing field set back to its passing value;
 //!    if the test passes, delta-debug ([`crate::explain::ddmin`]) the set down to a minimal one
 //!    whose restore still makes it pass: the polluted state. Deterministic: no random choice.
+//!
+//! Every experiment acts at the earliest [`ActPoint`] where the test is next to run (before its
+//! class is prepared, before its instance is built, at its start), no earlier than it asks; both
+//! captures and the restores act at the same point: when the passing order can only act later
+//! than the failing capture did (its test is not the first of its class's block there), the
+//! failing order is captured again at that point.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
-use crate::model::experiment::{test_passed, TestResult};
+use crate::model::experiment::test_passed;
 use crate::model::kind::OdRole;
 use crate::model::testid::class_of;
 
 use super::capture::{self, Capture, ClassState};
-use super::diff::{self, FieldDiff};
+use super::diff;
 
-/// Test JVMs one diagnosis may spend by default (two captures, then restores).
-pub const DEFAULT_DIAGNOSE_BUDGET: u32 = 40;
-
-/// Request of `diagnose_next`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiagnoseRequest {
-    /// The test to diagnose.
-    pub target: DiagnoseTarget,
-    /// This target's diagnose records (others are ignored).
-    #[serde(default)]
-    pub history: Vec<DiagnoseRecord>,
-    /// The id of the next experiment (the module's diagnose history length + 1).
-    pub next_id: usize,
-    /// Test JVMs this target may spend; [`DEFAULT_DIAGNOSE_BUDGET`] when absent.
-    #[serde(default)]
-    pub budget: Option<u32>,
-}
-
-/// A victim or brittle, as detect explained it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiagnoseTarget {
-    /// The test id.
-    pub test: String,
-    /// Victim or brittle.
-    pub kind: OdRole,
-    /// Its polluters (groups), from report.json (victims).
-    #[serde(default)]
-    pub polluters: Vec<Vec<String>>,
-    /// Its state-setters (groups), from report.json (brittles).
-    #[serde(default)]
-    pub state_setters: Vec<Vec<String>>,
-    /// A digest of the module's classes; records of another digest are ignored.
-    pub fingerprint: String,
-    /// The confirmed diagnosis of another test of the same root cause: tried first, with one
-    /// restore of its polluted state (from its passing capture) before this test in this test's
-    /// failing order. When that makes the test pass, the cause's diagnosis is confirmed for it
-    /// too; when not, this test is diagnosed on its own.
-    #[serde(default)]
-    pub shared: Option<SharedDiagnosis>,
-}
-
-/// A confirmed diagnosis of one test of a root cause, offered to the others.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SharedDiagnosis {
-    /// The test it was made for.
-    pub test: String,
-    /// Its passing capture (what is restored from).
-    pub passing_capture: String,
-    /// Its confirmed polluted state (display names).
-    pub polluted_state: Vec<String>,
-    /// Its fields, as its verdict lists them.
-    #[serde(default)]
-    pub fields: Vec<PollutedField>,
-}
-
-/// What one diagnose experiment does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DiagnoseKind {
-    /// Capture before the test in its failing order.
-    CaptureFailing,
-    /// Capture before the test in its passing order.
-    CapturePassing,
-    /// Capture before the test in its passing order again, in another JVM: what differs between
-    /// the two passing captures is noise (ports, hash codes, times), never restored.
-    CapturePassingAgain,
-    /// Run the failing order with some fields restored to their passing values.
-    Restore,
-}
-
-/// One experiment the planner asks for: run `order`; right before the `occurrence`-th start of
-/// `test`, initialize `initialize`, restore `fields` from `restore_from`, and capture (captures).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DiagnoseExperiment {
-    /// 1-based position in the module's diagnose history.
-    pub id: usize,
-    /// The test diagnosed.
-    pub test: String,
-    /// What it does.
-    pub kind: DiagnoseKind,
-    /// The order to run.
-    pub order: Vec<String>,
-    /// Which start of the test to act before (1 = the first).
-    pub occurrence: usize,
-    /// Classes to initialize right before the capture.
-    #[serde(default)]
-    pub initialize: Vec<String>,
-    /// The capture to restore from (restores): the passing capture's path.
-    #[serde(default)]
-    pub restore_from: Option<String>,
-    /// Fields (display names) to restore.
-    #[serde(default)]
-    pub fields: Vec<String>,
-}
-
-/// A diagnose experiment that ran.
-// Not deny_unknown_fields: serde cannot combine it with flatten (nor on the flattened type).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DiagnoseRecord {
-    /// What was asked.
-    #[serde(flatten)]
-    pub experiment: DiagnoseExperiment,
-    /// The target's fingerprint when it ran.
-    pub fingerprint: String,
-    /// The capture file written (captures), absolute.
-    #[serde(default)]
-    pub capture: Option<String>,
-    /// Per restored field: `restored`, or `not restored: why`.
-    #[serde(default)]
-    pub restored: std::collections::BTreeMap<String, String>,
-    /// The agent's error, when the capture or restore failed.
-    #[serde(default)]
-    pub error: Option<String>,
-    /// Each test's result, in the order they ran.
-    #[serde(default)]
-    pub results: Vec<TestResult>,
-    /// Whether the order ran exactly as asked.
-    #[serde(default = "yes")]
-    pub honoured: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// The next step for one target.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "step", rename_all = "kebab-case")]
-pub enum DiagnoseStep {
-    /// Run this experiment, record it, ask again.
-    Run {
-        /// The experiment.
-        experiment: DiagnoseExperiment,
-    },
-    /// Nothing more to run.
-    Done {
-        /// The verdict.
-        outcome: DiagnoseOutcome,
-    },
-}
-
-/// How a diagnosis ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DiagnoseStatus {
-    /// A minimal set of fields whose restore makes the test pass.
-    Confirmed,
-    /// Fields differ, but restoring all that can be restored does not make the test pass.
-    Unconfirmed,
-    /// Fields differ, and none of them can be restored: named, not confirmed.
-    NotRestorable,
-    /// The captured static state is the same in both orders: the cause is elsewhere.
-    NoDifference,
-    /// The failing order passed (or the passing order failed) now.
-    NotReproduced,
-    /// A capture could not be taken or read.
-    Error,
-    /// The budget ran out first.
-    Unfinished,
-    /// report.json names no polluter (victim) or state-setter (brittle) to diagnose with.
-    Unexplained,
-}
-
-/// One differing field in the verdict.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PollutedField {
-    /// The diff of the field.
-    #[serde(flatten)]
-    pub diff: FieldDiff,
-    /// In the minimal set whose restore makes the test pass.
-    pub confirmed: bool,
-    /// It differs between two passing runs too (noise): shown, never restored.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub noise: bool,
-    /// What the last restore of it said, if it was restored.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub restore: Option<String>,
-}
-
-/// The verdict for one target: report.json's `polluted_state`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DiagnoseOutcome {
-    /// The test.
-    pub test: String,
-    /// Victim or brittle.
-    pub kind: OdRole,
-    /// How it ended.
-    pub status: DiagnoseStatus,
-    /// What the status means for this test, in a sentence.
-    pub reason: String,
-    /// The order where it fails.
-    pub failing_order: Vec<String>,
-    /// The order where it passes.
-    pub passing_order: Vec<String>,
-    /// Every field whose state differs before the test, the confirmed ones first.
-    pub fields: Vec<PollutedField>,
-    /// The display names of the confirmed minimal set (empty unless confirmed).
-    pub polluted_state: Vec<String>,
-    /// Test JVMs spent.
-    pub experiments: usize,
-    /// The two captures (paths).
-    pub failing_capture: Option<String>,
-    /// The passing capture.
-    pub passing_capture: Option<String>,
-}
+pub use super::shapes::{
+    ActPoint, DiagnoseExperiment, DiagnoseKind, DiagnoseOutcome, DiagnoseRecord, DiagnoseRequest,
+    DiagnoseStatus, DiagnoseStep, DiagnoseTarget, PollutedField, SharedDiagnosis,
+    DEFAULT_DIAGNOSE_BUDGET,
+};
 
 /// The failing and passing orders of a target, and which start of the test each acts before.
 /// An order, and which start of the test in it an experiment acts before.
@@ -299,6 +100,7 @@ pub fn next(request: &DiagnoseRequest) -> Result<DiagnoseStep, EngineError> {
                     experiments: 0,
                     failing_capture: None,
                     passing_capture: None,
+                    point: None,
                 },
             })
         }
@@ -320,11 +122,12 @@ pub fn next(request: &DiagnoseRequest) -> Result<DiagnoseStep, EngineError> {
 }
 
 impl<'a> Planner<'a> {
+    /// The latest record of `kind` (a capture taken again at a later point replaces the first).
     fn find(&self, kind: DiagnoseKind) -> Option<&'a DiagnoseRecord> {
         self.records
             .iter()
             .copied()
-            .find(|r| r.experiment.kind == kind)
+            .rfind(|r| r.experiment.kind == kind)
     }
 
     fn run(
@@ -333,6 +136,7 @@ impl<'a> Planner<'a> {
         initialize: Vec<String>,
         restore_from: Option<String>,
         fields: Vec<String>,
+        point: ActPoint,
     ) -> DiagnoseStep {
         let (order, occurrence) = if matches!(
             kind,
@@ -352,6 +156,7 @@ impl<'a> Planner<'a> {
                 initialize,
                 restore_from,
                 fields,
+                point,
             },
         }
     }
@@ -380,6 +185,9 @@ impl<'a> Planner<'a> {
                 passing_capture: self
                     .find(DiagnoseKind::CapturePassing)
                     .and_then(|r| r.capture.clone()),
+                point: self
+                    .find(DiagnoseKind::CapturePassing)
+                    .and_then(|r| r.acted_at),
             },
         }
     }
@@ -403,6 +211,7 @@ impl<'a> Planner<'a> {
                 Vec::new(),
                 Some(shared.passing_capture.clone()),
                 shared.polluted_state.clone(),
+                shared.point.unwrap_or(ActPoint::Test),
             ));
         };
         let passed = restore_passed(&self.target.test, r, &shared.polluted_state);
@@ -411,11 +220,12 @@ impl<'a> Planner<'a> {
                 DiagnoseStatus::Confirmed,
                 format!(
                     "restoring {} (the polluted state its cause's {} was diagnosed with, from that \
-                     test's passing capture) right before {} makes it pass in [{}]: the same \
+                     test's passing capture) right before {}, {}, makes it pass in [{}]: the same \
                      polluted state",
                     shared.polluted_state.join(", "),
                     shared.test,
                     self.target.test,
+                    r.point().words(),
                     self.failing.0.join(", ")
                 ),
                 shared.fields.clone(),
@@ -433,7 +243,13 @@ impl<'a> Planner<'a> {
         let po = self.passing.0.join(", ");
         // 1. the failing capture
         let Some(fr) = self.find(DiagnoseKind::CaptureFailing) else {
-            return self.run(DiagnoseKind::CaptureFailing, Vec::new(), None, Vec::new());
+            return self.run(
+                DiagnoseKind::CaptureFailing,
+                Vec::new(),
+                None,
+                Vec::new(),
+                ActPoint::Class,
+            );
         };
         if let Some(why) = unusable(fr) {
             return self.done(
@@ -457,28 +273,13 @@ impl<'a> Planner<'a> {
         };
         // 2. the passing capture, with the failing capture's initialized classes initialized
         let Some(pr) = self.find(DiagnoseKind::CapturePassing) else {
-            // Not the classes of the other tests of the failing order (the polluters): their
-            // static initializers may be what pollutes.
-            let own = class_of(test);
-            let others: BTreeSet<&str> = self
-                .failing
-                .0
-                .iter()
-                .map(|t| class_of(t))
-                .filter(|c| *c != own)
-                .collect();
-            let init = failing
-                .classes
-                .iter()
-                .filter(|(_, s)| matches!(s, ClassState::Initialized(_)))
-                .map(|(n, _)| n.clone())
-                .filter(|n| {
-                    !others.iter().any(|c| {
-                        n == c || (n.starts_with(c) && n.as_bytes().get(c.len()) == Some(&b'$'))
-                    })
-                })
-                .collect();
-            return self.run(DiagnoseKind::CapturePassing, init, None, Vec::new());
+            return self.run(
+                DiagnoseKind::CapturePassing,
+                self.initialize_for_passing(&failing),
+                None,
+                Vec::new(),
+                fr.point(),
+            );
         };
         if let Some(why) = unusable(pr) {
             return self.done(
@@ -496,12 +297,32 @@ impl<'a> Planner<'a> {
                 Vec::new(),
             );
         }
+        // 2b. both captures at one point: the later of the two
+        if pr.point() > fr.point() && fr.experiment.point < pr.point() {
+            return self.run(
+                DiagnoseKind::CaptureFailing,
+                Vec::new(),
+                None,
+                Vec::new(),
+                pr.point(),
+            );
+        }
+        if fr.point() > pr.point() && pr.experiment.point < fr.point() {
+            return self.run(
+                DiagnoseKind::CapturePassing,
+                self.initialize_for_passing(&failing),
+                None,
+                Vec::new(),
+                fr.point(),
+            );
+        }
+        let point = pr.point();
         let passing = match load(pr) {
             Ok(c) => c,
             Err(e) => return self.done(DiagnoseStatus::Error, e, Vec::new(), Vec::new()),
         };
         // 3. the diff
-        let diffs = diff::diff(&failing, &passing);
+        let diffs = diff(&failing, &passing);
         if diffs.is_empty() {
             return self.done(
                 DiagnoseStatus::NoDifference,
@@ -517,16 +338,14 @@ impl<'a> Planner<'a> {
                 pr.experiment.initialize.clone(),
                 None,
                 Vec::new(),
+                point,
             );
         };
         let (noise, noise_unknown): (BTreeSet<String>, Option<String>) =
             match (unusable(again), test_passed(test, &again.results)) {
                 (None, Some(true)) => match load(again) {
                     Ok(c) => (
-                        diff::diff(&passing, &c)
-                            .into_iter()
-                            .map(|d| d.field)
-                            .collect(),
+                        diff(&passing, &c).into_iter().map(|d| d.field).collect(),
                         None,
                     ),
                     Err(e) => (BTreeSet::new(), Some(e)),
@@ -636,7 +455,13 @@ impl<'a> Planner<'a> {
                 if self.records.len() >= self.budget {
                     return self.unfinished(fields(&BTreeSet::new()));
                 }
-                return self.run(DiagnoseKind::Restore, Vec::new(), restore_from, restorable);
+                return self.run(
+                    DiagnoseKind::Restore,
+                    Vec::new(),
+                    restore_from,
+                    restorable,
+                    point,
+                );
             }
             Some(passed) => passed,
         };
@@ -647,15 +472,22 @@ impl<'a> Planner<'a> {
                 if self.records.len() >= self.budget {
                     return self.unfinished(fields(&BTreeSet::new()));
                 }
-                self.run(DiagnoseKind::Restore, Vec::new(), restore_from, subset)
+                self.run(
+                    DiagnoseKind::Restore,
+                    Vec::new(),
+                    restore_from,
+                    subset,
+                    point,
+                )
             }
             DdminStep::Done(minimal) if all_passed || known(&minimal) == Some(true) => {
                 let set: BTreeSet<String> = minimal.iter().cloned().collect();
                 self.done(
                     DiagnoseStatus::Confirmed,
                     format!(
-                        "restoring {} right before {test} makes it pass in [{fo}]: {} the polluted state{}",
+                        "restoring {} right before {test}, {}, makes it pass in [{fo}]: {} the polluted state{}",
                         minimal.join(", "),
+                        point.words(),
                         if minimal.len() == 1 { "this is" } else { "these are" },
                         if all_passed { "" } else { " (restoring every restorable field together did not)" }
                     ) + &noise_text,
@@ -665,6 +497,31 @@ impl<'a> Planner<'a> {
             }
             DdminStep::Done(_) => unconfirmed(fields(&BTreeSet::new())),
         }
+    }
+
+    /// The classes to initialize before the passing capture: those the failing capture had
+    /// initialized, but not the classes of the other tests of the failing order (the polluters):
+    /// their static initializers may be what pollutes.
+    fn initialize_for_passing(&self, failing: &Capture) -> Vec<String> {
+        let own = class_of(&self.target.test);
+        let others: BTreeSet<&str> = self
+            .failing
+            .0
+            .iter()
+            .map(|t| class_of(t))
+            .filter(|c| *c != own)
+            .collect();
+        failing
+            .classes
+            .iter()
+            .filter(|(_, s)| matches!(s, ClassState::Initialized(_)))
+            .map(|(n, _)| n.clone())
+            .filter(|n| {
+                !others.iter().any(|c| {
+                    n == c || (n.starts_with(c) && n.as_bytes().get(c.len()) == Some(&b'$'))
+                })
+            })
+            .collect()
     }
 
     fn unfinished(&self, fields: Vec<PollutedField>) -> DiagnoseStep {

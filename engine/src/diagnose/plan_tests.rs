@@ -54,6 +54,8 @@ struct Module {
     passing_again: Option<String>,
     /// Restoring any of these fields breaks the test (a noisy port restored from another JVM).
     breaks: BTreeSet<String>,
+    /// The earliest point the agent can act at in the failing order and in the passing order.
+    earliest: (ActPoint, ActPoint),
 }
 
 impl Module {
@@ -67,6 +69,7 @@ impl Module {
             unrestorable: BTreeSet::new(),
             passing_again: None,
             breaks: BTreeSet::new(),
+            earliest: (ActPoint::Class, ActPoint::Class),
         }
     }
 
@@ -94,7 +97,18 @@ impl Module {
             error: None,
             results: Vec::new(),
             honoured: true,
+            acted_at: None,
         };
+        // The agent acts at the earliest point the order allows, no earlier than asked.
+        let earliest = if matches!(
+            e.kind,
+            DiagnoseKind::CapturePassing | DiagnoseKind::CapturePassingAgain
+        ) {
+            self.earliest.1
+        } else {
+            self.earliest.0
+        };
+        rec.acted_at = Some(e.point.max(earliest));
         match e.kind {
             DiagnoseKind::CaptureFailing
             | DiagnoseKind::CapturePassing
@@ -363,6 +377,7 @@ fn a_cause_s_diagnosis_is_confirmed_for_another_test_with_one_restore_or_made_an
         passing_capture: "/captures/first-passing.xml".into(),
         polluted_state: fields.iter().map(|f| format!("com.acme.S.{f}")).collect(),
         fields: Vec::new(),
+        point: Some(ActPoint::Instance),
     };
     let mut t = victim();
     t.shared = Some(shared(&["a"]));
@@ -371,6 +386,11 @@ fn a_cause_s_diagnosis_is_confirmed_for_another_test_with_one_restore_or_made_an
     assert_eq!(outcome.polluted_state, ["com.acme.S.a"]);
     assert_eq!(asked.len(), 1, "one restore, no capture: {asked:?}");
     assert_eq!(asked[0].kind, DiagnoseKind::Restore);
+    assert_eq!(
+        asked[0].point,
+        ActPoint::Instance,
+        "where the shared diagnosis acted"
+    );
     assert_eq!(
         asked[0].restore_from.as_deref(),
         Some("/captures/first-passing.xml")
@@ -480,4 +500,70 @@ fn fields_of_classes_initialized_on_one_side_only_come_after_the_values_that_dif
         .position(|n| *n == "com.acme.PTestX.x")
         .expect("the field of the class initialized on one side only");
     assert!(a < x, "{names:?}");
+}
+
+#[test]
+fn captures_and_restores_act_at_one_point_the_earliest_both_orders_allow() {
+    // Both orders allow the class point: everything acts there, and the verdict says so.
+    let m = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["a"]);
+    let (outcome, asked) = m.diagnose(&victim(), None);
+    assert_eq!(outcome.status, DiagnoseStatus::Confirmed, "{outcome:?}");
+    assert!(
+        asked.iter().all(|e| e.point == ActPoint::Class),
+        "{asked:?}"
+    );
+    assert_eq!(outcome.point, Some(ActPoint::Class));
+    assert!(
+        outcome.reason.contains("before its class is prepared"),
+        "{}",
+        outcome.reason
+    );
+
+    // The passing order can act only before the instance (its test is not the first of its
+    // class's block there): the failing order is captured again at that point, and the restores
+    // act there too.
+    let mut later = Module::new(&[("a", 1), ("b", 2)], &[("a", 0), ("b", 0)], &["a"]);
+    later.earliest = (ActPoint::Class, ActPoint::Instance);
+    let (outcome, asked) = later.diagnose(&victim(), None);
+    assert_eq!(outcome.status, DiagnoseStatus::Confirmed, "{outcome:?}");
+    let kinds: Vec<(DiagnoseKind, ActPoint)> = asked.iter().map(|e| (e.kind, e.point)).collect();
+    assert_eq!(
+        kinds[..3],
+        [
+            (DiagnoseKind::CaptureFailing, ActPoint::Class),
+            (DiagnoseKind::CapturePassing, ActPoint::Class),
+            (DiagnoseKind::CaptureFailing, ActPoint::Instance),
+        ]
+    );
+    assert!(
+        asked[3..].iter().all(|e| e.point == ActPoint::Instance),
+        "{asked:?}"
+    );
+    assert_eq!(outcome.point, Some(ActPoint::Instance));
+    assert_eq!(
+        outcome
+            .failing_capture
+            .as_deref()
+            .map(|p| p.ends_with("exp-3.xml")),
+        Some(true),
+        "the later failing capture is the one compared: {outcome:?}"
+    );
+    assert!(
+        outcome.reason.contains("before its instance is built"),
+        "{}",
+        outcome.reason
+    );
+
+    // The failing order acts later than the passing capture did: the passing order is captured
+    // again at the failing order's point.
+    let mut late_failing = Module::new(&[("a", 1)], &[("a", 0)], &["a"]);
+    late_failing.earliest = (ActPoint::Test, ActPoint::Class);
+    let (outcome, asked) = late_failing.diagnose(&victim(), None);
+    assert_eq!(outcome.status, DiagnoseStatus::Confirmed, "{outcome:?}");
+    assert_eq!(
+        asked[1].point,
+        ActPoint::Test,
+        "the passing capture asks for the failing one's point"
+    );
+    assert_eq!(outcome.point, Some(ActPoint::Test));
 }

@@ -49,6 +49,9 @@ public final class DiagnoseRequest {
         public List<String> pollutedState = new ArrayList<>();
         /** Its verdict's fields, as the engine wrote them. */
         public com.google.gson.JsonArray fields = new com.google.gson.JsonArray();
+        /** Where its captures acted ({@code class}, {@code instance}, {@code test}); null when unknown. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public String point;
 
         /** The shared diagnosis of a confirmed verdict (diagnose_next's outcome), or null when it is not one. */
         public static Shared of(JsonObject verdict) {
@@ -63,6 +66,9 @@ public final class DiagnoseRequest {
             s.passingCapture = verdict.get("passing_capture").getAsString();
             verdict.getAsJsonArray("polluted_state").forEach(f -> s.pollutedState.add(f.getAsString()));
             s.fields = verdict.getAsJsonArray("fields").deepCopy();
+            if (verdict.has("point") && !verdict.get("point").isJsonNull()) {
+                s.point = verdict.get("point").getAsString();
+            }
             return s.pollutedState.isEmpty() ? null : s;
         }
     }

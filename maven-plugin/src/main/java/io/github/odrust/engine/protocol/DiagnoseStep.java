@@ -41,5 +41,7 @@ public final class DiagnoseStep {
         public String restoreFrom;
 
         public List<String> fields = new ArrayList<>();
+        /** The earliest point to act at: {@code class}, {@code instance} or {@code test}. */
+        public String point;
     }
 }

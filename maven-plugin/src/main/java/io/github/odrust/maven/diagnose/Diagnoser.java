@@ -194,7 +194,9 @@ public final class Diagnoser {
     static String fingerprint(String codeDigest, Settings settings) {
         java.util.List<String> include = new ArrayList<>(settings.include);
         java.util.Collections.sort(include);
-        String all = codeDigest + "\ninclude=" + String.join(",", include) + "\nlimit=" + settings.captureLimit;
+        // "points": records of an agent that acted only at the test's start are not replayed.
+        String all =
+                codeDigest + "\ninclude=" + String.join(",", include) + "\nlimit=" + settings.captureLimit + "\npoints";
         return CodeDigest.sha256(all.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     }
 
@@ -227,6 +229,9 @@ public final class Diagnoser {
         }
         if (agent != null && agent.has("restored")) {
             record.add("restored", agent.get("restored"));
+        }
+        if (agent != null && agent.has("point")) {
+            record.add("acted_at", agent.get("point"));
         }
         if (capture != null && Files.isRegularFile(capture)) {
             record.addProperty("capture", capture.toAbsolutePath().toString());
@@ -264,6 +269,9 @@ public final class Diagnoser {
             w.capture(capture).captureLimit(settings.captureLimit);
         }
         e.initialize.forEach(w::initialize);
+        if (e.point != null) {
+            w.point(e.point);
+        }
         if (e.restoreFrom != null) {
             w.restoreFrom(e.restoreFrom);
             e.fields.forEach(w::restoreField);

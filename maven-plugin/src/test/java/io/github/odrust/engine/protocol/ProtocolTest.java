@@ -447,9 +447,12 @@ class ProtocolTest {
         // A confirmed diagnosis of another test of its cause is restored first.
         JsonObject verdict = json("{'test':'p.V#first','kind':'victim','status':'confirmed','reason':'r',"
                 + "'failing_order':[],'passing_order':[],'fields':[],'polluted_state':['p.S.x'],"
-                + "'experiments':4,'failing_capture':'/c/f.xml','passing_capture':'/c/p.xml'}");
+                + "'experiments':4,'failing_capture':'/c/f.xml','passing_capture':'/c/p.xml','point':'instance'}");
         request.target.shared = DiagnoseRequest.Shared.of(verdict);
+        assertEquals("instance", request.target.shared.point);
+        assertEquals("class", first.experiment.point);
         DiagnoseStep restore = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
+        assertEquals("instance", restore.experiment.point);
         assertEquals("restore", restore.experiment.kind);
         assertEquals("/c/p.xml", restore.experiment.restoreFrom);
         assertEquals(List.of("p.S.x"), restore.experiment.fields);
