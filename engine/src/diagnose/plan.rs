@@ -260,6 +260,22 @@ impl<'a> Planner<'a> {
             );
         }
         if test_passed(test, &fr.results) != Some(false) {
+            if !fr.experiment.initialize.is_empty() && test_passed(test, &fr.results) == Some(true)
+            {
+                // A brittle that passes once the classes its state-setter initialized are
+                // initialized: what the state-setter provides is their static initialization.
+                return self.done(
+                    DiagnoseStatus::Initialization,
+                    format!(
+                        "initializing {} right before {test}, {}, makes it pass in [{fo}]: what {} provides is their static initialization, not a value a field can be set back to",
+                        fr.experiment.initialize.join(", "),
+                        fr.point().words(),
+                        self.passing.0[..self.passing.0.len() - 1].join(", ")
+                    ),
+                    Vec::new(),
+                    Vec::new(),
+                );
+            }
             return self.done(
                 DiagnoseStatus::NotReproduced,
                 format!("{test} did not fail in [{fo}] this time, so there is no polluted state to capture"),
@@ -297,30 +313,37 @@ impl<'a> Planner<'a> {
                 Vec::new(),
             );
         }
-        // 2b. both captures at one point: the later of the two
-        if pr.point() > fr.point() && fr.experiment.point < pr.point() {
+        let passing = match load(pr) {
+            Ok(c) => c,
+            Err(e) => return self.done(DiagnoseStatus::Error, e, Vec::new(), Vec::new()),
+        };
+        // 2b. both captures at one point, the later of the two; for a brittle, the failing
+        // order with the classes its state-setter initialized initialized too (else each of
+        // their fields is "not initialized" there, and nothing can be restored)
+        let point = fr.point().max(pr.point());
+        let failing_init = self.initialize_for_failing(fr, &failing, &passing);
+        let init_missing = failing_init
+            .iter()
+            .any(|c| !fr.experiment.initialize.contains(c));
+        if (fr.point() < point && fr.experiment.point < point) || init_missing {
             return self.run(
                 DiagnoseKind::CaptureFailing,
-                Vec::new(),
+                failing_init,
                 None,
                 Vec::new(),
-                pr.point(),
+                point,
             );
         }
-        if fr.point() > pr.point() && pr.experiment.point < fr.point() {
+        if pr.point() < point && pr.experiment.point < point {
             return self.run(
                 DiagnoseKind::CapturePassing,
                 self.initialize_for_passing(&failing),
                 None,
                 Vec::new(),
-                fr.point(),
+                point,
             );
         }
         let point = pr.point();
-        let passing = match load(pr) {
-            Ok(c) => c,
-            Err(e) => return self.done(DiagnoseStatus::Error, e, Vec::new(), Vec::new()),
-        };
         // 3. the diff
         let diffs = diff(&failing, &passing);
         if diffs.is_empty() {
@@ -457,7 +480,7 @@ impl<'a> Planner<'a> {
                 }
                 return self.run(
                     DiagnoseKind::Restore,
-                    Vec::new(),
+                    fr.experiment.initialize.clone(),
                     restore_from,
                     restorable,
                     point,
@@ -503,24 +526,51 @@ impl<'a> Planner<'a> {
     /// initialized, but not the classes of the other tests of the failing order (the polluters):
     /// their static initializers may be what pollutes.
     fn initialize_for_passing(&self, failing: &Capture) -> Vec<String> {
-        let own = class_of(&self.target.test);
-        let others: BTreeSet<&str> = self
-            .failing
-            .0
-            .iter()
-            .map(|t| class_of(t))
-            .filter(|c| *c != own)
-            .collect();
+        let others = self.other_classes(&self.failing.0);
         failing
             .classes
             .iter()
             .filter(|(_, s)| matches!(s, ClassState::Initialized(_)))
             .map(|(n, _)| n.clone())
-            .filter(|n| {
-                !others.iter().any(|c| {
-                    n == c || (n.starts_with(c) && n.as_bytes().get(c.len()) == Some(&b'$'))
-                })
-            })
+            .filter(|n| !in_classes(n, &others))
+            .collect()
+    }
+
+    /// The classes to initialize before the failing capture: none for a victim; for a brittle,
+    /// the classes initialized in the passing capture but not in the failing one (and those an
+    /// earlier failing capture initialized), but not the state-setters' own classes, whose static
+    /// initializers may be what sets the state.
+    fn initialize_for_failing(
+        &self,
+        fr: &DiagnoseRecord,
+        failing: &Capture,
+        passing: &Capture,
+    ) -> Vec<String> {
+        if self.target.kind != OdRole::Brittle {
+            return Vec::new();
+        }
+        let setters = self.other_classes(&self.passing.0);
+        let mut out: Vec<String> = fr.experiment.initialize.clone();
+        for (name, state) in &passing.classes {
+            let there = matches!(failing.classes.get(name), Some(ClassState::Initialized(_)));
+            if matches!(state, ClassState::Initialized(_))
+                && !there
+                && !in_classes(name, &setters)
+                && !out.contains(name)
+            {
+                out.push(name.clone());
+            }
+        }
+        out
+    }
+
+    /// The classes of the tests of `order` other than the target's own.
+    fn other_classes<'o>(&self, order: &'o [String]) -> BTreeSet<&'o str> {
+        let own = class_of(&self.target.test);
+        order
+            .iter()
+            .map(|t| class_of(t))
+            .filter(|c| *c != own)
             .collect()
     }
 
@@ -547,6 +597,13 @@ fn count(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// Whether `name` is one of `classes` or a class nested in one.
+fn in_classes(name: &str, classes: &BTreeSet<&str>) -> bool {
+    classes
+        .iter()
+        .any(|c| name == *c || (name.starts_with(c) && name.as_bytes().get(c.len()) == Some(&b'$')))
 }
 
 /// Whether a restore record made `test` pass with every field of `fields` restored.

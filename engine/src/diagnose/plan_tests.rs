@@ -56,6 +56,13 @@ struct Module {
     breaks: BTreeSet<String>,
     /// The earliest point the agent can act at in the failing order and in the passing order.
     earliest: (ActPoint, ActPoint),
+    /// The failing capture when the experiment initializes classes first (a brittle's).
+    failing_initialized: Option<String>,
+    /// Classes a restore must initialize first, or its fields are not restored (a brittle's state).
+    init_needed: Vec<String>,
+    /// The test passes in the failing order once classes are initialized (a brittle whose
+    /// state-setter's effect is a static initializer).
+    passes_when_initialized: bool,
 }
 
 impl Module {
@@ -70,6 +77,9 @@ impl Module {
             passing_again: None,
             breaks: BTreeSet::new(),
             earliest: (ActPoint::Class, ActPoint::Class),
+            failing_initialized: None,
+            init_needed: Vec::new(),
+            passes_when_initialized: false,
         }
     }
 
@@ -116,6 +126,9 @@ impl Module {
                 let failing = e.kind == DiagnoseKind::CaptureFailing;
                 let path = self.dir.join(format!("exp-{}.xml", e.id));
                 let text = match e.kind {
+                    DiagnoseKind::CaptureFailing if !e.initialize.is_empty() => {
+                        self.failing_initialized.as_ref().unwrap_or(&self.failing)
+                    }
                     DiagnoseKind::CaptureFailing => &self.failing,
                     DiagnoseKind::CapturePassingAgain => {
                         self.passing_again.as_ref().unwrap_or(&self.passing)
@@ -124,12 +137,18 @@ impl Module {
                 };
                 std::fs::write(&path, text).unwrap();
                 rec.capture = Some(path.to_string_lossy().into_owned());
-                rec.results = Self::result(!(failing && self.reproduces));
+                let initialized_away =
+                    failing && self.passes_when_initialized && !e.initialize.is_empty();
+                rec.results = Self::result(!(failing && self.reproduces) || initialized_away);
             }
             DiagnoseKind::Restore => {
                 let mut done = BTreeSet::new();
+                let uninitialized = self.init_needed.iter().any(|c| !e.initialize.contains(c));
                 for f in &e.fields {
-                    if self.unrestorable.contains(f) {
+                    if uninitialized {
+                        rec.restored
+                            .insert(f.clone(), "not restored: class not initialized".into());
+                    } else if self.unrestorable.contains(f) {
                         rec.restored.insert(f.clone(), "not restored: final".into());
                     } else {
                         rec.restored.insert(f.clone(), "restored".into());
@@ -566,4 +585,82 @@ fn captures_and_restores_act_at_one_point_the_earliest_both_orders_allow() {
         "the passing capture asks for the failing one's point"
     );
     assert_eq!(outcome.point, Some(ActPoint::Test));
+}
+
+/// A capture where `com.acme.Config` holds `mode` = `value`, or is loaded but not initialized.
+fn config_xml(mode: Option<i32>) -> String {
+    let config = match mode {
+        None => "<class name=\"com.acme.Config\" initialized=\"false\"/>".to_string(),
+        Some(v) => format!(
+            "<class name=\"com.acme.Config\" initialized=\"true\"><static field=\"mode\" type=\"int\" final=\"false\"><prim class=\"int\">{v}</prim></static></class>"
+        ),
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"com.acme.VTest#v\" occurrence=\"1\" java=\"17\" nodes=\"3\" limit=\"100\" truncated=\"false\">\n{config}\n<class name=\"com.acme.STest\" initialized=\"{}\"/>\n</capture>\n",
+        mode.is_some()
+    )
+}
+
+fn brittle() -> DiagnoseTarget {
+    DiagnoseTarget {
+        test: V.into(),
+        kind: OdRole::Brittle,
+        polluters: Vec::new(),
+        state_setters: vec![vec!["com.acme.STest#s".into()]],
+        fingerprint: "f1".into(),
+        shared: None,
+    }
+}
+
+#[test]
+fn a_brittle_s_state_is_found_with_the_state_setter_s_classes_initialized_in_the_failing_order() {
+    // Alone, Config is not initialized before the brittle; after the state-setter it holds mode 1.
+    let mut m = Module::new(&[], &[], &["mode"]);
+    m.failing = config_xml(None);
+    m.passing = config_xml(Some(1));
+    m.failing_initialized = Some(config_xml(Some(0)));
+    m.needed = ["com.acme.Config.mode".to_string()].into();
+    m.init_needed = vec!["com.acme.Config".into()];
+    let (o, asked) = m.diagnose(&brittle(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, ["com.acme.Config.mode"]);
+    // the failing order again, with Config (not the state-setter's own class) initialized
+    assert_eq!(asked[2].kind, DiagnoseKind::CaptureFailing);
+    assert_eq!(asked[2].initialize, ["com.acme.Config"]);
+    let restores: Vec<&DiagnoseExperiment> = asked
+        .iter()
+        .filter(|e| e.kind == DiagnoseKind::Restore)
+        .collect();
+    assert!(!restores.is_empty());
+    assert!(
+        restores.iter().all(|e| e.initialize == ["com.acme.Config"]),
+        "restores initialize it too: {restores:?}"
+    );
+    let field = &o.fields[0];
+    assert_eq!(
+        (field.diff.failing.as_str(), field.diff.passing.as_str()),
+        ("0", "1")
+    );
+}
+
+#[test]
+fn a_brittle_that_needs_only_a_class_initialized_says_so() {
+    let mut m = Module::new(&[], &[], &[]);
+    m.failing = config_xml(None);
+    m.passing = config_xml(Some(1));
+    m.failing_initialized = Some(config_xml(Some(1)));
+    m.passes_when_initialized = true;
+    let (o, asked) = m.diagnose(&brittle(), None);
+    assert_eq!(o.status, DiagnoseStatus::Initialization, "{}", o.reason);
+    assert_eq!(asked.len(), 3);
+    assert!(
+        o.reason.contains("initializing com.acme.Config"),
+        "{}",
+        o.reason
+    );
+    assert!(
+        o.reason.contains("com.acme.STest#s provides"),
+        "{}",
+        o.reason
+    );
 }

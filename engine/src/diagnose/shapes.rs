@@ -211,6 +211,9 @@ pub enum DiagnoseStatus {
     Unconfirmed,
     /// Fields differ, and none of them can be restored: named, not confirmed.
     NotRestorable,
+    /// A brittle passes once the classes its state-setter initialized are initialized before
+    /// it: what the state-setter provides is their static initialization.
+    Initialization,
     /// The captured static state is the same in both orders: the cause is elsewhere.
     NoDifference,
     /// The failing order passed (or the passing order failed) now.

@@ -54,6 +54,7 @@ public final class Diagnoser {
     private final Settings settings;
     private final Log log;
     private String fingerprint;
+    private CaptureRoots roots;
     private ExperimentLog history;
     private JsonObject diagnoseFile;
 
@@ -112,7 +113,8 @@ public final class Diagnoser {
             throws MojoExecutionException {
         try {
             if (fingerprint == null) {
-                fingerprint = fingerprint(CodeDigest.of(module), settings);
+                fingerprint = fingerprint(CodeDigest.of(module), settings, roots().jars);
+                sayRoots();
                 Path file = dir.resolve("experiments.jsonl");
                 history = Files.exists(file) ? ExperimentLog.load(file) : ExperimentLog.create(file);
                 diagnoseFile =
@@ -191,9 +193,12 @@ public final class Diagnoser {
      * What a diagnose record is a fact about: the module's compiled code and what a capture holds
      * (the include prefixes, the size limit). A record of other settings is not replayed.
      */
-    static String fingerprint(String codeDigest, Settings settings) {
+    static String fingerprint(String codeDigest, Settings settings, List<File> jars) {
         java.util.List<String> include = new ArrayList<>(settings.include);
         java.util.Collections.sort(include);
+        for (File jar : jars) {
+            include.add("jar:" + jar.getName());
+        }
         // "points": records of an agent that acted only at the test's start are not replayed.
         String all =
                 codeDigest + "\ninclude=" + String.join(",", include) + "\nlimit=" + settings.captureLimit + "\npoints";
@@ -254,15 +259,36 @@ public final class Diagnoser {
         return record;
     }
 
+    private CaptureRoots roots() {
+        if (roots == null) {
+            roots = CaptureRoots.of(module);
+        }
+        return roots;
+    }
+
+    /** Says once what a capture holds besides the module's classes. */
+    private void sayRoots() {
+        List<File> jars = roots().jars;
+        List<String> names = new ArrayList<>();
+        jars.forEach(j -> names.add(j.getName()));
+        log.info("odrust diagnose: captures the static state of the classes of "
+                + (roots().directories.size() == 1
+                        ? "1 class directory"
+                        : roots().directories.size() + " class directories")
+                + (jars.isEmpty()
+                        ? ""
+                        : " and of the project's own " + Words.count(jars.size(), "jar") + " ("
+                                + String.join(", ", names) + ")")
+                + (settings.include.isEmpty()
+                        ? "; other libraries' state with -Dodrust.diagnose.include=<package prefix>"
+                        : ", and of classes under " + String.join(", ", settings.include)));
+    }
+
     private String options(DiagnoseStep.Experiment e, Path capture, Path agentResult) {
         AgentOptions.Writer w = new AgentOptions.Writer()
                 .comment("odrust:diagnose experiment " + e.id + " (docs/diagnose.md)")
                 .mode("diagnose");
-        for (File entry : module.classpath) {
-            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                w.root(entry);
-            }
-        }
+        roots().all().forEach(w::root);
         settings.include.forEach(w::include);
         w.test(e.test).occurrence(e.occurrence).result(agentResult);
         if (capture != null) {

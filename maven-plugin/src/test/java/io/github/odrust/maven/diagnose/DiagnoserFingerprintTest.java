@@ -15,10 +15,29 @@ class DiagnoserFingerprintTest {
 
     @Test
     void whatACaptureHoldsIsPartOfWhatARecordIsAFactAbout() {
-        String base = Diagnoser.fingerprint("code", settings(200, "com.acme.", "org.x."));
-        assertEquals(base, Diagnoser.fingerprint("code", settings(200, "org.x.", "com.acme.")), "order of prefixes");
-        assertNotEquals(base, Diagnoser.fingerprint("code", settings(200, "com.acme.")), "another include");
-        assertNotEquals(base, Diagnoser.fingerprint("code", settings(100, "com.acme.", "org.x.")), "another limit");
-        assertNotEquals(base, Diagnoser.fingerprint("other", settings(200, "com.acme.", "org.x.")), "other code");
+        String base = Diagnoser.fingerprint("code", settings(200, "com.acme.", "org.x."), java.util.List.of());
+        assertEquals(
+                base,
+                Diagnoser.fingerprint("code", settings(200, "org.x.", "com.acme."), java.util.List.of()),
+                "order of prefixes");
+        assertNotEquals(
+                base,
+                Diagnoser.fingerprint("code", settings(200, "com.acme."), java.util.List.of()),
+                "another include");
+        assertNotEquals(
+                base,
+                Diagnoser.fingerprint("code", settings(100, "com.acme.", "org.x."), java.util.List.of()),
+                "another limit");
+        assertNotEquals(
+                base,
+                Diagnoser.fingerprint("other", settings(200, "com.acme.", "org.x."), java.util.List.of()),
+                "other code");
+        assertNotEquals(
+                base,
+                Diagnoser.fingerprint(
+                        "code",
+                        settings(200, "com.acme.", "org.x."),
+                        java.util.List.of(new java.io.File("/r/util-1.jar"))),
+                "another jar of the project captured");
     }
 }
