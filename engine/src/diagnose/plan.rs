@@ -505,10 +505,25 @@ impl<'a> Planner<'a> {
             }
             DdminStep::Done(minimal) if all_passed || known(&minimal) == Some(true) => {
                 let set: BTreeSet<String> = minimal.iter().cloned().collect();
+                let initialized = if fr.experiment.initialize.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (with {} initialized first)",
+                        fr.experiment.initialize.join(", ")
+                    )
+                };
+                let what = match self.target.kind {
+                    OdRole::Victim => "the polluted state".to_string(),
+                    OdRole::Brittle => format!(
+                        "the state {} sets for it",
+                        self.passing.0[..self.passing.0.len() - 1].join(", ")
+                    ),
+                };
                 self.done(
                     DiagnoseStatus::Confirmed,
                     format!(
-                        "restoring {} right before {test}, {}, makes it pass in [{fo}]: {} the polluted state{}",
+                        "restoring {}{initialized} right before {test}, {}, makes it pass in [{fo}]: {} {what}{}",
                         minimal.join(", "),
                         point.words(),
                         if minimal.len() == 1 { "this is" } else { "these are" },
