@@ -32,4 +32,24 @@ class SharedIsolationTest {
                 SharedIsolation.differences(fresh, shared, Set.of("p.C#coin")));
         assertEquals(Collections.emptyList(), SharedIsolation.differences(fresh, fresh, Set.of()));
     }
+
+    @Test
+    void aTestIsNodWhenItsOutcomeChangesBetweenRunsOfOneOrderInOneKindOfJvm() {
+        Set<String> differing = new java.util.LinkedHashSet<>(Arrays.asList("p.N#nod", "p.S#shared", "p.T#late"));
+        // p.N#nod: fresh pass, fail, pass; p.S#shared: fresh pass every time, shared fail every time;
+        // p.T#late: fresh pass twice, shared fail then pass (the shared JVM's second run agrees).
+        java.util.List<RunResult> fresh = Arrays.asList(
+                run("p.N#nod", "pass", "p.S#shared", "pass", "p.T#late", "pass"),
+                run("p.N#nod", "fail", "p.S#shared", "pass", "p.T#late", "pass"),
+                run("p.N#nod", "pass", "p.S#shared", "pass", "p.T#late", "pass"));
+        java.util.List<RunResult> shared = Arrays.asList(
+                run("p.N#nod", "fail", "p.S#shared", "fail", "p.T#late", "fail"),
+                run("p.N#nod", "fail", "p.S#shared", "fail", "p.T#late", "pass"));
+        assertEquals(Set.of("p.N#nod", "p.T#late"), SharedIsolation.nodAmong(differing, fresh, shared));
+        // a test missing from one run counts as another outcome ("not run")
+        java.util.List<RunResult> gone = Arrays.asList(run("p.S#shared", "pass"), run());
+        assertEquals(
+                Set.of("p.S#shared"),
+                SharedIsolation.nodAmong(Set.of("p.S#shared"), gone, Arrays.asList(run("p.S#shared", "fail"))));
+    }
 }
