@@ -51,6 +51,7 @@ pub const OPS: &[&str] = &[
     "reset_methods",
     "diagnose_next",
     "incremental_select",
+    "reachable_classes",
     "id_next",
     "id_report",
     "selftest_panic",
@@ -127,6 +128,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "incremental_select" => {
             let request: crate::incremental::select::SelectRequest = parse(op, request_json)?;
             respond(&crate::incremental::select::select(&request)?)
+        }
+        "reachable_classes" => {
+            let request: crate::incremental::reach::ReachRequest = parse(op, request_json)?;
+            respond(&crate::incremental::reach::reachable(&request)?)
         }
         "id_next" => {
             let request: IdRequest = parse(op, request_json)?;

@@ -424,13 +424,22 @@ impl<'a> Planner<'a> {
                 })
                 .collect();
             // Confirmed first; then values that differ, before classes initialized (or loaded)
-            // on one side only; noise last.
+            // on one side only; fields of classes the test's class cannot reach after those it
+            // can; noise last.
             let one_sided = |f: &PollutedField| {
                 [diff::NOT_INITIALIZED, diff::NOT_LOADED]
                     .iter()
                     .any(|n| f.diff.failing == *n || f.diff.passing == *n)
             };
-            out.sort_by_key(|f| (!f.confirmed, f.noise, one_sided(f)));
+            let far: BTreeSet<&str> = self.target.unreachable.iter().map(String::as_str).collect();
+            let unreachable = |f: &PollutedField| {
+                !f.diff.pseudo
+                    && f.diff
+                        .field
+                        .rfind('.')
+                        .is_some_and(|dot| far.contains(&f.diff.field[..dot]))
+            };
+            out.sort_by_key(|f| (!f.confirmed, f.noise, one_sided(f), unreachable(f)));
             out
         };
         if restorable.is_empty() {

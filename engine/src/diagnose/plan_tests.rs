@@ -197,6 +197,7 @@ fn victim() -> DiagnoseTarget {
         state_setters: Vec::new(),
         fingerprint: "f1".into(),
         shared: None,
+        unreachable: Vec::new(),
     }
 }
 
@@ -327,6 +328,7 @@ fn a_brittle_fails_alone_and_passes_after_its_state_setter() {
         state_setters: vec![vec!["com.acme.STest#s".into()]],
         fingerprint: "f1".into(),
         shared: None,
+        unreachable: Vec::new(),
     };
     let (o, asked) = m.diagnose(&t, None);
     assert_eq!(asked[0].order, vec![V]);
@@ -609,6 +611,7 @@ fn brittle() -> DiagnoseTarget {
         state_setters: vec![vec!["com.acme.STest#s".into()]],
         fingerprint: "f1".into(),
         shared: None,
+        unreachable: Vec::new(),
     }
 }
 
@@ -662,5 +665,37 @@ fn a_brittle_that_needs_only_a_class_initialized_says_so() {
         o.reason.contains("com.acme.STest#s provides"),
         "{}",
         o.reason
+    );
+}
+
+#[test]
+fn fields_of_classes_the_test_cannot_reach_come_after_the_others() {
+    let xml = |far: i32, s: &[(&str, i32)]| {
+        let mut x = capture_xml(s);
+        x = x.replace(
+            "<class name=\"com.acme.Lazy\" initialized=\"false\"/>",
+            &format!("<class name=\"com.acme.Far\" initialized=\"true\"><static field=\"b\" type=\"int\" final=\"false\"><prim class=\"int\">{far}</prim></static></class>"),
+        );
+        x
+    };
+    let mut m = Module::new(&[], &[], &["x"]);
+    m.failing = xml(1, &[("c", 1), ("x", 1)]);
+    m.passing = xml(0, &[("c", 0), ("x", 0)]);
+    let order = |t: &DiagnoseTarget| -> Vec<String> {
+        let (o, _) = m.diagnose(t, None);
+        assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+        o.fields.iter().map(|f| f.diff.field.clone()).collect()
+    };
+    assert_eq!(
+        order(&victim()),
+        ["com.acme.S.x", "com.acme.Far.b", "com.acme.S.c"],
+        "by name when nothing is known"
+    );
+    let mut t = victim();
+    t.unreachable = vec!["com.acme.Far".into(), "com.acme.Unused".into()];
+    assert_eq!(
+        order(&t),
+        ["com.acme.S.x", "com.acme.S.c", "com.acme.Far.b"],
+        "the unreachable class's field last"
     );
 }

@@ -49,6 +49,10 @@ pub struct DiagnoseTarget {
     /// too; when not, this test is diagnosed on its own.
     #[serde(default)]
     pub shared: Option<SharedDiagnosis>,
+    /// Classes of the module the test's class cannot reach in the class-dependency graph
+    /// (`reachable_classes`): their fields are listed after the others.
+    #[serde(default)]
+    pub unreachable: Vec<String>,
 }
 
 /// A confirmed diagnosis of one test of a root cause, offered to the others.

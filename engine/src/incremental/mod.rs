@@ -8,10 +8,12 @@
 //!   layout; jar checksums.
 //! - [`graph`]: the class-level dependency graph, its closure and shortest paths.
 //! - [`state`]: the versioned state kept between runs.
+//! - [`reach`]: the classes a test class reaches (`reachable_classes`), for odrust:diagnose.
 //! - [`select`]: the selection (`incremental_select`): changed classes, affected tests, tests
 //!   sharing mutable static state with them.
 
 pub mod checksum;
 pub mod graph;
+pub mod reach;
 pub mod select;
 pub mod state;

@@ -36,6 +36,8 @@ public final class DiagnoseRequest {
         /** The confirmed diagnosis of another test of its root cause, verified for it first. */
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Shared shared;
+        /** Classes of the module its class cannot reach: their fields are listed last. */
+        public List<String> unreachable = new ArrayList<>();
     }
 
     /** Rust: {@code diagnose::SharedDiagnosis}. */

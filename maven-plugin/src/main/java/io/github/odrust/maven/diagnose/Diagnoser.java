@@ -141,6 +141,7 @@ public final class Diagnoser {
         request.target.stateSetters = target.stateSetters;
         request.target.fingerprint = fingerprint;
         request.target.shared = shared;
+        request.target.unreachable = unreachable(target.test);
         request.budget = settings.budget;
         long stale = 0;
         for (JsonElement el : history.history()) {
@@ -257,6 +258,16 @@ public final class Diagnoser {
                 mine.toUpperCase(Locale.ROOT),
                 (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /** Classes of the module's class directories that the test's class cannot reach (listed last). */
+    private List<String> unreachable(String test) {
+        io.github.odrust.engine.protocol.ReachRequest r = new io.github.odrust.engine.protocol.ReachRequest();
+        roots().directories.forEach(d -> r.classDirs.add(d.getAbsolutePath()));
+        int hash = test.indexOf('#');
+        r.from.add(hash < 0 ? test : test.substring(0, hash));
+        return engine.call("reachable_classes", r, io.github.odrust.engine.protocol.ReachRequest.Response.class)
+                .unreachable;
     }
 
     private CaptureRoots roots() {

@@ -436,6 +436,7 @@ class ProtocolTest {
         request.target.polluters = List.of(List.of("p.P#p"));
         request.target.stateSetters = List.of();
         request.target.fingerprint = "f";
+        request.target.unreachable = List.of("p.Far");
         request.nextId = 3;
         request.budget = 20;
         DiagnoseStep first = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
@@ -461,6 +462,19 @@ class ProtocolTest {
         DiagnoseStep done = roundTrip(engine.call("diagnose_next", request), DiagnoseStep.class);
         assertTrue(done.isDone());
         assertEquals("unexplained", done.outcome.get("status").getAsString());
+    }
+
+    @Test
+    void reachableClassesSplitsTheGraphByWhatATestClassReaches() {
+        // the plugin's own classes: this request class reaches its response, not the mojos
+        ReachRequest request = new ReachRequest();
+        request.classDirs = List.of(
+                java.nio.file.Paths.get("target", "classes").toAbsolutePath().toString(), "/no/such/dir");
+        request.from = List.of(ReachRequest.class.getName());
+        ReachRequest.Response r = roundTrip(engine.call("reachable_classes", request), ReachRequest.Response.class);
+        assertTrue(r.reachable.contains(ReachRequest.class.getName()), "reachable: " + r.reachable);
+        assertTrue(r.reachable.contains(ReachRequest.Response.class.getName()), "reachable: " + r.reachable);
+        assertTrue(r.unreachable.contains("io.github.odrust.maven.DiagnoseMojo"), "unreachable: " + r.unreachable);
     }
 
     @Test
