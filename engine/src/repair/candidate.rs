@@ -92,7 +92,7 @@ pub struct ResetQuery<'a> {
     pub limit: usize,
 }
 
-/// What [`find_resets`] found.
+/// What [`find_resets`](super::finder::find_resets) found.
 #[derive(Debug, Clone)]
 pub struct Found {
     /// The candidates, best first.

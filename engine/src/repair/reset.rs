@@ -21,7 +21,7 @@
 //!   passing capture and that value is simple: `F = "default";`, `F = 3;`, `F = null;`,
 //!   `F = com.acme.Level.LOW;`, `F.set(0);` for an atomic, `F.clear(); F.add("a");` for a
 //!   collection refilled in place, `F = new java.util.HashMap<>();` ... (the rules, and what
-//!   counts as simple, are [`super::restore`]'s). Unlike the initializer, this value is the one
+//!   counts as simple, are `restore`'s). Unlike the initializer, this value is the one
 //!   the diagnosis confirmed: restoring it right before the test made it pass. The response says
 //!   why, when there is none (`direct_restore_refused`);
 //! - `A().clear()` for a `java.util` collection or map `F` and each static no-arg accessor `A`
