@@ -109,6 +109,15 @@ final class ResetSources {
                 .map(g -> g.get(0).substring(0, g.get(0).indexOf('#')))
                 .findFirst()
                 .orElse(null);
+        // The passing value is set back only for a confirmed field: restoring it is what made the
+        // test pass (for other verdicts, restoring every value did not). A test confirmed by its
+        // cause's shared diagnosis has no capture of its own: that diagnosis's passing capture.
+        boolean confirmed = "confirmed".equals(status);
+        String passingCapture = confirmed ? capture(r.diagnosis, "passing_capture") : null;
+        String failingCapture = confirmed ? capture(r.diagnosis, "failing_capture") : null;
+        if (confirmed && passingCapture == null && shared != null && shared.pollutedState.containsAll(wanted)) {
+            passingCapture = shared.passingCapture;
+        }
         Map<String, ResetResponse.Candidate> all = new LinkedHashMap<>();
         List<String> nothing = new ArrayList<>();
         List<String> described = new ArrayList<>();
@@ -124,8 +133,8 @@ final class ResetSources {
             request.innerFields = innerFields(display, f.getAsJsonArray("differences"));
             request.testClass = targetClass;
             request.polluterClass = polluterClass;
-            request.passingCapture = capture(r.diagnosis, "passing_capture");
-            request.failingCapture = capture(r.diagnosis, "failing_capture");
+            request.passingCapture = passingCapture;
+            request.failingCapture = failingCapture;
             ResetResponse response = engine.call("reset_methods", request, ResetResponse.class);
             int before = all.size();
             for (ResetResponse.Candidate c : response.candidates) {
@@ -147,16 +156,25 @@ final class ResetSources {
         if (all.isEmpty()) {
             return r;
         }
-        // the best-ranked calls one by one first (the planner tries sources in this order), each
-        // where the engine says it compiles, then all of them together in the test's class, which
-        // delta debugging cuts down (several fields may need several)
-        List<ResetResponse.Candidate> list = new ArrayList<>(all.values());
+        r.fixes.putAll(sources(new ArrayList<>(all.values()), targetClass));
+        return r;
+    }
+
+    /**
+     * The sources of the candidates {@code list} (best first) for a patch of a test of {@code
+     * targetClass}: the best-ranked ones one by one first (the planner tries sources in this
+     * order), each where the engine says it compiles, then all of those the test's class can
+     * compile together, at the placements they share, which delta debugging cuts down (several
+     * fields may need several).
+     */
+    static Map<String, FixCode> sources(List<ResetResponse.Candidate> list, String targetClass) {
+        Map<String, FixCode> out = new LinkedHashMap<>();
         for (int i = 0; i < Math.min(SINGLES, list.size()); i++) {
             ResetResponse.Candidate c = list.get(i);
             String id = PREFIX + (i + 1) + ("passing-value".equals(c.kind) ? PASSING_VALUE : "");
             FixCode fix = FixCode.generated(id, targetClass, c.statements);
             fix.placements = c.placements;
-            r.fixes.put(id, fix);
+            out.put(id, fix);
         }
         List<ResetResponse.Candidate> together = new ArrayList<>();
         for (ResetResponse.Candidate c : list) {
@@ -173,9 +191,9 @@ final class ResetSources {
             }
             FixCode fix = FixCode.generated(PREFIX + "all", targetClass, statements);
             fix.placements = placements;
-            r.fixes.put(PREFIX + "all", fix);
+            out.put(PREFIX + "all", fix);
         }
-        return r;
+        return out;
     }
 
     /** A capture path of the diagnosis verdict, or null. */
