@@ -49,13 +49,23 @@ pub fn find_resets(classes: &[ClassFile], query: &ResetQuery<'_>) -> Found {
             Err(_) => {}
         }
         for (rank, c) in found {
-            let i = *index.entry(c.statement.clone()).or_insert_with(|| {
-                ranked.push((rank.clone(), c, BTreeSet::new()));
-                ranked.len() - 1
-            });
-            if rank < ranked[i].0 {
-                ranked[i].0 = rank;
-            }
+            // The same statement found twice (`F.clear()` as the passing value of an empty
+            // collection and as a plain clear, or from both classes): the best-ranked one, with
+            // every placement it was found from.
+            let i = match index.get(&c.statement) {
+                Some(&i) => {
+                    if rank < ranked[i].0 {
+                        ranked[i].0 = rank;
+                        ranked[i].1 = c;
+                    }
+                    i
+                }
+                None => {
+                    index.insert(c.statement.clone(), ranked.len());
+                    ranked.push((rank, c, BTreeSet::new()));
+                    ranked.len() - 1
+                }
+            };
             ranked[i].2.extend(placements.iter().copied());
         }
     }

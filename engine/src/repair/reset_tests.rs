@@ -366,48 +366,25 @@ fn a_superclass_accessor_leads_to_a_subclasss_state() {
     );
 }
 
-/// A capture file holding `com.acme.follow.Config`'s fields as `statics` (XML `static`
-/// elements), written under a fresh temporary directory.
-fn capture_file(tag: &str, statics: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("odrust-restore-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("capture.xml");
-    let xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"p.V#v\" \
-         occurrence=\"1\" java=\"17\" nodes=\"9\" limit=\"200000\" truncated=\"false\">\n\
-         <class name=\"com.acme.follow.Config\" initialized=\"true\">{statics}</class>\n\
-         <class name=\"com.acme.follow.Lazy\" initialized=\"false\"/>\n</capture>\n"
-    );
-    std::fs::write(&path, xml).unwrap();
-    path
+/// The committed captures of `com.acme.follow.Config` (`tests/fixtures/reset/captures/`).
+fn capture(name: &str) -> PathBuf {
+    fixtures().join("captures").join(name)
 }
 
-const CONFIG_STATICS: &str = r#"<static field="mode" type="java.lang.String" final="false"><string>default</string></static>
-<static field="level" type="int" final="false"><prim class="int">3</prim></static>
-<static field="NAMES" type="java.util.List" final="true"><list class="java.util.ArrayList" size="1"><string>a</string></list></static>
-<static field="anything" type="java.lang.Object" final="false"><object class="com.acme.follow.Registry"><field name="names"><list class="java.util.ArrayList" size="0"></list></field></object></static>
-<static field="packageMode" type="java.lang.String" final="false"><null/></static>
-<static field="secret" type="java.lang.String" final="false"><string>s</string></static>"#;
-
-fn with_captures(mut req: ResetRequest, tag: &str) -> ResetRequest {
-    req.passing_capture = Some(capture_file(&format!("{tag}-p"), CONFIG_STATICS));
-    req.failing_capture = Some(capture_file(
-        &format!("{tag}-f"),
-        r#"<static field="NAMES" type="java.util.List" final="true"><list class="java.util.ArrayList" size="2"><string>a</string><string>b</string></list></static>"#,
-    ));
+/// `req` with the diagnosis's two captures of `Config`.
+fn with_captures(mut req: ResetRequest) -> ResetRequest {
+    req.passing_capture = Some(capture("passing.xml"));
+    req.failing_capture = Some(capture("failing.xml"));
     req
 }
 
 #[test]
 fn a_simple_passing_value_is_set_back_directly_in_the_polluters_teardown_first() {
-    let mut req = with_captures(
-        follow(
-            "com.acme.follow.Config",
-            "mode",
-            "com.acme.other.FollowTest",
-        ),
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
         "mode",
-    );
+        "com.acme.other.FollowTest",
+    ));
     req.polluter_class = Some("com.acme.follow.ConfigPolluterTest".into());
     let r = reset_methods(&req).unwrap();
     assert_eq!(r.direct_restore_refused, None);
@@ -432,14 +409,11 @@ fn a_simple_passing_value_is_set_back_directly_in_the_polluters_teardown_first()
          (the diagnosis's passing capture)"
     );
     // A final list is refilled in place, before the plain clear() the finder also offers.
-    let r = reset_methods(&with_captures(
-        follow(
-            "com.acme.follow.Config",
-            "NAMES",
-            "com.acme.other.FollowTest",
-        ),
-        "names",
-    ))
+    let r = reset_methods(&with_captures(follow(
+        "com.acme.follow.Config",
+        "NAMES",
+        "com.acme.other.FollowTest",
+    )))
     .unwrap();
     assert_eq!(
         statements(&r),
@@ -460,21 +434,15 @@ fn a_simple_passing_value_is_set_back_directly_in_the_polluters_teardown_first()
         r.candidates[0].placements,
         [Placement::Setup, Placement::Test]
     );
-    for dir in [&req.passing_capture, &req.failing_capture] {
-        let _ = std::fs::remove_dir_all(dir.as_ref().unwrap().parent().unwrap());
-    }
 }
 
 #[test]
 fn a_field_only_the_polluter_can_name_is_restored_only_in_its_teardown() {
-    let mut req = with_captures(
-        follow(
-            "com.acme.follow.Config",
-            "packageMode",
-            "com.acme.other.FollowTest",
-        ),
-        "pkg",
-    );
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
+        "packageMode",
+        "com.acme.other.FollowTest",
+    ));
     let alone = reset_methods(&req).unwrap();
     assert!(alone.candidates.is_empty(), "{:?}", alone.candidates);
     assert_eq!(
@@ -494,14 +462,11 @@ fn a_field_only_the_polluter_can_name_is_restored_only_in_its_teardown() {
 #[test]
 fn private_final_and_complex_fields_get_no_direct_restore_and_say_why() {
     let refused = |name: &str| {
-        reset_methods(&with_captures(
-            follow(
-                "com.acme.follow.Config",
-                name,
-                "com.acme.follow.ConfigPolluterTest",
-            ),
+        reset_methods(&with_captures(follow(
+            "com.acme.follow.Config",
             name,
-        ))
+            "com.acme.follow.ConfigPolluterTest",
+        )))
         .unwrap()
         .direct_restore_refused
         .unwrap_or_default()
@@ -520,24 +485,53 @@ fn private_final_and_complex_fields_get_no_direct_restore_and_say_why() {
         "{}",
         refused("tier")
     );
-    let lazy = reset_methods(&with_captures(
-        follow("com.acme.follow.Lazy", "X", "com.acme.other.FollowTest"),
-        "lazy",
-    ))
+    let lazy = reset_methods(&with_captures(follow(
+        "com.acme.follow.Lazy",
+        "X",
+        "com.acme.other.FollowTest",
+    )))
     .unwrap();
     assert_eq!(
         lazy.direct_restore_refused.as_deref(),
         Some("the class of com.acme.follow.Lazy.X is not initialized in the passing capture")
     );
     // The level's initializer is a call too: only the passing value.
-    let level = reset_methods(&with_captures(
-        follow(
-            "com.acme.follow.Config",
-            "level",
-            "com.acme.other.FollowTest",
-        ),
+    let level = reset_methods(&with_captures(follow(
+        "com.acme.follow.Config",
         "level",
-    ))
+        "com.acme.other.FollowTest",
+    )))
     .unwrap();
     assert_eq!(statements(&level), ["com.acme.follow.Config.level = 3;"]);
+}
+
+#[test]
+fn an_empty_passing_collection_is_the_same_statement_as_clear_and_kept_once_as_the_passing_value() {
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
+        "NAMES",
+        "com.acme.other.FollowTest",
+    ));
+    req.passing_capture = Some(capture("passing-empty.xml"));
+    let r = reset_methods(&req).unwrap();
+    assert_eq!(statements(&r), ["com.acme.follow.Config.NAMES.clear();"]);
+    assert_eq!(r.candidates[0].kind, ResetKind::PassingValue);
+    assert!(
+        r.candidates[0].why.contains("back to []"),
+        "{}",
+        r.candidates[0].why
+    );
+}
+
+#[test]
+fn a_capture_that_cannot_be_read_is_an_io_error_naming_it() {
+    let mut req = follow(
+        "com.acme.follow.Config",
+        "mode",
+        "com.acme.other.FollowTest",
+    );
+    req.passing_capture = Some(capture("no-such-capture.xml"));
+    let e = reset_methods(&req).unwrap_err();
+    assert_eq!(e.code(), "io");
+    assert!(e.to_string().contains("no-such-capture.xml"), "{e}");
 }
