@@ -449,6 +449,7 @@ fn reset_methods_op_reads_class_dirs() {
             "class_dirs": [fixtures.join("main"), fixtures.join("test")],
             "field": {"class": "com.acme.Prices", "name": "RATES"},
             "test_class": "com.acme.PricesTest",
+            "polluter_class": "com.acme.other.OtherTest",
             "limit": 1
         }),
     );
@@ -457,13 +458,16 @@ fn reset_methods_op_reads_class_dirs() {
         json!({
             "candidates": [{
                 "statement": "com.acme.Prices.reset();",
+                "statements": ["com.acme.Prices.reset();"],
                 "method": "com.acme.Prices.reset()V",
                 "kind": "static-method",
-                "why": "writes com.acme.Prices.RATES (PUTSTATIC)"
+                "why": "writes com.acme.Prices.RATES (PUTSTATIC)",
+                "placements": ["setup", "polluter-teardown", "test"]
             }],
             "classes_read": 19,
             "field_found": true,
-            "unreadable": []
+            "unreadable": [],
+            "direct_restore_refused": null
         })
     );
     let (code, message) = err(

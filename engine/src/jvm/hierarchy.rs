@@ -169,6 +169,12 @@ impl<'a> Hierarchy<'a> {
         }
     }
 
+    /// The class that directly encloses the member class `name` (none for a top-level, local or
+    /// anonymous class).
+    pub fn enclosing(&self, name: &str) -> Option<&'a str> {
+        self.nested.get(name).and_then(|e| e.outer.as_deref())
+    }
+
     /// The top-level class that encloses `name` (itself when it is top-level).
     pub fn outermost<'n>(&'n self, name: &'n str) -> &'n str {
         let mut current = name;

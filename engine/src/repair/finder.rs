@@ -2,11 +2,15 @@
 //! what each method does to the polluted state, the receivers and argument lists that make it a
 //! statement, the field's own statements, and the rank of each candidate.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
+use super::accessor::{accessor_owners, field_accessors, usable_class, usable_method};
+use super::candidate::Rank;
+pub use super::candidate::{FieldId, Found, ResetCandidate, ResetKind, ResetQuery};
 use super::mutator::{is_collection_type, mutator_after};
+use super::restore::{restore_candidate, Place};
+use super::shapes::Placement;
+use crate::diagnose::capture::StaticField;
 use crate::jvm::classfile::{
     ClassFile, Constant, Field, FieldOp, Instruction, InvokeKind, MemberRef, Method, Op,
 };
@@ -17,73 +21,85 @@ use crate::jvm::literal::{default_value, literal};
 /// How many argument lists are tried per method that needs arguments.
 pub const MAX_ARGUMENT_LISTS: usize = 3;
 
-/// A static field, by its declaring class (dotted binary name) and name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FieldId {
-    /// The declaring class (`com.acme.Prices`, `com.acme.Outer$Inner`).
-    pub class: String,
-    /// The field's name.
-    pub name: String,
-}
-
-/// What a candidate statement does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ResetKind {
-    /// Calls a static method.
-    StaticMethod,
-    /// Calls an instance method on a receiver the code reaches statically.
-    InstanceMethod,
-    /// Assigns the field its initial value.
-    FieldAssignment,
-    /// Calls `clear()` on the field.
-    FieldClear,
-}
-
-/// One candidate reset statement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ResetCandidate {
-    /// A Java statement, with fully qualified canonical names (`com.acme.Prices.reset();`).
-    pub statement: String,
-    /// The method it calls (`com.acme.Prices.reset()V`, binary name, name, descriptor); none
-    /// for field statements.
-    pub method: Option<String>,
-    /// What it does.
-    pub kind: ResetKind,
-    /// Why it may reset the field.
-    pub why: String,
-}
-
-/// What the finder looks for, without the I/O.
-#[derive(Debug, Clone)]
-pub struct ResetQuery<'a> {
-    /// The polluted static field.
-    pub field: &'a FieldId,
-    /// Differing instance fields under it (may be empty).
-    pub inner_fields: &'a [String],
-    /// The test class the statement goes into.
-    pub test_class: &'a str,
-    /// How many candidates at most.
-    pub limit: usize,
-}
-
 /// The ranked reset candidates for `query` among `classes` (the module's main and test classes;
-/// a class name seen twice keeps its first class file), and whether the field was found.
-pub fn find_resets(classes: &[ClassFile], query: &ResetQuery<'_>) -> (Vec<ResetCandidate>, bool) {
+/// a class name seen twice keeps its first class file), searched from the test's class and from
+/// the polluter's: a statement found from both is kept once, with the placements of both.
+pub fn find_resets(classes: &[ClassFile], query: &ResetQuery<'_>) -> Found {
     let module = Hierarchy::new(classes);
-    let finder = Finder::new(&module, query);
-    let field_found = finder.field.is_some();
-    let mut ranked = finder.candidates();
+    let mut places = vec![(query.test_class, &[Placement::Setup, Placement::Test][..])];
+    if let Some(polluter) = query.polluter_class {
+        places.push((polluter, &[Placement::PolluterTeardown][..]));
+    }
+    let mut ranked: Vec<(Rank, ResetCandidate, BTreeSet<Placement>)> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut field_found = false;
+    let mut refused: Vec<String> = Vec::new();
+    let mut restored = false;
+    for (class, placements) in places {
+        let finder = Finder::new(&module, query, class);
+        field_found |= finder.field.is_some();
+        let mut found = finder.candidates();
+        match finder.restore_candidate() {
+            Ok(Some(c)) => {
+                restored = true;
+                found.push(((3, 0, 0, 0, 0, 0, 0, c.statement.clone()), c));
+            }
+            Ok(None) => {}
+            Err(why) if !refused.contains(&why) => refused.push(why),
+            Err(_) => {}
+        }
+        for (rank, c) in found {
+            // The same statement found twice (`F.clear()` as the passing value of an empty
+            // collection and as a plain clear, or from both classes): the best-ranked one, with
+            // every placement it was found from.
+            let i = match index.get(&c.statement) {
+                Some(&i) => {
+                    if rank < ranked[i].0 {
+                        ranked[i].0 = rank;
+                        ranked[i].1 = c;
+                    }
+                    i
+                }
+                None => {
+                    index.insert(c.statement.clone(), ranked.len());
+                    ranked.push((rank, c, BTreeSet::new()));
+                    ranked.len() - 1
+                }
+            };
+            ranked[i].2.extend(placements.iter().copied());
+        }
+    }
     ranked.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut seen = BTreeSet::new();
     let candidates = ranked
         .into_iter()
-        .map(|(_, c)| c)
-        .filter(|c| seen.insert(c.statement.clone()))
         .take(query.limit)
+        .map(|(_, mut c, placements)| {
+            let order: &[Placement] = if c.kind == ResetKind::PassingValue {
+                &[
+                    Placement::PolluterTeardown,
+                    Placement::Setup,
+                    Placement::Test,
+                ]
+            } else {
+                &[
+                    Placement::Setup,
+                    Placement::PolluterTeardown,
+                    Placement::Test,
+                ]
+            };
+            c.placements = order
+                .iter()
+                .copied()
+                .filter(|p| placements.contains(p))
+                .collect();
+            c
+        })
         .collect();
-    (candidates, field_found)
+    Found {
+        candidates,
+        field_found,
+        direct_restore_refused: (!restored && !refused.is_empty()).then(|| refused.join("; ")),
+    }
 }
 
 /// Which instance fields under the static field count.
@@ -109,9 +125,6 @@ impl Effect {
     }
 }
 
-/// Sort key: tier, sub-rank, affinity, non-void, writes first, argument list, receiver, text.
-type Rank = (u8, u8, u8, u8, u8, usize, usize, String);
-
 struct Finder<'m, 'a> {
     module: &'m Hierarchy<'a>,
     target: &'m FieldId,
@@ -125,10 +138,14 @@ struct Finder<'m, 'a> {
     related: BTreeSet<String>,
     inner: InnerFields,
     from: Viewpoint,
+    /// The class the statements are compiled into.
+    from_class: String,
+    passing: Option<&'m StaticField>,
+    failing: Option<&'m StaticField>,
 }
 
 impl<'m, 'a> Finder<'m, 'a> {
-    fn new(module: &'m Hierarchy<'a>, query: &'m ResetQuery<'_>) -> Self {
+    fn new(module: &'m Hierarchy<'a>, query: &'m ResetQuery<'m>, from: &str) -> Self {
         let target = query.field;
         let field = module
             .get(&target.class)
@@ -173,7 +190,10 @@ impl<'m, 'a> Finder<'m, 'a> {
             value_type,
             related,
             inner,
-            from: Viewpoint::of(module, query.test_class),
+            from: Viewpoint::of(module, from),
+            from_class: from.to_string(),
+            passing: query.passing,
+            failing: query.failing,
         }
     }
 
@@ -223,7 +243,59 @@ impl<'m, 'a> Finder<'m, 'a> {
             }
         }
         self.field_candidates(&mut out);
+        self.accessor_candidates(&mut out);
         out
+    }
+
+    /// `Owner.accessor().clear();` for a `java.util` collection or map field, through each
+    /// static accessor that returns it ([`field_accessors`]).
+    fn accessor_candidates(&self, out: &mut Vec<(Rank, ResetCandidate)>) {
+        let Some(t) = self.value_type.as_deref().filter(|t| is_collection_type(t)) else {
+            return;
+        };
+        for (class, m) in field_accessors(self.module, |f| self.is_target(f)) {
+            if !usable_class(class)
+                || !usable_method(m)
+                || !self
+                    .module
+                    .member_visible(&class.name, m.access, &self.from)
+            {
+                continue;
+            }
+            let statement = format!(
+                "{}.{}().clear();",
+                self.module.canonical(&class.name),
+                m.name
+            );
+            out.push((
+                (3, 3, 0, 0, 0, 0, 0, statement.clone()),
+                ResetCandidate::one(
+                    statement,
+                    Some(format!("{t}.clear()V")),
+                    ResetKind::InstanceMethod,
+                    format!(
+                        "{} is a {t}; {}.{}() returns it: clear() empties it",
+                        self.field_text(),
+                        class.name,
+                        m.name
+                    ),
+                ),
+            ));
+        }
+    }
+
+    /// The statements that set the field back to its passing value, from the class the finder
+    /// searches from; `Ok(None)` when no passing value was given.
+    fn restore_candidate(&self) -> Result<Option<ResetCandidate>, String> {
+        let Some(passing) = self.passing else {
+            return Ok(None);
+        };
+        let place = Place {
+            module: self.module,
+            from: &self.from,
+            from_class: &self.from_class,
+        };
+        restore_candidate(&place, self.target, self.field, passing, self.failing).map(Some)
     }
 
     /// What `method` does to the polluted state: its first write, else its first mutator call.
@@ -335,16 +407,16 @@ impl<'m, 'a> Finder<'m, 'a> {
                 );
                 out.push((
                     rank,
-                    ResetCandidate {
+                    ResetCandidate::one(
                         statement,
-                        method: Some(method_id.clone()),
-                        kind: if is_static {
+                        Some(method_id.clone()),
+                        if is_static {
                             ResetKind::StaticMethod
                         } else {
                             ResetKind::InstanceMethod
                         },
-                        why: format!("{why}{receiver_why}{args_why}"),
-                    },
+                        format!("{why}{receiver_why}{args_why}"),
+                    ),
                 ));
             }
         }
@@ -359,6 +431,9 @@ impl<'m, 'a> Finder<'m, 'a> {
         if let Some(t) = &self.value_type {
             owners.insert(t.as_str());
         }
+        // Following calls: accessors of the enclosing classes and superclasses.
+        let outer = accessor_owners(self.module, &self.target.class);
+        owners.extend(outer.iter().map(String::as_str));
         for owner in owners {
             let Some(c) = self.module.get(owner) else {
                 continue;
@@ -379,6 +454,31 @@ impl<'m, 'a> Finder<'m, 'a> {
                     out.push((
                         format!("{}.{}()", self.module.canonical(owner), m.name),
                         format!("; receiver: {owner}.{}()", m.name),
+                    ));
+                }
+            }
+        }
+        // Accessors that return the field's value, wherever they are.
+        if self
+            .value_type
+            .as_deref()
+            .is_some_and(|t| self.module.is_assignable(t, class))
+        {
+            for (c, m) in field_accessors(self.module, |f| self.is_target(f)) {
+                let expr = format!("{}.{}()", self.module.canonical(&c.name), m.name);
+                if usable_class(c)
+                    && usable_method(m)
+                    && self.module.member_visible(&c.name, m.access, &self.from)
+                    && out.iter().all(|(e, _)| *e != expr)
+                {
+                    out.push((
+                        expr,
+                        format!(
+                            "; receiver: {}.{}(), which returns {}",
+                            c.name,
+                            m.name,
+                            self.field_text()
+                        ),
                     ));
                 }
             }
@@ -611,26 +711,26 @@ impl<'m, 'a> Finder<'m, 'a> {
             if let Some((value, what)) = value {
                 let statement = format!("{target} = {value};");
                 out.push((
-                    rank(0, &statement),
-                    ResetCandidate {
+                    rank(1, &statement),
+                    ResetCandidate::one(
                         statement,
-                        method: None,
-                        kind: ResetKind::FieldAssignment,
-                        why: format!("assigns {name} {what}"),
-                    },
+                        None,
+                        ResetKind::FieldAssignment,
+                        format!("assigns {name} {what}"),
+                    ),
                 ));
             }
         }
         if let Some(t) = self.value_type.as_deref().filter(|t| is_collection_type(t)) {
             let statement = format!("{target}.clear();");
             out.push((
-                rank(1, &statement),
-                ResetCandidate {
+                rank(2, &statement),
+                ResetCandidate::one(
                     statement,
-                    method: None,
-                    kind: ResetKind::FieldClear,
-                    why: format!("{name} is a {t} the test can reach: clear() empties it"),
-                },
+                    None,
+                    ResetKind::FieldClear,
+                    format!("{name} is a {t} the test can reach: clear() empties it"),
+                ),
             ));
         }
     }
@@ -669,24 +769,4 @@ fn reset_name_rank(name: &str) -> Option<u8> {
         .iter()
         .position(|p| lower.starts_with(p))
         .map(|p| p as u8)
-}
-
-fn usable_class(class: &ClassFile) -> bool {
-    !class.is_local_or_anonymous()
-        && !class.access.is_synthetic()
-        && !class.name.ends_with("module-info")
-        && !class.name.ends_with("package-info")
-}
-
-fn usable_method(method: &Method) -> bool {
-    !method.name.starts_with('<')
-        && !method.name.contains('$')
-        && !method.access.is_synthetic()
-        && !method.access.is_bridge()
-        && !method.access.is_abstract()
-        && method.code.is_some()
-        && !method
-            .annotations
-            .iter()
-            .any(|a| a.starts_with("org.junit."))
 }

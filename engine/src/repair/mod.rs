@@ -12,14 +12,18 @@
 //!   minimal candidate `checks`.
 //! - [`reset`]: the reset-method finder (ODRepair's generator): statements from the module's own
 //!   code that may reset a polluted static field, when no test cleans it; its search is
-//!   `finder`, which calls count as mutators `mutator`.
+//!   `finder`, which calls count as mutators `mutator`, the static accessors it follows to the
+//!   field's value `accessor`, and the direct restore of the field's passing value `restore`.
 
+mod accessor;
+mod candidate;
 mod candidates;
 mod checks;
 mod finder;
 mod mutator;
 pub mod plan;
 pub mod reset;
+mod restore;
 pub mod shapes;
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::*;
+use crate::repair::shapes::Placement;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/reset")
@@ -17,6 +18,9 @@ fn request(class: &str, name: &str, inner: &[&str], test: &str) -> ResetRequest 
         },
         inner_fields: inner.iter().map(|s| s.to_string()).collect(),
         test_class: test.to_string(),
+        polluter_class: None,
+        passing_capture: None,
+        failing_capture: None,
         limit: None,
     }
 }
@@ -158,11 +162,13 @@ fn a_public_static_collection_with_no_reset_method_is_cleared_directly() {
         r.candidates,
         [ResetCandidate {
             statement: "com.acme.Cache.ENTRIES.clear();".into(),
+            statements: vec!["com.acme.Cache.ENTRIES.clear();".into()],
             method: None,
             kind: ResetKind::FieldClear,
             why: "com.acme.Cache.ENTRIES is a java.util.List the test can reach: clear() \
                   empties it"
                 .into(),
+            placements: vec![Placement::Setup, Placement::Test],
         }],
         "final: no assignment"
     );
@@ -278,4 +284,254 @@ fn mutators_are_named_calls_on_state() {
         "java.util.concurrent.CopyOnWriteArrayList"
     ));
     assert!(!is_collection_type("java.util.Map$Entry"));
+}
+
+/// A request over `tests/fixtures/reset/follow` (and `followtest`).
+fn follow(class: &str, name: &str, test: &str) -> ResetRequest {
+    let mut req = request(class, name, &[], test);
+    req.class_dirs = vec![fixtures().join("follow"), fixtures().join("followtest")];
+    req
+}
+
+#[test]
+fn an_outer_class_accessor_leads_to_a_nested_classs_private_state() {
+    // Outer.Holder.MAP is private; Outer.getMap() returns it.
+    let r = reset_methods(&follow(
+        "com.acme.follow.Outer$Holder",
+        "MAP",
+        "com.acme.other.FollowTest",
+    ))
+    .unwrap();
+    assert!(r.field_found);
+    assert_eq!(statements(&r), ["com.acme.follow.Outer.getMap().clear();"]);
+    let c = &r.candidates[0];
+    assert_eq!(c.kind, ResetKind::InstanceMethod);
+    assert_eq!(c.method.as_deref(), Some("java.util.Map.clear()V"));
+    assert_eq!(
+        c.why,
+        "com.acme.follow.Outer$Holder.MAP is a java.util.Map; com.acme.follow.Outer.getMap() \
+         returns it: clear() empties it"
+    );
+    // Outer.Inner.REGISTRY: Registry.reset() through the outer class's accessor.
+    let r = reset_methods(&follow(
+        "com.acme.follow.Outer$Inner",
+        "REGISTRY",
+        "com.acme.other.FollowTest",
+    ))
+    .unwrap();
+    assert_eq!(
+        statements(&r),
+        ["com.acme.follow.Outer.registry().reset();"]
+    );
+    assert!(
+        r.candidates[0]
+            .why
+            .ends_with("; receiver: com.acme.follow.Outer.registry()"),
+        "{}",
+        r.candidates[0].why
+    );
+}
+
+#[test]
+fn a_superclass_accessor_leads_to_a_subclasss_state() {
+    // Child.SHARED and Child.NAMES are package-private: the test in another package reaches
+    // them only through Base's accessors.
+    let r = reset_methods(&follow(
+        "com.acme.follow.Child",
+        "SHARED",
+        "com.acme.other.FollowTest",
+    ))
+    .unwrap();
+    assert_eq!(statements(&r), ["com.acme.follow.Base.shared().reset();"]);
+    let r = reset_methods(&follow(
+        "com.acme.follow.Child",
+        "NAMES",
+        "com.acme.other.FollowTest",
+    ))
+    .unwrap();
+    assert_eq!(statements(&r), ["com.acme.follow.Base.names().clear();"]);
+    // From the package itself the field is reachable too, and ranks first.
+    let r = reset_methods(&follow(
+        "com.acme.follow.Child",
+        "NAMES",
+        "com.acme.follow.ConfigPolluterTest",
+    ))
+    .unwrap();
+    assert_eq!(
+        statements(&r),
+        [
+            "com.acme.follow.Child.NAMES.clear();",
+            "com.acme.follow.Base.names().clear();",
+        ]
+    );
+}
+
+/// The committed captures of `com.acme.follow.Config` (`tests/fixtures/reset/captures/`).
+fn capture(name: &str) -> PathBuf {
+    fixtures().join("captures").join(name)
+}
+
+/// `req` with the diagnosis's two captures of `Config`.
+fn with_captures(mut req: ResetRequest) -> ResetRequest {
+    req.passing_capture = Some(capture("passing.xml"));
+    req.failing_capture = Some(capture("failing.xml"));
+    req
+}
+
+#[test]
+fn a_simple_passing_value_is_set_back_directly_in_the_polluters_teardown_first() {
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
+        "mode",
+        "com.acme.other.FollowTest",
+    ));
+    req.polluter_class = Some("com.acme.follow.ConfigPolluterTest".into());
+    let r = reset_methods(&req).unwrap();
+    assert_eq!(r.direct_restore_refused, None);
+    // <clinit> assigns mode from a call: no initializer statement, only the passing value.
+    assert_eq!(
+        statements(&r),
+        ["com.acme.follow.Config.mode = \"default\";"]
+    );
+    let c = &r.candidates[0];
+    assert_eq!(c.kind, ResetKind::PassingValue);
+    assert_eq!(
+        c.placements,
+        [
+            Placement::PolluterTeardown,
+            Placement::Setup,
+            Placement::Test
+        ]
+    );
+    assert_eq!(
+        c.why,
+        "sets com.acme.follow.Config.mode back to default, its value when the test passed \
+         (the diagnosis's passing capture)"
+    );
+    // A final list is refilled in place, before the plain clear() the finder also offers.
+    let r = reset_methods(&with_captures(follow(
+        "com.acme.follow.Config",
+        "NAMES",
+        "com.acme.other.FollowTest",
+    )))
+    .unwrap();
+    assert_eq!(
+        statements(&r),
+        [
+            "com.acme.follow.Config.NAMES.clear(); com.acme.follow.Config.NAMES.add(\"a\");",
+            "com.acme.follow.Config.NAMES.clear();",
+        ]
+    );
+    assert_eq!(
+        r.candidates[0].statements,
+        [
+            "com.acme.follow.Config.NAMES.clear();",
+            "com.acme.follow.Config.NAMES.add(\"a\");"
+        ]
+    );
+    // No polluter class: no polluter-teardown placement.
+    assert_eq!(
+        r.candidates[0].placements,
+        [Placement::Setup, Placement::Test]
+    );
+}
+
+#[test]
+fn a_field_only_the_polluter_can_name_is_restored_only_in_its_teardown() {
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
+        "packageMode",
+        "com.acme.other.FollowTest",
+    ));
+    let alone = reset_methods(&req).unwrap();
+    assert!(alone.candidates.is_empty(), "{:?}", alone.candidates);
+    assert_eq!(
+        alone.direct_restore_refused.as_deref(),
+        Some("com.acme.follow.Config.packageMode cannot be named from com.acme.other.FollowTest")
+    );
+    req.polluter_class = Some("com.acme.follow.ConfigPolluterTest".into());
+    let r = reset_methods(&req).unwrap();
+    assert_eq!(
+        statements(&r),
+        ["com.acme.follow.Config.packageMode = null;"]
+    );
+    assert_eq!(r.candidates[0].placements, [Placement::PolluterTeardown]);
+    assert_eq!(r.direct_restore_refused, None);
+}
+
+#[test]
+fn private_final_and_complex_fields_get_no_direct_restore_and_say_why() {
+    let refused = |name: &str| {
+        reset_methods(&with_captures(follow(
+            "com.acme.follow.Config",
+            name,
+            "com.acme.follow.ConfigPolluterTest",
+        )))
+        .unwrap()
+        .direct_restore_refused
+        .unwrap_or_default()
+    };
+    assert_eq!(
+        refused("secret"),
+        "com.acme.follow.Config.secret cannot be named from com.acme.follow.ConfigPolluterTest"
+    );
+    assert!(
+        refused("anything").contains("walked field by field"),
+        "{}",
+        refused("anything")
+    );
+    assert!(
+        refused("tier").contains("the passing capture does not hold"),
+        "{}",
+        refused("tier")
+    );
+    let lazy = reset_methods(&with_captures(follow(
+        "com.acme.follow.Lazy",
+        "X",
+        "com.acme.other.FollowTest",
+    )))
+    .unwrap();
+    assert_eq!(
+        lazy.direct_restore_refused.as_deref(),
+        Some("the class of com.acme.follow.Lazy.X is not initialized in the passing capture")
+    );
+    // The level's initializer is a call too: only the passing value.
+    let level = reset_methods(&with_captures(follow(
+        "com.acme.follow.Config",
+        "level",
+        "com.acme.other.FollowTest",
+    )))
+    .unwrap();
+    assert_eq!(statements(&level), ["com.acme.follow.Config.level = 3;"]);
+}
+
+#[test]
+fn an_empty_passing_collection_is_the_same_statement_as_clear_and_kept_once_as_the_passing_value() {
+    let mut req = with_captures(follow(
+        "com.acme.follow.Config",
+        "NAMES",
+        "com.acme.other.FollowTest",
+    ));
+    req.passing_capture = Some(capture("passing-empty.xml"));
+    let r = reset_methods(&req).unwrap();
+    assert_eq!(statements(&r), ["com.acme.follow.Config.NAMES.clear();"]);
+    assert_eq!(r.candidates[0].kind, ResetKind::PassingValue);
+    assert!(
+        r.candidates[0].why.contains("back to []"),
+        "{}",
+        r.candidates[0].why
+    );
+}
+
+#[test]
+fn a_capture_that_cannot_be_read_is_an_io_error_naming_it() {
+    let mut req = follow(
+        "com.acme.follow.Config",
+        "mode",
+        "com.acme.other.FollowTest",
+    );
+    req.passing_capture = Some(capture("no-such-capture.xml"));
+    let e = reset_methods(&req).unwrap_err();
+    assert_eq!(e.code(), "io");
+    assert!(e.to_string().contains("no-such-capture.xml"), "{e}");
 }

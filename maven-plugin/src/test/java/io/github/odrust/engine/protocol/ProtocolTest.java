@@ -669,6 +669,57 @@ class ProtocolTest {
         assertNotNull(engine.call("incremental_select", select));
     }
 
+    /**
+     * A field with no reset method: the engine offers its passing value, read from the capture,
+     * with the polluter's teardown first; the response round-trips through {@link ResetResponse}.
+     */
+    @Test
+    void resetMethodsOfferThePassingValueAndRoundTrip(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/p"));
+        Files.writeString(
+                src.resolve("G.java"),
+                "package p; public class G { public static String mode = init();"
+                        + " static String init() { return \"default\"; } }");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        assertEquals(
+                0,
+                javac.run(
+                        null,
+                        null,
+                        null,
+                        "-d",
+                        classes.toString(),
+                        src.resolve("G.java").toString()));
+        Path passing = dir.resolve("passing.xml");
+        Files.writeString(
+                passing,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"p.V#v\""
+                        + " occurrence=\"1\" java=\"17\" nodes=\"1\" limit=\"200000\" truncated=\"false\">\n"
+                        + "<class name=\"p.G\" initialized=\"true\"><static field=\"mode\""
+                        + " type=\"java.lang.String\" final=\"false\"><string>default</string></static></class>\n"
+                        + "</capture>\n");
+        ResetRequest reset = new ResetRequest();
+        reset.classDirs = List.of(classes.toString());
+        reset.field = new ResetRequest.FieldId("p.G", "mode");
+        reset.innerFields = List.of();
+        reset.testClass = "q.V";
+        reset.polluterClass = "q.P";
+        reset.passingCapture = passing.toString();
+        reset.failingCapture = passing.toString();
+        reset.limit = 5;
+        ResetResponse r = roundTrip(engine.call("reset_methods", reset), ResetResponse.class);
+        assertTrue(r.fieldFound);
+        assertEquals(1, r.classesRead);
+        assertEquals(1, r.candidates.size(), r.candidates.toString());
+        ResetResponse.Candidate c = r.candidates.get(0);
+        assertEquals("p.G.mode = \"default\";", c.statement);
+        assertEquals(List.of(c.statement), c.statements);
+        assertEquals("passing-value", c.kind);
+        assertEquals(List.of("polluter-teardown", "setup", "test"), c.placements);
+        assertEquals(null, r.directRestoreRefused);
+    }
+
     @Test
     void theJavaEnumsAreTheEnginesVocabulary() {
         Vocabulary v = engine.call("vocabulary", new JsonObject(), Vocabulary.class);

@@ -308,6 +308,10 @@ final class Candidates {
 
     /** The comment above the inserted code: two lines, naming the polluter (victim), the flaky test and the source. */
     static String comment(String test, String polluter, String source, boolean victim) {
+        if (ResetSources.isPassingValue(source)) {
+            return "odrust: sets back what " + polluter + " leaves behind, which fails\n" + test
+                    + " (to the value it has when the test passes; see odrust:diagnose)";
+        }
         if (ResetSources.isReset(source)) {
             return "odrust: resets what " + polluter + " leaves behind, which fails\n" + test
                     + " (with the module's own reset code; see odrust:diagnose)";

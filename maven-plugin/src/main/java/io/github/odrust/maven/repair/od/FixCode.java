@@ -39,6 +39,11 @@ final class FixCode {
      * inline, wherever they go.
      */
     boolean generated;
+    /**
+     * Where the engine says generated statements compile, in the order to try; null for the
+     * placements of a cleaner (setup, then polluter-teardown for a victim, then test).
+     */
+    List<String> placements;
 
     private FixCode(
             String test,

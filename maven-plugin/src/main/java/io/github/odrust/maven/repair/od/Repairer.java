@@ -277,11 +277,15 @@ public final class Repairer {
             RepairRequest.FixSource s = new RepairRequest.FixSource();
             s.test = fix.test;
             s.statements = fix.statements.size();
-            s.placements.add("setup");
-            if ("victim".equals(target.kind)) {
-                s.placements.add("polluter-teardown");
+            if (fix.placements != null) {
+                s.placements.addAll(fix.placements);
+            } else {
+                s.placements.add("setup");
+                if ("victim".equals(target.kind)) {
+                    s.placements.add("polluter-teardown");
+                }
+                s.placements.add("test");
             }
-            s.placements.add("test");
             s.unusable = fix.unusable;
             s.origin = ResetSources.isReset(fix.test) ? "reset-method" : "test";
             t.sources.add(s);

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.ResetRequest;
+import io.github.odrust.engine.protocol.ResetResponse;
 import io.github.odrust.engine.protocol.Summary;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.detect.DetectInput;
@@ -28,6 +29,8 @@ import org.apache.maven.plugin.MojoExecutionException;
 final class ResetSources {
     /** The id prefix of these sources (never a test id: it has no {@code #}). */
     static final String PREFIX = "reset-method:";
+    /** The id suffix of a source that sets a field back to its passing value. */
+    static final String PASSING_VALUE = ":passing-value";
     /** Best-ranked calls tried each on its own, before all of them together. */
     static final int SINGLES = 5;
 
@@ -56,6 +59,11 @@ final class ResetSources {
 
     static boolean isReset(String source) {
         return source != null && source.startsWith(PREFIX);
+    }
+
+    /** Whether the source sets a field back to the value it had when the test passed. */
+    static boolean isPassingValue(String source) {
+        return isReset(source) && source.endsWith(PASSING_VALUE);
     }
 
     static ResetSources find(
@@ -94,7 +102,23 @@ final class ResetSources {
                 dirs.add(f.getAbsolutePath());
             }
         }
-        Set<String> all = new LinkedHashSet<>();
+        // The class a polluter-teardown patch edits: the first single polluter's, as the planner
+        // places it.
+        String polluterClass = target.polluters.stream()
+                .filter(g -> g.size() == 1)
+                .map(g -> g.get(0).substring(0, g.get(0).indexOf('#')))
+                .findFirst()
+                .orElse(null);
+        // The passing value is set back only for a confirmed field: restoring it is what made the
+        // test pass (for other verdicts, restoring every value did not). A test confirmed by its
+        // cause's shared diagnosis has no capture of its own: that diagnosis's passing capture.
+        boolean confirmed = "confirmed".equals(status);
+        String passingCapture = confirmed ? capture(r.diagnosis, "passing_capture") : null;
+        String failingCapture = confirmed ? capture(r.diagnosis, "failing_capture") : null;
+        if (confirmed && passingCapture == null && shared != null && shared.pollutedState.containsAll(wanted)) {
+            passingCapture = shared.passingCapture;
+        }
+        Map<String, ResetResponse.Candidate> all = new LinkedHashMap<>();
         List<String> nothing = new ArrayList<>();
         List<String> described = new ArrayList<>();
         for (JsonObject f : fields) {
@@ -108,17 +132,23 @@ final class ResetSources {
             request.field = new ResetRequest.FieldId(display.substring(0, dot), display.substring(dot + 1));
             request.innerFields = innerFields(display, f.getAsJsonArray("differences"));
             request.testClass = targetClass;
-            JsonObject response = engine.call("reset_methods", request);
+            request.polluterClass = polluterClass;
+            request.passingCapture = passingCapture;
+            request.failingCapture = failingCapture;
+            ResetResponse response = engine.call("reset_methods", request, ResetResponse.class);
             int before = all.size();
-            for (JsonElement c : response.getAsJsonArray("candidates")) {
-                all.add(c.getAsJsonObject().get("statement").getAsString());
+            for (ResetResponse.Candidate c : response.candidates) {
+                all.putIfAbsent(c.statement, c);
             }
             if (all.size() == before) {
-                nothing.add(values);
+                nothing.add(
+                        response.directRestoreRefused == null
+                                ? values
+                                : values + " (and it is not set back directly: " + response.directRestoreRefused + ")");
             }
         }
         r.state = String.join(", ", described);
-        r.statements.addAll(all);
+        r.statements.addAll(all.keySet());
         if (!nothing.isEmpty()) {
             r.note = "no method of the module resets " + String.join(", ", nothing)
                     + ": a static method that sets it back, callable from the test, would let odrust:repair make a patch";
@@ -126,17 +156,50 @@ final class ResetSources {
         if (all.isEmpty()) {
             return r;
         }
-        // the best-ranked calls one by one first (the planner tries sources in this order), then
-        // all of them together, which delta debugging cuts down (several fields may need several)
-        List<String> list = new ArrayList<>(all);
-        for (int i = 0; i < Math.min(SINGLES, list.size()); i++) {
-            String id = PREFIX + (i + 1);
-            r.fixes.put(id, FixCode.generated(id, targetClass, List.of(list.get(i))));
-        }
-        if (list.size() > 1) {
-            r.fixes.put(PREFIX + "all", FixCode.generated(PREFIX + "all", targetClass, list));
-        }
+        r.fixes.putAll(sources(new ArrayList<>(all.values()), targetClass));
         return r;
+    }
+
+    /**
+     * The sources of the candidates {@code list} (best first) for a patch of a test of {@code
+     * targetClass}: the best-ranked ones one by one first (the planner tries sources in this
+     * order), each where the engine says it compiles, then all of those the test's class can
+     * compile together, at the placements they share, which delta debugging cuts down (several
+     * fields may need several).
+     */
+    static Map<String, FixCode> sources(List<ResetResponse.Candidate> list, String targetClass) {
+        Map<String, FixCode> out = new LinkedHashMap<>();
+        for (int i = 0; i < Math.min(SINGLES, list.size()); i++) {
+            ResetResponse.Candidate c = list.get(i);
+            String id = PREFIX + (i + 1) + ("passing-value".equals(c.kind) ? PASSING_VALUE : "");
+            FixCode fix = FixCode.generated(id, targetClass, c.statements);
+            fix.placements = c.placements;
+            out.put(id, fix);
+        }
+        List<ResetResponse.Candidate> together = new ArrayList<>();
+        for (ResetResponse.Candidate c : list) {
+            if (c.placements.contains("setup")) {
+                together.add(c);
+            }
+        }
+        if (together.size() > 1) {
+            List<String> statements = new ArrayList<>();
+            List<String> placements = new ArrayList<>(List.of("setup", "polluter-teardown", "test"));
+            for (ResetResponse.Candidate c : together) {
+                statements.addAll(c.statements);
+                placements.retainAll(c.placements);
+            }
+            FixCode fix = FixCode.generated(PREFIX + "all", targetClass, statements);
+            fix.placements = placements;
+            out.put(PREFIX + "all", fix);
+        }
+        return out;
+    }
+
+    /** A capture path of the diagnosis verdict, or null. */
+    private static String capture(JsonObject diagnosis, String name) {
+        JsonElement e = diagnosis.get(name);
+        return e == null || e.isJsonNull() ? null : e.getAsString();
     }
 
     /** The instance fields right under the static field in the differing paths ({@code F.jobs[x]} gives {@code jobs}). */
