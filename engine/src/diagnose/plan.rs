@@ -19,7 +19,7 @@
 //! than the failing capture did (its test is not the first of its class's block there), the
 //! failing order is captured again at that point.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::EngineError;
@@ -185,8 +185,11 @@ impl<'a> Planner<'a> {
                 passing_capture: self
                     .find(DiagnoseKind::CapturePassing)
                     .and_then(|r| r.capture.clone()),
+                // where the captures acted; for a diagnosis confirmed by a shared restore alone,
+                // where that restore acted
                 point: self
                     .find(DiagnoseKind::CapturePassing)
+                    .or_else(|| self.records.last().copied())
                     .and_then(|r| r.acted_at),
             },
         }
@@ -364,21 +367,43 @@ impl<'a> Planner<'a> {
                 point,
             );
         };
-        let (noise, noise_unknown): (BTreeSet<String>, Option<String>) =
+        // Per field, the paths that differ between the two passing captures.
+        let (passing_paths, noise_unknown): (BTreeMap<String, BTreeSet<String>>, Option<String>) =
             match (unusable(again), test_passed(test, &again.results)) {
                 (None, Some(true)) => match load(again) {
                     Ok(c) => (
-                        diff(&passing, &c).into_iter().map(|d| d.field).collect(),
+                        diff(&passing, &c)
+                            .into_iter()
+                            .map(|d| {
+                                let mut paths: BTreeSet<String> =
+                                    d.differences.into_iter().map(|p| p.path).collect();
+                                paths.insert(d.field.clone());
+                                (d.field, paths)
+                            })
+                            .collect(),
                         None,
                     ),
-                    Err(e) => (BTreeSet::new(), Some(e)),
+                    Err(e) => (BTreeMap::new(), Some(e)),
                 },
-                (Some(why), _) => (BTreeSet::new(), Some(why)),
+                (Some(why), _) => (BTreeMap::new(), Some(why)),
                 (None, _) => (
-                    BTreeSet::new(),
+                    BTreeMap::new(),
                     Some(format!("{test} did not pass in [{po}] the second time")),
                 ),
             };
+        // A field is noise when every path where it differs between the failing and the passing
+        // capture also differs between the two passing captures: a port, a time, an identity
+        // hash. A field that differs in more than that (a map polluted *and* an object's hash
+        // code inside it) is no noise: restoring it is how its real difference is tested.
+        let noise: BTreeSet<String> = diffs
+            .iter()
+            .filter(|d| {
+                passing_paths.get(&d.field).is_some_and(|paths| {
+                    d.more == 0 && d.differences.iter().all(|p| paths.contains(&p.path))
+                })
+            })
+            .map(|d| d.field.clone())
+            .collect();
         // Fields the agent could not set back in an earlier restore are left out from then on
         // (a restore that did not happen proves nothing either way).
         let refused: BTreeSet<String> = self
@@ -420,6 +445,10 @@ impl<'a> Planner<'a> {
                     diff: d.clone(),
                     confirmed: confirmed.contains(&d.field),
                     noise: noise.contains(&d.field),
+                    noise_paths: passing_paths
+                        .get(&d.field)
+                        .map(|p| p.iter().filter(|x| **x != d.field).cloned().collect())
+                        .unwrap_or_default(),
                     restore: self.last_restore(&d.field),
                 })
                 .collect();
@@ -443,13 +472,24 @@ impl<'a> Planner<'a> {
             out
         };
         if restorable.is_empty() {
-            return self.done(
-                DiagnoseStatus::NotRestorable,
+            let real = diffs.len() - noisy;
+            let reason = if real == 0 {
                 format!(
-                    "{} {}, and odrust cannot set any of them back to test which one matters (each says why){refused_text}",
+                    "{} {}, and each also between two passing runs (noise: never restored): no field is left whose restore could test which one matters{refused_text}",
                     count(diffs.len(), "field"),
                     if diffs.len() == 1 { "differs" } else { "differ" }
-                ),
+                )
+            } else {
+                format!(
+                    "{} {}, and odrust cannot set {} back to test which one matters (each says why){refused_text}",
+                    count(real, "field"),
+                    if real == 1 { "differs" } else { "differ" },
+                    if real == 1 { "it" } else { "any of them" }
+                )
+            };
+            return self.done(
+                DiagnoseStatus::NotRestorable,
+                reason,
                 fields(&BTreeSet::new()),
                 Vec::new(),
             );
@@ -477,7 +517,11 @@ impl<'a> Planner<'a> {
         let unconfirmed = |fields: Vec<PollutedField>| {
             self.done(
                 DiagnoseStatus::Unconfirmed,
-                format!("restoring every field odrust can restore ({}) does not make {test} pass in [{fo}], and no subset delta debugging tried does: the state it depends on is elsewhere, or in a field that cannot be restored{refused_text}", restorable.len()),
+                format!(
+                    "restoring every field odrust can restore ({}) does not make {test} pass in [{fo}]{}: the state it depends on is elsewhere, or in a field that cannot be restored{refused_text}",
+                    restorable.len(),
+                    if restorable.len() > 1 { ", and no subset delta debugging tried does" } else { "" }
+                ),
                 fields,
                 Vec::new(),
             )

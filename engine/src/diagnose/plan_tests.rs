@@ -699,3 +699,43 @@ fn fields_of_classes_the_test_cannot_reach_come_after_the_others() {
         "the unreachable class's field last"
     );
 }
+
+/// A capture where `com.acme.S.cfg` is an object with a `name` and a `size`.
+fn cfg_xml(name: &str, size: i32) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"com.acme.VTest#v\" occurrence=\"1\" java=\"17\" nodes=\"4\" limit=\"100\" truncated=\"false\">\n<class name=\"com.acme.S\" initialized=\"true\"><static field=\"cfg\" type=\"com.acme.Cfg\" final=\"true\"><object class=\"com.acme.Cfg\"><field name=\"name\"><string>{name}</string></field><field name=\"size\"><prim class=\"int\">{size}</prim></field></object></static></class>\n</capture>\n"
+    )
+}
+
+#[test]
+fn a_field_with_noise_inside_and_a_real_difference_is_restored_and_confirmed() {
+    // cfg.name holds an identity hash (differs in every JVM); cfg.size is what the polluter set.
+    let mut m = Module::new(&[], &[], &["cfg"]);
+    m.failing = cfg_xml("Yaml:111", 5);
+    m.passing = cfg_xml("Yaml:222", 0);
+    m.passing_again = Some(cfg_xml("Yaml:333", 0));
+    let (o, asked) = m.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
+    assert_eq!(o.polluted_state, ["com.acme.S.cfg"]);
+    let cfg = &o.fields[0];
+    assert!(!cfg.noise, "not noise: it differs in size too");
+    assert_eq!(cfg.noise_paths, ["com.acme.S.cfg.name"]);
+    assert!(asked
+        .iter()
+        .any(|e| e.kind == DiagnoseKind::Restore && e.fields == ["com.acme.S.cfg"]));
+
+    // When the only difference is the noisy path, the field is noise, and the verdict says no
+    // field is left to restore (not that odrust cannot set it back).
+    let mut only = Module::new(&[], &[], &["cfg"]);
+    only.failing = cfg_xml("Yaml:111", 0);
+    only.passing = cfg_xml("Yaml:222", 0);
+    only.passing_again = Some(cfg_xml("Yaml:333", 0));
+    let (o, _) = only.diagnose(&victim(), None);
+    assert_eq!(o.status, DiagnoseStatus::NotRestorable, "{}", o.reason);
+    assert!(o.fields[0].noise);
+    assert!(
+        o.reason.contains("each also between two passing runs"),
+        "{}",
+        o.reason
+    );
+}

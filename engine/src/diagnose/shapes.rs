@@ -241,6 +241,10 @@ pub struct PollutedField {
     /// It differs between two passing runs too (noise): shown, never restored.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub noise: bool,
+    /// The paths where it differs between two passing runs too (noise inside it), when any:
+    /// a field is `noise` only when every path where it differs is one of these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub noise_paths: Vec<String>,
     /// What the last restore of it said, if it was restored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restore: Option<String>,

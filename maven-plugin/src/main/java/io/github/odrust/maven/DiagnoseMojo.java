@@ -92,6 +92,11 @@ public class DiagnoseMojo extends AbstractOdrustMojo {
                             + line(d.get("passing")));
                 }
             }
+            if (f.has("noise_paths") && f.getAsJsonArray("noise_paths").size() > 0) {
+                List<String> paths = new java.util.ArrayList<>();
+                f.getAsJsonArray("noise_paths").forEach(p -> paths.add(line(p)));
+                getLog().info("      differs between two passing runs too at: " + String.join(", ", paths));
+            }
         }
     }
 

@@ -548,6 +548,8 @@ final class Restorer {
                 return float.class;
             case "double":
                 return double.class;
+            case "void":
+                return void.class;
             default:
                 break;
         }
