@@ -321,16 +321,7 @@ fn the_budget_stops_the_search() {
 #[test]
 fn a_brittle_fails_alone_and_passes_after_its_state_setter() {
     let m = Module::new(&[("a", 0)], &[("a", 1)], &["a"]);
-    let t = DiagnoseTarget {
-        test: V.into(),
-        kind: OdRole::Brittle,
-        polluters: Vec::new(),
-        state_setters: vec![vec!["com.acme.STest#s".into()]],
-        fingerprint: "f1".into(),
-        shared: None,
-        unreachable: Vec::new(),
-    };
-    let (o, asked) = m.diagnose(&t, None);
+    let (o, asked) = m.diagnose(&brittle(), None);
     assert_eq!(asked[0].order, vec![V]);
     assert_eq!(asked[1].order, vec!["com.acme.STest#s", V]);
     assert_eq!(o.status, DiagnoseStatus::Confirmed, "{}", o.reason);
