@@ -40,6 +40,9 @@ class CaptureIT {
     /** The options' {@code point}, when not the default. */
     String point;
 
+    /** Classes (simple names in the samples' package) the options initialize besides StateHolder's. */
+    List<String> alsoInitialize = new ArrayList<>();
+
     /**
      * This JDK and every other JDK 17+ installed beside it (one per major version), so that capture
      * and restore are checked on each (strong encapsulation, jdk.internal.misc.Unsafe).
@@ -106,6 +109,9 @@ class CaptureIT {
                 .append('\n');
         if (point != null) {
             b.append("point ").append(point).append('\n');
+        }
+        for (String c : alsoInitialize) {
+            b.append("initialize ").append(S).append(c).append('\n');
         }
         if (capture != null) {
             b.append("capture ").append(capture).append('\n');
@@ -301,6 +307,25 @@ class CaptureIT {
                 "usesPlainLabel");
         assertEquals("error", late.test(S + j5).get("outcome"));
         point = null;
+
+        // a Class value of a primitive type (void.class) is restored by its name
+        point = "test";
+        alsoInitialize.add("StateClassValueTest");
+        String voidTest = "StateClassValueTest#expectsVoid";
+        Path voidPassing = dir.resolve("void-passing.xml");
+        forkSegment(options(voidTest, 1, voidPassing, null), "junit4", "StateClassValueTest", "expectsVoid")
+                .allPassed();
+        RecordIT.Run voidRestored = forkSegment(
+                options(voidTest, 1, null, voidPassing, S + "StateClassValueTest.returnType"),
+                "junit4",
+                "StateClassValueTest",
+                "setsInt",
+                "expectsVoid");
+        String voidResult = read(dir.resolve("result.json"));
+        assertEquals("pass", voidRestored.test(S + voidTest).get("outcome"), voidResult);
+        assertTrue(voidResult.contains("\"" + S + "StateClassValueTest.returnType\":\"restored\""), voidResult);
+        point = null;
+        alsoInitialize.clear();
     }
 
     void capturesALaterStartAndRestoresSystemProperties() throws Exception {
