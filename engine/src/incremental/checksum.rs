@@ -17,7 +17,12 @@
 //! their raw bytes (a pool reorder may then change the checksum: a spurious change, never a missed
 //! one). So is the `Module` attribute of `module-info`.
 //!
-//! A jar's checksum is the SHA-256 of its bytes.
+//! A jar's checksum ([`jar_checksum`]) is that of its entries as its central directory lists
+//! them — each file's name, CRC-32 and size, sorted by name — leaving out directories,
+//! `META-INF/MANIFEST.MF` and `META-INF/maven/` (build tools write dates, tool versions and the
+//! pom there): a jar rebuilt from the same classes and resources has the same checksum however
+//! its entries are ordered, compressed or time-stamped. A file that is not a readable zip (or a
+//! ZIP64 one) falls back to the SHA-256 of its bytes.
 
 use std::path::Path;
 
@@ -31,13 +36,68 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// The checksum of a jar (or any file): the SHA-256 of its bytes.
-pub fn file_checksum(path: &Path) -> Result<String, EngineError> {
+/// The checksum of a jar: of its entries (name, CRC-32, size), not of its bytes (see the
+/// module's documentation); the SHA-256 of its bytes when it is not a zip this can read.
+pub fn jar_checksum(path: &Path) -> Result<String, EngineError> {
     let bytes = std::fs::read(path).map_err(|source| EngineError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    Ok(sha256_hex(&bytes))
+    Ok(match zip_entries(&bytes) {
+        Some(mut entries) => {
+            entries.retain(|(name, _, _)| {
+                !name.ends_with('/')
+                    && name != "META-INF/MANIFEST.MF"
+                    && !name.starts_with("META-INF/maven/")
+            });
+            entries.sort();
+            let mut h = Sha256::new();
+            h.update(b"jar-entries-1\n");
+            for (name, crc, size) in entries {
+                h.update(name.as_bytes());
+                h.update(format!("\0{crc:08x}\0{size}\n").as_bytes());
+            }
+            hex(&h.finalize())
+        }
+        None => sha256_hex(&bytes),
+    })
+}
+
+/// The entries of a zip's central directory: (name, CRC-32, uncompressed size); `None` when
+/// `bytes` is no zip this reads (no end-of-central-directory record, ZIP64, truncated).
+fn zip_entries(bytes: &[u8]) -> Option<Vec<(String, u32, u32)>> {
+    let u16_at = |at: usize| -> Option<u16> {
+        Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
+    };
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    // The end-of-central-directory record: 22 bytes and a comment of up to 65,535.
+    let lowest = bytes.len().saturating_sub(22 + 65_535);
+    let eocd = (lowest..=bytes.len().checked_sub(22)?)
+        .rev()
+        .find(|&i| u32_at(i) == Some(0x0605_4b50))?;
+    let count = u16_at(eocd + 10)? as usize;
+    let offset = u32_at(eocd + 16)?;
+    if count == 0xFFFF || offset == 0xFFFF_FFFF {
+        return None; // ZIP64
+    }
+    let mut at = offset as usize;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        if u32_at(at)? != 0x0201_4b50 {
+            return None;
+        }
+        let crc = u32_at(at + 16)?;
+        let size = u32_at(at + 24)?;
+        let name_len = u16_at(at + 28)? as usize;
+        let extra_len = u16_at(at + 30)? as usize;
+        let comment_len = u16_at(at + 32)? as usize;
+        let name = bytes.get(at + 46..at + 46 + name_len)?;
+        out.push((String::from_utf8_lossy(name).into_owned(), crc, size));
+        at += 46 + name_len + extra_len + comment_len;
+    }
+    Some(out)
 }
 
 /// The checksum of a class file's bytes that ignores debug information and the constant pool's

@@ -88,7 +88,7 @@ fn malformed_bytes_are_an_error_not_a_panic() {
 }
 
 #[test]
-fn jar_checksum_is_sha256_of_its_bytes() {
+fn a_file_that_is_no_zip_is_checksummed_by_its_bytes() {
     assert_eq!(
         sha256_hex(b"abc"),
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -97,9 +97,92 @@ fn jar_checksum_is_sha256_of_its_bytes() {
     std::fs::create_dir_all(&dir).unwrap();
     let jar = dir.join("x.jar");
     std::fs::write(&jar, b"abc").unwrap();
-    assert_eq!(file_checksum(&jar).unwrap(), sha256_hex(b"abc"));
-    let err = file_checksum(&dir.join("missing.jar")).unwrap_err();
+    assert_eq!(jar_checksum(&jar).unwrap(), sha256_hex(b"abc"));
+    let err = jar_checksum(&dir.join("missing.jar")).unwrap_err();
     assert_eq!(err.code(), "io");
     assert!(err.to_string().contains("missing.jar"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A zip's central directory and end record (what `jar_checksum` reads): entries of
+/// (name, CRC-32, size, modification time), in this order.
+fn zip(entries: &[(&str, u32, u32, u16)]) -> Vec<u8> {
+    let mut central = Vec::new();
+    for (name, crc, size, time) in entries {
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&[20, 0, 20, 0, 0, 0, 8, 0]); // made by, needed, flags, deflate
+        central.extend_from_slice(&time.to_le_bytes());
+        central.extend_from_slice(&0x5b21u16.to_le_bytes()); // date
+        central.extend_from_slice(&crc.to_le_bytes());
+        central.extend_from_slice(&(size / 2).to_le_bytes()); // compressed size
+        central.extend_from_slice(&size.to_le_bytes());
+        central.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        central.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        central.extend_from_slice(name.as_bytes());
+    }
+    let mut out = b"PK-local-headers-not-read".to_vec();
+    let offset = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0]);
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&offset.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+#[test]
+fn a_rebuilt_jar_with_the_same_entries_has_the_same_checksum() {
+    let dir = std::env::temp_dir().join(format!("odrust-jar-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sum = |bytes: Vec<u8>| {
+        let jar = dir.join("kit.jar");
+        std::fs::write(&jar, bytes).unwrap();
+        jar_checksum(&jar).unwrap()
+    };
+    let built = sum(zip(&[
+        ("META-INF/", 0, 0, 1),
+        ("META-INF/MANIFEST.MF", 0x1111, 80, 1),
+        ("com/acme/Kit.class", 0xabcd_0001, 900, 1),
+        ("com/acme/kit.properties", 0x2222, 12, 1),
+        ("META-INF/maven/com.acme/kit/pom.properties", 0x3333, 60, 1),
+    ]));
+    // rebuilt: other times, another entry order, another manifest and pom.properties
+    let rebuilt = sum(zip(&[
+        ("com/acme/kit.properties", 0x2222, 12, 9),
+        ("com/acme/Kit.class", 0xabcd_0001, 900, 9),
+        ("META-INF/MANIFEST.MF", 0x4444, 81, 9),
+        ("META-INF/maven/com.acme/kit/pom.properties", 0x5555, 61, 9),
+    ]));
+    assert_eq!(built, rebuilt);
+    assert_ne!(
+        built,
+        sha256_hex(&zip(&[("com/acme/Kit.class", 0xabcd_0001, 900, 1)]))
+    );
+    // a class that changed, a resource that changed, an entry more: another checksum
+    let class_changed = sum(zip(&[
+        ("com/acme/Kit.class", 0xabcd_0002, 900, 1),
+        ("com/acme/kit.properties", 0x2222, 12, 1),
+    ]));
+    let resource_changed = sum(zip(&[
+        ("com/acme/Kit.class", 0xabcd_0001, 900, 1),
+        ("com/acme/kit.properties", 0x2222, 13, 1),
+    ]));
+    let more = sum(zip(&[
+        ("com/acme/Kit.class", 0xabcd_0001, 900, 1),
+        ("com/acme/kit.properties", 0x2222, 12, 1),
+        ("com/acme/Extra.class", 0x7777, 300, 1),
+    ]));
+    for other in [&class_changed, &resource_changed, &more] {
+        assert_ne!(&built, other);
+    }
+    // a zip whose central directory is cut off falls back to the bytes
+    let mut cut = zip(&[("com/acme/Kit.class", 0xabcd_0001, 900, 1)]);
+    let n = cut.len();
+    cut[n - 6..n - 2].copy_from_slice(&9999u32.to_le_bytes()); // the directory's offset: nowhere
+    let bytes = cut.clone();
+    assert_eq!(sum(cut), sha256_hex(&bytes));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::checksum::{class_checksum_parsed, file_checksum, sha256_hex};
+use super::checksum::{class_checksum_parsed, jar_checksum, sha256_hex};
 use super::graph::{ClassGraph, Reach};
 use super::state::{ClassKind, ClassState, JarState, State, STATE_VERSION};
 use crate::error::EngineError;
@@ -130,7 +130,7 @@ pub fn select(request: &SelectRequest) -> Result<Selection, EngineError> {
     for jar in &request.jars {
         jars.push(JarState {
             path: jar.display().to_string(),
-            checksum: file_checksum(jar)?,
+            checksum: jar_checksum(jar)?,
         });
     }
     jars.sort();

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// The version of the state's JSON this engine writes and reads.
-pub const STATE_VERSION: u32 = 1;
+/// The version of the state's JSON this engine writes and reads: 2 since jars are checksummed by
+/// their entries (version 1 by their bytes).
+pub const STATE_VERSION: u32 = 2;
 
 /// Whether a class comes from the main or the test class directories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -37,7 +38,7 @@ pub struct JarState {
     pub checksum: String,
 }
 
-/// The saved state: `{"version": 1, "build_fingerprint": "...", "classes": {"com.acme.Foo":
+/// The saved state: `{"version": 2, "build_fingerprint": "...", "classes": {"com.acme.Foo":
 /// {"checksum": "...", "kind": "main"}}, "jars": [{"path": "...", "checksum": "..."}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,7 +121,7 @@ mod tests {
         let value = serde_json::to_value(&state).unwrap();
         assert_eq!(
             value,
-            json!({"version": 1, "build_fingerprint": "fp",
+            json!({"version": 2, "build_fingerprint": "fp",
                    "classes": {"com.acme.Foo": {"checksum": "ab", "kind": "test"}},
                    "jars": [{"path": "/m2/x.jar", "checksum": "cd"}]})
         );
@@ -134,12 +135,13 @@ mod tests {
             State::from_json(Some(&serde_json::Value::Null)),
             Err(Unusable::Missing)
         );
-        let other = State::from_json(Some(&json!({"version": 2}))).unwrap_err();
+        // version 1 checksummed jars by their bytes: its jar checksums mean something else
+        let other = State::from_json(Some(&json!({"version": 1}))).unwrap_err();
         assert_eq!(
             other.to_string(),
-            "the saved incremental state has version 2, this odrust reads version 1"
+            "the saved incremental state has version 1, this odrust reads version 2"
         );
-        let bad = State::from_json(Some(&json!({"version": 1, "classes": 3}))).unwrap_err();
+        let bad = State::from_json(Some(&json!({"version": 2, "classes": 3}))).unwrap_err();
         assert!(matches!(bad, Unusable::Unreadable(_)), "{bad:?}");
         assert!(bad
             .to_string()
