@@ -1,0 +1,11 @@
+package com.example.app;
+
+import com.example.kit.Registry;
+import org.junit.jupiter.api.Test;
+
+class Alpha2PolluterTest {
+    @Test
+    void registers() {
+        Registry.ENTRIES.put("k", "v");
+    }
+}
