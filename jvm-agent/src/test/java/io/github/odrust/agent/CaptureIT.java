@@ -288,11 +288,22 @@ class CaptureIT {
                 .allPassed();
         RecordIT.Run j5Failing = forkSegment(
                 options(j5, 1, null, null), "junit5", "StateJ5ConstructorVictimTest", "changesLabel", "usesPlainLabel");
-        assertEquals("error", j5Failing.test(S + j5).get("outcome"));
+        assertEquals("fail", j5Failing.test(S + j5).get("outcome"));
         forkSegment(
                         options(j5, 1, null, j5Passing, S + "StateHolder.label"),
                         "junit5",
                         "StateJ5ConstructorVictimTest",
+                        "changesLabel",
+                        "usesPlainLabel")
+                .allPassed();
+        assertTrue(read(dir.resolve("result.json")).contains("\"point\":\"instance\""));
+        // a test listed twice before it: its second start is of the second entry, so the
+        // victim is still the next entry when its constructor runs
+        forkSegment(
+                        options(j5, 1, null, j5Passing, S + "StateHolder.label"),
+                        "junit5",
+                        "StateJ5ConstructorVictimTest",
+                        "changesLabel",
                         "changesLabel",
                         "usesPlainLabel")
                 .allPassed();
@@ -305,7 +316,7 @@ class CaptureIT {
                 "StateJ5ConstructorVictimTest",
                 "changesLabel",
                 "usesPlainLabel");
-        assertEquals("error", late.test(S + j5).get("outcome"));
+        assertEquals("fail", late.test(S + j5).get("outcome"));
         point = null;
 
         // a Class value of a primitive type (void.class) is restored by its name

@@ -154,7 +154,10 @@ public final class Diagnosis {
             return;
         }
         synchronized (Diagnosis.class) {
-            for (int i = Math.max(lastStarted, 0); i < segment.size(); i++) {
+            // Another invocation of the entry that started last (m[1] after m[0]) stays on it; any
+            // other start is of a later entry (a test listed twice starts its second entry).
+            boolean sameEntry = lastStarted >= 0 && id.startsWith(segment.get(lastStarted) + "[");
+            for (int i = sameEntry ? lastStarted : lastStarted + 1; i < segment.size(); i++) {
                 if (invocationOf(id, segment.get(i))) {
                     lastStarted = i;
                     break;
