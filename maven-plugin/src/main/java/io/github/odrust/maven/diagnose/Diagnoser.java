@@ -55,6 +55,7 @@ public final class Diagnoser {
     private final Log log;
     private String fingerprint;
     private CaptureRoots roots;
+    private final java.util.Map<String, List<String>> unreachableByClass = new java.util.HashMap<>();
     private ExperimentLog history;
     private JsonObject diagnoseFile;
 
@@ -262,12 +263,16 @@ public final class Diagnoser {
 
     /** Classes of the module's class directories that the test's class cannot reach (listed last). */
     private List<String> unreachable(String test) {
-        io.github.odrust.engine.protocol.ReachRequest r = new io.github.odrust.engine.protocol.ReachRequest();
-        roots().directories.forEach(d -> r.classDirs.add(d.getAbsolutePath()));
         int hash = test.indexOf('#');
-        r.from.add(hash < 0 ? test : test.substring(0, hash));
-        return engine.call("reachable_classes", r, io.github.odrust.engine.protocol.ReachRequest.Response.class)
-                .unreachable;
+        String cls = hash < 0 ? test : test.substring(0, hash);
+        // Each call reads every class file of the module: once per test class.
+        return unreachableByClass.computeIfAbsent(cls, c -> {
+            io.github.odrust.engine.protocol.ReachRequest r = new io.github.odrust.engine.protocol.ReachRequest();
+            roots().directories.forEach(d -> r.classDirs.add(d.getAbsolutePath()));
+            r.from.add(c);
+            return engine.call("reachable_classes", r, io.github.odrust.engine.protocol.ReachRequest.Response.class)
+                    .unreachable;
+        });
     }
 
     private CaptureRoots roots() {
