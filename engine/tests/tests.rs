@@ -7,6 +7,7 @@ mod detect;
 mod detect_failing;
 mod detect_rare;
 mod explain;
+mod explain_shared;
 mod layout;
 mod orders;
 mod protocol;

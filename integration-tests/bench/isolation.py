@@ -7,9 +7,10 @@
 Runs are interleaved (jvm, classloader, jvm, ...) so that a noisy machine affects both alike. For
 each run: the wall time of the Maven invocation, the rounds, the rounds' own time (the sum of the
 round experiments' `millis` in detect/experiments.jsonl), orders per minute over the rounds, how
-many rounds ran in shared JVMs, and the flaky tests found (test and kind). Prints one line per run,
-then per strategy and isolation the medians and the ratio classloader / jvm. Uses the plugin
-installed in the local repository (0.1.0-SNAPSHOT).
+many rounds ran in shared JVMs, the explanation experiments (how many, how many shared, their own
+time), and the flaky tests found (test, kind, polluters, cleaners and state-setters). Prints one
+line per run, then per strategy and isolation the medians and the ratio classloader / jvm. Uses the
+plugin installed in the local repository (0.1.0-SNAPSHOT).
 """
 import argparse
 import json
@@ -34,12 +35,19 @@ def run(project, mvn, strategy, isolation, seed, out, extra):
     history = [json.loads(line) for line in open(os.path.join(project, out, "detect", "experiments.jsonl")) if line.strip()]
     rounds = [r for r in history if r["kind"] == "round"]
     round_s = sum(r["millis"] for r in rounds) / 1000
+    explaining = [r for r in history if r["kind"] in EXPLAINING]
     report = json.load(open(os.path.join(project, out, "report.json")))
-    flaky = sorted(f"{f['test']}:{f['kind']}" for f in report["flaky"])
+    flaky = sorted(f"{f['test']}:{f['kind']}:{f.get('polluters')}:{sorted((f.get('cleaners') or {}).items())}:"
+                   f"{f.get('state_setters')}" for f in report["flaky"])
     return {"wall": wall, "rounds": len(rounds), "round_s": round_s,
             "per_min": len(rounds) / round_s * 60 if round_s else 0.0,
             "shared": sum(1 for r in rounds if r.get("isolation") == "classloader"),
+            "explaining": len(explaining), "explain_s": sum(r["millis"] for r in explaining) / 1000,
+            "explain_shared": sum(1 for r in explaining if r.get("isolation") == "classloader"),
             "experiments": len(history), "flaky": flaky}
+
+
+EXPLAINING = {"polluter-search", "polluter-pair", "cleaner", "setter-search", "setter-pair"}
 
 
 def main():
@@ -59,10 +67,11 @@ def main():
                 results.setdefault((strategy, isolation), []).append(r)
                 print(f"{strategy}\t{isolation}\trun {n}\twall {r['wall']:.1f} s\t{r['rounds']} rounds "
                       f"({r['shared']} shared) in {r['round_s']:.1f} s\t{r['per_min']:.0f} orders/min\t"
+                      f"{r['explaining']} explanation runs ({r['explain_shared']} shared) in {r['explain_s']:.1f} s\t"
                       f"{r['experiments']} experiments\t{' '.join(r['flaky']) or 'nothing found'}", flush=True)
     print()
-    print("| strategy | isolation | wall (median) | rounds | rounds' time (median) | orders/min (median) | same findings in every run |")
-    print("|---|---|---|---|---|---|---|")
+    print("| strategy | isolation | wall (median) | rounds | rounds' time (median) | orders/min (median) | explanation runs | their time (median) | same findings in every run |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for strategy in a.strategies.split(","):
         base = results[(strategy, "jvm")]
         for isolation in ("jvm", "classloader"):
@@ -70,11 +79,15 @@ def main():
             same = all(r["flaky"] == base[0]["flaky"] for r in rs)
             print(f"| {strategy} | {isolation} | {statistics.median(r['wall'] for r in rs):.1f} s | {rs[0]['rounds']} | "
                   f"{statistics.median(r['round_s'] for r in rs):.1f} s | {statistics.median(r['per_min'] for r in rs):.0f} | "
+                  f"{rs[0]['explaining']} ({rs[0]['explain_shared']} shared) | {statistics.median(r['explain_s'] for r in rs):.1f} s | "
                   f"{'yes' if same else 'NO'} |")
         cl = results[(strategy, "classloader")]
         ratio = statistics.median(r["per_min"] for r in cl) / statistics.median(r["per_min"] for r in base)
         wall = statistics.median(r["wall"] for r in base) / statistics.median(r["wall"] for r in cl)
-        print(f"| {strategy} | classloader / jvm | {wall:.2f}x faster | | | {ratio:.2f}x | |")
+        explain_jvm = statistics.median(r["explain_s"] for r in base)
+        explain_cl = statistics.median(r["explain_s"] for r in cl)
+        explain = f"{explain_jvm / explain_cl:.2f}x" if explain_cl else ""
+        print(f"| {strategy} | classloader / jvm | {wall:.2f}x faster | | | {ratio:.2f}x | | {explain} | |")
 
 
 if __name__ == "__main__":

@@ -452,6 +452,7 @@ fn accesses_record(accesses: &Path, op: &str) -> Result<ExperimentRecord, Failur
         class_state: Vec::new(),
         time: None,
         isolation: Default::default(),
+        shareable: false,
     })
 }
 

@@ -199,10 +199,40 @@ impl Replay {
         }
         let rounds_run = self.rounds.len() as u32;
         let shared = self.rounds.iter().filter(|r| r.in_jvm).count();
-        if shared > 0 {
-            notes.push(format!(
-                "{shared} of {rounds_run} rounds ran in shared JVMs with fresh class loaders (odrust.isolation=classloader); the baseline, confirmations, alone runs and explanations ran in fresh JVMs, so every finding reported was seen in fresh JVMs"
-            ));
+        let explaining = self.shared.experiments;
+        if shared > 0 || explaining > 0 {
+            let rounds = (shared > 0).then(|| format!("{shared} of {rounds_run} rounds"));
+            let explanations = (explaining > 0).then(|| {
+                format!(
+                    "{explaining} explanation experiment{}",
+                    if explaining == 1 { "" } else { "s" }
+                )
+            });
+            let what: Vec<String> = rounds.into_iter().chain(explanations).collect();
+            let mut note = format!(
+                "{} ran in shared JVMs with fresh class loaders (odrust.isolation=classloader); the baseline, confirmations and alone runs ran in fresh JVMs",
+                what.join(" and ")
+            );
+            if explaining > 0 {
+                let checks = self.shared.checks;
+                note.push_str(&format!(
+                    ", and each polluter, cleaner and state-setter reported was run again in a fresh JVM ({checks} run{})",
+                    if checks == 1 { "" } else { "s" }
+                ));
+            }
+            note.push_str(", so every finding reported was seen in fresh JVMs");
+            let refuted: Vec<String> = self
+                .shared
+                .refuted_tests()
+                .map(|t| format!("`{t}`"))
+                .collect();
+            if !refuted.is_empty() {
+                note.push_str(&format!(
+                    "; a fresh JVM did not repeat what a shared JVM showed for {}: explained again from fresh JVMs alone",
+                    refuted.join(", ")
+                ));
+            }
+            notes.push(note);
         }
         let rounds_total = self.rounds_total();
         if self.baseline_done && rounds_run < rounds_total && (self.stopped || config.stop_rounds) {
@@ -363,8 +393,16 @@ enum Bound {
 /// state-setters: the rate from those found is an upper bound, and the rate with every candidate
 /// not yet ruled out as a state-setter a lower bound.
 fn incompleteness(role: OdRole, explanation: &Explanation) -> Option<(String, Bound)> {
-    if explanation.stage == Stage::Done {
-        return None;
+    match explanation.stage {
+        Stage::Done => return None,
+        Stage::Confirming => {
+            return Some((
+                "what shared JVMs showed is not all confirmed in fresh JVMs yet: the rate counts only what was"
+                    .to_string(),
+                Bound::None,
+            ))
+        }
+        _ => {}
     }
     let singles = explanation.culprits.iter().all(|g| g.len() == 1);
     match role {

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::findings::FlakyTest;
-use super::replay::{unit_in, Found, OdTest, Pending, Replay, Results, Turn};
+use super::replay::{Found, OdTest, Pending, Replay, Turn};
 use super::rounds::round_text;
+use super::units::{unit_in, Results};
 use crate::model::kind::FlakyKind;
 
 impl Replay {

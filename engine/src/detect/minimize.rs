@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
+use super::units::Results;
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
+use crate::model::experiment::ExperimentKind;
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
 
@@ -16,6 +18,70 @@ pub(super) const MAX_HINTS: usize = 16;
 /// of the victim's other polluters and of other polluters of related victims (pooled). Each
 /// costs one triple run, and a cleaner group testing finds costs about `log2(m / c) + 1`.
 pub(super) const MAX_CLEANER_HINTS: usize = 64;
+
+/// The next explanation experiment of an OD test, and where it may run.
+#[derive(Debug, Clone)]
+pub(super) struct Next {
+    /// The experiment.
+    pub(super) query: Query,
+    /// It may run in a shared JVM ([`crate::model::experiment::Experiment::shareable`]).
+    pub(super) shareable: bool,
+    /// It is the fresh-JVM run of a claim a shared JVM showed.
+    pub(super) confirms: bool,
+}
+
+/// A claim of an explanation: the run that shows it, and the subject's verdict there.
+struct Claim {
+    /// The run, as the experiment that confirms it.
+    query: Query,
+    /// Passed (cleaner, state-setter) or did not pass (polluter).
+    shows: Option<bool>,
+}
+
+/// Every claim of `explanation`, culprits first, then cleaners.
+fn claims(od: &OdTest, role: OdRole, explanation: &Explanation) -> Vec<Claim> {
+    let (search, pair, shows) = match role {
+        OdRole::Victim => (
+            ExperimentKind::PolluterSearch,
+            ExperimentKind::PolluterPair,
+            Some(false),
+        ),
+        OdRole::Brittle => (
+            ExperimentKind::SetterSearch,
+            ExperimentKind::SetterPair,
+            Some(true),
+        ),
+    };
+    let claim = |kind, examined: Vec<String>, shows| {
+        let mut order = examined.clone();
+        order.push(od.unit.clone());
+        let mut targets = vec![od.test.clone()];
+        targets.extend(examined);
+        Claim {
+            query: Query {
+                kind,
+                order,
+                targets,
+            },
+            shows,
+        }
+    };
+    let mut claims: Vec<Claim> = explanation
+        .culprits
+        .iter()
+        .map(|g| claim(if g.len() == 1 { pair } else { search }, g.clone(), shows))
+        .collect();
+    for (polluter, cleaners) in &explanation.cleaners {
+        for c in cleaners {
+            claims.push(claim(
+                ExperimentKind::Cleaner,
+                vec![polluter.clone(), c.clone()],
+                Some(true),
+            ));
+        }
+    }
+    claims
+}
 
 impl Replay {
     /// Minimization experiments run for `od` so far.
@@ -27,11 +93,83 @@ impl Replay {
     /// `None` when `od` is not explained (nothing run for it and minimization off or `od` not
     /// selected, not a victim or brittle). With minimization off, or `od` not selected, what
     /// earlier runs explained is still reported (its next experiment is not planned).
-    pub(super) fn explain(&self, od: &OdTest) -> Option<(Explanation, Option<Query>)> {
+    ///
+    /// When some of its experiments ran in shared JVMs (`detect::shared`), only claims a fresh
+    /// JVM showed are in the explanation, the next experiment is the fresh run of the first claim
+    /// not yet confirmed, and an OD test a fresh JVM refuted a claim of, or whose search found
+    /// no single culprit (nothing, or a group: both rest on runs where it did not show), is
+    /// explained from fresh-JVM runs alone.
+    pub(super) fn explain(&self, od: &OdTest) -> Option<(Explanation, Option<Next>)> {
         if (!self.config.minimize || !self.selected(od)) && self.spent_on(od) == 0 {
             return None;
         }
         let role = self.kind_of(od).role()?;
+        let any = |order: &[String]| self.observed.get(order);
+        let (mut explanation, query) = self.explain_from(od, role, &any);
+        let next = |query: Option<Query>, shareable| {
+            query.map(|query| Next {
+                query,
+                shareable,
+                confirms: false,
+            })
+        };
+        if !self.shared.explained_shared(&od.unit) {
+            return Some((explanation, next(query, true)));
+        }
+        let fresh = |order: &[String]| self.shared.fresh(&self.observed, order);
+        let claims = claims(od, role, &explanation);
+        let refuted = claims
+            .iter()
+            .any(|c| fresh(&c.query.order).is_some_and(|r| r.passed(&od.test) != c.shows));
+        if self.shared.refuted(&od.test)
+            || refuted
+            || (query.is_none() && explanation.culprits.iter().all(|g| g.len() > 1))
+        {
+            let (explanation, query) = self.explain_from(od, role, &fresh);
+            return Some((explanation, next(query, false)));
+        }
+        let unconfirmed: Vec<Claim> = claims
+            .into_iter()
+            .filter(|c| fresh(&c.query.order).is_none())
+            .collect();
+        let Some(first) = unconfirmed.first() else {
+            return Some((explanation, next(query, true)));
+        };
+        // Only what a fresh JVM showed is reported.
+        let culprit = |g: &Vec<String>| {
+            unconfirmed
+                .iter()
+                .any(|c| c.query.kind != ExperimentKind::Cleaner && c.query.targets[1..] == g[..])
+        };
+        explanation.culprits.retain(|g| !culprit(g));
+        let kept: Vec<String> = explanation.culprits.iter().flatten().cloned().collect();
+        explanation.cleaners.retain(|p, _| kept.contains(p));
+        for (p, cleaners) in explanation.cleaners.iter_mut() {
+            cleaners.retain(|c| {
+                !unconfirmed.iter().any(|u| {
+                    u.query.kind == ExperimentKind::Cleaner
+                        && u.query.targets[1..] == [p.clone(), c.clone()]
+                })
+            });
+        }
+        if query.is_none() {
+            explanation.stage = Stage::Confirming;
+        }
+        let check = Next {
+            query: first.query.clone(),
+            shareable: false,
+            confirms: true,
+        };
+        Some((explanation, Some(check)))
+    }
+
+    /// [`explain`] over the runs `observed` gives (every run's first, or fresh JVMs' only).
+    fn explain_from<'a>(
+        &'a self,
+        od: &'a OdTest,
+        role: OdRole,
+        observed: &dyn Fn(&[String]) -> Option<&'a Results>,
+    ) -> (Explanation, Option<Query>) {
         let order = match role {
             OdRole::Victim => &od.fail_order,
             OdRole::Brittle => &od.pass_order,
@@ -46,19 +184,13 @@ impl Replay {
             role,
             prefix: &order[..at],
         };
-        let observed = |order: &[String]| self.observed.get(order).map(|r| r.passed(&od.test));
+        let observed = |order: &[String]| observed(order).map(|r| r.passed(&od.test));
         let same_class = |a: &str, b: &str| match (self.record_of(a), self.record_of(b)) {
             (Some(x), Some(y)) => x == y,
             _ => false,
         };
         let hints = self.hints(od, role);
-        Some(explain(
-            subject,
-            &self.original,
-            &hints,
-            &observed,
-            &same_class,
-        ))
+        explain(subject, &self.original, &hints, &observed, &same_class)
     }
 
     /// Whether `o` is related to `od` for shared work: another OD test of the same role, in the
@@ -258,16 +390,21 @@ impl Replay {
     /// The next minimization experiment, within the budget. Every OD test gets its first
     /// polluter (state-setter) before unrelated ones get more (a related one waits for the
     /// search it can share), and all of them their polluters before any gets cleaners: the
-    /// budget is spread over the module, not spent on the first test.
-    pub(super) fn plan_minimization(&self) -> Option<Query> {
-        if !self.config.minimize || self.minimize_spent() >= self.minimize_budget() {
+    /// budget is spread over the module, not spent on the first test. The fresh-JVM run of a
+    /// claim a shared JVM showed goes first, and is not bounded by the budget (at most one per
+    /// claim): a claim found is confirmed or withdrawn, never left half-shown.
+    pub(super) fn plan_minimization(&self) -> Option<Next> {
+        if !self.config.minimize {
             return None;
         }
-        let pending: Vec<(&OdTest, Explanation, Query)> = self
+        let spent = self.minimize_spent() >= self.minimize_budget();
+        let pending: Vec<(&OdTest, Explanation, Next)> = self
             .to_explain()
             .into_iter()
             .filter_map(|od| match self.explain(od) {
-                Some((explanation, Some(query))) => Some((od, explanation, query)),
+                Some((explanation, Some(next))) if next.confirms || !spent => {
+                    Some((od, explanation, next))
+                }
                 _ => None,
             })
             .collect();
@@ -282,14 +419,17 @@ impl Replay {
         };
         pending
             .iter()
-            .min_by_key(|(od, explanation, _)| {
+            .min_by_key(|(od, explanation, next)| {
+                if next.confirms {
+                    return 0;
+                }
                 match (searching(explanation), explanation.culprits.is_empty()) {
-                    (true, true) if !waits(od) => 0,
-                    (true, _) => 1,
-                    (false, _) => 2,
+                    (true, true) if !waits(od) => 1,
+                    (true, _) => 2,
+                    (false, _) => 3,
                 }
             })
-            .map(|(_, _, query)| query.clone())
+            .map(|(_, _, next)| next.clone())
     }
 
     /// Notes about the explanation of `od`: cut short by the budget or the time budget, no
@@ -317,6 +457,9 @@ impl Replay {
                 Stage::Cleaners { polluter, left } => format!(
                     "while searching for cleaners of polluter `{polluter}`, {left} candidates left"
                 ),
+                Stage::Confirming => {
+                    "while confirming in fresh JVMs what shared JVMs showed".to_string()
+                }
                 Stage::Done => String::new(),
             };
             let partial = if explanation.culprits.is_empty() {

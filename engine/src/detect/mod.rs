@@ -45,6 +45,8 @@
 //! - `cache`: the last systematic schedule and targeted plan built, kept between calls.
 //! - [`coverage`]: what the rounds covered, and the chance that a victim escaped them.
 //! - [`session`]: the replay state of a run kept between calls, fed only the new records.
+//! - `shared`: explanation experiments in shared JVMs, and the fresh-JVM checks of their claims.
+//! - `units`: the unit of an order that runs a test, an order cut after some tests.
 
 mod baseline;
 mod cache;
@@ -58,6 +60,8 @@ mod minimize;
 mod replay;
 mod rounds;
 pub mod session;
+mod shared;
+mod units;
 
 #[cfg(test)]
 mod tests;

@@ -9,12 +9,13 @@ use super::config::DetectConfig;
 use super::findings::{
     FailingTest, FlakyTest, NextStep, Phase, PlannedExperiment, Progress, Summary,
 };
+use super::shared::SharedRuns;
+use super::units::{cut_after_last, Results};
 use crate::error::EngineError;
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TimeTally};
 use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
-use crate::model::testid::container_of;
 use crate::schedule::random::reverse_order;
 use crate::schedule::rounds::{reverse_passing_batch, round_order, ROUNDS_PER_BATCH};
 use crate::schedule::targeted::TargetedPlan;
@@ -182,35 +183,6 @@ pub(super) struct OdTest {
     pub(super) alone: Vec<Option<bool>>,
 }
 
-/// Pass/not-pass (or unknown) and message per result id of one experiment.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Results(pub(super) HashMap<String, (Option<bool>, Option<String>)>);
-
-impl Results {
-    pub(super) fn of(record: &ExperimentRecord) -> Self {
-        let mut map: HashMap<String, (Option<bool>, Option<String>)> = HashMap::new();
-        for r in &record.results {
-            let verdict = r.outcome.passed();
-            let entry = map.entry(r.test.clone()).or_insert((None, None));
-            // A test reported twice keeps its worst verdict: not-pass over pass over unknown.
-            if verdict == Some(false) && entry.0 != Some(false) {
-                *entry = (verdict, r.message.clone());
-            } else if verdict == Some(true) && entry.0.is_none() {
-                entry.0 = verdict;
-            }
-        }
-        Results(map)
-    }
-
-    pub(super) fn passed(&self, test: &str) -> Option<bool> {
-        self.0.get(test).and_then(|(v, _)| *v)
-    }
-
-    pub(super) fn message(&self, test: &str) -> Option<String> {
-        self.0.get(test).and_then(|(_, m)| m.clone())
-    }
-}
-
 /// The state derived from a history.
 pub(super) struct Replay {
     pub(super) config: Arc<DetectConfig>,
@@ -241,6 +213,8 @@ pub(super) struct Replay {
     pub(super) experiments: usize,
     /// The results of the first experiment that ran each order (minimization reuses them).
     pub(super) observed: HashMap<Vec<String>, Results>,
+    /// Explanation experiments in shared JVMs, and the fresh reruns of their orders.
+    pub(super) shared: SharedRuns,
     /// Minimization experiments run per OD test.
     pub(super) spent: HashMap<String, u32>,
     /// Orders of two or three units that ran (pair and triple runs), first run first: what
@@ -331,6 +305,7 @@ impl Replay {
             hints_frozen: HashMap::new(),
             cleaner_hints_frozen: HashMap::new(),
             spent: HashMap::new(),
+            shared: SharedRuns::default(),
             schedule: None,
             targeted: None,
             cost,
@@ -437,6 +412,7 @@ impl Replay {
                 kind,
                 round,
                 strategy,
+                shareable: kind == ExperimentKind::Round,
                 order,
                 targets,
             }
@@ -622,13 +598,14 @@ impl Replay {
             return detection;
         }
         self.plan_minimization()
-            .map(|query| Experiment {
+            .map(|next| Experiment {
                 id: self.experiments + 1,
-                kind: query.kind,
+                kind: next.query.kind,
                 round: None,
                 strategy: None,
-                order: query.order,
-                targets: query.targets,
+                order: next.query.order,
+                targets: next.query.targets,
+                shareable: next.shareable,
             })
             .into_iter()
             .collect()
@@ -660,6 +637,8 @@ impl Replay {
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
             self.short_orders.push(record.order.clone());
         }
+        let earlier = self.observed.get(&record.order);
+        self.shared.absorb(record, &results, earlier);
         self.observed
             .entry(record.order.clone())
             .or_insert_with(|| results.clone());
@@ -719,27 +698,6 @@ impl Replay {
             | ExperimentKind::SetterSearch
             | ExperimentKind::SetterPair => {}
         }
-    }
-}
-
-/// The unit of `order` that ran `test`: the test itself, or its dynamic container.
-pub(super) fn unit_in(order: &[String], test: &str) -> String {
-    let container = container_of(test);
-    if order.iter().any(|u| u == test) || !order.iter().any(|u| u == container) {
-        test.to_string()
-    } else {
-        container.to_string()
-    }
-}
-
-/// `order` cut right after the last unit that runs one of `tests` (all of it if none does).
-pub(super) fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> {
-    let last = order
-        .iter()
-        .rposition(|u| tests.iter().any(|t| t == u || container_of(t) == u));
-    match last {
-        Some(i) => order[..=i].to_vec(),
-        None => order.to_vec(),
     }
 }
 

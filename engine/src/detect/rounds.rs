@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::cache::{cache_key, cached, cached_targeted, Built};
-use super::replay::{Candidate, Pending, Replay, Results, RoundRun, Turn};
+use super::replay::{Candidate, Pending, Replay, RoundRun, Turn};
+use super::units::Results;
 use crate::model::experiment::{Experiment, ExperimentRecord, Isolation};
 use crate::model::strategy::Strategy;
 use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};

@@ -1,6 +1,6 @@
 //! Unit tests of the detection planner on small hand-made suites.
 
-use super::replay::{cut_after_last, unit_in};
+use super::units::{cut_after_last, unit_in};
 use super::*;
 use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TestResult};
 use crate::model::kind::FlakyKind;

@@ -83,6 +83,9 @@ pub enum Stage {
         /// Candidates neither found nor cleared.
         left: usize,
     },
+    /// Detection's: the search is complete, and a claim it found in a shared JVM runs again in a
+    /// fresh JVM before it is reported (`detect::shared`). [`explain`] never returns it.
+    Confirming,
     /// Complete.
     Done,
 }

@@ -82,6 +82,12 @@ pub struct Experiment {
     /// The tests the experiment is about (confirmations and alone runs; for minimization the
     /// OD test first, then the tests under examination).
     pub targets: Vec<String>,
+    /// Whether it may run in a shared JVM with fresh class loaders (`odrust.isolation=classloader`,
+    /// once the module passed the isolation check, `docs/isolation.md`): rounds and explanation
+    /// experiments, which only propose; never the baseline, confirmations, alone runs, or the
+    /// fresh-JVM run of a claim a shared JVM showed. Not part of the record (which says how it ran).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shareable: bool,
 }
 
 /// The result of one test in one experiment.
@@ -156,6 +162,9 @@ pub struct ExperimentRecord {
     /// How it was isolated from the experiments before it (`jvm` when absent).
     #[serde(default, skip_serializing_if = "Isolation::is_jvm")]
     pub isolation: Isolation,
+    /// As planned: whether it could have run in a shared JVM (`isolation` says where it ran).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shareable: bool,
 }
 
 /// How an experiment was isolated from the ones before it (`-Dodrust.isolation`, docs/isolation.md).
@@ -345,6 +354,7 @@ impl Experiment {
             strategy: record.strategy,
             order: record.order.clone(),
             targets: record.targets.clone(),
+            shareable: record.shareable,
         }
     }
 }
@@ -380,6 +390,7 @@ impl ExperimentRecord {
             class_state: Vec::new(),
             time: None,
             isolation: Isolation::Jvm,
+            shareable: experiment.shareable,
         }
     }
 }

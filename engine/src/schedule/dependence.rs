@@ -505,6 +505,7 @@ mod tests {
             class_state,
             time: None,
             isolation: Default::default(),
+            shareable: false,
         }
     }
 

@@ -485,6 +485,7 @@ mod tests {
             class_state: vec![],
             time: None,
             isolation: Default::default(),
+            shareable: false,
         }
     }
 

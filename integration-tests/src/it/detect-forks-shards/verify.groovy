@@ -107,13 +107,25 @@ assert shared.pairs == whole.pairs : "pairs: " + shared.pairs
 def records = new File(basedir, 'target/classloader/detect/experiments.jsonl').readLines().collect { new JsonSlurper().parseText(it) }
 def inShared = records.findAll { it.isolation == 'classloader' }
 assert !inShared.isEmpty() : "no round ran in a shared JVM"
-assert inShared.every { it.kind == 'round' } : "only rounds run in shared JVMs: " + inShared*.kind.unique()
+def explaining = ['polluter-search', 'polluter-pair', 'cleaner', 'setter-search', 'setter-pair']
+assert inShared.every { it.kind == 'round' || it.kind in explaining } : "only rounds and explanations run in shared JVMs: " + inShared*.kind.unique()
+assert inShared.any { it.kind in explaining } : "no explanation experiment ran in a shared JVM"
+// the same cleaners and state-setters, and each reported claim was run again in a fresh JVM
+def claims = { r -> r.flaky.collect { [it.test, it.polluters, it.cleaners, it.state_setters] } }
+assert claims(shared) == claims(whole) : "classloader: " + claims(shared) + ", fresh JVMs: " + claims(whole)
+def freshRun = { order -> records.any { it.isolation == null && it.order == order } }
+shared.flaky.each { t ->
+    t.polluters.each { g -> assert freshRun(g + [t.test]) : "polluter " + g + " of " + t.test + " not run in a fresh JVM" }
+    t.state_setters.each { g -> assert freshRun(g + [t.test]) : "state-setter " + g + " of " + t.test + " not run in a fresh JVM" }
+    t.cleaners.each { p, cs -> cs.each { c -> assert freshRun([p, c, t.test]) : "cleaner " + c + " not run in a fresh JVM" } }
+}
+assert shared.notes.any { it.contains('explanation experiments ran in shared JVMs') && it.contains('was run again in a fresh JVM') } : shared.notes
 // the first two rounds ran in fresh JVMs, for the check
 assert records.findAll { it.kind == 'round' }.take(2).every { it.isolation == null }
 def check = json('target/classloader/detect/isolation-check.json')
 assert check.used == true && check.checked.size() == 4 && check.checked.every { it.same } : "check: " + check
 assert check.not_compared == [P + 'ExperimentCoinTest#flips'] : "not compared: " + check.not_compared
-assert shared.notes.any { it.contains('rounds ran in shared JVMs with fresh class loaders') } : shared.notes
+assert shared.notes.any { it.contains(' rounds and ') && it.contains('ran in shared JVMs with fresh class loaders') } : shared.notes
 assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
 assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
 // the progress line says which rounds ran in a shared JVM

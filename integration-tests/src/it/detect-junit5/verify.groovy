@@ -47,5 +47,8 @@ def shared = new JsonSlurper().parse(new File(basedir, 'target/classloader/repor
 assert shared.flaky.collect { [it.test, it.kind, it.polluters] } == report.flaky.collect { [it.test, it.kind, it.polluters] } : "classloader: " + shared.flaky.collect { [it.test, it.kind, it.polluters] }
 def sharedExps = new File(basedir, 'target/classloader/detect/experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new JsonSlurper().parseText(it) }
 assert sharedExps.findAll { it.kind == 'round' }*.order == exps.findAll { it.kind == 'round' }*.order : "other round orders with classloader"
-assert sharedExps.count { it.isolation == 'classloader' } == 10 : "rounds in shared JVMs: " + sharedExps.count { it.isolation == 'classloader' }
+assert sharedExps.count { it.isolation == 'classloader' && it.kind == 'round' } == 10 : "rounds in shared JVMs: " + sharedExps.count { it.isolation == 'classloader' && it.kind == 'round' }
+// explanation experiments share JVMs too; the polluter reported was run again in a fresh JVM
+assert sharedExps.any { it.isolation == 'classloader' && it.kind.startsWith('polluter') } : "no explanation experiment in a shared JVM"
+shared.flaky.each { t -> t.polluters.each { g -> assert sharedExps.any { it.isolation == null && it.order == g + [t.test] } : "polluter " + g + " not confirmed in a fresh JVM" } }
 assert new JsonSlurper().parse(new File(basedir, 'target/classloader/detect/isolation-check.json')).used == true

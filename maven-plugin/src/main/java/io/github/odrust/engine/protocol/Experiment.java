@@ -23,6 +23,14 @@ public final class Experiment {
     /** The tests the experiment is about (confirmations, alone runs, minimization: the OD test first). */
     public List<String> targets = new ArrayList<>();
     /**
+     * Whether it may run in a shared JVM with fresh class loaders once the module passed the
+     * isolation check ({@code odrust.isolation=classloader}, docs/isolation.md): rounds and
+     * explanation experiments, never the baseline, confirmations, alone runs or the fresh-JVM run
+     * of a claim a shared JVM showed. Absent when false.
+     */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Boolean shareable;
+    /**
      * {@code detect_next}'s batch: the order already cut into segments, as {@code plan_order} would
      * cut it (Rust: {@code detect::PlannedExperiment}), so running it takes no second engine call;
      * null when the engine could not resolve it (then {@code plan_order} says why).

@@ -37,6 +37,9 @@ public final class ExperimentRecord {
     /** {@code classloader} for an experiment in a shared JVM; absent for fresh JVMs. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public String isolation;
+    /** As planned: whether it could have run in a shared JVM; absent when not. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Boolean shareable;
 
     /** A record as the plugin keeps it (a line of experiments.jsonl). */
     public static ExperimentRecord of(JsonElement record) {

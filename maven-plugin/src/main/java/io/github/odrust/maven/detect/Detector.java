@@ -436,12 +436,12 @@ public final class Detector {
     }
 
     /**
-     * Whether {@code exp} runs in a shared JVM ({@code odrust.isolation=classloader}): rounds only,
-     * once the module passed the check, which runs before the first round after two rounds ran in
-     * fresh JVMs (docs/isolation.md).
+     * Whether {@code exp} runs in a shared JVM ({@code odrust.isolation=classloader}): what the
+     * engine planned shareable (rounds, explanation experiments), once the module passed the check,
+     * which runs before the first round after two rounds ran in fresh JVMs (docs/isolation.md).
      */
     private boolean sharedFor(Experiment exp, Path jar) throws IOException, MojoExecutionException {
-        if (isolation == null || exp.kind != ExperimentKind.ROUND) {
+        if (isolation == null || !Boolean.TRUE.equals(exp.shareable)) {
             return false;
         }
         // The check's JVMs are not odrust's own time (the records' odrust_ms); its orders are in

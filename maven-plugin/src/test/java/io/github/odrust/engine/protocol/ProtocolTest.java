@@ -571,6 +571,7 @@ class ProtocolTest {
         r.time.exitMs = 50L;
         r.time.odrustMs = 100L;
         r.isolation = "classloader";
+        r.shareable = false;
         return r;
     }
 

@@ -1,0 +1,57 @@
+//! Orders and what ran in them: the unit of an order that runs a test, an order cut after some
+//! tests, one run's results by test.
+
+use std::collections::HashMap;
+
+use crate::model::experiment::ExperimentRecord;
+use crate::model::testid::container_of;
+
+/// Pass/not-pass (or unknown) and message per result id of one experiment.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Results(pub(super) HashMap<String, (Option<bool>, Option<String>)>);
+
+impl Results {
+    pub(super) fn of(record: &ExperimentRecord) -> Self {
+        let mut map: HashMap<String, (Option<bool>, Option<String>)> = HashMap::new();
+        for r in &record.results {
+            let verdict = r.outcome.passed();
+            let entry = map.entry(r.test.clone()).or_insert((None, None));
+            // A test reported twice keeps its worst verdict: not-pass over pass over unknown.
+            if verdict == Some(false) && entry.0 != Some(false) {
+                *entry = (verdict, r.message.clone());
+            } else if verdict == Some(true) && entry.0.is_none() {
+                entry.0 = verdict;
+            }
+        }
+        Results(map)
+    }
+
+    pub(super) fn passed(&self, test: &str) -> Option<bool> {
+        self.0.get(test).and_then(|(v, _)| *v)
+    }
+
+    pub(super) fn message(&self, test: &str) -> Option<String> {
+        self.0.get(test).and_then(|(_, m)| m.clone())
+    }
+}
+
+/// The unit of `order` that ran `test`: the test itself, or its dynamic container.
+pub(super) fn unit_in(order: &[String], test: &str) -> String {
+    let container = container_of(test);
+    if order.iter().any(|u| u == test) || !order.iter().any(|u| u == container) {
+        test.to_string()
+    } else {
+        container.to_string()
+    }
+}
+
+/// `order` cut right after the last unit that runs one of `tests` (all of it if none does).
+pub(super) fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> {
+    let last = order
+        .iter()
+        .rposition(|u| tests.iter().any(|t| t == u || container_of(t) == u));
+    match last {
+        Some(i) => order[..=i].to_vec(),
+        None => order.to_vec(),
+    }
+}
