@@ -200,6 +200,11 @@ public class DetectMojo extends AbstractOdrustMojo {
                     throws MojoExecutionException, MojoFailureException {
                 return DetectMojo.this.narrow(e, suite);
             }
+
+            @Override
+            public boolean nothingToRun(Engine e) throws MojoExecutionException, MojoFailureException {
+                return DetectMojo.this.nothingToRun(e);
+            }
         };
         Report report = new Detection(engine, module, out, getLog())
                 .forks(forks, isolateForks)
@@ -282,6 +287,11 @@ public class DetectMojo extends AbstractOdrustMojo {
     protected DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
             throws MojoExecutionException, MojoFailureException {
         return suite;
+    }
+
+    /** Lets a goal built on detection end before discovery when it knows there is nothing to run. */
+    protected boolean nothingToRun(Engine engine) throws MojoExecutionException, MojoFailureException {
+        return false;
     }
 
     /** Called when detection ended and the build did not fail (report null: nothing ran). */

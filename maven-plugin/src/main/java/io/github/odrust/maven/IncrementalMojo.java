@@ -31,10 +31,28 @@ public class IncrementalMojo extends DetectMojo {
     protected boolean selectAll;
 
     private Selection selection;
+    private String fingerprint;
+
+    /**
+     * Nothing changed since the saved state (the same classes, jars and build): nothing can be
+     * affected, whatever the test classes are, so the run ends before discovery's test JVM.
+     */
+    @Override
+    protected boolean nothingToRun(Engine engine) throws MojoExecutionException, MojoFailureException {
+        selection = selection(engine);
+        return selection.unchanged(fingerprint());
+    }
 
     @Override
     protected DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
             throws MojoExecutionException, MojoFailureException {
+        return selection(engine).narrow(suite, fingerprint());
+    }
+
+    private Selection selection(Engine engine) throws MojoFailureException {
+        if (selection != null) {
+            return selection;
+        }
         Path dir = outputDirectory.toPath().resolve("incremental");
         // a relative path is the module's, like every other odrust path
         Path file = state == null || state.isBlank()
@@ -45,14 +63,19 @@ public class IncrementalMojo extends DetectMojo {
                     + " is a directory; give a file path, e.g. " + file.resolve("state.json"));
         }
         selection = new Selection(engine, module, file, dir, selectAll, getLog());
-        return selection.narrow(
-                suite,
-                Selection.buildFingerprint(
-                        module,
-                        project.getBasedir().toPath(),
-                        session.getLocalRepository() == null
-                                ? null
-                                : session.getLocalRepository().getBasedir()));
+        return selection;
+    }
+
+    private String fingerprint() throws MojoExecutionException {
+        if (fingerprint == null) {
+            fingerprint = Selection.buildFingerprint(
+                    module,
+                    project.getBasedir().toPath(),
+                    session.getLocalRepository() == null
+                            ? null
+                            : session.getLocalRepository().getBasedir());
+        }
+        return fingerprint;
     }
 
     @Override

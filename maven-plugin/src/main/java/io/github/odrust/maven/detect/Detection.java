@@ -34,6 +34,14 @@ public final class Detection {
                 throws MojoExecutionException, MojoFailureException {
             return suite;
         }
+
+        /**
+         * Whether the run has nothing to do, known before discovery starts a test JVM
+         * (odrust:incremental: nothing changed since the saved state); false by default.
+         */
+        default boolean nothingToRun(Engine engine) throws MojoExecutionException, MojoFailureException {
+            return false;
+        }
     }
 
     private final Engine engine;
@@ -83,6 +91,9 @@ public final class Detection {
             String reproduceGoal,
             Preparation preparation)
             throws MojoExecutionException, MojoFailureException {
+        if (preparation.nothingToRun(engine)) {
+            return null;
+        }
         DiscoveredSuite suite;
         try {
             suite = Discovery.discover(module, out.resolve("discovery"), log);

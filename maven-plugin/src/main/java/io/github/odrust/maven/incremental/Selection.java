@@ -52,8 +52,49 @@ public final class Selection {
         this.log = log;
     }
 
+    /**
+     * Whether nothing changed since the saved state: the same build, classes and jars, so no test
+     * class can be affected whatever the test classes are. Asked before discovery; when true,
+     * {@code selection.json} is written, the console says so in one line and {@link #save} keeps
+     * the state.
+     */
+    public boolean unchanged(String buildFingerprint) throws MojoExecutionException {
+        if (selectAll) {
+            return false;
+        }
+        JsonObject r = select(List.of(), buildFingerprint);
+        if (r.get("full").getAsBoolean() || !r.getAsJsonArray("changed").isEmpty()) {
+            return false;
+        }
+        response = r;
+        JsonObject file = selectionFile();
+        // no test class was discovered: their number is not known
+        file.remove("test_classes_total");
+        file.addProperty("unchanged", true);
+        write(file);
+        log.info("odrust incremental: nothing changed since the saved state (" + state
+                + "): no test class can be affected, nothing to run (no test JVM started)");
+        return true;
+    }
+
     /** The part of {@code suite} the change can affect. */
     public DiscoveredSuite narrow(DiscoveredSuite suite, String buildFingerprint) throws MojoExecutionException {
+        List<String> testClassNames = new java.util.ArrayList<>();
+        for (DiscoveredSuite.ClassRecord c : suite.classes) {
+            testClassNames.add(c.className);
+        }
+        response = select(testClassNames, buildFingerprint);
+        write(selectionFile());
+        print(testClassNames.size());
+        Set<String> selected = new LinkedHashSet<>();
+        for (JsonElement s : response.getAsJsonArray("selected")) {
+            selected.add(s.getAsJsonObject().get("class").getAsString());
+        }
+        return suite.only(selected);
+    }
+
+    /** The engine's selection ({@code incremental_select}) over {@code testClassNames}. */
+    private JsonObject select(List<String> testClassNames, String buildFingerprint) throws MojoExecutionException {
         SelectRequest request = new SelectRequest();
         List<String> main = request.mainDirs;
         List<String> test = request.testDirs;
@@ -76,30 +117,29 @@ public final class Selection {
         if (main.isEmpty() && classes != null && classes.isDirectory()) {
             main.add(classes.getAbsolutePath());
         }
-        List<String> testClassNames = request.testClasses;
-        for (DiscoveredSuite.ClassRecord c : suite.classes) {
-            testClassNames.add(c.className);
-        }
+        request.testClasses.addAll(testClassNames);
         request.state = readState();
         request.buildFingerprint = buildFingerprint;
         request.selectAll = selectAll;
-        response = engine.call("incremental_select", request);
-        JsonObject selectionFile = response.deepCopy();
-        selectionFile.remove("state");
-        selectionFile.addProperty("schema_version", 1);
-        selectionFile.addProperty("state_file", state.toString());
+        return engine.call("incremental_select", request);
+    }
+
+    /** {@code selection.json}: the engine's answer without the state. */
+    private JsonObject selectionFile() {
+        JsonObject file = response.deepCopy();
+        file.remove("state");
+        file.addProperty("schema_version", 1);
+        file.addProperty("state_file", state.toString());
+        return file;
+    }
+
+    private void write(JsonObject selectionFile) throws MojoExecutionException {
         try {
             write(dir.resolve("selection.json"), selectionFile);
         } catch (IOException e) {
             throw new MojoExecutionException(
                     "cannot write " + dir.resolve("selection.json") + ": " + e.getMessage(), e);
         }
-        print(testClassNames.size());
-        Set<String> selected = new LinkedHashSet<>();
-        for (JsonElement s : response.getAsJsonArray("selected")) {
-            selected.add(s.getAsJsonObject().get("class").getAsString());
-        }
-        return suite.only(selected);
     }
 
     private void print(int total) {
