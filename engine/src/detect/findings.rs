@@ -46,6 +46,15 @@ pub struct Progress {
     pub nod_found: usize,
     /// Candidates waiting for their confirmation runs.
     pub candidates: usize,
+    /// Alone runs still to run for the OD tests found so far (at most: runs that disagree end
+    /// a test's alone runs early).
+    pub alone_left: u32,
+    /// Explanation experiments run so far for the OD tests to explain.
+    pub explain_spent: u32,
+    /// The run's budget of explanation experiments (`minimize_budget`, or its default for the OD
+    /// tests found so far); 0 with minimization off. The fresh-JVM runs of claims shared JVMs
+    /// showed count in `explain_spent` and may go beyond it.
+    pub explain_budget: u32,
 }
 
 /// Response of `detect_next`.

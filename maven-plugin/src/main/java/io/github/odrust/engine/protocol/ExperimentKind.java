@@ -35,6 +35,20 @@ public enum ExperimentKind {
         this.name = name;
     }
 
+    /** Whether it belongs to the explanation (minimization) phase (Rust: {@code is_minimize}). */
+    public boolean isMinimize() {
+        switch (this) {
+            case POLLUTER_SEARCH:
+            case POLLUTER_PAIR:
+            case CLEANER:
+            case SETTER_SEARCH:
+            case SETTER_PAIR:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** Its name in JSON and in messages ({@code confirm-fail}). */
     @Override
     public String toString() {

@@ -39,5 +39,14 @@ public final class NextStep {
         public int nodFound;
         /** Candidates waiting for their confirmation runs. */
         public int candidates;
+        /** Alone runs still to run for the OD tests found so far (at most). */
+        @SerializedName("alone_left")
+        public int aloneLeft;
+        /** Explanation experiments run so far. */
+        @SerializedName("explain_spent")
+        public int explainSpent;
+        /** The run's budget of explanation experiments; 0 with minimization off. */
+        @SerializedName("explain_budget")
+        public int explainBudget;
     }
 }

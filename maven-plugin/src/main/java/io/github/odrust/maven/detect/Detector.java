@@ -142,6 +142,10 @@ public final class Detector {
         long start = System.nanoTime();
         long roundMillis = 0;
         int roundsTimed = 0;
+        long aloneMillis = 0;
+        int aloneTimed = 0;
+        long explainMillis = 0;
+        int explainTimed = 0;
         // One classpath jar for every experiment: the module's classpath does not change.
         Path jar = out.resolve("detect").resolve("classpath.jar");
         ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
@@ -276,6 +280,12 @@ public final class Detector {
                         if (exp.kind == ExperimentKind.ROUND) {
                             roundMillis += a.millis;
                             roundsTimed++;
+                        } else if (exp.kind == ExperimentKind.ALONE) {
+                            aloneMillis += a.millis;
+                            aloneTimed++;
+                        } else if (exp.kind.isMinimize()) {
+                            explainMillis += a.millis;
+                            explainTimed++;
                         }
                         next = session.next();
                         step = Json.WIRE.fromJson(next, NextStep.class);
@@ -285,6 +295,11 @@ public final class Detector {
                                         step.progress,
                                         a.millis,
                                         roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks)
+                                + phaseLeft(
+                                        exp,
+                                        step.progress,
+                                        aloneTimed == 0 ? 0 : aloneMillis / aloneTimed / forks,
+                                        explainTimed == 0 ? 0 : explainMillis / explainTimed)
                                 + (ranShared ? "  (shared JVM)" : ""));
                         int found = step.progress.odFound + step.progress.nodFound;
                         if (step.experiment != null
@@ -613,6 +628,36 @@ public final class Detector {
                 + " times only; odrust's own time comes on top). To bound it: -Dodrust.timeBudget=30m (stops the rounds"
                 + " and reports what was found, resumable), fewer -Dodrust.rounds, or -Dodrust.strategy=dependence-aware"
                 + " (only the pairs of tests that share a static field).";
+    }
+
+    /**
+     * What is left of the phase an alone run or explanation experiment belongs to, for the end of
+     * its progress line: the alone runs left and their time at the average so far; the explanation
+     * experiments run of the budget, and at most how long the rest of the budget takes at the
+     * average so far (an explanation usually ends before its budget). Empty for other kinds.
+     */
+    static String phaseLeft(Experiment exp, NextStep.Progress progress, long avgAloneMillis, long avgExplainMillis) {
+        if (progress == null) {
+            return "";
+        }
+        if (exp.kind == ExperimentKind.ALONE && progress.aloneLeft > 0) {
+            return "  " + Words.count(progress.aloneLeft, "alone run") + " left"
+                    + (avgAloneMillis > 0 ? ", ~" + duration(progress.aloneLeft * avgAloneMillis) : "");
+        }
+        if (exp.kind.isMinimize() && progress.explainBudget > 0) {
+            StringBuilder b = new StringBuilder("  explanation ")
+                    .append(progress.explainSpent)
+                    .append('/')
+                    .append(progress.explainBudget);
+            int left = progress.explainBudget - progress.explainSpent;
+            if (left > 0 && avgExplainMillis > 0) {
+                b.append(", at most ~")
+                        .append(duration(left * avgExplainMillis))
+                        .append(" left");
+            }
+            return b.toString();
+        }
+        return "";
     }
 
     private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
