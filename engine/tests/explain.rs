@@ -100,7 +100,10 @@ fn minimize_phase_is_reported_in_progress() {
     assert_eq!(json["experiment"]["strategy"], serde_json::Value::Null);
     // the explanation's share of the budget: none spent yet, of the default for one OD test
     assert_eq!(step.progress.explain_spent, 0);
-    assert_eq!(step.progress.explain_budget, detect::DEFAULT_MINIMIZE_BUDGET);
+    assert_eq!(
+        step.progress.explain_budget,
+        detect::DEFAULT_MINIMIZE_BUDGET
+    );
     assert_eq!(step.progress.alone_left, 0);
     let later = detect::next(&config, &suite, &full[..first + 3]).unwrap();
     assert_eq!(later.progress.explain_spent, 3);

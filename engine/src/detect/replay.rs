@@ -81,7 +81,11 @@ pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
             candidates: state.pending.iter().map(|p| p.candidates.len()).sum(),
             alone_left: state.alone_left(),
             explain_spent: state.minimize_spent(),
-            explain_budget: if state.config.minimize { state.minimize_budget() } else { 0 },
+            explain_budget: if state.config.minimize {
+                state.minimize_budget()
+            } else {
+                0
+            },
         },
     }
 }

@@ -85,6 +85,11 @@ impl SharedRuns {
         }
     }
 
+    /// Whether the first run of `order` was in a shared JVM.
+    pub(super) fn first_shared(&self, order: &[String]) -> bool {
+        self.first_shared.contains(order)
+    }
+
     /// Whether an explanation experiment ending with `unit` ran in a shared JVM.
     pub(super) fn explained_shared(&self, unit: &str) -> bool {
         self.units.contains(unit)
