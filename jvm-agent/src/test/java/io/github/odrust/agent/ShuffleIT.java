@@ -44,6 +44,10 @@ class ShuffleIT {
     }
 
     Run run(String jdk, String options) throws Exception {
+        return run(jdk, options, SAMPLE);
+    }
+
+    Run run(String jdk, String options, String sample) throws Exception {
         Path files = dir.resolve("files");
         if (!Files.isDirectory(files)) {
             Files.createDirectories(files);
@@ -61,14 +65,17 @@ class ShuffleIT {
             Files.write(opts, (options + "log " + log + "\n").getBytes(StandardCharsets.UTF_8));
             cmd.add("-javaagent:" + RecordIT.agentJar.toAbsolutePath() + "=" + opts);
         }
-        cmd.addAll(Arrays.asList("-cp", RecordIT.testClasses.toAbsolutePath().toString(), SAMPLE, files.toString()));
+        cmd.addAll(Arrays.asList("-cp", RecordIT.testClasses.toAbsolutePath().toString(), sample, files.toString()));
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "forked JVM timed out");
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("forked JVM timed out (a hang): " + cmd);
+        }
         Run r = new Run();
         r.stderr = new String(Files.readAllBytes(err), StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), r.stderr);
@@ -169,6 +176,35 @@ class ShuffleIT {
                     last.contains(
                             "\"via\":{\"class\":\"io.github.odrust.samples.shufflelib.ShuffleLibrary\",\"method\":\"join\""),
                     last);
+        }
+    }
+
+    /**
+     * Removing through a shuffled view does what removing through the JDK's own does, and never
+     * recurses: {@code values().remove(v)} iterates the values view itself (it hung once, the
+     * shuffled iterator's {@code remove} calling {@code remove(v)} again), duplicate values, a
+     * priority queue (which reorders as it removes), {@code removeIf}, {@code forEachRemaining},
+     * and the iterator's contract. Every line is order-free: each seed must print what the JDK
+     * alone prints.
+     */
+    @Test
+    void removingThroughShuffledViewsDoesWhatTheJdkDoes() throws Exception {
+        String sample = "io.github.odrust.samples.shuffle.ShuffleRemoveSample";
+        for (String jdk : CaptureIT.jdks()) {
+            Run plain = run(jdk, null, sample);
+            assertEquals(12, plain.lines.size(), jdk + ": " + plain.lines);
+            assertEquals("HashMap.values.remove true 11 3", plain.lines.get(1), jdk);
+            assertEquals("HashMap.values.iterator.remove-all {}", plain.lines.get(2), jdk);
+            assertEquals("remove-before-next IllegalStateException", plain.lines.get(10), jdk);
+            assertEquals("remove-twice IllegalStateException", plain.lines.get(11), jdk);
+            for (long seed = 1; seed <= 6; seed++) {
+                Run shuffled = run(jdk, project() + "seed " + seed + "\n", sample);
+                assertEquals(plain.lines, shuffled.lines, jdk + ", seed " + seed + ": " + shuffled.stderr);
+                String count = shuffled.log.get(shuffled.log.size() - 1);
+                assertTrue(
+                        !count.equals("{\"count\":0}") && count.startsWith("{\"count\":"),
+                        jdk + ": the views were shuffled: " + count);
+            }
         }
     }
 

@@ -75,12 +75,14 @@ public final class Shuffler {
     private static int logged;
     private static long counter;
     private static final Object LOCK = new Object();
-    private static final ThreadLocal<boolean[]> BUSY = new ThreadLocal<boolean[]>() {
+    /** Set while a hook runs: hooks called meanwhile on this thread pass results through unchanged. */
+    static final ThreadLocal<boolean[]> BUSY = new ThreadLocal<boolean[]>() {
         @Override
         protected boolean[] initialValue() {
             return new boolean[1];
         }
     };
+
     private static StackWalker walker;
     private static final ClassValue<Integer> KIND = new ClassValue<Integer>() {
         @Override
@@ -136,7 +138,7 @@ public final class Shuffler {
         BUSY.get();
         KIND.get(Shuffler.class);
         walker.walk(new FirstCounted(true));
-        new ShuffledIterator(new ArrayList<>(), null).hasNext();
+        new ShuffledIterator(new ArrayList<>(), new ArrayList<>(), null).hasNext();
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         new Runnable() {
@@ -192,8 +194,19 @@ public final class Shuffler {
             while (it.hasNext()) {
                 items.add(it.next());
             }
-            permute(items, k);
-            return new ShuffledIterator(items, collection instanceof Collection ? (Collection<?>) collection : null);
+            // the permutation of the positions: remove() finds an element by where the JDK's own
+            // iterator has it
+            List<Object> positions = new ArrayList<>(items.size());
+            for (int i = 0; i < items.size(); i++) {
+                positions.add(i);
+            }
+            permute(positions, k);
+            List<Object> shuffled = new ArrayList<>(items.size());
+            for (Object p : positions) {
+                shuffled.add(items.get((Integer) p));
+            }
+            return new ShuffledIterator(
+                    shuffled, positions, collection instanceof Collection ? (Collection<?>) collection : null);
         } finally {
             busy[0] = false;
         }
