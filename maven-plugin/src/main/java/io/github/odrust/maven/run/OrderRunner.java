@@ -402,9 +402,16 @@ public final class OrderRunner {
         }
         int consumed = consumed(remaining, ranHere);
         if (consumed == 0 && !"ok".equals(jvm.status)) {
+            // tests that ran but are not the ones planned next (ids the runner made up at run
+            // time) are said, not hidden behind "no test ran"
+            String when = ranHere.isEmpty() || remaining.isEmpty()
+                    ? "before running any test"
+                    : "after running " + ranHere.size() + (ranHere.size() == 1 ? " test" : " tests")
+                            + ", none of them the next one planned (" + remaining.get(0) + "; the first that ran: "
+                            + ranHere.get(0) + ")";
             throw new MojoExecutionException(
-                    "the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") before"
-                            + " running any test, so the order cannot run. Command: "
+                    "the test JVM #" + index + " ended (" + abnormalMessage(jvm, exit) + ") " + when
+                            + ", so the order cannot run. Command: "
                             + String.join(" ", TestJvm.command(spec, jar, planFile)) + Discovery.tailOf(jvmLog));
         }
         if (segmentBase == result.segments.size() && consumed == 0) {
