@@ -34,7 +34,7 @@ pub use super::shapes::{
 };
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
-use crate::model::experiment::test_passed;
+use crate::model::experiment::{test_passed, Isolation};
 use crate::model::testid::class_of;
 
 /// Experiments (JVM runs and candidates that did not compile) one target may spend by default.
@@ -45,6 +45,12 @@ type Key = (Option<String>, Option<Placement>, Vec<usize>, Vec<String>);
 /// What the history says about this target.
 struct Known<'a> {
     by_key: HashMap<Key, &'a RepairRecord>,
+    /// The first record of each key that ran in a fresh JVM (checks read only these).
+    fresh_by_key: HashMap<Key, &'a RepairRecord>,
+    /// Candidates (source, placement) whose minimization a fresh JVM contradicted: a statement
+    /// set passed the oracle order in a shared JVM and not in a fresh one, or the other way.
+    /// Their minimization runs again over fresh runs alone.
+    refuted: BTreeSet<(Option<String>, Option<Placement>)>,
     experiments: usize,
     compile_errors: usize,
 }
@@ -52,6 +58,8 @@ struct Known<'a> {
 impl<'a> Known<'a> {
     fn new(target: &RepairTarget, history: &'a [RepairRecord]) -> Self {
         let mut by_key = HashMap::new();
+        let mut fresh_by_key = HashMap::new();
+        let mut shared_by_key: HashMap<Key, &RepairRecord> = HashMap::new();
         let mut experiments = 0;
         let mut compile_errors = 0;
         for r in history {
@@ -70,13 +78,55 @@ impl<'a> Known<'a> {
                 e.statements.clone(),
                 e.order.clone(),
             );
+            if r.isolation == Isolation::Jvm {
+                fresh_by_key.entry(key.clone()).or_insert(r);
+            } else {
+                shared_by_key.entry(key.clone()).or_insert(r);
+            }
             by_key.entry(key).or_insert(r);
         }
+        let members = target.members();
+        let verdict = |r: &RepairRecord| passes_record(&members, r, Check::FailingOrder, &[]).0;
+        let refuted = shared_by_key
+            .iter()
+            .filter(|(key, shared)| {
+                shared.experiment.check == Check::FailingOrder
+                    && fresh_by_key
+                        .get(*key)
+                        .is_some_and(|fresh| verdict(fresh) != verdict(shared))
+            })
+            .map(|(key, _)| (key.0.clone(), key.1))
+            .collect();
         Known {
             by_key,
+            fresh_by_key,
+            refuted,
             experiments,
             compile_errors,
         }
+    }
+
+    /// As [`Known::get`], over the records of fresh JVMs only.
+    fn get_fresh(
+        &self,
+        source: Option<&str>,
+        placement: Option<Placement>,
+        statements: &[usize],
+        order: &[String],
+    ) -> Option<&'a RepairRecord> {
+        let key = (
+            source.map(str::to_string),
+            placement,
+            statements.to_vec(),
+            order.to_vec(),
+        );
+        self.fresh_by_key.get(&key).copied()
+    }
+
+    /// Whether a fresh JVM contradicted the minimization of `source` at `placement`.
+    fn refuted(&self, source: Option<&str>, placement: Option<Placement>) -> bool {
+        self.refuted
+            .contains(&(source.map(str::to_string), placement))
     }
 
     fn get(
@@ -256,8 +306,12 @@ impl<'a> Planner<'a> {
                 why,
             });
         };
-        // 3. The whole body first.
-        match self.known.get(source, Some(placement), &all, &c.oracle) {
+        // 3. The whole body first, in a fresh JVM: a candidate is never rejected on a shared
+        //    JVM's word.
+        match self
+            .known
+            .get_fresh(source, Some(placement), &all, &c.oracle)
+        {
             None => {
                 return Decision::Run(self.run(
                     source,
@@ -287,30 +341,39 @@ impl<'a> Planner<'a> {
                 return Decision::Rejected;
             }
         }
-        // 4. ddmin over the statements.
+        // 4. ddmin over the statements: in shared JVMs when the plugin may (it only proposes),
+        //    over fresh runs alone once a fresh JVM contradicted a shared one for this candidate.
         let known = self.known;
         let members = self.target.members();
+        let fresh_only = known.refuted(source, Some(placement));
         let step = ddmin_step(&all, |subset: &[usize]| {
-            known
-                .get(source, Some(placement), subset, &c.oracle)
-                .map(|r| passes_record(&members, r, Check::FailingOrder, &[]).0)
+            let r = if fresh_only {
+                known.get_fresh(source, Some(placement), subset, &c.oracle)
+            } else {
+                known.get(source, Some(placement), subset, &c.oracle)
+            };
+            r.map(|r| passes_record(&members, r, Check::FailingOrder, &[]).0)
         });
         let minimal = match step {
             DdminStep::Query(subset) => {
-                return Decision::Run(self.run(
+                let step = self.run(
                     source,
                     c.polluter.as_ref(),
                     Some(placement),
                     &subset,
                     Check::FailingOrder,
                     c.oracle.clone(),
-                ))
+                );
+                return Decision::Run(shareable(step, !fresh_only));
             }
             DdminStep::Done(minimal) => minimal,
         };
-        // 5. Verification.
+        // 5. Verification, in fresh JVMs.
         for (check, order) in checks(self.target, c, placement) {
-            match self.known.get(source, Some(placement), &minimal, &order) {
+            match self
+                .known
+                .get_fresh(source, Some(placement), &minimal, &order)
+            {
                 None => {
                     return Decision::Run(self.run(
                         source,
@@ -375,6 +438,7 @@ impl<'a> Planner<'a> {
                 statements: statements.to_vec(),
                 check,
                 order,
+                shareable: false,
             },
         }
     }
@@ -421,6 +485,14 @@ enum Decision {
     Rejected,
     /// These statements passed every check.
     Verified(Vec<usize>),
+}
+
+/// `step` with its experiment marked as one that may run in a shared JVM, when `yes`.
+fn shareable(mut step: RepairStep, yes: bool) -> RepairStep {
+    if let RepairStep::Run { experiment } = &mut step {
+        experiment.shareable = yes;
+    }
+    step
 }
 
 /// "1 statement", "3 statements".

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::experiment::TestResult;
+use crate::model::experiment::{Isolation, TestResult};
 use crate::model::kind::OdRole;
 
 /// Request of `repair_next`.
@@ -178,6 +178,12 @@ pub struct RepairExperiment {
     pub check: Check,
     /// The order to run, with the candidate's class first on the classpath.
     pub order: Vec<String>,
+    /// Whether it may run in a shared JVM with fresh class loaders (`odrust.isolation=classloader`
+    /// and a module that passed detect's isolation check, `docs/isolation.md`): delta debugging
+    /// over a candidate's statements, which only proposes; never the unpatched run, a candidate's
+    /// whole body or a check of the minimal patch, which run in fresh JVMs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shareable: bool,
 }
 
 /// A repair experiment that ran (or whose candidate did not compile).
@@ -204,6 +210,9 @@ pub struct RepairRecord {
     /// (no JVM ran for this one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_from: Option<usize>,
+    /// How it ran: `classloader` in a shared JVM (`jvm`, a fresh one, when absent).
+    #[serde(default, skip_serializing_if = "Isolation::is_jvm")]
+    pub isolation: Isolation,
 }
 
 /// The next step for one target.

@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 
 use super::plan::*;
-use crate::model::experiment::TestResult;
+use crate::model::experiment::{Isolation, TestResult};
 use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
+
+mod shared;
 
 const V: &str = "p.VictimTest#v";
 const V2: &str = "p.VictimTest#other";
@@ -54,6 +56,7 @@ fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<
                     results,
                     reused_from: None,
                     honoured: true,
+                    isolation: Isolation::Jvm,
                 });
             }
         }

@@ -23,11 +23,12 @@ def originalOf = { String file -> new File(originals, file.substring('src/test/j
 def show = { String s -> s.replace('\r', '\\r').replace('\n', '\\n\n') }
 
 // ---- every goal succeeded; the log of each (the lines after a BUILD SUCCESS belong to the next one)
-assert log.count('BUILD SUCCESS') == 4 : "expected 4 successful builds in build.log, found " + log.count('BUILD SUCCESS')
+assert log.count('BUILD SUCCESS') == 6 : "expected 6 successful builds in build.log, found " + log.count('BUILD SUCCESS')
 assert !log.contains('BUILD FAILURE') : "a goal failed"
 def goalLogs = log.split('BUILD SUCCESS')
 String repairLog = goalLogs[1]      // goal 2: odrust:repair
-String testLog = goalLogs[3]        // goal 4: test
+String sharedRepairLog = goalLogs[3] // goal 4: odrust:repair with odrust.isolation=classloader
+String testLog = goalLogs[5]        // goal 6: test
 assert !log.toLowerCase().contains('conflict') : "build.log mentions a conflict:\n" +
         log.readLines().findAll { it.toLowerCase().contains('conflict') }.join('\n')
 
@@ -85,7 +86,7 @@ assert notCrlf.isEmpty() : patchFile.name + ": the file is CRLF, yet these conte
 String addedText = added.collect { it.substring(1) }.join('\n')
 assert !(addedText =~ /@(?:org\.junit\.)?After\b/) : patchFile.name + ": adds an @After method, the existing tearDown() should be extended:\n" + addedText
 
-// ---- repair.json (goal 3's): one entry, for the cause
+// ---- repair.json (goal 5's): one entry, for the cause
 File repairJson = new File(repairDir, 'repair.json')
 assert repairJson.isFile() : "missing " + repairJson
 def repair = new JsonSlurper().parse(repairJson)
@@ -99,7 +100,30 @@ assert entry.test == entry.members[0] : "the entry's test is not its first membe
 assert entry.status == 'patched' : "the cause's status " + entry.status + " (" + entry.reason + ")"
 assert entry.patch instanceof String && entry.patch.endsWith('target/odrust/repair/cause-1.patch') : "the cause's patch: " + entry.patch
 assert entry.file instanceof String && entry.file.endsWith(POLLUTER_FILE) : "the cause's file (the polluter's): " + entry.file
-assert entry.applied == true : "goal 3 applied the patch, yet applied is " + entry.applied
+assert entry.applied == true : "goal 5 applied the patch, yet applied is " + entry.applied
+
+// ---- goals 3-4: with odrust.isolation=classloader, the same findings and the same patch
+File clOut = new File(app, 'target/classloader')
+def clReport = new JsonSlurper().parse(new File(clOut, 'report.json'))
+def findings = { r -> r.flaky.collect { [it.test, it.kind, it.polluters, it.cleaners] } as Set }
+assert findings(clReport) == findings(report) : "classloader: " + findings(clReport)
+def readJsonl = { File f -> f.readLines('UTF-8').findAll { it.trim() }.collect { new JsonSlurper().parseText(it) } }
+def clDetect = readJsonl(new File(clOut, 'detect/experiments.jsonl'))
+assert clDetect.any { it.isolation == 'classloader' && it.kind in ['polluter-search', 'polluter-pair', 'cleaner'] } :
+        "no explanation experiment ran in a shared JVM"
+assert sharedRepairLog.contains('candidates are minimized in shared JVMs with fresh class loaders') : sharedRepairLog
+def clRepair = new JsonSlurper().parse(new File(clOut, 'repair/repair.json')).repairs[0]
+assert clRepair.status == 'patched' : "classloader repair: " + clRepair.status + " (" + clRepair.reason + ")"
+assert clRepair.statements == entry.statements : "classloader repair kept " + clRepair.statements + ", not " + entry.statements
+assert new File(clOut, 'repair/cause-1.patch').getText('UTF-8') == patchFile.getText('UTF-8') : "another patch with classloader"
+def clRepairRecords = readJsonl(new File(clOut, 'repair/experiments.jsonl'))
+def sharedRuns = clRepairRecords.findAll { it.isolation == 'classloader' }
+assert !sharedRuns.isEmpty() : "no candidate ran in a shared JVM"
+assert sharedRuns.every { it.check == 'failing-order' && it.shareable == true } : "shared: " + sharedRuns*.check
+def byId = clRepairRecords.collectEntries { [(it.id): it] }
+clRepair.verification.each { v ->
+    assert byId[v.experiment].isolation == null : "check " + v.check + " (experiment " + v.experiment + ") ran in a shared JVM"
+}
 
 // ---- the patched polluter: CRLF kept, its own tearDown() calls the helper, no new @After
 File polluterSource = new File(app, POLLUTER_FILE)

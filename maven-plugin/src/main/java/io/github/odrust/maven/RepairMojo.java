@@ -50,8 +50,21 @@ public class RepairMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.repair.diagnose", defaultValue = "true")
     protected boolean diagnose;
 
+    /**
+     * {@code classloader}: minimize candidate patches in shared JVMs with fresh class loaders once
+     * the module's last detect passed the isolation check; every check of a minimal patch runs
+     * in a fresh JVM (docs/isolation.md). {@code jvm} (default): every experiment in a fresh JVM.
+     */
+    @Parameter(property = "odrust.isolation", defaultValue = "jvm")
+    protected String isolation;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
+        if (!"jvm".equals(isolation) && !"classloader".equals(isolation)) {
+            throw new MojoFailureException(
+                    "odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test"
+                            + " JVM per experiment, the default) or classloader (candidates minimized in a shared JVM; docs/isolation.md)");
+        }
         if (budget != null && budget < 1) {
             throw new MojoFailureException("odrust.repair.budget must be at least 1 experiment, not " + budget);
         }
@@ -76,6 +89,7 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.apply = apply;
         s.budget = budget;
         s.diagnose = diagnose;
+        s.isolation = isolation;
         s.basedir = project.getBasedir().toPath();
         // Where mvn ran (the reactor's root even with -pl): patch paths are relative to it.
         String executionRoot = session.getExecutionRootDirectory();

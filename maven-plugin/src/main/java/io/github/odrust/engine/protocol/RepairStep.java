@@ -36,6 +36,12 @@ public final class RepairStep {
         public String check;
 
         public List<String> order = new ArrayList<>();
+        /**
+         * Whether it may run in a shared JVM (odrust.isolation=classloader, a module that passed
+         * the isolation check): minimization only; absent when not.
+         */
+        @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Boolean shareable;
     }
 
     /** Rust: {@code repair::RepairOutcome}. */

@@ -47,6 +47,9 @@ final class Candidates {
     private String codeDigest;
     /** What the patch's comment names, and whether it repairs a cause of several tests. */
     private String label = "";
+    /** The shared JVMs minimization may run in (odrust.isolation=classloader), or null. */
+    private RepairJvms jvms;
+
     /** The tests being repaired (one patch for all). */
     private List<String> members = List.of();
 
@@ -119,6 +122,11 @@ final class Candidates {
         return ed.patcher.withCauseName(named.substring(named.indexOf('#') + 1));
     }
 
+    /** Runs the experiments the engine marks shareable in {@code jvms} (null: every one in a fresh JVM). */
+    void shared(RepairJvms jvms) {
+        this.jvms = jvms;
+    }
+
     /** Builds, compiles and runs one experiment; returns its record. */
     JsonObject run(
             RepairStep.Experiment e,
@@ -159,7 +167,9 @@ final class Candidates {
         if (compileErrors.containsKey(key)) {
             return notCompiled(record, e, compileErrors.get(key));
         }
-        JsonObject earlier = earlier(history, key, e.order);
+        boolean share = jvms != null && Boolean.TRUE.equals(e.shareable);
+        // a check of a patch (not shareable) never takes a shared JVM's results
+        JsonObject earlier = earlier(history, key, e.order, share);
         if (earlier != null) {
             return reused(record, e, earlier);
         }
@@ -181,11 +191,26 @@ final class Candidates {
         if (classes != null) {
             runner.classpathFirst(classes.toFile());
         }
+        if (share) {
+            try {
+                runner.shared(jvms.jvm());
+            } catch (IOException ex) {
+                throw new MojoExecutionException("odrust:repair could not start a shared JVM: " + ex.getMessage(), ex);
+            }
+        }
         long start = System.nanoTime();
         RunResult result = runner.run(String.join("\n", e.order), "repair experiment " + e.id);
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
-        progress(e, outcomes(result) + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9));
+        boolean ranShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
+        if (ranShared) {
+            record.addProperty("isolation", "classloader");
+        }
+        progress(
+                e,
+                outcomes(result)
+                        + String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - start) / 1e9)
+                        + (ranShared ? "  (shared JVM)" : ""));
         return record;
     }
 
@@ -274,7 +299,11 @@ final class Candidates {
     }
 
     /** An earlier record (of any test) that ran candidate {@code key} in {@code order}, or null. */
-    private static JsonObject earlier(ExperimentLog history, String key, List<String> order) {
+    /**
+     * The first earlier record of the same code in the same order, whose results this experiment
+     * takes; one that ran in a shared JVM only when this one may ({@code shareable}).
+     */
+    private static JsonObject earlier(ExperimentLog history, String key, List<String> order, boolean shareable) {
         JsonArray wanted = Json.WIRE.toJsonTree(order).getAsJsonArray();
         for (com.google.gson.JsonElement el : history.history()) {
             JsonObject r = el.getAsJsonObject();
@@ -282,7 +311,8 @@ final class Candidates {
                     && key.equals(r.get("candidate").getAsString())
                     && wanted.equals(r.get("order"))
                     && (!r.has("compile_error") || r.get("compile_error").isJsonNull())
-                    && !r.has("reused_from")) {
+                    && !r.has("reused_from")
+                    && (shareable || !r.has("isolation"))) {
                 return r;
             }
         }
@@ -295,6 +325,9 @@ final class Candidates {
             record.add("honoured", earlier.get("honoured").deepCopy());
         }
         record.addProperty("reused_from", earlier.get("id").getAsInt());
+        if (earlier.has("isolation")) {
+            record.add("isolation", earlier.get("isolation").deepCopy());
+        }
         progress(e, "same code and order as experiment " + earlier.get("id").getAsInt() + ": its results");
         return record;
     }

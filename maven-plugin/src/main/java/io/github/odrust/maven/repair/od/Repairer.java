@@ -55,6 +55,11 @@ public final class Repairer {
         public String release;
         /** Diagnose each victim first and try the module's reset methods for its polluted state. */
         public boolean diagnose = true;
+        /**
+         * {@code classloader}: minimize candidates in shared JVMs once the last detect passed the
+         * isolation check (docs/isolation.md); {@code jvm}: every experiment in a fresh JVM.
+         */
+        public String isolation = "jvm";
         /** What the diagnosis captures and spends (odrust.diagnose.*). */
         public io.github.odrust.maven.diagnose.Diagnoser.Settings diagnoseSettings =
                 new io.github.odrust.maven.diagnose.Diagnoser.Settings();
@@ -108,6 +113,15 @@ public final class Repairer {
 
     /** Repairs every cause of the targets; returns repair.json's content. */
     public RepairFile run() throws MojoExecutionException, MojoFailureException {
+        try (RepairJvms jvms = RepairJvms.of(settings.isolation, module, out, dir, log)) {
+            candidates.shared(jvms);
+            return repairAll();
+        } catch (java.io.IOException e) {
+            throw new MojoExecutionException("odrust:repair could not end its shared JVM: " + e.getMessage(), e);
+        }
+    }
+
+    private RepairFile repairAll() throws MojoExecutionException, MojoFailureException {
         DetectInput input = DetectInput.load(out, engine.version());
         List<Summary.FlakyTest> targets = input.targets(settings.test);
         if (!input.complete()) {
