@@ -270,17 +270,31 @@ public final class IdRepairer {
 
     /** The JSON libraries on the test classpath, best first (JSONAssertion). */
     private List<DexFix.JsonLibrary> jsonLibraries() {
+        return jsonLibraries(module.classpath);
+    }
+
+    /**
+     * The JSON libraries on {@code classpath}, best first, found by their classes, not their jars'
+     * names: a library is also found when it is the module itself (its classes a directory on the
+     * classpath) or repackaged. Gson's flavour from its {@code JsonParser}: with
+     * {@code parseString} (2.8.6 and later) or without.
+     */
+    static List<DexFix.JsonLibrary> jsonLibraries(List<File> classpath) {
         List<DexFix.JsonLibrary> found = new ArrayList<>();
         boolean jsonassert = false;
         DexFix.JsonLibrary gson = null;
         boolean jackson = false;
-        for (File f : module.classpath) {
-            String n = f.getName();
-            jsonassert |= n.startsWith("jsonassert-");
-            if (n.startsWith("gson-") && n.endsWith(".jar")) {
-                gson = gsonFlavour(n.substring(5, n.length() - 4));
+        for (File f : classpath) {
+            jsonassert |= classBytes(f, "org/skyscreamer/jsonassert/JSONAssert.class") != null;
+            if (gson == null) {
+                byte[] parser = classBytes(f, "com/google/gson/JsonParser.class");
+                if (parser != null) {
+                    gson = new String(parser, java.nio.charset.StandardCharsets.ISO_8859_1).contains("parseString")
+                            ? DexFix.JsonLibrary.GSON
+                            : DexFix.JsonLibrary.GSON_LEGACY;
+                }
             }
-            jackson |= n.startsWith("jackson-databind-");
+            jackson |= classBytes(f, "com/fasterxml/jackson/databind/ObjectMapper.class") != null;
         }
         if (jsonassert) {
             found.add(DexFix.JsonLibrary.JSONASSERT);
@@ -294,17 +308,27 @@ public final class IdRepairer {
         return found;
     }
 
-    /** Gson 2.8.6 added {@code JsonParser.parseString}; older versions (or an unreadable one) parse the old way. */
-    static DexFix.JsonLibrary gsonFlavour(String version) {
-        String[] p = version.split("[.-]");
+    /** The bytes of class file {@code entry} in a classpath entry (a directory or a jar), or null. */
+    private static byte[] classBytes(File classpathEntry, String entry) {
         try {
-            int major = Integer.parseInt(p[0]);
-            int minor = p.length > 1 ? Integer.parseInt(p[1]) : 0;
-            int patch = p.length > 2 ? Integer.parseInt(p[2]) : 0;
-            boolean modern = major > 2 || major == 2 && (minor > 8 || minor == 8 && patch >= 6);
-            return modern ? DexFix.JsonLibrary.GSON : DexFix.JsonLibrary.GSON_LEGACY;
-        } catch (NumberFormatException e) {
-            return DexFix.JsonLibrary.GSON_LEGACY;
+            if (classpathEntry.isDirectory()) {
+                java.nio.file.Path file = classpathEntry.toPath().resolve(entry);
+                return java.nio.file.Files.isRegularFile(file) ? java.nio.file.Files.readAllBytes(file) : null;
+            }
+            if (!classpathEntry.isFile()) {
+                return null;
+            }
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(classpathEntry)) {
+                java.util.zip.ZipEntry e = zip.getEntry(entry);
+                if (e == null) {
+                    return null;
+                }
+                try (java.io.InputStream in = zip.getInputStream(e)) {
+                    return in.readAllBytes();
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -1063,15 +1063,18 @@ class DexFixTest {
         Optional<Path> gsonJar = m2Jar("com.google.code.gson", "gson");
         Optional<Path> assertj = m2Jar("org.assertj", "assertj-core");
         if (gsonJar.isPresent() && assertj.isPresent()) {
-            DexFix.JsonLibrary flavour = IdRepairer.gsonFlavour(
-                    gsonJar.get().getParent().getFileName().toString());
+            DexFix.JsonLibrary flavour =
+                    IdRepairer.jsonLibraries(List.of(gsonJar.get().toFile())).get(0);
             for (DexFix.Result r : DexFix.jsonAssertion(source, "serialized", List.of(flavour))) {
                 assertCompiles(r.source(), "p/JsonTest.java", List.of(gsonJar.get(), assertj.get()));
             }
         }
-        assertEquals(DexFix.JsonLibrary.GSON_LEGACY, IdRepairer.gsonFlavour("2.8.5"));
-        assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.8.6"));
-        assertEquals(DexFix.JsonLibrary.GSON, IdRepairer.gsonFlavour("2.11.0"));
+        if (gsonJar.isPresent()) {
+            // found by its classes in the jar, with its flavour from JsonParser itself
+            assertEquals(
+                    List.of(DexFix.JsonLibrary.GSON),
+                    IdRepairer.jsonLibraries(List.of(gsonJar.get().toFile())));
+        }
         assertTrue(DexFix.jsonAssertion(source, "serialized", List.of(DexFix.JsonLibrary.GSON_LEGACY))
                 .get(0)
                 .source()
@@ -1222,5 +1225,36 @@ class DexFixTest {
         return library.isPresent() && core.isPresent()
                 ? Optional.of(List.of(library.get(), core.get()))
                 : Optional.empty();
+    }
+
+    /** A JSON library that is the module itself: its classes a directory on the classpath (issue 33). */
+    @Test
+    void jsonLibrariesAreFoundByTheirClassesInDirectoriesToo(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path gson = dir.resolve("gson-classes");
+        Path parser = gson.resolve("com/google/gson/JsonParser.class");
+        java.nio.file.Files.createDirectories(parser.getParent());
+        java.nio.file.Files.write(
+                parser, "\u00ca\u00fe...parseString...".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Path legacy = dir.resolve("old-gson");
+        Path oldParser = legacy.resolve("com/google/gson/JsonParser.class");
+        java.nio.file.Files.createDirectories(oldParser.getParent());
+        java.nio.file.Files.write(
+                oldParser, "\u00ca\u00fe...parse...".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Path jsonassert = dir.resolve("jsonassert-classes");
+        Path assertClass = jsonassert.resolve("org/skyscreamer/jsonassert/JSONAssert.class");
+        java.nio.file.Files.createDirectories(assertClass.getParent());
+        java.nio.file.Files.write(assertClass, new byte[] {1});
+        Path none = dir.resolve("other");
+        java.nio.file.Files.createDirectories(none);
+        assertEquals(List.of(DexFix.JsonLibrary.GSON), IdRepairer.jsonLibraries(List.of(none.toFile(), gson.toFile())));
+        assertEquals(List.of(DexFix.JsonLibrary.GSON_LEGACY), IdRepairer.jsonLibraries(List.of(legacy.toFile())));
+        assertEquals(
+                List.of(DexFix.JsonLibrary.JSONASSERT, DexFix.JsonLibrary.GSON),
+                IdRepairer.jsonLibraries(List.of(gson.toFile(), jsonassert.toFile())));
+        assertEquals(
+                List.of(),
+                IdRepairer.jsonLibraries(
+                        List.of(none.toFile(), dir.resolve("missing.jar").toFile())));
     }
 }
