@@ -222,12 +222,17 @@ pub fn brittle_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
 }
 
 pub fn victim_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
+    victim_executor_with(e, &["p.P#polluter"])
+}
+
+/// As [`victim_executor`], with `polluters` each a polluter of `p.V#v` (cleaned by `p.C#cleaner`).
+pub fn victim_executor_with(e: &Experiment, polluters: &[&str]) -> Vec<(String, RunOutcome)> {
     let mut polluted = false;
     e.order
         .iter()
         .map(|t| {
             let outcome = match t.as_str() {
-                "p.P#polluter" => {
+                p if polluters.contains(&p) => {
                     polluted = true;
                     RunOutcome::Pass
                 }

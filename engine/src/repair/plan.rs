@@ -114,13 +114,9 @@ impl<'a> Known<'a> {
         statements: &[usize],
         order: &[String],
     ) -> Option<&'a RepairRecord> {
-        let key = (
-            source.map(str::to_string),
-            placement,
-            statements.to_vec(),
-            order.to_vec(),
-        );
-        self.fresh_by_key.get(&key).copied()
+        self.fresh_by_key
+            .get(&key(source, placement, statements, order))
+            .copied()
     }
 
     /// Whether a fresh JVM contradicted the minimization of `source` at `placement`.
@@ -136,14 +132,25 @@ impl<'a> Known<'a> {
         statements: &[usize],
         order: &[String],
     ) -> Option<&'a RepairRecord> {
-        let key = (
-            source.map(str::to_string),
-            placement,
-            statements.to_vec(),
-            order.to_vec(),
-        );
-        self.by_key.get(&key).copied()
+        self.by_key
+            .get(&key(source, placement, statements, order))
+            .copied()
     }
+}
+
+/// The key of a record: the candidate (source, placement, statements) and the order.
+fn key(
+    source: Option<&str>,
+    placement: Option<Placement>,
+    statements: &[usize],
+    order: &[String],
+) -> Key {
+    (
+        source.map(str::to_string),
+        placement,
+        statements.to_vec(),
+        order.to_vec(),
+    )
 }
 
 /// The next experiment for `request.target`, or its verdict.
