@@ -453,7 +453,7 @@ public final class Detector {
     /**
      * Whether {@code exp} runs in a shared JVM ({@code odrust.isolation=classloader}): what the
      * engine planned shareable (rounds, explanation experiments), once the module passed the check,
-     * which runs before the first round after two rounds ran in fresh JVMs (docs/isolation.md).
+     * which runs before the first of them after two rounds ran in fresh JVMs (docs/isolation.md).
      */
     private boolean sharedFor(Experiment exp, Path jar) throws IOException, MojoExecutionException {
         if (isolation == null || !Boolean.TRUE.equals(exp.shareable)) {

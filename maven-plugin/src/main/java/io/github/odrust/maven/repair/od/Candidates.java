@@ -298,10 +298,10 @@ final class Candidates {
         return record;
     }
 
-    /** An earlier record (of any test) that ran candidate {@code key} in {@code order}, or null. */
     /**
-     * The first earlier record of the same code in the same order, whose results this experiment
-     * takes; one that ran in a shared JVM only when this one may ({@code shareable}).
+     * The first earlier record (of any test) that ran candidate {@code key} in {@code order}, whose
+     * results this experiment takes, or null; one that ran in a shared JVM only when this one may
+     * ({@code shareable}).
      */
     private static JsonObject earlier(ExperimentLog history, String key, List<String> order, boolean shareable) {
         JsonArray wanted = Json.WIRE.toJsonTree(order).getAsJsonArray();
