@@ -301,7 +301,8 @@ fn detect_ops_through_protocol() {
     assert_eq!(
         step["progress"],
         json!({"phase": "baseline", "rounds_done": 0, "rounds_total": 2, "od_found": 0,
-               "nod_found": 0, "candidates": 0})
+               "nod_found": 0, "candidates": 0, "alone_left": 0, "explain_spent": 0,
+               "explain_budget": detect::DEFAULT_MINIMIZE_BUDGET})
     );
     let mut record = step["experiment"].clone();
     record["results"] = json!([
