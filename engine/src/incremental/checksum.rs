@@ -39,23 +39,20 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The checksum of a jar: of its entries (name, CRC-32, size), not of its bytes (see the
 /// module's documentation); the SHA-256 of its bytes when it is not a zip this can read.
 pub fn jar_checksum(path: &Path) -> Result<String, EngineError> {
-    let bytes = std::fs::read(path).map_err(|source| EngineError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = read(path)?;
     Ok(match zip_entries(&bytes) {
         Some(mut entries) => {
-            entries.retain(|(name, _, _)| {
-                !name.ends_with('/')
-                    && name != "META-INF/MANIFEST.MF"
-                    && !name.starts_with("META-INF/maven/")
+            entries.retain(|e| {
+                !e.name.ends_with('/')
+                    && e.name != "META-INF/MANIFEST.MF"
+                    && !e.name.starts_with("META-INF/maven/")
             });
-            entries.sort();
+            entries.sort_by(|a, b| (&a.name, a.crc, a.size).cmp(&(&b.name, b.crc, b.size)));
             let mut h = Sha256::new();
             h.update(b"jar-entries-1\n");
-            for (name, crc, size) in entries {
-                h.update(name.as_bytes());
-                h.update(format!("\0{crc:08x}\0{size}\n").as_bytes());
+            for e in entries {
+                h.update(e.name.as_bytes());
+                h.update(format!("\0{:08x}\0{}\n", e.crc, e.size).as_bytes());
             }
             hex(&h.finalize())
         }
@@ -63,9 +60,77 @@ pub fn jar_checksum(path: &Path) -> Result<String, EngineError> {
     })
 }
 
-/// The entries of a zip's central directory: (name, CRC-32, uncompressed size); `None` when
-/// `bytes` is no zip this reads (no end-of-central-directory record, ZIP64, truncated).
-fn zip_entries(bytes: &[u8]) -> Option<Vec<(String, u32, u32)>> {
+/// A jar's class files: (entry name, bytes), in the jar's order.
+pub type JarClasses = Vec<(String, Vec<u8>)>;
+
+/// The class files of a jar, by entry name (`com/acme/Foo.class`), each's bytes: every `.class`
+/// entry but `module-info.class` and those under `META-INF/` (a multi-release jar's other
+/// versions). `None` when the jar is no zip this reads (ZIP64, an unknown compression, a
+/// truncated entry): its classes are then unknown.
+pub fn jar_classes(path: &Path) -> Result<Option<JarClasses>, EngineError> {
+    let bytes = read(path)?;
+    let Some(entries) = zip_entries(&bytes) else {
+        return Ok(None);
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        if !e.name.ends_with(".class")
+            || e.name.starts_with("META-INF/")
+            || e.name.ends_with("module-info.class")
+        {
+            continue;
+        }
+        match entry_bytes(&bytes, &e) {
+            Some(b) => out.push((e.name, b)),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, EngineError> {
+    std::fs::read(path).map_err(|source| EngineError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One entry of a zip's central directory.
+#[derive(Debug)]
+struct ZipEntry {
+    name: String,
+    crc: u32,
+    /// Uncompressed size.
+    size: u32,
+    /// 0: stored, 8: deflated.
+    method: u16,
+    compressed: u32,
+    /// Where its local header starts.
+    offset: u32,
+}
+
+/// The uncompressed bytes of `e` (stored or deflated, checked against its size), or `None`.
+fn entry_bytes(zip: &[u8], e: &ZipEntry) -> Option<Vec<u8>> {
+    let at = e.offset as usize;
+    let u16_at = |at: usize| -> Option<u16> {
+        Some(u16::from_le_bytes(zip.get(at..at + 2)?.try_into().ok()?))
+    };
+    if zip.get(at..at + 4)? != [0x50, 0x4b, 0x03, 0x04] {
+        return None;
+    }
+    let start = at + 30 + u16_at(at + 26)? as usize + u16_at(at + 28)? as usize;
+    let data = zip.get(start..start + e.compressed as usize)?;
+    let out = match e.method {
+        0 => data.to_vec(),
+        8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, e.size as usize).ok()?,
+        _ => return None,
+    };
+    (out.len() == e.size as usize).then_some(out)
+}
+
+/// The entries of a zip's central directory; `None` when `bytes` is no zip this reads (no
+/// end-of-central-directory record, ZIP64, truncated).
+fn zip_entries(bytes: &[u8]) -> Option<Vec<ZipEntry>> {
     let u16_at = |at: usize| -> Option<u16> {
         Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
     };
@@ -88,13 +153,18 @@ fn zip_entries(bytes: &[u8]) -> Option<Vec<(String, u32, u32)>> {
         if u32_at(at)? != 0x0201_4b50 {
             return None;
         }
-        let crc = u32_at(at + 16)?;
-        let size = u32_at(at + 24)?;
         let name_len = u16_at(at + 28)? as usize;
         let extra_len = u16_at(at + 30)? as usize;
         let comment_len = u16_at(at + 32)? as usize;
         let name = bytes.get(at + 46..at + 46 + name_len)?;
-        out.push((String::from_utf8_lossy(name).into_owned(), crc, size));
+        out.push(ZipEntry {
+            name: String::from_utf8_lossy(name).into_owned(),
+            crc: u32_at(at + 16)?,
+            size: u32_at(at + 24)?,
+            method: u16_at(at + 10)?,
+            compressed: u32_at(at + 20)?,
+            offset: u32_at(at + 42)?,
+        });
         at += 46 + name_len + extra_len + comment_len;
     }
     Some(out)

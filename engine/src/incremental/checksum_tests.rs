@@ -186,3 +186,86 @@ fn a_rebuilt_jar_with_the_same_entries_has_the_same_checksum() {
     assert_eq!(sum(cut), sha256_hex(&bytes));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A whole zip (local headers, data, central directory, end record) of `(name, bytes, deflate)`.
+fn full_zip(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, bytes, deflate) in entries {
+        let data = if *deflate {
+            miniz_oxide::deflate::compress_to_vec(bytes, 6)
+        } else {
+            bytes.to_vec()
+        };
+        let method: u16 = if *deflate { 8 } else { 0 };
+        let offset = out.len() as u32;
+        let sizes = |v: &mut Vec<u8>| {
+            v.extend_from_slice(&0u32.to_le_bytes()); // CRC-32: not read
+            v.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        };
+        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        out.extend_from_slice(&[20, 0, 0, 0]);
+        out.extend_from_slice(&method.to_le_bytes());
+        out.extend_from_slice(&[0, 0, 0, 0]); // time, date
+        sizes(&mut out);
+        out.extend_from_slice(&[3, 0]); // an extra field of 3 bytes, skipped
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&[0xca, 0xfe, 0x00]);
+        out.extend_from_slice(&data);
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&[20, 0, 20, 0, 0, 0]);
+        central.extend_from_slice(&method.to_le_bytes());
+        central.extend_from_slice(&[0, 0, 0, 0]);
+        sizes(&mut central);
+        central.extend_from_slice(&[0; 12]); // extra, comment, disk, attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let at = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0]);
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&at.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out
+}
+
+#[test]
+fn jar_classes_reads_stored_and_deflated_class_entries_only() {
+    let dir = std::env::temp_dir().join(format!("odrust-jar-classes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, a_sum) = calc("a");
+    let (c, _) = calc("c");
+    let jar = dir.join("kit.jar");
+    std::fs::write(
+        &jar,
+        full_zip(&[
+            ("com/acme/sum/Calc.class", &a, true),
+            ("com/acme/Other.class", &c, false),
+            ("META-INF/versions/11/com/acme/sum/Calc.class", &c, true),
+            ("module-info.class", &c, false),
+            ("com/acme/kit.properties", b"x=1", true),
+        ]),
+    )
+    .unwrap();
+    let classes = jar_classes(&jar).unwrap().expect("a zip this reads");
+    let names: Vec<&str> = classes.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["com/acme/sum/Calc.class", "com/acme/Other.class"]);
+    assert_eq!(classes[0].1, a, "deflated entry inflated");
+    assert_eq!(classes[1].1, c, "stored entry as is");
+    assert_eq!(class_checksum(&classes[0].1, &jar).unwrap(), a_sum);
+    // a truncated entry: its classes are unknown, not guessed
+    let mut cut = full_zip(&[("com/acme/sum/Calc.class", &a, true)]);
+    let data_at = 30 + 3 + "com/acme/sum/Calc.class".len() + 5;
+    cut.drain(data_at..data_at + 20);
+    std::fs::write(&jar, &cut).unwrap();
+    assert!(jar_classes(&jar).unwrap().is_none());
+    std::fs::write(&jar, b"not a zip").unwrap();
+    assert!(jar_classes(&jar).unwrap().is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,8 +3,9 @@
 //!
 //! 1. **Changed classes**: the module's class directories are read and each class checksummed
 //!    ([`super::checksum`]); against the saved [`State`], a class is changed when its checksum
-//!    differs ("bytes changed"), it is new ("added") or it is gone ("removed"). A jar of the test
-//!    classpath is changed when its bytes (or its presence) differ.
+//!    differs ("bytes changed"), it is new ("added") or it is gone ("removed"); the classes of the
+//!    project's own jars count as the directories' do. Another jar of the test classpath is
+//!    changed when its entries (or its presence) differ.
 //! 2. **Affected tests** (class-level regression test selection): a test class is affected when
 //!    it changed itself, or when the class graph ([`super::graph`]) takes it to a changed class:
 //!    `reaches changed class X through T -> A -> X`, with one shortest path. A removed class is
@@ -27,8 +28,11 @@
 //! or classpath, as the Java side computes it), a class file cannot be parsed, or the user asks
 //! for it (`select_all`).
 //!
-//! **Jars**: a changed jar selects every test class (a simplification: the engine does not read
-//! the classes inside jars, so it cannot tell which classes of the module reference the jar's).
+//! **Jars**: the project's own jars (`own_jars`: a sibling module of its reactor, an artifact of
+//! its groupId) are read class by class, like a class directory: each class is checksummed and
+//! in the graph, so a rebuilt jar with the same classes is no change and one with a changed class
+//! selects the tests that reach it. Any other jar is checksummed whole (by its entries), and a
+//! changed one selects every test class (the engine does not read library classes).
 //!
 //! **What the analysis cannot see**: dependencies made at run time only (reflection,
 //! `Class.forName`, service loading, dependency injection by name), resources and other files,
@@ -40,7 +44,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::checksum::{class_checksum_parsed, jar_checksum, sha256_hex};
+use super::checksum::{class_checksum_parsed, jar_checksum, jar_classes, sha256_hex};
 use super::graph::{ClassGraph, Reach};
 use super::state::{ClassKind, ClassState, JarState, State, STATE_VERSION};
 use crate::error::EngineError;
@@ -60,6 +64,12 @@ pub struct SelectRequest {
     /// The jars of the test classpath.
     #[serde(default)]
     pub jars: Vec<PathBuf>,
+    /// The project's own jars among them (a sibling module of its reactor, an artifact of its
+    /// groupId): their classes are read, checksummed and graphed like a class directory's, so a
+    /// rebuilt jar with one changed class selects only the tests that reach that class. A jar of
+    /// them that cannot be read as a zip counts as a jar like any other.
+    #[serde(default)]
+    pub own_jars: Vec<PathBuf>,
     /// The module's test classes as discovered (dotted binary names).
     pub test_classes: Vec<String>,
     /// The state saved by the previous run (JSON), or none.
@@ -125,9 +135,23 @@ struct Scanned {
 /// read (both name the path).
 pub fn select(request: &SelectRequest) -> Result<Selection, EngineError> {
     let mut unparsable = None;
-    let classes = scan(&request.main_dirs, &request.test_dirs, &mut unparsable)?;
+    let mut classes = scan(&request.main_dirs, &request.test_dirs, &mut unparsable)?;
+    let mut read: BTreeSet<&PathBuf> = BTreeSet::new();
+    for jar in &request.own_jars {
+        // After the directories: on the test classpath they come first, so their copy wins.
+        if let Some(entries) = jar_classes(jar)? {
+            for (entry, bytes) in entries {
+                let file = jar.join(&entry);
+                let fallback = || entry.trim_end_matches(".class").replace('/', ".");
+                let (name, scanned) =
+                    scan_class(&bytes, &file, ClassKind::Main, fallback, &mut unparsable);
+                classes.entry(name).or_insert(scanned);
+            }
+            read.insert(jar);
+        }
+    }
     let mut jars = Vec::with_capacity(request.jars.len());
-    for jar in &request.jars {
+    for jar in request.jars.iter().filter(|j| !read.contains(j)) {
         jars.push(JarState {
             path: jar.display().to_string(),
             checksum: jar_checksum(jar)?,
@@ -219,42 +243,56 @@ fn scan(
                 path: file.clone(),
                 source,
             })?;
-            let scanned = match ClassFile::parse(&bytes, &file)
-                .and_then(|c| class_checksum_parsed(&bytes, &c, &file).map(|sum| (c, sum)))
-            {
-                Ok((class, checksum)) => (
-                    class.name.clone(),
-                    Scanned {
-                        kind,
-                        checksum,
-                        references: class.referenced_types(),
-                        statics: class
-                            .fields
-                            .iter()
-                            .filter(|f| f.access.is_static())
-                            .cloned()
-                            .collect(),
-                        is_enum: class.access.is_enum(),
-                    },
-                ),
-                Err(e) => {
-                    unparsable.get_or_insert(e);
-                    (
-                        name_from_path(dir, &file),
-                        Scanned {
-                            kind,
-                            checksum: sha256_hex(&bytes),
-                            references: BTreeSet::new(),
-                            statics: Vec::new(),
-                            is_enum: false,
-                        },
-                    )
-                }
-            };
-            classes.entry(scanned.0).or_insert(scanned.1);
+            let fallback = || name_from_path(dir, &file);
+            let (name, scanned) = scan_class(&bytes, &file, kind, fallback, unparsable);
+            classes.entry(name).or_insert(scanned);
         }
     }
     Ok(classes)
+}
+
+/// One class file read: its name and what selection needs of it. A class that cannot be parsed
+/// is kept under `fallback`'s name with the checksum of its bytes and no references, and the
+/// first such error is put in `unparsable`.
+fn scan_class(
+    bytes: &[u8],
+    file: &Path,
+    kind: ClassKind,
+    fallback: impl FnOnce() -> String,
+    unparsable: &mut Option<EngineError>,
+) -> (String, Scanned) {
+    match ClassFile::parse(bytes, file)
+        .and_then(|c| class_checksum_parsed(bytes, &c, file).map(|sum| (c, sum)))
+    {
+        Ok((class, checksum)) => (
+            class.name.clone(),
+            Scanned {
+                kind,
+                checksum,
+                references: class.referenced_types(),
+                statics: class
+                    .fields
+                    .iter()
+                    .filter(|f| f.access.is_static())
+                    .cloned()
+                    .collect(),
+                is_enum: class.access.is_enum(),
+            },
+        ),
+        Err(e) => {
+            unparsable.get_or_insert(e);
+            (
+                fallback(),
+                Scanned {
+                    kind,
+                    checksum: sha256_hex(bytes),
+                    references: BTreeSet::new(),
+                    statics: Vec::new(),
+                    is_enum: false,
+                },
+            )
+        }
+    }
 }
 
 /// `dir/com/acme/Foo.class` → `com.acme.Foo`.

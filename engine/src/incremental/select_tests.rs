@@ -76,6 +76,7 @@ impl Module {
             main_dirs: vec![self.main()],
             test_dirs: vec![self.test()],
             jars: Vec::new(),
+            own_jars: Vec::new(),
             test_classes: TESTS.iter().map(|t| t.to_string()).collect(),
             state,
             build_fingerprint: "fp-1".into(),
@@ -133,7 +134,7 @@ fn first_run_is_full_and_says_why() {
         ["every test class is selected: no saved incremental state (first run)"]
     );
     assert!(s.changed.is_empty());
-    assert_eq!(s.state.version, 2);
+    assert_eq!(s.state.version, 3);
     assert_eq!(s.state.build_fingerprint, "fp-1");
     assert_eq!(s.state.classes["com.acme.Calc"].kind, ClassKind::Main);
     assert_eq!(s.state.classes["com.acme.CalcTest"].kind, ClassKind::Test);
@@ -315,7 +316,7 @@ fn a_bad_or_other_version_state_is_a_full_run() {
     let m = Module::new();
     for (state, why) in [
         (
-            json!({"version": 2, "classes": "x"}),
+            json!({"version": 3, "classes": "x"}),
             "the saved incremental state cannot be read: ",
         ),
         (
@@ -324,7 +325,7 @@ fn a_bad_or_other_version_state_is_a_full_run() {
         ),
         (
             json!({"version": 7, "whatever": true}),
-            "the saved incremental state has version 7, this odrust reads version 2",
+            "the saved incremental state has version 7, this odrust reads version 3",
         ),
         (Value::Null, "no saved incremental state (first run)"),
     ] {
@@ -346,7 +347,7 @@ fn the_state_round_trips_through_json_text() {
     let first = select(&m.request(None)).unwrap();
     let text = serde_json::to_string(&first.state).unwrap();
     let back: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(back["version"], json!(2));
+    assert_eq!(back["version"], json!(3));
     let second = select(&m.request(Some(back))).unwrap();
     assert!(!second.full && second.selected.is_empty());
     assert_eq!(second.state, first.state);
@@ -504,4 +505,107 @@ fn request_and_response_json() {
     }))
     .unwrap();
     assert!(minimal.state.is_none() && !minimal.select_all && minimal.jars.is_empty());
+}
+
+/// A jar (stored entries) of every class file under `dir`, at `jar`.
+fn stored_jar(dir: &Path, jar: &Path) {
+    fn files(dir: &Path, base: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                files(&path, base, out);
+            } else {
+                let name = path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut entries = Vec::new();
+    files(dir, dir, &mut entries);
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    for (name, bytes) in &entries {
+        let offset = out.len() as u32;
+        let sizes = |v: &mut Vec<u8>| {
+            v.extend_from_slice(&0u32.to_le_bytes());
+            v.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        };
+        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        out.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        sizes(&mut out);
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(bytes);
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&[20, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        sizes(&mut central);
+        central.extend_from_slice(&[0; 12]);
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let at = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0]);
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&at.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    std::fs::write(jar, out).unwrap();
+}
+
+#[test]
+fn a_sibling_jar_is_read_class_by_class() {
+    // The main classes come from a sibling module's jar, as in `mvn install -pl M -am`.
+    let m = Module::new();
+    let jar = m.root.join("sibling.jar");
+    stored_jar(&m.main(), &jar);
+    let mut request = m.request(None);
+    request.main_dirs = Vec::new();
+    request.jars = vec![jar.clone()];
+    request.own_jars = vec![jar.clone()];
+    let first = select(&request).unwrap();
+    assert!(
+        first.state.jars.is_empty(),
+        "an own jar is in the state by its classes"
+    );
+    assert!(first.state.classes.contains_key("com.acme.Calc"));
+    request.state = Some(serde_json::to_value(first.state).unwrap());
+    // rebuilt with the same classes: nothing changed
+    stored_jar(&m.main(), &jar);
+    let same = select(&request).unwrap();
+    assert!(
+        same.changed.is_empty() && same.selected.is_empty(),
+        "{:?}",
+        same.changed
+    );
+    // rebuilt with one changed class: only the tests that reach it
+    m.overlay("calc", "main", "Calc");
+    stored_jar(&m.main(), &jar);
+    let s = select(&request).unwrap();
+    assert!(!s.full);
+    assert_eq!(changed(&s), [("com.acme.Calc", "bytes changed")]);
+    let names: Vec<&str> = s.selected.iter().map(|t| t.class.as_str()).collect();
+    assert_eq!(names, ["com.acme.CalcTest", "com.acme.ReportTest"]);
+    assert_eq!(
+        s.selected[1].reasons,
+        ["reaches changed class com.acme.Calc through com.acme.ReportTest -> com.acme.Report -> com.acme.Calc"]
+    );
+    // the same jar as a library: checksummed whole, a change selects everything
+    let mut library = m.request(None);
+    library.main_dirs = Vec::new();
+    library.jars = vec![jar.clone()];
+    let lib_state = select(&library).unwrap().state;
+    assert_eq!(lib_state.jars.len(), 1);
+    assert!(!lib_state.classes.contains_key("com.acme.Calc"));
 }

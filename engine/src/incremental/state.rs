@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// The version of the state's JSON this engine writes and reads: 2 since jars are checksummed by
-/// their entries (version 1 by their bytes).
-pub const STATE_VERSION: u32 = 2;
+/// The version of the state's JSON this engine writes and reads: 3 since the classes of the
+/// project's own jars are in `classes` (2: jars checksummed by their entries; 1: by their bytes).
+pub const STATE_VERSION: u32 = 3;
 
 /// Whether a class comes from the main or the test class directories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub struct JarState {
     pub checksum: String,
 }
 
-/// The saved state: `{"version": 2, "build_fingerprint": "...", "classes": {"com.acme.Foo":
+/// The saved state: `{"version": 3, "build_fingerprint": "...", "classes": {"com.acme.Foo":
 /// {"checksum": "...", "kind": "main"}}, "jars": [{"path": "...", "checksum": "..."}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -47,9 +47,10 @@ pub struct State {
     pub version: u32,
     /// The build fingerprint the Java side computed (pom, Surefire settings, classpath).
     pub build_fingerprint: String,
-    /// Every class of the module's class directories, by dotted binary name.
+    /// Every class of the module's class directories and of the project's own jars, by dotted
+    /// binary name.
     pub classes: BTreeMap<String, ClassState>,
-    /// Every jar of the test classpath, sorted by path.
+    /// Every other jar of the test classpath, sorted by path.
     pub jars: Vec<JarState>,
 }
 
@@ -121,7 +122,7 @@ mod tests {
         let value = serde_json::to_value(&state).unwrap();
         assert_eq!(
             value,
-            json!({"version": 2, "build_fingerprint": "fp",
+            json!({"version": 3, "build_fingerprint": "fp",
                    "classes": {"com.acme.Foo": {"checksum": "ab", "kind": "test"}},
                    "jars": [{"path": "/m2/x.jar", "checksum": "cd"}]})
         );
@@ -135,13 +136,13 @@ mod tests {
             State::from_json(Some(&serde_json::Value::Null)),
             Err(Unusable::Missing)
         );
-        // version 1 checksummed jars by their bytes: its jar checksums mean something else
-        let other = State::from_json(Some(&json!({"version": 1}))).unwrap_err();
+        // version 2 had no classes of the project's own jars: they would all look added
+        let other = State::from_json(Some(&json!({"version": 2}))).unwrap_err();
         assert_eq!(
             other.to_string(),
-            "the saved incremental state has version 1, this odrust reads version 2"
+            "the saved incremental state has version 2, this odrust reads version 3"
         );
-        let bad = State::from_json(Some(&json!({"version": 2, "classes": 3}))).unwrap_err();
+        let bad = State::from_json(Some(&json!({"version": 3, "classes": 3}))).unwrap_err();
         assert!(matches!(bad, Unusable::Unreadable(_)), "{bad:?}");
         assert!(bad
             .to_string()

@@ -2,13 +2,13 @@ import groovy.json.JsonSlurper
 
 File base = new File("$basedir")
 String log = new File(base, 'build.log').getText('UTF-8')
-assert log.count('BUILD SUCCESS') == 4 : "expected 4 successful builds, found " + log.count('BUILD SUCCESS')
+assert log.count('BUILD SUCCESS') == 6 : "expected 6 successful builds, found " + log.count('BUILD SUCCESS')
 def goals = log.split('BUILD SUCCESS')
 def count = { String g -> def m = (g =~ /odrust incremental: (\d+) of (\d+) test classes selected/); assert m.find() : g; [m.group(1) as int, m.group(2) as int] }
 
 // 2: the first run is a full run, and finds the victim
 assert goals[1].contains('odrust incremental: a full run') : goals[1]
-assert count(goals[1]) == [2, 2]
+assert count(goals[1]) == [3, 3]
 
 // 3: the jar was built again
 assert goals[2].contains('Building jar:') && goals[2].contains('testkit-1.0-SNAPSHOT.jar') : goals[2]
@@ -27,4 +27,12 @@ assert selection.selected == []
 def discovery = new File(base, 'app/target/odrust/discovery')
 assert discovery.isDirectory()
 assert discovery.listFiles().every { it.lastModified() < new File(base, 'app/target/odrust/incremental/selection.json').lastModified() } : "4: discovery ran"
+// 6: one class of the sibling's jar changed: only the test that reaches it
+assert goals[5].contains('changed  com.example.kit.Clock (bytes changed)') : goals[5]
+assert count(goals[5]) == [1, 3] : goals[5]
+assert goals[5].contains('selected com.example.app.Beta1ClockTest: reaches changed class com.example.kit.Clock') : goals[5]
+assert !goals[5].contains('a jar of the test classpath changed') : goals[5]
+def sel6 = new JsonSlurper().parse(new File(base, 'app/target/odrust-6/incremental/selection.json'))
+assert sel6.changed == [[class: 'com.example.kit.Clock', why: 'bytes changed']] : "changed: " + sel6.changed
+assert sel6.selected*.class == ['com.example.app.Beta1ClockTest']
 return true

@@ -14,6 +14,9 @@ public final class SelectRequest {
     public List<String> testDirs = new ArrayList<>();
 
     public List<String> jars = new ArrayList<>();
+    /** The project's own jars among {@code jars}: read class by class (a reactor sibling, an artifact of its groupId). */
+    @SerializedName("own_jars")
+    public List<String> ownJars = new ArrayList<>();
 
     @SerializedName("test_classes")
     public List<String> testClasses = new ArrayList<>();

@@ -54,7 +54,7 @@ public final class Diagnoser {
     private final Settings settings;
     private final Log log;
     private String fingerprint;
-    private CaptureRoots roots;
+    private io.github.odrust.maven.core.ProjectRoots roots;
     private final java.util.Map<String, List<String>> unreachableByClass = new java.util.HashMap<>();
     private ExperimentLog history;
     private JsonObject diagnoseFile;
@@ -275,9 +275,9 @@ public final class Diagnoser {
         });
     }
 
-    private CaptureRoots roots() {
+    private io.github.odrust.maven.core.ProjectRoots roots() {
         if (roots == null) {
-            roots = CaptureRoots.of(module);
+            roots = io.github.odrust.maven.core.ProjectRoots.of(module);
         }
         return roots;
     }

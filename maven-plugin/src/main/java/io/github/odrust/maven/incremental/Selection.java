@@ -111,6 +111,9 @@ public final class Selection {
                 jars.add(f.getAbsolutePath());
             }
         }
+        for (File own : io.github.odrust.maven.core.ProjectRoots.of(module).jars) {
+            request.ownJars.add(own.getAbsolutePath());
+        }
         if (test.isEmpty() && testClasses != null && testClasses.isDirectory()) {
             test.add(testClasses.getAbsolutePath());
         }

@@ -660,6 +660,7 @@ class ProtocolTest {
         select.mainDirs = List.of(main.toString());
         select.testDirs = List.of(test.toString());
         select.jars = List.of();
+        select.ownJars = List.of();
         select.testClasses = List.of("p.V");
         select.state = null;
         select.buildFingerprint = "b";

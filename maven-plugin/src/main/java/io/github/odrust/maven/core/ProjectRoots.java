@@ -1,6 +1,5 @@
-package io.github.odrust.maven.diagnose;
+package io.github.odrust.maven.core;
 
-import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,21 +9,21 @@ import org.apache.maven.artifact.Artifact;
 import org.apache.maven.project.MavenProject;
 
 /**
- * Where the static state a diagnose capture holds lives by default (docs/diagnose.md, "What a
- * capture holds"): the module's class directories, and the jars of the project itself on its test
- * classpath — a test-utility module of the same reactor or any artifact of the module's groupId
- * (or of a parent's groupId) — where shared fixtures, registries and singletons of tests live.
- * Other libraries are captured only by {@code -Dodrust.diagnose.include} prefixes.
+ * The project's own code on a module's test classpath: its class directories, and the jars of the
+ * project itself — a module of the same reactor or any artifact of the module's groupId (or of a
+ * parent's groupId). A diagnose capture holds their static state by default (docs/diagnose.md,
+ * "What a capture holds"; other libraries only by {@code -Dodrust.diagnose.include} prefixes);
+ * incremental selection reads their classes (docs/incremental.md, "Jars").
  */
-final class CaptureRoots {
+public final class ProjectRoots {
     /** The class directories on the test classpath (the module's own output, a sibling's in a reactor). */
-    final List<File> directories = new ArrayList<>();
+    public final List<File> directories = new ArrayList<>();
     /** The project's own jars on the test classpath. */
-    final List<File> jars = new ArrayList<>();
+    public final List<File> jars = new ArrayList<>();
 
-    private CaptureRoots() {}
+    private ProjectRoots() {}
 
-    static CaptureRoots of(TestModule module) {
+    public static ProjectRoots of(TestModule module) {
         Set<String> groups = groupIds(module.project);
         Set<File> own = new LinkedHashSet<>();
         File top = topDirectory(module.project);
@@ -36,7 +35,7 @@ final class CaptureRoots {
                 }
             }
         }
-        CaptureRoots r = new CaptureRoots();
+        ProjectRoots r = new ProjectRoots();
         for (File entry : module.classpath) {
             if (entry.equals(module.agentJar)) {
                 continue;
@@ -51,14 +50,14 @@ final class CaptureRoots {
     }
 
     /** Every root: the directories, then the jars. */
-    List<File> all() {
+    public List<File> all() {
         List<File> out = new ArrayList<>(directories);
         out.addAll(jars);
         return out;
     }
 
     /** The module's groupId and those of its parents. */
-    static Set<String> groupIds(MavenProject project) {
+    public static Set<String> groupIds(MavenProject project) {
         Set<String> out = new LinkedHashSet<>();
         for (MavenProject p = project; p != null; p = p.getParent()) {
             if (p.getGroupId() != null) {

@@ -1,0 +1,10 @@
+package com.example.kit;
+
+/** A clock only Beta1ClockTest uses (stage b: another hour). */
+public final class Clock {
+    private Clock() {}
+
+    public static int hour() {
+        return 13;
+    }
+}
