@@ -393,6 +393,13 @@ impl Replay {
             .sum()
     }
 
+    /// What counts against the budget: the explanation experiments run, but the fresh-JVM runs of
+    /// claims shared JVMs showed (they run beyond the budget, and must not take other OD tests'
+    /// share of it).
+    pub(super) fn budget_used(&self) -> u32 {
+        self.minimize_spent().saturating_sub(self.shared.checks)
+    }
+
     /// The next minimization experiment, within the budget. Every OD test gets its first
     /// polluter (state-setter) before unrelated ones get more (a related one waits for the
     /// search it can share), and all of them their polluters before any gets cleaners: the
@@ -403,7 +410,7 @@ impl Replay {
         if !self.config.minimize {
             return None;
         }
-        let spent = self.minimize_spent() >= self.minimize_budget();
+        let spent = self.budget_used() >= self.minimize_budget();
         let pending: Vec<(&OdTest, Explanation, Next)> = self
             .to_explain()
             .into_iter()
@@ -479,7 +486,7 @@ impl Replay {
                     "explaining `{}` is not finished ({during}); this run explained only the tests it was asked for (`odrust:minimize -Dodrust.test={}` continues it){partial}",
                     od.test, od.test
                 ));
-            } else if self.minimize_spent() >= budget {
+            } else if self.budget_used() >= budget {
                 notes.push(format!(
                     "explaining `{}` stopped {during}: the run's budget of {budget} explanation experiments is spent (raise -Dodrust.minimize.budget, or resume, to go further){partial}",
                     od.test

@@ -39,6 +39,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The checksum of a jar: of its entries (name, CRC-32, size), not of its bytes (see the
 /// module's documentation); the SHA-256 of its bytes when it is not a zip this can read.
 pub fn jar_checksum(path: &Path) -> Result<String, EngineError> {
+    entries_checksum(path, false)
+}
+
+/// [`jar_checksum`] of what a jar holds besides the class files [`jar_classes`] reads: its
+/// resources, service files, other Java versions' classes (an own jar's classes are checksummed
+/// one by one; this keeps a change of the rest a change).
+pub fn jar_rest_checksum(path: &Path) -> Result<String, EngineError> {
+    entries_checksum(path, true)
+}
+
+fn entries_checksum(path: &Path, without_classes: bool) -> Result<String, EngineError> {
     let bytes = read(path)?;
     Ok(match zip_entries(&bytes) {
         Some(mut entries) => {
@@ -46,6 +57,7 @@ pub fn jar_checksum(path: &Path) -> Result<String, EngineError> {
                 !e.name.ends_with('/')
                     && e.name != "META-INF/MANIFEST.MF"
                     && !e.name.starts_with("META-INF/maven/")
+                    && (!without_classes || !is_read_class(&e.name))
             });
             entries.sort_by(|a, b| (&a.name, a.crc, a.size).cmp(&(&b.name, b.crc, b.size)));
             let mut h = Sha256::new();
@@ -74,10 +86,7 @@ pub fn jar_classes(path: &Path) -> Result<Option<JarClasses>, EngineError> {
     };
     let mut out = Vec::new();
     for e in entries {
-        if !e.name.ends_with(".class")
-            || e.name.starts_with("META-INF/")
-            || e.name.ends_with("module-info.class")
-        {
+        if !is_read_class(&e.name) {
             continue;
         }
         match entry_bytes(&bytes, &e) {
@@ -86,6 +95,13 @@ pub fn jar_classes(path: &Path) -> Result<Option<JarClasses>, EngineError> {
         }
     }
     Ok(Some(out))
+}
+
+/// Whether [`jar_classes`] reads entry `name`: a class file of the jar's base version.
+fn is_read_class(name: &str) -> bool {
+    name.ends_with(".class")
+        && !name.starts_with("META-INF/")
+        && !name.ends_with("module-info.class")
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, EngineError> {

@@ -31,8 +31,11 @@
 //! **Jars**: the project's own jars (`own_jars`: a sibling module of its reactor, an artifact of
 //! its groupId) are read class by class, like a class directory: each class is checksummed and
 //! in the graph, so a rebuilt jar with the same classes is no change and one with a changed class
-//! selects the tests that reach it. Any other jar is checksummed whole (by its entries), and a
-//! changed one selects every test class (the engine does not read library classes).
+//! selects the tests that reach it; the rest of such a jar (resources, other Java versions'
+//! classes) is checksummed as a jar, and a change there selects every test class. Any other jar
+//! is checksummed whole (by its entries), and a changed one selects every test class (the engine
+//! does not read library classes). An own jar with a class that cannot be parsed counts as any
+//! other jar.
 //!
 //! **What the analysis cannot see**: dependencies made at run time only (reflection,
 //! `Class.forName`, service loading, dependency injection by name), resources and other files,
@@ -44,7 +47,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::checksum::{class_checksum_parsed, jar_checksum, jar_classes, sha256_hex};
+use super::checksum::{
+    class_checksum_parsed, jar_checksum, jar_classes, jar_rest_checksum, sha256_hex,
+};
 use super::graph::{ClassGraph, Reach};
 use super::state::{ClassKind, ClassState, JarState, State, STATE_VERSION};
 use crate::error::EngineError;
@@ -138,23 +143,41 @@ pub fn select(request: &SelectRequest) -> Result<Selection, EngineError> {
     let mut classes = scan(&request.main_dirs, &request.test_dirs, &mut unparsable)?;
     let mut read: BTreeSet<&PathBuf> = BTreeSet::new();
     for jar in &request.own_jars {
-        // After the directories: on the test classpath they come first, so their copy wins.
+        // After the directories: on the test classpath they come first, so their copy wins. A
+        // jar with a class that cannot be parsed counts as a jar like any other (not a full run).
         if let Some(entries) = jar_classes(jar)? {
+            let mut bad = None;
+            let mut own = Vec::with_capacity(entries.len());
             for (entry, bytes) in entries {
                 let file = jar.join(&entry);
                 let fallback = || entry.trim_end_matches(".class").replace('/', ".");
-                let (name, scanned) =
-                    scan_class(&bytes, &file, ClassKind::Main, fallback, &mut unparsable);
-                classes.entry(name).or_insert(scanned);
+                own.push(scan_class(
+                    &bytes,
+                    &file,
+                    ClassKind::Main,
+                    fallback,
+                    &mut bad,
+                ));
             }
-            read.insert(jar);
+            if bad.is_none() {
+                for (name, scanned) in own {
+                    classes.entry(name).or_insert(scanned);
+                }
+                read.insert(jar);
+            }
         }
     }
     let mut jars = Vec::with_capacity(request.jars.len());
-    for jar in request.jars.iter().filter(|j| !read.contains(j)) {
+    for jar in &request.jars {
+        // An own jar read class by class still counts by the rest of its entries (resources).
+        let checksum = if read.contains(jar) {
+            jar_rest_checksum(jar)?
+        } else {
+            jar_checksum(jar)?
+        };
         jars.push(JarState {
             path: jar.display().to_string(),
-            checksum: jar_checksum(jar)?,
+            checksum,
         });
     }
     jars.sort();

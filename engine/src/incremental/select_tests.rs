@@ -576,10 +576,10 @@ fn a_sibling_jar_is_read_class_by_class() {
     request.own_jars = vec![jar.clone()];
     let first = select(&request).unwrap();
     assert!(
-        first.state.jars.is_empty(),
-        "an own jar is in the state by its classes"
+        first.state.classes.contains_key("com.acme.Calc"),
+        "an own jar's classes"
     );
-    assert!(first.state.classes.contains_key("com.acme.Calc"));
+    assert_eq!(first.state.jars.len(), 1, "and the rest of its entries");
     request.state = Some(serde_json::to_value(first.state).unwrap());
     // rebuilt with the same classes: nothing changed
     stored_jar(&m.main(), &jar);
@@ -601,6 +601,24 @@ fn a_sibling_jar_is_read_class_by_class() {
         s.selected[1].reasons,
         ["reaches changed class com.acme.Calc through com.acme.ReportTest -> com.acme.Report -> com.acme.Calc"]
     );
+    // a resource of the own jar changed: a jar change, every test class
+    request.state = Some(serde_json::to_value(s.state).unwrap());
+    std::fs::write(m.main().join("com/acme/kit.properties"), "x=2").unwrap();
+    stored_jar(&m.main(), &jar);
+    let resource = select(&request).unwrap();
+    assert_eq!(resource.changed.len(), 1, "{:?}", resource.changed);
+    assert!(resource.changed[0].why.starts_with("jar changed: "));
+    assert_eq!(resource.selected.len(), 7);
+    // an own jar with a class that cannot be parsed is a jar like any other, not a full run
+    std::fs::write(
+        m.main().join("com/acme/Broken.class"),
+        b"\xca\xfe\xba\xbe broken",
+    )
+    .unwrap();
+    stored_jar(&m.main(), &jar);
+    let broken = select(&request).unwrap();
+    assert!(!broken.full, "{:?}", broken.why_full);
+    assert!(!broken.state.classes.contains_key("com.acme.Calc"));
     // the same jar as a library: checksummed whole, a change selects everything
     let mut library = m.request(None);
     library.main_dirs = Vec::new();

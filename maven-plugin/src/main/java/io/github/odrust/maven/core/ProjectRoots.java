@@ -27,10 +27,13 @@ public final class ProjectRoots {
         Set<String> groups = groupIds(module.project);
         Set<File> own = new LinkedHashSet<>();
         File top = topDirectory(module.project);
+        File repository = localRepository(module.project);
         if (module.project != null) {
             for (Artifact a : module.project.getArtifacts()) {
                 File f = a.getFile();
-                if (f != null && f.isFile() && (groups.contains(a.getGroupId()) || under(f, top))) {
+                if (f != null
+                        && f.isFile()
+                        && (groups.contains(a.getGroupId()) || (under(f, top) && !under(f, repository)))) {
                     own.add(f.getAbsoluteFile());
                 }
             }
@@ -56,26 +59,48 @@ public final class ProjectRoots {
         return out;
     }
 
-    /** The module's groupId and those of its parents. */
+    /**
+     * The module's groupId and those of its parents that are part of the build (on disk): a parent
+     * pom from a repository (spring-boot-starter-parent, oss-parent) does not make its groupId's
+     * libraries the project's own.
+     */
     public static Set<String> groupIds(MavenProject project) {
         Set<String> out = new LinkedHashSet<>();
         for (MavenProject p = project; p != null; p = p.getParent()) {
-            if (p.getGroupId() != null) {
+            if (p.getGroupId() != null && (p == project || onDisk(p))) {
                 out.add(p.getGroupId());
             }
         }
         return out;
     }
 
-    /** The directory of the topmost parent that is on disk (the reactor's root, usually); null when none. */
+    /** The directory of the topmost parent on disk (the reactor's root, usually); null when none. */
     private static File topDirectory(MavenProject project) {
         File top = null;
         for (MavenProject p = project; p != null; p = p.getParent()) {
-            if (p.getBasedir() != null) {
+            if (p.getBasedir() != null && (p == project || onDisk(p))) {
                 top = p.getBasedir();
             }
         }
         return top;
+    }
+
+    /** Whether {@code p} is a pom of this build on disk, not one resolved from a repository ({@code *.pom}). */
+    private static boolean onDisk(MavenProject p) {
+        File f = p.getFile();
+        return f != null && f.isFile() && !f.getName().endsWith(".pom");
+    }
+
+    /** The local repository's directory (a CI may keep it inside the project), or null. */
+    private static File localRepository(MavenProject project) {
+        try {
+            return project.getProjectBuildingRequest()
+                    .getRepositorySession()
+                    .getLocalRepository()
+                    .getBasedir();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean under(File f, File dir) {

@@ -12,13 +12,15 @@ import java.util.function.Consumer;
 
 /**
  * An iterator over a permutation of what the JDK's own iterator returned. {@code remove()} removes
- * the last element returned from the collection it came from the way the JDK's iterator would:
- * through a JDK iterator of that collection (this thread's hooks pass it through unshuffled, so
- * this never calls itself, as {@code Collection.remove(Object)} of a values view would), at the
- * element's position there, so of equal values or one value held twice the very entry returned
- * goes. A collection that reorders as it removes (a priority queue) or that changed meanwhile
- * loses the first element that is the one returned; none left: {@link ConcurrentModificationException},
- * as a JDK iterator would throw.
+ * the last element returned from the collection it came from the way the JDK's iterator would: in
+ * a set (its elements unique) by the set's own {@code remove}; otherwise through a JDK iterator of
+ * the collection (this thread's hooks pass it through unshuffled, so this never calls itself, as
+ * {@code Collection.remove(Object)} of a values view would), at the element's position there, so
+ * of equal values or one value held twice the very entry returned goes (a walk per removal). A
+ * collection that reorders as it removes (a priority queue) or that changed meanwhile loses the
+ * first element that is the one returned; none left: {@link ConcurrentModificationException}, as
+ * a JDK iterator would throw (not for a {@code java.util.concurrent} view, whose iterators never
+ * do).
  */
 final class ShuffledIterator implements Iterator<Object> {
     private final List<Object> items;
@@ -78,7 +80,17 @@ final class ShuffledIterator implements Iterator<Object> {
         boolean was = busy[0];
         busy[0] = true;
         try {
-            if (!removeAt(position, target) && !removeIdentical(target)) {
+            boolean removed;
+            if (from instanceof Set) {
+                // a set's elements are unique and its remove is a lookup, not a walk: one step,
+                // so removing many (removeIf) stays linear
+                removed = from.remove(target);
+            } else {
+                removed = removeAt(position, target) || removeIdentical(target);
+            }
+            // a java.util.concurrent view whose element another thread removed meanwhile: done,
+            // as its own iterator would be; elsewhere the collection changed under the iterator
+            if (!removed && !from.getClass().getName().startsWith("java.util.concurrent.")) {
                 throw new ConcurrentModificationException();
             }
         } finally {
