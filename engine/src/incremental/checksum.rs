@@ -676,4 +676,4 @@ fn instruction_length(code: &[u8], pc: usize) -> Option<usize> {
 
 #[cfg(test)]
 #[path = "checksum_tests.rs"]
-mod tests;
+pub(crate) mod tests;

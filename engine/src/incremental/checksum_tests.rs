@@ -187,8 +187,9 @@ fn a_rebuilt_jar_with_the_same_entries_has_the_same_checksum() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A whole zip (local headers, data, central directory, end record) of `(name, bytes, deflate)`.
-fn full_zip(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
+/// A whole zip (local headers, data, central directory, end record) of `(name, bytes, deflate)`;
+/// selection's tests build their jars with it too.
+pub(crate) fn full_zip(entries: &[(&str, &[u8], bool)]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();
     for (name, bytes, deflate) in entries {

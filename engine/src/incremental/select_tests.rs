@@ -530,38 +530,11 @@ fn stored_jar(dir: &Path, jar: &Path) {
     }
     let mut entries = Vec::new();
     files(dir, dir, &mut entries);
-    let (mut out, mut central) = (Vec::new(), Vec::new());
-    for (name, bytes) in &entries {
-        let offset = out.len() as u32;
-        let sizes = |v: &mut Vec<u8>| {
-            v.extend_from_slice(&0u32.to_le_bytes());
-            v.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            v.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            v.extend_from_slice(&(name.len() as u16).to_le_bytes());
-        };
-        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-        out.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-        sizes(&mut out);
-        out.extend_from_slice(&[0, 0]);
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(bytes);
-        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-        central.extend_from_slice(&[20, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-        sizes(&mut central);
-        central.extend_from_slice(&[0; 12]);
-        central.extend_from_slice(&offset.to_le_bytes());
-        central.extend_from_slice(name.as_bytes());
-    }
-    let at = out.len() as u32;
-    out.extend_from_slice(&central);
-    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    out.extend_from_slice(&[0, 0, 0, 0]);
-    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
-    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
-    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
-    out.extend_from_slice(&at.to_le_bytes());
-    out.extend_from_slice(&[0, 0]);
-    std::fs::write(jar, out).unwrap();
+    let stored: Vec<(&str, &[u8], bool)> = entries
+        .iter()
+        .map(|(name, bytes)| (name.as_str(), bytes.as_slice(), false))
+        .collect();
+    std::fs::write(jar, crate::incremental::checksum::tests::full_zip(&stored)).unwrap();
 }
 
 #[test]
