@@ -106,6 +106,7 @@ public final class Diagnosis {
      * of one class) and prepares it; {@code tests} as the plan lists them.
      */
     public static void segmentStarting(List<String> tests) {
+        Audit.segmentStarting(tests);
         Settings s = settings;
         if (s == null) {
             return;
@@ -149,6 +150,7 @@ public final class Diagnosis {
 
     /** Called by the runner as each test starts, before its setup. */
     public static void beforeTest(String id) {
+        Audit.beforeTest(id);
         Settings s = settings;
         if (s == null) {
             return;
@@ -187,6 +189,11 @@ public final class Diagnosis {
         synchronized (Diagnosis.class) {
             running = false;
         }
+    }
+
+    /** Called by the runner once every segment of the plan has run. */
+    public static void runEnded() {
+        Audit.runEnded();
     }
 
     private static void act(Settings s, String id, int occurrence, int point) {
@@ -292,6 +299,11 @@ public final class Diagnosis {
 
     /** Loaded classes of the module's roots and the included prefixes, sorted by name. */
     static List<Class<?>> classes(Settings s) {
+        return classes(s, inst);
+    }
+
+    /** Loaded classes of the module's roots and the included prefixes, sorted by name. */
+    static List<Class<?>> classes(Settings s, Instrumentation inst) {
         if (inst == null) {
             return Collections.emptyList();
         }

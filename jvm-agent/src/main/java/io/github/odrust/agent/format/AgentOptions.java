@@ -55,6 +55,22 @@ import java.util.Set;
  * log /abs/shuffle.jsonl                # the counted calls (within 'only') and the final count
  * log-limit 64                          # at most this many calls in the log
  * </pre>
+ *
+ * <p>{@code mode audit} ({@code odrust:audit}, docs/audit.md) takes a capture of the static state at
+ * every point of the run: before each segment (a block of one class's tests), before each test of
+ * the classes named by {@code capture-tests}, and once more when the run ends; {@code root},
+ * {@code include} and {@code exclude} choose the captured classes as in diagnose mode:
+ *
+ * <pre>
+ * mode audit
+ * captures /abs/dir                     # point-N.xml and points.jsonl (one line per point) there
+ * capture-tests com.acme.FooTest        # repeated: also capture before each test of this class
+ * initialize-at 3 com.acme.Prices       # repeated: initialize this class right before segment 3
+ *                                       # (from 0) is captured
+ * trace-only true                       # write points.jsonl (classes initialized since the
+ *                                       # previous point) but no capture
+ * capture-limit 200000                  # node cap of each capture
+ * </pre>
  */
 public class AgentOptions {
     /** Absolute, normalised class directories and jars. */
@@ -88,6 +104,15 @@ public class AgentOptions {
     public Path log;
     public int logLimit = 64;
 
+    /** Audit mode: where the captures and their index go. */
+    public Path captures;
+    /** Audit mode: classes whose every test is captured before it starts. */
+    public final List<String> captureTests = new ArrayList<>();
+    /** Audit mode: {@code segment index -> class}, flattened as "index class". */
+    public final List<String> initializeAt = new ArrayList<>();
+    /** Audit mode: no captures, only the classes initialized between points. */
+    public boolean traceOnly;
+
     public static final class BadOptionsException extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -117,10 +142,14 @@ public class AgentOptions {
             "filter",
             "track-allocations",
             "log",
-            "log-limit"));
+            "log-limit",
+            "captures",
+            "capture-tests",
+            "initialize-at",
+            "trace-only"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
-            + "filter, track-allocations, log or log-limit";
+            + "filter, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
 
     protected AgentOptions() {}
 
@@ -224,8 +253,11 @@ public class AgentOptions {
                     o.constantTypes.add(prefix(value, where));
                     break;
                 case "mode":
-                    if (!value.equals("record") && !value.equals("diagnose") && !value.equals("shuffle")) {
-                        throw new BadOptionsException(where + ": mode is 'record', 'diagnose' or 'shuffle'");
+                    if (!value.equals("record")
+                            && !value.equals("diagnose")
+                            && !value.equals("shuffle")
+                            && !value.equals("audit")) {
+                        throw new BadOptionsException(where + ": mode is 'record', 'diagnose', 'shuffle' or 'audit'");
                     }
                     o.mode = value;
                     break;
@@ -250,10 +282,30 @@ public class AgentOptions {
                     o.anyCaller = value.equals("any");
                     break;
                 case "track-allocations":
+                case "trace-only":
                     if (!value.equals("true") && !value.equals("false")) {
-                        throw new BadOptionsException(where + ": track-allocations is 'true' or 'false'");
+                        throw new BadOptionsException(where + ": " + key + " is 'true' or 'false'");
                     }
-                    o.trackAllocations = value.equals("true");
+                    if (key.equals("trace-only")) {
+                        o.traceOnly = value.equals("true");
+                    } else {
+                        o.trackAllocations = value.equals("true");
+                    }
+                    break;
+                case "captures":
+                    o.captures = absolute(value, where);
+                    break;
+                case "capture-tests":
+                    o.captureTests.add(prefix(value, where));
+                    break;
+                case "initialize-at":
+                    String[] parts = value.split("\\s+");
+                    boolean number = parts.length == 2 && parts[0].matches("[0-9]{1,9}");
+                    if (!number) {
+                        throw new BadOptionsException(where + ": initialize-at takes a segment index (from 0) and"
+                                + " a class name, e.g. 'initialize-at 3 com.acme.Prices'");
+                    }
+                    o.initializeAt.add(parts[0] + " " + prefix(parts[1], where));
                     break;
                 case "log":
                     o.log = absolute(value, where);
@@ -306,6 +358,9 @@ public class AgentOptions {
         if (o.mode.equals("diagnose") && o.test == null) {
             throw new BadOptionsException("options file " + name + ": mode diagnose needs 'test <test id>'");
         }
+        if (o.mode.equals("audit") && o.captures == null) {
+            throw new BadOptionsException("options file " + name + ": mode audit needs 'captures <directory>'");
+        }
         if (o.mode.equals("diagnose") && o.restoreFrom == null && !o.restoreFields.isEmpty()) {
             throw new BadOptionsException(
                     "options file " + name + ": restore-field needs 'restore-from <capture.xml>'");
@@ -351,7 +406,7 @@ public class AgentOptions {
             return line("#", text);
         }
 
-        /** {@code record} (the default when there is no mode line), {@code diagnose} or {@code shuffle}. */
+        /** {@code record} (the default when there is no mode line), {@code diagnose}, {@code shuffle} or {@code audit}. */
         public Writer mode(String mode) {
             return line("mode", mode);
         }
@@ -426,6 +481,25 @@ public class AgentOptions {
 
         public Writer log(Path file) {
             return line("log", file.toAbsolutePath().toString());
+        }
+
+        /** Audit mode: the directory of the captures and {@code points.jsonl}. */
+        public Writer captures(Path dir) {
+            return line("captures", dir.toAbsolutePath().toString());
+        }
+
+        /** Audit mode: also capture before each test of this class. */
+        public Writer captureTests(String className) {
+            return line("capture-tests", className);
+        }
+
+        /** Audit mode: initialize {@code className} right before segment {@code segment} is captured. */
+        public Writer initializeAt(int segment, String className) {
+            return line("initialize-at", segment + " " + className);
+        }
+
+        public Writer traceOnly(boolean only) {
+            return line("trace-only", String.valueOf(only));
         }
 
         /** The file's text so far. */

@@ -37,6 +37,25 @@ public final class RecordAgent {
                 io.github.odrust.agent.capture.Diagnosis.activate(d, inst);
                 return;
             }
+            if (options.mode.equals("audit")) {
+                io.github.odrust.agent.capture.Audit.Settings a = new io.github.odrust.agent.capture.Audit.Settings();
+                a.classes.roots.addAll(options.roots);
+                a.classes.includes.addAll(options.includes);
+                a.classes.excludes.addAll(options.excludes);
+                a.dir = options.captures;
+                a.captureTests.addAll(options.captureTests);
+                for (String entry : options.initializeAt) {
+                    int sp = entry.indexOf(' ');
+                    a.initializeAt
+                            .computeIfAbsent(Integer.parseInt(entry.substring(0, sp)), k -> new java.util.ArrayList<>())
+                            .add(entry.substring(sp + 1));
+                }
+                a.traceOnly = options.traceOnly;
+                a.limit = options.captureLimit;
+                java.nio.file.Files.createDirectories(a.dir);
+                io.github.odrust.agent.capture.Audit.activate(a, inst);
+                return;
+            }
             if (options.mode.equals("shuffle")) {
                 io.github.odrust.agent.shuffle.ShuffleAgent.Settings s =
                         new io.github.odrust.agent.shuffle.ShuffleAgent.Settings();

@@ -101,6 +101,9 @@ public final class Agent {
         try {
             agent.start();
             status = plan.mode.equals("discover") ? agent.discover() : agent.runSegments();
+            if (status == 0 && !plan.mode.equals("discover")) {
+                Diagnosis.runEnded();
+            }
             if (status == 0) {
                 events.end();
             }

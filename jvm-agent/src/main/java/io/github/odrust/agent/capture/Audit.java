@@ -1,0 +1,155 @@
+package io.github.odrust.agent.capture;
+
+import io.github.odrust.agent.runner.Json;
+import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The agent's audit mode ({@code odrust:audit}, docs/audit.md): a capture of the static state at
+ * every point of one run — before each segment (before its class is loaded), before each test of
+ * the classes asked for (at its start event, before {@code @Before}), and once when the run has
+ * ended — so that what each class or test leaves behind is the difference between two consecutive
+ * captures. Each point is one line of {@code points.jsonl} (written as it happens): its number,
+ * where it is, the test that runs next and its occurrence, and the classes initialized since the
+ * previous point (so a later run can initialize them right before the segment that did, and
+ * compare their state after it with their state right after initialization). Never fails the test
+ * run: a problem is written to the line of its point and to stderr.
+ */
+public final class Audit {
+    /** What one audit JVM does. */
+    public static final class Settings {
+        /** Which classes are captured: roots, includes and excludes as in diagnose mode. */
+        public final Diagnosis.Settings classes = new Diagnosis.Settings();
+
+        public Path dir;
+        public final Set<String> captureTests = new HashSet<>();
+        /** Segment index to the classes initialized right before that segment's capture. */
+        public final Map<Integer, List<String>> initializeAt = new HashMap<>();
+
+        public boolean traceOnly;
+        public int limit = StateWriter.DEFAULT_LIMIT;
+    }
+
+    private static volatile Settings settings;
+    private static Instrumentation inst;
+    private static Access access;
+    private static int points;
+    private static int segment = -1;
+    private static final Map<String, Integer> starts = new HashMap<>();
+    private static final Set<String> initialized = new HashSet<>();
+
+    private Audit() {}
+
+    /** Called once from the agent's premain. */
+    public static void activate(Settings s, Instrumentation instrumentation) {
+        inst = instrumentation;
+        settings = s;
+    }
+
+    static void segmentStarting(List<String> tests) {
+        Settings s = settings;
+        if (s == null) {
+            return;
+        }
+        synchronized (Audit.class) {
+            segment++;
+            String next = tests.isEmpty() ? null : tests.get(0);
+            point(s, "class", next, next == null ? 0 : starts.getOrDefault(next, 0) + 1);
+        }
+    }
+
+    static void beforeTest(String id) {
+        Settings s = settings;
+        if (s == null) {
+            return;
+        }
+        synchronized (Audit.class) {
+            int n = starts.merge(id, 1, Integer::sum);
+            int hash = id.indexOf('#');
+            String cls = hash < 0 ? id : id.substring(0, hash);
+            if (s.captureTests.contains(cls) || s.captureTests.contains("*")) {
+                point(s, "test", id, n);
+            }
+        }
+    }
+
+    static void runEnded() {
+        Settings s = settings;
+        if (s == null) {
+            return;
+        }
+        synchronized (Audit.class) {
+            point(s, "end", null, 0);
+        }
+    }
+
+    private static void point(Settings s, String at, String test, int occurrence) {
+        points++;
+        long start = System.nanoTime();
+        Json line = Json.obj().put("point", points).put("at", at).put("segment", segment);
+        if (test != null) {
+            line.put("test", test).put("occurrence", occurrence);
+        }
+        try {
+            if (access == null) {
+                access = new Access(inst);
+            }
+            if (at.equals("class")) {
+                List<String> failed = new ArrayList<>();
+                List<String> names = s.initializeAt.getOrDefault(segment, new ArrayList<>());
+                ClassLoader loader = Thread.currentThread().getContextClassLoader();
+                for (String name : names) {
+                    try {
+                        Class.forName(name, true, loader == null ? ClassLoader.getSystemClassLoader() : loader);
+                    } catch (Throwable t) {
+                        failed.add(name + ": " + t);
+                    }
+                }
+                if (!names.isEmpty()) {
+                    line.put("initialized", names).put("initialize_failed", failed);
+                }
+            }
+            List<Class<?>> classes = Diagnosis.classes(s.classes, inst);
+            List<String> fresh = new ArrayList<>();
+            for (Class<?> c : classes) {
+                if (access.initialized(c) && initialized.add(c.getName())) {
+                    fresh.add(c.getName());
+                }
+            }
+            java.util.Collections.sort(fresh);
+            line.put("new", fresh);
+            if (!s.traceOnly) {
+                String name = "point-" + points + ".xml";
+                String xml = new StateWriter(access, s.limit)
+                        .capture(test == null ? "(end of run)" : test, Math.max(occurrence, 1), classes);
+                Files.write(s.dir.resolve(name), xml.getBytes(StandardCharsets.UTF_8));
+                line.put("capture", name);
+            }
+            if (!access.hasUnsafe()) {
+                line.put("warning", access.unsafeProblem() + ": classes count as initialized");
+            }
+        } catch (Throwable t) {
+            System.err.println("odrust-agent: audit capture failed at point " + points + ": " + t);
+            line.put("error", String.valueOf(t));
+        }
+        line.put("time_ms", (System.nanoTime() - start) / 1_000_000);
+        try {
+            Files.write(
+                    s.dir.resolve("points.jsonl"),
+                    (line.toString() + "\n").getBytes(StandardCharsets.UTF_8),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (Exception e) {
+            System.err.println("odrust-agent: cannot write " + s.dir.resolve("points.jsonl") + ": " + e);
+        }
+    }
+}

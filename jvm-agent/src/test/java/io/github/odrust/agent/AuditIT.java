@@ -1,0 +1,85 @@
+package io.github.odrust.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's audit mode end to end, in a forked JVM: a capture at each segment, before each test
+ * of the classes asked for and at the end; the classes initialized between points; a class
+ * initialized right before the segment that initialized it in an earlier run.
+ */
+class AuditIT {
+    static final String S = CaptureIT.S;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void locate() throws IOException {
+        RecordIT.locate();
+    }
+
+    RecordIT.Run fork(String options, String... tests) throws Exception {
+        CaptureIT c = new CaptureIT();
+        c.dir = dir;
+        return c.fork(options, tests);
+    }
+
+    String options(String... extra) {
+        StringBuilder b = new StringBuilder("mode audit\nroot " + RecordIT.testClasses.toAbsolutePath() + "\n")
+                .append("captures ")
+                .append(dir.resolve("points"))
+                .append('\n');
+        for (String e : extra) {
+            b.append(e).append('\n');
+        }
+        return b.toString();
+    }
+
+    @Test
+    void capturesAtEverySegmentTheTestsAskedForAndTheEnd() throws Exception {
+        fork(
+                        options("capture-tests " + S + "StatePolluterTest"),
+                        "StatePolluterTest#pollutes",
+                        "StateVictimTest#expectsIdleRegistry")
+                .test(S + "StatePolluterTest#pollutes");
+        List<String> points = Files.readAllLines(dir.resolve("points/points.jsonl"));
+        assertEquals(4, points.size(), String.join("\n", points));
+        assertTrue(
+                points.get(0).contains("\"at\":\"class\"") && points.get(0).contains("\"segment\":0"), points.get(0));
+        assertTrue(points.get(1).contains("\"at\":\"test\"") && points.get(1).contains("StatePolluterTest#pollutes"));
+        assertTrue(points.get(2).contains("\"at\":\"class\"") && points.get(2).contains("\"segment\":1"));
+        assertTrue(points.get(3).contains("\"at\":\"end\""), points.get(3));
+        // the holder is initialized by the polluter: new at the point after it, not before
+        assertFalse(points.get(1).contains(S + "StateHolder\""), points.get(1));
+        assertTrue(points.get(2).contains(S + "StateHolder\""), points.get(2));
+        for (int n = 1; n <= 4; n++) {
+            assertTrue(Files.isRegularFile(dir.resolve("points/point-" + n + ".xml")), "point " + n);
+        }
+        String after = CaptureIT.read(dir.resolve("points/point-3.xml"));
+        assertTrue(after.contains("<class name=\"" + S + "StateHolder\" initialized=\"true\">"), after);
+    }
+
+    @Test
+    void initializesAClassBeforeItsSegmentAndTracesWithoutCaptures() throws Exception {
+        fork(
+                options("initialize-at 0 " + S + "StateHolder", "trace-only true"),
+                "StatePolluterTest#pollutes",
+                "StateVictimTest#expectsIdleRegistry");
+        List<String> points = Files.readAllLines(dir.resolve("points/points.jsonl"));
+        assertEquals(3, points.size(), String.join("\n", points));
+        assertTrue(points.get(0).contains("\"initialized\":[\"" + S + "StateHolder\"]"), points.get(0));
+        assertTrue(points.get(0).contains(S + "StateHolder\""), points.get(0));
+        assertFalse(points.get(0).contains("\"capture\""), points.get(0));
+        assertFalse(Files.exists(dir.resolve("points/point-1.xml")));
+    }
+}
