@@ -34,6 +34,7 @@
 //! Floor-1 modules do not use each other, except where a `mod.rs` says so (`diagnose` may use
 //! `explain`, `incremental` may use `jvm`, `idtests` may use `explain::ddmin`).
 
+pub mod audit;
 pub mod detect;
 pub mod diagnose;
 pub mod error;

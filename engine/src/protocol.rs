@@ -54,6 +54,7 @@ pub const OPS: &[&str] = &[
     "reachable_classes",
     "id_next",
     "id_report",
+    "audit_next",
     "selftest_panic",
 ];
 
@@ -140,6 +141,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "id_report" => {
             let request: IdReportRequest = parse(op, request_json)?;
             respond(&report::render_id(&request))
+        }
+        "audit_next" => {
+            let request: crate::audit::AuditRequest = parse(op, request_json)?;
+            respond(&crate::audit::next(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

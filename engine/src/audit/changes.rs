@@ -1,0 +1,146 @@
+//! What a test or a class leaves changed: the static fields (and JDK state) whose values differ
+//! between two capture points of one audit run, and which test of a class left each.
+//!
+//! A field counts as changed only when both points have it in an initialized class: a class
+//! initialized between the two points (its state right after initialization is not known there)
+//! is the planner's business, which initializes it right before the segment in a later run.
+
+use std::collections::BTreeMap;
+
+use crate::diagnose::{self, Capture, DiffKind};
+use crate::error::EngineError;
+
+use super::shapes::{AuditRecord, ChangedField, Point};
+
+/// The capture of `point` of `record`.
+pub fn load(record: &AuditRecord, point: &Point) -> Result<Capture, String> {
+    let (Some(dir), Some(file)) = (&record.captures_dir, &point.capture) else {
+        return Err(format!(
+            "experiment {} has no capture at point {}{}",
+            record.experiment.id,
+            point.point,
+            point
+                .error
+                .as_deref()
+                .map(|e| format!(" (the agent: {e})"))
+                .unwrap_or_default()
+        ));
+    };
+    diagnose::read(&dir.join(file)).map_err(|e: EngineError| e.to_string())
+}
+
+/// The fields whose values differ from `before` to `after`, in both initialized.
+pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
+    diagnose::diff(after, before)
+        .into_iter()
+        .filter(|d| d.kind == DiffKind::Changed)
+        .map(|d| ChangedField {
+            field: d.field,
+            pseudo: d.pseudo,
+            before: d.passing,
+            after: d.failing,
+            paths: d.differences.into_iter().map(|p| p.path).collect(),
+        })
+        .collect()
+}
+
+/// The points of one segment of a run: its class point, the test points inside it, and the
+/// point that ends it (the next segment's class point, or the end).
+#[derive(Debug, Clone, Default)]
+pub struct SegmentPoints<'r> {
+    /// Before the segment (its class not yet prepared).
+    pub start: Option<&'r Point>,
+    /// Before each test captured inside it, in order.
+    pub tests: Vec<&'r Point>,
+    /// After it.
+    pub end: Option<&'r Point>,
+}
+
+/// The points of `record` by segment index.
+pub fn by_segment(record: &AuditRecord) -> BTreeMap<usize, SegmentPoints<'_>> {
+    let mut out: BTreeMap<usize, SegmentPoints<'_>> = BTreeMap::new();
+    for p in &record.points {
+        let Ok(segment) = usize::try_from(p.segment) else {
+            continue;
+        };
+        match p.at.as_str() {
+            "class" => {
+                out.entry(segment).or_default().start = Some(p);
+                if segment > 0 {
+                    out.entry(segment - 1).or_default().end = Some(p);
+                }
+            }
+            "test" => out.entry(segment).or_default().tests.push(p),
+            _ => {
+                out.entry(segment).or_default().end = Some(p);
+            }
+        }
+    }
+    out
+}
+
+/// Classes initialized during each segment (listed by the point that ends it).
+pub fn initialized_during(record: &AuditRecord) -> BTreeMap<usize, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for (segment, points) in by_segment(record) {
+        let mut classes: Vec<String> = points
+            .tests
+            .iter()
+            .chain(points.end.iter())
+            .flat_map(|p| p.new.iter().cloned())
+            .collect();
+        classes.sort();
+        classes.dedup();
+        if !classes.is_empty() {
+            out.insert(segment, classes);
+        }
+    }
+    out
+}
+
+/// Who, inside one segment, left `field` with the value it has at the segment's end: the
+/// interval (class setup, a test, or the last test with class teardown) whose end has that value
+/// and whose start does not, the last such; and the other intervals that changed it before.
+#[derive(Debug)]
+pub struct Attribution {
+    /// The test (or class setup/teardown) that left it.
+    pub by: String,
+    /// Earlier intervals that changed it.
+    pub also: Vec<String>,
+}
+
+/// Attributes each of `fields` (changed over the segment) to the interval that left it, from the
+/// captures of the segment's points in order (`labels[i]` names the interval from capture `i` to
+/// capture `i + 1`).
+pub fn attribute(
+    captures: &[Capture],
+    labels: &[String],
+    fields: &[String],
+) -> BTreeMap<String, Attribution> {
+    let mut changed_in: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for i in 0..captures.len().saturating_sub(1) {
+        for c in changed(&captures[i], &captures[i + 1]) {
+            if fields.contains(&c.field) {
+                changed_in.entry(c.field).or_default().push(i);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (field, intervals) in changed_in {
+        let Some(&last) = intervals.last() else {
+            continue;
+        };
+        let also = intervals[..intervals.len() - 1]
+            .iter()
+            .map(|&i| labels[i].clone())
+            .collect();
+        out.insert(
+            field,
+            Attribution {
+                by: labels[last].clone(),
+                also,
+            },
+        );
+    }
+    out
+}

@@ -1,0 +1,30 @@
+//! Flakiness before it happens (`odrust:audit`, issue 34; PolDet's idea, Gyori et al., ISSTA 2015:
+//! compare the shared state before and after each test): tests that fail when run twice in one JVM
+//! (non-idempotent outcome, they pollute themselves), and latent polluters, tests after which a
+//! static field differs and stays different, whether or not a victim exists yet.
+//!
+//! May use [`crate::model`], [`crate::jvm`], [`crate::diagnose`] (captures and their diff) and
+//! [`crate::incremental::graph`] (which test classes reach a field's readers).
+//!
+//! - [`shapes`]: the request of `audit_next`, its experiments and records (with the agent's capture
+//!   points), the step and the outcome.
+//! - [`plan`]: the planner: the suite with every class run twice in one JVM, each candidate
+//!   confirmed in a fresh JVM (`[t, t]`, else its class twice) with captures before each run; then
+//!   the original order traced, captured at every class, and captured at every test of the
+//!   classes that changed state, with the classes each segment initializes initialized right
+//!   before it.
+//! - [`changes`]: the fields that differ between two capture points of a record, and which test of
+//!   a class left each.
+//! - [`readers`]: which test classes read a static field (class files: `getstatic` in any class
+//!   the test class reaches), for ranking.
+
+pub mod changes;
+pub mod plan;
+pub mod readers;
+pub mod shapes;
+
+pub use plan::next;
+pub use shapes::{AuditOutcome, AuditRecord, AuditRequest, AuditStep};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,621 @@
+//! The audit planner (`audit_next`): replays the audit's history and asks for the next run.
+//!
+//! 1. **Twice**: the original order with every class's block run twice in a row, in one JVM. A
+//!    test that passes in its block's first run and fails in its second is a candidate.
+//! 2. **Confirm** each candidate in a fresh JVM, captured before each of its starts: `[t, t]`; if
+//!    that does not fail the second time, its class's block twice. When classes were initialized
+//!    during the first run, the same again with them initialized first, so their state after the
+//!    first run is compared with their state right after initialization. A candidate no fresh JVM
+//!    repeats is not reported as non-idempotent.
+//! 3. **Trace** the original order: the classes each segment initializes.
+//! 4. **Capture** before every segment and at the end, each segment's classes initialized right
+//!    before it: a field that differs across a segment was left changed by its class.
+//! 5. **Capture** again before every test of the classes that left something, in a second JVM: a
+//!    field not changed again is left out (unstable); the others are attributed to the test (or
+//!    class setup) that left them, and ranked by the test classes that read them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::EngineError;
+use crate::model::outcome::RunOutcome;
+use crate::model::testid::{class_of, container_of};
+
+use super::changes::{self, SegmentPoints};
+use super::readers::Readers;
+use super::shapes::{
+    AuditExperiment, AuditKind, AuditOutcome, AuditRecord, AuditRequest, AuditStep, ChangedField,
+    InitializeAt, LatentPolluter, NonIdempotent, Point, DEFAULT_MAX_CONFIRM,
+};
+
+/// The next step of the audit.
+pub fn next(request: &AuditRequest) -> Result<AuditStep, EngineError> {
+    let records: Vec<&AuditRecord> = request
+        .history
+        .iter()
+        .filter(|r| r.fingerprint == request.fingerprint)
+        .collect();
+    let planner = Planner {
+        request,
+        records: &records,
+    };
+    planner.next()
+}
+
+struct Planner<'a> {
+    request: &'a AuditRequest,
+    records: &'a [&'a AuditRecord],
+}
+
+/// What one confirmation level came to.
+enum Confirmation {
+    Run(AuditExperiment, String),
+    Repeated(Box<NonIdempotent>),
+    NotRepeated,
+}
+
+impl<'a> Planner<'a> {
+    fn next(&self) -> Result<AuditStep, EngineError> {
+        let mut outcome = AuditOutcome {
+            jvms: self.records.len(),
+            ..AuditOutcome::default()
+        };
+        if self.request.original.is_empty() {
+            outcome.notes.push("no test to audit".to_string());
+            return Ok(AuditStep::Done { outcome });
+        }
+        let blocks = blocks(&self.request.original);
+        // 1. every class twice
+        let Some(twice) = self.last(AuditKind::Twice) else {
+            let order: Vec<String> = blocks
+                .iter()
+                .flat_map(|b| b.iter().chain(b.iter()).cloned())
+                .collect();
+            return Ok(self.run(
+                AuditKind::Twice,
+                order,
+                format!(
+                    "every class run twice in a row in one JVM ({} tests)",
+                    self.request.original.len()
+                ),
+            ));
+        };
+        if !twice.honoured {
+            outcome.notes.push(format!(
+                "experiment {} (every class twice) did not run exactly as asked: its candidates may be incomplete",
+                twice.experiment.id
+            ));
+        }
+        let (failing, candidates) = twice_outcomes(twice, &self.request.original);
+        outcome.failing = failing;
+        // 2. confirm each candidate in fresh JVMs
+        let max = self.request.max_confirm.unwrap_or(DEFAULT_MAX_CONFIRM);
+        for (n, (test, message)) in candidates.iter().enumerate() {
+            if n >= max {
+                outcome.not_confirmed.push(format!(
+                    "{test}: failed on its second run in experiment {}, not confirmed (over -Dodrust.audit.confirm={max})",
+                    twice.experiment.id
+                ));
+                continue;
+            }
+            match self.confirm(test, false, &blocks)? {
+                Confirmation::Run(e, what) => return Ok(self.ask(e, what)),
+                Confirmation::Repeated(mut found) => {
+                    found.experiments.insert(0, twice.experiment.id);
+                    outcome.non_idempotent.push(*found);
+                    continue;
+                }
+                Confirmation::NotRepeated => {}
+            }
+            match self.confirm(test, true, &blocks)? {
+                Confirmation::Run(e, what) => return Ok(self.ask(e, what)),
+                Confirmation::Repeated(mut found) => {
+                    found.experiments.insert(0, twice.experiment.id);
+                    outcome.non_idempotent.push(*found);
+                }
+                Confirmation::NotRepeated => outcome.not_confirmed.push(format!(
+                    "{test}: failed on its second run in experiment {} ({}), but not in a fresh JVM, alone twice or with its class twice: it depends on the tests before it",
+                    twice.experiment.id,
+                    message.as_deref().unwrap_or("no message")
+                )),
+            }
+        }
+        // 3. which classes each segment initializes
+        let Some(trace) = self.last(AuditKind::Trace) else {
+            return Ok(self.ask(
+                AuditExperiment {
+                    trace_only: true,
+                    ..self.experiment(AuditKind::Trace, self.request.original.clone())
+                },
+                "the original order, listing the classes each class initializes".to_string(),
+            ));
+        };
+        let hints: Vec<InitializeAt> = changes::initialized_during(trace)
+            .into_iter()
+            .flat_map(|(segment, classes)| {
+                classes
+                    .into_iter()
+                    .map(move |class| InitializeAt { segment, class })
+            })
+            .collect();
+        // 4. a capture before every segment
+        let Some(by_class) = self.last(AuditKind::CaptureClasses) else {
+            return Ok(self.ask(
+                AuditExperiment {
+                    initialize_at: hints,
+                    ..self.experiment(AuditKind::CaptureClasses, self.request.original.clone())
+                },
+                format!(
+                    "the original order, static state captured before each of {} classes",
+                    blocks.len()
+                ),
+            ));
+        };
+        let left = segment_changes(by_class, &mut outcome.notes);
+        if left.is_empty() {
+            return Ok(AuditStep::Done { outcome });
+        }
+        // 5. a capture before every test of the classes that left something
+        let Some(by_test) = self.last(AuditKind::CaptureTests) else {
+            let mut classes: Vec<String> = left
+                .keys()
+                .filter_map(|s| segment_class(by_class, *s))
+                .collect();
+            classes.sort();
+            classes.dedup();
+            let what = format!(
+                "the original order again, static state captured before each test of {} classes that left state changed",
+                classes.len()
+            );
+            return Ok(self.ask(
+                AuditExperiment {
+                    initialize_at: hints,
+                    capture_tests: classes,
+                    ..self.experiment(AuditKind::CaptureTests, self.request.original.clone())
+                },
+                what,
+            ));
+        };
+        outcome.latent_polluters = self.latent(by_class, by_test, &left, &mut outcome.notes);
+        Ok(AuditStep::Done { outcome })
+    }
+
+    fn last(&self, kind: AuditKind) -> Option<&'a AuditRecord> {
+        self.records
+            .iter()
+            .rev()
+            .find(|r| r.experiment.kind == kind)
+            .copied()
+    }
+
+    fn experiment(&self, kind: AuditKind, order: Vec<String>) -> AuditExperiment {
+        AuditExperiment {
+            id: self.request.next_id,
+            kind,
+            order,
+            test: None,
+            class_level: false,
+            trace_only: false,
+            capture_tests: Vec::new(),
+            initialize_at: Vec::new(),
+        }
+    }
+
+    fn run(&self, kind: AuditKind, order: Vec<String>, what: String) -> AuditStep {
+        self.ask(self.experiment(kind, order), what)
+    }
+
+    fn ask(&self, experiment: AuditExperiment, what: String) -> AuditStep {
+        AuditStep::Run { experiment, what }
+    }
+
+    /// Confirms `test` at one level: `[t, t]`, or its class's block twice.
+    fn confirm(
+        &self,
+        test: &str,
+        class_level: bool,
+        blocks: &[Vec<String>],
+    ) -> Result<Confirmation, EngineError> {
+        let runs: Vec<&AuditRecord> = self
+            .records
+            .iter()
+            .filter(|r| {
+                r.experiment.kind == AuditKind::Confirm
+                    && r.experiment.test.as_deref() == Some(test)
+                    && r.experiment.class_level == class_level
+            })
+            .copied()
+            .collect();
+        let class = class_of(test).to_string();
+        let copy: Vec<String> = if class_level {
+            blocks
+                .iter()
+                .find(|b| b.iter().any(|t| t == test))
+                .cloned()
+                .unwrap_or_else(|| vec![test.to_string()])
+        } else {
+            vec![test.to_string()]
+        };
+        let first_of_copy = copy[0].clone();
+        let order: Vec<String> = copy.iter().chain(copy.iter()).cloned().collect();
+        let level = if class_level { "its class" } else { "alone" };
+        let Some(first) = runs.first() else {
+            return Ok(Confirmation::Run(
+                AuditExperiment {
+                    test: Some(test.to_string()),
+                    class_level,
+                    capture_tests: vec![class.clone()],
+                    initialize_at: vec![InitializeAt {
+                        segment: 0,
+                        class: class.clone(),
+                    }],
+                    ..self.experiment(AuditKind::Confirm, order)
+                },
+                format!("confirm {test}: {level} twice in a fresh JVM, captured before each run"),
+            ));
+        };
+        let Some((_, second, _)) = repeats(first, test) else {
+            return Ok(Confirmation::NotRepeated);
+        };
+        // classes the first run initialized: initialized first in a second JVM
+        let bracket = brackets(first, &first_of_copy);
+        let fresh: BTreeSet<String> = match bracket {
+            Some((a, b)) => first
+                .points
+                .iter()
+                .filter(|p| p.point > a.point && p.point <= b.point)
+                .flat_map(|p| p.new.iter().cloned())
+                .collect(),
+            None => BTreeSet::new(),
+        };
+        let known: BTreeSet<&str> = first
+            .experiment
+            .initialize_at
+            .iter()
+            .map(|i| i.class.as_str())
+            .collect();
+        let more: Vec<String> = fresh
+            .into_iter()
+            .filter(|c| !known.contains(c.as_str()))
+            .collect();
+        let last = if more.is_empty() {
+            *first
+        } else if let Some(again) = runs.get(1) {
+            if repeats(again, test).is_some() {
+                again
+            } else {
+                first
+            }
+        } else {
+            let mut initialize_at = first.experiment.initialize_at.clone();
+            initialize_at.extend(more.iter().map(|c| InitializeAt {
+                segment: 0,
+                class: c.clone(),
+            }));
+            return Ok(Confirmation::Run(
+                AuditExperiment {
+                    initialize_at,
+                    ..first.experiment.clone()
+                }
+                .with_id(self.request.next_id),
+                format!(
+                    "confirm {test} again, {} the first run initialized initialized first",
+                    plural(more.len(), "class", "classes")
+                ),
+            ));
+        };
+        let (first_outcome, second_outcome, message) =
+            repeats(last, test).unwrap_or((RunOutcome::Pass, second, None));
+        let fields = match brackets(last, &first_of_copy) {
+            Some((a, b)) => match (changes::load(last, a), changes::load(last, b)) {
+                (Ok(x), Ok(y)) => changes::changed(&x, &y),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        let mut experiments: Vec<usize> = runs.iter().map(|r| r.experiment.id).collect();
+        experiments.dedup();
+        Ok(Confirmation::Repeated(Box::new(NonIdempotent {
+            test: test.to_string(),
+            level: if class_level { "class" } else { "test" }.to_string(),
+            first: first_outcome,
+            second: second_outcome,
+            message,
+            order: last.experiment.order.clone(),
+            fields,
+            experiments,
+        })))
+    }
+
+    /// Fields left changed by each segment of `by_class` that `by_test` (a second JVM) shows
+    /// changed too, attributed and ranked.
+    fn latent(
+        &self,
+        by_class: &AuditRecord,
+        by_test: &AuditRecord,
+        left: &BTreeMap<usize, Vec<ChangedField>>,
+        notes: &mut Vec<String>,
+    ) -> Vec<LatentPolluter> {
+        let segments = changes::by_segment(by_test);
+        let mut found = Vec::new();
+        for (segment, fields) in left {
+            let class = segment_class(by_class, *segment).unwrap_or_default();
+            let Some(points) = segments.get(segment) else {
+                notes.push(format!(
+                    "experiment {}: no capture points for the segment of {class}",
+                    by_test.experiment.id
+                ));
+                continue;
+            };
+            let (captures, labels) = match load_segment(by_test, points, &class) {
+                Ok(loaded) => loaded,
+                Err(why) => {
+                    notes.push(why);
+                    continue;
+                }
+            };
+            let (Some(start), Some(end)) = (captures.first(), captures.last()) else {
+                continue;
+            };
+            let again: BTreeSet<String> = changes::changed(start, end)
+                .into_iter()
+                .map(|c| c.field)
+                .collect();
+            let (stable, unstable): (Vec<&ChangedField>, Vec<&ChangedField>) =
+                fields.iter().partition(|f| again.contains(&f.field));
+            if !unstable.is_empty() {
+                notes.push(format!(
+                    "{class} changed {} in experiment {} but not in experiment {}: left out as unstable",
+                    unstable
+                        .iter()
+                        .map(|f| f.field.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    by_class.experiment.id,
+                    by_test.experiment.id
+                ));
+            }
+            let names: Vec<String> = stable.iter().map(|f| f.field.clone()).collect();
+            let who = changes::attribute(&captures, &labels, &names);
+            for field in stable {
+                let (by, also) = match who.get(&field.field) {
+                    Some(a) => (a.by.clone(), a.also.clone()),
+                    None => (format!("{class} (class)"), Vec::new()),
+                };
+                found.push(LatentPolluter {
+                    test: by,
+                    class: class.clone(),
+                    field: field.clone(),
+                    also_changed_by: also,
+                    readers: Vec::new(),
+                    rank: String::new(),
+                    experiments: vec![by_class.experiment.id, by_test.experiment.id],
+                });
+            }
+        }
+        self.rank(&mut found);
+        found
+    }
+
+    /// Fills in readers and ranks: `high` (read by another test class) first, most readers
+    /// first, then `unknown`, then `low`; ties in the original order.
+    fn rank(&self, found: &mut [LatentPolluter]) {
+        let readers = Readers::read(&self.request.class_dirs);
+        let mut test_classes: Vec<String> = self
+            .request
+            .original
+            .iter()
+            .map(|t| class_of(t).to_string())
+            .collect();
+        test_classes.dedup();
+        let fields: BTreeSet<String> = found
+            .iter()
+            .filter(|p| !p.field.pseudo)
+            .map(|p| p.field.field.clone())
+            .collect();
+        let by_field = readers.readers(&test_classes, &fields);
+        for p in found.iter_mut() {
+            let declaring = p.field.field.rsplit_once('.').map(|(c, _)| c).unwrap_or("");
+            p.readers = by_field
+                .get(&p.field.field)
+                .map(|r| r.iter().filter(|c| **c != p.class).cloned().collect())
+                .unwrap_or_default();
+            p.rank = if p.field.pseudo || !readers.knows(declaring) {
+                "unknown"
+            } else if p.readers.is_empty() {
+                "low"
+            } else {
+                "high"
+            }
+            .to_string();
+        }
+        let position: BTreeMap<&str, usize> = self
+            .request
+            .original
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.as_str(), i))
+            .collect();
+        let order = |p: &LatentPolluter| {
+            let rank = match p.rank.as_str() {
+                "high" => 0,
+                "unknown" => 1,
+                _ => 2,
+            };
+            let at = position
+                .get(container_of(&p.test))
+                .copied()
+                .unwrap_or(usize::MAX);
+            (
+                rank,
+                usize::MAX - p.readers.len(),
+                at,
+                p.field.field.clone(),
+            )
+        };
+        found.sort_by_key(order);
+    }
+}
+
+impl AuditExperiment {
+    fn with_id(mut self, id: usize) -> AuditExperiment {
+        self.id = id;
+        self
+    }
+}
+
+/// Consecutive tests of one class, in the original order.
+pub fn blocks(original: &[String]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for t in original {
+        match out.last_mut() {
+            Some(b) if class_of(&b[0]) == class_of(t) && !b.contains(t) => b.push(t.clone()),
+            _ => out.push(vec![t.clone()]),
+        }
+    }
+    out
+}
+
+fn failed(o: RunOutcome) -> bool {
+    matches!(
+        o,
+        RunOutcome::Fail | RunOutcome::Error | RunOutcome::Crash | RunOutcome::Timeout
+    )
+}
+
+/// Each test's outcomes by run: the first and second time each id (or its invocations) ran.
+fn outcomes_by_copy(record: &AuditRecord) -> BTreeMap<String, Vec<(RunOutcome, Option<String>)>> {
+    // id that ran -> how many times so far
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    // container -> per copy: the worst outcome and its message
+    let mut out: BTreeMap<String, Vec<(RunOutcome, Option<String>)>> = BTreeMap::new();
+    for r in &record.results {
+        let n = seen.entry(r.test.as_str()).or_default();
+        *n += 1;
+        let copies = out.entry(container_of(&r.test).to_string()).or_default();
+        while copies.len() < *n {
+            copies.push((RunOutcome::Pass, None));
+        }
+        let slot = &mut copies[*n - 1];
+        if failed(r.outcome) && !failed(slot.0) || slot.0 == RunOutcome::Pass {
+            *slot = (r.outcome, r.message.clone());
+        }
+    }
+    out
+}
+
+/// Tests that failed on their first run, and candidates (passed first, failed second) in the
+/// original order with the second run's message.
+fn twice_outcomes(
+    record: &AuditRecord,
+    original: &[String],
+) -> (Vec<String>, Vec<(String, Option<String>)>) {
+    let by = outcomes_by_copy(record);
+    let mut failing = Vec::new();
+    let mut candidates = Vec::new();
+    for t in original {
+        let Some(copies) = by.get(t.as_str()) else {
+            continue;
+        };
+        match copies.as_slice() {
+            [(first, _), ..] if failed(*first) => failing.push(t.clone()),
+            [(RunOutcome::Pass, _), (second, message), ..] if failed(*second) => {
+                candidates.push((t.clone(), message.clone()))
+            }
+            _ => {}
+        }
+    }
+    (failing, candidates)
+}
+
+/// `(first, second, message)` when `test` passed its first run and failed its second in `record`.
+fn repeats(record: &AuditRecord, test: &str) -> Option<(RunOutcome, RunOutcome, Option<String>)> {
+    let by = outcomes_by_copy(record);
+    match by.get(test)?.as_slice() {
+        [(RunOutcome::Pass, _), (second, message), ..] if failed(*second) => {
+            Some((RunOutcome::Pass, *second, message.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// The capture points before the first and the second start of `first` (a copy's first test).
+fn brackets<'r>(record: &'r AuditRecord, first: &str) -> Option<(&'r Point, &'r Point)> {
+    let at = |occurrence: u32| {
+        record.points.iter().find(|p| {
+            p.at == "test"
+                && p.test.as_deref().map(container_of) == Some(first)
+                && p.occurrence == Some(occurrence)
+        })
+    };
+    Some((at(1)?, at(2)?))
+}
+
+/// The class of a segment: the class of the test its class point names.
+fn segment_class(record: &AuditRecord, segment: usize) -> Option<String> {
+    changes::by_segment(record)
+        .get(&segment)?
+        .start?
+        .test
+        .as_deref()
+        .map(|t| class_of(t).to_string())
+}
+
+/// The fields each segment of `record` leaves changed (start point to end point).
+fn segment_changes(
+    record: &AuditRecord,
+    notes: &mut Vec<String>,
+) -> BTreeMap<usize, Vec<ChangedField>> {
+    let mut out = BTreeMap::new();
+    let mut cache: Option<(u32, crate::diagnose::Capture)> = None;
+    for (segment, points) in changes::by_segment(record) {
+        let (Some(start), Some(end)) = (points.start, points.end) else {
+            continue;
+        };
+        let before = match cache.take() {
+            Some((n, c)) if n == start.point => Ok(c),
+            _ => changes::load(record, start),
+        };
+        let after = changes::load(record, end);
+        match (before, after) {
+            (Ok(b), Ok(a)) => {
+                let changed = changes::changed(&b, &a);
+                if !changed.is_empty() {
+                    out.insert(segment, changed);
+                }
+                cache = Some((end.point, a));
+            }
+            (Err(why), _) | (_, Err(why)) => notes.push(why),
+        }
+    }
+    out
+}
+
+/// The captures of a segment's points in order, and the name of each interval between them.
+fn load_segment(
+    record: &AuditRecord,
+    points: &SegmentPoints<'_>,
+    class: &str,
+) -> Result<(Vec<crate::diagnose::Capture>, Vec<String>), String> {
+    let (Some(start), Some(end)) = (points.start, points.end) else {
+        return Err(format!(
+            "experiment {}: the segment of {class} has no start or end capture",
+            record.experiment.id
+        ));
+    };
+    let mut all: Vec<&Point> = vec![start];
+    all.extend(points.tests.iter().copied());
+    all.push(end);
+    let mut labels = vec![format!("{class} (class setup)")];
+    for p in &points.tests {
+        labels.push(p.test.clone().unwrap_or_else(|| class.to_string()));
+    }
+    let captures = all
+        .iter()
+        .map(|p| changes::load(record, p))
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((captures, labels))
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,0 +1,255 @@
+//! The audit planner's shapes (`audit_next`): its request, the experiments it asks for and their
+//! records (with the agent's capture points), the step, and what it found.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::experiment::TestResult;
+use crate::model::outcome::RunOutcome;
+
+/// Candidates of non-idempotence confirmed by default; the others are listed as not confirmed.
+pub const DEFAULT_MAX_CONFIRM: usize = 40;
+
+/// Request of `audit_next`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditRequest {
+    /// The tests to audit, in their original order.
+    pub original: Vec<String>,
+    /// The audit's records of this fingerprint (others are ignored).
+    #[serde(default)]
+    pub history: Vec<AuditRecord>,
+    /// The id of the next experiment (the audit history's length + 1).
+    pub next_id: usize,
+    /// A digest of the module's code and the capture settings; records of another are ignored.
+    pub fingerprint: String,
+    /// Class directories read to rank latent polluters by the test classes that read their field.
+    #[serde(default)]
+    pub class_dirs: Vec<PathBuf>,
+    /// Candidates of non-idempotence to confirm at most; [`DEFAULT_MAX_CONFIRM`] when absent.
+    #[serde(default)]
+    pub max_confirm: Option<usize>,
+}
+
+/// What one audit experiment does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AuditKind {
+    /// The suite with every class's block run twice in a row, in one JVM, without the agent.
+    Twice,
+    /// A candidate run twice in a fresh JVM (`[t, t]`, or its class's block twice), captured
+    /// before each of its tests.
+    Confirm,
+    /// The original order with the agent listing the classes initialized between segments.
+    Trace,
+    /// The original order captured before every segment and at the end.
+    CaptureClasses,
+    /// The original order captured before every segment, before every test of the classes that
+    /// changed state, and at the end.
+    CaptureTests,
+}
+
+/// A class the agent initializes right before a segment is captured.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InitializeAt {
+    /// The segment's index in the run, from 0.
+    pub segment: usize,
+    /// The class (dotted binary name).
+    pub class: String,
+}
+
+/// One experiment the planner asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditExperiment {
+    /// 1-based position in the audit history.
+    pub id: usize,
+    /// What it does.
+    pub kind: AuditKind,
+    /// The order to run.
+    pub order: Vec<String>,
+    /// The candidate a confirmation is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    /// Confirmations: whether the whole class block runs twice (else the test alone).
+    #[serde(default)]
+    pub class_level: bool,
+    /// With the agent: list initialized classes only, capture nothing.
+    #[serde(default)]
+    pub trace_only: bool,
+    /// With the agent: classes whose tests are each captured before they start.
+    #[serde(default)]
+    pub capture_tests: Vec<String>,
+    /// With the agent: classes initialized right before a segment is captured.
+    #[serde(default)]
+    pub initialize_at: Vec<InitializeAt>,
+}
+
+impl AuditExperiment {
+    /// Whether the test JVM runs with the agent in audit mode.
+    pub fn uses_agent(&self) -> bool {
+        self.kind != AuditKind::Twice
+    }
+}
+
+/// One capture point of a run, as the agent wrote it to `points.jsonl`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point {
+    /// Its number in the run, from 1.
+    pub point: u32,
+    /// `class` (before a segment), `test` (before a test's start) or `end`.
+    pub at: String,
+    /// The segment it is in (or starts), from 0.
+    pub segment: i64,
+    /// The test that runs next.
+    #[serde(default)]
+    pub test: Option<String>,
+    /// Which start of that test.
+    #[serde(default)]
+    pub occurrence: Option<u32>,
+    /// Classes initialized since the previous point.
+    #[serde(default)]
+    pub new: Vec<String>,
+    /// The capture's file name, in the record's `captures_dir`.
+    #[serde(default)]
+    pub capture: Option<String>,
+    /// Classes initialized at this point on request, and those that failed.
+    #[serde(default)]
+    pub initialized: Vec<String>,
+    /// Classes whose initialization failed, with the reason.
+    #[serde(default)]
+    pub initialize_failed: Vec<String>,
+    /// A problem of the agent at this point.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// A caveat of the agent at this point.
+    #[serde(default)]
+    pub warning: Option<String>,
+    /// What the point cost, in milliseconds.
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+}
+
+/// An audit experiment that ran.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AuditRecord {
+    /// What was asked.
+    #[serde(flatten)]
+    pub experiment: AuditExperiment,
+    /// The request's fingerprint when it ran.
+    pub fingerprint: String,
+    /// Each test's result, in the order they ran.
+    #[serde(default)]
+    pub results: Vec<TestResult>,
+    /// Whether the order ran exactly as asked.
+    #[serde(default = "yes")]
+    pub honoured: bool,
+    /// The agent's capture points, in order (experiments with the agent).
+    #[serde(default)]
+    pub points: Vec<Point>,
+    /// Where the captures are, absolute.
+    #[serde(default)]
+    pub captures_dir: Option<PathBuf>,
+    /// How long the experiment took, in milliseconds.
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The next step.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum AuditStep {
+    /// Run this experiment, record it, ask again.
+    Run {
+        /// The experiment.
+        experiment: AuditExperiment,
+        /// What it is, in words, for the console.
+        what: String,
+    },
+    /// Nothing more to run.
+    Done {
+        /// What the audit found.
+        outcome: AuditOutcome,
+    },
+}
+
+/// A static field (or piece of JDK state) whose value differs between two points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangedField {
+    /// `com.acme.Config.mode`, or `java.lang.System.properties`.
+    pub field: String,
+    /// Whether it is JDK state (system properties, default Locale or TimeZone) and not a field.
+    pub pseudo: bool,
+    /// Its value before, short.
+    pub before: String,
+    /// Its value after, short.
+    pub after: String,
+    /// The smallest paths where the values differ (`F[key]`, `F.name`), at most ten.
+    pub paths: Vec<String>,
+}
+
+/// A test that passes once and fails when run again in the same JVM.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NonIdempotent {
+    /// The test.
+    pub test: String,
+    /// `test` (`[t, t]` fails) or `class` (only its class run twice makes it fail).
+    pub level: String,
+    /// Its first run's outcome.
+    pub first: RunOutcome,
+    /// Its second run's outcome.
+    pub second: RunOutcome,
+    /// The second run's failure message.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// The order that shows it, to reproduce.
+    pub order: Vec<String>,
+    /// What the first run left changed (before its first start against before its second).
+    pub fields: Vec<ChangedField>,
+    /// The experiments where it failed the second time (the suite run and the fresh JVMs).
+    pub experiments: Vec<usize>,
+}
+
+/// A test (or a class's setup or teardown) after which a static field stays changed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LatentPolluter {
+    /// The test, or `Class (class setup)` / `Class (class teardown or last test)`.
+    pub test: String,
+    /// Its class.
+    pub class: String,
+    /// The field it leaves changed.
+    pub field: ChangedField,
+    /// Other tests of the class that also changed the field before it (overwritten later).
+    #[serde(default)]
+    pub also_changed_by: Vec<String>,
+    /// Test classes (other than its own) that read the field, from their class files.
+    pub readers: Vec<String>,
+    /// `high` (another test class reads it), `low` (none does), `unknown` (JDK state, or a
+    /// class whose class file was not read).
+    pub rank: String,
+    /// The experiments that showed it (two JVMs).
+    pub experiments: Vec<usize>,
+}
+
+/// What `audit_next` says when it is done.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AuditOutcome {
+    /// Tests that fail when run again in the same JVM.
+    pub non_idempotent: Vec<NonIdempotent>,
+    /// Tests after which a static field stays changed, ranked (`high` first).
+    pub latent_polluters: Vec<LatentPolluter>,
+    /// Candidates that failed on their second run in the suite run but not in a fresh JVM, or
+    /// that were not confirmed (over the limit), with why.
+    pub not_confirmed: Vec<String>,
+    /// Tests that failed in the original order (their second run says nothing).
+    pub failing: Vec<String>,
+    /// Test JVMs run.
+    pub jvms: usize,
+    /// Things the user should know (a capture that failed, fields left out as unstable).
+    pub notes: Vec<String>,
+}

@@ -1,0 +1,434 @@
+//! The audit planner against a simulated JVM: static state as integers per field, tests that
+//! change it, the agent's capture points written as real capture files.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::plan::blocks;
+use super::shapes::*;
+use super::*;
+use crate::model::experiment::TestResult;
+use crate::model::outcome::RunOutcome;
+use crate::model::testid::class_of;
+
+/// What a simulated test does to the state: `(class.field, how)`.
+#[derive(Clone, Copy)]
+enum Effect {
+    /// `field += 1`, then asserts it is 1 (non-idempotent).
+    Count,
+    /// `field = v`, left so.
+    Set(i64),
+    /// `field = v`, then set back.
+    SetAndRestore(i64),
+    /// Asserts the field is 0.
+    Expect0,
+    /// Nothing.
+    Nothing,
+}
+
+struct Sim {
+    tests: BTreeMap<&'static str, (&'static str, Effect)>,
+    /// Each class's fields and their values right after initialization.
+    initial: BTreeMap<&'static str, Vec<(&'static str, i64)>>,
+    dir: PathBuf,
+}
+
+static DIRS: AtomicUsize = AtomicUsize::new(0);
+
+fn temp_dir() -> PathBuf {
+    let n = DIRS.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("odrust-audit-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+impl Sim {
+    fn module() -> Sim {
+        let mut tests = BTreeMap::new();
+        tests.insert("p.ATest#counts", ("p.ATest.count", Effect::Count));
+        tests.insert("p.ATest#idle", ("p.ATest.count", Effect::Nothing));
+        tests.insert("p.BTest#sets", ("p.Config.mode", Effect::Set(7)));
+        tests.insert(
+            "p.CTest#restores",
+            ("p.Config.other", Effect::SetAndRestore(5)),
+        );
+        tests.insert("p.DTest#reads", ("p.Config.mode", Effect::Expect0));
+        let mut initial = BTreeMap::new();
+        initial.insert("p.ATest", vec![("count", 0)]);
+        initial.insert("p.Config", vec![("mode", 0), ("other", 0)]);
+        initial.insert("p.BTest", vec![]);
+        initial.insert("p.CTest", vec![]);
+        initial.insert("p.DTest", vec![]);
+        Sim {
+            tests,
+            initial,
+            dir: temp_dir(),
+        }
+    }
+
+    fn original() -> Vec<String> {
+        [
+            "p.ATest#counts",
+            "p.ATest#idle",
+            "p.DTest#reads",
+            "p.BTest#sets",
+            "p.CTest#restores",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    fn capture(&self, state: &BTreeMap<String, i64>, inited: &BTreeSet<String>) -> String {
+        let mut body = String::new();
+        for class in inited {
+            body.push_str(&format!("<class name=\"{class}\" initialized=\"true\">"));
+            for (field, _) in &self.initial[class.as_str()] {
+                let v = state[&format!("{class}.{field}")];
+                body.push_str(&format!(
+                    "<static field=\"{field}\" type=\"int\" final=\"false\"><prim class=\"java.lang.Integer\">{v}</prim></static>"
+                ));
+            }
+            body.push_str("</class>\n");
+        }
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"t\" occurrence=\"1\" java=\"17\" nodes=\"1\" limit=\"200000\" truncated=\"false\">\n{body}</capture>\n"
+        )
+    }
+
+    /// Runs `e` in a fresh simulated JVM.
+    fn run(&self, e: &AuditExperiment, fingerprint: &str) -> AuditRecord {
+        let dir = self.dir.join(format!("exp-{}", e.id));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut state: BTreeMap<String, i64> = BTreeMap::new();
+        let mut inited: BTreeSet<String> = BTreeSet::new();
+        let mut reported: BTreeSet<String> = BTreeSet::new();
+        let mut points = Vec::new();
+        let mut results = Vec::new();
+        let mut starts: BTreeMap<String, u32> = BTreeMap::new();
+        let init =
+            |class: &str, state: &mut BTreeMap<String, i64>, inited: &mut BTreeSet<String>| {
+                if inited.insert(class.to_string()) {
+                    for (f, v) in &self.initial[class] {
+                        state.insert(format!("{class}.{f}"), *v);
+                    }
+                }
+            };
+        let point = |at: &str,
+                     segment: usize,
+                     test: Option<&str>,
+                     occurrence: u32,
+                     state: &BTreeMap<String, i64>,
+                     inited: &BTreeSet<String>,
+                     reported: &mut BTreeSet<String>,
+                     points: &mut Vec<Point>| {
+            let n = points.len() as u32 + 1;
+            let new: Vec<String> = inited.difference(reported).cloned().collect();
+            reported.extend(new.iter().cloned());
+            let capture = if e.trace_only {
+                None
+            } else {
+                let name = format!("point-{n}.xml");
+                std::fs::write(dir.join(&name), self.capture(state, inited)).unwrap();
+                Some(name)
+            };
+            points.push(Point {
+                point: n,
+                at: at.to_string(),
+                segment: segment as i64,
+                test: test.map(str::to_string),
+                occurrence: test.map(|_| occurrence),
+                new,
+                capture,
+                ..Point::default()
+            });
+        };
+        // segments: consecutive tests of a class, cut at a repeat
+        let mut segments: Vec<Vec<&String>> = Vec::new();
+        for t in &e.order {
+            match segments.last_mut() {
+                Some(s) if class_of(s[0]) == class_of(t) && !s.contains(&t) => s.push(t),
+                _ => segments.push(vec![t]),
+            }
+        }
+        for (i, seg) in segments.iter().enumerate() {
+            if e.uses_agent() {
+                for hint in e.initialize_at.iter().filter(|h| h.segment == i) {
+                    init(&hint.class, &mut state, &mut inited);
+                }
+                let first = seg[0].as_str();
+                let occurrence = starts.get(first).copied().unwrap_or(0) + 1;
+                point(
+                    "class",
+                    i,
+                    Some(first),
+                    occurrence,
+                    &state,
+                    &inited,
+                    &mut reported,
+                    &mut points,
+                );
+            }
+            for t in seg {
+                let class = class_of(t);
+                init(class, &mut state, &mut inited);
+                let n = {
+                    let c = starts.entry(t.to_string()).or_default();
+                    *c += 1;
+                    *c
+                };
+                if e.uses_agent() && e.capture_tests.iter().any(|c| c == class) {
+                    point(
+                        "test",
+                        i,
+                        Some(t),
+                        n,
+                        &state,
+                        &inited,
+                        &mut reported,
+                        &mut points,
+                    );
+                }
+                let (field, effect) = self.tests[t.as_str()];
+                let owner = field.rsplit_once('.').unwrap().0;
+                init(owner, &mut state, &mut inited);
+                let slot = state.get_mut(field).unwrap();
+                let pass = match effect {
+                    Effect::Count => {
+                        *slot += 1;
+                        *slot == 1
+                    }
+                    Effect::Set(v) => {
+                        *slot = v;
+                        true
+                    }
+                    Effect::SetAndRestore(v) => {
+                        let old = *slot;
+                        *slot = v;
+                        *slot = old;
+                        true
+                    }
+                    Effect::Expect0 => *slot == 0,
+                    Effect::Nothing => true,
+                };
+                results.push(TestResult {
+                    test: t.to_string(),
+                    outcome: if pass {
+                        RunOutcome::Pass
+                    } else {
+                        RunOutcome::Fail
+                    },
+                    message: (!pass).then(|| format!("{field} is {}", state[field])),
+                    time_ms: None,
+                    reads: None,
+                    writes: None,
+                });
+            }
+        }
+        if e.uses_agent() {
+            point(
+                "end",
+                segments.len() - 1,
+                None,
+                0,
+                &state,
+                &inited,
+                &mut reported,
+                &mut points,
+            );
+        }
+        AuditRecord {
+            experiment: e.clone(),
+            fingerprint: fingerprint.to_string(),
+            results,
+            honoured: true,
+            points,
+            captures_dir: Some(dir),
+            time_ms: None,
+        }
+    }
+}
+
+/// Runs the planner to the end against `sim`; the outcome and the experiments' kinds.
+fn audit(sim: &Sim, original: Vec<String>) -> (AuditOutcome, Vec<AuditRecord>) {
+    let mut request = AuditRequest {
+        original,
+        history: Vec::new(),
+        next_id: 1,
+        fingerprint: "f".to_string(),
+        class_dirs: Vec::new(),
+        max_confirm: None,
+    };
+    for _ in 0..50 {
+        match next(&request).unwrap() {
+            AuditStep::Run { experiment, what } => {
+                assert!(!what.is_empty());
+                assert_eq!(experiment.id, request.next_id);
+                let record = sim.run(&experiment, "f");
+                request.history.push(record);
+                request.next_id += 1;
+            }
+            AuditStep::Done { outcome } => return (outcome, request.history),
+        }
+    }
+    panic!("the audit did not end in 50 experiments");
+}
+
+#[test]
+fn blocks_are_consecutive_tests_of_one_class() {
+    let b = blocks(&Sim::original());
+    assert_eq!(b.len(), 4);
+    assert_eq!(b[0], vec!["p.ATest#counts", "p.ATest#idle"]);
+}
+
+#[test]
+fn finds_the_self_polluter_and_the_latent_polluter_and_not_the_test_that_restores() {
+    let sim = Sim::module();
+    let (outcome, history) = audit(&sim, Sim::original());
+    let kinds: Vec<AuditKind> = history.iter().map(|r| r.experiment.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            AuditKind::Twice,
+            AuditKind::Confirm,
+            AuditKind::Trace,
+            AuditKind::CaptureClasses,
+            AuditKind::CaptureTests
+        ]
+    );
+    assert_eq!(outcome.jvms, 5);
+    // every class twice: ATest's counter fails on its second run
+    assert_eq!(history[0].experiment.order.len(), 10);
+    assert_eq!(outcome.non_idempotent.len(), 1, "{outcome:?}");
+    let nio = &outcome.non_idempotent[0];
+    assert_eq!(nio.test, "p.ATest#counts");
+    assert_eq!(nio.level, "test");
+    assert_eq!(nio.second, RunOutcome::Fail);
+    assert_eq!(nio.order, vec!["p.ATest#counts", "p.ATest#counts"]);
+    assert_eq!(nio.experiments, vec![1, 2]);
+    assert_eq!(nio.fields.len(), 1, "{:?}", nio.fields);
+    assert_eq!(nio.fields[0].field, "p.ATest.count");
+    assert_eq!(
+        (nio.fields[0].before.as_str(), nio.fields[0].after.as_str()),
+        ("0", "1")
+    );
+    // the latent polluter, attributed to the test; the one that restores is not reported
+    let fields: Vec<(&str, &str)> = outcome
+        .latent_polluters
+        .iter()
+        .map(|p| (p.test.as_str(), p.field.field.as_str()))
+        .collect();
+    assert!(
+        fields.contains(&("p.BTest#sets", "p.Config.mode")),
+        "{fields:?}"
+    );
+    assert!(
+        !fields.iter().any(|(_, f)| *f == "p.Config.other"),
+        "{fields:?}"
+    );
+    let sets = outcome
+        .latent_polluters
+        .iter()
+        .find(|p| p.test == "p.BTest#sets")
+        .unwrap();
+    assert_eq!(
+        (sets.field.before.as_str(), sets.field.after.as_str()),
+        ("0", "7")
+    );
+    assert_eq!(sets.experiments, vec![4, 5]);
+    // Config is initialized by DTest's segment: the trace said so, the capture initialized it first
+    let hints = &history[3].experiment.initialize_at;
+    assert!(
+        hints
+            .iter()
+            .any(|h| h.class == "p.Config" && h.segment == 1),
+        "{hints:?}"
+    );
+    // only the classes that left something are captured test by test
+    assert!(history[4]
+        .experiment
+        .capture_tests
+        .contains(&"p.BTest".to_string()));
+    assert!(!history[4]
+        .experiment
+        .capture_tests
+        .contains(&"p.CTest".to_string()));
+}
+
+#[test]
+fn a_candidate_a_fresh_jvm_does_not_repeat_is_not_reported() {
+    // DTest reads Config.mode, which BTest (before it in the doubled order) sets: not its own doing
+    let sim = Sim::module();
+    let original: Vec<String> = ["p.BTest#sets", "p.DTest#reads"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, _) = audit(&sim, original);
+    assert!(outcome.non_idempotent.is_empty(), "{outcome:?}");
+    assert!(outcome.failing.contains(&"p.DTest#reads".to_string()));
+}
+
+#[test]
+fn class_level_self_pollution_is_confirmed_with_the_class_twice() {
+    // ATest#idle does nothing, ATest#counts... ordered so that only the class run twice fails:
+    let mut sim = Sim::module();
+    sim.tests
+        .insert("p.ATest#zcheck", ("p.ATest.count", Effect::Expect0));
+    sim.tests
+        .insert("p.ATest#set", ("p.ATest.count", Effect::Set(3)));
+    let original: Vec<String> = ["p.ATest#zcheck", "p.ATest#set"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit(&sim, original);
+    assert_eq!(outcome.non_idempotent.len(), 1, "{outcome:?}");
+    let nio = &outcome.non_idempotent[0];
+    assert_eq!(nio.test, "p.ATest#zcheck");
+    assert_eq!(nio.level, "class");
+    assert_eq!(nio.order.len(), 4);
+    assert!(history
+        .iter()
+        .any(|r| r.experiment.kind == AuditKind::Confirm && !r.experiment.class_level));
+}
+
+#[test]
+fn records_of_another_fingerprint_are_not_replayed() {
+    let sim = Sim::module();
+    let (_, history) = audit(&sim, Sim::original());
+    let request = AuditRequest {
+        original: Sim::original(),
+        history,
+        next_id: 6,
+        fingerprint: "other".to_string(),
+        class_dirs: Vec::new(),
+        max_confirm: None,
+    };
+    match next(&request).unwrap() {
+        AuditStep::Run { experiment, .. } => assert_eq!(experiment.kind, AuditKind::Twice),
+        AuditStep::Done { .. } => panic!("replayed another fingerprint's records"),
+    }
+}
+
+#[test]
+fn a_field_of_a_class_the_polluter_initializes_is_compared_with_its_state_after_initialization() {
+    // BTest is the first to touch Config: without the hint its class point has no Config at all
+    let sim = Sim::module();
+    let original: Vec<String> = ["p.BTest#sets", "p.CTest#restores"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit(&sim, original);
+    assert!(history[2].experiment.initialize_at.contains(&InitializeAt {
+        segment: 0,
+        class: "p.Config".to_string()
+    }));
+    let fields: Vec<(&str, &str)> = outcome
+        .latent_polluters
+        .iter()
+        .map(|p| (p.test.as_str(), p.field.field.as_str()))
+        .collect();
+    assert_eq!(fields, vec![("p.BTest#sets", "p.Config.mode")]);
+    assert_eq!(outcome.latent_polluters[0].rank, "unknown");
+}
