@@ -55,6 +55,7 @@ pub const OPS: &[&str] = &[
     "id_next",
     "id_report",
     "audit_next",
+    "audit_report",
     "selftest_panic",
 ];
 
@@ -145,6 +146,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "audit_next" => {
             let request: crate::audit::AuditRequest = parse(op, request_json)?;
             respond(&crate::audit::next(&request)?)
+        }
+        "audit_report" => {
+            let request: report::AuditReportRequest = parse(op, request_json)?;
+            respond(&report::render_audit(&request))
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

@@ -1,7 +1,7 @@
 //! Rendering a detection report for people and dashboards: HTML and Surefire-style XML
 //! (`docs/detect.md`, "Reports").
 //!
-//! Uses [`crate::detect`]'s findings, [`crate::explain::flakerate`], [`crate::idtests`] and
+//! Uses [`crate::detect`]'s findings, [`crate::audit`], [`crate::explain::flakerate`], [`crate::idtests`] and
 //! [`crate::model`]. Every capability that reports findings (repair, diagnose, incremental, ID
 //! tests) renders here.
 //!
@@ -12,9 +12,12 @@
 //! - `text`: percentages, counted nouns, HTML and XML escaping, Surefire `<testcase>`s.
 //! - `html`: the HTML page of a detection report; `html_causes`: its cause cards.
 //! - [`render`](mod@render): a detection report's HTML and XML forms.
+//! - [`audit`]: the report of `odrust:audit` (`audit_report`): HTML and console text of an
+//!   [`crate::audit::AuditOutcome`].
 //! - [`id`]: the report of `odrust:detect-id` (`id_report`): HTML, XML and console text of an
 //!   [`crate::idtests::IdOutcome`].
 
+pub mod audit;
 pub mod causes;
 pub mod document;
 pub mod file;
@@ -24,6 +27,7 @@ pub mod id;
 pub mod render;
 mod text;
 
+pub use audit::{render_audit, AuditRendered, AuditReportRequest};
 pub use document::{Report, ReportEntry};
 pub use file::{ReportFile, ReportRequest, ReportTexts, REPORT_SCHEMA_VERSION};
 pub use id::{render_id, IdRendered, IdReportRequest};

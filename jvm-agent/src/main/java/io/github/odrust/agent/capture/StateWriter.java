@@ -74,6 +74,10 @@ final class StateWriter {
     // ------------------------------------------------------------------ top level
 
     private void pseudo() {
+        // The default TimeZone, once asked for, sets user.timezone: ask first, so that the first
+        // capture of a JVM does not differ from the next one by what capturing itself did.
+        String zone = TimeZone.getDefault().getID();
+        String locale = Locale.getDefault().toLanguageTag();
         Properties props = System.getProperties();
         TreeMap<String, String> sorted = new TreeMap<>();
         for (String k : props.stringPropertyNames()) {
@@ -95,10 +99,10 @@ final class StateWriter {
         }
         out.append("</map></pseudo>\n");
         out.append("<pseudo name=\"java.util.Locale.default\"><text class=\"java.util.Locale\">")
-                .append(Xml.text(Locale.getDefault().toLanguageTag()))
+                .append(Xml.text(locale))
                 .append("</text></pseudo>\n");
         out.append("<pseudo name=\"java.util.TimeZone.default\"><text class=\"java.util.TimeZone\">")
-                .append(Xml.text(TimeZone.getDefault().getID()))
+                .append(Xml.text(zone))
                 .append("</text></pseudo>\n");
     }
 

@@ -465,6 +465,36 @@ class ProtocolTest {
     }
 
     @Test
+    void auditNextRunsEveryClassTwiceFirstAndConfirmsACandidateInAFreshJvm() {
+        AuditRequest request = new AuditRequest();
+        request.original = List.of("p.A#a", "p.A#b", "p.B#c");
+        request.nextId = 1;
+        request.fingerprint = "f";
+        request.classDirs = List.of("/nowhere/classes");
+        request.maxConfirm = 5;
+        AuditStep first = roundTrip(engine.call("audit_next", request), AuditStep.class);
+        assertEquals("run", first.step);
+        assertEquals("twice", first.experiment.kind);
+        assertFalse(first.experiment.usesAgent());
+        assertEquals(List.of("p.A#a", "p.A#b", "p.A#a", "p.A#b", "p.B#c", "p.B#c"), first.experiment.order);
+        assertTrue(first.what.contains("twice"), first.what);
+        JsonObject record = json("{'id':1,'kind':'twice','order':[],'fingerprint':'f','honoured':true,'results':["
+                + "{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
+                + "{'test':'p.A#a','outcome':'fail','message':'count is 2'},{'test':'p.A#b','outcome':'pass'},"
+                + "{'test':'p.B#c','outcome':'pass'},{'test':'p.B#c','outcome':'pass'}]}");
+        request.history.add(record);
+        request.nextId = 2;
+        AuditStep confirm = roundTrip(engine.call("audit_next", request), AuditStep.class);
+        assertEquals("confirm", confirm.experiment.kind);
+        assertEquals("p.A#a", confirm.experiment.test);
+        assertFalse(confirm.experiment.classLevel);
+        assertEquals(List.of("p.A#a", "p.A#a"), confirm.experiment.order);
+        assertEquals(List.of("p.A"), confirm.experiment.captureTests);
+        assertEquals("p.A", confirm.experiment.initializeAt.get(0).className);
+        assertEquals(0, confirm.experiment.initializeAt.get(0).segment);
+    }
+
+    @Test
     void reachableClassesSplitsTheGraphByWhatATestClassReaches() {
         // the plugin's own classes: this request class reaches its response, not the mojos
         ReachRequest request = new ReachRequest();

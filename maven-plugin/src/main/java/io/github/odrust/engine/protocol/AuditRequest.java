@@ -1,0 +1,30 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.JsonObject;
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.annotations.SerializedName;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Request of {@code audit_next} (Rust: {@code audit::AuditRequest}; docs/audit.md). */
+public final class AuditRequest {
+    /** The tests to audit, in their original order. */
+    public List<String> original = new ArrayList<>();
+    /**
+     * The audit's records. Rust {@code audit::AuditRecord} flattens the experiment into the
+     * record, so serde cannot refuse unknown fields there; they stay JSON.
+     */
+    public List<JsonObject> history = new ArrayList<>();
+
+    @SerializedName("next_id")
+    public Integer nextId;
+    /** A digest of the module's code and the capture settings; records of another are not replayed. */
+    public String fingerprint;
+    /** Class directories read to rank latent polluters by the test classes that read their field. */
+    @SerializedName("class_dirs")
+    public List<String> classDirs = new ArrayList<>();
+    /** Candidates of non-idempotence to confirm at most; the engine's default when null. */
+    @SerializedName("max_confirm")
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Integer maxConfirm;
+}

@@ -1,0 +1,66 @@
+package io.github.odrust.engine.protocol;
+
+import com.google.gson.JsonObject;
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.annotations.SerializedName;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Response of {@code audit_next} (Rust: {@code audit::AuditStep}; docs/audit.md). */
+public final class AuditStep {
+    /** {@code run} or {@code done}. */
+    public String step;
+    /** With {@code run}: the experiment to run next. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Experiment experiment;
+    /** With {@code run}: what it is, in words. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public String what;
+    /**
+     * With {@code done}: what the audit found (Rust: {@code audit::AuditOutcome}), kept as JSON: it
+     * goes into audit/report.json as the engine made it.
+     */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public JsonObject outcome;
+
+    public boolean isDone() {
+        return "done".equals(step);
+    }
+
+    /** Rust: {@code audit::AuditExperiment}. */
+    public static final class Experiment {
+        public int id;
+        /** {@code twice}, {@code confirm}, {@code trace}, {@code capture-classes} or {@code capture-tests}. */
+        public String kind;
+
+        public List<String> order = new ArrayList<>();
+        /** The candidate a confirmation is about. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public String test;
+
+        @SerializedName("class_level")
+        public boolean classLevel;
+
+        @SerializedName("trace_only")
+        public boolean traceOnly;
+
+        @SerializedName("capture_tests")
+        public List<String> captureTests = new ArrayList<>();
+
+        @SerializedName("initialize_at")
+        public List<InitializeAt> initializeAt = new ArrayList<>();
+
+        /** Whether the test JVM runs with the agent in audit mode. */
+        public boolean usesAgent() {
+            return !"twice".equals(kind);
+        }
+    }
+
+    /** Rust: {@code audit::InitializeAt}. */
+    public static final class InitializeAt {
+        public int segment;
+
+        @SerializedName("class")
+        public String className;
+    }
+}

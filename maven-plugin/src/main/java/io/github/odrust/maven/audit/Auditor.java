@@ -1,0 +1,335 @@
+package io.github.odrust.maven.audit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.github.odrust.agent.format.AgentOptions;
+import io.github.odrust.engine.Engine;
+import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.AuditReportRequest;
+import io.github.odrust.engine.protocol.AuditRequest;
+import io.github.odrust.engine.protocol.AuditStep;
+import io.github.odrust.maven.core.ProjectRoots;
+import io.github.odrust.maven.core.TestModule;
+import io.github.odrust.maven.core.Words;
+import io.github.odrust.maven.detect.ExperimentLog;
+import io.github.odrust.maven.detect.PlannerLoop;
+import io.github.odrust.maven.detect.ReportWriter;
+import io.github.odrust.maven.run.CodeDigest;
+import io.github.odrust.maven.run.DiscoveredSuite;
+import io.github.odrust.maven.run.OrderRunner;
+import io.github.odrust.maven.run.RunResult;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * The audit loop (docs/audit.md): asks the engine ({@code audit_next}) for the next run (every class
+ * twice, a candidate confirmed in a fresh JVM, the original order traced or captured), runs it —
+ * with the jvm-agent in audit mode when it captures — records it in {@code audit/experiments.jsonl}
+ * as it ends (with the agent's capture points), and writes what the engine found to {@code
+ * audit/report.json}, {@code audit/report.html} and the console. A killed run resumes from its
+ * records; a run with other settings first moves the earlier run's directory aside.
+ */
+public final class Auditor {
+    /** The version of audit/report.json's layout (docs/audit.md). */
+    public static final int REPORT_VERSION = 1;
+
+    /** What the user asked for. */
+    public static final class Settings {
+        public final List<String> include = new ArrayList<>();
+        public int captureLimit = 200_000;
+        public Integer maxConfirm;
+
+        JsonObject toJson() {
+            JsonObject o = new JsonObject();
+            o.add("include", Json.WIRE.toJsonTree(include));
+            o.addProperty("capture_limit", captureLimit);
+            if (maxConfirm != null) {
+                o.addProperty("max_confirm", maxConfirm);
+            }
+            return o;
+        }
+    }
+
+    private final Engine engine;
+    private final TestModule module;
+    private final DiscoveredSuite suite;
+    private final List<String> tests;
+    private final Path dir;
+    private final Settings settings;
+    private final Log log;
+    private ProjectRoots roots;
+
+    public Auditor(
+            Engine engine,
+            TestModule module,
+            DiscoveredSuite suite,
+            List<String> tests,
+            Path out,
+            Settings settings,
+            Log log) {
+        this.engine = engine;
+        this.module = module;
+        this.suite = suite;
+        this.tests = tests;
+        this.dir = out.resolve("audit");
+        this.settings = settings;
+        this.log = log;
+    }
+
+    /** Runs (or resumes) the audit; returns report.json's content. */
+    public JsonObject run(String reproduceTemplate) throws MojoExecutionException {
+        ExperimentLog history = prepare();
+        String fingerprint;
+        try {
+            JsonObject what = settings.toJson();
+            for (File jar : roots().jars) {
+                what.addProperty("jar:" + jar.getName(), jar.length());
+            }
+            fingerprint = CodeDigest.sha256(
+                            (CodeDigest.of(module) + "\n" + Json.WIRE.toJson(what)).getBytes(StandardCharsets.UTF_8))
+                    .substring(0, 16);
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust:audit cannot read the module's classes: " + e.getMessage(), e);
+        }
+        AuditRequest request = new AuditRequest();
+        request.original = tests;
+        request.fingerprint = fingerprint;
+        request.maxConfirm = settings.maxConfirm;
+        roots().directories.forEach(d -> request.classDirs.add(d.getAbsolutePath()));
+        PlannerLoop<AuditStep> loop = new PlannerLoop<>(
+                history,
+                request.history,
+                r -> r.has("fingerprint")
+                        && fingerprint.equals(r.get("fingerprint").getAsString()));
+        log.info("odrust audit: " + module.id() + ", " + Words.count(tests.size(), "test") + " in "
+                + Words.count(classCount(), "class") + "; experiments in " + dir.resolve("experiments.jsonl"));
+        log.info("odrust audit plan: every class twice in one JVM (about 2x the suite's test time), a fresh JVM per"
+                + " test that fails on its second run, then the original order three times: traced, captured before"
+                + " each class, and captured before each test of the classes that leave static state changed"
+                + " (about 3x, plus the captures)");
+        loop.sayResumed(log, "audit");
+        long start = System.nanoTime();
+        AuditStep done = loop.run(new PlannerLoop.Goal<AuditStep>() {
+            @Override
+            public AuditStep next(int nextId) {
+                request.nextId = nextId;
+                return engine.call("audit_next", request, AuditStep.class);
+            }
+
+            @Override
+            public boolean done(AuditStep step) {
+                return step.isDone();
+            }
+
+            @Override
+            public JsonObject run(AuditStep step) throws MojoExecutionException {
+                return runExperiment(step, fingerprint);
+            }
+
+            @Override
+            public String name(AuditStep step) {
+                return "audit experiment " + step.experiment.id;
+            }
+        });
+        return write(done.outcome, reproduceTemplate, history, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private int classCount() {
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        for (String t : tests) {
+            int hash = t.indexOf('#');
+            classes.add(hash < 0 ? t : t.substring(0, hash));
+        }
+        return classes.size();
+    }
+
+    private ProjectRoots roots() {
+        if (roots == null) {
+            roots = ProjectRoots.of(module);
+        }
+        return roots;
+    }
+
+    /** The recorded settings of an earlier audit in {@code out/audit}, or null. */
+    static JsonObject savedSettings(Path dir) {
+        Path f = dir.resolve("settings.json");
+        if (!Files.isRegularFile(f)) {
+            return null;
+        }
+        try {
+            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
+                    .getAsJsonObject();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private ExperimentLog prepare() throws MojoExecutionException {
+        JsonObject wanted = settings.toJson();
+        wanted.add("tests", Json.WIRE.toJsonTree(tests));
+        Path file = dir.resolve("experiments.jsonl");
+        try {
+            JsonObject saved = savedSettings(dir);
+            if (saved != null && !saved.equals(wanted) && Files.exists(dir)) {
+                Path aside = aside();
+                Files.move(dir, aside);
+                log.info("odrust audit: the earlier audit in " + dir + " had other settings or tests; its evidence is"
+                        + " kept in " + aside);
+            }
+            Files.createDirectories(dir);
+            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
+                    ? ExperimentLog.load(file)
+                    : ExperimentLog.create(file);
+            ReportWriter.atomicWrite(dir.resolve("settings.json"), Json.WIRE.toJson(wanted) + "\n");
+            return history;
+        } catch (IOException e) {
+            throw new MojoExecutionException("odrust:audit cannot prepare " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Path aside() {
+        for (int i = 1; ; i++) {
+            Path p = dir.resolveSibling("audit.previous-" + i);
+            if (!Files.exists(p)) {
+                return p;
+            }
+        }
+    }
+
+    private JsonObject runExperiment(AuditStep step, String fingerprint) throws MojoExecutionException {
+        AuditStep.Experiment e = step.experiment;
+        Path expDir = dir.resolve("exp-" + e.id);
+        Path captures = expDir.resolve("captures");
+        Path options = expDir.resolve("agent-options.txt");
+        try {
+            Files.createDirectories(expDir);
+            deleteTree(captures);
+            if (e.usesAgent()) {
+                Files.createDirectories(captures);
+                Files.write(options, options(e, captures).getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException ex) {
+            throw new MojoExecutionException("cannot prepare " + expDir + ": " + ex.getMessage(), ex);
+        }
+        long start = System.nanoTime();
+        OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
+        if (e.usesAgent()) {
+            runner.recording(options);
+        }
+        RunResult result = runner.run(String.join("\n", e.order), "audit experiment " + e.id);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
+        record.addProperty("fingerprint", fingerprint);
+        record.add("results", result.resultsJson());
+        record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
+        record.addProperty("time_ms", ms);
+        if (e.usesAgent()) {
+            record.addProperty("captures_dir", captures.toAbsolutePath().toString());
+            record.add("points", points(captures.resolve("points.jsonl")));
+        }
+        int failed = 0;
+        for (RunResult.TestResult r : result.results) {
+            if (!"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
+                failed++;
+            }
+        }
+        log.info(String.format(
+                Locale.ROOT,
+                "  [audit %d] %s: %s (%.1f s)",
+                e.id,
+                step.what,
+                failed == 0 ? "all pass" : Words.count(failed, "test run") + " failed",
+                ms / 1e3));
+        return record;
+    }
+
+    /** The agent's points, one JSON object per line; a line that does not parse is skipped. */
+    static JsonArray points(Path file) {
+        JsonArray out = new JsonArray();
+        if (!Files.isRegularFile(file)) {
+            return out;
+        }
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                try {
+                    JsonElement el = JsonParser.parseString(line);
+                    if (el.isJsonObject()) {
+                        out.add(el);
+                    }
+                } catch (RuntimeException torn) {
+                    // the JVM was killed while it wrote this line
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
+    }
+
+    private String options(AuditStep.Experiment e, Path captures) {
+        AgentOptions.Writer w = new AgentOptions.Writer()
+                .comment("odrust:audit experiment " + e.id + " (docs/audit.md)")
+                .mode("audit");
+        roots().all().forEach(w::root);
+        settings.include.forEach(w::include);
+        w.captures(captures).captureLimit(settings.captureLimit);
+        if (e.traceOnly) {
+            w.traceOnly(true);
+        }
+        e.captureTests.forEach(w::captureTests);
+        for (AuditStep.InitializeAt i : e.initializeAt) {
+            w.initializeAt(i.segment, i.className);
+        }
+        return w.text();
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(p)) {
+            for (Path f : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(f);
+            }
+        }
+    }
+
+    private JsonObject write(JsonObject outcome, String reproduceTemplate, ExperimentLog history, long ms)
+            throws MojoExecutionException {
+        JsonObject report = new JsonObject();
+        report.addProperty("schema_version", REPORT_VERSION);
+        report.addProperty("module", module.id());
+        report.addProperty("engine", engine.version());
+        report.add("settings", settings.toJson());
+        report.addProperty("tests", tests.size());
+        report.addProperty("time_ms", ms);
+        report.add("outcome", outcome);
+        JsonObject rendered = engine.call(
+                "audit_report", new AuditReportRequest(module.id(), tests.size(), outcome, reproduceTemplate));
+        try {
+            ReportWriter.atomicWrite(dir.resolve("report.json"), Json.WIRE.toJson(report) + "\n");
+            ReportWriter.atomicWrite(
+                    dir.resolve("report.html"), rendered.get("html").getAsString());
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write the audit report in " + dir + ": " + e.getMessage(), e);
+        }
+        for (String line : rendered.get("text").getAsString().split("\n")) {
+            if (!line.isEmpty()) {
+                log.info(line);
+            }
+        }
+        log.info("report: " + dir.resolve("report.json") + ", " + dir.resolve("report.html"));
+        return report;
+    }
+}
