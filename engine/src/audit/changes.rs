@@ -12,6 +12,41 @@ use crate::error::EngineError;
 
 use super::shapes::{AuditRecord, ChangedField, Point};
 
+/// One thing left behind, as the points list it: `(kind, name, detail)`.
+pub type Leftover = (String, String, String);
+
+/// What `point` lists as started or added since the point before it.
+pub fn leftovers_at(point: &Point) -> Vec<Leftover> {
+    let threads = point.threads_started.iter().map(|t| {
+        (
+            "thread".to_string(),
+            t.name.clone(),
+            if t.daemon { "daemon" } else { "non-daemon" }.to_string(),
+        )
+    });
+    let files = point
+        .files_added
+        .iter()
+        .map(|f| ("file".to_string(), f.name.clone(), f.dir.clone()));
+    threads.chain(files).collect()
+}
+
+/// A name with its digit runs as `#`: `pool-3-thread-1` and `pool-4-thread-1` are the same
+/// thread of two runs, `junit12345.tmp` and `junit67890.tmp` the same file.
+pub fn shape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The capture of `point` of `record`.
 pub fn load(record: &AuditRecord, point: &Point) -> Result<Capture, String> {
     let (Some(dir), Some(file)) = (&record.captures_dir, &point.capture) else {

@@ -24,7 +24,7 @@ use super::changes::{self, SegmentPoints};
 use super::readers::Readers;
 use super::shapes::{
     AuditExperiment, AuditKind, AuditOutcome, AuditRecord, AuditRequest, AuditStep, ChangedField,
-    InitializeAt, LatentPolluter, NonIdempotent, Point, DEFAULT_MAX_CONFIRM,
+    InitializeAt, LatentPolluter, LeftBehind, NonIdempotent, Point, DEFAULT_MAX_CONFIRM,
 };
 
 /// The next step of the audit.
@@ -150,14 +150,53 @@ impl<'a> Planner<'a> {
                 ),
             ));
         };
+        // Initializing a class before the class that first uses it may change what the tests
+        // do (a static initializer that reads what a test sets up): then capture without.
+        let differ = outcome_changes(trace, by_class);
+        if !differ.is_empty() && !by_class.experiment.initialize_at.is_empty() {
+            return Ok(self.ask(
+                self.experiment(AuditKind::CaptureClasses, self.request.original.clone()),
+                format!(
+                    "the original order, captured before each of {} classes again, no class initialized early (that changed the outcome of {})",
+                    blocks.len(),
+                    list(&differ)
+                ),
+            ));
+        }
+        if let Some(hinted) = self
+            .records
+            .iter()
+            .find(|r| {
+                r.experiment.kind == AuditKind::CaptureClasses
+                    && !r.experiment.initialize_at.is_empty()
+            })
+            .filter(|_| by_class.experiment.initialize_at.is_empty())
+        {
+            outcome.notes.push(format!(
+                "initializing classes right before the class that first uses them changed the outcome of {} (experiment {} against {}): captured without, so a field is compared only from the class after the one that initializes its class",
+                list(&outcome_changes(trace, hinted)),
+                hinted.experiment.id,
+                trace.experiment.id
+            ));
+        }
+        if !differ.is_empty() {
+            outcome.notes.push(format!(
+                "experiment {} (captures) and {} (no capture) of the same order differ in the outcome of {}",
+                by_class.experiment.id,
+                trace.experiment.id,
+                list(&differ)
+            ));
+        }
         let left = segment_changes(by_class, &mut outcome.notes);
-        if left.is_empty() {
+        let leftovers = segment_leftovers(by_class, &mut outcome.notes);
+        if left.is_empty() && leftovers.is_empty() {
             return Ok(AuditStep::Done { outcome });
         }
         // 5. a capture before every test of the classes that left something
         let Some(by_test) = self.last(AuditKind::CaptureTests) else {
             let mut classes: Vec<String> = left
                 .keys()
+                .chain(leftovers.keys())
                 .filter_map(|s| segment_class(by_class, *s))
                 .collect();
             classes.sort();
@@ -168,7 +207,7 @@ impl<'a> Planner<'a> {
             );
             return Ok(self.ask(
                 AuditExperiment {
-                    initialize_at: hints,
+                    initialize_at: by_class.experiment.initialize_at.clone(),
                     capture_tests: classes,
                     ..self.experiment(AuditKind::CaptureTests, self.request.original.clone())
                 },
@@ -176,6 +215,7 @@ impl<'a> Planner<'a> {
             ));
         };
         outcome.latent_polluters = self.latent(by_class, by_test, &left, &mut outcome.notes);
+        outcome.left_behind = left_behind(by_class, by_test, &leftovers, &mut outcome.notes);
         Ok(AuditStep::Done { outcome })
     }
 
@@ -298,7 +338,7 @@ impl<'a> Planner<'a> {
                 }
                 .with_id(self.request.next_id),
                 format!(
-                    "confirm {test} again, {} the first run initialized initialized first",
+                    "confirm {test} again, initializing first the {} its first run initialized",
                     plural(more.len(), "class", "classes")
                 ),
             ));
@@ -538,16 +578,22 @@ fn repeats(record: &AuditRecord, test: &str) -> Option<(RunOutcome, RunOutcome, 
     }
 }
 
-/// The capture points before the first and the second start of `first` (a copy's first test).
+/// The capture points before the first and the second start of `first` (a copy's first test):
+/// its test points; when a start is missing (its class failed before it, in `@BeforeClass`), the
+/// point before that copy's segment, and for the second, else the end of the run.
 fn brackets<'r>(record: &'r AuditRecord, first: &str) -> Option<(&'r Point, &'r Point)> {
-    let at = |occurrence: u32| {
+    let at = |kind: &str, occurrence: u32| {
         record.points.iter().find(|p| {
-            p.at == "test"
+            p.at == kind
                 && p.test.as_deref().map(container_of) == Some(first)
                 && p.occurrence == Some(occurrence)
         })
     };
-    Some((at(1)?, at(2)?))
+    let before = at("test", 1).or_else(|| at("class", 1))?;
+    let after = at("test", 2)
+        .or_else(|| at("class", 2))
+        .or_else(|| record.points.iter().find(|p| p.at == "end"))?;
+    Some((before, after))
 }
 
 /// The class of a segment: the class of the test its class point names.
@@ -590,6 +636,118 @@ fn segment_changes(
     out
 }
 
+/// What each segment of `record` left behind (threads, files), over all its points. A file
+/// written during more than half of the segments (of at least three) is something else's, a log
+/// being appended to, and is left out (with a note).
+fn segment_leftovers(
+    record: &AuditRecord,
+    notes: &mut Vec<String>,
+) -> BTreeMap<usize, Vec<changes::Leftover>> {
+    let segments = changes::by_segment(record);
+    let mut out: BTreeMap<usize, Vec<changes::Leftover>> = BTreeMap::new();
+    let mut files_in: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (segment, points) in &segments {
+        let mut items: Vec<changes::Leftover> = points
+            .tests
+            .iter()
+            .chain(points.end.iter())
+            .flat_map(|p| changes::leftovers_at(p))
+            .collect();
+        items.sort();
+        items.dedup();
+        for (kind, name, detail) in &items {
+            if kind == "file" {
+                *files_in.entry((detail.clone(), name.clone())).or_default() += 1;
+            }
+        }
+        if !items.is_empty() {
+            out.insert(*segment, items);
+        }
+    }
+    let busy: BTreeSet<(String, String)> = files_in
+        .into_iter()
+        .filter(|(_, n)| segments.len() >= 3 && *n * 2 > segments.len())
+        .map(|(f, _)| f)
+        .collect();
+    for (dir, name) in &busy {
+        notes.push(format!(
+            "{name} ({dir}) was written during most classes: not counted as left behind by any (a log?)"
+        ));
+    }
+    for items in out.values_mut() {
+        items.retain(|(kind, name, detail)| {
+            kind != "file" || !busy.contains(&(detail.clone(), name.clone()))
+        });
+    }
+    out.retain(|_, items| !items.is_empty());
+    out
+}
+
+/// The things left behind that both runs show for the same segment (names compared with their
+/// digits ignored), each attributed to the interval of `by_test` whose end first lists it.
+fn left_behind(
+    by_class: &AuditRecord,
+    by_test: &AuditRecord,
+    leftovers: &BTreeMap<usize, Vec<changes::Leftover>>,
+    notes: &mut Vec<String>,
+) -> Vec<LeftBehind> {
+    let segments = changes::by_segment(by_test);
+    let mut out = Vec::new();
+    for (segment, items) in leftovers {
+        let class = segment_class(by_class, *segment).unwrap_or_default();
+        let Some(points) = segments.get(segment) else {
+            continue;
+        };
+        let mut labels = vec![format!("{class} (class setup)")];
+        labels.extend(
+            points
+                .tests
+                .iter()
+                .map(|p| p.test.clone().unwrap_or_else(|| class.clone())),
+        );
+        let ends: Vec<&Point> = points
+            .tests
+            .iter()
+            .chain(points.end.iter())
+            .copied()
+            .collect();
+        let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut unstable: Vec<String> = Vec::new();
+        for (kind, name, _) in items {
+            let key = (kind.clone(), changes::shape(name));
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let found = ends.iter().enumerate().find_map(|(i, p)| {
+                changes::leftovers_at(p)
+                    .into_iter()
+                    .find(|(k, n, _)| *k == key.0 && changes::shape(n) == key.1)
+                    .map(|l| (i, l))
+            });
+            match found {
+                Some((i, (kind, name, detail))) => out.push(LeftBehind {
+                    test: labels[i.min(labels.len() - 1)].clone(),
+                    class: class.clone(),
+                    kind,
+                    name,
+                    detail,
+                    experiments: vec![by_class.experiment.id, by_test.experiment.id],
+                }),
+                None => unstable.push(format!("{kind} {name}")),
+            }
+        }
+        if !unstable.is_empty() {
+            notes.push(format!(
+                "{class} left {} in experiment {} but not in experiment {}: left out as unstable",
+                unstable.join(", "),
+                by_class.experiment.id,
+                by_test.experiment.id
+            ));
+        }
+    }
+    out
+}
+
 /// The captures of a segment's points in order, and the name of each interval between them.
 fn load_segment(
     record: &AuditRecord,
@@ -614,6 +772,31 @@ fn load_segment(
         .map(|p| changes::load(record, p))
         .collect::<Result<Vec<_>, String>>()?;
     Ok((captures, labels))
+}
+
+/// Tests whose outcome (failed or not) differs between two runs of the same order.
+fn outcome_changes(a: &AuditRecord, b: &AuditRecord) -> Vec<String> {
+    let first = |r: &AuditRecord| -> BTreeMap<String, bool> {
+        let mut m = BTreeMap::new();
+        for t in &r.results {
+            m.entry(t.test.clone()).or_insert(failed(t.outcome));
+        }
+        m
+    };
+    let (x, y) = (first(a), first(b));
+    x.iter()
+        .filter(|(t, f)| y.get(*t).is_some_and(|g| g != *f))
+        .map(|(t, _)| t.clone())
+        .collect()
+}
+
+/// Up to three ids and how many more.
+fn list(ids: &[String]) -> String {
+    let mut text = ids.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    if ids.len() > 3 {
+        text.push_str(&format!(" and {} more", ids.len() - 3));
+    }
+    text
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -129,6 +129,33 @@ pub struct Point {
     /// What the point cost, in milliseconds.
     #[serde(default)]
     pub time_ms: Option<u64>,
+    /// Threads alive here that were not at the previous point (the JDK's own left out).
+    #[serde(default)]
+    pub threads_started: Vec<StartedThread>,
+    /// Entries of the working or temporary directory added or written since the previous point.
+    #[serde(default)]
+    pub files_added: Vec<AddedFile>,
+}
+
+/// A thread the agent saw start between two points and still alive at the second.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartedThread {
+    /// Its name.
+    pub name: String,
+    /// Whether it is a daemon thread (it does not keep the JVM alive).
+    pub daemon: bool,
+}
+
+/// A directory entry the agent saw appear or be written between two points.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AddedFile {
+    /// `user.dir` (the working directory) or `java.io.tmpdir`.
+    pub dir: String,
+    /// The entry's name.
+    pub name: String,
+    /// `added` (it was not there) or `modified` (its time or size changed).
+    #[serde(default)]
+    pub change: String,
 }
 
 /// An audit experiment that ran.
@@ -236,6 +263,24 @@ pub struct LatentPolluter {
     pub experiments: Vec<usize>,
 }
 
+/// A thread left running or a file left behind by a test (or its class's setup).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftBehind {
+    /// The test, or `Class (class setup)`.
+    pub test: String,
+    /// Its class.
+    pub class: String,
+    /// `thread` or `file`.
+    pub kind: String,
+    /// The thread's or the entry's name.
+    pub name: String,
+    /// `daemon` or `non-daemon` (threads); the directory's property, `user.dir` or
+    /// `java.io.tmpdir` (files).
+    pub detail: String,
+    /// The experiments that showed it (two JVMs).
+    pub experiments: Vec<usize>,
+}
+
 /// What `audit_next` says when it is done.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct AuditOutcome {
@@ -243,6 +288,9 @@ pub struct AuditOutcome {
     pub non_idempotent: Vec<NonIdempotent>,
     /// Tests after which a static field stays changed, ranked (`high` first).
     pub latent_polluters: Vec<LatentPolluter>,
+    /// Threads left running and files left in the working or temporary directory.
+    #[serde(default)]
+    pub left_behind: Vec<LeftBehind>,
     /// Candidates that failed on their second run in the suite run but not in a fresh JVM, or
     /// that were not confirmed (over the limit), with why.
     pub not_confirmed: Vec<String>,

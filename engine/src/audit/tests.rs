@@ -25,6 +25,8 @@ enum Effect {
     Expect0,
     /// Nothing.
     Nothing,
+    /// Starts a thread of this name and leaves it running.
+    StartsThread(&'static str),
 }
 
 struct Sim {
@@ -105,6 +107,8 @@ impl Sim {
         let mut state: BTreeMap<String, i64> = BTreeMap::new();
         let mut inited: BTreeSet<String> = BTreeSet::new();
         let mut reported: BTreeSet<String> = BTreeSet::new();
+        let mut threads: Vec<String> = Vec::new();
+        let mut threads_seen = 0usize;
         let mut points = Vec::new();
         let mut results = Vec::new();
         let mut starts: BTreeMap<String, u32> = BTreeMap::new();
@@ -123,7 +127,17 @@ impl Sim {
                      state: &BTreeMap<String, i64>,
                      inited: &BTreeSet<String>,
                      reported: &mut BTreeSet<String>,
+                     threads: &[String],
+                     threads_seen: &mut usize,
                      points: &mut Vec<Point>| {
+            let started: Vec<StartedThread> = threads[*threads_seen..]
+                .iter()
+                .map(|name| StartedThread {
+                    name: name.clone(),
+                    daemon: false,
+                })
+                .collect();
+            *threads_seen = threads.len();
             let n = points.len() as u32 + 1;
             let new: Vec<String> = inited.difference(reported).cloned().collect();
             reported.extend(new.iter().cloned());
@@ -142,6 +156,7 @@ impl Sim {
                 occurrence: test.map(|_| occurrence),
                 new,
                 capture,
+                threads_started: started,
                 ..Point::default()
             });
         };
@@ -168,6 +183,8 @@ impl Sim {
                     &state,
                     &inited,
                     &mut reported,
+                    &threads,
+                    &mut threads_seen,
                     &mut points,
                 );
             }
@@ -188,6 +205,8 @@ impl Sim {
                         &state,
                         &inited,
                         &mut reported,
+                        &threads,
+                        &mut threads_seen,
                         &mut points,
                     );
                 }
@@ -212,6 +231,10 @@ impl Sim {
                     }
                     Effect::Expect0 => *slot == 0,
                     Effect::Nothing => true,
+                    Effect::StartsThread(name) => {
+                        threads.push(format!("{name}-{}", e.id));
+                        true
+                    }
                 };
                 results.push(TestResult {
                     test: t.to_string(),
@@ -236,6 +259,8 @@ impl Sim {
                 &state,
                 &inited,
                 &mut reported,
+                &threads,
+                &mut threads_seen,
                 &mut points,
             );
         }
@@ -253,6 +278,15 @@ impl Sim {
 
 /// Runs the planner to the end against `sim`; the outcome and the experiments' kinds.
 fn audit(sim: &Sim, original: Vec<String>) -> (AuditOutcome, Vec<AuditRecord>) {
+    audit_with(sim, original, |_| {})
+}
+
+/// As [`audit`], with `after` changing each record before the planner sees it.
+fn audit_with(
+    sim: &Sim,
+    original: Vec<String>,
+    after: impl Fn(&mut AuditRecord),
+) -> (AuditOutcome, Vec<AuditRecord>) {
     let mut request = AuditRequest {
         original,
         history: Vec::new(),
@@ -266,7 +300,8 @@ fn audit(sim: &Sim, original: Vec<String>) -> (AuditOutcome, Vec<AuditRecord>) {
             AuditStep::Run { experiment, what } => {
                 assert!(!what.is_empty());
                 assert_eq!(experiment.id, request.next_id);
-                let record = sim.run(&experiment, "f");
+                let mut record = sim.run(&experiment, "f");
+                after(&mut record);
                 request.history.push(record);
                 request.next_id += 1;
             }
@@ -431,4 +466,71 @@ fn a_field_of_a_class_the_polluter_initializes_is_compared_with_its_state_after_
         .collect();
     assert_eq!(fields, vec![("p.BTest#sets", "p.Config.mode")]);
     assert_eq!(outcome.latent_polluters[0].rank, "unknown");
+}
+
+#[test]
+fn a_thread_left_running_is_attributed_to_its_test_when_both_runs_show_it() {
+    let mut sim = Sim::module();
+    sim.tests.insert(
+        "p.CTest#starts",
+        ("p.Config.other", Effect::StartsThread("pool")),
+    );
+    let original: Vec<String> = ["p.BTest#sets", "p.CTest#restores", "p.CTest#starts"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit(&sim, original);
+    // the thread's name differs between the two runs (pool-4, pool-5): the same thread
+    assert_eq!(outcome.left_behind.len(), 1, "{outcome:?}");
+    let t = &outcome.left_behind[0];
+    assert_eq!(
+        (t.test.as_str(), t.kind.as_str(), t.detail.as_str()),
+        ("p.CTest#starts", "thread", "non-daemon")
+    );
+    assert_eq!(t.experiments, vec![3, 4]);
+    assert!(history[3]
+        .experiment
+        .capture_tests
+        .contains(&"p.CTest".to_string()));
+}
+
+#[test]
+fn classes_initialized_early_that_change_outcomes_are_captured_again_without() {
+    // DTest fails after BTest in the original order; pretend that initializing Config early
+    // made it pass (a static initializer that reads what a test set up)
+    let sim = Sim::module();
+    let original: Vec<String> = ["p.BTest#sets", "p.DTest#reads"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit_with(&sim, original, |r| {
+        if r.experiment.kind == AuditKind::CaptureClasses && !r.experiment.initialize_at.is_empty()
+        {
+            for t in &mut r.results {
+                t.outcome = RunOutcome::Pass;
+            }
+        }
+    });
+    let captures: Vec<&AuditRecord> = history
+        .iter()
+        .filter(|r| r.experiment.kind == AuditKind::CaptureClasses)
+        .collect();
+    assert_eq!(captures.len(), 2);
+    assert!(!captures[0].experiment.initialize_at.is_empty());
+    assert!(captures[1].experiment.initialize_at.is_empty());
+    // nothing is left changed that both sides of a class show: no capture per test
+    assert!(!history
+        .iter()
+        .any(|r| r.experiment.kind == AuditKind::CaptureTests));
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("changed the outcome of p.DTest#reads")),
+        "{:?}",
+        outcome.notes
+    );
+    // Config is initialized by BTest itself: without the early initialization its field is not
+    // compared there
+    assert!(outcome.latent_polluters.is_empty(), "{outcome:?}");
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::html::CSS;
 use super::text::{counted, escape_html};
-use crate::audit::shapes::{ChangedField, LatentPolluter, NonIdempotent};
+use crate::audit::shapes::{ChangedField, LatentPolluter, LeftBehind, NonIdempotent};
 use crate::audit::AuditOutcome;
 use crate::ENGINE_VERSION;
 
@@ -52,13 +52,22 @@ fn headline(r: &AuditReportRequest) -> String {
         .iter()
         .filter(|p| p.rank == "high")
         .count();
-    format!(
+    let mut line = format!(
         "{}: {}, {} ({} read by another test class)",
         counted(r.tests, "test"),
         counted_nio(o.non_idempotent.len()),
         counted(o.latent_polluters.len(), "latent polluter"),
         high
-    )
+    );
+    let threads = o.left_behind.iter().filter(|l| l.kind == "thread").count();
+    let files = o.left_behind.len() - threads;
+    if threads > 0 {
+        line.push_str(&format!(", {} left running", counted(threads, "thread")));
+    }
+    if files > 0 {
+        line.push_str(&format!(", {} left behind", counted(files, "file")));
+    }
+    line
 }
 
 fn counted_nio(n: usize) -> String {
@@ -131,6 +140,25 @@ fn polluter_line(p: &LatentPolluter) -> String {
     )
 }
 
+fn left_line(l: &LeftBehind) -> String {
+    if l.kind == "thread" {
+        format!(
+            "LEFT BEHIND     {} leaves a {} thread running: {}",
+            l.test, l.detail, l.name
+        )
+    } else {
+        let dir = if l.detail == "user.dir" {
+            "the working directory"
+        } else {
+            "the temporary directory"
+        };
+        format!(
+            "LEFT BEHIND     {} leaves a file in {dir}: {}",
+            l.test, l.name
+        )
+    }
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
@@ -143,6 +171,9 @@ fn text(r: &AuditReportRequest) -> String {
     }
     for p in &o.latent_polluters {
         lines.push(polluter_line(p));
+    }
+    for l in &o.left_behind {
+        lines.push(left_line(l));
     }
     for c in &o.not_confirmed {
         lines.push(format!("not confirmed: {c}"));
@@ -180,7 +211,8 @@ fn html(r: &AuditReportRequest) -> String {
     out.push_str(&format!(
         "<title>odrust audit: {module}</title>\n<style>{CSS}{AUDIT_CSS}</style>\n</head>\n<body>\n<header>\n<h1>odrust audit: <code>{module}</code></h1>\n"
     ));
-    let found = !o.non_idempotent.is_empty() || !o.latent_polluters.is_empty();
+    let found =
+        !o.non_idempotent.is_empty() || !o.latent_polluters.is_empty() || !o.left_behind.is_empty();
     out.push_str(&format!(
         "<p class=\"verdict {}\" id=\"verdict\">{}</p>\n<p class=\"run\">{} test JVMs</p>\n</header>\n<main>\n",
         if found { "found" } else { "clean" },
@@ -235,6 +267,18 @@ fn html(r: &AuditReportRequest) -> String {
         }
         out.push_str("</section>\n");
     }
+    if !o.left_behind.is_empty() {
+        out.push_str("<section id=\"left-behind\">\n<h2>Threads left running, files left behind</h2>\n<ul>\n");
+        for l in &o.left_behind {
+            out.push_str(&format!(
+                "<li data-test=\"{}\" data-kind=\"{}\">{}</li>\n",
+                escape_html(&l.test),
+                escape_html(&l.kind),
+                escape_html(left_line(l).trim_start_matches("LEFT BEHIND").trim())
+            ));
+        }
+        out.push_str("</ul>\n</section>\n");
+    }
     let notes: Vec<String> = o
         .not_confirmed
         .iter()
@@ -268,6 +312,8 @@ mod tests {
             "latent_polluters": [{"test": "p.B#sets", "class": "p.B",
                 "field": {"field": "p.Config.mode", "pseudo": false, "before": "SLOW", "after": "FAST", "paths": []},
                 "readers": ["p.D"], "rank": "high", "experiments": [4, 5]}],
+            "left_behind": [{"test": "p.W#starts", "class": "p.W", "kind": "thread", "name": "worker-1",
+                "detail": "daemon", "experiments": [4, 5]}],
             "not_confirmed": [], "failing": [], "jvms": 5, "notes": []
         }))
         .unwrap();

@@ -14,7 +14,15 @@ pub(super) fn percent(x: f64) -> String {
 
 /// `n` and `noun`, plural unless `n` is 1: "1 test", "2 tests".
 pub(super) fn counted(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+    let es = ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end));
+    format!(
+        "{n} {noun}{}",
+        match (n == 1, es) {
+            (true, _) => "",
+            (false, true) => "es",
+            (false, false) => "s",
+        }
+    )
 }
 
 /// `s` without the characters XML 1.0 does not allow (control characters other than tab,

@@ -12,7 +12,7 @@ assert goals.size() == 4
 def report = new JsonSlurper().parse(new File(base, 'target/odrust/audit.previous-1/report.json'))
 assert report.schema_version == 1
 assert report.module == 'com.example:audit-mixed'
-assert report.tests == 6
+assert report.tests == 7
 def o = report.outcome
 assert o.non_idempotent*.test == [P + 'CounterTest#incrementsOnce'] : "non-idempotent: " + o.non_idempotent
 def nio = o.non_idempotent[0]
@@ -34,6 +34,13 @@ assert o.latent_polluters[0].field.field == P + 'Settings.mode'
 // restored in the test, or in its teardown: not reported
 assert !latent.containsKey(P + 'Settings.level') : "level reported: " + latent[P + 'Settings.level']
 assert !o.latent_polluters.any { it.test.contains('Restores') || it.test.contains('Teardown') }
+
+// the thread and the file WorkerTest leaves; the build log invoker appends to is nobody's
+def left = o.left_behind.collect { [it.test, it.kind, it.name, it.detail] }
+assert left.contains([P + 'WorkerTest#leavesWorkerAndFile', 'thread', 'audit-worker', 'daemon']) : "left behind: " + left
+assert left.contains([P + 'WorkerTest#leavesWorkerAndFile', 'file', 'audit-leftover.txt', 'user.dir']) : "left behind: " + left
+assert left.size() == 2 : "left behind: " + left
+assert goals[0].contains('LEFT BEHIND     ' + P + 'WorkerTest#leavesWorkerAndFile leaves a daemon thread running: audit-worker')
 
 // the console named both kinds, with a command to reproduce
 assert goals[0].contains('NON-IDEMPOTENT  ' + P + 'CounterTest#incrementsOnce')

@@ -46,6 +46,10 @@ public final class Audit {
     private static int segment = -1;
     private static final Map<String, Integer> starts = new HashMap<>();
     private static final Set<String> initialized = new HashSet<>();
+    /** Live threads (by id) and directory entries at the previous point. */
+    private static Set<Long> threadsBefore;
+
+    private static Map<String, Map<String, String>> filesBefore;
 
     private Audit() {}
 
@@ -92,6 +96,63 @@ public final class Audit {
         }
     }
 
+    /**
+     * Threads alive now that were not at the previous point (the JDK's own, in the "system"
+     * group, left out), and entries of the working and temporary directories that were not there
+     * or were written since (their time or size changed: a file an earlier JVM left is written
+     * again). The first point only takes stock.
+     */
+    private static void leftovers(Json line) {
+        Set<Long> ids = new HashSet<>();
+        List<Json> started = new ArrayList<>();
+        List<Thread> live = new ArrayList<>(Thread.getAllStackTraces().keySet());
+        live.sort(java.util.Comparator.comparing(Thread::getName));
+        for (Thread t : live) {
+            ThreadGroup g = t.getThreadGroup();
+            if (!t.isAlive()
+                    || g == null
+                    || g.getName().equals("system")
+                    || t.getName().startsWith("odrust-")) {
+                continue;
+            }
+            ids.add(t.getId());
+            if (threadsBefore != null && !threadsBefore.contains(t.getId())) {
+                started.add(Json.obj().put("name", t.getName()).put("daemon", t.isDaemon()));
+            }
+        }
+        Map<String, Map<String, String>> files = new HashMap<>();
+        List<Json> added = new ArrayList<>();
+        for (String key : new String[] {"user.dir", "java.io.tmpdir"}) {
+            String dir = System.getProperty(key);
+            java.io.File[] entries = dir == null ? null : new java.io.File(dir).listFiles();
+            Map<String, String> now = new java.util.TreeMap<>();
+            if (entries != null) {
+                for (java.io.File f : entries) {
+                    now.put(f.getName(), f.lastModified() + ":" + f.length());
+                }
+            }
+            files.put(key, now);
+            Map<String, String> before = filesBefore == null ? null : filesBefore.get(key);
+            if (before != null) {
+                for (Map.Entry<String, String> e : now.entrySet()) {
+                    String was = before.get(e.getKey());
+                    if (!e.getValue().equals(was)) {
+                        added.add(Json.obj()
+                                .put("dir", key)
+                                .put("name", e.getKey())
+                                .put("change", was == null ? "added" : "modified"));
+                    }
+                }
+            }
+        }
+        if (threadsBefore != null) {
+            line.put("threads_started", started);
+            line.put("files_added", added);
+        }
+        threadsBefore = ids;
+        filesBefore = files;
+    }
+
     private static void point(Settings s, String at, String test, int occurrence) {
         points++;
         long start = System.nanoTime();
@@ -127,6 +188,7 @@ public final class Audit {
             }
             java.util.Collections.sort(fresh);
             line.put("new", fresh);
+            leftovers(line);
             if (!s.traceOnly) {
                 String name = "point-" + points + ".xml";
                 String xml = new StateWriter(access, s.limit)
