@@ -15,12 +15,16 @@
 //!   before it.
 //! - [`changes`]: the fields that differ between two capture points of a record, and which test of
 //!   a class left each.
+//! - [`runs`]: what one run's results say (outcomes by copy, candidates, capture brackets).
+//! - [`segments`]: what each class's block of a captured run left behind, and which test left it.
 //! - [`readers`]: which test classes read a static field (class files: `getstatic` in any class
 //!   the test class reaches), for ranking.
 
 pub mod changes;
 pub mod plan;
 pub mod readers;
+pub mod runs;
+pub mod segments;
 pub mod shapes;
 
 pub use plan::next;

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::plan::blocks;
+use super::runs::blocks;
 use super::shapes::*;
 use super::*;
 use crate::model::experiment::TestResult;
