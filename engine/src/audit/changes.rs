@@ -5,7 +5,7 @@
 //! initialized between the two points (its state right after initialization is not known there)
 //! is the planner's business, which initializes it right before the segment in a later run.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnose::{self, Capture, DiffKind};
 use crate::error::EngineError;
@@ -75,6 +75,50 @@ pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
             before: d.passing,
             after: d.failing,
             paths: d.differences.into_iter().map(|p| p.path).collect(),
+            since_initialized: false,
+        })
+        .collect()
+}
+
+/// The class of a field's display name (`com.acme.Config$Impl.DEFAULT` gives
+/// `com.acme.Config$Impl`).
+pub fn class_of_field(field: &str) -> &str {
+    field.rsplit_once('.').map_or(field, |(c, _)| c)
+}
+
+/// Whether `capture` has `class` initialized.
+pub fn is_initialized(capture: &Capture, class: &str) -> bool {
+    matches!(
+        capture.classes.get(class),
+        Some(diagnose::ClassState::Initialized(_))
+    )
+}
+
+/// The fields of `classes` whose values differ from `initial` (their state right after
+/// initialization, taken in another JVM) to `after`; paths that differ between `after` and
+/// `after_again` (the same point of a second JVM) are noise, and a field whose every differing
+/// path is noise is left out.
+pub fn changed_since_initialized(
+    initial: &Capture,
+    after: &Capture,
+    after_again: Option<&Capture>,
+    classes: &BTreeSet<String>,
+) -> Vec<ChangedField> {
+    let noise: BTreeSet<String> = after_again
+        .map(|again| {
+            diagnose::diff(after, again)
+                .into_iter()
+                .flat_map(|d| d.differences.into_iter().map(|p| p.path))
+                .collect()
+        })
+        .unwrap_or_default();
+    changed(initial, after)
+        .into_iter()
+        .filter(|c| !c.pseudo && classes.contains(class_of_field(&c.field)))
+        .filter(|c| c.paths.iter().any(|p| !noise.contains(p)))
+        .map(|c| ChangedField {
+            since_initialized: true,
+            ..c
         })
         .collect()
 }

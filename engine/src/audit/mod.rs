@@ -10,9 +10,9 @@
 //!   points), the step and the outcome.
 //! - [`plan`]: the planner: the suite with every class run twice in one JVM, each candidate
 //!   confirmed in a fresh JVM (`[t, t]`, else its class twice) with captures before each run; then
-//!   the original order traced, captured at every class, and captured at every test of the
-//!   classes that changed state, with the classes each segment initializes initialized right
-//!   before it.
+//!   the original order captured at every class, the classes each class initializes captured
+//!   right after initialization, and the order captured at every test of the classes that
+//!   changed state.
 //! - [`changes`]: the fields that differ between two capture points of a record, and which test of
 //!   a class left each.
 //! - [`runs`]: what one run's results say (outcomes by copy, candidates, capture brackets).

@@ -7,12 +7,18 @@
 //!    during the first run, the same again with them initialized first, so their state after the
 //!    first run is compared with their state right after initialization. A candidate no fresh JVM
 //!    repeats is not reported as non-idempotent.
-//! 3. **Trace** the original order: the classes each segment initializes.
-//! 4. **Capture** before every segment and at the end, each segment's classes initialized right
-//!    before it: a field that differs across a segment was left changed by its class.
+//! 3. **Capture** the original order before every segment and at the end: a field of a class
+//!    initialized before a segment that differs across it was left changed by its class.
+//! 4. **Initial states**: the same order with each class initialized right before the segment
+//!    that initialized it in step 3, captured there: a field of a class a segment initialized is
+//!    compared with that state (a singleton a test creates while a system property it set is in
+//!    force). This run only gives those states: initializing early may change what later tests
+//!    do.
 //! 5. **Capture** again before every test of the classes that left something, in a second JVM: a
-//!    field not changed again is left out (unstable); the others are attributed to the test (or
-//!    class setup) that left them, and ranked by the test classes that read them.
+//!    field not changed again is left out (unstable; for a field compared with its initial state,
+//!    paths that differ between the two JVMs after the segment are noise); the others are
+//!    attributed to the test (or class setup) that left them, or that initialized their class,
+//!    and ranked by the test classes that read them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -123,17 +129,20 @@ impl<'a> Planner<'a> {
                 )),
             }
         }
-        // 3. which classes each segment initializes
-        let Some(trace) = self.last(AuditKind::Trace) else {
+        // 3. a capture before every segment, nothing else changed
+        let Some(by_class) = self.last(AuditKind::CaptureClasses) else {
             return Ok(self.ask(
-                AuditExperiment {
-                    trace_only: true,
-                    ..self.experiment(AuditKind::Trace, self.request.original.clone())
-                },
-                "the original order, listing the classes each class initializes".to_string(),
+                self.experiment(AuditKind::CaptureClasses, self.request.original.clone()),
+                format!(
+                    "the original order, static state captured before each of {} classes",
+                    blocks.len()
+                ),
             ));
         };
-        let hints: Vec<InitializeAt> = changes::initialized_during(trace)
+        // 4. the state of each class right after initialization, right before the segment that
+        //    initialized it: initializing it early may change what later tests do, so this run
+        //    gives that state and nothing else
+        let hints: Vec<InitializeAt> = changes::initialized_during(by_class)
             .into_iter()
             .flat_map(|(segment, classes)| {
                 classes
@@ -141,57 +150,24 @@ impl<'a> Planner<'a> {
                     .map(move |class| InitializeAt { segment, class })
             })
             .collect();
-        // 4. a capture before every segment
-        let Some(by_class) = self.last(AuditKind::CaptureClasses) else {
-            return Ok(self.ask(
-                AuditExperiment {
-                    initialize_at: hints,
-                    ..self.experiment(AuditKind::CaptureClasses, self.request.original.clone())
-                },
-                format!(
-                    "the original order, static state captured before each of {} classes",
-                    blocks.len()
-                ),
-            ));
+        let initial = match (hints.is_empty(), self.last(AuditKind::InitialStates)) {
+            (true, _) => None,
+            (false, Some(r)) => Some(r),
+            (false, None) => {
+                let n = hints.len();
+                return Ok(self.ask(
+                    AuditExperiment {
+                        initialize_at: hints,
+                        ..self.experiment(AuditKind::InitialStates, self.request.original.clone())
+                    },
+                    format!(
+                        "the original order, each of {} initialized right before the class that first initializes it and captured there",
+                        plural(n, "class", "classes")
+                    ),
+                ));
+            }
         };
-        // Initializing a class before the class that first uses it may change what the tests
-        // do (a static initializer that reads what a test sets up): then capture without.
-        let differ = outcome_changes(trace, by_class);
-        if !differ.is_empty() && !by_class.experiment.initialize_at.is_empty() {
-            return Ok(self.ask(
-                self.experiment(AuditKind::CaptureClasses, self.request.original.clone()),
-                format!(
-                    "the original order, captured before each of {} classes again, no class initialized early (that changed the outcome of {})",
-                    blocks.len(),
-                    list(&differ)
-                ),
-            ));
-        }
-        if let Some(hinted) = self
-            .records
-            .iter()
-            .find(|r| {
-                r.experiment.kind == AuditKind::CaptureClasses
-                    && !r.experiment.initialize_at.is_empty()
-            })
-            .filter(|_| by_class.experiment.initialize_at.is_empty())
-        {
-            outcome.notes.push(format!(
-                "initializing classes right before the class that first uses them changed the outcome of {} (experiment {} against {}): captured without, so a field is compared only from the class after the one that initializes its class",
-                list(&outcome_changes(trace, hinted)),
-                hinted.experiment.id,
-                trace.experiment.id
-            ));
-        }
-        if !differ.is_empty() {
-            outcome.notes.push(format!(
-                "experiment {} (captures) and {} (no capture) of the same order differ in the outcome of {}",
-                by_class.experiment.id,
-                trace.experiment.id,
-                list(&differ)
-            ));
-        }
-        let left = segment_changes(by_class, &mut outcome.notes);
+        let left = segment_changes(by_class, initial, &mut outcome.notes);
         let leftovers = segment_leftovers(by_class, &mut outcome.notes);
         if left.is_empty() && leftovers.is_empty() {
             return Ok(AuditStep::Done { outcome });
@@ -211,14 +187,23 @@ impl<'a> Planner<'a> {
             );
             return Ok(self.ask(
                 AuditExperiment {
-                    initialize_at: by_class.experiment.initialize_at.clone(),
                     capture_tests: classes,
                     ..self.experiment(AuditKind::CaptureTests, self.request.original.clone())
                 },
                 what,
             ));
         };
-        outcome.latent_polluters = self.latent(by_class, by_test, &left, &mut outcome.notes);
+        let differ = outcome_changes(by_class, by_test);
+        if !differ.is_empty() {
+            outcome.notes.push(format!(
+                "experiments {} and {} of the same order differ in the outcome of {}",
+                by_class.experiment.id,
+                by_test.experiment.id,
+                list(&differ)
+            ));
+        }
+        outcome.latent_polluters =
+            self.latent(by_class, by_test, initial, &left, &mut outcome.notes);
         outcome.left_behind = left_behind(by_class, by_test, &leftovers, &mut outcome.notes);
         Ok(AuditStep::Done { outcome })
     }
@@ -238,7 +223,6 @@ impl<'a> Planner<'a> {
             order,
             test: None,
             class_level: false,
-            trace_only: false,
             capture_tests: Vec::new(),
             initialize_at: Vec::new(),
         }
@@ -376,10 +360,13 @@ impl<'a> Planner<'a> {
         &self,
         by_class: &AuditRecord,
         by_test: &AuditRecord,
+        initial: Option<&AuditRecord>,
         left: &BTreeMap<usize, Vec<ChangedField>>,
         notes: &mut Vec<String>,
     ) -> Vec<LatentPolluter> {
         let segments = changes::by_segment(by_test);
+        let class_points = changes::by_segment(by_class);
+        let initial_points = initial.map(changes::by_segment);
         let mut found = Vec::new();
         for (segment, fields) in left {
             let class = segment_class(by_class, *segment).unwrap_or_default();
@@ -400,10 +387,34 @@ impl<'a> Planner<'a> {
             let (Some(start), Some(end)) = (captures.first(), captures.last()) else {
                 continue;
             };
-            let again: BTreeSet<String> = changes::changed(start, end)
+            let mut again: BTreeSet<String> = changes::changed(start, end)
                 .into_iter()
                 .map(|c| c.field)
                 .collect();
+            // fields of classes this segment initializes: against their state right after
+            // initialization, the other JVM's capture after the segment telling noise
+            let fresh: BTreeSet<String> = fields
+                .iter()
+                .filter(|f| f.since_initialized)
+                .map(|f| changes::class_of_field(&f.field).to_string())
+                .collect();
+            let initial_start = initial_points
+                .as_ref()
+                .and_then(|p| p.get(segment))
+                .and_then(|p| p.start);
+            let other_end = class_points.get(segment).and_then(|p| p.end);
+            if let (false, Some(h), Some(h_start)) = (fresh.is_empty(), initial, initial_start) {
+                let init = changes::load(h, h_start);
+                let other = other_end.map(|p| changes::load(by_class, p));
+                if let Ok(init) = init {
+                    let other = other.and_then(Result::ok);
+                    again.extend(
+                        changes::changed_since_initialized(&init, end, other.as_ref(), &fresh)
+                            .into_iter()
+                            .map(|c| c.field),
+                    );
+                }
+            }
             let (stable, unstable): (Vec<&ChangedField>, Vec<&ChangedField>) =
                 fields.iter().partition(|f| again.contains(&f.field));
             if !unstable.is_empty() {
@@ -421,9 +432,31 @@ impl<'a> Planner<'a> {
             let names: Vec<String> = stable.iter().map(|f| f.field.clone()).collect();
             let who = changes::attribute(&captures, &labels, &names);
             for field in stable {
-                let (by, also) = match who.get(&field.field) {
-                    Some(a) => (a.by.clone(), a.also.clone()),
-                    None => (format!("{class} (class)"), Vec::new()),
+                // a class initialized inside the segment: the interval that initialized it, when
+                // its value differs from its initial state already there (a singleton created
+                // with polluted settings); else the interval that changed it later
+                let initialized_by = field.since_initialized.then(|| {
+                    let class = changes::class_of_field(&field.field);
+                    let j = captures
+                        .iter()
+                        .position(|c| changes::is_initialized(c, class))
+                        .filter(|&j| j > 0)?;
+                    let init = initial_start.and_then(|p| initial.map(|h| changes::load(h, p)));
+                    let one: BTreeSet<String> = std::iter::once(class.to_string()).collect();
+                    let changed_there = match init {
+                        Some(Ok(init)) => {
+                            changes::changed_since_initialized(&init, &captures[j], None, &one)
+                                .iter()
+                                .any(|c| c.field == field.field)
+                        }
+                        _ => true,
+                    };
+                    changed_there.then(|| labels[j - 1].clone())
+                });
+                let (by, also) = match (initialized_by.flatten(), who.get(&field.field)) {
+                    (Some(by), _) => (by, Vec::new()),
+                    (None, Some(a)) => (a.by.clone(), a.also.clone()),
+                    (None, None) => (format!("{class} (class)"), Vec::new()),
                 };
                 found.push(LatentPolluter {
                     test: by,
@@ -432,7 +465,14 @@ impl<'a> Planner<'a> {
                     also_changed_by: also,
                     readers: Vec::new(),
                     rank: String::new(),
-                    experiments: vec![by_class.experiment.id, by_test.experiment.id],
+                    experiments: match (field.since_initialized, initial) {
+                        (true, Some(h)) => vec![
+                            by_class.experiment.id,
+                            h.experiment.id,
+                            by_test.experiment.id,
+                        ],
+                        _ => vec![by_class.experiment.id, by_test.experiment.id],
+                    },
                 });
             }
         }

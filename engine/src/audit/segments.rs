@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::testid::class_of;
 
+use crate::diagnose::Capture;
+
 use super::changes::{self, SegmentPoints};
 use super::shapes::{AuditRecord, ChangedField, LeftBehind, Point};
 
@@ -18,13 +20,18 @@ pub fn segment_class(record: &AuditRecord, segment: usize) -> Option<String> {
         .map(|t| class_of(t).to_string())
 }
 
-/// The fields each segment of `record` leaves changed (start point to end point).
+/// The fields each segment of `record` leaves changed: those of classes initialized before it,
+/// from the capture before it to the one after it; and with `initial` (the same order with each
+/// class initialized right before the segment that initialized it in `record`), those of the
+/// classes the segment initialized, from their state right after initialization.
 pub fn segment_changes(
     record: &AuditRecord,
+    initial: Option<&AuditRecord>,
     notes: &mut Vec<String>,
 ) -> BTreeMap<usize, Vec<ChangedField>> {
     let mut out = BTreeMap::new();
-    let mut cache: Option<(u32, crate::diagnose::Capture)> = None;
+    let initial_points = initial.map(changes::by_segment);
+    let mut cache: Option<(u32, Capture)> = None;
     for (segment, points) in changes::by_segment(record) {
         let (Some(start), Some(end)) = (points.start, points.end) else {
             continue;
@@ -36,7 +43,22 @@ pub fn segment_changes(
         let after = changes::load(record, end);
         match (before, after) {
             (Ok(b), Ok(a)) => {
-                let changed = changes::changed(&b, &a);
+                let mut changed = changes::changed(&b, &a);
+                let fresh: BTreeSet<String> = end.new.iter().cloned().collect();
+                let initial_start = initial_points
+                    .as_ref()
+                    .and_then(|p| p.get(&segment))
+                    .and_then(|p| p.start);
+                if let (Some(h), Some(h_start)) = (initial, initial_start) {
+                    if !fresh.is_empty() {
+                        match changes::load(h, h_start) {
+                            Ok(init) => changed.extend(changes::changed_since_initialized(
+                                &init, &a, None, &fresh,
+                            )),
+                            Err(why) => notes.push(why),
+                        }
+                    }
+                }
                 if !changed.is_empty() {
                     out.insert(segment, changed);
                 }
@@ -165,7 +187,7 @@ pub fn load_segment(
     record: &AuditRecord,
     points: &SegmentPoints<'_>,
     class: &str,
-) -> Result<(Vec<crate::diagnose::Capture>, Vec<String>), String> {
+) -> Result<(Vec<Capture>, Vec<String>), String> {
     let (Some(start), Some(end)) = (points.start, points.end) else {
         return Err(format!(
             "experiment {}: the segment of {class} has no start or end capture",

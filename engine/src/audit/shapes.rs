@@ -41,10 +41,12 @@ pub enum AuditKind {
     /// A candidate run twice in a fresh JVM (`[t, t]`, or its class's block twice), captured
     /// before each of its tests.
     Confirm,
-    /// The original order with the agent listing the classes initialized between segments.
-    Trace,
     /// The original order captured before every segment and at the end.
     CaptureClasses,
+    /// The original order captured before every segment, each class initialized right before
+    /// the segment that initialized it in the `capture-classes` run: its state right after
+    /// initialization, to compare with its state after that segment there.
+    InitialStates,
     /// The original order captured before every segment, before every test of the classes that
     /// changed state, and at the end.
     CaptureTests,
@@ -75,9 +77,6 @@ pub struct AuditExperiment {
     /// Confirmations: whether the whole class block runs twice (else the test alone).
     #[serde(default)]
     pub class_level: bool,
-    /// With the agent: list initialized classes only, capture nothing.
-    #[serde(default)]
-    pub trace_only: bool,
     /// With the agent: classes whose tests are each captured before they start.
     #[serde(default)]
     pub capture_tests: Vec<String>,
@@ -218,6 +217,10 @@ pub struct ChangedField {
     pub after: String,
     /// The smallest paths where the values differ (`F[key]`, `F.name`), at most ten.
     pub paths: Vec<String>,
+    /// Whether its class was initialized by the test (or class) that changed it, so `before` is
+    /// its state right after initialization, taken in another JVM.
+    #[serde(default)]
+    pub since_initialized: bool,
 }
 
 /// A test that passes once and fails when run again in the same JVM.

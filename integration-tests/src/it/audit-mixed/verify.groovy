@@ -29,6 +29,10 @@ assert mode.field.before == 'default' && mode.field.after == 'fast' : mode.field
 assert mode.rank == 'high' && mode.readers == [P + 'ReadsModeTest'] : mode.rank + ' ' + mode.readers
 def names = latent[P + 'Registry.NAMES']
 assert names != null && names.test == P + 'AddsNameTest#adds' && names.rank == 'low' : names
+// Settings is initialized by LeavesModeTest: compared with its state right after initialization
+assert mode.field.since_initialized == true
+// the test class's own counter: initialized in its class setup, changed by the test
+assert latent[P + 'CounterTest.calls']?.test == P + 'CounterTest#incrementsOnce' : latent[P + 'CounterTest.calls']
 // the high one first
 assert o.latent_polluters[0].field.field == P + 'Settings.mode'
 // restored in the test, or in its teardown: not reported

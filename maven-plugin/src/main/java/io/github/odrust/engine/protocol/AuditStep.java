@@ -30,7 +30,7 @@ public final class AuditStep {
     /** Rust: {@code audit::AuditExperiment}. */
     public static final class Experiment {
         public int id;
-        /** {@code twice}, {@code confirm}, {@code trace}, {@code capture-classes} or {@code capture-tests}. */
+        /** {@code twice}, {@code confirm}, {@code capture-classes}, {@code initial-states} or {@code capture-tests}. */
         public String kind;
 
         public List<String> order = new ArrayList<>();
@@ -40,9 +40,6 @@ public final class AuditStep {
 
         @SerializedName("class_level")
         public boolean classLevel;
-
-        @SerializedName("trace_only")
-        public boolean traceOnly;
 
         @SerializedName("capture_tests")
         public List<String> captureTests = new ArrayList<>();

@@ -115,9 +115,9 @@ public final class Auditor {
         log.info("odrust audit: " + module.id() + ", " + Words.count(tests.size(), "test") + " in "
                 + Words.count(classCount(), "class") + "; experiments in " + dir.resolve("experiments.jsonl"));
         log.info("odrust audit plan: every class twice in one JVM (about 2x the suite's test time), a fresh JVM per"
-                + " test that fails on its second run, then the original order three times: traced, captured before"
-                + " each class, and captured before each test of the classes that leave static state changed"
-                + " (about 3x, plus the captures)");
+                + " test that fails on its second run, then the original order three times: captured before each"
+                + " class, with each class captured right after its initialization, and captured before each test"
+                + " of the classes that leave static state changed (about 3x, plus the captures)");
         loop.sayResumed(log, "audit");
         long start = System.nanoTime();
         AuditStep done = loop.run(new PlannerLoop.Goal<AuditStep>() {
@@ -284,9 +284,6 @@ public final class Auditor {
         roots().all().forEach(w::root);
         settings.include.forEach(w::include);
         w.captures(captures).captureLimit(settings.captureLimit);
-        if (e.traceOnly) {
-            w.traceOnly(true);
-        }
         e.captureTests.forEach(w::captureTests);
         for (AuditStep.InitializeAt i : e.initializeAt) {
             w.initializeAt(i.segment, i.className);
