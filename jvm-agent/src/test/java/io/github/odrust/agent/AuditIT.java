@@ -28,10 +28,24 @@ class AuditIT {
         RecordIT.locate();
     }
 
+    /** The JDK of the forked JVMs. */
+    String javaHome = System.getProperty("java.home");
+
     RecordIT.Run fork(String options, String... tests) throws Exception {
         CaptureIT c = new CaptureIT();
         c.dir = dir;
+        c.javaHome = javaHome;
         return c.fork(options, tests);
+    }
+
+    /** Audit mode on this JDK and every other JDK 17+ installed beside it. */
+    @Test
+    void capturesOnEveryInstalledJdk() throws Exception {
+        for (String jdk : CaptureIT.jdks()) {
+            javaHome = jdk;
+            Files.deleteIfExists(dir.resolve("points/points.jsonl"));
+            capturesAtEverySegmentTheTestsAskedForAndTheEnd();
+        }
     }
 
     String options(String... extra) {
