@@ -167,6 +167,16 @@ impl<'a> Planner<'a> {
                 ));
             }
         };
+        if let Some(h) = initial {
+            let differ = outcome_changes(by_class, h);
+            if !differ.is_empty() {
+                outcome.notes.push(format!(
+                    "initializing classes early (experiment {}, used only for their initial states) changed the outcome of {}",
+                    h.experiment.id,
+                    list(&differ)
+                ));
+            }
+        }
         let left = segment_changes(by_class, initial, &mut outcome.notes);
         let leftovers = segment_leftovers(by_class, &mut outcome.notes);
         if left.is_empty() && leftovers.is_empty() {
@@ -434,7 +444,8 @@ impl<'a> Planner<'a> {
             for field in stable {
                 // a class initialized inside the segment: the interval that initialized it, when
                 // its value differs from its initial state already there (a singleton created
-                // with polluted settings); else the interval that changed it later
+                // with polluted settings); the last interval that changed it is named, earlier
+                // ones (that one included) are listed
                 let initialized_by = field.since_initialized.then(|| {
                     let class = changes::class_of_field(&field.field);
                     let j = captures
@@ -454,10 +465,23 @@ impl<'a> Planner<'a> {
                     changed_there.then(|| labels[j - 1].clone())
                 });
                 let (by, also) = match (initialized_by.flatten(), who.get(&field.field)) {
-                    (Some(by), _) => (by, Vec::new()),
+                    (Some(first), Some(a)) => {
+                        let mut also = vec![first];
+                        also.extend(a.also.iter().cloned());
+                        (a.by.clone(), also)
+                    }
+                    (Some(by), None) => (by, Vec::new()),
                     (None, Some(a)) => (a.by.clone(), a.also.clone()),
                     (None, None) => (format!("{class} (class)"), Vec::new()),
                 };
+                // a test class's own static fixture, set by its own class setup and changed by
+                // nothing after: what its setup is for, not pollution
+                if by.ends_with(" (class setup)")
+                    && changes::class_of_field(&field.field) == class
+                    && also.is_empty()
+                {
+                    continue;
+                }
                 found.push(LatentPolluter {
                     test: by,
                     class: class.clone(),

@@ -87,9 +87,7 @@ fn field_line(f: &ChangedField) -> String {
         line.push_str(&format!(" (at {})", deeper.join(", ")));
     }
     if f.since_initialized {
-        line.push_str(
-            " (against its state right after its class was initialized)",
-        );
+        line.push_str(" (against its state right after its class was initialized)");
     }
     line
 }
@@ -137,8 +135,13 @@ fn polluter_line(p: &LatentPolluter) -> String {
         "low" => "no other test class reads it".to_string(),
         _ => "who reads it is not known".to_string(),
     };
+    let also = if p.also_changed_by.is_empty() {
+        String::new()
+    } else {
+        format!("; changed before it by {}", p.also_changed_by.join(", "))
+    };
     format!(
-        "LATENT POLLUTER {} [{}] leaves {}; {readers}",
+        "LATENT POLLUTER {} [{}] leaves {}; {readers}{also}",
         p.test,
         p.rank,
         field_line(&p.field)
