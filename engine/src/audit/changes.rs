@@ -94,24 +94,24 @@ pub fn is_initialized(capture: &Capture, class: &str) -> bool {
     )
 }
 
+/// The paths where two captures of the same point in two JVMs differ: noise (identity hash
+/// codes, times, ports).
+pub fn noise(a: &Capture, b: &Capture) -> BTreeSet<String> {
+    diagnose::diff(a, b)
+        .into_iter()
+        .flat_map(|d| d.differences.into_iter().map(|p| p.path))
+        .collect()
+}
+
 /// The fields of `classes` whose values differ from `initial` (their state right after
-/// initialization, taken in another JVM) to `after`; paths that differ between `after` and
-/// `after_again` (the same point of a second JVM) are noise, and a field whose every differing
-/// path is noise is left out.
+/// initialization, taken in another JVM) to `after`, each with a differing path that is not
+/// `noise`.
 pub fn changed_since_initialized(
     initial: &Capture,
     after: &Capture,
-    after_again: Option<&Capture>,
+    noise: &BTreeSet<String>,
     classes: &BTreeSet<String>,
 ) -> Vec<ChangedField> {
-    let noise: BTreeSet<String> = after_again
-        .map(|again| {
-            diagnose::diff(after, again)
-                .into_iter()
-                .flat_map(|d| d.differences.into_iter().map(|p| p.path))
-                .collect()
-        })
-        .unwrap_or_default();
     changed(initial, after)
         .into_iter()
         .filter(|c| !c.pseudo && classes.contains(class_of_field(&c.field)))
@@ -135,10 +135,17 @@ pub struct SegmentPoints<'r> {
     pub end: Option<&'r Point>,
 }
 
-/// The points of `record` by segment index.
+/// The points of the first JVM of a run: a run that went on in another JVM (a test ended the
+/// first with `System.exit`, a crash or a timeout) numbers its points and segments anew there.
+pub fn first_jvm(record: &AuditRecord) -> Vec<&Point> {
+    let jvm = record.points.first().and_then(|p| p.jvm.clone());
+    record.points.iter().filter(|p| p.jvm == jvm).collect()
+}
+
+/// The points of `record` (its first JVM's) by segment index.
 pub fn by_segment(record: &AuditRecord) -> BTreeMap<usize, SegmentPoints<'_>> {
     let mut out: BTreeMap<usize, SegmentPoints<'_>> = BTreeMap::new();
-    for p in &record.points {
+    for p in first_jvm(record) {
         let Ok(segment) = usize::try_from(p.segment) else {
             continue;
         };

@@ -28,7 +28,7 @@ use crate::model::testid::{class_of, container_of};
 
 use super::changes;
 use super::readers::Readers;
-use super::runs::{blocks, brackets, outcome_changes, repeats, twice_outcomes};
+use super::runs::{blocks, brackets, outcome_changes, repeats, run_problems, twice_outcomes};
 use super::segments::{
     left_behind, load_segment, segment_changes, segment_class, segment_leftovers,
 };
@@ -74,6 +74,11 @@ impl<'a> Planner<'a> {
             return Ok(AuditStep::Done { outcome });
         }
         let blocks = blocks(&self.request.original);
+        for r in self.records {
+            if let Some(problem) = run_problems(r) {
+                outcome.notes.push(problem);
+            }
+        }
         // 1. every class twice
         let Some(twice) = self.last(AuditKind::Twice) else {
             let order: Vec<String> = blocks
@@ -115,6 +120,18 @@ impl<'a> Planner<'a> {
                     continue;
                 }
                 Confirmation::NotRepeated => {}
+            }
+            let alone = blocks
+                .iter()
+                .find(|b| b.iter().any(|t| t == test))
+                .is_some_and(|b| b.len() == 1);
+            if alone {
+                outcome.not_confirmed.push(format!(
+                    "{test}: failed on its second run in experiment {} ({}), but not in a fresh JVM run twice alone (its class has no other test): it depends on the tests before it",
+                    twice.experiment.id,
+                    message.as_deref().unwrap_or("no message")
+                ));
+                continue;
             }
             match self.confirm(test, true, &blocks)? {
                 Confirmation::Run(e, what) => return Ok(self.ask(e, what)),
@@ -297,9 +314,8 @@ impl<'a> Planner<'a> {
         // classes the first run initialized: initialized first in a second JVM
         let bracket = brackets(first, &first_of_copy);
         let fresh: BTreeSet<String> = match bracket {
-            Some((a, b)) => first
-                .points
-                .iter()
+            Some((a, b)) => changes::first_jvm(first)
+                .into_iter()
                 .filter(|p| p.point > a.point && p.point <= b.point)
                 .flat_map(|p| p.new.iter().cloned())
                 .collect(),
@@ -413,17 +429,20 @@ impl<'a> Planner<'a> {
                 .and_then(|p| p.get(segment))
                 .and_then(|p| p.start);
             let other_end = class_points.get(segment).and_then(|p| p.end);
-            if let (false, Some(h), Some(h_start)) = (fresh.is_empty(), initial, initial_start) {
-                let init = changes::load(h, h_start);
-                let other = other_end.map(|p| changes::load(by_class, p));
-                if let Ok(init) = init {
-                    let other = other.and_then(Result::ok);
-                    again.extend(
-                        changes::changed_since_initialized(&init, end, other.as_ref(), &fresh)
-                            .into_iter()
-                            .map(|c| c.field),
-                    );
-                }
+            let noise = match other_end.map(|p| changes::load(by_class, p)) {
+                Some(Ok(other)) => changes::noise(end, &other),
+                _ => BTreeSet::new(),
+            };
+            let init = match (fresh.is_empty(), initial, initial_start) {
+                (false, Some(h), Some(h_start)) => changes::load(h, h_start).ok(),
+                _ => None,
+            };
+            if let Some(init) = &init {
+                again.extend(
+                    changes::changed_since_initialized(init, end, &noise, &fresh)
+                        .into_iter()
+                        .map(|c| c.field),
+                );
             }
             let (stable, unstable): (Vec<&ChangedField>, Vec<&ChangedField>) =
                 fields.iter().partition(|f| again.contains(&f.field));
@@ -452,15 +471,14 @@ impl<'a> Planner<'a> {
                         .iter()
                         .position(|c| changes::is_initialized(c, class))
                         .filter(|&j| j > 0)?;
-                    let init = initial_start.and_then(|p| initial.map(|h| changes::load(h, p)));
                     let one: BTreeSet<String> = std::iter::once(class.to_string()).collect();
-                    let changed_there = match init {
-                        Some(Ok(init)) => {
-                            changes::changed_since_initialized(&init, &captures[j], None, &one)
+                    let changed_there = match &init {
+                        Some(init) => {
+                            changes::changed_since_initialized(init, &captures[j], &noise, &one)
                                 .iter()
                                 .any(|c| c.field == field.field)
                         }
-                        _ => true,
+                        None => true,
                     };
                     changed_there.then(|| labels[j - 1].clone())
                 });
@@ -508,12 +526,16 @@ impl<'a> Planner<'a> {
     /// first, then `unknown`, then `low`; ties in the original order.
     fn rank(&self, found: &mut [LatentPolluter]) {
         let readers = Readers::read(&self.request.class_dirs);
-        let mut test_classes: Vec<String> = self
-            .request
-            .original
-            .iter()
-            .map(|t| class_of(t).to_string())
-            .collect();
+        let mut test_classes: Vec<String> = if self.request.test_classes.is_empty() {
+            self.request
+                .original
+                .iter()
+                .map(|t| class_of(t).to_string())
+                .collect()
+        } else {
+            self.request.test_classes.clone()
+        };
+        test_classes.sort();
         test_classes.dedup();
         let fields: BTreeSet<String> = found
             .iter()

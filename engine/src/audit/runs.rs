@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::model::outcome::RunOutcome;
 use crate::model::testid::{class_of, container_of};
 
+use super::changes::first_jvm;
 use super::shapes::{AuditRecord, Point};
 
 /// Consecutive tests of one class, in the original order.
@@ -21,31 +22,48 @@ pub fn blocks(original: &[String]) -> Vec<Vec<String>> {
     out
 }
 
+/// Whether the outcome is a failure (`exit` included).
 pub fn failed(o: RunOutcome) -> bool {
-    matches!(
-        o,
-        RunOutcome::Fail | RunOutcome::Error | RunOutcome::Crash | RunOutcome::Timeout
-    )
+    o.passed() == Some(false)
 }
 
-/// Each test's outcomes by run: the first and second time each id (or its invocations) ran.
+/// How much an outcome says, for merging the invocations of one run: a failure over a pass,
+/// a pass over a skip, anything over not run.
+fn weight(o: RunOutcome) -> u8 {
+    match o.passed() {
+        Some(false) => 3,
+        Some(true) => 2,
+        None if o == RunOutcome::Skipped => 1,
+        None => 0,
+    }
+}
+
+/// Each test's outcomes by run: the first and second time each id ran, under the id itself and
+/// under its container (`C#m` for `C#m[2]`), whose runs merge its invocations'.
 pub fn outcomes_by_copy(
     record: &AuditRecord,
 ) -> BTreeMap<String, Vec<(RunOutcome, Option<String>)>> {
     // id that ran -> how many times so far
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    // container -> per copy: the worst outcome and its message
+    // id or container -> per copy: the outcome that says most, and its message
     let mut out: BTreeMap<String, Vec<(RunOutcome, Option<String>)>> = BTreeMap::new();
     for r in &record.results {
         let n = seen.entry(r.test.as_str()).or_default();
         *n += 1;
-        let copies = out.entry(container_of(&r.test).to_string()).or_default();
-        while copies.len() < *n {
-            copies.push((RunOutcome::Pass, None));
+        let n = *n;
+        let mut keys = vec![r.test.as_str()];
+        if container_of(&r.test) != r.test {
+            keys.push(container_of(&r.test));
         }
-        let slot = &mut copies[*n - 1];
-        if failed(r.outcome) && !failed(slot.0) || slot.0 == RunOutcome::Pass {
-            *slot = (r.outcome, r.message.clone());
+        for key in keys {
+            let copies = out.entry(key.to_string()).or_default();
+            while copies.len() < n {
+                copies.push((RunOutcome::NotRun, None));
+            }
+            let slot = &mut copies[n - 1];
+            if weight(r.outcome) > weight(slot.0) {
+                *slot = (r.outcome, r.message.clone());
+            }
         }
     }
     out
@@ -90,21 +108,56 @@ pub fn repeats(
 }
 
 /// The capture points before the first and the second start of `first` (a copy's first test):
-/// its test points; when a start is missing (its class failed before it, in `@BeforeClass`), the
-/// point before that copy's segment, and for the second, else the end of the run.
+/// its test points (by the agent's start count); when a start is missing (its class failed in
+/// `@BeforeClass`, or the test is ignored), the first and second points before a segment that
+/// begins with it, and for the second, else the end of the run. Only the first JVM's points.
 pub fn brackets<'r>(record: &'r AuditRecord, first: &str) -> Option<(&'r Point, &'r Point)> {
-    let at = |kind: &str, occurrence: u32| {
-        record.points.iter().find(|p| {
-            p.at == kind
-                && p.test.as_deref().map(container_of) == Some(first)
-                && p.occurrence == Some(occurrence)
-        })
+    let points = first_jvm(record);
+    let names = |p: &&Point| {
+        p.test
+            .as_deref()
+            .is_some_and(|t| t == first || container_of(t) == first)
     };
-    let before = at("test", 1).or_else(|| at("class", 1))?;
-    let after = at("test", 2)
-        .or_else(|| at("class", 2))
-        .or_else(|| record.points.iter().find(|p| p.at == "end"))?;
+    let test_at = |occurrence: u32| {
+        points
+            .iter()
+            .copied()
+            .filter(|p| p.at == "test")
+            .filter(names)
+            .find(|p| p.occurrence == Some(occurrence))
+    };
+    let mut class_points = points
+        .iter()
+        .copied()
+        .filter(|p| p.at == "class")
+        .filter(names);
+    let (class_first, class_second) = (class_points.next(), class_points.next());
+    let before = test_at(1).or(class_first)?;
+    let after = test_at(2)
+        .or(class_second)
+        .or_else(|| points.iter().copied().find(|p| p.at == "end"))?;
     Some((before, after))
+}
+
+/// What the planner should say about a run: the agent wrote no point or no end, or the run went
+/// on in another JVM.
+pub fn run_problems(record: &AuditRecord) -> Option<String> {
+    let id = record.experiment.id;
+    if record.experiment.uses_agent() {
+        let points = first_jvm(record);
+        if points.is_empty() {
+            return Some(format!("experiment {id}: the agent wrote no capture point (see audit/exp-{id}/jvm-1.log): its captures are missing"));
+        }
+        if points.len() < record.points.len() {
+            return Some(format!("experiment {id} ran in more than one JVM (a test ended the first: System.exit, a crash or the timeout): only the first JVM's captures are used"));
+        }
+        if !points.iter().any(|p| p.at == "end") {
+            return Some(format!("experiment {id}: the test JVM ended before the run's last capture point (see audit/exp-{id}/jvm-1.log)"));
+        }
+    } else if record.jvms > 1 {
+        return Some(format!("experiment {id} ran in {} JVMs (a test ended one: System.exit, a crash or the timeout): a class whose second block ran in another JVM was not run twice in one", record.jvms));
+    }
+    None
 }
 
 /// Tests whose outcome (failed or not) differs between two runs of the same order.

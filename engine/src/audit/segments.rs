@@ -53,7 +53,10 @@ pub fn segment_changes(
                     if !fresh.is_empty() {
                         match changes::load(h, h_start) {
                             Ok(init) => changed.extend(changes::changed_since_initialized(
-                                &init, &a, None, &fresh,
+                                &init,
+                                &a,
+                                &BTreeSet::new(),
+                                &fresh,
                             )),
                             Err(why) => notes.push(why),
                         }

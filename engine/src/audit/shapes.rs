@@ -27,6 +27,10 @@ pub struct AuditRequest {
     /// Class directories read to rank latent polluters by the test classes that read their field.
     #[serde(default)]
     pub class_dirs: Vec<PathBuf>,
+    /// Every test class of the module (readers count among them, audited or not); the classes of
+    /// `original` when empty.
+    #[serde(default)]
+    pub test_classes: Vec<String>,
     /// Candidates of non-idempotence to confirm at most; [`DEFAULT_MAX_CONFIRM`] when absent.
     #[serde(default)]
     pub max_confirm: Option<usize>,
@@ -97,6 +101,9 @@ impl AuditExperiment {
 pub struct Point {
     /// Its number in the run, from 1.
     pub point: u32,
+    /// The test JVM's process id: a run that went on in another JVM numbers its points anew.
+    #[serde(default)]
+    pub jvm: Option<String>,
     /// `class` (before a segment), `test` (before a test's start) or `end`.
     pub at: String,
     /// The segment it is in (or starts), from 0.
@@ -180,6 +187,13 @@ pub struct AuditRecord {
     /// How long the experiment took, in milliseconds.
     #[serde(default)]
     pub time_ms: Option<u64>,
+    /// How many test JVMs the run took (more than one when a test ended one).
+    #[serde(default = "one")]
+    pub jvms: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 fn yes() -> bool {

@@ -268,6 +268,7 @@ impl Sim {
             points,
             captures_dir: Some(dir),
             time_ms: None,
+            jvms: 1,
         }
     }
 }
@@ -289,6 +290,7 @@ fn audit_with(
         next_id: 1,
         fingerprint: "f".to_string(),
         class_dirs: Vec::new(),
+        test_classes: Vec::new(),
         max_confirm: None,
     };
     for _ in 0..50 {
@@ -434,6 +436,7 @@ fn records_of_another_fingerprint_are_not_replayed() {
         next_id: 6,
         fingerprint: "other".to_string(),
         class_dirs: Vec::new(),
+        test_classes: Vec::new(),
         max_confirm: None,
     };
     match next(&request).unwrap() {
@@ -536,4 +539,84 @@ fn the_initial_states_run_changes_no_finding_even_when_its_outcomes_differ() {
         .map(|p| (p.test.as_str(), p.field.field.as_str()))
         .collect();
     assert_eq!(fields, vec![("p.BTest#sets", "p.Config.mode")]);
+}
+
+#[test]
+fn a_parameterized_invocation_listed_in_the_order_is_audited_by_its_own_id() {
+    let mut sim = Sim::module();
+    sim.tests
+        .insert("p.ATest#each[0]", ("p.ATest.count", Effect::Count));
+    sim.tests
+        .insert("p.ATest#each[1]", ("p.ATest.count", Effect::Nothing));
+    let original: Vec<String> = ["p.ATest#each[0]", "p.ATest#each[1]"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, _) = audit(&sim, original);
+    let nio: Vec<&str> = outcome
+        .non_idempotent
+        .iter()
+        .map(|n| n.test.as_str())
+        .collect();
+    assert_eq!(nio, vec!["p.ATest#each[0]"], "{outcome:?}");
+}
+
+#[test]
+fn a_candidate_alone_in_its_class_is_not_confirmed_twice_over() {
+    // DTest fails after BTest's second block: alone in its class, [t, t] is its class twice
+    let sim = Sim::module();
+    let original: Vec<String> = ["p.BTest#sets", "p.DTest#reads"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit(&sim, original);
+    assert!(!history.iter().any(|r| r.experiment.class_level));
+    assert!(outcome.not_confirmed.is_empty(), "{outcome:?}");
+}
+
+#[test]
+fn only_the_first_jvm_of_a_captured_run_is_used_and_a_note_says_so() {
+    let sim = Sim::module();
+    let (_, history) = audit(&sim, Sim::original());
+    let mut request = AuditRequest {
+        original: Sim::original(),
+        history,
+        next_id: 6,
+        fingerprint: "f".to_string(),
+        class_dirs: Vec::new(),
+        test_classes: Vec::new(),
+        max_confirm: None,
+    };
+    // the capture per class went on in a second JVM after its third point: the points there
+    // restart from 1 and from segment 0
+    let by_class = request
+        .history
+        .iter_mut()
+        .find(|r| r.experiment.kind == AuditKind::CaptureClasses)
+        .unwrap();
+    for p in by_class.points.iter_mut() {
+        p.jvm = Some("100".to_string());
+    }
+    let mut more: Vec<Point> = by_class.points[..2].to_vec();
+    for p in more.iter_mut() {
+        p.jvm = Some("200".to_string());
+    }
+    by_class.points.extend(more);
+    let AuditStep::Done { outcome } = next(&request).unwrap() else {
+        panic!("not done");
+    };
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("ran in more than one JVM")),
+        "{:?}",
+        outcome.notes
+    );
+    let fields: Vec<&str> = outcome
+        .latent_polluters
+        .iter()
+        .map(|p| p.field.field.as_str())
+        .collect();
+    assert!(fields.contains(&"p.Config.mode"), "{fields:?}");
 }

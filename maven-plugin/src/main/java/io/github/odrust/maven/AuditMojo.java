@@ -91,7 +91,16 @@ public class AuditMojo extends AbstractOdrustMojo {
             return;
         }
         String reproduce = "mvn " + invocation("run-order") + " -Dodrust.order='{order}'";
-        JsonObject report = new Auditor(engine, module, audited, tests, out, s, getLog()).run(reproduce);
+        List<String> allClasses = new ArrayList<>();
+        suite.classes.forEach(c -> allClasses.add(c.className));
+        String build = io.github.odrust.maven.incremental.Selection.buildFingerprint(
+                module,
+                project.getBasedir().toPath(),
+                session.getLocalRepository() == null
+                        ? null
+                        : session.getLocalRepository().getBasedir());
+        JsonObject report =
+                new Auditor(engine, module, audited, tests, allClasses, build, out, s, getLog()).run(reproduce);
         JsonObject outcome = report.getAsJsonObject("outcome");
         int nio = outcome.getAsJsonArray("non_idempotent").size();
         int high = 0;

@@ -128,7 +128,9 @@ public final class Audit {
             Map<String, String> now = new java.util.TreeMap<>();
             if (entries != null) {
                 for (java.io.File f : entries) {
-                    now.put(f.getName(), f.lastModified() + ":" + f.length());
+                    // a directory's time changes with what happens inside it (target/ as the
+                    // build writes): a directory counts only when it is new
+                    now.put(f.getName(), f.isDirectory() ? "dir" : f.lastModified() + ":" + f.length());
                 }
             }
             files.put(key, now);
@@ -153,10 +155,58 @@ public final class Audit {
         filesBefore = files;
     }
 
+    /** This JVM's process id: a run that goes on in another JVM writes other files. */
+    private static final String JVM = jvmId();
+
+    private static String jvmId() {
+        String name = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+        int at = name.indexOf('@');
+        return at > 0 ? name.substring(0, at) : String.valueOf(System.nanoTime());
+    }
+
+    /** Threads of the JDK, JUnit and odrust that start on first use, not because of a test. */
+    private static final String[] POOLS = {
+        "odrust-",
+        "ForkJoinPool.commonPool-worker-",
+        "junit-jupiter-timeout-watcher",
+        "junit-timeout-",
+        "process reaper",
+        "Common-Cleaner",
+        "Attach Listener",
+        "JFR ",
+        "RMI ",
+        "Keep-Alive-Timer",
+        "Java2D Disposer",
+        "AWT-",
+    };
+
+    private static boolean jdkOrRunner(String name) {
+        for (String p : POOLS) {
+            if (name.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static void point(Settings s, String at, String test, int occurrence) {
+        // A test that left its thread interrupted would make every write fail
+        // (ClosedByInterruptException): clear the flag around the agent's own work, then set it again.
+        boolean interrupted = Thread.interrupted();
+        try {
+            pointUninterrupted(s, at, test, occurrence);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void pointUninterrupted(Settings s, String at, String test, int occurrence) {
         points++;
         long start = System.nanoTime();
-        Json line = Json.obj().put("point", points).put("at", at).put("segment", segment);
+        Json line =
+                Json.obj().put("point", points).put("jvm", JVM).put("at", at).put("segment", segment);
         if (test != null) {
             line.put("test", test).put("occurrence", occurrence);
         }
@@ -190,7 +240,7 @@ public final class Audit {
             line.put("new", fresh);
             leftovers(line);
             if (!s.traceOnly) {
-                String name = "point-" + points + ".xml";
+                String name = "point-" + JVM + "-" + points + ".xml";
                 String xml = new StateWriter(access, s.limit)
                         .capture(test == null ? "(end of run)" : test, Math.max(occurrence, 1), classes);
                 Files.write(s.dir.resolve(name), xml.getBytes(StandardCharsets.UTF_8));

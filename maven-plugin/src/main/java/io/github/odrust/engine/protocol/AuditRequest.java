@@ -23,6 +23,9 @@ public final class AuditRequest {
     /** Class directories read to rank latent polluters by the test classes that read their field. */
     @SerializedName("class_dirs")
     public List<String> classDirs = new ArrayList<>();
+    /** Every test class of the module (readers count among them, audited or not). */
+    @SerializedName("test_classes")
+    public List<String> testClasses = new ArrayList<>();
     /** Candidates of non-idempotence to confirm at most; the engine's default when null. */
     @SerializedName("max_confirm")
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)

@@ -65,16 +65,26 @@ public final class Auditor {
     private final TestModule module;
     private final DiscoveredSuite suite;
     private final List<String> tests;
+    private final List<String> testClasses;
+    private final String buildFingerprint;
     private final Path dir;
     private final Settings settings;
     private final Log log;
     private ProjectRoots roots;
 
+    /**
+     * An audit of {@code tests} (in their original order), of {@code suite}'s classes; {@code
+     * testClasses}: every test class of the module (readers of a field count among them);
+     * {@code buildFingerprint}: the module's Surefire settings, test JVM, classpath and
+     * resources, so that records of another build are not replayed.
+     */
     public Auditor(
             Engine engine,
             TestModule module,
             DiscoveredSuite suite,
             List<String> tests,
+            List<String> testClasses,
+            String buildFingerprint,
             Path out,
             Settings settings,
             Log log) {
@@ -82,6 +92,8 @@ public final class Auditor {
         this.module = module;
         this.suite = suite;
         this.tests = tests;
+        this.testClasses = testClasses;
+        this.buildFingerprint = buildFingerprint;
         this.dir = out.resolve("audit");
         this.settings = settings;
         this.log = log;
@@ -106,6 +118,7 @@ public final class Auditor {
         request.original = tests;
         request.fingerprint = fingerprint;
         request.maxConfirm = settings.maxConfirm;
+        request.testClasses = testClasses;
         roots().directories.forEach(d -> request.classDirs.add(d.getAbsolutePath()));
         PlannerLoop<AuditStep> loop = new PlannerLoop<>(
                 history,
@@ -181,7 +194,9 @@ public final class Auditor {
         Path file = dir.resolve("experiments.jsonl");
         try {
             JsonObject saved = savedSettings(dir);
-            if (saved != null && !saved.equals(wanted) && Files.exists(dir)) {
+            // other settings, or an audit whose settings cannot be read: its evidence is kept
+            boolean earlier = Files.exists(file) || (saved != null && Files.exists(dir));
+            if (earlier && (saved == null || !saved.equals(wanted))) {
                 Path aside = aside();
                 Files.move(dir, aside);
                 log.info("odrust audit: the earlier audit in " + dir + " had other settings or tests; its evidence is"
@@ -234,6 +249,7 @@ public final class Auditor {
         record.add("results", result.resultsJson());
         record.addProperty("honoured", Boolean.TRUE.equals(result.honoured));
         record.addProperty("time_ms", ms);
+        record.addProperty("jvms", Math.max(1, result.jvms.size()));
         if (e.usesAgent()) {
             record.addProperty("captures_dir", captures.toAbsolutePath().toString());
             record.add("points", points(captures.resolve("points.jsonl")));

@@ -471,6 +471,7 @@ class ProtocolTest {
         request.nextId = 1;
         request.fingerprint = "f";
         request.classDirs = List.of("/nowhere/classes");
+        request.testClasses = List.of("p.A", "p.B", "p.C");
         request.maxConfirm = 5;
         AuditStep first = roundTrip(engine.call("audit_next", request), AuditStep.class);
         assertEquals("run", first.step);
@@ -478,10 +479,11 @@ class ProtocolTest {
         assertFalse(first.experiment.usesAgent());
         assertEquals(List.of("p.A#a", "p.A#b", "p.A#a", "p.A#b", "p.B#c", "p.B#c"), first.experiment.order);
         assertTrue(first.what.contains("twice"), first.what);
-        JsonObject record = json("{'id':1,'kind':'twice','order':[],'fingerprint':'f','honoured':true,'results':["
-                + "{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
-                + "{'test':'p.A#a','outcome':'fail','message':'count is 2'},{'test':'p.A#b','outcome':'pass'},"
-                + "{'test':'p.B#c','outcome':'pass'},{'test':'p.B#c','outcome':'pass'}]}");
+        JsonObject record =
+                json("{'id':1,'kind':'twice','order':[],'fingerprint':'f','honoured':true,'jvms':1,'results':["
+                        + "{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
+                        + "{'test':'p.A#a','outcome':'fail','message':'count is 2'},{'test':'p.A#b','outcome':'pass'},"
+                        + "{'test':'p.B#c','outcome':'pass'},{'test':'p.B#c','outcome':'pass'}]}");
         request.history.add(record);
         request.nextId = 2;
         AuditStep confirm = roundTrip(engine.call("audit_next", request), AuditStep.class);
