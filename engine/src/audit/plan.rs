@@ -446,16 +446,27 @@ impl<'a> Planner<'a> {
             }
             let (stable, unstable): (Vec<&ChangedField>, Vec<&ChangedField>) =
                 fields.iter().partition(|f| again.contains(&f.field));
+            let (noisy, unstable): (Vec<&ChangedField>, Vec<&ChangedField>) =
+                unstable.into_iter().partition(|f| f.since_initialized);
+            let names = |fields: &[&ChangedField]| {
+                fields
+                    .iter()
+                    .map(|f| f.field.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             if !unstable.is_empty() {
                 notes.push(format!(
                     "{class} changed {} in experiment {} but not in experiment {}: left out as unstable",
-                    unstable
-                        .iter()
-                        .map(|f| f.field.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    names(&unstable),
                     by_class.experiment.id,
                     by_test.experiment.id
+                ));
+            }
+            if !noisy.is_empty() {
+                notes.push(format!(
+                    "{class} initialized {} whose state differs from the state right after initialization only where two JVMs differ too (noise: identity hash codes, lambda classes): not reported",
+                    names(&noisy)
                 ));
             }
             let names: Vec<String> = stable.iter().map(|f| f.field.clone()).collect();
@@ -545,10 +556,21 @@ impl<'a> Planner<'a> {
         let by_field = readers.readers(&test_classes, &fields);
         for p in found.iter_mut() {
             let declaring = p.field.field.rsplit_once('.').map(|(c, _)| c).unwrap_or("");
-            p.readers = by_field
-                .get(&p.field.field)
-                .map(|r| r.iter().filter(|c| **c != p.class).cloned().collect())
-                .unwrap_or_default();
+            // the other tests of its own class that read it themselves
+            let siblings: Vec<String> = self
+                .request
+                .original
+                .iter()
+                .filter(|t| class_of(t) == p.class && container_of(t) != container_of(&p.test))
+                .map(|t| method_id(t))
+                .collect::<BTreeSet<String>>()
+                .into_iter()
+                .collect();
+            p.readers = readers.tests_reading(&siblings, &p.field.field);
+            if let Some(classes) = by_field.get(&p.field.field) {
+                p.readers
+                    .extend(classes.iter().filter(|c| **c != p.class).cloned());
+            }
             p.rank = if p.field.pseudo || !readers.knows(declaring) {
                 "unknown"
             } else if p.readers.is_empty() {
@@ -591,6 +613,12 @@ impl AuditExperiment {
         self.id = id;
         self
     }
+}
+
+/// `Class#method` of a test id: invocation and parameter types left off.
+fn method_id(id: &str) -> String {
+    let id = container_of(id);
+    id.split_once('(').map_or(id, |(m, _)| m).to_string()
 }
 
 /// Up to three ids and how many more.

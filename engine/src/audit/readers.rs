@@ -1,7 +1,8 @@
-//! Which test classes read a static field: a test class reads `C.f` when a class it reaches in the
+//! Which tests read a static field. Another test class reads `C.f` when a class it reaches in the
 //! class-dependency graph of the module's class files has a `getstatic` of `C.f` (a read that names
 //! a subclass as the field's owner is not matched). Used to rank latent polluters: a field no other
-//! test class reads is a polluter with no victim to come.
+//! test class reads is a polluter with no victim to come. Inside the polluter's own class, another
+//! test reads it when its own method has a `getstatic` of it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -15,6 +16,8 @@ use crate::jvm::classfile::{class_files_under, ClassFile};
 pub struct Readers {
     /// Class → the static fields it reads (`owner.name`).
     reads: BTreeMap<String, BTreeSet<String>>,
+    /// `Class#method` → the static fields the method itself reads.
+    method_reads: BTreeMap<String, BTreeSet<String>>,
     /// Class → the classes of the directories it names.
     edges: BTreeMap<String, BTreeSet<String>>,
 }
@@ -36,13 +39,19 @@ impl Readers {
                 };
                 let reads = r.reads.entry(class.name.clone()).or_default();
                 for method in &class.methods {
+                    let own = r
+                        .method_reads
+                        .entry(format!("{}#{}", class.name, method.name))
+                        .or_default();
                     for ins in method.code.iter().flat_map(|c| c.instructions.iter()) {
                         if let Op::Field {
                             op: FieldOp::GetStatic,
                             field,
                         } = &ins.op
                         {
-                            reads.insert(format!("{}.{}", field.owner, field.name));
+                            let name = format!("{}.{}", field.owner, field.name);
+                            own.insert(name.clone());
+                            reads.insert(name);
                         }
                     }
                 }
@@ -57,6 +66,20 @@ impl Readers {
             targets.retain(|t| known.contains(t));
         }
         r
+    }
+
+    /// Which of `tests` (`Class#method` ids of one class, invocations and parameters left off by
+    /// the caller) read `field` in their own method's code.
+    pub fn tests_reading(&self, tests: &[String], field: &str) -> Vec<String> {
+        tests
+            .iter()
+            .filter(|t| {
+                self.method_reads
+                    .get(t.as_str())
+                    .is_some_and(|r| r.contains(field))
+            })
+            .cloned()
+            .collect()
     }
 
     /// Whether `class` is one of the classes read.

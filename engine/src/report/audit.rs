@@ -53,7 +53,7 @@ fn headline(r: &AuditReportRequest) -> String {
         .filter(|p| p.rank == "high")
         .count();
     let mut line = format!(
-        "{}: {}, {} ({} read by another test class)",
+        "{}: {}, {} ({} read by another test)",
         counted(r.tests, "test"),
         counted_nio(o.non_idempotent.len()),
         counted(o.latent_polluters.len(), "latent polluter"),
@@ -123,7 +123,11 @@ fn polluter_line(p: &LatentPolluter) -> String {
     let readers = match p.rank.as_str() {
         "high" => format!(
             "read by {}: {}",
-            counted(p.readers.len(), "other test class"),
+            if p.readers.len() == 1 {
+                "1 other test or test class".to_string()
+            } else {
+                format!("{} other tests or test classes", p.readers.len())
+            },
             p.readers
                 .iter()
                 .take(3)
@@ -132,7 +136,7 @@ fn polluter_line(p: &LatentPolluter) -> String {
                 .join(", ")
                 + if p.readers.len() > 3 { ", ..." } else { "" }
         ),
-        "low" => "no other test class reads it".to_string(),
+        "low" => "no other test reads it".to_string(),
         _ => "who reads it is not known".to_string(),
     };
     let also = if p.also_changed_by.is_empty() {
@@ -340,12 +344,12 @@ mod tests {
         assert!(r
             .text
             .contains("reproduce: mvn odrust:run-order -Dodrust.order=p.A#counts,p.A#counts"));
-        assert!(r.text.contains("LATENT POLLUTER p.B#sets [high] leaves field p.Config.mode: SLOW -> FAST; read by 1 other test class: D"), "{}", r.text);
+        assert!(r.text.contains("LATENT POLLUTER p.B#sets [high] leaves field p.Config.mode: SLOW -> FAST; read by 1 other test or test class: D"), "{}", r.text);
         assert!(r
             .html
             .contains("data-kind=\"latent-polluter\" data-field=\"p.Config.mode\""));
-        assert!(r.html.contains(
-            "4 tests: 1 non-idempotent, 1 latent polluter (1 read by another test class)"
-        ));
+        assert!(r
+            .html
+            .contains("4 tests: 1 non-idempotent, 1 latent polluter (1 read by another test)"));
     }
 }

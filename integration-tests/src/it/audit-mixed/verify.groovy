@@ -65,7 +65,7 @@ assert third.contains('odrust.audit.classes: no test class NoSuchTest in this mo
 // ---- goal 4: one class, failOnFlaky
 def fourth = goals[3]
 assert fourth.contains('the earlier audit in ') && fourth.contains('audit.previous-1')
-assert fourth.contains('1 non-idempotent, 1 latent polluter of a field another test class reads; see ')
+assert fourth.contains('1 non-idempotent, 1 latent polluter of a field another test reads; see ')
 def only = new JsonSlurper().parse(new File(out, 'report.json'))
 assert only.tests == 2 && only.outcome.non_idempotent*.test == [P + 'CounterTest#incrementsOnce']
 // ReadsModeTest was not audited, and still reads the field

@@ -30,7 +30,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 /**
  * Finds flakiness before a victim exists (docs/audit.md): tests that fail when run twice in one JVM
  * (non-idempotent: they pollute themselves), and latent polluters, tests after which a static field
- * stays changed, ranked by whether another test class reads that field. Writes {@code
+ * stays changed, ranked by whether another test reads that field. Writes {@code
  * target/odrust/audit/report.json} and {@code report.html}.
  */
 @Mojo(name = "audit", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
@@ -56,7 +56,7 @@ public class AuditMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.audit.confirm")
     protected Integer confirm;
 
-    /** Fail the build when a non-idempotent test or a latent polluter read by another test class is found. */
+    /** Fail the build when a non-idempotent test or a latent polluter of a field another test reads is found. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
 
@@ -118,7 +118,7 @@ public class AuditMojo extends AbstractOdrustMojo {
                 getLog());
         if (failOnFlaky && (nio > 0 || high > 0)) {
             throw new MojoFailureException(module.id() + ": " + nio + " non-idempotent, "
-                    + Words.count(high, "latent polluter") + " of a field another test class reads; see "
+                    + Words.count(high, "latent polluter") + " of a field another test reads; see "
                     + out.resolve("audit").resolve("report.html"));
         }
     }
