@@ -65,17 +65,38 @@ pub fn load(record: &AuditRecord, point: &Point) -> Result<Capture, String> {
 }
 
 /// The fields whose values differ from `before` to `after`, in both initialized.
+///
+/// A `final` field whose every difference is between two references (`@path`) is left out: the
+/// field cannot have been set to another object, so the same object was only reached first by
+/// another path in one of the captures.
 pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
     diagnose::diff(after, before)
         .into_iter()
         .filter(|d| d.kind == DiffKind::Changed)
-        .map(|d| ChangedField {
-            field: d.field,
-            pseudo: d.pseudo,
-            before: d.passing,
-            after: d.failing,
-            paths: d.differences.into_iter().map(|p| p.path).collect(),
-            since_initialized: false,
+        .filter(|d| {
+            !(d.is_final
+                && !d.differences.is_empty()
+                && d.differences
+                    .iter()
+                    .all(|p| p.failing.starts_with('@') && p.passing.starts_with('@')))
+        })
+        .map(|d| {
+            let cache_only = d.more == 0
+                && !d.differences.is_empty()
+                && d.differences.iter().all(|p| {
+                    p.path
+                        .get(d.field.len()..)
+                        .is_some_and(|rest| rest.to_ascii_lowercase().contains("cache"))
+                });
+            ChangedField {
+                field: d.field,
+                pseudo: d.pseudo,
+                before: d.passing,
+                after: d.failing,
+                paths: d.differences.into_iter().map(|p| p.path).collect(),
+                since_initialized: false,
+                cache_only,
+            }
         })
         .collect()
 }

@@ -235,6 +235,10 @@ pub struct ChangedField {
     /// its state right after initialization, taken in another JVM.
     #[serde(default)]
     pub since_initialized: bool,
+    /// Whether every differing path goes through a field named like a cache (`_cachedFCA`,
+    /// `typeCache`): a cache filled, not state a later test depends on.
+    #[serde(default)]
+    pub cache_only: bool,
 }
 
 /// A test that passes once and fails when run again in the same JVM.

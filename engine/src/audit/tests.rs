@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::changes;
 use super::runs::blocks;
 use super::shapes::*;
 use super::*;
@@ -619,4 +620,36 @@ fn only_the_first_jvm_of_a_captured_run_is_used_and_a_note_says_so() {
         .map(|p| p.field.field.as_str())
         .collect();
     assert!(fields.contains(&"p.Config.mode"), "{fields:?}");
+}
+
+/// A capture of class `p.S` with the given static fields' XML.
+fn capture_of(statics: &str) -> crate::diagnose::Capture {
+    crate::diagnose::parse(&format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<capture version=\"1\" test=\"t\" occurrence=\"1\" java=\"17\" nodes=\"1\" limit=\"200000\" truncated=\"false\">\n<class name=\"p.S\" initialized=\"true\">{statics}</class>\n</capture>\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_final_field_reached_first_by_another_path_and_a_filled_cache_are_told_apart() {
+    let mapper = |entries: &str, ref_to: &str| {
+        format!(
+            "<static field=\"TAG\" type=\"java.lang.Object\" final=\"true\"><ref to=\"{ref_to}\"/></static>\
+             <static field=\"mapper\" type=\"java.lang.Object\" final=\"false\"><object class=\"p.Mapper\">\
+             <field name=\"_typeCache\"><map class=\"java.util.HashMap\" size=\"1\">{entries}</map></field>\
+             </object></static>\
+             <static field=\"mode\" type=\"java.lang.String\" final=\"false\"><string>{}</string></static>",
+            if entries.is_empty() { "a" } else { "b" }
+        )
+    };
+    let before = capture_of(&mapper("", "p.S.x"));
+    let after = capture_of(&mapper(
+        "<entry><string>k</string><string>v</string></entry>",
+        "p.S.y",
+    ));
+    let changed = changes::changed(&before, &after);
+    let by: BTreeMap<&str, &ChangedField> = changed.iter().map(|c| (c.field.as_str(), c)).collect();
+    assert!(!by.contains_key("p.S.TAG"), "{changed:?}");
+    assert!(by["p.S.mapper"].cache_only, "{changed:?}");
+    assert!(!by["p.S.mode"].cache_only);
 }
