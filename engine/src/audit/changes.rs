@@ -66,9 +66,10 @@ pub fn load(record: &AuditRecord, point: &Point) -> Result<Capture, String> {
 
 /// The fields whose values differ from `before` to `after`, in both initialized.
 ///
-/// A `final` field whose every difference is between two references (`@path`) is left out: the
-/// field cannot have been set to another object, so the same object was only reached first by
-/// another path in one of the captures.
+/// A `final` field whose only difference is the field itself written as a reference (`@path`) on
+/// one side is left out: the field cannot have been set to another object, so the same object
+/// was only reached first by another path in one of the captures (a change inside it shows at
+/// that path).
 pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
     diagnose::diff(after, before)
         .into_iter()
@@ -76,9 +77,9 @@ pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
         .filter(|d| {
             !(d.is_final
                 && !d.differences.is_empty()
-                && d.differences
-                    .iter()
-                    .all(|p| p.failing.starts_with('@') && p.passing.starts_with('@')))
+                && d.differences.iter().all(|p| {
+                    p.path == d.field && (p.failing.starts_with('@') || p.passing.starts_with('@'))
+                }))
         })
         .map(|d| {
             let cache_only = d.more == 0

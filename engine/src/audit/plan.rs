@@ -469,14 +469,6 @@ impl<'a> Planner<'a> {
                     names(&noisy)
                 ));
             }
-            let (caches, stable): (Vec<&ChangedField>, Vec<&ChangedField>) =
-                stable.into_iter().partition(|f| f.cache_only);
-            if !caches.is_empty() {
-                notes.push(format!(
-                    "{class} changed only cache entries of {} (every differing path through a field named like a cache): not reported",
-                    names(&caches)
-                ));
-            }
             let names: Vec<String> = stable.iter().map(|f| f.field.clone()).collect();
             let who = changes::attribute(&captures, &labels, &names);
             for field in stable {

@@ -86,6 +86,9 @@ fn field_line(f: &ChangedField) -> String {
     if !deeper.is_empty() {
         line.push_str(&format!(" (at {})", deeper.join(", ")));
     }
+    if f.cache_only {
+        line.push_str(" (only entries of a cache changed)");
+    }
     if f.since_initialized {
         line.push_str(" (against its state right after its class was initialized)");
     }
