@@ -529,13 +529,12 @@ impl<'a> Planner<'a> {
                 });
             }
         }
-        self.rank(&mut found);
-        found
+        self.rank(found, notes)
     }
 
     /// Fills in readers and ranks: `high` (read by another test class) first, most readers
     /// first, then `unknown`, then `low`; ties in the original order.
-    fn rank(&self, found: &mut [LatentPolluter]) {
+    fn rank(&self, mut found: Vec<LatentPolluter>, notes: &mut Vec<String>) -> Vec<LatentPolluter> {
         let readers = Readers::read(&self.request.class_dirs);
         let mut test_classes: Vec<String> = if self.request.test_classes.is_empty() {
             self.request
@@ -566,7 +565,12 @@ impl<'a> Planner<'a> {
                 .collect::<BTreeSet<String>>()
                 .into_iter()
                 .collect();
-            p.readers = readers.tests_reading(&siblings, &p.field.field);
+            // a field its class's per-test setup writes: each of its tests gets it anew
+            p.readers = if readers.set_before_each_test(&p.class, &p.field.field) {
+                Vec::new()
+            } else {
+                readers.tests_reading(&siblings, &p.field.field)
+            };
             if let Some(classes) = by_field.get(&p.field.field) {
                 p.readers
                     .extend(classes.iter().filter(|c| **c != p.class).cloned());
@@ -579,6 +583,27 @@ impl<'a> Planner<'a> {
                 "high"
             }
             .to_string();
+        }
+        // a test class's own field that its per-test setup writes and no other class reads: its
+        // fixture
+        let (fixtures, kept): (Vec<LatentPolluter>, Vec<LatentPolluter>) =
+            found.into_iter().partition(|p| {
+                changes::class_of_field(&p.field.field) == p.class
+                    && readers.set_before_each_test(&p.class, &p.field.field)
+                    && p.readers.is_empty()
+            });
+        found = kept;
+        if !fixtures.is_empty() {
+            notes.push(format!(
+                "{} set by their own class's @Before/setUp before each test, read by no other class: fixtures, not reported",
+                fixtures
+                    .iter()
+                    .map(|p| p.field.field.as_str())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
         let position: BTreeMap<&str, usize> = self
             .request
@@ -605,6 +630,7 @@ impl<'a> Planner<'a> {
             )
         };
         found.sort_by_key(order);
+        found
     }
 }
 

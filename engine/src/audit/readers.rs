@@ -18,6 +18,9 @@ pub struct Readers {
     reads: BTreeMap<String, BTreeSet<String>>,
     /// `Class#method` → the static fields the method itself reads.
     method_reads: BTreeMap<String, BTreeSet<String>>,
+    /// Class → the static fields its per-test setup (`@Before`, `@BeforeEach`, JUnit 3's
+    /// `setUp()`) writes.
+    setup_writes: BTreeMap<String, BTreeSet<String>>,
     /// Class → the classes of the directories it names.
     edges: BTreeMap<String, BTreeSet<String>>,
 }
@@ -39,6 +42,21 @@ impl Readers {
                 };
                 let reads = r.reads.entry(class.name.clone()).or_default();
                 for method in &class.methods {
+                    let setup = method.annotations.iter().any(|a| {
+                        a == "org.junit.Before" || a == "org.junit.jupiter.api.BeforeEach"
+                    }) || (method.name == "setUp" && method.descriptor == "()V");
+                    if setup {
+                        let writes = r.setup_writes.entry(class.name.clone()).or_default();
+                        for ins in method.code.iter().flat_map(|c| c.instructions.iter()) {
+                            if let Op::Field {
+                                op: FieldOp::PutStatic,
+                                field,
+                            } = &ins.op
+                            {
+                                writes.insert(format!("{}.{}", field.owner, field.name));
+                            }
+                        }
+                    }
                     let own = r
                         .method_reads
                         .entry(format!("{}#{}", class.name, method.name))
@@ -80,6 +98,13 @@ impl Readers {
             })
             .cloned()
             .collect()
+    }
+
+    /// Whether `class`'s per-test setup writes `field` (so each of its tests gets it anew).
+    pub fn set_before_each_test(&self, class: &str, field: &str) -> bool {
+        self.setup_writes
+            .get(class)
+            .is_some_and(|w| w.contains(field))
     }
 
     /// Whether `class` is one of the classes read.

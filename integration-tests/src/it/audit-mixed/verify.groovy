@@ -12,7 +12,7 @@ assert goals.size() == 4
 def report = new JsonSlurper().parse(new File(base, 'target/odrust/audit.previous-1/report.json'))
 assert report.schema_version == 1
 assert report.module == 'com.example:audit-mixed'
-assert report.tests == 7
+assert report.tests == 9
 def o = report.outcome
 assert o.non_idempotent*.test == [P + 'CounterTest#incrementsOnce'] : "non-idempotent: " + o.non_idempotent
 def nio = o.non_idempotent[0]
@@ -33,6 +33,9 @@ assert names != null && names.test == P + 'AddsNameTest#adds' && names.rank == '
 assert mode.field.since_initialized == true
 // the test class's own counter: initialized in its class setup, changed by the test
 assert latent[P + 'CounterTest.calls']?.test == P + 'CounterTest#incrementsOnce' : latent[P + 'CounterTest.calls']
+// a test class's own static that its @BeforeEach sets anew before each test: its fixture
+assert !latent.containsKey(P + 'FixtureTest.shared') : latent[P + 'FixtureTest.shared']
+assert o.notes.any { it.contains(P + 'FixtureTest.shared') && it.contains('fixtures, not reported') } : o.notes
 // the high one first
 assert o.latent_polluters[0].field.field == P + 'Settings.mode'
 // restored in the test, or in its teardown: not reported
