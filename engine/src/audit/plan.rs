@@ -104,7 +104,37 @@ impl<'a> Planner<'a> {
         outcome.failing = failing;
         // 2. confirm each candidate in fresh JVMs
         let max = self.request.max_confirm.unwrap_or(DEFAULT_MAX_CONFIRM);
-        for (n, (test, message)) in candidates.iter().enumerate() {
+        // A class whose every test fails in its second block (its class setup cannot run twice,
+        // or state all its tests share): one cause, confirmed once with the class twice.
+        let candidate_set: BTreeSet<&str> = candidates.iter().map(|(t, _)| t.as_str()).collect();
+        let whole: Vec<&Vec<String>> = blocks
+            .iter()
+            .filter(|b| b.len() > 1 && b.iter().all(|t| candidate_set.contains(t.as_str())))
+            .collect();
+        let mut covered: BTreeSet<&str> = BTreeSet::new();
+        for block in &whole {
+            let first = block[0].as_str();
+            covered.extend(block.iter().map(String::as_str));
+            match self.confirm(first, true, &blocks)? {
+                Confirmation::Run(e, what) => return Ok(self.ask(e, what)),
+                Confirmation::Repeated(mut found) => {
+                    found.experiments.insert(0, twice.experiment.id);
+                    found.others = block[1..].to_vec();
+                    outcome.non_idempotent.push(*found);
+                }
+                Confirmation::NotRepeated => {
+                    // not one cause after all: each test on its own below
+                    for t in block.iter() {
+                        covered.remove(t.as_str());
+                    }
+                }
+            }
+        }
+        let candidates: Vec<&(String, Option<String>)> = candidates
+            .iter()
+            .filter(|(t, _)| !covered.contains(t.as_str()))
+            .collect();
+        for (n, (test, message)) in candidates.iter().map(|c| (&c.0, &c.1)).enumerate() {
             if n >= max {
                 outcome.not_confirmed.push(format!(
                     "{test}: failed on its second run in experiment {}, not confirmed (over -Dodrust.audit.confirm={max})",
@@ -369,6 +399,7 @@ impl<'a> Planner<'a> {
         let mut experiments: Vec<usize> = runs.iter().map(|r| r.experiment.id).collect();
         experiments.dedup();
         Ok(Confirmation::Repeated(Box::new(NonIdempotent {
+            others: Vec::new(),
             test: test.to_string(),
             level: if class_level { "class" } else { "test" }.to_string(),
             first: first_outcome,

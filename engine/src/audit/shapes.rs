@@ -262,6 +262,10 @@ pub struct NonIdempotent {
     pub fields: Vec<ChangedField>,
     /// The experiments where it failed the second time (the suite run and the fresh JVMs).
     pub experiments: Vec<usize>,
+    /// The other tests of its class that fail in their class's second run too (one cause: the
+    /// class was confirmed once, run twice).
+    #[serde(default)]
+    pub others: Vec<String>,
 }
 
 /// A test (or a class's setup or teardown) after which a static field stays changed.

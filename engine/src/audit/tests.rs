@@ -28,6 +28,8 @@ enum Effect {
     Nothing,
     /// Starts a thread of this name and leaves it running.
     StartsThread(&'static str),
+    /// Passes once: sets the field to 1, fails when it was 1 already.
+    Once,
 }
 
 struct Sim {
@@ -64,6 +66,7 @@ impl Sim {
         initial.insert("p.BTest", vec![]);
         initial.insert("p.CTest", vec![]);
         initial.insert("p.DTest", vec![]);
+        initial.insert("p.ETest", vec![("a", 0), ("b", 0)]);
         Sim {
             tests,
             initial,
@@ -228,6 +231,11 @@ impl Sim {
                     }
                     Effect::Expect0 => *slot == 0,
                     Effect::Nothing => true,
+                    Effect::Once => {
+                        let first = *slot == 0;
+                        *slot = 1;
+                        first
+                    }
                     Effect::StartsThread(name) => {
                         threads.push(format!("{name}-{}", e.id));
                         true
@@ -652,4 +660,27 @@ fn a_final_field_reached_first_by_another_path_and_a_filled_cache_are_told_apart
     assert!(!by.contains_key("p.S.TAG"), "{changed:?}");
     assert!(by["p.S.mapper"].cache_only, "{changed:?}");
     assert!(!by["p.S.mode"].cache_only);
+}
+
+#[test]
+fn a_class_whose_every_test_fails_in_its_second_block_is_one_finding() {
+    let mut sim = Sim::module();
+    sim.tests.insert("p.ETest#a", ("p.ETest.a", Effect::Once));
+    sim.tests.insert("p.ETest#b", ("p.ETest.b", Effect::Once));
+    let original: Vec<String> = ["p.ETest#a", "p.ETest#b"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (outcome, history) = audit(&sim, original);
+    assert_eq!(outcome.non_idempotent.len(), 1, "{outcome:?}");
+    let n = &outcome.non_idempotent[0];
+    assert_eq!((n.test.as_str(), n.level.as_str()), ("p.ETest#a", "class"));
+    assert_eq!(n.others, vec!["p.ETest#b"]);
+    assert_eq!(
+        history
+            .iter()
+            .filter(|r| r.experiment.kind == AuditKind::Confirm)
+            .count(),
+        1
+    );
 }

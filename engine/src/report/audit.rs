@@ -109,6 +109,17 @@ fn nio_lines(n: &NonIdempotent, template: &str) -> Vec<String> {
             .map(|m| format!(": {}", first_line(m)))
             .unwrap_or_default()
     )];
+    if !n.others.is_empty() {
+        out.push(format!(
+            "    and the other {} of its class fail on its second run too: {}",
+            counted(n.others.len(), "test"),
+            n.others
+                .iter()
+                .map(|t| t.rsplit('#').next().unwrap_or(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if n.fields.is_empty() {
         out.push(
             "    no captured static field differs before its second run (state outside the captured classes?)"
