@@ -129,6 +129,17 @@ pub fn left_behind(
     notes: &mut Vec<String>,
 ) -> Vec<LeftBehind> {
     let segments = changes::by_segment(by_test);
+    // a file counts only when it is still there when each run ends (another process's
+    // transient files in the temporary directory come and go)
+    let still_there = |record: &AuditRecord| -> BTreeSet<(String, String)> {
+        changes::first_jvm(record)
+            .iter()
+            .filter(|p| p.at == "end")
+            .flat_map(|p| p.files_left.iter())
+            .map(|f| (f.dir.clone(), changes::shape(&f.name)))
+            .collect()
+    };
+    let (left_a, left_b) = (still_there(by_class), still_there(by_test));
     let mut out = Vec::new();
     for (segment, items) in leftovers {
         let class = segment_class(by_class, *segment).unwrap_or_default();
@@ -150,8 +161,14 @@ pub fn left_behind(
             .collect();
         let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
         let mut unstable: Vec<String> = Vec::new();
-        for (kind, name, _) in items {
+        for (kind, name, detail) in items {
             let key = (kind.clone(), changes::shape(name));
+            if kind == "file" {
+                let at = (detail.clone(), key.1.clone());
+                if !left_a.contains(&at) || !left_b.contains(&at) {
+                    continue;
+                }
+            }
             if !seen.insert(key.clone()) {
                 continue;
             }

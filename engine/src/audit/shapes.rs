@@ -141,6 +141,9 @@ pub struct Point {
     /// Entries of the working or temporary directory added or written since the previous point.
     #[serde(default)]
     pub files_added: Vec<AddedFile>,
+    /// At the end of the run: entries added or written since its first point and still there.
+    #[serde(default)]
+    pub files_left: Vec<AddedFile>,
 }
 
 /// A thread the agent saw start between two points and still alive at the second.

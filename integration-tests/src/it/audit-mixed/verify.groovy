@@ -46,7 +46,8 @@ assert !o.latent_polluters.any { it.test.contains('Restores') || it.test.contain
 def left = o.left_behind.collect { [it.test, it.kind, it.name, it.detail] }
 assert left.contains([P + 'WorkerTest#leavesWorkerAndFile', 'thread', 'audit-worker', 'daemon']) : "left behind: " + left
 assert left.contains([P + 'WorkerTest#leavesWorkerAndFile', 'file', 'audit-leftover.txt', 'user.dir']) : "left behind: " + left
-assert left.size() == 2 : "left behind: " + left
+// (the temporary directory is shared with other processes: only what this module's tests leave is asserted)
+assert left.findAll { it[1] == 'thread' || it[3] == 'user.dir' }.size() == 2 : "left behind: " + left
 assert goals[0].contains('LEFT BEHIND     ' + P + 'WorkerTest#leavesWorkerAndFile leaves a daemon thread running: audit-worker')
 
 // the console named both kinds, with a command to reproduce
@@ -67,7 +68,7 @@ assert third.contains('odrust.audit.classes: no test class NoSuchTest in this mo
 
 // ---- goal 4: one class, failOnFlaky
 def fourth = goals[3]
-assert fourth.contains('the earlier audit in ') && fourth.contains('audit.previous-1')
+assert fourth.contains('odrust audit: the earlier run in ') && fourth.contains('audit.previous-1')
 assert fourth.contains('1 non-idempotent, 1 latent polluter of a field another test reads; see ')
 def only = new JsonSlurper().parse(new File(out, 'report.json'))
 assert only.tests == 2 && only.outcome.non_idempotent*.test == [P + 'CounterTest#incrementsOnce']

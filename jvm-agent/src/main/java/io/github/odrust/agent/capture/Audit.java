@@ -51,6 +51,8 @@ public final class Audit {
 
     private static Map<String, Map<String, String>> filesBefore;
 
+    private static Map<String, Map<String, String>> filesAtStart;
+
     private Audit() {}
 
     /** Called once from the agent's premain. */
@@ -102,17 +104,14 @@ public final class Audit {
      * or were written since (their time or size changed: a file an earlier JVM left is written
      * again). The first point only takes stock.
      */
-    private static void leftovers(Json line) {
+    private static void leftovers(Json line, boolean end) {
         Set<Long> ids = new HashSet<>();
         List<Json> started = new ArrayList<>();
         List<Thread> live = new ArrayList<>(Thread.getAllStackTraces().keySet());
         live.sort(java.util.Comparator.comparing(Thread::getName));
         for (Thread t : live) {
             ThreadGroup g = t.getThreadGroup();
-            if (!t.isAlive()
-                    || g == null
-                    || g.getName().equals("system")
-                    || t.getName().startsWith("odrust-")) {
+            if (!t.isAlive() || g == null || g.getName().equals("system") || jdkOrRunner(t.getName())) {
                 continue;
             }
             ids.add(t.getId());
@@ -122,6 +121,7 @@ public final class Audit {
         }
         Map<String, Map<String, String>> files = new HashMap<>();
         List<Json> added = new ArrayList<>();
+        List<Json> left = new ArrayList<>();
         for (String key : new String[] {"user.dir", "java.io.tmpdir"}) {
             String dir = System.getProperty(key);
             java.io.File[] entries = dir == null ? null : new java.io.File(dir).listFiles();
@@ -134,6 +134,15 @@ public final class Audit {
                 }
             }
             files.put(key, now);
+            Map<String, String> first = filesAtStart == null ? null : filesAtStart.get(key);
+            if (end && first != null) {
+                // what the run added or wrote and is still there when it ends
+                for (Map.Entry<String, String> e : now.entrySet()) {
+                    if (!e.getValue().equals(first.get(e.getKey()))) {
+                        left.add(Json.obj().put("dir", key).put("name", e.getKey()));
+                    }
+                }
+            }
             Map<String, String> before = filesBefore == null ? null : filesBefore.get(key);
             if (before != null) {
                 for (Map.Entry<String, String> e : now.entrySet()) {
@@ -150,6 +159,12 @@ public final class Audit {
         if (threadsBefore != null) {
             line.put("threads_started", started);
             line.put("files_added", added);
+        }
+        if (end) {
+            line.put("files_left", left);
+        }
+        if (filesAtStart == null) {
+            filesAtStart = files;
         }
         threadsBefore = ids;
         filesBefore = files;
@@ -238,7 +253,7 @@ public final class Audit {
             }
             java.util.Collections.sort(fresh);
             line.put("new", fresh);
-            leftovers(line);
+            leftovers(line, at.equals("end"));
             if (!s.traceOnly) {
                 String name = "point-" + JVM + "-" + points + ".xml";
                 String xml = new StateWriter(access, s.limit)

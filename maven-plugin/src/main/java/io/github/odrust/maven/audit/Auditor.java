@@ -174,51 +174,13 @@ public final class Auditor {
         return roots;
     }
 
-    /** The recorded settings of an earlier audit in {@code out/audit}, or null. */
-    static JsonObject savedSettings(Path dir) {
-        Path f = dir.resolve("settings.json");
-        if (!Files.isRegularFile(f)) {
-            return null;
-        }
-        try {
-            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
-                    .getAsJsonObject();
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
     private ExperimentLog prepare() throws MojoExecutionException {
         JsonObject wanted = settings.toJson();
         wanted.add("tests", Json.WIRE.toJsonTree(tests));
-        Path file = dir.resolve("experiments.jsonl");
         try {
-            JsonObject saved = savedSettings(dir);
-            // other settings, or an audit whose settings cannot be read: its evidence is kept
-            boolean earlier = Files.exists(file) || (saved != null && Files.exists(dir));
-            if (earlier && (saved == null || !saved.equals(wanted))) {
-                Path aside = aside();
-                Files.move(dir, aside);
-                log.info("odrust audit: the earlier audit in " + dir + " had other settings or tests; its evidence is"
-                        + " kept in " + aside);
-            }
-            Files.createDirectories(dir);
-            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
-                    ? ExperimentLog.load(file)
-                    : ExperimentLog.create(file);
-            ReportWriter.atomicWrite(dir.resolve("settings.json"), Json.WIRE.toJson(wanted) + "\n");
-            return history;
+            return io.github.odrust.maven.detect.EvidenceDirectory.open(dir, wanted, "audit", log::info);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:audit cannot prepare " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private Path aside() {
-        for (int i = 1; ; i++) {
-            Path p = dir.resolveSibling("audit.previous-" + i);
-            if (!Files.exists(p)) {
-                return p;
-            }
         }
     }
 

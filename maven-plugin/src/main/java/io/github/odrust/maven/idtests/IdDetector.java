@@ -2,7 +2,6 @@ package io.github.odrust.maven.idtests;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.IdReportRequest;
@@ -85,16 +84,7 @@ public final class IdDetector {
 
     /** The recorded settings of an earlier run in {@code out/id}, or null. */
     public static JsonObject savedSettings(Path out) {
-        Path f = out.resolve("id").resolve("settings.json");
-        if (!Files.isRegularFile(f)) {
-            return null;
-        }
-        try {
-            return JsonParser.parseString(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
-                    .getAsJsonObject();
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return io.github.odrust.maven.detect.EvidenceDirectory.savedSettings(out.resolve("id"));
     }
 
     /** Runs (or resumes) detection; returns report.json's content. */
@@ -146,33 +136,10 @@ public final class IdDetector {
     }
 
     private ExperimentLog prepare() throws MojoExecutionException {
-        JsonObject wanted = settings.toJson();
-        Path file = dir.resolve("experiments.jsonl");
         try {
-            JsonObject saved = savedSettings(dir.getParent());
-            if (saved != null && !saved.equals(wanted) && Files.exists(dir)) {
-                Path aside = aside();
-                Files.move(dir, aside);
-                log.info("odrust detect-id: the earlier run in " + dir + " had other settings (" + saved
-                        + "); its evidence" + " is kept in " + aside);
-            }
-            Files.createDirectories(dir);
-            ExperimentLog history = saved != null && saved.equals(wanted) && Files.exists(file)
-                    ? ExperimentLog.load(file)
-                    : ExperimentLog.create(file);
-            ReportWriter.atomicWrite(dir.resolve("settings.json"), Json.WIRE.toJson(wanted) + "\n");
-            return history;
+            return io.github.odrust.maven.detect.EvidenceDirectory.open(dir, settings.toJson(), "detect-id", log::info);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:detect-id cannot prepare " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private Path aside() {
-        for (int i = 1; ; i++) {
-            Path p = dir.resolveSibling("id.previous-" + i);
-            if (!Files.exists(p)) {
-                return p;
-            }
         }
     }
 
