@@ -290,7 +290,70 @@ impl<'a> Planner<'a> {
     }
 
     fn ask(&self, experiment: AuditExperiment, what: String) -> AuditStep {
-        AuditStep::Run { experiment, what }
+        let left = self.left(&experiment);
+        AuditStep::Run {
+            experiment,
+            what,
+            left,
+        }
+    }
+
+    /// What is left after `next`: the runs of the whole order still to come (the last only when
+    /// some class changes state) and the candidates not yet confirmed, with the suite's time from
+    /// the run of every class twice (half of it) when it ran.
+    fn left(&self, next: &AuditExperiment) -> String {
+        let Some(twice) = self.last(AuditKind::Twice) else {
+            return "then a fresh JVM or two per test that fails its second run, and up to 3 runs of the order with captures".to_string();
+        };
+        let whole = [
+            AuditKind::CaptureClasses,
+            AuditKind::InitialStates,
+            AuditKind::CaptureTests,
+        ]
+        .iter()
+        .filter(|k| **k != next.kind && self.last(**k).is_none())
+        .count();
+        let (_, candidates) = twice_outcomes(twice, &self.request.original);
+        let confirmed: BTreeSet<&str> = self
+            .records
+            .iter()
+            .filter_map(|r| r.experiment.test.as_deref())
+            .chain(next.test.as_deref())
+            .collect();
+        let unconfirmed = if whole == 3 || next.kind == AuditKind::Confirm {
+            candidates
+                .iter()
+                .filter(|(t, _)| !confirmed.contains(t.as_str()))
+                .count()
+                .min(self.request.max_confirm.unwrap_or(DEFAULT_MAX_CONFIRM))
+        } else {
+            0
+        };
+        let suite = twice
+            .time_ms
+            .map(|ms| {
+                let secs = ms as f64 / 2000.0;
+                if secs < 10.0 {
+                    format!(" (the suite took about {secs:.1} s here)")
+                } else {
+                    format!(" (the suite took about {secs:.0} s here)")
+                }
+            })
+            .unwrap_or_default();
+        match (whole, unconfirmed) {
+            (0, 0) => "nothing after it".to_string(),
+            (w, 0) => format!(
+                "up to {} of the order with captures{suite}",
+                plural(w, "more run", "more runs")
+            ),
+            (0, c) => format!("up to {} fresh JVMs to confirm {}", 2 * c, plural(c, "candidate", "candidates")),
+            (w, c) => format!(
+                "up to {} fresh JVMs to confirm {}, then up to {} of the order with captures{suite}",
+                2 * c,
+                plural(c, "candidate", "candidates"),
+                plural(w, "run", "runs")
+            ),
+        }
     }
 
     /// Confirms `test` at one level: `[t, t]`, or its class's block twice.

@@ -213,6 +213,8 @@ pub enum AuditStep {
         experiment: AuditExperiment,
         /// What it is, in words, for the console.
         what: String,
+        /// What is left after it, in words, with the time the suite took when known.
+        left: String,
     },
     /// Nothing more to run.
     Done {

@@ -304,8 +304,13 @@ fn audit_with(
     };
     for _ in 0..50 {
         match next(&request).unwrap() {
-            AuditStep::Run { experiment, what } => {
+            AuditStep::Run {
+                experiment,
+                what,
+                left,
+            } => {
                 assert!(!what.is_empty());
+                assert!(!left.is_empty());
                 assert_eq!(experiment.id, request.next_id);
                 let mut record = sim.run(&experiment, "f");
                 after(&mut record);
@@ -449,7 +454,12 @@ fn records_of_another_fingerprint_are_not_replayed() {
         max_confirm: None,
     };
     match next(&request).unwrap() {
-        AuditStep::Run { experiment, .. } => assert_eq!(experiment.kind, AuditKind::Twice),
+        AuditStep::Run {
+            experiment, left, ..
+        } => {
+            assert_eq!(experiment.kind, AuditKind::Twice);
+            assert!(left.starts_with("then a fresh JVM"), "{left}");
+        }
         AuditStep::Done { .. } => panic!("replayed another fingerprint's records"),
     }
 }

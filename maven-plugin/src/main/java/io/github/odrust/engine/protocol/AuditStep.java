@@ -16,6 +16,9 @@ public final class AuditStep {
     /** With {@code run}: what it is, in words. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public String what;
+    /** With {@code run}: what is left after it, in words. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public String left;
     /**
      * With {@code done}: what the audit found (Rust: {@code audit::AuditOutcome}), kept as JSON: it
      * goes into audit/report.json as the engine made it.

@@ -224,11 +224,12 @@ public final class Auditor {
         }
         log.info(String.format(
                 Locale.ROOT,
-                "  [audit %d] %s: %s (%.1f s)",
+                "  [audit %d] %s: %s (%.1f s); left: %s",
                 e.id,
                 step.what,
                 failed == 0 ? "all pass" : Words.count(failed, "test run") + " failed",
-                ms / 1e3));
+                ms / 1e3,
+                step.left));
         return record;
     }
 

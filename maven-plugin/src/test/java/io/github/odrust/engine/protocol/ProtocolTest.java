@@ -479,8 +479,9 @@ class ProtocolTest {
         assertFalse(first.experiment.usesAgent());
         assertEquals(List.of("p.A#a", "p.A#b", "p.A#a", "p.A#b", "p.B#c", "p.B#c"), first.experiment.order);
         assertTrue(first.what.contains("twice"), first.what);
-        JsonObject record =
-                json("{'id':1,'kind':'twice','order':[],'fingerprint':'f','honoured':true,'jvms':1,'results':["
+        assertTrue(first.left.contains("fresh JVM"), first.left);
+        JsonObject record = json(
+                "{'id':1,'kind':'twice','order':[],'fingerprint':'f','honoured':true,'jvms':1,'time_ms':4000,'results':["
                         + "{'test':'p.A#a','outcome':'pass'},{'test':'p.A#b','outcome':'pass'},"
                         + "{'test':'p.A#a','outcome':'fail','message':'count is 2'},{'test':'p.A#b','outcome':'pass'},"
                         + "{'test':'p.B#c','outcome':'pass'},{'test':'p.B#c','outcome':'pass'}]}");
@@ -494,6 +495,7 @@ class ProtocolTest {
         assertEquals(List.of("p.A"), confirm.experiment.captureTests);
         assertEquals("p.A", confirm.experiment.initializeAt.get(0).className);
         assertEquals(0, confirm.experiment.initializeAt.get(0).segment);
+        assertEquals("up to 3 more runs of the order with captures (the suite took about 2.0 s here)", confirm.left);
     }
 
     @Test
