@@ -82,8 +82,7 @@ pub fn changed(before: &Capture, after: &Capture) -> Vec<ChangedField> {
                 }))
         })
         .map(|d| {
-            let cache_only = d.more == 0
-                && !d.differences.is_empty()
+            let cache_only = !d.differences.is_empty()
                 && d.differences.iter().all(|p| {
                     p.path
                         .get(d.field.len()..)

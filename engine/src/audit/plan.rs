@@ -626,8 +626,9 @@ impl<'a> Planner<'a> {
         self.rank(found, notes)
     }
 
-    /// Fills in readers and ranks: `high` (read by another test class) first, most readers
-    /// first, then `unknown`, then `low`; ties in the original order.
+    /// Fills in readers and ranks: `high` (read by another test) first, then `unknown`, then
+    /// `low`; within a rank, changes beyond cache entries first, then most readers first; ties in
+    /// the original order.
     fn rank(&self, mut found: Vec<LatentPolluter>, notes: &mut Vec<String>) -> Vec<LatentPolluter> {
         let readers = Readers::read(&self.request.class_dirs);
         let mut test_classes: Vec<String> = if self.request.test_classes.is_empty() {

@@ -240,7 +240,7 @@ pub struct ChangedField {
     /// its state right after initialization, taken in another JVM.
     #[serde(default)]
     pub since_initialized: bool,
-    /// Whether every differing path (of those listed) goes through a field named like a cache
+    /// Whether every differing path listed (at most ten) goes through a field named like a cache
     /// (`_cachedFCA`, `typeCache`, `configCache`): often a cache filled, sometimes a cached value
     /// later tests get; shown, not judged.
     #[serde(default)]
