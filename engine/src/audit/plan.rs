@@ -719,6 +719,7 @@ impl<'a> Planner<'a> {
                 .unwrap_or(usize::MAX);
             (
                 rank,
+                p.field.cache_only,
                 usize::MAX - p.readers.len(),
                 at,
                 p.field.field.clone(),
