@@ -126,7 +126,8 @@ public final class Auditor {
                 r -> r.has("fingerprint")
                         && fingerprint.equals(r.get("fingerprint").getAsString()));
         log.info("odrust audit: " + module.id() + ", " + Words.count(tests.size(), "test") + " in "
-                + Words.count(classCount(), "class") + "; experiments in " + dir.resolve("experiments.jsonl"));
+                + Words.count(classCount(), "class") + io.github.odrust.maven.run.Discovery.countNote(suite)
+                + "; experiments in " + dir.resolve("experiments.jsonl"));
         log.info("odrust audit plan: every class twice in one JVM (about 2x the suite's test time), a fresh JVM per"
                 + " test that fails on its second run, then the original order three times: captured before each"
                 + " class, with each class captured right after its initialization, and captured before each test"

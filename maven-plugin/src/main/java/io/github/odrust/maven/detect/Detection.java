@@ -117,6 +117,7 @@ public final class Detection {
         preparation.prepare(engine, config, suite, history);
         int tests = Discovery.originalOrder(suite).size();
         log.info("odrust detect: " + module.id() + ", " + io.github.odrust.maven.core.Words.count(tests, "test")
+                + Discovery.countNote(suite)
                 + ", strategy "
                 + config.strategy + ", "
                 + (config.rounds == Integer.MAX_VALUE

@@ -104,7 +104,8 @@ public final class IdDetector {
         request.budget = settings.budget;
         request.fingerprint = fingerprint;
         PlannerLoop<IdStep> loop = new PlannerLoop<>(history, request.history, r -> true);
-        log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test") + ", seeds "
+        log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test")
+                + Discovery.countNote(suite) + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
                 + (settings.filter.any ? "any code" : "the module's code")

@@ -134,6 +134,22 @@ public final class Discovery {
     }
 
     /**
+     * What a goal's count of {@code suite}'s tests means, for its first console line: empty when
+     * every test is one run; else how many are JUnit 5 parameterized, repeated or factory methods,
+     * each counted once while Surefire counts every invocation.
+     */
+    public static String countNote(DiscoveredSuite suite) {
+        int dynamic = 0;
+        for (DiscoveredSuite.ClassRecord c : suite.classes) {
+            dynamic += c.dynamic.size();
+        }
+        return dynamic == 0
+                ? ""
+                : " (" + dynamic + " of them parameterized, repeated or factory methods, each counted once;"
+                        + " Surefire counts every invocation)";
+    }
+
+    /**
      * Writes {@code suite.json} and {@code orders/original.txt} under {@code outputDirectory} and
      * returns the path of the original order.
      */

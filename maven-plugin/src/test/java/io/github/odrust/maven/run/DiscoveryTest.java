@@ -23,4 +23,25 @@ class DiscoveryTest {
                 record.get("tests").toString());
         assertEquals("[]", record.get("dynamic").toString());
     }
+
+    @Test
+    void theCountSaysWhenParameterizedMethodsCountOnce() {
+        DiscoveredSuite suite = new DiscoveredSuite();
+        DiscoveredSuite.ClassRecord plain = new DiscoveredSuite.ClassRecord();
+        plain.className = "a.A";
+        plain.tests.add("a.A#t");
+        suite.classes.add(plain);
+        assertEquals("", Discovery.countNote(suite));
+        DiscoveredSuite.ClassRecord param = new DiscoveredSuite.ClassRecord();
+        param.className = "a.P";
+        param.tests.add("a.P#each(int)");
+        param.tests.add("a.P#twice");
+        param.dynamic.add("a.P#each(int)");
+        param.dynamic.add("a.P#twice");
+        suite.classes.add(param);
+        assertEquals(
+                " (2 of them parameterized, repeated or factory methods, each counted once; Surefire counts every"
+                        + " invocation)",
+                Discovery.countNote(suite));
+    }
 }
