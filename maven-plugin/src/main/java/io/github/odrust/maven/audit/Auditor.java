@@ -104,13 +104,8 @@ public final class Auditor {
         ExperimentLog history = prepare();
         String fingerprint;
         try {
-            JsonObject what = settings.toJson();
-            for (File jar : roots().jars) {
-                what.addProperty("jar:" + jar.getName(), jar.length());
-            }
-            fingerprint = CodeDigest.sha256(
-                            (CodeDigest.of(module) + "\n" + Json.WIRE.toJson(what)).getBytes(StandardCharsets.UTF_8))
-                    .substring(0, 16);
+            fingerprint =
+                    fingerprint(CodeDigest.of(module), settings, buildFingerprint, engine.version(), roots().jars);
         } catch (IOException e) {
             throw new MojoExecutionException("odrust:audit cannot read the module's classes: " + e.getMessage(), e);
         }
@@ -126,7 +121,7 @@ public final class Auditor {
                 r -> r.has("fingerprint")
                         && fingerprint.equals(r.get("fingerprint").getAsString()));
         log.info("odrust audit: " + module.id() + ", " + Words.count(tests.size(), "test") + " in "
-                + Words.count(classCount(), "class") + io.github.odrust.maven.run.Discovery.countNote(suite)
+                + Words.count(suite.classes.size(), "class") + io.github.odrust.maven.run.Discovery.countNote(suite)
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
         log.info("odrust audit plan: every class twice in one JVM (about 2x the suite's test time), a fresh JVM per"
                 + " test that fails on its second run, then the original order three times: captured before each"
@@ -156,16 +151,24 @@ public final class Auditor {
                 return "audit experiment " + step.experiment.id;
             }
         });
-        return write(done.outcome, reproduceTemplate, history, (System.nanoTime() - start) / 1_000_000);
+        return write(done.outcome, reproduceTemplate, (System.nanoTime() - start) / 1_000_000);
     }
 
-    private int classCount() {
-        java.util.Set<String> classes = new java.util.HashSet<>();
-        for (String t : tests) {
-            int hash = t.indexOf('#');
-            classes.add(hash < 0 ? t : t.substring(0, hash));
+    /**
+     * What an audit record is a fact about: the module's classes, the capture settings, the build
+     * (Surefire settings, test JVM, classpath, resources), the engine, and the content of the
+     * project's own jars. A record of anything else is not replayed.
+     */
+    static String fingerprint(String codeDigest, Settings settings, String build, String engine, List<File> jars)
+            throws IOException {
+        JsonObject what = settings.toJson();
+        what.addProperty("build", build);
+        what.addProperty("engine", engine);
+        for (File jar : jars) {
+            what.addProperty("jar:" + jar.getName(), CodeDigest.sha256(Files.readAllBytes(jar.toPath())));
         }
-        return classes.size();
+        return CodeDigest.sha256((codeDigest + "\n" + Json.WIRE.toJson(what)).getBytes(StandardCharsets.UTF_8))
+                .substring(0, 16);
     }
 
     private ProjectRoots roots() {
@@ -282,8 +285,7 @@ public final class Auditor {
         }
     }
 
-    private JsonObject write(JsonObject outcome, String reproduceTemplate, ExperimentLog history, long ms)
-            throws MojoExecutionException {
+    private JsonObject write(JsonObject outcome, String reproduceTemplate, long ms) throws MojoExecutionException {
         JsonObject report = new JsonObject();
         report.addProperty("schema_version", REPORT_VERSION);
         report.addProperty("module", module.id());
