@@ -13,6 +13,9 @@
 //!   the original order captured at every class, the classes each class initializes captured
 //!   right after initialization, and the order captured at every test of the classes that
 //!   changed state.
+//! - [`fixes`]: with `repair`, a teardown patch for each latent polluter that can have one,
+//!   verified in its class (the field the same after the test as before) and in the original
+//!   order (every test ends as without it).
 //! - [`changes`]: the fields that differ between two capture points of a record, and which test of
 //!   a class left each.
 //! - [`runs`]: what one run's results say (outcomes by copy, candidates, capture brackets).
@@ -21,6 +24,7 @@
 //!   the test class reaches), for ranking.
 
 pub mod changes;
+pub mod fixes;
 pub mod plan;
 pub mod readers;
 pub mod runs;
@@ -30,5 +34,7 @@ pub mod shapes;
 pub use plan::next;
 pub use shapes::{AuditOutcome, AuditRecord, AuditRequest, AuditStep};
 
+#[cfg(test)]
+mod fix_tests;
 #[cfg(test)]
 mod tests;

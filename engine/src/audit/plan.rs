@@ -21,6 +21,7 @@
 //!    and ranked by the test classes that read them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use crate::error::EngineError;
 use crate::model::outcome::RunOutcome;
@@ -34,7 +35,7 @@ use super::segments::{
 };
 use super::shapes::{
     AuditExperiment, AuditKind, AuditOutcome, AuditRecord, AuditRequest, AuditStep, ChangedField,
-    InitializeAt, LatentPolluter, NonIdempotent, DEFAULT_MAX_CONFIRM,
+    InitializeAt, LatentPolluter, NonIdempotent, Point, DEFAULT_MAX_CONFIRM,
 };
 
 /// The next step of the audit.
@@ -51,9 +52,9 @@ pub fn next(request: &AuditRequest) -> Result<AuditStep, EngineError> {
     planner.next()
 }
 
-struct Planner<'a> {
-    request: &'a AuditRequest,
-    records: &'a [&'a AuditRecord],
+pub(super) struct Planner<'a> {
+    pub(super) request: &'a AuditRequest,
+    pub(super) records: &'a [&'a AuditRecord],
 }
 
 /// What one confirmation level came to.
@@ -262,10 +263,14 @@ impl<'a> Planner<'a> {
         outcome.latent_polluters =
             self.latent(by_class, by_test, initial, &left, &mut outcome.notes);
         outcome.left_behind = left_behind(by_class, by_test, &leftovers, &mut outcome.notes);
+        // 6. teardown patches for latent polluters, when asked
+        if let Some(step) = self.fixes(&mut outcome, by_test) {
+            return Ok(step);
+        }
         Ok(AuditStep::Done { outcome })
     }
 
-    fn last(&self, kind: AuditKind) -> Option<&'a AuditRecord> {
+    pub(super) fn last(&self, kind: AuditKind) -> Option<&'a AuditRecord> {
         self.records
             .iter()
             .rev()
@@ -273,7 +278,7 @@ impl<'a> Planner<'a> {
             .copied()
     }
 
-    fn experiment(&self, kind: AuditKind, order: Vec<String>) -> AuditExperiment {
+    pub(super) fn experiment(&self, kind: AuditKind, order: Vec<String>) -> AuditExperiment {
         AuditExperiment {
             id: self.request.next_id,
             kind,
@@ -282,6 +287,7 @@ impl<'a> Planner<'a> {
             class_level: false,
             capture_tests: Vec::new(),
             initialize_at: Vec::new(),
+            fix: None,
         }
     }
 
@@ -605,7 +611,20 @@ impl<'a> Planner<'a> {
                 {
                     continue;
                 }
+                let (mut before_capture, after_capture) =
+                    bracket_files(by_test, points, &labels, &by);
+                if field.since_initialized {
+                    // its state right after initialization: what a patch sets back
+                    before_capture = match (initial, initial_start) {
+                        (Some(h), Some(p)) => capture_file(h, p),
+                        _ => None,
+                    };
+                }
                 found.push(LatentPolluter {
+                    before_capture,
+                    after_capture,
+                    segment: Some(*segment),
+                    fix: None,
                     test: by,
                     class: class.clone(),
                     field: field.clone(),
@@ -737,6 +756,29 @@ impl AuditExperiment {
     }
 }
 
+/// The capture files right before and right after the interval labelled `by` in a segment of
+/// `record` (`labels` as [`load_segment`] gives them).
+fn bracket_files(
+    record: &AuditRecord,
+    points: &changes::SegmentPoints<'_>,
+    labels: &[String],
+    by: &str,
+) -> (Option<PathBuf>, Option<PathBuf>) {
+    let mut all: Vec<&Point> = points.start.into_iter().collect();
+    all.extend(points.tests.iter().copied());
+    all.extend(points.end);
+    let file = |p: Option<&&Point>| capture_file(record, p?);
+    match labels.iter().rposition(|l| l == by) {
+        Some(k) => (file(all.get(k)), file(all.get(k + 1))),
+        None => (None, None),
+    }
+}
+
+/// The capture file of `point` of `record`.
+fn capture_file(record: &AuditRecord, point: &Point) -> Option<PathBuf> {
+    Some(record.captures_dir.as_ref()?.join(point.capture.as_ref()?))
+}
+
 /// `Class#method` of a test id: invocation and parameter types left off.
 fn method_id(id: &str) -> String {
     let id = container_of(id);
@@ -752,6 +794,6 @@ pub fn list(ids: &[String]) -> String {
     text
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -34,6 +34,113 @@ pub struct AuditRequest {
     /// Candidates of non-idempotence to confirm at most; [`DEFAULT_MAX_CONFIRM`] when absent.
     #[serde(default)]
     pub max_confirm: Option<usize>,
+    /// Whether to make and verify a teardown patch for each latent polluter that can have one
+    /// (`-Dodrust.audit.repair=true`).
+    #[serde(default)]
+    pub repair: bool,
+    /// Latent polluters to try to patch at most; [`DEFAULT_MAX_REPAIR`] when absent.
+    #[serde(default)]
+    pub max_repair: Option<usize>,
+    /// The candidate patches Java made for the polluters of a [`AuditStep::Fixes`] step; absent
+    /// until then.
+    #[serde(default)]
+    pub fixes: Option<Vec<FixCandidates>>,
+}
+
+/// Latent polluters patched at most by default (each candidate costs a captured run of the
+/// original order).
+pub const DEFAULT_MAX_REPAIR: usize = 10;
+
+/// A latent polluter the planner wants candidate patches for: statements, in its class's
+/// teardown, that set `field` back to its value before the test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixWanted {
+    /// The test that leaves the field changed.
+    pub test: String,
+    /// Its class, the one the patch edits.
+    pub class: String,
+    /// The field (`com.acme.Config.mode`).
+    pub field: String,
+    /// Where its value differs (`F[key]`, `F.name`).
+    pub paths: Vec<String>,
+    /// The capture right before the test: the value to set back.
+    pub before_capture: PathBuf,
+    /// The capture right after it: the value it leaves.
+    pub after_capture: PathBuf,
+}
+
+/// The candidate patches Java made for one [`FixWanted`], best first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixCandidates {
+    /// The test.
+    pub test: String,
+    /// The field.
+    pub field: String,
+    /// The candidates, in the order to try.
+    #[serde(default)]
+    pub candidates: Vec<FixCandidate>,
+    /// Why there is none (no reset method, the value cannot be written, the source cannot be
+    /// edited).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// One candidate patch: statements in the test's class's teardown, compiled by Java.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixCandidate {
+    /// Its key (a digest of the patched source and the module's code).
+    pub id: String,
+    /// The statements the teardown gets.
+    pub statements: Vec<String>,
+    /// Why it does not compile, if so (never run).
+    #[serde(default)]
+    pub compile_error: Option<String>,
+}
+
+/// The candidate a fix experiment runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixRef {
+    /// The latent polluter.
+    pub test: String,
+    /// The field.
+    pub field: String,
+    /// The candidate's id.
+    pub candidate: String,
+}
+
+/// What repair came to for one latent polluter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LatentFix {
+    /// `patched` (verified), or `no-patch` (with `reason`).
+    pub status: String,
+    /// The verified candidate's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate: Option<String>,
+    /// Its statements.
+    #[serde(default)]
+    pub statements: Vec<String>,
+    /// Why there is no patch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Each candidate tried and why it was rejected.
+    #[serde(default)]
+    pub tried: Vec<String>,
+    /// The experiment that verified it (the original order with the patch).
+    #[serde(default)]
+    pub experiments: Vec<usize>,
+    /// The source file the patch edits, relative to the module (Java fills it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The patch file, relative to the module (Java fills it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+    /// The command that applies it from the directory Maven ran in (Java fills it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<String>,
 }
 
 /// What one audit experiment does.
@@ -54,6 +161,10 @@ pub enum AuditKind {
     /// The original order captured before every segment, before every test of the classes that
     /// changed state, and at the end.
     CaptureTests,
+    /// The original order with a candidate patch for a latent polluter, captured before each
+    /// test of its class: the field must be the same right after the test as right before it,
+    /// and every test must end as it did without the patch.
+    Fix,
 }
 
 /// A class the agent initializes right before a segment is captured.
@@ -87,6 +198,9 @@ pub struct AuditExperiment {
     /// With the agent: classes initialized right before a segment is captured.
     #[serde(default)]
     pub initialize_at: Vec<InitializeAt>,
+    /// Fix experiments: the candidate patch whose compiled class goes first on the classpath.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixRef>,
 }
 
 impl AuditExperiment {
@@ -216,6 +330,12 @@ pub enum AuditStep {
         /// What is left after it, in words, with the time the suite took when known.
         left: String,
     },
+    /// Make candidate patches for these latent polluters (`fixes` of the next request), then ask
+    /// again.
+    Fixes {
+        /// The polluters, best-ranked first.
+        wanted: Vec<FixWanted>,
+    },
     /// Nothing more to run.
     Done {
         /// What the audit found.
@@ -292,6 +412,19 @@ pub struct LatentPolluter {
     pub rank: String,
     /// The experiments that showed it (two JVMs).
     pub experiments: Vec<usize>,
+    /// The segment of the run it is in (its class's block), from 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<usize>,
+    /// The capture right before the test in the last of them (absolute); for a field whose class
+    /// the test initialized, its state right after initialization.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_capture: Option<PathBuf>,
+    /// The capture right after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_capture: Option<PathBuf>,
+    /// The teardown patch, with `-Dodrust.audit.repair=true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<LatentFix>,
 }
 
 /// A thread left running or a file left behind by a test (or its class's setup).

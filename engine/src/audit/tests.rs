@@ -15,7 +15,7 @@ use crate::model::testid::class_of;
 
 /// What a simulated test does to the state: `(class.field, how)`.
 #[derive(Clone, Copy)]
-enum Effect {
+pub(super) enum Effect {
     /// `field += 1`, then asserts it is 1 (non-idempotent).
     Count,
     /// `field = v`, left so.
@@ -30,13 +30,17 @@ enum Effect {
     StartsThread(&'static str),
     /// Passes once: sets the field to 1, fails when it was 1 already.
     Once,
+    /// Changes nothing and fails.
+    Fails,
 }
 
-struct Sim {
-    tests: BTreeMap<&'static str, (&'static str, Effect)>,
+pub(super) struct Sim {
+    pub(super) tests: BTreeMap<&'static str, (&'static str, Effect)>,
     /// Each class's fields and their values right after initialization.
     initial: BTreeMap<&'static str, Vec<(&'static str, i64)>>,
     dir: PathBuf,
+    /// What a fixed test does with a candidate patch, by candidate id.
+    pub(super) fixes: BTreeMap<&'static str, Effect>,
 }
 
 static DIRS: AtomicUsize = AtomicUsize::new(0);
@@ -50,7 +54,7 @@ fn temp_dir() -> PathBuf {
 }
 
 impl Sim {
-    fn module() -> Sim {
+    pub(super) fn module() -> Sim {
         let mut tests = BTreeMap::new();
         tests.insert("p.ATest#counts", ("p.ATest.count", Effect::Count));
         tests.insert("p.ATest#idle", ("p.ATest.count", Effect::Nothing));
@@ -71,10 +75,11 @@ impl Sim {
             tests,
             initial,
             dir: temp_dir(),
+            fixes: BTreeMap::new(),
         }
     }
 
-    fn original() -> Vec<String> {
+    pub(super) fn original() -> Vec<String> {
         [
             "p.ATest#counts",
             "p.ATest#idle",
@@ -105,7 +110,7 @@ impl Sim {
     }
 
     /// Runs `e` in a fresh simulated JVM.
-    fn run(&self, e: &AuditExperiment, fingerprint: &str) -> AuditRecord {
+    pub(super) fn run(&self, e: &AuditExperiment, fingerprint: &str) -> AuditRecord {
         let dir = self.dir.join(format!("exp-{}", e.id));
         std::fs::create_dir_all(&dir).unwrap();
         let mut state: BTreeMap<String, i64> = BTreeMap::new();
@@ -211,6 +216,14 @@ impl Sim {
                     );
                 }
                 let (field, effect) = self.tests[t.as_str()];
+                let effect = match &e.fix {
+                    Some(f) if f.test == **t => self
+                        .fixes
+                        .get(f.candidate.as_str())
+                        .copied()
+                        .unwrap_or(effect),
+                    _ => effect,
+                };
                 let owner = field.rsplit_once('.').unwrap().0;
                 init(owner, &mut state, &mut inited);
                 let slot = state.get_mut(field).unwrap();
@@ -231,6 +244,7 @@ impl Sim {
                     }
                     Effect::Expect0 => *slot == 0,
                     Effect::Nothing => true,
+                    Effect::Fails => false,
                     Effect::Once => {
                         let first = *slot == 0;
                         *slot = 1;
@@ -301,6 +315,9 @@ fn audit_with(
         class_dirs: Vec::new(),
         test_classes: Vec::new(),
         max_confirm: None,
+        repair: false,
+        max_repair: None,
+        fixes: None,
     };
     for _ in 0..50 {
         match next(&request).unwrap() {
@@ -318,6 +335,7 @@ fn audit_with(
                 request.next_id += 1;
             }
             AuditStep::Done { outcome } => return (outcome, request.history),
+            AuditStep::Fixes { .. } => panic!("no repair was asked for"),
         }
     }
     panic!("the audit did not end in 50 experiments");
@@ -452,6 +470,9 @@ fn records_of_another_fingerprint_are_not_replayed() {
         class_dirs: Vec::new(),
         test_classes: Vec::new(),
         max_confirm: None,
+        repair: false,
+        max_repair: None,
+        fixes: None,
     };
     match next(&request).unwrap() {
         AuditStep::Run {
@@ -460,7 +481,9 @@ fn records_of_another_fingerprint_are_not_replayed() {
             assert_eq!(experiment.kind, AuditKind::Twice);
             assert!(left.starts_with("then a fresh JVM"), "{left}");
         }
-        AuditStep::Done { .. } => panic!("replayed another fingerprint's records"),
+        AuditStep::Done { .. } | AuditStep::Fixes { .. } => {
+            panic!("replayed another fingerprint's records")
+        }
     }
 }
 
@@ -605,6 +628,9 @@ fn only_the_first_jvm_of_a_captured_run_is_used_and_a_note_says_so() {
         class_dirs: Vec::new(),
         test_classes: Vec::new(),
         max_confirm: None,
+        repair: false,
+        max_repair: None,
+        fixes: None,
     };
     // the capture per class went on in a second JVM after its third point: the points there
     // restart from 1 and from segment 0

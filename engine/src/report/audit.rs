@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::html::CSS;
 use super::text::{counted, escape_html};
-use crate::audit::shapes::{ChangedField, LatentPolluter, LeftBehind, NonIdempotent};
+use crate::audit::shapes::{ChangedField, LatentFix, LatentPolluter, LeftBehind, NonIdempotent};
 use crate::audit::AuditOutcome;
 use crate::ENGINE_VERSION;
 
@@ -185,6 +185,34 @@ fn left_line(l: &LeftBehind) -> String {
     }
 }
 
+/// A latent polluter's teardown patch, or why it has none.
+fn fix_line(f: &LatentFix) -> String {
+    match (f.status.as_str(), &f.patch) {
+        ("patched", Some(patch)) => format!(
+            "patch: {patch} (its teardown runs `{}`, verified in experiment{} {}){}",
+            f.statements.join(" "),
+            if f.experiments.len() == 1 { "" } else { "s" },
+            f.experiments
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            f.apply
+                .as_deref()
+                .map(|a| format!("; apply it with `{a}`"))
+                .unwrap_or_default()
+        ),
+        ("patched", None) => format!(
+            "patched in experiments {:?}, but no patch file was written",
+            f.experiments
+        ),
+        _ => format!(
+            "no patch: {}",
+            f.reason.as_deref().unwrap_or("no candidate passed")
+        ),
+    }
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
@@ -197,6 +225,9 @@ fn text(r: &AuditReportRequest) -> String {
     }
     for p in &o.latent_polluters {
         lines.push(polluter_line(p));
+        if let Some(f) = &p.fix {
+            lines.push(format!("  {}", fix_line(f)));
+        }
     }
     for l in &o.left_behind {
         lines.push(left_line(l));
@@ -289,6 +320,19 @@ fn html(r: &AuditReportRequest) -> String {
                     escape_html(&p.also_changed_by.join(", "))
                 ));
             }
+            if let Some(f) = &p.fix {
+                out.push_str(&format!(
+                    "<p class=\"fix {}\">{}</p>\n",
+                    escape_html(&f.status),
+                    escape_html(&fix_line(f))
+                ));
+                for t in &f.tried {
+                    out.push_str(&format!(
+                        "<p class=\"tried\">tried: {}</p>\n",
+                        escape_html(t)
+                    ));
+                }
+            }
             out.push_str("</article>\n");
         }
         out.push_str("</section>\n");
@@ -337,7 +381,10 @@ mod tests {
                 "experiments": [1, 2]}],
             "latent_polluters": [{"test": "p.B#sets", "class": "p.B",
                 "field": {"field": "p.Config.mode", "pseudo": false, "before": "SLOW", "after": "FAST", "paths": []},
-                "readers": ["p.D"], "rank": "high", "experiments": [4, 5]}],
+                "readers": ["p.D"], "rank": "high", "experiments": [4, 5],
+                "fix": {"status": "patched", "statements": ["p.Config.mode = p.Mode.SLOW;"], "experiments": [7],
+                    "tried": ["p.Config.reset();: experiment 6: p.Config.mode still differs after the test"],
+                    "patch": "target/odrust/audit/fix-1.patch", "apply": "git apply target/odrust/audit/fix-1.patch"}}],
             "left_behind": [{"test": "p.W#starts", "class": "p.W", "kind": "thread", "name": "worker-1",
                 "detail": "daemon", "experiments": [4, 5]}],
             "not_confirmed": [], "failing": [], "jvms": 5, "notes": []
@@ -362,6 +409,9 @@ mod tests {
         assert!(r
             .html
             .contains("data-kind=\"latent-polluter\" data-field=\"p.Config.mode\""));
+        assert!(r.text.contains("\n  patch: target/odrust/audit/fix-1.patch (its teardown runs `p.Config.mode = p.Mode.SLOW;`, verified in experiment 7); apply it with `git apply target/odrust/audit/fix-1.patch`"), "{}", r.text);
+        assert!(r.html.contains("<p class=\"fix patched\">"));
+        assert!(r.html.contains("tried: p.Config.reset();: experiment 6"));
         assert!(r
             .html
             .contains("4 tests: 1 non-idempotent, 1 latent polluter (1 read by another test)"));

@@ -218,4 +218,38 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         String path = file.startsWith(user) ? user.relativize(file).toString() : file.toString();
         return "-f " + path.replace('\\', '/') + " ";
     }
+
+    /**
+     * The Java level the module's (test) sources are compiled at, as its maven-compiler-plugin is
+     * configured (release, else source, else target; for tests their test variants first), else
+     * the {@code maven.compiler.*} properties; null: the compiler's own. A level from source or
+     * target is prefixed {@code source:} (compiled with -source/-target, not --release).
+     */
+    protected String compilerLevel(boolean test) {
+        List<String> keys = test
+                ? List.of("testRelease", "release", "testSource", "source", "testTarget", "target")
+                : List.of("release", "source", "target");
+        org.apache.maven.model.Plugin compiler = project.getBuild() == null
+                ? null
+                : project.getBuild().getPluginsAsMap().get("org.apache.maven.plugins:maven-compiler-plugin");
+        Object config = compiler == null ? null : compiler.getConfiguration();
+        for (String key : keys) {
+            if (config instanceof org.codehaus.plexus.util.xml.Xpp3Dom) {
+                org.codehaus.plexus.util.xml.Xpp3Dom child =
+                        ((org.codehaus.plexus.util.xml.Xpp3Dom) config).getChild(key);
+                if (child != null
+                        && child.getValue() != null
+                        && !child.getValue().trim().isEmpty()
+                        && !child.getValue().contains("${")) {
+                    return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:")
+                            + child.getValue().trim();
+                }
+            }
+            String property = project.getProperties().getProperty("maven.compiler." + key);
+            if (property != null && !property.trim().isEmpty()) {
+                return (key.toLowerCase(java.util.Locale.ROOT).endsWith("release") ? "" : "source:") + property.trim();
+            }
+        }
+        return null;
+    }
 }

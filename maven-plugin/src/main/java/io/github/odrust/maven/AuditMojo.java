@@ -56,6 +56,17 @@ public class AuditMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.audit.confirm")
     protected Integer confirm;
 
+    /**
+     * Make a teardown patch for each latent polluter that can have one (the module's own reset code,
+     * or the field's value before the test set back), each verified in a run of the original order.
+     */
+    @Parameter(property = "odrust.audit.repair", defaultValue = "false")
+    protected boolean repair;
+
+    /** Latent polluters to make patches for at most (best-ranked first); the engine's default when unset. */
+    @Parameter(property = "odrust.audit.repair.limit")
+    protected Integer repairLimit;
+
     /** Fail the build when a non-idempotent test or a latent polluter of a field another test reads is found. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
@@ -71,7 +82,18 @@ public class AuditMojo extends AbstractOdrustMojo {
         if (incremental && classes != null && !classes.trim().isEmpty()) {
             throw new MojoFailureException("give odrust.audit.classes or odrust.audit.incremental, not both");
         }
+        if (repairLimit != null && repairLimit < 0) {
+            throw new MojoFailureException("odrust.audit.repair.limit must be 0 or more, not " + repairLimit);
+        }
+        if (repairLimit != null && !repair) {
+            throw new MojoFailureException("odrust.audit.repair.limit is set but odrust.audit.repair is not:"
+                    + " add -Dodrust.audit.repair=true to make patches, or leave the limit out");
+        }
         Auditor.Settings s = new Auditor.Settings();
+        s.maxRepair = repairLimit;
+        if (repair) {
+            s.repair = repairSettings();
+        }
         s.captureLimit = limit;
         s.maxConfirm = confirm;
         s.include.addAll(ListSetting.classPrefixes("odrust.audit.include", include));
@@ -121,6 +143,18 @@ public class AuditMojo extends AbstractOdrustMojo {
                     + Words.count(high, "latent polluter") + " of a field another test reads; see "
                     + out.resolve("audit").resolve("report.html"));
         }
+    }
+
+    /** Where teardown patches are made from: the test sources, their encoding and Java level, where Maven ran. */
+    private io.github.odrust.maven.repair.od.Repairer.Settings repairSettings() {
+        io.github.odrust.maven.repair.od.Repairer.Settings r = new io.github.odrust.maven.repair.od.Repairer.Settings();
+        r.basedir = project.getBasedir().toPath();
+        String executionRoot = session.getExecutionRootDirectory();
+        r.root = executionRoot != null ? Path.of(executionRoot) : r.basedir;
+        project.getTestCompileSourceRoots().forEach(root -> r.testSourceRoots.add(new java.io.File(root)));
+        r.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
+        r.release = compilerLevel(true);
+        return r;
     }
 
     /** The test classes of the suite named in {@code value}, by simple or fully qualified name. */

@@ -30,4 +30,33 @@ public final class AuditRequest {
     @SerializedName("max_confirm")
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Integer maxConfirm;
+    /** Whether to make and verify a teardown patch for each latent polluter that can have one. */
+    public boolean repair;
+    /** Latent polluters to try to patch at most; the engine's default when null. */
+    @SerializedName("max_repair")
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Integer maxRepair;
+    /** The candidate patches made for the polluters of a {@code fixes} step; null until then. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public List<FixCandidates> fixes;
+
+    /** Rust: {@code audit::FixCandidates}: the candidates made for one wanted fix, best first. */
+    public static final class FixCandidates {
+        public String test;
+        public String field;
+        public List<FixCandidate> candidates = new ArrayList<>();
+        /** Why there is none. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public String note;
+    }
+
+    /** Rust: {@code audit::FixCandidate}. */
+    public static final class FixCandidate {
+        public String id;
+        public List<String> statements = new ArrayList<>();
+
+        @SerializedName("compile_error")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public String compileError;
+    }
 }

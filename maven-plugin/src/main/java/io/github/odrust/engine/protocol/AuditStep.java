@@ -8,8 +8,11 @@ import java.util.List;
 
 /** Response of {@code audit_next} (Rust: {@code audit::AuditStep}; docs/audit.md). */
 public final class AuditStep {
-    /** {@code run} or {@code done}. */
+    /** {@code run}, {@code fixes} or {@code done}. */
     public String step;
+    /** With {@code fixes}: the latent polluters to make candidate patches for. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public List<Wanted> wanted;
     /** With {@code run}: the experiment to run next. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Experiment experiment;
@@ -30,10 +33,42 @@ public final class AuditStep {
         return "done".equals(step);
     }
 
+    /** Whether the engine asks for candidate patches ({@link #wanted}) before it goes on. */
+    public boolean wantsFixes() {
+        return "fixes".equals(step);
+    }
+
+    /** Rust: {@code audit::FixWanted}. */
+    public static final class Wanted {
+        public String test;
+
+        @SerializedName("class")
+        public String className;
+
+        public String field;
+        public List<String> paths = new ArrayList<>();
+
+        @SerializedName("before_capture")
+        public String beforeCapture;
+
+        @SerializedName("after_capture")
+        public String afterCapture;
+    }
+
+    /** Rust: {@code audit::FixRef}: the candidate patch an experiment runs with. */
+    public static final class FixRef {
+        public String test;
+        public String field;
+        public String candidate;
+    }
+
     /** Rust: {@code audit::AuditExperiment}. */
     public static final class Experiment {
         public int id;
-        /** {@code twice}, {@code confirm}, {@code capture-classes}, {@code initial-states} or {@code capture-tests}. */
+        /**
+         * {@code twice}, {@code confirm}, {@code capture-classes}, {@code initial-states}, {@code
+         * capture-tests} or {@code fix}.
+         */
         public String kind;
 
         public List<String> order = new ArrayList<>();
@@ -49,6 +84,10 @@ public final class AuditStep {
 
         @SerializedName("initialize_at")
         public List<InitializeAt> initializeAt = new ArrayList<>();
+
+        /** With {@code fix}: the candidate patch whose class goes first on the classpath. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public FixRef fix;
 
         /** Whether the test JVM runs with the agent in audit mode. */
         public boolean usesAgent() {

@@ -49,6 +49,13 @@ public final class Auditor {
         public final List<String> include = new ArrayList<>();
         public int captureLimit = 200_000;
         public Integer maxConfirm;
+        /**
+         * Where teardown patches are made from ({@code -Dodrust.audit.repair=true}), or null for none.
+         * Not part of the settings a record is a fact about: the audit's runs are the same with it.
+         */
+        public io.github.odrust.maven.repair.od.Repairer.Settings repair;
+        /** Latent polluters patched at most; the engine's default when null. */
+        public Integer maxRepair;
 
         JsonObject toJson() {
             JsonObject o = new JsonObject();
@@ -71,6 +78,8 @@ public final class Auditor {
     private final Settings settings;
     private final Log log;
     private ProjectRoots roots;
+    /** The candidate patches of this run, when repair was asked for. */
+    private io.github.odrust.maven.repair.od.LatentFixes fixes;
 
     /**
      * An audit of {@code tests} (in their original order), of {@code suite}'s classes; {@code
@@ -114,7 +123,13 @@ public final class Auditor {
         request.fingerprint = fingerprint;
         request.maxConfirm = settings.maxConfirm;
         request.testClasses = testClasses;
+        request.repair = settings.repair != null;
+        request.maxRepair = settings.maxRepair;
         roots().directories.forEach(d -> request.classDirs.add(d.getAbsolutePath()));
+        fixes = settings.repair == null
+                ? null
+                : new io.github.odrust.maven.repair.od.LatentFixes(
+                        engine, module, dir.resolve("fixes"), settings.repair, fingerprint);
         PlannerLoop<AuditStep> loop = new PlannerLoop<>(
                 history,
                 request.history,
@@ -126,14 +141,23 @@ public final class Auditor {
         log.info("odrust audit plan: every class twice in one JVM (about 2x the suite's test time), a fresh JVM per"
                 + " test that fails on its second run, then the original order three times: captured before each"
                 + " class, with each class captured right after its initialization, and captured before each test"
-                + " of the classes that leave static state changed (about 3x, plus the captures)");
+                + " of the classes that leave static state changed (about 3x, plus the captures)"
+                + (settings.repair == null
+                        ? ""
+                        : "; then, for each latent polluter patched, a captured run of the original order per"
+                                + " candidate patch"));
         loop.sayResumed(log, "audit");
         long start = System.nanoTime();
         AuditStep done = loop.run(new PlannerLoop.Goal<AuditStep>() {
             @Override
-            public AuditStep next(int nextId) {
+            public AuditStep next(int nextId) throws MojoExecutionException {
                 request.nextId = nextId;
-                return engine.call("audit_next", request, AuditStep.class);
+                AuditStep step = engine.call("audit_next", request, AuditStep.class);
+                if (step.wantsFixes()) {
+                    request.fixes = candidates(step.wanted);
+                    step = engine.call("audit_next", request, AuditStep.class);
+                }
+                return step;
             }
 
             @Override
@@ -171,6 +195,42 @@ public final class Auditor {
                 .substring(0, 16);
     }
 
+    /** The candidate patches for {@code wanted}, each compiled (the engine runs them). */
+    private List<AuditRequest.FixCandidates> candidates(List<AuditStep.Wanted> wanted) throws MojoExecutionException {
+        if (fixes == null) {
+            throw new MojoExecutionException(
+                    "the engine asked for candidate patches the audit did not ask for (a bug: please report it)");
+        }
+        log.info("odrust audit: making teardown patches for " + Words.count(wanted.size(), "latent polluter"));
+        List<AuditRequest.FixCandidates> out = new ArrayList<>();
+        for (AuditStep.Wanted w : wanted) {
+            AuditRequest.FixCandidates c = fixes.candidates(w);
+            out.add(c);
+            log.info("  " + w.test + " (" + w.field + "): "
+                    + (c.candidates.isEmpty()
+                            ? "no candidate: " + c.note
+                            : Words.count(c.candidates.size(), "candidate")));
+        }
+        return out;
+    }
+
+    /** Writes each verified teardown patch of {@code outcome} as {@code fix-N.patch} and says how to apply it. */
+    private void writePatches(JsonObject outcome) throws MojoExecutionException {
+        if (fixes == null || !outcome.has("latent_polluters")) {
+            return;
+        }
+        int n = 0;
+        for (JsonElement e : outcome.getAsJsonArray("latent_polluters")) {
+            JsonObject p = e.getAsJsonObject();
+            JsonObject fix = p.has("fix") && p.get("fix").isJsonObject() ? p.getAsJsonObject("fix") : null;
+            if (fix == null || !"patched".equals(fix.get("status").getAsString())) {
+                continue;
+            }
+            n++;
+            fixes.write(fix.get("candidate").getAsString(), "fix-" + n + ".patch", fix);
+        }
+    }
+
     private ProjectRoots roots() {
         if (roots == null) {
             roots = ProjectRoots.of(module);
@@ -205,6 +265,13 @@ public final class Auditor {
         }
         long start = System.nanoTime();
         OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
+        if (e.fix != null) {
+            if (fixes == null) {
+                throw new MojoExecutionException(
+                        "the engine asked for a patched run the audit did not ask for (a bug: please report it)");
+            }
+            runner.classpathFirst(fixes.classes(e.fix.candidate));
+        }
         if (e.usesAgent()) {
             runner.recording(options);
         }
@@ -286,6 +353,7 @@ public final class Auditor {
     }
 
     private JsonObject write(JsonObject outcome, String reproduceTemplate, long ms) throws MojoExecutionException {
+        writePatches(outcome);
         JsonObject report = new JsonObject();
         report.addProperty("schema_version", REPORT_VERSION);
         report.addProperty("module", module.id());
