@@ -333,6 +333,33 @@ fn an_outer_class_accessor_leads_to_a_nested_classs_private_state() {
 }
 
 #[test]
+fn a_private_implementations_reset_is_called_through_its_public_supertype() {
+    // Store.Impl is private: its clear() (which empties Impl.DEFAULT's cache) is reached as
+    // Store.clear(), on Store.getInstance() (which returns DEFAULT).
+    let mut req = follow(
+        "com.acme.follow.Store$Impl",
+        "DEFAULT",
+        "com.acme.other.FollowTest",
+    );
+    req.inner_fields = vec!["cache".to_string()];
+    let r = reset_methods(&req).unwrap();
+    assert!(r.field_found);
+    assert_eq!(
+        statements(&r),
+        ["com.acme.follow.Store.getInstance().clear();"]
+    );
+    let c = &r.candidates[0];
+    assert_eq!(c.kind, ResetKind::InstanceMethod);
+    assert_eq!(c.method.as_deref(), Some("com.acme.follow.Store.clear()V"));
+    assert!(
+        c.why
+            .ends_with("; receiver: com.acme.follow.Store.getInstance()"),
+        "{}",
+        c.why
+    );
+}
+
+#[test]
 fn a_superclass_accessor_leads_to_a_subclasss_state() {
     // Child.SHARED and Child.NAMES are package-private: the test in another package reaches
     // them only through Base's accessors.
