@@ -214,6 +214,8 @@ pub struct Attribution {
     pub by: String,
     /// Earlier intervals that changed it.
     pub also: Vec<String>,
+    /// The index of the interval that left it (from capture `at` to capture `at + 1`).
+    pub at: usize,
 }
 
 /// Attributes each of `fields` (changed over the segment) to the interval that left it, from the
@@ -246,6 +248,7 @@ pub fn attribute(
             Attribution {
                 by: labels[last].clone(),
                 also,
+                at: last,
             },
         );
     }

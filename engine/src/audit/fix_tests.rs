@@ -9,11 +9,12 @@ use super::*;
 /// Runs the planner to the end with `repair`, answering its `Fixes` step with `make`.
 fn audit_fixing(
     sim: &Sim,
+    original: Vec<String>,
     max_repair: Option<usize>,
     make: impl Fn(&FixWanted) -> FixCandidates,
 ) -> (AuditOutcome, Vec<AuditRecord>, Vec<FixWanted>) {
     let mut request = AuditRequest {
-        original: Sim::original(),
+        original,
         history: Vec::new(),
         next_id: 1,
         fingerprint: "f".to_string(),
@@ -57,7 +58,7 @@ fn the_first_candidate_that_restores_the_field_and_changes_no_outcome_is_the_pat
     // "wrong" sets the field to yet another value, "ok" sets it back
     sim.fixes.insert("wrong", Effect::Set(8));
     sim.fixes.insert("ok", Effect::SetAndRestore(7));
-    let (outcome, history, asked) = audit_fixing(&sim, None, |w| FixCandidates {
+    let (outcome, history, asked) = audit_fixing(&sim, Sim::original(), None, |w| FixCandidates {
         test: w.test.clone(),
         field: w.field.clone(),
         candidates: vec![
@@ -113,14 +114,14 @@ fn the_first_candidate_that_restores_the_field_and_changes_no_outcome_is_the_pat
     );
     assert!(fix.tried[1].contains("does not compile"), "{:?}", fix.tried);
     assert_eq!(fix.experiments, vec![run.experiment.id]);
-    // ATest's counter: its class initialized by its own block, so the run initializes it right
-    // before that block and compares the field with its state right after initialization
+    // ATest's counter: its class initialized by its block, before the test: compared right
+    // before and after the test in the run itself, no class initialized early, no control run
     let counts = outcome
         .latent_polluters
         .iter()
         .find(|p| p.test == "p.ATest#counts")
         .unwrap();
-    assert!(counts.field.since_initialized);
+    assert!(counts.field.since_initialized && !counts.initialized_by_test);
     let counts_runs: Vec<&AuditRecord> = history
         .iter()
         .filter(|r| {
@@ -131,13 +132,9 @@ fn the_first_candidate_that_restores_the_field_and_changes_no_outcome_is_the_pat
         })
         .collect();
     assert_eq!(counts_runs.len(), 2, "{counts_runs:?}");
-    assert_eq!(
-        counts_runs[0].experiment.initialize_at,
-        vec![InitializeAt {
-            segment: 0,
-            class: "p.ATest".to_string()
-        }]
-    );
+    assert!(counts_runs
+        .iter()
+        .all(|r| r.experiment.kind == AuditKind::Fix && r.experiment.initialize_at.is_empty()));
     let fix = counts.fix.as_ref().unwrap();
     assert_eq!(fix.status, "patched", "{fix:?}");
     assert!(fix.tried[0].contains("still differs after the test (0 before, 8 after)"));
@@ -148,7 +145,7 @@ fn a_candidate_that_changes_an_outcome_is_rejected_and_no_candidate_means_no_pat
     let mut sim = Sim::module();
     // leaves the field as it was, but the test now fails
     sim.fixes.insert("fails", Effect::Fails);
-    let (outcome, history, _) = audit_fixing(&sim, None, |w| FixCandidates {
+    let (outcome, history, _) = audit_fixing(&sim, Sim::original(), None, |w| FixCandidates {
         test: w.test.clone(),
         field: w.field.clone(),
         candidates: if w.test == "p.BTest#sets" {
@@ -167,7 +164,7 @@ fn a_candidate_that_changes_an_outcome_is_rejected_and_no_candidate_means_no_pat
     assert_eq!(fix.status, "no-patch");
     assert_eq!(fix.tried.len(), 1, "{fix:?}");
     assert!(
-        fix.tried[0].contains("tests end otherwise with it: p.BTest#sets"),
+        fix.tried[0].contains("tests that passed without it fail with it: p.BTest#sets"),
         "{:?}",
         fix.tried
     );
@@ -183,7 +180,8 @@ fn a_candidate_that_changes_an_outcome_is_rejected_and_no_candidate_means_no_pat
 #[test]
 fn over_the_limit_no_candidate_is_asked_for_and_a_note_says_so() {
     let sim = Sim::module();
-    let (outcome, history, asked) = audit_fixing(&sim, Some(0), |_| unreachable!());
+    let (outcome, history, asked) =
+        audit_fixing(&sim, Sim::original(), Some(0), |_| unreachable!());
     assert!(asked.is_empty());
     assert!(history.iter().all(|r| r.experiment.fix.is_none()));
     assert!(
@@ -194,4 +192,91 @@ fn over_the_limit_no_candidate_is_asked_for_and_a_note_says_so() {
         "{:?}",
         outcome.notes
     );
+}
+
+/// The order with BTest first: its test initializes Config, then sets `mode`.
+fn b_first() -> Vec<String> {
+    ["p.BTest#sets", "p.DTest#reads", "p.CTest#restores"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[test]
+fn a_polluter_that_initializes_its_fields_class_gets_a_control_run_with_the_class_initialized_first(
+) {
+    let mut sim = Sim::module();
+    sim.fixes.insert("ok", Effect::SetAndRestore(7));
+    let (outcome, history, asked) = audit_fixing(&sim, b_first(), None, |w| FixCandidates {
+        test: w.test.clone(),
+        field: w.field.clone(),
+        candidates: vec![candidate("ok", "p.Config.mode = 0;")],
+        note: None,
+    });
+    let p = outcome
+        .latent_polluters
+        .iter()
+        .find(|p| p.test == "p.BTest#sets")
+        .unwrap();
+    assert!(p.initialized_by_test, "{p:?}");
+    // the value to set back: Config's state right after initialization, from the initial-states run
+    let wanted = asked.iter().find(|w| w.test == "p.BTest#sets").unwrap();
+    let initial_states = history
+        .iter()
+        .find(|r| r.experiment.kind == AuditKind::InitialStates)
+        .unwrap();
+    assert!(wanted
+        .before_capture
+        .starts_with(initial_states.captures_dir.as_ref().unwrap()));
+    let runs: Vec<&AuditRecord> = history
+        .iter()
+        .filter(|r| r.experiment.fix.is_some())
+        .collect();
+    let kinds: Vec<AuditKind> = runs.iter().map(|r| r.experiment.kind).collect();
+    assert_eq!(kinds, vec![AuditKind::FixControl, AuditKind::Fix]);
+    for r in &runs {
+        assert_eq!(
+            r.experiment.initialize_at,
+            vec![InitializeAt {
+                segment: 0,
+                class: "p.Config".to_string()
+            }]
+        );
+    }
+    assert_eq!(runs[0].experiment.fix.as_ref().unwrap().candidate, "");
+    let fix = p.fix.as_ref().unwrap();
+    assert_eq!(fix.status, "patched", "{fix:?}");
+    assert_eq!(fix.experiments, vec![runs[1].experiment.id]);
+    // DTest reads mode right after BTest: it fails without the patch and passes with it
+    assert_eq!(fix.makes_pass, vec!["p.DTest#reads"]);
+}
+
+#[test]
+fn when_the_control_run_shows_no_change_across_the_test_no_candidate_runs() {
+    let mut sim = Sim::module();
+    // with Config initialized first, the test leaves mode as it finds it (what differed came
+    // from initializing the class during the test): any candidate would pass vacuously
+    sim.fixes.insert("", Effect::Nothing);
+    sim.fixes.insert("ok", Effect::SetAndRestore(7));
+    let (outcome, history, _) = audit_fixing(&sim, b_first(), None, |w| FixCandidates {
+        test: w.test.clone(),
+        field: w.field.clone(),
+        candidates: vec![candidate("ok", "p.Config.mode = 0;")],
+        note: None,
+    });
+    let p = outcome
+        .latent_polluters
+        .iter()
+        .find(|p| p.test == "p.BTest#sets")
+        .unwrap();
+    let fix = p.fix.as_ref().unwrap();
+    assert_eq!(fix.status, "no-patch");
+    assert!(
+        fix.reason
+            .as_deref()
+            .unwrap()
+            .contains("the test leaves p.Config.mode as it finds it"),
+        "{fix:?}"
+    );
+    assert!(!history.iter().any(|r| r.experiment.kind == AuditKind::Fix));
 }

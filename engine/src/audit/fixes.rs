@@ -8,21 +8,28 @@
 //! right before and right after the test, keeps the statements that compile in the test's class's
 //! teardown, and compiles each candidate. Each candidate, in order, until one passes, runs once
 //! ([`AuditKind::Fix`]): the original order with the patched class first on the classpath,
-//! captured before each test of the polluter's class. The field must be the same right after the
-//! test as right before it (its teardown sets it back; a field whose class the test initializes
-//! is initialized right before the test's class, so it is compared with its state right after
-//! initialization), and every test must end as it did without the patch (`capture-tests`, the
-//! same order captured the same way).
+//! captured before each test of the polluter's class. It passes when the field is the same right
+//! after the test (the same start of it) as right before it, fully captured, and no test that
+//! passed in the audit's last captured run (`capture-tests`, the same order) fails with it; the
+//! tests that failed there and pass with it are named (victims it fixes).
+//!
+//! When the test itself initializes the field's class (no value right before it), every run of it
+//! initializes that class right before the test's class, the value to set back is the class's
+//! state right after initialization, and one control run without a patch
+//! ([`AuditKind::FixControl`]) must show the field changing across the test: if it does not, what
+//! differs came from the class's initialization in the state earlier tests left, no teardown of
+//! this test undoes it, and any candidate would pass without proving anything.
 //!
 //! Java then writes the verified candidate as a patch and checks that it applies as written.
 
 use std::collections::BTreeMap;
 
+use crate::diagnose::Node;
 use crate::model::testid::class_of;
 
 use super::changes;
 use super::plan::{list, plural, Planner};
-use super::runs::{failed, outcome_changes};
+use super::runs::failed;
 use super::shapes::{
     AuditExperiment, AuditKind, AuditOutcome, AuditRecord, AuditStep, FixCandidate, FixRef,
     FixWanted, InitializeAt, LatentFix, LatentPolluter, DEFAULT_MAX_REPAIR,
@@ -32,7 +39,8 @@ use super::shapes::{
 enum Verdict {
     Run(AuditExperiment, String),
     Rejected(String),
-    Verified(Vec<usize>),
+    /// The experiments that verified it, and the tests that failed without it and pass with it.
+    Verified(Vec<usize>, Vec<String>),
 }
 
 impl<'a> Planner<'a> {
@@ -103,6 +111,23 @@ impl<'a> Planner<'a> {
             };
             let mut tried = Vec::new();
             let mut fix = None;
+            let runnable = made.candidates.iter().any(|c| c.compile_error.is_none());
+            if runnable {
+                match self.control(p) {
+                    None | Some(Verdict::Verified(..)) => {}
+                    Some(Verdict::Run(e, what)) => {
+                        return Some(AuditStep::Run {
+                            experiment: e,
+                            what,
+                            left: "then a run per candidate patch".to_string(),
+                        })
+                    }
+                    Some(Verdict::Rejected(why)) => {
+                        outcome.latent_polluters[i].fix = Some(no_patch(why, Vec::new()));
+                        continue;
+                    }
+                }
+            }
             for c in &made.candidates {
                 if let Some(error) = &c.compile_error {
                     tried.push(format!("{}: does not compile ({error})", joined(c)));
@@ -125,9 +150,10 @@ impl<'a> Planner<'a> {
                         });
                     }
                     Verdict::Rejected(why) => tried.push(format!("{}: {why}", joined(c))),
-                    Verdict::Verified(experiments) => {
+                    Verdict::Verified(experiments, makes_pass) => {
                         fix = Some(LatentFix {
                             status: "patched".to_string(),
+                            makes_pass,
                             candidate: Some(c.id.clone()),
                             statements: c.statements.clone(),
                             tried: tried.clone(),
@@ -153,6 +179,66 @@ impl<'a> Planner<'a> {
         None
     }
 
+    /// The record of the fix run of `fix` of `kind`, if it ran.
+    fn fix_run(&self, kind: AuditKind, fix: &FixRef) -> Option<&'a AuditRecord> {
+        self.records
+            .iter()
+            .find(|r| r.experiment.kind == kind && r.experiment.fix.as_ref() == Some(fix))
+            .copied()
+    }
+
+    /// A fix run of `p`: the original order captured before each test of its class, its field's
+    /// class initialized right before that class when the test itself initializes it.
+    fn fix_experiment(&self, kind: AuditKind, p: &LatentPolluter, fix: FixRef) -> AuditExperiment {
+        let initialize_at = match (p.initialized_by_test, p.segment) {
+            (true, Some(segment)) => vec![InitializeAt {
+                segment,
+                class: changes::class_of_field(&p.field.field).to_string(),
+            }],
+            _ => Vec::new(),
+        };
+        AuditExperiment {
+            capture_tests: vec![class_of(&p.test).to_string()],
+            initialize_at,
+            fix: Some(fix),
+            ..self.experiment(kind, self.request.original.clone())
+        }
+    }
+
+    /// For a polluter that initializes its field's class: the control run without a patch, that
+    /// class initialized first; `None` when the field differs across the test there (a patch run
+    /// can tell), else the run to ask for or why no patch can be verified.
+    fn control(&self, p: &LatentPolluter) -> Option<Verdict> {
+        if !p.initialized_by_test {
+            return None;
+        }
+        let fix = FixRef {
+            test: p.test.clone(),
+            field: p.field.field.clone(),
+            candidate: String::new(),
+        };
+        let Some(run) = self.fix_run(AuditKind::FixControl, &fix) else {
+            return Some(Verdict::Run(
+                self.fix_experiment(AuditKind::FixControl, p, fix),
+                format!(
+                    "control for {}: the original order without a patch, {} initialized before its class",
+                    p.test,
+                    changes::class_of_field(&p.field.field)
+                ),
+            ));
+        };
+        let id = run.experiment.id;
+        match field_across(run, p) {
+            Across::Differs(_) => None,
+            Across::Same => Some(Verdict::Rejected(format!(
+                "experiment {id}: with {} initialized before its class, the test leaves {} as it finds it: what differs comes from the class's initialization during the test (in the state the tests before it left), which a teardown of this test cannot undo",
+                changes::class_of_field(&p.field.field),
+                p.field.field
+            ))),
+            Across::Unknown(why) => Some(Verdict::Rejected(format!("experiment {id}: {why}"))),
+        }
+    }
+
     /// The run of candidate `c` of `p`, or what it came to.
     fn verdict(&self, p: &LatentPolluter, c: &FixCandidate, by_test: &AuditRecord) -> Verdict {
         let fix = FixRef {
@@ -160,30 +246,9 @@ impl<'a> Planner<'a> {
             field: p.field.field.clone(),
             candidate: c.id.clone(),
         };
-        let Some(run) = self
-            .records
-            .iter()
-            .find(|r| {
-                r.experiment.kind == AuditKind::Fix && r.experiment.fix.as_ref() == Some(&fix)
-            })
-            .copied()
-        else {
-            // a field whose class the test initializes: initialized right before its class's
-            // block, so that the capture before the test holds it
-            let initialize_at = match (p.field.since_initialized, p.segment) {
-                (true, Some(segment)) => vec![InitializeAt {
-                    segment,
-                    class: changes::class_of_field(&p.field.field).to_string(),
-                }],
-                _ => Vec::new(),
-            };
+        let Some(run) = self.fix_run(AuditKind::Fix, &fix) else {
             return Verdict::Run(
-                AuditExperiment {
-                    capture_tests: vec![class_of(&p.test).to_string()],
-                    initialize_at,
-                    fix: Some(fix),
-                    ..self.experiment(AuditKind::Fix, self.request.original.clone())
-                },
+                self.fix_experiment(AuditKind::Fix, p, fix),
                 format!(
                     "patch for {}: the original order with `{}` in its class's teardown, captured before each test of its class",
                     p.test,
@@ -197,17 +262,20 @@ impl<'a> Planner<'a> {
                 "experiment {id}: the order did not run exactly as asked"
             ));
         }
-        if let Err(why) = field_restored(run, &p.test, &p.field.field) {
-            return Verdict::Rejected(format!("experiment {id}: {why}"));
+        match field_across(run, p) {
+            Across::Same => {}
+            Across::Differs(why) | Across::Unknown(why) => {
+                return Verdict::Rejected(format!("experiment {id}: {why}"))
+            }
         }
-        let changed = changed_outcomes(by_test, run);
-        if !changed.is_empty() {
+        let (worse, better) = outcome_moves(by_test, run);
+        if !worse.is_empty() {
             return Verdict::Rejected(format!(
-                "experiment {id}: tests end otherwise with it: {}",
-                list(&changed)
+                "experiment {id}: tests that passed without it fail with it: {}",
+                list(&worse)
             ));
         }
-        Verdict::Verified(vec![id])
+        Verdict::Verified(vec![id], better)
     }
 }
 
@@ -237,54 +305,121 @@ fn not_repairable(p: &LatentPolluter) -> Option<String> {
     None
 }
 
-/// Whether `field` has the same value right after `test` as right before it in `record`.
-fn field_restored(record: &AuditRecord, test: &str, field: &str) -> Result<(), String> {
+/// How a field compares across a test in a run.
+enum Across {
+    /// The same right after the test as right before it.
+    Same,
+    /// Not the same, with where.
+    Differs(String),
+    /// Not known, with why (no capture point, its class not initialized, a truncated capture).
+    Unknown(String),
+}
+
+/// How `p`'s field compares across its test (the same start of it) in `record`'s first JVM.
+fn field_across(record: &AuditRecord, p: &LatentPolluter) -> Across {
+    let (test, field) = (p.test.as_str(), p.field.field.as_str());
     if !record.honoured {
-        return Err("its class did not run exactly as asked".to_string());
+        return Across::Unknown("the order did not run exactly as asked".to_string());
     }
     let points = changes::first_jvm(record);
-    let at = points
-        .iter()
-        .position(|p| p.at == "test" && p.test.as_deref() == Some(test))
-        .ok_or_else(|| format!("no capture point before {test}"))?;
-    let after = points
-        .get(at + 1)
-        .ok_or_else(|| format!("no capture point after {test}"))?;
-    let before = changes::load(record, points[at])?;
-    let after = changes::load(record, after)?;
+    let Some(at) = points.iter().position(|q| {
+        q.at == "test"
+            && q.test.as_deref() == Some(test)
+            && (p.occurrence.is_none() || q.occurrence == p.occurrence)
+    }) else {
+        return Across::Unknown(format!("no capture point before {test}"));
+    };
+    let Some(after) = points.get(at + 1) else {
+        return Across::Unknown(format!("no capture point after {test}"));
+    };
+    let (before, after) = match (
+        changes::load(record, points[at]),
+        changes::load(record, after),
+    ) {
+        (Ok(b), Ok(a)) => (b, a),
+        (Err(why), _) | (_, Err(why)) => return Across::Unknown(why),
+    };
     let class = changes::class_of_field(field);
     if !changes::is_initialized(&before, class) || !changes::is_initialized(&after, class) {
-        return Err(format!(
+        return Across::Unknown(format!(
             "{class} was not initialized before and after {test}: {field} cannot be compared"
+        ));
+    }
+    if truncated_at(&before, field) || truncated_at(&after, field) {
+        return Across::Unknown(format!(
+            "the capture was cut short inside {field} (-Dodrust.audit.limit): its value is not fully known"
         ));
     }
     match changes::changed(&before, &after)
         .into_iter()
         .find(|c| c.field == field)
     {
-        Some(c) => Err(format!(
+        Some(c) if c.paths.iter().any(|p| p != field) => Across::Differs(format!(
+            "{field} still differs after the test, at {}",
+            list(&c.paths)
+        )),
+        Some(c) => Across::Differs(format!(
             "{field} still differs after the test ({} before, {} after)",
             c.before, c.after
         )),
-        None => Ok(()),
+        None => Across::Same,
     }
 }
 
-/// Tests of `run` that ended otherwise (failed or not) in `baseline`; a test of `run` that
-/// `baseline` did not run counts when it failed.
-fn changed_outcomes(baseline: &AuditRecord, run: &AuditRecord) -> Vec<String> {
-    let mut changed = outcome_changes(baseline, run);
-    let known: BTreeMap<&str, ()> = baseline
-        .results
-        .iter()
-        .map(|r| (r.test.as_str(), ()))
-        .collect();
-    for r in &run.results {
-        if !known.contains_key(r.test.as_str()) && failed(r.outcome) {
-            changed.push(r.test.clone());
+/// Whether the capture holds `field` (`com.acme.Config.mode`) cut short: a `<truncated/>` node
+/// anywhere in its value.
+fn truncated_at(capture: &crate::diagnose::Capture, field: &str) -> bool {
+    let Some((class, name)) = field.rsplit_once('.') else {
+        return false;
+    };
+    let Some(crate::diagnose::ClassState::Initialized(fields)) = capture.classes.get(class) else {
+        return false;
+    };
+    let Some(f) = fields.get(name) else {
+        return false;
+    };
+    let mut stack = vec![&f.value];
+    while let Some(node) = stack.pop() {
+        match node {
+            Node::Truncated => return true,
+            Node::Array { items, .. } | Node::List { items, .. } | Node::Set { items, .. } => {
+                stack.extend(items)
+            }
+            Node::Map { entries, .. } => {
+                for (k, v) in entries {
+                    stack.push(k);
+                    stack.push(v);
+                }
+            }
+            Node::Object { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
+            _ => {}
         }
     }
-    changed
+    false
+}
+
+/// `(newly failing, newly passing)`: the tests of `run` that fail there and did not fail in
+/// `baseline` (or did not run there), and those that failed in `baseline` and pass in `run` (each
+/// test by its first result).
+fn outcome_moves(baseline: &AuditRecord, run: &AuditRecord) -> (Vec<String>, Vec<String>) {
+    let first = |r: &AuditRecord| -> BTreeMap<String, bool> {
+        let mut m = BTreeMap::new();
+        for t in &r.results {
+            m.entry(t.test.clone()).or_insert(failed(t.outcome));
+        }
+        m
+    };
+    let (before, after) = (first(baseline), first(run));
+    let mut worse = Vec::new();
+    let mut better = Vec::new();
+    for (test, fails) in &after {
+        match (before.get(test), fails) {
+            (Some(false) | None, true) => worse.push(test.clone()),
+            (Some(true), false) => better.push(test.clone()),
+            _ => {}
+        }
+    }
+    (worse, better)
 }
 
 fn no_patch(reason: String, tried: Vec<String>) -> LatentFix {

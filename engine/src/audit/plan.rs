@@ -21,7 +21,6 @@
 //!    and ranked by the test classes that read them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use crate::error::EngineError;
 use crate::model::outcome::RunOutcome;
@@ -31,11 +30,12 @@ use super::changes;
 use super::readers::Readers;
 use super::runs::{blocks, brackets, outcome_changes, repeats, run_problems, twice_outcomes};
 use super::segments::{
-    left_behind, load_segment, segment_changes, segment_class, segment_leftovers,
+    bracket, capture_file, left_behind, load_segment, segment_changes, segment_class,
+    segment_leftovers,
 };
 use super::shapes::{
     AuditExperiment, AuditKind, AuditOutcome, AuditRecord, AuditRequest, AuditStep, ChangedField,
-    InitializeAt, LatentPolluter, NonIdempotent, Point, DEFAULT_MAX_CONFIRM,
+    InitializeAt, LatentPolluter, NonIdempotent, DEFAULT_MAX_CONFIRM,
 };
 
 /// The next step of the audit.
@@ -591,17 +591,18 @@ impl<'a> Planner<'a> {
                         }
                         None => true,
                     };
-                    changed_there.then(|| labels[j - 1].clone())
+                    changed_there.then(|| (labels[j - 1].clone(), j - 1))
                 });
-                let (by, also) = match (initialized_by.flatten(), who.get(&field.field)) {
-                    (Some(first), Some(a)) => {
+                // the interval that left it: from capture `at` to capture `at + 1`
+                let (by, also, at) = match (initialized_by.flatten(), who.get(&field.field)) {
+                    (Some((first, _)), Some(a)) => {
                         let mut also = vec![first];
                         also.extend(a.also.iter().cloned());
-                        (a.by.clone(), also)
+                        (a.by.clone(), also, Some(a.at))
                     }
-                    (Some(by), None) => (by, Vec::new()),
-                    (None, Some(a)) => (a.by.clone(), a.also.clone()),
-                    (None, None) => (format!("{class} (class)"), Vec::new()),
+                    (Some((by, at)), None) => (by, Vec::new(), Some(at)),
+                    (None, Some(a)) => (a.by.clone(), a.also.clone(), Some(a.at)),
+                    (None, None) => (format!("{class} (class)"), Vec::new(), None),
                 };
                 // a test class's own static fixture, set by its own class setup and changed by
                 // nothing after: what its setup is for, not pollution
@@ -611,10 +612,19 @@ impl<'a> Planner<'a> {
                 {
                     continue;
                 }
-                let (mut before_capture, after_capture) =
-                    bracket_files(by_test, points, &labels, &by);
-                if field.since_initialized {
-                    // its state right after initialization: what a patch sets back
+                let bracket = at.map(|k| bracket(by_test, points, k));
+                let (mut before_capture, after_capture, occurrence) =
+                    bracket.clone().unwrap_or_default();
+                // its class not yet initialized right before the test (the test initialized it):
+                // its state right after initialization is what a patch sets back
+                let initialized_by_test = field.since_initialized
+                    && at.is_some_and(|k| {
+                        !changes::is_initialized(
+                            &captures[k],
+                            changes::class_of_field(&field.field),
+                        )
+                    });
+                if initialized_by_test {
                     before_capture = match (initial, initial_start) {
                         (Some(h), Some(p)) => capture_file(h, p),
                         _ => None,
@@ -623,6 +633,8 @@ impl<'a> Planner<'a> {
                 found.push(LatentPolluter {
                     before_capture,
                     after_capture,
+                    occurrence,
+                    initialized_by_test,
                     segment: Some(*segment),
                     fix: None,
                     test: by,
@@ -754,29 +766,6 @@ impl AuditExperiment {
         self.id = id;
         self
     }
-}
-
-/// The capture files right before and right after the interval labelled `by` in a segment of
-/// `record` (`labels` as [`load_segment`] gives them).
-fn bracket_files(
-    record: &AuditRecord,
-    points: &changes::SegmentPoints<'_>,
-    labels: &[String],
-    by: &str,
-) -> (Option<PathBuf>, Option<PathBuf>) {
-    let mut all: Vec<&Point> = points.start.into_iter().collect();
-    all.extend(points.tests.iter().copied());
-    all.extend(points.end);
-    let file = |p: Option<&&Point>| capture_file(record, p?);
-    match labels.iter().rposition(|l| l == by) {
-        Some(k) => (file(all.get(k)), file(all.get(k + 1))),
-        None => (None, None),
-    }
-}
-
-/// The capture file of `point` of `record`.
-fn capture_file(record: &AuditRecord, point: &Point) -> Option<PathBuf> {
-    Some(record.captures_dir.as_ref()?.join(point.capture.as_ref()?))
 }
 
 /// `Class#method` of a test id: invocation and parameter types left off.

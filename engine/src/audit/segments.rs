@@ -2,6 +2,7 @@
 //! across it, the threads and files, and which interval (class setup, a test) left each.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use crate::model::testid::class_of;
 
@@ -226,4 +227,26 @@ pub fn load_segment(
         .map(|p| changes::load(record, p))
         .collect::<Result<Vec<_>, String>>()?;
     Ok((captures, labels))
+}
+
+/// The capture files right before and right after interval `k` of a segment of `record` (the
+/// points as [`load_segment`] takes them: its start, its test points, its end), and which start of
+/// its test the first is.
+pub type Bracket = (Option<PathBuf>, Option<PathBuf>, Option<u32>);
+
+pub fn bracket(record: &AuditRecord, points: &SegmentPoints<'_>, k: usize) -> Bracket {
+    let mut all: Vec<&Point> = points.start.into_iter().collect();
+    all.extend(points.tests.iter().copied());
+    all.extend(points.end);
+    let file = |p: Option<&&Point>| capture_file(record, p?);
+    (
+        file(all.get(k)),
+        file(all.get(k + 1)),
+        all.get(k).and_then(|p| p.occurrence),
+    )
+}
+
+/// The capture file of `point` of `record`.
+pub fn capture_file(record: &AuditRecord, point: &Point) -> Option<PathBuf> {
+    Some(record.captures_dir.as_ref()?.join(point.capture.as_ref()?))
 }

@@ -129,6 +129,9 @@ pub struct LatentFix {
     /// Each candidate tried and why it was rejected.
     #[serde(default)]
     pub tried: Vec<String>,
+    /// Tests that failed in the original order without it and pass with it (victims it fixes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub makes_pass: Vec<String>,
     /// The experiment that verified it (the original order with the patch).
     #[serde(default)]
     pub experiments: Vec<usize>,
@@ -165,6 +168,10 @@ pub enum AuditKind {
     /// test of its class: the field must be the same right after the test as right before it,
     /// and every test must end as it did without the patch.
     Fix,
+    /// For a latent polluter that initializes its field's class: the original order without a
+    /// patch, that class initialized right before the test's class, captured before each test of
+    /// its class: the field must differ across the test there, or a patch run proves nothing.
+    FixControl,
 }
 
 /// A class the agent initializes right before a segment is captured.
@@ -415,6 +422,13 @@ pub struct LatentPolluter {
     /// The segment of the run it is in (its class's block), from 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segment: Option<usize>,
+    /// Which start of the test changed it (its test points count starts), when captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<u32>,
+    /// Whether the field's class was not yet initialized right before the test (the test
+    /// initialized it): then `before_capture` is its state right after initialization.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub initialized_by_test: bool,
     /// The capture right before the test in the last of them (absolute); for a field whose class
     /// the test initialized, its state right after initialization.
     #[serde(default, skip_serializing_if = "Option::is_none")]

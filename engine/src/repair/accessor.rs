@@ -1,12 +1,13 @@
 //! Following calls to the polluted field's value (issue 27): the static accessors through which
 //! code outside the field's class reaches it, so that a reset can be called on what they return
 //! (`Outer.registry().clear();` for a private `Outer.Inner.REGISTRY`). The rules are
-//! [`super::reset`]'s ("Receivers of instance methods").
+//! [`super::reset`]'s ("Receivers of instance methods"). Also where a method of a class the
+//! code cannot name is called from ([`dispatch`]: through the supertype that declares it).
 
 use std::collections::BTreeSet;
 
 use crate::jvm::classfile::{ClassFile, FieldOp, MemberRef, Method, Op};
-use crate::jvm::hierarchy::Hierarchy;
+use crate::jvm::hierarchy::{Hierarchy, Viewpoint};
 
 /// The classes whose static no-arg methods may hand out the object under a static field of
 /// `class`: its enclosing classes (outwards), and the superclasses of `class` and of each of
@@ -92,4 +93,48 @@ pub(super) fn usable_method(method: &Method) -> bool {
             .annotations
             .iter()
             .any(|a| a.starts_with("org.junit."))
+}
+
+/// Where `method` of `class` is called from `from`: `class` itself when it is visible there, else
+/// (an instance method) the nearest supertype that declares it (abstract or not) visibly, as
+/// virtual dispatch reaches the override (a private implementation's `clear()` through its
+/// public abstract type).
+pub(super) fn dispatch<'c>(
+    module: &Hierarchy<'c>,
+    from: &Viewpoint,
+    class: &'c ClassFile,
+    method: &'c Method,
+) -> Option<(&'c ClassFile, &'c Method)> {
+    if module.member_visible(&class.name, method.access, from) {
+        return Some((class, method));
+    }
+    if method.access.is_static() {
+        return None;
+    }
+    // the supertypes, nearest first
+    let mut queue: std::collections::VecDeque<&str> =
+        module.supers(&class.name).into_iter().collect();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    while let Some(s) = queue.pop_front() {
+        if !seen.insert(s) {
+            continue;
+        }
+        let Some(sup) = module.get(s) else {
+            continue;
+        };
+        queue.extend(module.supers(s));
+        let declared = sup
+            .methods
+            .iter()
+            .find(|m| m.name == method.name && m.descriptor == method.descriptor);
+        if let Some(declared) = declared {
+            if usable_class(sup)
+                && !declared.access.is_static()
+                && module.member_visible(s, declared.access, from)
+            {
+                return Some((sup, declared));
+            }
+        }
+    }
+    None
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::accessor::{accessor_owners, field_accessors, usable_class, usable_method};
+use super::accessor::{accessor_owners, dispatch, field_accessors, usable_class, usable_method};
 use super::candidate::Rank;
 pub use super::candidate::{FieldId, Found, ResetCandidate, ResetKind, ResetQuery};
 use super::mutator::{is_collection_type, mutator_after};
@@ -234,7 +234,8 @@ impl<'m, 'a> Finder<'m, 'a> {
                 }
                 // a method of a class the code cannot name (a private implementation) is called
                 // through a supertype that declares it, when one can be named
-                let Some((owner, declared)) = self.dispatch(class, method) else {
+                let Some((owner, declared)) = dispatch(self.module, &self.from, class, method)
+                else {
                     continue;
                 };
                 let Some(effect) = self.effect(class, method) else {
@@ -246,54 +247,6 @@ impl<'m, 'a> Finder<'m, 'a> {
         self.field_candidates(&mut out);
         self.accessor_candidates(&mut out);
         out
-    }
-
-    /// Where `method` of `class` is called from the finder's class: `class` itself when it is
-    /// visible there, else (an instance method) the first supertype that declares it (abstract or
-    /// not) visibly, as virtual dispatch reaches the override.
-    fn dispatch<'c>(
-        &self,
-        class: &'c ClassFile,
-        method: &'c Method,
-    ) -> Option<(&'c ClassFile, &'c Method)>
-    where
-        'a: 'c,
-    {
-        if self
-            .module
-            .member_visible(&class.name, method.access, &self.from)
-        {
-            return Some((class, method));
-        }
-        if method.access.is_static() {
-            return None;
-        }
-        // the supertypes, nearest first
-        let mut queue: std::collections::VecDeque<&str> =
-            self.module.supers(&class.name).into_iter().collect();
-        let mut seen: BTreeSet<&str> = BTreeSet::new();
-        while let Some(s) = queue.pop_front() {
-            if !seen.insert(s) {
-                continue;
-            }
-            let Some(sup) = self.module.get(s) else {
-                continue;
-            };
-            queue.extend(self.module.supers(s));
-            let declared = sup
-                .methods
-                .iter()
-                .find(|m| m.name == method.name && m.descriptor == method.descriptor);
-            if let Some(declared) = declared {
-                if usable_class(sup)
-                    && !declared.access.is_static()
-                    && self.module.member_visible(s, declared.access, &self.from)
-                {
-                    return Some((sup, declared));
-                }
-            }
-        }
-        None
     }
 
     /// `Owner.accessor().clear();` for a `java.util` collection or map field, through each

@@ -197,7 +197,16 @@ fn fix_line(f: &LatentFix) -> String {
                 .map(|e| e.to_string())
                 .collect::<Vec<_>>()
                 .join(" and "),
-            f.apply
+            if f.makes_pass.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; with it, {} that failed in the original order pass{}",
+                    f.makes_pass.join(", "),
+                    if f.makes_pass.len() == 1 { "es" } else { "" }
+                )
+            } + &f
+                .apply
                 .as_deref()
                 .map(|a| format!("; apply it with `{a}`"))
                 .unwrap_or_default()

@@ -10,7 +10,7 @@ assert goals.size() == 3
 // ---- goal 1: the audit, then a patch per latent polluter that can have one
 def report = new JsonSlurper().parse(new File(out, 'report.json'))
 def latent = report.outcome.latent_polluters.collectEntries { [(it.test): it] }
-assert latent.keySet() == [P + 'CountsTest#counts', P + 'FillsCacheTest#fills', P + 'LeavesModeTest#setsMode', P + 'SetsPropertyTest#setsFlag'] as Set :
+assert latent.keySet() == [P + 'CountsTest#counts', P + 'FillsCacheTest#fills', P + 'RemembersTest#remembers', P + 'LeavesModeTest#setsMode', P + 'SetsPropertyTest#setsFlag'] as Set :
         "latent polluters: " + latent.keySet()
 
 // the module's own reset method, called last from the class's own @AfterEach
@@ -29,6 +29,10 @@ assert count.status == 'patched' : count
 assert count.statements == ['com.example.fix.Counter.count = 0;'] : count
 assert count.tried.size() == 1 && count.tried[0].startsWith('com.example.fix.Counter.reset();: experiment ') : count.tried
 assert count.tried[0].contains('com.example.fix.Counter.count still differs after the test (0 before, -1 after)') : count.tried
+// the test class's own list: the patched class is loaded from the candidate's directory and captured
+def seen = latent[P + 'RemembersTest#remembers'].fix
+assert seen.status == 'patched' : seen
+assert seen.statements == ['com.example.fix.RemembersTest.SEEN.clear();'] : seen
 // JDK state: no patch, with why
 def prop = latent[P + 'SetsPropertyTest#setsFlag'].fix
 assert prop.status == 'no-patch' && prop.reason.startsWith('JDK state') : prop
@@ -36,16 +40,23 @@ assert prop.status == 'no-patch' && prop.reason.startsWith('JDK state') : prop
 // each verifying run: the original order with the candidate's class first, captured in its class
 def records = new File(out, 'experiments.jsonl').readLines().collect { new JsonSlurper().parseText(it) }
 def fixRuns = records.findAll { it.kind == 'fix' }
-assert fixRuns.size() == 4 : fixRuns*.id
-assert (cache.experiments + mode.experiments + count.experiments).every { it in fixRuns*.id }
+assert fixRuns.size() == 5 : fixRuns*.id
+assert (cache.experiments + mode.experiments + count.experiments + seen.experiments).every { it in fixRuns*.id }
 assert fixRuns.every { it.order.size() == report.tests && it.fix != null }
 // Settings and Cache are first initialized by the polluters: initialized right before their block
 def modeRun = fixRuns.find { it.fix.test == P + 'LeavesModeTest#setsMode' }
 assert modeRun.initialize_at*.class == [P + 'Settings'] : modeRun.initialize_at
 assert modeRun.capture_tests == [P + 'LeavesModeTest']
+// the polluters that initialize their field's class get one control run without a patch each
+def controls = records.findAll { it.kind == 'fix-control' }
+assert controls*.fix*.test as Set == [P + 'CountsTest#counts', P + 'FillsCacheTest#fills', P + 'LeavesModeTest#setsMode'] as Set : controls*.fix
+assert controls.every { it.fix.candidate == '' && it.initialize_at.size() == 1 }
+// the test class's own field: its class is initialized before its test, so no class first, no control
+def seenRun = fixRuns.find { it.fix.test == P + 'RemembersTest#remembers' }
+assert seenRun.initialize_at == [] : seenRun.initialize_at
 
 // the patches: as the console says, never written into the sources
-assert goals[0].contains('odrust audit: making teardown patches for 3 latent polluters')
+assert goals[0].contains('odrust audit: making teardown patches for 4 latent polluters')
 assert goals[0].contains('  patch: ' + cache.patch + ' (its teardown runs `com.example.fix.Cache.clear();`, verified in experiment ')
 assert goals[0].contains('no patch: JDK state')
 File originals = new File(base, 'prebuild-originals')

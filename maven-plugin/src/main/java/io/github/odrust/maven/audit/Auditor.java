@@ -219,6 +219,7 @@ public final class Auditor {
         if (fixes == null || !outcome.has("latent_polluters")) {
             return;
         }
+        fixes.clearPatches();
         int n = 0;
         for (JsonElement e : outcome.getAsJsonArray("latent_polluters")) {
             JsonObject p = e.getAsJsonObject();
@@ -265,12 +266,9 @@ public final class Auditor {
         }
         long start = System.nanoTime();
         OrderRunner runner = new OrderRunner(module, engine, suite, expDir, log).quiet();
-        if (e.fix != null) {
-            if (fixes == null) {
-                throw new MojoExecutionException(
-                        "the engine asked for a patched run the audit did not ask for (a bug: please report it)");
-            }
-            runner.classpathFirst(fixes.classes(e.fix.candidate));
+        File patched = patchedClasses(e);
+        if (patched != null) {
+            runner.classpathFirst(patched);
         }
         if (e.usesAgent()) {
             runner.recording(options);
@@ -327,11 +325,28 @@ public final class Auditor {
         return out;
     }
 
-    private String options(AuditStep.Experiment e, Path captures) {
+    /** The compiled classes of the candidate patch a {@code fix} experiment runs with, or null. */
+    private File patchedClasses(AuditStep.Experiment e) throws MojoExecutionException {
+        if (e.fix == null || !"fix".equals(e.kind)) {
+            return null;
+        }
+        if (fixes == null) {
+            throw new MojoExecutionException(
+                    "the engine asked for a patched run the audit did not ask for (a bug: please report it)");
+        }
+        return fixes.classes(e.fix.candidate);
+    }
+
+    private String options(AuditStep.Experiment e, Path captures) throws MojoExecutionException {
         AgentOptions.Writer w = new AgentOptions.Writer()
                 .comment("odrust:audit experiment " + e.id + " (docs/audit.md)")
                 .mode("audit");
         roots().all().forEach(w::root);
+        // the patched class is loaded from the candidate's directory: captured as the module's
+        File patched = patchedClasses(e);
+        if (patched != null) {
+            w.root(patched);
+        }
         settings.include.forEach(w::include);
         w.captures(captures).captureLimit(settings.captureLimit);
         e.captureTests.forEach(w::captureTests);

@@ -58,7 +58,8 @@ public final class LatentFixes {
         this.module = module;
         this.dir = dir;
         this.settings = settings;
-        this.digest = digest;
+        // a candidate compiled at another level or encoding is another candidate
+        this.digest = digest + "\nrelease " + settings.release + "\nencoding " + settings.encoding;
         java.nio.charset.Charset cs = settings.encoding == null
                 ? java.nio.charset.StandardCharsets.UTF_8
                 : java.nio.charset.Charset.forName(settings.encoding);
@@ -156,16 +157,30 @@ public final class LatentFixes {
         return out;
     }
 
-    /** {@code Class#method} of a test id: a parameterized invocation's index and parameter types left off. */
+    /**
+     * The test's method as {@code Patcher} finds it: a parameterized invocation's index left off
+     * ({@code C#m[2]} gives {@code C#m}), the parameter types of an overloaded method kept ({@code
+     * C#m(int)[1]} gives {@code C#m(int)}).
+     */
     static String method(String test) {
-        int end = test.length();
-        for (char c : new char[] {'(', '['}) {
-            int at = test.indexOf(c, test.indexOf('#'));
-            if (at >= 0 && at < end) {
-                end = at;
-            }
+        int hash = test.indexOf('#');
+        int bracket = test.indexOf('[', hash);
+        int paren = test.indexOf('(', hash);
+        if (bracket < 0) {
+            return test;
         }
-        return test.substring(0, end);
+        if (paren >= 0 && paren < bracket) {
+            int close = test.indexOf(')', paren);
+            return close >= 0 ? test.substring(0, close + 1) : test;
+        }
+        return test.substring(0, bracket);
+    }
+
+    /** The method's bare name ({@code bar} of {@code C#bar(int)[1]}). */
+    static String name(String test) {
+        String m = method(test).substring(test.indexOf('#') + 1);
+        int paren = m.indexOf('(');
+        return paren >= 0 ? m.substring(0, paren) : m;
     }
 
     /** The comment above the added method: what it sets back and why. */
@@ -173,8 +188,7 @@ public final class LatentFixes {
         String how = "passing-value".equals(c.kind)
                 ? "to the value it had before the test"
                 : "with the module's own reset code";
-        return "odrust: sets back " + w.field + ", which the test "
-                + method(w.test).substring(w.test.indexOf('#') + 1) + "() leaves changed\n(" + how
+        return "odrust: sets back " + w.field + ", which the test " + name(w.test) + "() leaves changed\n(" + how
                 + "; found by odrust:audit before any test fails because of it)";
     }
 
@@ -206,6 +220,24 @@ public final class LatentFixes {
      * that it applies as written; fills {@code fix}'s {@code patch} and {@code apply}, or turns it
      * into {@code no-patch} with why.
      */
+    /** Removes the patch files of an earlier run (numbered as that run found them). */
+    public void clearPatches() throws MojoExecutionException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String n = f.getFileName().toString();
+                if (n.startsWith("fix-") && n.endsWith(".patch")) {
+                    Files.delete(f);
+                }
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException(
+                    "could not remove the earlier patches in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
     public void write(String id, String name, JsonObject fix) throws MojoExecutionException {
         Made m = made.get(id);
         if (m == null) {

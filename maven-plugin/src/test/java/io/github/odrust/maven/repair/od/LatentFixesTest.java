@@ -11,8 +11,13 @@ class LatentFixesTest {
     void aParameterizedInvocationIsPatchedInItsMethod() {
         assertEquals("com.acme.FooTest#bar", LatentFixes.method("com.acme.FooTest#bar"));
         assertEquals("com.acme.FooTest#bar", LatentFixes.method("com.acme.FooTest#bar[2]"));
-        assertEquals("com.acme.FooTest#bar", LatentFixes.method("com.acme.FooTest#bar(int)[1]"));
-        assertEquals("com.acme.Foo$InnerTest#bar", LatentFixes.method("com.acme.Foo$InnerTest#bar(java.lang.String)"));
+        // an overloaded method keeps its parameter types: the patcher tells the overloads apart
+        assertEquals("com.acme.FooTest#bar(int)", LatentFixes.method("com.acme.FooTest#bar(int)[1]"));
+        assertEquals(
+                "com.acme.Foo$InnerTest#bar(java.lang.String)",
+                LatentFixes.method("com.acme.Foo$InnerTest#bar(java.lang.String)"));
+        assertEquals("bar", LatentFixes.name("com.acme.FooTest#bar(int)[1]"));
+        assertEquals("bar", LatentFixes.name("com.acme.FooTest#bar[3]"));
     }
 
     @Test
