@@ -166,6 +166,16 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// A run record of `-Dodrust.history` (docs/history.md) is not one odrust can read: edited,
+    /// cut short, of another schema, or two records of one run.
+    #[error("history record {file}: {reason}")]
+    BadRunRecord {
+        /// The record's file, as the plugin named it.
+        file: String,
+        /// What is wrong with it, and what to do.
+        reason: String,
+    },
+
     /// A detection session (`docs/protocol.md`, "Sessions") is not kept, or not at the position
     /// the request continues from: the caller starts it again with the whole history.
     #[error(
@@ -206,13 +216,14 @@ impl EngineError {
             EngineError::BadClassFile { .. } => "bad-class-file",
             EngineError::BadConfig { .. } => "bad-config",
             EngineError::BadHistory { .. } => "bad-history",
+            EngineError::BadRunRecord { .. } => "bad-run-record",
             EngineError::SessionLost { .. } => "session-lost",
             EngineError::Panic { .. } => "panic",
         }
     }
 
     /// Every error code, in the order of `docs/protocol.md`.
-    pub const CODES: [&'static str; 12] = [
+    pub const CODES: [&'static str; 13] = [
         "bad-request",
         "unknown-op",
         "unknown-test",
@@ -223,6 +234,7 @@ impl EngineError {
         "bad-class-file",
         "bad-config",
         "bad-history",
+        "bad-run-record",
         "session-lost",
         "panic",
     ];
@@ -353,7 +365,8 @@ mod tests {
                 "bad-report",
                 "bad-class-file",
                 "bad-config",
-                "bad-history"
+                "bad-history",
+                "bad-run-record"
             ]
         );
     }

@@ -39,6 +39,7 @@ pub mod detect;
 pub mod diagnose;
 pub mod error;
 pub mod explain;
+pub mod history;
 pub mod idtests;
 pub mod incremental;
 pub mod jni_api;

@@ -56,6 +56,7 @@ pub const OPS: &[&str] = &[
     "id_report",
     "audit_next",
     "audit_report",
+    "history_report",
     "selftest_panic",
 ];
 
@@ -150,6 +151,10 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "audit_report" => {
             let request: report::AuditReportRequest = parse(op, request_json)?;
             respond(&report::render_audit(&request))
+        }
+        "history_report" => {
+            let request: crate::history::HistoryRequest = parse(op, request_json)?;
+            respond(&report::render_history(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

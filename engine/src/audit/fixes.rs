@@ -35,6 +35,16 @@ use super::shapes::{
     FixWanted, InitializeAt, LatentFix, LatentPolluter, DEFAULT_MAX_REPAIR,
 };
 
+/// What the control run of a polluter says.
+enum Control<'r> {
+    /// None is needed (the field's class is initialized before the test anyway).
+    NotNeeded,
+    /// It ran and the field changes across the test there: the baseline of the patch runs.
+    Baseline(&'r AuditRecord),
+    /// The run to ask for, or why no patch can be verified.
+    Stop(Verdict),
+}
+
 /// How one candidate fared.
 enum Verdict {
     Run(AuditExperiment, String),
@@ -112,17 +122,21 @@ impl<'a> Planner<'a> {
             let mut tried = Vec::new();
             let mut fix = None;
             let runnable = made.candidates.iter().any(|c| c.compile_error.is_none());
+            // the outcomes a patch must keep: the control run's when there is one (the same
+            // class initialized early), else the audit's own captured run
+            let mut baseline = by_test;
             if runnable {
                 match self.control(p) {
-                    None | Some(Verdict::Verified(..)) => {}
-                    Some(Verdict::Run(e, what)) => {
+                    Control::NotNeeded | Control::Stop(Verdict::Verified(..)) => {}
+                    Control::Baseline(run) => baseline = run,
+                    Control::Stop(Verdict::Run(e, what)) => {
                         return Some(AuditStep::Run {
                             experiment: e,
                             what,
                             left: "then a run per candidate patch".to_string(),
                         })
                     }
-                    Some(Verdict::Rejected(why)) => {
+                    Control::Stop(Verdict::Rejected(why)) => {
                         outcome.latent_polluters[i].fix = Some(no_patch(why, Vec::new()));
                         continue;
                     }
@@ -133,7 +147,7 @@ impl<'a> Planner<'a> {
                     tried.push(format!("{}: does not compile ({error})", joined(c)));
                     continue;
                 }
-                match self.verdict(p, c, by_test) {
+                match self.verdict(p, c, baseline) {
                     Verdict::Run(e, what) => {
                         let left = chosen.len() - n - 1;
                         return Some(AuditStep::Run {
@@ -206,19 +220,20 @@ impl<'a> Planner<'a> {
     }
 
     /// For a polluter that initializes its field's class: the control run without a patch, that
-    /// class initialized first; `None` when the field differs across the test there (a patch run
-    /// can tell), else the run to ask for or why no patch can be verified.
-    fn control(&self, p: &LatentPolluter) -> Option<Verdict> {
+    /// class initialized first (one per test and class: its `FixRef` names the class); its record
+    /// when the field differs across the test there (a patch run can tell, and its outcomes are the
+    /// ones a patch must keep), else the run to ask for or why no patch can be verified.
+    fn control(&self, p: &LatentPolluter) -> Control<'a> {
         if !p.initialized_by_test {
-            return None;
+            return Control::NotNeeded;
         }
         let fix = FixRef {
             test: p.test.clone(),
-            field: p.field.field.clone(),
+            field: changes::class_of_field(&p.field.field).to_string(),
             candidate: String::new(),
         };
         let Some(run) = self.fix_run(AuditKind::FixControl, &fix) else {
-            return Some(Verdict::Run(
+            return Control::Stop(Verdict::Run(
                 self.fix_experiment(AuditKind::FixControl, p, fix),
                 format!(
                     "control for {}: the original order without a patch, {} initialized before its class",
@@ -229,18 +244,21 @@ impl<'a> Planner<'a> {
         };
         let id = run.experiment.id;
         match field_across(run, p) {
-            Across::Differs(_) => None,
-            Across::Same => Some(Verdict::Rejected(format!(
+            Across::Differs(_) => Control::Baseline(run),
+            Across::Same => Control::Stop(Verdict::Rejected(format!(
                 "experiment {id}: with {} initialized before its class, the test leaves {} as it finds it: what differs comes from the class's initialization during the test (in the state the tests before it left), which a teardown of this test cannot undo",
                 changes::class_of_field(&p.field.field),
                 p.field.field
             ))),
-            Across::Unknown(why) => Some(Verdict::Rejected(format!("experiment {id}: {why}"))),
+            Across::Unknown(why) => {
+                Control::Stop(Verdict::Rejected(format!("experiment {id}: {why}")))
+            }
         }
     }
 
-    /// The run of candidate `c` of `p`, or what it came to.
-    fn verdict(&self, p: &LatentPolluter, c: &FixCandidate, by_test: &AuditRecord) -> Verdict {
+    /// The run of candidate `c` of `p`, or what it came to; `baseline`: the run without a patch
+    /// whose outcomes it must keep.
+    fn verdict(&self, p: &LatentPolluter, c: &FixCandidate, baseline: &AuditRecord) -> Verdict {
         let fix = FixRef {
             test: p.test.clone(),
             field: p.field.field.clone(),
@@ -268,7 +286,7 @@ impl<'a> Planner<'a> {
                 return Verdict::Rejected(format!("experiment {id}: {why}"))
             }
         }
-        let (worse, better) = outcome_moves(by_test, run);
+        let (worse, better) = outcome_moves(baseline, run);
         if !worse.is_empty() {
             return Verdict::Rejected(format!(
                 "experiment {id}: tests that passed without it fail with it: {}",

@@ -166,7 +166,7 @@ pub enum AuditKind {
     CaptureTests,
     /// The original order with a candidate patch for a latent polluter, captured before each
     /// test of its class: the field must be the same right after the test as right before it,
-    /// and every test must end as it did without the patch.
+    /// and no test that passed without the patch may fail with it.
     Fix,
     /// For a latent polluter that initializes its field's class: the original order without a
     /// patch, that class initialized right before the test's class, captured before each test of

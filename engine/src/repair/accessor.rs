@@ -128,7 +128,14 @@ pub(super) fn dispatch<'c>(
             .iter()
             .find(|m| m.name == method.name && m.descriptor == method.descriptor);
         if let Some(declared) = declared {
+            // a method the implementation overrides: not private, and package-private only in
+            // the implementation's own package
+            let overridden = !declared.access.is_private()
+                && (declared.access.is_public()
+                    || declared.access.is_protected()
+                    || package(s) == package(&class.name));
             if usable_class(sup)
+                && overridden
                 && !declared.access.is_static()
                 && module.member_visible(s, declared.access, from)
             {
@@ -137,4 +144,9 @@ pub(super) fn dispatch<'c>(
         }
     }
     None
+}
+
+/// The package of a binary class name (`com.acme` of `com.acme.Outer$Inner`).
+fn package(class: &str) -> &str {
+    class.rsplit_once('.').map_or("", |(p, _)| p)
 }

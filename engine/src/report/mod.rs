@@ -1,7 +1,7 @@
 //! Rendering a detection report for people and dashboards: HTML and Surefire-style XML
 //! (`docs/detect.md`, "Reports").
 //!
-//! Uses [`crate::detect`]'s findings, [`crate::audit`], [`crate::explain::flakerate`], [`crate::idtests`] and
+//! Uses [`crate::detect`]'s findings, [`crate::audit`], [`crate::history`], [`crate::explain::flakerate`], [`crate::idtests`] and
 //! [`crate::model`]. Every capability that reports findings (repair, diagnose, incremental, ID
 //! tests) renders here.
 //!
@@ -14,6 +14,8 @@
 //! - [`render`](mod@render): a detection report's HTML and XML forms.
 //! - [`audit`]: the report of `odrust:audit` (`audit_report`): HTML and console text of an
 //!   [`crate::audit::AuditOutcome`].
+//! - [`history`]: the history of `odrust:history` (`history_report`): what a module's run
+//!   records say over time ([`crate::history`]), as HTML and console text.
 //! - [`id`]: the report of `odrust:detect-id` (`id_report`): HTML, XML and console text of an
 //!   [`crate::idtests::IdOutcome`].
 
@@ -21,6 +23,7 @@ pub mod audit;
 pub mod causes;
 pub mod document;
 pub mod file;
+pub mod history;
 mod html;
 mod html_causes;
 pub mod id;
@@ -30,5 +33,6 @@ mod text;
 pub use audit::{render_audit, AuditRendered, AuditReportRequest};
 pub use document::{Report, ReportEntry};
 pub use file::{ReportFile, ReportRequest, ReportTexts, REPORT_SCHEMA_VERSION};
+pub use history::{render_history, HistoryRendered};
 pub use id::{render_id, IdRendered, IdReportRequest};
 pub use render::{render, Rendered};

@@ -215,11 +215,6 @@ public final class LatentFixes {
         return dir.resolve(id).resolve("classes").toFile();
     }
 
-    /**
-     * Writes candidate {@code id} as {@code name} (a unified diff from where Maven ran) and checks
-     * that it applies as written; fills {@code fix}'s {@code patch} and {@code apply}, or turns it
-     * into {@code no-patch} with why.
-     */
     /** Removes the patch files of an earlier run (numbered as that run found them). */
     public void clearPatches() throws MojoExecutionException {
         if (!Files.isDirectory(dir)) {
@@ -238,6 +233,11 @@ public final class LatentFixes {
         }
     }
 
+    /**
+     * Writes candidate {@code id} as {@code name} (a unified diff from where Maven ran) and checks
+     * that it applies as written; fills {@code fix}'s {@code patch} and {@code apply}, or turns it
+     * into {@code no-patch} with why.
+     */
     public void write(String id, String name, JsonObject fix) throws MojoExecutionException {
         Made m = made.get(id);
         if (m == null) {
