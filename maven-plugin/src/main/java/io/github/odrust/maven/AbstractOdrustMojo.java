@@ -184,6 +184,22 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
      * How the user can invoke {@code goal} on this project: {@code odrust:goal} when the plugin is
      * in the POM (so the prefix resolves), else the full coordinates.
      */
+    /**
+     * The run records of {@code -Dodrust.history=value} (relative to where Maven ran), or null when
+     * it is not given; {@code commit}: {@code -Dodrust.history.commit}.
+     */
+    protected io.github.odrust.maven.history.RunRecords runRecords(String value, String commit) {
+        String executionRoot = session == null ? null : session.getExecutionRootDirectory();
+        Path root = executionRoot != null
+                ? Path.of(executionRoot)
+                : project.getBasedir().toPath();
+        Path dir = io.github.odrust.maven.history.RunRecords.directory(value, root);
+        return dir == null
+                ? null
+                : new io.github.odrust.maven.history.RunRecords(
+                        dir, project.getBasedir().toPath(), commit, java.time.Clock.systemUTC());
+    }
+
     protected String invocation(String goal) {
         boolean declared = project.getBuildPlugins().stream()
                 .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId())

@@ -71,6 +71,17 @@ public class AuditMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
 
+    /**
+     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
+     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
+     */
+    @Parameter(property = "odrust.history")
+    protected String history;
+
+    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
+    @Parameter(property = "odrust.history.commit")
+    protected String historyCommit;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (limit < 1) {
@@ -138,6 +149,7 @@ public class AuditMojo extends AbstractOdrustMojo {
                 module.id(),
                 "audit: " + nio + " non-idempotent, " + Words.count(latent, "latent polluter"),
                 getLog());
+        record(module.id(), tests, outcome);
         if (failOnFlaky && (nio > 0 || high > 0)) {
             throw new MojoFailureException(module.id() + ": " + nio + " non-idempotent, "
                     + Words.count(high, "latent polluter") + " of a field another test reads; see "
@@ -155,6 +167,35 @@ public class AuditMojo extends AbstractOdrustMojo {
         r.encoding = project.getProperties().getProperty("project.build.sourceEncoding");
         r.release = compilerLevel(true);
         return r;
+    }
+
+    /** With -Dodrust.history: the run's record (its findings as tests, its verified patches). */
+    private void record(String module, List<String> tests, JsonObject outcome) throws MojoExecutionException {
+        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        if (records == null) {
+            return;
+        }
+        JsonObject record = records.start("audit", module);
+        record.addProperty("complete", true);
+        record.add("ran", io.github.odrust.engine.Json.WIRE.toJsonTree(tests));
+        for (JsonElement e : outcome.getAsJsonArray("non_idempotent")) {
+            io.github.odrust.maven.history.RunRecords.found(
+                    record, e.getAsJsonObject().get("test").getAsString(), "non-idempotent");
+        }
+        for (JsonElement e : outcome.getAsJsonArray("latent_polluters")) {
+            JsonObject p = e.getAsJsonObject();
+            String test = p.get("test").getAsString();
+            if (!test.contains("#")) {
+                continue;
+            }
+            io.github.odrust.maven.history.RunRecords.found(record, test, "latent-polluter");
+            JsonObject fix = p.has("fix") && p.get("fix").isJsonObject() ? p.getAsJsonObject("fix") : null;
+            if (fix != null && "patched".equals(fix.get("status").getAsString()) && fix.has("patch")) {
+                io.github.odrust.maven.history.RunRecords.patch(
+                        record, List.of(test), "patched", fix.get("patch").getAsString(), false);
+            }
+        }
+        records.append(record, getLog());
     }
 
     /** The test classes of the suite named in {@code value}, by simple or fully qualified name. */

@@ -87,6 +87,17 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.minimize.budget")
     protected Integer minimizeBudget;
 
+    /**
+     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
+     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
+     */
+    @Parameter(property = "odrust.history")
+    protected String history;
+
+    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
+    @Parameter(property = "odrust.history.commit")
+    protected String historyCommit;
+
     /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
@@ -223,6 +234,12 @@ public class DetectMojo extends AbstractOdrustMojo {
                 module.id(),
                 report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
+        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        if (report != null && records != null) {
+            JsonObject record = records.start(mojoExecution.getGoal(), module.id());
+            io.github.odrust.maven.history.RunRecords.fromReport(record, report.json, out.resolve("suite.json"));
+            records.append(record, getLog());
+        }
         if (report != null && failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky);
         }

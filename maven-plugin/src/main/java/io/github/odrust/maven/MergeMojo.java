@@ -51,6 +51,17 @@ public class MergeMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.knownFlaky", defaultValue = "${project.basedir}/odrust-known-flaky.txt")
     protected File knownFlaky;
 
+    /**
+     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
+     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
+     */
+    @Parameter(property = "odrust.history")
+    protected String history;
+
+    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
+    @Parameter(property = "odrust.history.commit")
+    protected String historyCommit;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (from == null || from.trim().isEmpty()) {
@@ -111,6 +122,13 @@ public class MergeMojo extends AbstractOdrustMojo {
         }
         getLog().info("odrust merge: " + dirs.size() + " shards: " + String.join(", ", displays(base, dirs)));
         ConsoleReport.print(report, out, getLog());
+        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        if (records != null) {
+            JsonObject record = records.start("merge", report.module);
+            io.github.odrust.maven.history.RunRecords.fromReport(
+                    record, report.json, dirs.get(0).resolve("suite.json"));
+            records.append(record, getLog());
+        }
         if (failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky);
         }

@@ -58,6 +58,17 @@ public class RepairMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.isolation", defaultValue = "jvm")
     protected String isolation;
 
+    /**
+     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
+     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
+     */
+    @Parameter(property = "odrust.history")
+    protected String history;
+
+    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
+    @Parameter(property = "odrust.history.commit")
+    protected String historyCommit;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (!"jvm".equals(isolation) && !"classloader".equals(isolation)) {
@@ -101,6 +112,16 @@ public class RepairMojo extends AbstractOdrustMojo {
         s.release = compilerLevel(true);
         RepairFile result = new Repairer(engine, module, suite, out, s, getLog()).run();
         print(result, s);
+        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        if (records != null) {
+            JsonObject record = records.start("repair", module.id());
+            record.addProperty("complete", result.complete);
+            for (RepairFile.Entry e : result.ran) {
+                io.github.odrust.maven.history.RunRecords.patch(
+                        record, e.members.isEmpty() ? List.of(e.test) : e.members, e.status, e.patch, e.applied);
+            }
+            records.append(record, getLog());
+        }
     }
 
     /** The implementation-dependent tests of the last odrust:detect-id (docs/id-tests.md). */
