@@ -176,6 +176,18 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// The quarantine file (docs/history.md, "Quarantine") is not one odrust can read: not JSON,
+    /// an unknown key, a missing owner, a date that is not a date.
+    #[error("quarantine file {file}{}: {reason}", entry.map(|e| format!(", entry {e}")).unwrap_or_default())]
+    BadQuarantine {
+        /// The file.
+        file: String,
+        /// The entry (from 1), when one is wrong.
+        entry: Option<usize>,
+        /// What is wrong, and what to write instead.
+        reason: String,
+    },
+
     /// A detection session (`docs/protocol.md`, "Sessions") is not kept, or not at the position
     /// the request continues from: the caller starts it again with the whole history.
     #[error(
@@ -217,13 +229,14 @@ impl EngineError {
             EngineError::BadConfig { .. } => "bad-config",
             EngineError::BadHistory { .. } => "bad-history",
             EngineError::BadRunRecord { .. } => "bad-run-record",
+            EngineError::BadQuarantine { .. } => "bad-quarantine",
             EngineError::SessionLost { .. } => "session-lost",
             EngineError::Panic { .. } => "panic",
         }
     }
 
     /// Every error code, in the order of `docs/protocol.md`.
-    pub const CODES: [&'static str; 13] = [
+    pub const CODES: [&'static str; 14] = [
         "bad-request",
         "unknown-op",
         "unknown-test",
@@ -235,6 +248,7 @@ impl EngineError {
         "bad-config",
         "bad-history",
         "bad-run-record",
+        "bad-quarantine",
         "session-lost",
         "panic",
     ];
@@ -366,7 +380,8 @@ mod tests {
                 "bad-class-file",
                 "bad-config",
                 "bad-history",
-                "bad-run-record"
+                "bad-run-record",
+                "bad-quarantine"
             ]
         );
     }

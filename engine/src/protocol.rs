@@ -57,6 +57,8 @@ pub const OPS: &[&str] = &[
     "audit_next",
     "audit_report",
     "history_report",
+    "quarantine_check",
+    "quarantine_add",
     "selftest_panic",
 ];
 
@@ -155,6 +157,14 @@ pub fn call(op: &str, request_json: &str) -> Result<String, EngineError> {
         "history_report" => {
             let request: crate::history::HistoryRequest = parse(op, request_json)?;
             respond(&report::render_history(&request)?)
+        }
+        "quarantine_check" => {
+            let request: crate::history::quarantine::QuarantineRequest = parse(op, request_json)?;
+            respond(&crate::history::quarantine::check(&request)?)
+        }
+        "quarantine_add" => {
+            let request: crate::history::quarantine::AddRequest = parse(op, request_json)?;
+            respond(&crate::history::quarantine::add(&request)?)
         }
         "selftest_panic" => {
             let _: Empty = parse(op, request_json)?;

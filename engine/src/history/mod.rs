@@ -10,12 +10,18 @@
 //! - [`shapes`]: a run record as the plugin writes it ([`shapes::RunRecord`], versioned).
 //! - [`view`]: the records read, checked and put in order, and what they say
 //!   ([`view::history`]): the view `report::history` renders.
+//! - [`quarantine`]: the quarantine file (tests and causes accepted until a date, with an owner):
+//!   what it says about a run's findings (`quarantine_check`), and entries for a run's unfixed
+//!   causes (`quarantine_add`).
 
+pub mod quarantine;
 pub mod shapes;
 pub mod view;
 
 pub use shapes::{RunRecord, RECORD_VERSION};
 pub use view::{history, HistoryRequest, HistoryView};
 
+#[cfg(test)]
+mod quarantine_tests;
 #[cfg(test)]
 mod tests;

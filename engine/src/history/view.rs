@@ -147,6 +147,49 @@ pub struct CauseRow {
 /// missing key), another schema version, a date that is not an ISO-8601 UTC time, or a run id
 /// that two files share.
 pub fn history(request: &HistoryRequest) -> Result<HistoryView, EngineError> {
+    let (records, other_modules) = ordered(request)?;
+    let mut view = HistoryView {
+        module: request
+            .module
+            .clone()
+            .or_else(|| {
+                let modules: BTreeSet<&str> = records.iter().map(|r| r.module.as_str()).collect();
+                (modules.len() == 1).then(|| modules.into_iter().next().unwrap_or("").to_string())
+            })
+            .unwrap_or_default(),
+        ..HistoryView::default()
+    };
+    if !other_modules.is_empty() {
+        view.notes.push(format!(
+            "records of {} left out (another module's)",
+            other_modules.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let unfinished: Vec<&str> = records
+        .iter()
+        .filter(|r| r.detects() && !r.complete)
+        .map(|r| r.run_id.as_str())
+        .collect();
+    if !unfinished.is_empty() {
+        view.notes.push(format!(
+            "{} did not run to its end (a budget or a failure): a test it did not find may still be flaky",
+            unfinished.join(", ")
+        ));
+    }
+    view.runs = records.iter().map(run_view).collect();
+    view.tests = test_rows(&records);
+    view.causes = cause_rows(&records);
+    Ok(view)
+}
+
+/// The request's records of its module, read, checked and in the order they ran; and the other
+/// modules whose records were left out.
+///
+/// # Errors
+/// As [`history`].
+pub fn ordered(
+    request: &HistoryRequest,
+) -> Result<(Vec<RunRecord>, BTreeSet<String>), EngineError> {
     let mut runs: Vec<(RunRecord, &str)> = Vec::new();
     let mut ids: BTreeMap<String, &str> = BTreeMap::new();
     let mut other_modules: BTreeSet<String> = BTreeSet::new();
@@ -185,39 +228,7 @@ pub fn history(request: &HistoryRequest) -> Result<HistoryView, EngineError> {
         runs.push((r, &f.file));
     }
     runs.sort_by(|a, b| (&a.0.date, &a.0.run_id).cmp(&(&b.0.date, &b.0.run_id)));
-    let records: Vec<RunRecord> = runs.into_iter().map(|(r, _)| r).collect();
-    let mut view = HistoryView {
-        module: request
-            .module
-            .clone()
-            .or_else(|| {
-                let modules: BTreeSet<&str> = records.iter().map(|r| r.module.as_str()).collect();
-                (modules.len() == 1).then(|| modules.into_iter().next().unwrap_or("").to_string())
-            })
-            .unwrap_or_default(),
-        ..HistoryView::default()
-    };
-    if !other_modules.is_empty() {
-        view.notes.push(format!(
-            "records of {} left out (another module's)",
-            other_modules.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    let unfinished: Vec<&str> = records
-        .iter()
-        .filter(|r| r.detects() && !r.complete)
-        .map(|r| r.run_id.as_str())
-        .collect();
-    if !unfinished.is_empty() {
-        view.notes.push(format!(
-            "{} did not run to its end (a budget or a failure): a test it did not find may still be flaky",
-            unfinished.join(", ")
-        ));
-    }
-    view.runs = records.iter().map(run_view).collect();
-    view.tests = test_rows(&records);
-    view.causes = cause_rows(&records);
-    Ok(view)
+    Ok((runs.into_iter().map(|(r, _)| r).collect(), other_modules))
 }
 
 fn run_view(r: &RunRecord) -> RunView {

@@ -4,7 +4,7 @@ def P = 'com.example.hist.'
 File base = new File("$basedir")
 String log = new File(base, 'build.log').getText('UTF-8')
 def goals = log.split('Building history-loop 1.0-SNAPSHOT').drop(1)
-assert goals.size() == 5
+assert goals.size() == 8
 
 // ---- the records: one per run, never overwritten
 def files = new File(base, 'hist').listFiles().findAll { it.name.endsWith('.json') }.sort { it.name }
@@ -28,7 +28,21 @@ assert records[1].ran == null
 assert records[2].commit == 'after-patch' && records[2].tests == [] : records[2]
 assert goals[0].contains('odrust history: run recorded in ')
 
-// ---- goal 4: the history
+// ---- goals 2-4: the quarantine, before and after its expiry
+def q = new JsonSlurper().parse(new File(base, '.odrust/quarantine.json'))
+assert q.schema_version == 1 && q.entries.size() == 1 : q
+assert q.entries[0].polluter == P + 'BPolluterTest#addsOne' && q.entries[0].owner == 'alice' && q.entries[0].expires == '2026-06-30'
+assert goals[1].contains('quarantined victims of polluter ' + P + 'BPolluterTest#addsOne (owner alice, until 2026-06-30)')
+assert goals[2].contains('quarantined ' + P + 'AVictimTest#startsEmpty (entry 1 of quarantine.json, owner alice, until 2026-06-30')
+assert goals[2].contains('BUILD SUCCESS')
+assert goals[3].contains('quarantine.json expired (-Dodrust.failOnFlaky=true)')
+assert goals[3].contains('entry 1 (victims of polluter ' + P + 'BPolluterTest#addsOne) expired on 2026-06-30; owner: alice; found again: ' + P + 'AVictimTest#startsEmpty')
+// the test the expired entry covers is named there, not again as "neither listed nor quarantined"
+assert !goals[3].contains('nor quarantined')
+// after the patch, one clean run: ready to remove
+assert goals[5].contains('quarantine entry 1 (victims of polluter ' + P + 'BPolluterTest#addsOne) of ') && goals[5].contains('is ready to remove: not found in the last 1 runs that ran it')
+
+// ---- goal 7: the history
 def view = new JsonSlurper().parse(new File(base, 'target/odrust/history/history.json'))
 assert view.module == 'com.example:history-loop'
 assert view.runs*.run_id == records*.run_id
@@ -42,9 +56,9 @@ assert view.causes.size() == 1 && view.causes[0].first_seen == 0 && view.causes[
 def html = new File(base, 'target/odrust/history/history.html').getText('UTF-8')
 assert html.contains('<tr data-test="' + P + 'AVictimTest#startsEmpty">')
 assert html.contains('<td class="found">') && html.contains('<td class="patch">patch</td><td class="not-found">ok</td>')
-assert goals[3].contains('odrust history: com.example:history-loop: 3 runs (2 that look for flaky tests), 1 flaky test, 1 cause')
-assert goals[3].contains('not found since ' + records[2].run_id + ' (commit after-p')
+assert goals[6].contains('odrust history: com.example:history-loop: 3 runs (2 that look for flaky tests), 1 flaky test, 1 cause')
+assert goals[6].contains('not found since ' + records[2].run_id + ' (commit after-p')
 
-// ---- goal 5: a record cut short, named
-assert goals[4].contains('history record ') && goals[4].contains('20261201T000000Z-aaaaaa.json: not an odrust run record (')
+// ---- goal 8: a record cut short, named
+assert goals[7].contains('history record ') && goals[7].contains('20261201T000000Z-aaaaaa.json: not an odrust run record (')
 true

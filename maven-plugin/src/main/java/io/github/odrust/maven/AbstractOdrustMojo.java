@@ -189,15 +189,19 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
      * it is not given; {@code commit}: {@code -Dodrust.history.commit}.
      */
     protected io.github.odrust.maven.history.RunRecords runRecords(String value, String commit) {
-        String executionRoot = session == null ? null : session.getExecutionRootDirectory();
-        Path root = executionRoot != null
-                ? Path.of(executionRoot)
-                : project.getBasedir().toPath();
-        Path dir = io.github.odrust.maven.history.RunRecords.directory(value, root);
+        Path dir = io.github.odrust.maven.history.RunRecords.directory(value, executionRoot());
         return dir == null
                 ? null
                 : new io.github.odrust.maven.history.RunRecords(
                         dir, project.getBasedir().toPath(), commit, java.time.Clock.systemUTC());
+    }
+
+    /** The directory Maven ran in (the reactor's root even with -pl), else the module's. */
+    protected Path executionRoot() {
+        String executionRoot = session == null ? null : session.getExecutionRootDirectory();
+        return executionRoot != null
+                ? Path.of(executionRoot)
+                : project.getBasedir().toPath();
     }
 
     protected String invocation(String goal) {

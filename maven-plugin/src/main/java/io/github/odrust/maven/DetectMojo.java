@@ -98,6 +98,18 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history.commit")
     protected String historyCommit;
 
+    /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
+    @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
+    protected String quarantine;
+
+    /** The day quarantine expiries are checked against ({@code YYYY-MM-DD}); today (UTC) when unset. */
+    @Parameter(property = "odrust.quarantine.today")
+    protected String quarantineToday;
+
+    /** Runs of the history without a sighting after which a quarantine entry is ready to remove. */
+    @Parameter(property = "odrust.quarantine.removeAfter", defaultValue = "3")
+    protected int quarantineRemoveAfter;
+
     /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
@@ -240,12 +252,34 @@ public class DetectMojo extends AbstractOdrustMojo {
             io.github.odrust.maven.history.RunRecords.fromReport(record, report.json, out.resolve("suite.json"));
             records.append(record, getLog());
         }
-        if (report != null && failOnFlaky) {
-            KnownFlaky.failIfUnlisted(report, knownFlaky);
+        if (report != null) {
+            io.github.odrust.maven.history.Quarantine.Verdict q = quarantine(engine, report, module.id());
+            if (failOnFlaky) {
+                KnownFlaky.failIfUnlisted(report, knownFlaky, q);
+            }
         }
         // after the flaky check: a build it fails keeps the old incremental state, so the next
         // run selects the same tests again instead of passing on "nothing changed"
         finished(report);
+    }
+
+    /** What the quarantine file says about {@code report} (it tells entries ready to remove from the history). */
+    io.github.odrust.maven.history.Quarantine.Verdict quarantine(Engine engine, Report report, String moduleId)
+            throws MojoExecutionException, MojoFailureException {
+        if (quarantineRemoveAfter < 1) {
+            throw new MojoFailureException(
+                    "odrust.quarantine.removeAfter must be 1 or more, not " + quarantineRemoveAfter);
+        }
+        return io.github.odrust.maven.history.Quarantine.check(
+                engine,
+                io.github.odrust.maven.history.Quarantine.file(
+                        quarantine, project.getBasedir().toPath()),
+                io.github.odrust.maven.history.Quarantine.today(quarantineToday),
+                report,
+                io.github.odrust.maven.history.RunRecords.directory(history, executionRoot()),
+                moduleId,
+                quarantineRemoveAfter,
+                getLog());
     }
 
     /**

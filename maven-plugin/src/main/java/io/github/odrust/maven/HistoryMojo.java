@@ -6,12 +6,8 @@ import io.github.odrust.engine.Json;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.history.RunRecords;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -31,11 +27,7 @@ public class HistoryMojo extends AbstractOdrustMojo {
 
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
-        String executionRoot = session == null ? null : session.getExecutionRootDirectory();
-        Path root = executionRoot != null
-                ? Path.of(executionRoot)
-                : project.getBasedir().toPath();
-        Path dir = RunRecords.directory(history, root);
+        Path dir = RunRecords.directory(history, executionRoot());
         if (dir == null) {
             throw new MojoFailureException("odrust:history needs -Dodrust.history=DIR: the directory that"
                     + " odrust:detect, repair and audit were given with -Dodrust.history (e.g. .odrust-history)");
@@ -45,7 +37,7 @@ public class HistoryMojo extends AbstractOdrustMojo {
                     + " with -Dodrust.history=" + history + " first (or give the directory your CI restored)");
         }
         JsonObject request = new JsonObject();
-        request.add("records", Json.WIRE.toJsonTree(read(dir)));
+        request.add("records", Json.WIRE.toJsonTree(RunRecords.read(dir)));
         request.addProperty("module", project.getGroupId() + ":" + project.getArtifactId());
         Engine engine = engine();
         JsonObject rendered = engine.call("history_report", request);
@@ -64,29 +56,5 @@ public class HistoryMojo extends AbstractOdrustMojo {
             }
         }
         getLog().info("history: " + out.resolve("history.json") + ", " + out.resolve("history.html"));
-    }
-
-    /** Each record file's name and text, in name order (temporary files of a write under way left out). */
-    static List<JsonObject> read(Path dir) throws MojoExecutionException {
-        List<Path> files = new ArrayList<>();
-        try (Stream<Path> list = Files.list(dir)) {
-            list.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
-                    .sorted()
-                    .forEach(files::add);
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot list " + dir + ": " + e.getMessage(), e);
-        }
-        List<JsonObject> out = new ArrayList<>();
-        for (Path f : files) {
-            JsonObject o = new JsonObject();
-            o.addProperty("file", f.toString());
-            try {
-                o.addProperty("text", new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new MojoExecutionException("cannot read " + f + ": " + e.getMessage(), e);
-            }
-            out.add(o);
-        }
-        return out;
     }
 }

@@ -62,6 +62,18 @@ public class MergeMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history.commit")
     protected String historyCommit;
 
+    /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
+    @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
+    protected String quarantine;
+
+    /** The day quarantine expiries are checked against ({@code YYYY-MM-DD}); today (UTC) when unset. */
+    @Parameter(property = "odrust.quarantine.today")
+    protected String quarantineToday;
+
+    /** Runs of the history without a sighting after which a quarantine entry is ready to remove. */
+    @Parameter(property = "odrust.quarantine.removeAfter", defaultValue = "3")
+    protected int quarantineRemoveAfter;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (from == null || from.trim().isEmpty()) {
@@ -129,8 +141,21 @@ public class MergeMojo extends AbstractOdrustMojo {
                     record, report.json, dirs.get(0).resolve("suite.json"));
             records.append(record, getLog());
         }
+        if (quarantineRemoveAfter < 1) {
+            throw new MojoFailureException(
+                    "odrust.quarantine.removeAfter must be 1 or more, not " + quarantineRemoveAfter);
+        }
+        io.github.odrust.maven.history.Quarantine.Verdict q = io.github.odrust.maven.history.Quarantine.check(
+                engine,
+                io.github.odrust.maven.history.Quarantine.file(quarantine, base),
+                io.github.odrust.maven.history.Quarantine.today(quarantineToday),
+                report,
+                io.github.odrust.maven.history.RunRecords.directory(history, executionRoot()),
+                report.module,
+                quarantineRemoveAfter,
+                getLog());
         if (failOnFlaky) {
-            KnownFlaky.failIfUnlisted(report, knownFlaky);
+            KnownFlaky.failIfUnlisted(report, knownFlaky, q);
         }
     }
 

@@ -20,11 +20,35 @@ public final class KnownFlaky {
      * ({@code -Dodrust.failOnFlaky=true}).
      */
     public static void failIfUnlisted(Report report, File file) throws MojoFailureException {
+        failIfUnlisted(report, file, null);
+    }
+
+    /**
+     * As {@link #failIfUnlisted(Report, File)}, with a quarantine: a test an entry in force covers
+     * does not fail the build, and each expired entry does, naming its owner (docs/history.md).
+     */
+    public static void failIfUnlisted(
+            Report report, File file, io.github.odrust.maven.history.Quarantine.Verdict quarantine)
+            throws MojoFailureException {
         List<String> fresh;
         try {
             fresh = unlisted(report, file);
         } catch (IOException e) {
             throw new MojoFailureException("cannot read the known-flaky file " + file + ": " + e.getMessage());
+        }
+        if (quarantine != null) {
+            fresh.removeIf(line -> quarantine.quarantined.contains(line.substring(0, line.indexOf(' '))));
+            fresh.removeIf(line -> quarantine.expiredTests.contains(line.substring(0, line.indexOf(' '))));
+            if (!quarantine.expired.isEmpty()) {
+                throw new MojoFailureException("odrust: " + quarantine.expired.size() + " quarantine entr"
+                        + (quarantine.expired.size() == 1 ? "y" : "ies") + " of " + quarantine.file
+                        + " expired (-Dodrust.failOnFlaky=true):\n  " + String.join("\n  ", quarantine.expired)
+                        + "\nFix the test and remove the entry, or give it a later `expires`."
+                        + (fresh.isEmpty()
+                                ? ""
+                                : "\nAlso found, neither listed in " + file + " nor quarantined:\n  "
+                                        + String.join("\n  ", fresh)));
+            }
         }
         if (!fresh.isEmpty()) {
             throw new MojoFailureException("odrust found " + fresh.size() + " order-dependent test"

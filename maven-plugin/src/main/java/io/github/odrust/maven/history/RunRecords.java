@@ -185,6 +185,33 @@ public final class RunRecords {
         return ids;
     }
 
+    /**
+     * Each record file of {@code dir} as the engine reads it ({@code file}, {@code text}), in name
+     * order; temporary files of a write under way are left out.
+     */
+    public static List<JsonObject> read(Path dir) throws MojoExecutionException {
+        List<Path> files = new ArrayList<>();
+        try (java.util.stream.Stream<Path> list = Files.list(dir)) {
+            list.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
+                    .sorted()
+                    .forEach(files::add);
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        List<JsonObject> out = new ArrayList<>();
+        for (Path f : files) {
+            JsonObject o = new JsonObject();
+            o.addProperty("file", f.toString());
+            try {
+                o.addProperty("text", new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot read " + f + ": " + e.getMessage(), e);
+            }
+            out.add(o);
+        }
+        return out;
+    }
+
     /** A patch for {@code tests}: its status, file and whether the run applied it. */
     public static void patch(JsonObject record, List<String> tests, String status, String patch, boolean applied) {
         JsonObject p = new JsonObject();
