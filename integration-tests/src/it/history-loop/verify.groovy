@@ -27,6 +27,9 @@ assert records[1].patches[0].tests == [P + 'AVictimTest#startsEmpty']
 assert records[1].ran == null
 assert records[2].commit == 'after-patch' && records[2].tests == [] : records[2]
 assert goals[0].contains('odrust history: run recorded in ')
+// the GitHub annotation: at the victim's own frame of its failure (AVictimTest.java line 10),
+// the path relative to the work tree's top
+assert goals[0].contains('::error file=src/test/java/com/example/hist/AVictimTest.java,line=10,title=odrust%3A order-dependent test (cause 1)::' + P + 'AVictimTest#startsEmpty is a victim: state left by ' + P + 'BPolluterTest#addsOne') : goals[0]
 
 // ---- goals 2-4: the quarantine, before and after its expiry
 def q = new JsonSlurper().parse(new File(base, '.odrust/quarantine.json'))
@@ -35,6 +38,12 @@ assert q.entries[0].polluter == P + 'BPolluterTest#addsOne' && q.entries[0].owne
 assert goals[1].contains('quarantined victims of polluter ' + P + 'BPolluterTest#addsOne (owner alice, until 2026-06-30)')
 assert goals[2].contains('quarantined ' + P + 'AVictimTest#startsEmpty (entry 1 of quarantine.json, owner alice, until 2026-06-30')
 assert goals[2].contains('BUILD SUCCESS')
+def qualityFiles = []
+new File(base, 'target/odrust').eachFileRecurse(groovy.io.FileType.FILES) { if (it.name == 'odrust-code-quality.json') qualityFiles << it }
+assert qualityFiles.size() == 1 : qualityFiles
+def quality = new JsonSlurper().parse(qualityFiles[0])
+assert quality.size() == 1 && quality[0].location.path == 'src/test/java/com/example/hist/AVictimTest.java' && quality[0].location.lines.begin == 10 : quality
+assert quality[0].severity == 'major' && quality[0].check_name == 'odrust-order-dependent' 
 assert goals[3].contains('quarantine.json expired (-Dodrust.failOnFlaky=true)')
 assert goals[3].contains('entry 1 (victims of polluter ' + P + 'BPolluterTest#addsOne) expired on 2026-06-30; owner: alice; found again: ' + P + 'AVictimTest#startsEmpty')
 // the test the expired entry covers is named there, not again as "neither listed nor quarantined"

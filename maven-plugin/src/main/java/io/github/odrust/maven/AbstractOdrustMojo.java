@@ -196,6 +196,13 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                         dir, project.getBasedir().toPath(), commit, java.time.Clock.systemUTC());
     }
 
+    /** The module's test source roots. */
+    protected List<File> testSourceRoots() {
+        List<File> roots = new ArrayList<>();
+        project.getTestCompileSourceRoots().forEach(r -> roots.add(new File(r)));
+        return roots;
+    }
+
     /** The directory Maven ran in (the reactor's root even with -pl), else the module's. */
     protected Path executionRoot() {
         String executionRoot = session == null ? null : session.getExecutionRootDirectory();

@@ -98,6 +98,13 @@ public class DetectMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history.commit")
     protected String historyCommit;
 
+    /**
+     * Annotations of the findings where developers look (docs/history.md): {@code github} (workflow
+     * commands a pull request shows inline) or {@code gitlab} (a Code Quality report).
+     */
+    @Parameter(property = "odrust.annotations")
+    protected String annotations;
+
     /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
     @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
     protected String quarantine;
@@ -251,6 +258,17 @@ public class DetectMojo extends AbstractOdrustMojo {
             JsonObject record = records.start(mojoExecution.getGoal(), module.id());
             io.github.odrust.maven.history.RunRecords.fromReport(record, report.json, out.resolve("suite.json"));
             records.append(record, getLog());
+        }
+        String annotationKind = io.github.odrust.maven.history.Annotations.kind(annotations);
+        if (report != null && annotationKind != null) {
+            io.github.odrust.maven.history.Annotations.write(
+                    annotationKind,
+                    out,
+                    project.getBasedir().toPath(),
+                    testSourceRoots(),
+                    executionRoot(),
+                    System.out,
+                    getLog());
         }
         if (report != null) {
             io.github.odrust.maven.history.Quarantine.Verdict q = quarantine(engine, report, module.id());

@@ -62,6 +62,13 @@ public class MergeMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history.commit")
     protected String historyCommit;
 
+    /**
+     * Annotations of the findings where developers look (docs/history.md): {@code github} (workflow
+     * commands a pull request shows inline) or {@code gitlab} (a Code Quality report).
+     */
+    @Parameter(property = "odrust.annotations")
+    protected String annotations;
+
     /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
     @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
     protected String quarantine;
@@ -140,6 +147,11 @@ public class MergeMojo extends AbstractOdrustMojo {
             io.github.odrust.maven.history.RunRecords.fromReport(
                     record, report.json, dirs.get(0).resolve("suite.json"));
             records.append(record, getLog());
+        }
+        String annotationKind = io.github.odrust.maven.history.Annotations.kind(annotations);
+        if (annotationKind != null) {
+            io.github.odrust.maven.history.Annotations.write(
+                    annotationKind, out, base, testSourceRoots(), executionRoot(), System.out, getLog());
         }
         if (quarantineRemoveAfter < 1) {
             throw new MojoFailureException(

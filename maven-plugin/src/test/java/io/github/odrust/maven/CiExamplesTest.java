@@ -83,6 +83,24 @@ class CiExamplesTest {
     }
 
     @Test
+    void gitHubActionsKeepsTheHistoryAndAnnotatesPullRequests() throws Exception {
+        Map<String, Object> merge =
+                map(map(yaml("github-actions.yml").get("jobs")).get("merge"));
+        String mergeRun = runs(merge);
+        assertTrue(mergeRun.contains("-Dodrust.history=.odrust-history"), mergeRun);
+        assertTrue(mergeRun.contains("odrust:history -Dodrust.history=.odrust-history"), mergeRun);
+        assertTrue(uses(merge).contains("actions/cache/restore") && uses(merge).contains("actions/cache/save"));
+
+        Map<String, Object> pr = yaml("github-actions-pr.yml");
+        assertTrue(map(pr.get(Boolean.TRUE) != null ? pr.get(Boolean.TRUE) : pr.get("on"))
+                .containsKey("pull_request"));
+        Map<String, Object> job = map(map(pr.get("jobs")).get("incremental"));
+        String run = runs(job);
+        assertTrue(run.contains("odrust:incremental") && run.contains("-Dodrust.annotations=github"), run);
+        documented(mergeRun + run);
+    }
+
+    @Test
     void gitLabRunsParallelShardsOfOnePlanThenMerges() throws Exception {
         Map<String, Object> ci = yaml("gitlab-ci.yml");
         Map<String, Object> detect = map(ci.get("odrust-detect"));

@@ -240,10 +240,15 @@ public final class RunRecords {
 
     /** The output of {@code git args...} in the module's directory, trimmed; null when git fails. */
     private String git(String... args) {
+        return git(basedir, args);
+    }
+
+    /** The output of {@code git args...} in {@code dir}, trimmed; null when git fails. */
+    static String git(Path dir, String... args) {
         List<String> command = new ArrayList<>();
         command.add("git");
         command.add("-C");
-        command.add(basedir.toString());
+        command.add(dir.toString());
         command.addAll(List.of(args));
         try {
             Process p = new ProcessBuilder(command)
