@@ -196,6 +196,63 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                         dir, project.getBasedir().toPath(), commit, java.time.Clock.systemUTC());
     }
 
+    /**
+     * The CI settings of a goal that writes a detection report, checked before anything runs:
+     * annotations' kind, the day quarantine expiries are checked against, runs before an entry
+     * is ready to remove.
+     */
+    protected static final class CiSettings {
+        public String annotations;
+        public String today;
+        public int removeAfter;
+
+        public static CiSettings of(String annotations, String today, int removeAfter) throws MojoFailureException {
+            if (removeAfter < 1) {
+                throw new MojoFailureException("odrust.quarantine.removeAfter must be 1 or more, not " + removeAfter);
+            }
+            CiSettings s = new CiSettings();
+            s.annotations = io.github.odrust.maven.history.Annotations.kind(annotations);
+            s.today = io.github.odrust.maven.history.Quarantine.today(today);
+            s.removeAfter = removeAfter;
+            return s;
+        }
+    }
+
+    /**
+     * After a detection report is written in {@code out}: its annotations (when asked), then what
+     * the quarantine file ({@code quarantineFile}, relative to the module) says about it, read
+     * with the history of {@code history} for entries ready to remove.
+     */
+    protected io.github.odrust.maven.history.Quarantine.Verdict afterReport(
+            Engine engine,
+            io.github.odrust.maven.detect.Report report,
+            Path out,
+            CiSettings ci,
+            String quarantineFile,
+            String history)
+            throws MojoExecutionException {
+        if (ci.annotations != null) {
+            io.github.odrust.maven.history.Annotations.write(
+                    ci.annotations,
+                    out,
+                    project.getBasedir().toPath(),
+                    testSourceRoots(),
+                    executionRoot(),
+                    System.out,
+                    getLog());
+        }
+        return io.github.odrust.maven.history.Quarantine.check(
+                engine,
+                io.github.odrust.maven.history.Quarantine.file(
+                        quarantineFile, project.getBasedir().toPath()),
+                ci.today,
+                report,
+                io.github.odrust.maven.history.RunRecords.directory(history, executionRoot()),
+                report.module,
+                ci.removeAfter,
+                getLog());
+    }
+
     /** The module's test source roots. */
     protected List<File> testSourceRoots() {
         List<File> roots = new ArrayList<>();

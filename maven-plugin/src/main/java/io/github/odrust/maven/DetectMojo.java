@@ -199,6 +199,7 @@ public class DetectMojo extends AbstractOdrustMojo {
                     "odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
                             + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
         }
+        CiSettings ci = CiSettings.of(annotations, quarantineToday, quarantineRemoveAfter);
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
         DetectDirectory directory = new DetectDirectory(out);
@@ -259,19 +260,9 @@ public class DetectMojo extends AbstractOdrustMojo {
             io.github.odrust.maven.history.RunRecords.fromReport(record, report.json, out.resolve("suite.json"));
             records.append(record, getLog());
         }
-        String annotationKind = io.github.odrust.maven.history.Annotations.kind(annotations);
-        if (report != null && annotationKind != null) {
-            io.github.odrust.maven.history.Annotations.write(
-                    annotationKind,
-                    out,
-                    project.getBasedir().toPath(),
-                    testSourceRoots(),
-                    executionRoot(),
-                    System.out,
-                    getLog());
-        }
         if (report != null) {
-            io.github.odrust.maven.history.Quarantine.Verdict q = quarantine(engine, report, module.id());
+            io.github.odrust.maven.history.Quarantine.Verdict q =
+                    afterReport(engine, report, out, ci, quarantine, history);
             if (failOnFlaky) {
                 KnownFlaky.failIfUnlisted(report, knownFlaky, q);
             }
@@ -279,25 +270,6 @@ public class DetectMojo extends AbstractOdrustMojo {
         // after the flaky check: a build it fails keeps the old incremental state, so the next
         // run selects the same tests again instead of passing on "nothing changed"
         finished(report);
-    }
-
-    /** What the quarantine file says about {@code report} (it tells entries ready to remove from the history). */
-    io.github.odrust.maven.history.Quarantine.Verdict quarantine(Engine engine, Report report, String moduleId)
-            throws MojoExecutionException, MojoFailureException {
-        if (quarantineRemoveAfter < 1) {
-            throw new MojoFailureException(
-                    "odrust.quarantine.removeAfter must be 1 or more, not " + quarantineRemoveAfter);
-        }
-        return io.github.odrust.maven.history.Quarantine.check(
-                engine,
-                io.github.odrust.maven.history.Quarantine.file(
-                        quarantine, project.getBasedir().toPath()),
-                io.github.odrust.maven.history.Quarantine.today(quarantineToday),
-                report,
-                io.github.odrust.maven.history.RunRecords.directory(history, executionRoot()),
-                moduleId,
-                quarantineRemoveAfter,
-                getLog());
     }
 
     /**

@@ -88,6 +88,7 @@ public class MergeMojo extends AbstractOdrustMojo {
                     "odrust:merge needs -Dodrust.merge.from=DIR1,DIR2,...: the output directories"
                             + " (target/odrust) of the shard runs (-Dodrust.shard=K/N), or a pattern such as shards/*");
         }
+        CiSettings ci = CiSettings.of(annotations, quarantineToday, quarantineRemoveAfter);
         Path base = project.getBasedir().toPath();
         Path out = outputDirectory.toPath().toAbsolutePath().normalize();
         List<Path> dirs = new ArrayList<>();
@@ -148,24 +149,7 @@ public class MergeMojo extends AbstractOdrustMojo {
                     record, report.json, dirs.get(0).resolve("suite.json"));
             records.append(record, getLog());
         }
-        String annotationKind = io.github.odrust.maven.history.Annotations.kind(annotations);
-        if (annotationKind != null) {
-            io.github.odrust.maven.history.Annotations.write(
-                    annotationKind, out, base, testSourceRoots(), executionRoot(), System.out, getLog());
-        }
-        if (quarantineRemoveAfter < 1) {
-            throw new MojoFailureException(
-                    "odrust.quarantine.removeAfter must be 1 or more, not " + quarantineRemoveAfter);
-        }
-        io.github.odrust.maven.history.Quarantine.Verdict q = io.github.odrust.maven.history.Quarantine.check(
-                engine,
-                io.github.odrust.maven.history.Quarantine.file(quarantine, base),
-                io.github.odrust.maven.history.Quarantine.today(quarantineToday),
-                report,
-                io.github.odrust.maven.history.RunRecords.directory(history, executionRoot()),
-                report.module,
-                quarantineRemoveAfter,
-                getLog());
+        io.github.odrust.maven.history.Quarantine.Verdict q = afterReport(engine, report, out, ci, quarantine, history);
         if (failOnFlaky) {
             KnownFlaky.failIfUnlisted(report, knownFlaky, q);
         }
