@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::EngineError;
 
+use super::shapes::RunRecord;
 use super::view::{ordered, HistoryRequest, RecordFile};
 
 /// The version of the quarantine file's layout.
@@ -132,6 +133,9 @@ pub struct QuarantineVerdict {
     pub not_quarantined: Vec<String>,
     /// Entries whose tests were not found over the last runs.
     pub ready_to_remove: Vec<Ready>,
+    /// Things to know (a history record that could not be read).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// A found test under quarantine.
@@ -244,8 +248,8 @@ pub fn is_date(s: &str) -> bool {
 /// What the quarantine says about a run's findings.
 ///
 /// # Errors
-/// A bad quarantine file ([`EngineError::BadQuarantine`]), a bad `today`, or a history record
-/// that cannot be read ([`EngineError::BadRunRecord`]).
+/// A bad quarantine file ([`EngineError::BadQuarantine`]) or a bad `today` (a history record
+/// that cannot be read is a note).
 pub fn check(request: &QuarantineRequest) -> Result<QuarantineVerdict, EngineError> {
     if !is_date(&request.today) {
         return Err(EngineError::bad_request(
@@ -284,6 +288,25 @@ pub fn check(request: &QuarantineRequest) -> Result<QuarantineVerdict, EngineErr
             None => {}
         }
     }
+    // the history, read once; a record odrust cannot read makes it say nothing, with a note (the
+    // run it checks is not failed for it: odrust:history names the file)
+    let n = request.remove_after.unwrap_or(DEFAULT_REMOVE_AFTER).max(1);
+    let records = if request.history.is_empty() {
+        Vec::new()
+    } else {
+        match ordered(&HistoryRequest {
+            records: request.history.clone(),
+            module: request.module.clone(),
+        }) {
+            Ok((records, _)) => records,
+            Err(e) => {
+                verdict.notes.push(format!(
+                    "the history was not read ({e}): no entry is said to be ready to remove"
+                ));
+                Vec::new()
+            }
+        }
+    };
     for (i, e) in file.entries.iter().enumerate() {
         let tests: Vec<String> = request
             .found
@@ -300,7 +323,7 @@ pub fn check(request: &QuarantineRequest) -> Result<QuarantineVerdict, EngineErr
                 tests,
             });
         } else if tests.is_empty() {
-            if let Some(why) = ready(request, e)? {
+            if let Some(why) = ready(&records, n, e) {
                 verdict.ready_to_remove.push(Ready {
                     entry: i + 1,
                     what: e.what(),
@@ -313,21 +336,16 @@ pub fn check(request: &QuarantineRequest) -> Result<QuarantineVerdict, EngineErr
 }
 
 /// Why `e` (which covers nothing this run found) is ready to remove, if it is: none of the last
-/// `remove_after` runs that looked for flaky tests and ran what it covers found it.
-fn ready(request: &QuarantineRequest, e: &Entry) -> Result<Option<String>, EngineError> {
-    let n = request.remove_after.unwrap_or(DEFAULT_REMOVE_AFTER).max(1);
-    if request.history.is_empty() {
-        return Ok(None);
-    }
-    let (records, _) = ordered(&HistoryRequest {
-        records: request.history.clone(),
-        module: request.module.clone(),
-    })?;
+/// `n` detection runs that ran to their end and ran what it covers found it.
+fn ready(records: &[RunRecord], n: usize, e: &Entry) -> Option<String> {
     let mut clean = 0;
     for r in records.iter().rev() {
         let Some(ran) = &r.ran else {
             continue;
         };
+        if r.family() != "detect" || !r.complete {
+            continue;
+        }
         let key = e
             .test
             .as_ref()
@@ -349,17 +367,17 @@ fn ready(request: &QuarantineRequest, e: &Entry) -> Result<Option<String>, Engin
             _ => false,
         };
         if found_it {
-            return Ok(None);
+            return None;
         }
         clean += 1;
         if clean == n {
-            return Ok(Some(format!(
+            return Some(format!(
                 "not found in the last {n} runs that ran it (since {}): remove the entry",
                 r.run_id
-            )));
+            ));
         }
     }
-    Ok(None)
+    None
 }
 
 /// Request of `quarantine_add`.

@@ -226,3 +226,25 @@ fn add_quarantines_each_unfixed_cause_once_by_its_polluter_or_its_tests() {
         "{e}"
     );
 }
+
+#[test]
+fn a_history_record_that_cannot_be_read_is_a_note_not_a_failed_check() {
+    let file = json!({"schema_version": 1, "entries": [entry("test", "p.CartTest#isEmpty", "alice", "2026-12-31")]});
+    let v = check(&QuarantineRequest {
+        history: vec![RecordFile {
+            file: "h/cut.json".to_string(),
+            text: "{".to_string(),
+        }],
+        ..request(file, "2026-12-02", Vec::new())
+    })
+    .unwrap();
+    assert!(v.ready_to_remove.is_empty());
+    assert_eq!(v.notes.len(), 1);
+    assert!(
+        v.notes[0].starts_with(
+            "the history was not read (history record h/cut.json: not an odrust run record"
+        ),
+        "{:?}",
+        v.notes
+    );
+}

@@ -12,13 +12,13 @@ pub const RECORD_VERSION: u32 = 1;
 pub struct RunRecord {
     /// [`RECORD_VERSION`].
     pub schema_version: u32,
-    /// Unique per run: its start time and a random part (`20261202T010500Z-3f9a`).
+    /// Unique per run: its end time and a random part (`20261202T010500Z-3f9a1c`).
     pub run_id: String,
     /// `detect`, `incremental`, `merge`, `repair` or `audit`.
     pub goal: String,
     /// `groupId:artifactId`.
     pub module: String,
-    /// When it ended, ISO-8601 in UTC (`2026-12-02T01:05:00Z`).
+    /// When it ended, ISO-8601 in UTC (`2026-12-02T01:05:00.123Z`).
     pub date: String,
     /// The commit it ran on (`git rev-parse HEAD`, or `-Dodrust.history.commit`), when known.
     #[serde(default)]
@@ -100,5 +100,15 @@ impl RunRecord {
     /// Whether the run looks for flaky tests (its tests and `ran` say what it found and did not).
     pub fn detects(&self) -> bool {
         self.ran.is_some()
+    }
+
+    /// `audit` (non-idempotent tests, latent polluters) or `detect` (order-dependent and other
+    /// flaky tests: detect, incremental, merge): what kind of finding its `tests` are.
+    pub fn family(&self) -> &'static str {
+        if self.goal == "audit" {
+            "audit"
+        } else {
+            "detect"
+        }
     }
 }

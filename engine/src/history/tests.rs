@@ -167,3 +167,30 @@ fn utc_times_are_checked_field_by_field() {
     assert!(!is_utc_time("2026-12-02 01:05:00Z"));
     assert!(!is_utc_time("2026-12-02T25:05:00Z"));
 }
+
+#[test]
+fn an_audit_does_not_stop_a_detections_finding_and_a_run_cut_short_says_nothing() {
+    let mut audit = detect("r2", "2026-12-02T02:00:00Z", "c2", &[]);
+    audit["goal"] = json!("audit");
+    let mut cut = detect("r3", "2026-12-02T03:00:00Z", "c3", &[]);
+    cut["complete"] = json!(false);
+    let v = view(vec![
+        file(
+            "1.json",
+            detect("r1", "2026-12-02T01:00:00Z", "c1", &["p.V#v"]),
+        ),
+        file("2.json", audit),
+        file("3.json", cut),
+    ])
+    .unwrap();
+    let row = &v.tests[0];
+    assert_eq!(row.cells, ["found", "-", "unknown"]);
+    assert!(row.stopped.is_none(), "{row:?}");
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.starts_with("r3 did not run to its end")),
+        "{:?}",
+        v.notes
+    );
+}

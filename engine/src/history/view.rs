@@ -80,8 +80,9 @@ pub struct TestRow {
     pub test: String,
     /// Its kind when last found.
     pub kind: String,
-    /// Per run: `found`, `not-found` (it ran and was not found), `not-run`, or for a run that
-    /// does not detect, `patch` (a patch for it was offered) or `-`.
+    /// Per run: `found`, `not-found` (it ran and was not found), `unknown` (a run cut short that
+    /// did not find it), `not-run`, `patch` (a patch for it was offered), or `-` (a run that does
+    /// not look for its kind: repair, or an audit for a detection's finding and the other way).
     pub cells: Vec<String>,
     /// Per run: its flake rate there, when found with one.
     pub rates: Vec<Option<f64>>,
@@ -268,6 +269,11 @@ fn test_row(records: &[RunRecord], test: String) -> TestRow {
         ..TestRow::default()
     };
     let mut seen: Vec<usize> = Vec::new();
+    // an audit's findings and a detection's are of two kinds: each compared with its own runs
+    let family = records
+        .iter()
+        .find(|r| r.tests.iter().any(|t| t.test == test))
+        .map_or("detect", |r| r.family());
     for (i, r) in records.iter().enumerate() {
         let found = r.tests.iter().find(|t| t.test == test);
         let cell = match (found, &r.ran) {
@@ -276,9 +282,12 @@ fn test_row(records: &[RunRecord], test: String) -> TestRow {
                 seen.push(i);
                 "found"
             }
+            (None, _) if offered_for(r, &test).is_some() => "patch",
+            (None, Some(_)) if r.family() != family => "-",
+            // a run cut short may not have reached it
+            (None, Some(ran)) if ran.contains(&test) && !r.complete => "unknown",
             (None, Some(ran)) if ran.contains(&test) => "not-found",
             (None, Some(_)) => "not-run",
-            (None, None) if offered_for(r, &test).is_some() => "patch",
             (None, None) => "-",
         };
         row.cells.push(cell.to_string());
@@ -295,6 +304,7 @@ fn test_row(records: &[RunRecord], test: String) -> TestRow {
             run,
             run_id: records[run].run_id.clone(),
             commit: records[run].commit.clone(),
+            // the last patch offered for it before that run
             after_patch: records[row.first_seen..run]
                 .iter()
                 .rev()

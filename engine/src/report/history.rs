@@ -103,7 +103,7 @@ fn text(view: &HistoryView) -> String {
 const HISTORY_CSS: &str = "table.grid{border-collapse:collapse;font-size:.85em}\
 .grid th,.grid td{border:1px solid #ddd;padding:2px 6px;text-align:center}\
 .grid td.test{text-align:left;font-family:monospace}\
-.found{background:#ef9a9a}.not-found{background:#c8e6c9}.not-run{background:#eee;color:#999}\
+.found{background:#ef9a9a}.not-found{background:#c8e6c9}.not-run,.unknown{background:#eee;color:#999}\
 .patch{background:#90caf9}svg.trend{border:1px solid #ddd}";
 
 /// The trend of flaky tests and causes per detecting run, as an inline SVG.
@@ -180,6 +180,7 @@ fn html(view: &HistoryView) -> String {
                 ("found", None) => "found".to_string(),
                 ("not-found", _) => "ok".to_string(),
                 ("patch", _) => "patch".to_string(),
+                ("unknown", _) => "?".to_string(),
                 _ => String::new(),
             };
             out.push_str(&format!(

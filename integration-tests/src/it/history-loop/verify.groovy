@@ -25,7 +25,9 @@ assert records[1].commit == head && records[1].dirty == true : records[1]
 assert records[1].patches.size() == 1 && records[1].patches[0].applied == true : records[1].patches
 assert records[1].patches[0].tests == [P + 'AVictimTest#startsEmpty']
 assert records[1].ran == null
-assert records[2].commit == 'after-patch' && records[2].tests == [] : records[2]
+// the commit given, and the tree still dirty (the patch is applied, not committed)
+assert records[2].commit == 'after-patch' && records[2].dirty == true && records[2].tests == [] : records[2]
+assert records.every { it.date ==~ /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/ } : records*.date
 assert goals[0].contains('odrust history: run recorded in ')
 // the GitHub annotation: at the victim's own frame of its failure (AVictimTest.java line 10),
 // the path relative to the work tree's top

@@ -181,10 +181,6 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     }
 
     /**
-     * How the user can invoke {@code goal} on this project: {@code odrust:goal} when the plugin is
-     * in the POM (so the prefix resolves), else the full coordinates.
-     */
-    /**
      * The run records of {@code -Dodrust.history=value} (relative to where Maven ran), or null when
      * it is not given; {@code commit}: {@code -Dodrust.history.commit}.
      */
@@ -268,6 +264,10 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                 : project.getBasedir().toPath();
     }
 
+    /**
+     * How the user can invoke {@code goal} on this project: {@code odrust:goal} when the plugin is
+     * in the POM (so the prefix resolves), else the full coordinates.
+     */
     protected String invocation(String goal) {
         boolean declared = project.getBuildPlugins().stream()
                 .anyMatch(p -> plugin.getGroupId().equals(p.getGroupId())

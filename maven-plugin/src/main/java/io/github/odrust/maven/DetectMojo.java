@@ -255,7 +255,8 @@ public class DetectMojo extends AbstractOdrustMojo {
                 report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
         io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
-        if (report != null && records != null) {
+        // minimize continues an earlier run (already recorded): its findings are no new sighting
+        if (report != null && records != null && !"minimize".equals(mojoExecution.getGoal())) {
             JsonObject record = records.start(mojoExecution.getGoal(), module.id());
             io.github.odrust.maven.history.RunRecords.fromReport(record, report.json, out.resolve("suite.json"));
             records.append(record, getLog());

@@ -92,14 +92,15 @@ public class QuarantineMojo extends AbstractOdrustMojo {
         if (report.has("causes")) {
             for (JsonElement e : report.getAsJsonArray("causes")) {
                 JsonObject c = e.getAsJsonObject();
-                if (appliedFix(c)) {
+                JsonArray unfixed = unfixed(c);
+                if (unfixed.isEmpty()) {
                     fixed++;
                     continue;
                 }
                 JsonObject o = new JsonObject();
                 String role = c.get("role").getAsString();
                 o.addProperty("role", role);
-                o.add("tests", c.get("tests"));
+                o.add("tests", unfixed);
                 String origins = "brittle".equals(role) ? "state_setters" : "polluters";
                 o.add("origins", c.has(origins) ? c.get(origins) : new JsonArray());
                 causes.add(o);
@@ -126,17 +127,23 @@ public class QuarantineMojo extends AbstractOdrustMojo {
                 + "; commit the file so that every run honours it");
     }
 
-    /** Whether odrust:repair applied a patch for cause {@code c}. */
-    private static boolean appliedFix(JsonObject c) {
-        if (!c.has("fixes")) {
-            return false;
-        }
-        for (JsonElement f : c.getAsJsonArray("fixes")) {
-            JsonObject o = f.getAsJsonObject();
-            if (o.has("applied") && o.get("applied").getAsBoolean()) {
-                return true;
+    /** The tests of cause {@code c} that no patch odrust:repair applied covers (a cause repaired in parts). */
+    private static JsonArray unfixed(JsonObject c) {
+        java.util.Set<String> fixed = new java.util.HashSet<>();
+        if (c.has("fixes")) {
+            for (JsonElement f : c.getAsJsonArray("fixes")) {
+                JsonObject o = f.getAsJsonObject();
+                if (o.has("applied") && o.get("applied").getAsBoolean() && o.has("tests")) {
+                    o.getAsJsonArray("tests").forEach(t -> fixed.add(t.getAsString()));
+                }
             }
         }
-        return false;
+        JsonArray out = new JsonArray();
+        c.getAsJsonArray("tests").forEach(t -> {
+            if (!fixed.contains(t.getAsString())) {
+                out.add(t);
+            }
+        });
+        return out;
     }
 }

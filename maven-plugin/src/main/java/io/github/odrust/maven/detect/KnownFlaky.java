@@ -30,15 +30,18 @@ public final class KnownFlaky {
     public static void failIfUnlisted(
             Report report, File file, io.github.odrust.maven.history.Quarantine.Verdict quarantine)
             throws MojoFailureException {
-        List<String> fresh;
+        List<Integer> indexes;
         try {
-            fresh = unlisted(report, file);
+            indexes = unlistedIndexes(report, file);
         } catch (IOException e) {
             throw new MojoFailureException("cannot read the known-flaky file " + file + ": " + e.getMessage());
         }
         if (quarantine != null) {
-            fresh.removeIf(line -> quarantine.quarantined.contains(line.substring(0, line.indexOf(' '))));
-            fresh.removeIf(line -> quarantine.expiredTests.contains(line.substring(0, line.indexOf(' '))));
+            indexes.removeIf(i -> quarantine.quarantined.contains(report.summary.flaky.get(i).test)
+                    || quarantine.expiredTests.contains(report.summary.flaky.get(i).test));
+        }
+        List<String> fresh = describe(report, indexes);
+        if (quarantine != null) {
             if (!quarantine.expired.isEmpty()) {
                 throw new MojoFailureException("odrust: " + quarantine.expired.size() + " quarantine entr"
                         + (quarantine.expired.size() == 1 ? "y" : "ies") + " of " + quarantine.file
@@ -60,6 +63,11 @@ public final class KnownFlaky {
 
     /** Victims and brittles of {@code report} not listed in {@code file} (a missing file lists none). */
     public static List<String> unlisted(Report report, File file) throws IOException {
+        return describe(report, unlistedIndexes(report, file));
+    }
+
+    /** The indexes in {@code report.summary.flaky} of the victims and brittles {@code file} does not list. */
+    static List<Integer> unlistedIndexes(Report report, File file) throws IOException {
         Set<String> known = new LinkedHashSet<>();
         if (file != null && file.isFile()) {
             for (String line : Files.readAllLines(file.toPath(), StandardCharsets.UTF_8)) {
@@ -69,13 +77,23 @@ public final class KnownFlaky {
                 }
             }
         }
-        List<String> fresh = new ArrayList<>();
+        List<Integer> fresh = new ArrayList<>();
         for (int i = 0; i < report.summary.flaky.size(); i++) {
             Summary.FlakyTest f = report.summary.flaky.get(i);
             if (f.isOrderDependent() && !known.contains(f.test)) {
-                fresh.add(f.test + " (" + f.kind + "; reproduce: " + report.links.get(i).reproduce + ")");
+                fresh.add(i);
             }
         }
         return fresh;
+    }
+
+    /** One line per test: its id, kind and reproduce command. */
+    private static List<String> describe(Report report, List<Integer> indexes) {
+        List<String> lines = new ArrayList<>();
+        for (int i : indexes) {
+            Summary.FlakyTest f = report.summary.flaky.get(i);
+            lines.add(f.test + " (" + f.kind + "; reproduce: " + report.links.get(i).reproduce + ")");
+        }
+        return lines;
     }
 }

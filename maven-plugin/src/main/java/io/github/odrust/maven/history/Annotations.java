@@ -44,6 +44,8 @@ public final class Annotations {
         String message;
         /** Relative to the repository's root, or null. */
         String file;
+        /** What it is about, the same from run to run: its test. */
+        String key;
 
         int line;
     }
@@ -79,8 +81,12 @@ public final class Annotations {
                 continue;
             }
             String test = tests.get(0).getAsString();
+            if (!test.contains("#")) {
+                continue;
+            }
             JsonObject flaky = flaky(report, test);
             Note n = new Note();
+            n.key = test;
             n.level = "error";
             n.title = "odrust: order-dependent test (cause " + cause.get("id").getAsInt() + ")";
             StringBuilder m = new StringBuilder();
@@ -106,7 +112,7 @@ public final class Annotations {
             Path source = source(cls, sourceRoots);
             if (source != null) {
                 n.file = relative(repoRoot, source);
-                int line = flaky == null ? -1 : failingLine(out, flaky, test, cls);
+                int line = flaky == null ? -1 : failingLine(basedir, out, flaky, test, cls);
                 n.line = line > 0 ? line : declarationLine(source, method);
             }
             notes.add(n);
@@ -117,6 +123,7 @@ public final class Annotations {
                         continue;
                     }
                     Note p = new Note();
+                    p.key = test;
                     p.level = "notice";
                     p.title = "odrust: verified patch for cause "
                             + cause.get("id").getAsInt();
@@ -162,10 +169,11 @@ public final class Annotations {
             JsonObject o = new JsonObject();
             o.addProperty("description", n.title + ": " + n.message.replace("\n", " "));
             o.addProperty("check_name", "error".equals(n.level) ? "odrust-order-dependent" : "odrust-patch");
-            o.addProperty("fingerprint", sha256(n.title + "\n" + n.message + "\n" + n.file));
+            // the same finding in the next run: the same fingerprint (not its rate or its count)
+            o.addProperty("fingerprint", sha256(n.level + "\n" + n.key + "\n" + n.file));
             o.addProperty("severity", "error".equals(n.level) ? "major" : "info");
             JsonObject location = new JsonObject();
-            location.addProperty("path", n.file == null ? "pom.xml" : n.file);
+            location.addProperty("path", n.file == null ? relative(repoRoot, basedir.resolve("pom.xml")) : n.file);
             JsonObject lines = new JsonObject();
             lines.addProperty("begin", Math.max(1, n.line));
             location.add("lines", lines);
@@ -218,13 +226,22 @@ public final class Annotations {
 
     /**
      * The line of {@code test}'s own frame in its failure's stack trace in its failing experiment
-     * ({@code detect/exp-N/events-*.jsonl}); -1 when not known.
+     * ({@code detect/exp-N/events-*.jsonl} of the run whose {@code orders/} holds its failing order:
+     * a shard's for a merged report); -1 when not known.
      */
-    static int failingLine(Path out, JsonObject flaky, String test, String cls) {
+    static int failingLine(Path basedir, Path out, JsonObject flaky, String test, String cls) {
         if (!flaky.has("failing_experiment")) {
             return -1;
         }
-        Path exp = out.resolve("detect")
+        Path run = out;
+        if (flaky.has("failing_order") && flaky.get("failing_order").isJsonPrimitive()) {
+            Path orders =
+                    basedir.resolve(flaky.get("failing_order").getAsString()).getParent();
+            if (orders != null && orders.getParent() != null) {
+                run = orders.getParent();
+            }
+        }
+        Path exp = run.resolve("detect")
                 .resolve("exp-" + flaky.get("failing_experiment").getAsInt());
         if (!Files.isDirectory(exp)) {
             return -1;

@@ -133,6 +133,10 @@ public final class Quarantine {
                             + x.get("owner").getAsString()
                             + (tests.isEmpty() ? "" : "; found again: " + join(tests)));
         }
+        verdict.expired.forEach(line -> log.warn("quarantine " + line));
+        for (JsonElement e : v.getAsJsonArray("notes")) {
+            log.warn("quarantine: " + e.getAsString());
+        }
         for (JsonElement e : v.getAsJsonArray("ready_to_remove")) {
             JsonObject r = e.getAsJsonObject();
             log.info("quarantine entry " + r.get("entry").getAsInt() + " ("

@@ -34,6 +34,14 @@ public final class RunRecords {
     /** The layout version (the engine's {@code history::RECORD_VERSION}). */
     public static final int VERSION = 1;
 
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    /** A record's file name: its run id and {@code .json}. */
+    private static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("\\d{8}T\\d{6}Z-[0-9a-f]+\\.json");
+
     private static final DateTimeFormatter ID_TIME =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -66,7 +74,7 @@ public final class RunRecords {
 
     /** A new record of {@code goal} on {@code module}: id, date, commit, the rest to fill in. */
     public JsonObject start(String goal, String module) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         byte[] random = new byte[3];
         new SecureRandom().nextBytes(random);
         StringBuilder suffix = new StringBuilder();
@@ -78,12 +86,16 @@ public final class RunRecords {
         r.addProperty("run_id", ID_TIME.format(now) + "-" + suffix);
         r.addProperty("goal", goal);
         r.addProperty("module", module);
-        r.addProperty("date", DateTimeFormatter.ISO_INSTANT.format(now));
-        String c = commit != null && !commit.trim().isEmpty() ? commit.trim() : git("rev-parse", "HEAD");
+        // milliseconds always written: records of one second sort by time, as text
+        r.addProperty("date", DATE.format(now));
+        String head = git("rev-parse", "HEAD");
+        String c = commit != null && !commit.trim().isEmpty() ? commit.trim() : head;
         if (c != null) {
             r.addProperty("commit", c);
-            String status = commit != null ? null : git("status", "--porcelain", "--untracked-files=no");
-            r.addProperty("dirty", status != null && !status.isEmpty());
+        }
+        String status = head == null ? null : git("status", "--porcelain", "--untracked-files=no");
+        if (status != null) {
+            r.addProperty("dirty", !status.isEmpty());
         }
         r.add("settings", new JsonObject());
         r.add("tests", new JsonArray());
@@ -95,21 +107,28 @@ public final class RunRecords {
     /** Writes {@code record} as {@code DIR/<run id>.json}; returns the file. */
     public Path append(JsonObject record, Log log) throws MojoExecutionException {
         Path file = dir.resolve(record.get("run_id").getAsString() + ".json");
+        Path tmp = null;
         try {
             Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, ".odrust-record", ".tmp");
+            tmp = Files.createTempFile(dir, ".odrust-record", ".tmp");
             Files.write(tmp, (Json.WIRE.toJson(record) + "\n").getBytes(StandardCharsets.UTF_8));
-            try {
-                // never over an earlier record: a move without REPLACE_EXISTING onto an existing
-                // file fails (and the run id's random part makes that all but impossible)
-                Files.move(tmp, file);
-            } catch (FileAlreadyExistsException e) {
-                Files.deleteIfExists(tmp);
-                throw new MojoExecutionException("odrust history: " + file + " exists already; not overwritten");
-            }
+            // never over an earlier record: a move without REPLACE_EXISTING onto an existing file
+            // fails (and the run id's random part makes that all but impossible)
+            Files.move(tmp, file);
+            tmp = null;
+        } catch (FileAlreadyExistsException e) {
+            throw new MojoExecutionException("odrust history: " + file + " exists already; not overwritten");
         } catch (IOException e) {
             throw new MojoExecutionException(
                     "odrust history: cannot write " + file + " (-Dodrust.history): " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // a temporary file left behind is never read as a record
+                }
+            }
         }
         log.info("odrust history: run recorded in " + file);
         return file;
@@ -186,13 +205,13 @@ public final class RunRecords {
     }
 
     /**
-     * Each record file of {@code dir} as the engine reads it ({@code file}, {@code text}), in name
-     * order; temporary files of a write under way are left out.
+     * Each record file of {@code dir} ({@code <run id>.json}) as the engine reads it ({@code file},
+     * {@code text}), in name order; other files (a write under way, history.json) are left out.
      */
     public static List<JsonObject> read(Path dir) throws MojoExecutionException {
         List<Path> files = new ArrayList<>();
         try (java.util.stream.Stream<Path> list = Files.list(dir)) {
-            list.filter(p -> p.getFileName().toString().endsWith(".json") && Files.isRegularFile(p))
+            list.filter(p -> NAME.matcher(p.getFileName().toString()).matches() && Files.isRegularFile(p))
                     .sorted()
                     .forEach(files::add);
         } catch (IOException e) {
@@ -243,29 +262,38 @@ public final class RunRecords {
         return git(basedir, args);
     }
 
-    /** The output of {@code git args...} in {@code dir}, trimmed; null when git fails. */
+    /** The output of {@code git args...} in {@code dir}, trimmed; null when git fails or takes over 10 s. */
     static String git(Path dir, String... args) {
         List<String> command = new ArrayList<>();
         command.add("git");
         command.add("-C");
         command.add(dir.toString());
         command.addAll(List.of(args));
+        Path output = null;
         try {
+            output = Files.createTempFile("odrust-git", ".out");
             Process p = new ProcessBuilder(command)
-                    .redirectErrorStream(false)
+                    .redirectOutput(output.toFile())
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            byte[] outBytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return null;
             }
-            return new String(outBytes, StandardCharsets.UTF_8).trim();
+            return p.exitValue() == 0 ? new String(Files.readAllBytes(output), StandardCharsets.UTF_8).trim() : null;
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
+        } finally {
+            if (output != null) {
+                try {
+                    Files.deleteIfExists(output);
+                } catch (IOException ignored) {
+                    // a temporary file of the OS's temporary directory
+                }
+            }
         }
     }
 }
