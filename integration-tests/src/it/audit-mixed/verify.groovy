@@ -4,9 +4,9 @@ def P = 'com.example.audit.'
 File base = new File("$basedir")
 File out = new File(base, 'target/odrust/audit')
 String log = new File(base, 'build.log').getText('UTF-8')
-assert log.count('BUILD SUCCESS') == 2 : "expected 2 successful builds, found " + log.count('BUILD SUCCESS')
+assert log.count('BUILD SUCCESS') == 3 : "expected 3 successful builds, found " + log.count('BUILD SUCCESS')
 def goals = log.split('Building audit-mixed 1.0-SNAPSHOT').drop(1)
-assert goals.size() == 4
+assert goals.size() == 6
 
 // ---- goal 1: the report (goal 4 audited other tests: this one was moved aside, kept)
 def report = new JsonSlurper().parse(new File(base, 'target/odrust/audit.previous-1/report.json'))
@@ -78,4 +78,10 @@ assert onlyMode?.rank == 'high' && onlyMode.readers == [P + 'ReadsModeTest'] : o
 // no JDK state differs by what the capturing itself did (user.timezone, set once a TimeZone is asked for)
 assert !only.outcome.latent_polluters.any { it.field.pseudo } : only.outcome.latent_polluters
 assert !o.latent_polluters.any { it.field.pseudo } : o.latent_polluters
+// ---- goals 5 and 6: the quarantine file honoured by failOnFlaky, then expired
+assert goals[4].contains('quarantined ' + P + 'CounterTest#incrementsOnce (entry 1 of audit-quarantine.json, owner carol, until 2999-12-31')
+assert goals[4].contains('quarantined ' + P + 'LeavesModeTest#setsMode (entry 2 of audit-quarantine.json, owner dave')
+assert goals[4].contains('BUILD SUCCESS') && !goals[4].contains('[audit ')
+assert goals[5].contains('2 quarantine entries of ') && goals[5].contains('expired (-Dodrust.failOnFlaky=true)')
+assert goals[5].contains('entry 1 (test ' + P + 'CounterTest#incrementsOnce) expired on 2999-12-31; owner: carol')
 true

@@ -82,6 +82,14 @@ public class AuditMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history.commit")
     protected String historyCommit;
 
+    /** The quarantine file (docs/history.md, "Quarantine"), relative to the module: failOnFlaky skips the tests it covers. */
+    @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
+    protected String quarantine;
+
+    /** The day quarantine expiries are checked against ({@code YYYY-MM-DD}); today (UTC) when unset. */
+    @Parameter(property = "odrust.quarantine.today")
+    protected String quarantineToday;
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (limit < 1) {
@@ -100,6 +108,7 @@ public class AuditMojo extends AbstractOdrustMojo {
             throw new MojoFailureException("odrust.audit.repair.limit is set but odrust.audit.repair is not:"
                     + " add -Dodrust.audit.repair=true to make patches, or leave the limit out");
         }
+        String today = io.github.odrust.maven.history.Quarantine.today(quarantineToday);
         Auditor.Settings s = new Auditor.Settings();
         s.maxRepair = repairLimit;
         if (repair) {
@@ -150,6 +159,37 @@ public class AuditMojo extends AbstractOdrustMojo {
                 "audit: " + nio + " non-idempotent, " + Words.count(latent, "latent polluter"),
                 getLog());
         record(module.id(), tests, outcome);
+        // what would fail the build, less what the quarantine file covers
+        List<String> nios = new ArrayList<>();
+        for (JsonElement e : outcome.getAsJsonArray("non_idempotent")) {
+            nios.add(e.getAsJsonObject().get("test").getAsString());
+        }
+        List<String> highs = new ArrayList<>();
+        for (JsonElement p : outcome.getAsJsonArray("latent_polluters")) {
+            if ("high".equals(p.getAsJsonObject().get("rank").getAsString())) {
+                highs.add(p.getAsJsonObject().get("test").getAsString());
+            }
+        }
+        List<String> failing = new ArrayList<>(nios);
+        highs.stream().filter(t -> !failing.contains(t)).forEach(failing::add);
+        io.github.odrust.maven.history.Quarantine.Verdict q = io.github.odrust.maven.history.Quarantine.checkTests(
+                engine,
+                io.github.odrust.maven.history.Quarantine.file(
+                        quarantine, project.getBasedir().toPath()),
+                today,
+                failing,
+                getLog());
+        if (failOnFlaky && !q.expired.isEmpty()) {
+            throw new MojoFailureException(module.id() + ": " + q.expired.size() + " quarantine entr"
+                    + (q.expired.size() == 1 ? "y" : "ies") + " of " + q.file
+                    + " expired (-Dodrust.failOnFlaky=true):\n  "
+                    + String.join("\n  ", q.expired)
+                    + "\nFix the test and remove the entry, or give it a later `expires`.");
+        }
+        nios.removeIf(q.quarantined::contains);
+        highs.removeIf(q.quarantined::contains);
+        nio = nios.size();
+        high = highs.size();
         if (failOnFlaky && (nio > 0 || high > 0)) {
             throw new MojoFailureException(module.id() + ": " + nio + " non-idempotent, "
                     + Words.count(high, "latent polluter") + " of a field another test reads; see "

@@ -78,19 +78,6 @@ public final class Quarantine {
             Integer removeAfter,
             Log log)
             throws MojoExecutionException {
-        Verdict verdict = new Verdict();
-        verdict.file = file;
-        if (!Files.isRegularFile(file)) {
-            return verdict;
-        }
-        JsonObject request = new JsonObject();
-        request.addProperty("file", file.toString());
-        request.addProperty("today", today);
-        try {
-            request.addProperty("text", new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot read the quarantine file " + file + ": " + e.getMessage(), e);
-        }
         JsonArray found = new JsonArray();
         for (Summary.FlakyTest f : report.summary.flaky) {
             if (!f.isOrderDependent()) {
@@ -105,6 +92,47 @@ public final class Quarantine {
             o.add("polluters", polluters);
             o.add("state_setters", setters);
             found.add(o);
+        }
+        return check(engine, file, today, found, history, module, removeAfter, log);
+    }
+
+    /**
+     * As {@link #check(Engine, Path, String, Report, Path, String, Integer, Log)} for findings of
+     * another goal ({@code odrust:audit}'s tests): {@code tests}, covered by {@code test} entries.
+     */
+    public static Verdict checkTests(Engine engine, Path file, String today, List<String> tests, Log log)
+            throws MojoExecutionException {
+        JsonArray found = new JsonArray();
+        for (String t : tests) {
+            JsonObject o = new JsonObject();
+            o.addProperty("test", t);
+            found.add(o);
+        }
+        return check(engine, file, today, found, null, null, null, log);
+    }
+
+    private static Verdict check(
+            Engine engine,
+            Path file,
+            String today,
+            JsonArray found,
+            Path history,
+            String module,
+            Integer removeAfter,
+            Log log)
+            throws MojoExecutionException {
+        Verdict verdict = new Verdict();
+        verdict.file = file;
+        if (!Files.isRegularFile(file)) {
+            return verdict;
+        }
+        JsonObject request = new JsonObject();
+        request.addProperty("file", file.toString());
+        request.addProperty("today", today);
+        try {
+            request.addProperty("text", new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot read the quarantine file " + file + ": " + e.getMessage(), e);
         }
         request.add("found", found);
         if (history != null && Files.isDirectory(history)) {
