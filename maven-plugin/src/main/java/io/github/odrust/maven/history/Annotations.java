@@ -11,8 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -170,7 +168,10 @@ public final class Annotations {
             o.addProperty("description", n.title + ": " + n.message.replace("\n", " "));
             o.addProperty("check_name", "error".equals(n.level) ? "odrust-order-dependent" : "odrust-patch");
             // the same finding in the next run: the same fingerprint (not its rate or its count)
-            o.addProperty("fingerprint", sha256(n.level + "\n" + n.key + "\n" + n.file));
+            o.addProperty(
+                    "fingerprint",
+                    io.github.odrust.maven.run.CodeDigest.sha256(
+                            (n.level + "\n" + n.key + "\n" + n.file).getBytes(StandardCharsets.UTF_8)));
             o.addProperty("severity", "error".equals(n.level) ? "major" : "info");
             JsonObject location = new JsonObject();
             location.addProperty("path", n.file == null ? relative(repoRoot, basedir.resolve("pom.xml")) : n.file);
@@ -301,17 +302,13 @@ public final class Annotations {
         return 0;
     }
 
-    /** The source file of {@code cls} under one of {@code roots}, or null. */
+    /** The source file of {@code cls} under one of {@code roots} (as odrust:repair finds it), or null. */
     static Path source(String cls, List<File> roots) {
-        String top = cls.contains("$") ? cls.substring(0, cls.indexOf('$')) : cls;
-        String rel = top.replace('.', '/') + ".java";
-        for (File root : roots) {
-            Path p = root.toPath().resolve(rel);
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
+        try {
+            return new io.github.odrust.maven.repair.JavaSources(roots, StandardCharsets.UTF_8).find(cls);
+        } catch (io.github.odrust.maven.repair.JavaSources.SourceException e) {
+            return null;
         }
-        return null;
     }
 
     private static String relative(Path root, Path file) {
@@ -323,17 +320,5 @@ public final class Annotations {
     private static String str(JsonObject o, String key) {
         JsonElement e = o.get(key);
         return e == null || e.isJsonNull() ? "" : e.getAsString();
-    }
-
-    private static String sha256(String s) {
-        try {
-            StringBuilder b = new StringBuilder();
-            for (byte x : MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8))) {
-                b.append(String.format(Locale.ROOT, "%02x", x));
-            }
-            return b.toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
