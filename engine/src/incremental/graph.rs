@@ -70,10 +70,22 @@ impl ClassGraph {
     /// Everything `from` reaches (itself included), each with a shortest path; empty when `from`
     /// is not a node.
     pub fn reach(&self, from: &str) -> Reach<'_> {
+        self.reach_from(&[from])
+    }
+
+    /// Everything any of `starts` reaches (those that are nodes included), each with a shortest
+    /// path from one of them; starts that are not nodes are left out.
+    pub fn reach_from(&self, starts: &[&str]) -> Reach<'_> {
         let mut parent = HashMap::new();
-        if let Some(&start) = self.index.get(from) {
-            parent.insert(start, start);
-            let mut queue = VecDeque::from([start]);
+        let mut queue = VecDeque::new();
+        for start in starts {
+            if let Some(&start) = self.index.get(*start) {
+                if parent.insert(start, start).is_none() {
+                    queue.push_back(start);
+                }
+            }
+        }
+        {
             while let Some(node) = queue.pop_front() {
                 for &next in &self.successors[node.index()] {
                     if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {

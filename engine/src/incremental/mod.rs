@@ -9,6 +9,8 @@
 //! - [`graph`]: the class-level dependency graph, its closure and shortest paths.
 //! - [`state`]: the versioned state kept between runs.
 //! - [`reach`]: the classes a test class reaches (`reachable_classes`), for odrust:diagnose.
+//! - [`statics`]: which static fields a test reads and writes (a method-level call graph), and
+//!   which types cannot change.
 //! - [`select`]: the selection (`incremental_select`): changed classes, affected tests, tests
 //!   sharing mutable static state with them.
 
@@ -17,3 +19,4 @@ pub mod graph;
 pub mod reach;
 pub mod select;
 pub mod state;
+pub mod statics;

@@ -10,18 +10,16 @@
 //!    it changed itself, or when the class graph ([`super::graph`]) takes it to a changed class:
 //!    `reaches changed class X through T -> A -> X`, with one shortest path. A removed class is
 //!    still a node when a class left on disk names it.
-//! 3. **Shared state** (IncIDFlakies' "selectmore"): every other test class that reaches a class
-//!    holding a mutable static field which an affected test also reaches is selected too:
-//!    `shares mutable static field com.acme.Reg.MAP with selected test com.acme.FooTest`. Only
-//!    the module's own classes are looked at (the paper skips third-party classes too).
-//!
-//! **Mutable** means a static field that is not final-and-immutable ([`is_mutable_static`]):
-//! immutable are the primitive types, `String`, the boxed primitives, `java.lang.Class`,
-//! `java.util.regex.Pattern`, and enums (the module's own enum classes; a JDK or library enum
-//! counts as mutable, as the engine cannot see that it is one), and a static final field of such
-//! a type is ignored, constants included. Arrays, collections, any other object, and every
-//! non-final static field are mutable. Compiler-generated (synthetic) fields such as an enum's
-//! `$VALUES` or a switch map are ignored.
+//! 3. **Shared state** (IncIDFlakies' "selectmore", field by field): every other test class that
+//!    touches a static field an affected test touches, when at least one of the two may change
+//!    it, is selected too:
+//!    `reads static field com.acme.Reg.count (RegTest.size -> Reg.count), which selected test
+//!    com.acme.FooTest writes (FooTest.adds -> Reg.add)`. Which fields a test reads, writes or
+//!    uses (an object held by a static field, which it may change) comes from its methods' code
+//!    closed over the module's call graph, and which fields can change at all from reading the
+//!    types they hold ([`super::statics`]); two tests that only read a field, or that use
+//!    different fields of one class, are not linked. Only the module's own classes (and own
+//!    jars) are looked at (the paper skips third-party classes too).
 //!
 //! **Everything is selected**, with the reason said plainly, when there is no saved state, it
 //! cannot be read or has another version, the build fingerprint differs (pom, Surefire settings
@@ -52,8 +50,9 @@ use super::checksum::{
 };
 use super::graph::{ClassGraph, Reach};
 use super::state::{ClassKind, ClassState, JarState, State, STATE_VERSION};
+use super::statics::{Statics, Uses};
 use crate::error::EngineError;
-use crate::jvm::classfile::{class_files_under, ClassFile, Field};
+use crate::jvm::classfile::{class_files_under, ClassFile};
 
 /// How many reasons of one kind a selected test lists before "and N more".
 const MAX_REASONS: usize = 5;
@@ -129,9 +128,8 @@ struct Scanned {
     checksum: String,
     /// The classes it references (none when it could not be parsed).
     references: BTreeSet<String>,
-    /// Its static fields (none when it could not be parsed).
-    statics: Vec<Field>,
-    is_enum: bool,
+    /// The class, when it could be parsed.
+    class: Option<ClassFile>,
 }
 
 /// Runs the selection (see the module's documentation).
@@ -293,13 +291,7 @@ fn scan_class(
                 kind,
                 checksum,
                 references: class.referenced_types(),
-                statics: class
-                    .fields
-                    .iter()
-                    .filter(|f| f.access.is_static())
-                    .cloned()
-                    .collect(),
-                is_enum: class.access.is_enum(),
+                class: Some(class),
             },
         ),
         Err(e) => {
@@ -310,8 +302,7 @@ fn scan_class(
                     kind,
                     checksum: sha256_hex(bytes),
                     references: BTreeSet::new(),
-                    statics: Vec::new(),
-                    is_enum: false,
+                    class: None,
                 },
             )
         }
@@ -373,45 +364,6 @@ fn changes(old: &State, new: &State) -> Vec<Changed> {
     }
     out.sort();
     out
-}
-
-/// Whether `field` is a static field that is not final-and-immutable (see the module's
-/// documentation); `enums` are the module's enum classes (dotted).
-pub fn is_mutable_static(field: &Field, enums: &BTreeSet<String>) -> bool {
-    if !field.access.is_static() || field.access.is_synthetic() {
-        return false;
-    }
-    if !field.access.is_final() {
-        return true;
-    }
-    if field.constant_value.is_some() || field.access.is_enum() {
-        return false;
-    }
-    !is_immutable_type(&field.descriptor, enums)
-}
-
-/// Whether a field descriptor is of an immutable type.
-fn is_immutable_type(descriptor: &str, enums: &BTreeSet<String>) -> bool {
-    const IMMUTABLE: [&str; 11] = [
-        "java/lang/String",
-        "java/lang/Integer",
-        "java/lang/Long",
-        "java/lang/Short",
-        "java/lang/Byte",
-        "java/lang/Character",
-        "java/lang/Boolean",
-        "java/lang/Float",
-        "java/lang/Double",
-        "java/lang/Class",
-        "java/util/regex/Pattern",
-    ];
-    match descriptor
-        .strip_prefix('L')
-        .and_then(|d| d.strip_suffix(';'))
-    {
-        Some(class) => IMMUTABLE.contains(&class) || enums.contains(&class.replace('/', ".")),
-        None => matches!(descriptor, "B" | "C" | "D" | "F" | "I" | "J" | "S" | "Z"),
-    }
 }
 
 /// Keeps the first [`MAX_REASONS`] of `reasons` and says how many more there were.
@@ -489,51 +441,39 @@ fn affected_and_sharing(
         }
     }
 
-    // Shared state: each mutable static field an affected test reaches, with the first affected
-    // test (by name) that reaches it.
-    let enums: BTreeSet<String> = classes
+    // Shared state, field by field: each test's uses of static fields, then every unselected
+    // test that touches a field an affected test touches, one of the two changing it.
+    let parsed: BTreeMap<String, &ClassFile> = classes
         .iter()
-        .filter(|(_, c)| c.is_enum)
-        .map(|(n, _)| n.clone())
+        .filter_map(|(name, c)| c.class.as_ref().map(|class| (name.clone(), class)))
         .collect();
-    let holders: BTreeMap<&str, Vec<&str>> = classes
-        .iter()
-        .map(|(name, c)| {
-            let fields: Vec<&str> = c
-                .statics
-                .iter()
-                .filter(|f| is_mutable_static(f, &enums))
-                .map(|f| f.name.as_str())
-                .collect();
-            (name.as_str(), fields)
-        })
-        .filter(|(_, fields)| !fields.is_empty())
-        .collect();
-    let mut shared: BTreeMap<(&str, &str), &str> = BTreeMap::new();
-    for &test in selected.keys() {
-        for class in reaches[test].classes() {
-            for &field in holders.get(class).into_iter().flatten() {
-                shared.entry((class, field)).or_insert(test);
-            }
-        }
-    }
+    let statics = Statics::new(&parsed);
+    let uses: BTreeMap<&str, Uses> = tests.iter().map(|t| (*t, statics.of_class(t))).collect();
     let mut more: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for (&test, reach) in &reaches {
+    for (&test, own) in &uses {
         if selected.contains_key(test) {
             continue;
         }
         let mut reasons = Vec::new();
-        for class in reach.classes() {
-            for &field in holders.get(class).into_iter().flatten() {
-                if let Some(with) = shared.get(&(class, field)) {
-                    reasons.push(format!(
-                        "shares mutable static field {class}.{field} with selected test {with}"
-                    ));
-                }
+        for (field, (how, path)) in &own.fields {
+            // The first affected test (by name) that touches the field with one side changing it.
+            let with = selected.keys().find_map(|&other| {
+                uses[other]
+                    .fields
+                    .get(field)
+                    .filter(|(their, _)| how.changes() || their.changes())
+                    .map(|(their, their_path)| (other, their, their_path))
+            });
+            if let Some((other, their, their_path)) = with {
+                reasons.push(format!(
+                    "{} static field {field} ({path}), which selected test {other} {} ({their_path})",
+                    how.verb(),
+                    their.verb()
+                ));
             }
         }
         if !reasons.is_empty() {
-            more.insert(test, capped(reasons, "shared mutable static fields"));
+            more.insert(test, capped(reasons, "shared static fields"));
         }
     }
     selected.extend(more);

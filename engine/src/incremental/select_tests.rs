@@ -201,7 +201,7 @@ fn a_mutable_static_shared_with_an_affected_test_selects_more() {
         [
             (
                 "com.acme.RegistryTest",
-                vec!["shares mutable static field com.acme.Registry.MAP with selected test com.acme.StoreTest"]
+                vec!["uses static field com.acme.Registry.MAP (RegistryTest.empty -> Registry.lookup), which selected test com.acme.StoreTest uses (StoreTest.saves -> Store.save)"]
             ),
             (
                 "com.acme.StoreTest",
@@ -420,14 +420,18 @@ fn a_test_without_a_class_file_is_selected() {
 
 #[test]
 fn which_statics_are_mutable() {
-    let enums: BTreeSet<String> = ["com.acme.Statics$Kind", "com.acme.Names$Mode"]
-        .map(String::from)
-        .into();
+    let list: Vec<ClassFile> = class_files_under(&fixture("module/main"))
+        .unwrap()
+        .iter()
+        .map(|f| ClassFile::read(f).unwrap())
+        .collect();
+    let classes: BTreeMap<String, &ClassFile> = list.iter().map(|c| (c.name.clone(), c)).collect();
+    let immutable = super::super::statics::Immutability::new(&classes);
     let mutable = |class: &str| -> Vec<String> {
-        let c = ClassFile::read(&fixture(&format!("module/main/com/acme/{class}.class"))).unwrap();
+        let c = classes[&format!("com.acme.{class}")];
         c.fields
             .iter()
-            .filter(|f| is_mutable_static(f, &enums))
+            .filter(|f| immutable.tracked(c, f))
             .map(|f| f.name.clone())
             .collect()
     };
@@ -599,4 +603,101 @@ fn a_sibling_jar_is_read_class_by_class() {
     let lib_state = select(&library).unwrap().state;
     assert_eq!(lib_state.jars.len(), 1);
     assert!(!lib_state.classes.contains_key("com.acme.Calc"));
+}
+
+/// The selection over `statics/classes` (every class read as a test directory) after the
+/// checksum of `changed` was altered in the saved state: the selected test classes (without the
+/// package) and their first reason.
+fn statics_selection(changed: &str) -> Vec<(String, String)> {
+    const P: &str = "com.acme.statics.";
+    let request = |state: Option<Value>| SelectRequest {
+        main_dirs: Vec::new(),
+        test_dirs: vec![fixture("statics/classes")],
+        jars: Vec::new(),
+        own_jars: Vec::new(),
+        test_classes: [
+            "PutTest",
+            "LookupTest",
+            "CountTest",
+            "OtherCountTest",
+            "LambdaTest",
+            "ShapeTest",
+            "ThreadTest",
+            "MixedTest",
+        ]
+        .iter()
+        .map(|t| format!("{P}{t}"))
+        .collect(),
+        state,
+        build_fingerprint: "b".into(),
+        select_all: false,
+    };
+    let mut state = serde_json::to_value(select(&request(None)).unwrap().state).unwrap();
+    set_checksum(&mut state, &format!("{P}{changed}"), "0");
+    select(&request(Some(state)))
+        .unwrap()
+        .selected
+        .into_iter()
+        .map(|t| {
+            (
+                t.class.trim_start_matches(P).to_string(),
+                t.reasons[0].replace(P, ""),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn tests_sharing_a_class_but_not_a_field_are_not_linked() {
+    // PutTest changes Registry.MAP: LookupTest uses MAP, and so does MixedTest (one of its
+    // methods); CountTest and OtherCountTest use only Registry.count, in the same class.
+    assert_eq!(
+        statics_selection("PutTest"),
+        [
+            (
+                "LookupTest".to_string(),
+                "uses static field Registry.MAP (LookupTest.looksUp -> Registry.lookup), which \
+                 selected test PutTest uses (PutTest.puts -> Registry.put)"
+                    .to_string()
+            ),
+            (
+                "MixedTest".to_string(),
+                "uses static field Registry.MAP (MixedTest.usesMap -> Registry.put), which \
+                 selected test PutTest uses (PutTest.puts -> Registry.put)"
+                    .to_string()
+            ),
+            (
+                "PutTest".to_string(),
+                "changed itself (bytes changed)".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn readers_are_linked_to_a_writer_not_to_each_other() {
+    // CountTest only reads Registry.count: LambdaTest, which writes it, is selected;
+    // OtherCountTest, which only reads it too, is not.
+    let names = |s: Vec<(String, String)>| s.into_iter().map(|(t, _)| t).collect::<Vec<_>>();
+    assert_eq!(
+        names(statics_selection("CountTest")),
+        ["CountTest", "LambdaTest"]
+    );
+    // LambdaTest writes it (in a lambda): every reader is.
+    let selection = statics_selection("LambdaTest");
+    assert_eq!(
+        names(selection.clone()),
+        [
+            "CountTest",
+            "LambdaTest",
+            "MixedTest",
+            "OtherCountTest",
+            "ThreadTest"
+        ]
+    );
+    assert_eq!(
+        selection[0].1,
+        "reads static field Registry.count (CountTest.counts -> Registry.count), which selected \
+         test LambdaTest writes (LambdaTest.lambda$bumps$0 -> Registry.bump)"
+    );
 }

@@ -89,6 +89,10 @@ pub struct Code {
     /// The interesting instructions, in code order: field accesses, invocations, `new`, and
     /// constant loads.
     pub instructions: Vec<Instruction>,
+    /// The members that method handles of this code's `invokedynamic` call sites refer to (a
+    /// lambda's body, a method reference's target), in code order: code that runs when the
+    /// function the call site makes is called.
+    pub dynamic_targets: Vec<MemberRef>,
 }
 
 /// A bootstrap method of the `BootstrapMethods` attribute.
@@ -100,6 +104,9 @@ pub struct BootstrapMethod {
     pub method: MemberRef,
     /// Its static arguments: constant-pool indices.
     pub arguments: Vec<u16>,
+    /// The members of the method handles among its arguments (a lambda's implementation method,
+    /// a method reference's target), in argument order.
+    pub handles: Vec<MemberRef>,
 }
 
 /// Reads a `Code` attribute, decoding its bytecode.
@@ -116,7 +123,8 @@ pub(super) fn parse_code(
     }
     let start = r.pos;
     let bytes = r.take(code_length as usize, "the bytecode")?;
-    let (instruction_count, instructions) = decode(bytes, start, pool, bootstraps)?;
+    let (instruction_count, instructions, dynamic_targets) =
+        decode(bytes, start, pool, bootstraps)?;
     let handlers = r.u2("the exception table length")?;
     r.take(handlers as usize * 8, "the exception table")?;
     let attributes = r.u2("the code's attribute count")?;
@@ -131,6 +139,7 @@ pub(super) fn parse_code(
         code_length,
         instruction_count,
         instructions,
+        dynamic_targets,
     })
 }
 
@@ -168,14 +177,16 @@ pub fn operand_length(opcode: u8) -> Option<usize> {
 }
 
 /// Decodes every instruction of `code` (`start` is its offset in the file, for messages);
-/// returns how many there are and the interesting ones.
+/// returns how many there are, the interesting ones, and the method handles of its
+/// `invokedynamic` call sites.
 fn decode(
     code: &[u8],
     start: usize,
     pool: &Pool<'_>,
     bootstraps: &[BootstrapMethod],
-) -> Parse<(u32, Vec<Instruction>)> {
+) -> Parse<(u32, Vec<Instruction>, Vec<MemberRef>)> {
     let mut out = Vec::new();
+    let mut dynamic_targets = Vec::new();
     let mut pc = 0usize;
     let mut index = 0u32;
     let operand = |pc: usize, from: usize, n: usize| -> Parse<&[u8]> {
@@ -323,6 +334,9 @@ fn decode(
                     .get(bootstrap as usize)
                     .map(|b| b.method.owner.clone())
                     .unwrap_or_default();
+                if let Some(b) = bootstraps.get(bootstrap as usize) {
+                    dynamic_targets.extend(b.handles.iter().cloned());
+                }
                 Some(Op::Invoke {
                     kind: InvokeKind::Dynamic,
                     method: MemberRef {
@@ -353,5 +367,5 @@ fn decode(
         pc += length;
         index += 1;
     }
-    Ok((index, out))
+    Ok((index, out, dynamic_targets))
 }

@@ -107,16 +107,20 @@ pub(super) fn parse_class(r: &mut Reader<'_>) -> Parse<ClassFile> {
                     };
                     let n = a.u2("the bootstrap argument count")?;
                     let mut arguments = Vec::with_capacity(n as usize);
+                    let mut handles = Vec::new();
                     for _ in 0..n {
                         let at = a.pos;
                         let arg = a.u2("a bootstrap argument")?;
-                        pool.get(arg, at)?;
+                        if let PoolEntry::MethodHandle { reference, .. } = pool.get(arg, at)? {
+                            handles.push(pool.member(*reference, at, &[9, 10, 11])?.0);
+                        }
                         arguments.push(arg);
                     }
                     class.bootstrap_methods.push(BootstrapMethod {
                         kind,
                         method,
                         arguments,
+                        handles,
                     });
                 }
             }

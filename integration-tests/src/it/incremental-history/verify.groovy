@@ -42,7 +42,7 @@ assert count(goals[3]) == [5, 5]
 assert count(goals[4]) == [2, 5]
 def e = selected(goals[4])
 assert e == [(P + 'AuditTest'): 'reaches changed class ' + P + 'Audit through ' + P + 'AuditTest -> ' + P + 'Audit',
-             (P + 'RegistryTest'): 'shares mutable static field ' + P + 'Registry.ENTRIES with selected test ' + P + 'AuditTest'] : "E: " + e
+             (P + 'RegistryTest'): 'uses static field ' + P + 'Registry.ENTRIES (RegistryTest.registers), which selected test ' + P + 'AuditTest uses (AuditTest.countsNothing -> Audit.entries)'] : "E: " + e
 
 // selection.json is E's; the state was saved after each run, and the report covers E's selection only
 def sel = new JsonSlurper().parse(new File(out, 'incremental/selection.json'))

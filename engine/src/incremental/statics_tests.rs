@@ -1,0 +1,143 @@
+//! The field-level analysis over `tests/fixtures/incremental/statics` (javac 17; sources beside
+//! the classes).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::*;
+use crate::jvm::classfile::class_files_under;
+
+fn classes() -> Vec<ClassFile> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/incremental/statics/classes");
+    class_files_under(&dir)
+        .unwrap()
+        .iter()
+        .map(|f| ClassFile::read(f).unwrap())
+        .collect()
+}
+
+fn by_name(list: &[ClassFile]) -> BTreeMap<String, &ClassFile> {
+    list.iter().map(|c| (c.name.clone(), c)).collect()
+}
+
+const P: &str = "com.acme.statics.";
+
+/// The fields a test class touches: `(field without the package, how)`.
+fn touched(statics: &Statics<'_>, test: &str) -> Vec<(String, How)> {
+    statics
+        .of_class(&format!("{P}{test}"))
+        .fields
+        .into_iter()
+        .map(|(f, (how, _))| (f.trim_start_matches(P).to_string(), how))
+        .collect()
+}
+
+#[test]
+fn tests_touch_the_fields_their_calls_reach() {
+    let list = classes();
+    let map = by_name(&list);
+    let statics = Statics::new(&map);
+    assert_eq!(
+        touched(&statics, "PutTest"),
+        [("Registry.MAP".to_string(), How::Uses)]
+    );
+    assert_eq!(
+        touched(&statics, "LookupTest"),
+        [("Registry.MAP".to_string(), How::Uses)]
+    );
+    // Same class as MAP, another field; the static initializer's own writes are not writes.
+    assert_eq!(
+        touched(&statics, "CountTest"),
+        [("Registry.count".to_string(), How::Reads)]
+    );
+    // A lambda's body counts for the code that makes it; `r.run()` may also be any Runnable of
+    // the module (class hierarchy analysis does not know which object `r` is).
+    assert_eq!(
+        touched(&statics, "LambdaTest"),
+        [
+            ("Listener.LOG".to_string(), How::Uses),
+            ("Registry.count".to_string(), How::Writes)
+        ]
+    );
+    // An interface call reaches the module's implementation.
+    assert_eq!(
+        touched(&statics, "ShapeTest"),
+        [("Square.last".to_string(), How::Writes)]
+    );
+    // A Runnable handed to the JDK is called back.
+    assert_eq!(
+        touched(&statics, "ThreadTest"),
+        [("Listener.LOG".to_string(), How::Uses)]
+    );
+}
+
+#[test]
+fn paths_name_the_calls() {
+    let list = classes();
+    let map = by_name(&list);
+    let statics = Statics::new(&map);
+    let uses = statics.of_class(&format!("{P}LambdaTest"));
+    let (_, path) = &uses.fields[&format!("{P}Registry.count")];
+    assert_eq!(path, "LambdaTest.lambda$bumps$0 -> Registry.bump");
+    let uses = statics.of_class(&format!("{P}PutTest"));
+    assert_eq!(
+        uses.fields[&format!("{P}Registry.MAP")].1,
+        "PutTest.puts -> Registry.put"
+    );
+}
+
+#[test]
+fn one_test_method_touches_its_own_calls_and_the_fixtures() {
+    let list = classes();
+    let map = by_name(&list);
+    let statics = Statics::new(&map);
+    let methods = ["usesMap", "readsCount"].into_iter().collect();
+    let test = format!("{P}MixedTest");
+    let map_only: Vec<String> = statics
+        .of_method(&test, "usesMap", &methods)
+        .fields
+        .into_keys()
+        .collect();
+    assert_eq!(map_only, [format!("{P}Registry.MAP")]);
+    let count_only: Vec<String> = statics
+        .of_method(&test, "readsCount", &methods)
+        .fields
+        .into_keys()
+        .collect();
+    assert_eq!(count_only, [format!("{P}Registry.count")]);
+    assert_eq!(statics.of_class(&test).fields.len(), 2);
+}
+
+#[test]
+fn immutable_values_are_decided_by_reading_the_classes() {
+    let list = classes();
+    let map = by_name(&list);
+    let immutable = Immutability::new(&map);
+    let values = map[&format!("{P}Values")];
+    let tracked: Vec<&str> = values
+        .fields
+        .iter()
+        .filter(|f| immutable.tracked(values, f))
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(
+        tracked,
+        [
+            "HOLDER",
+            "OPEN",
+            "COUNTER",
+            "NAMES",
+            "CAPTURING",
+            "ARRAY",
+            "COUNTING"
+        ],
+        "final record, final class of final immutable fields, self-referencing record, \
+         non-capturing lambda and method reference, a stateless anonymous class, enums without \
+         mutable state and JDK value types are not tracked"
+    );
+    assert!(immutable.class(&format!("{P}Values$Node")));
+    assert!(!immutable.class(&format!("{P}Values$Counter")));
+    assert!(!immutable.class("java.util.ArrayList"));
+    assert!(immutable.descriptor("J") && !immutable.descriptor("[I"));
+}
