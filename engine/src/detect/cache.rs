@@ -40,6 +40,7 @@ pub(super) fn cache_key(
     if config.strategy.records_baseline() {
         config.rounds.hash(&mut h);
         config.dependence_free.hash(&mut h);
+        config.new_classes.hash(&mut h);
         for record in baselines {
             for r in &record.results {
                 (&r.test, &r.reads, &r.writes).hash(&mut h);

@@ -67,6 +67,10 @@ pub struct DetectConfig {
     pub dependence_free: Vec<String>,
     /// This run is one shard of the plan: it runs only its share of the rounds.
     pub shard: Option<Shard>,
+    /// `targeted`: test classes new or changed since the last `odrust:incremental` run; their
+    /// tests are run right after and right before every test they share a static field with,
+    /// before any other pair ([`crate::schedule::targeted::plan_new_first`]).
+    pub new_classes: Vec<String>,
 }
 
 /// Shard `index` of `count` (`-Dodrust.shard=K/N`): the rounds of the whole plan are dealt out
@@ -135,6 +139,7 @@ impl DetectConfig {
             cost_aware: false,
             dependence_free: Vec::new(),
             shard: None,
+            new_classes: Vec::new(),
         }
     }
 }
@@ -197,6 +202,9 @@ pub struct RawConfig {
     /// `K/N`: run shard K of N of the plan; the whole plan when absent or null.
     #[serde(default)]
     pub shard: Option<String>,
+    /// `targeted`: test classes new or changed (odrust:incremental); none when absent.
+    #[serde(default)]
+    pub new_classes: Vec<String>,
 }
 
 fn default_k() -> u32 {
@@ -300,6 +308,7 @@ impl TryFrom<RawConfig> for DetectConfig {
             cost,
             cost_aware: raw.cost_aware,
             dependence_free: raw.dependence_free,
+            new_classes: raw.new_classes,
             strategy,
             rounds: raw.rounds,
             seed,

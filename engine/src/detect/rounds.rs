@@ -74,12 +74,13 @@ impl Replay {
         let baselines: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
         let key = cache_key(&config, &self.suite, &baselines, None);
         self.targeted = Some(cached_targeted(key, || {
-            crate::schedule::targeted::plan(
+            crate::schedule::targeted::plan_new_first(
                 &self.suite,
                 &baselines,
                 &config.dependence_free,
                 config.seed,
                 crate::schedule::targeted::max_orders(config.rounds),
+                &config.new_classes,
             )
         }));
     }

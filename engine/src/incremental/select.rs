@@ -115,6 +115,10 @@ pub struct Selection {
     pub changed: Vec<Changed>,
     /// The selected test classes, sorted by name.
     pub selected: Vec<Selected>,
+    /// The test classes added (`added`) or changed (`bytes changed`) since the saved state, sorted:
+    /// detection runs their tests next to every test they share a static field with first
+    /// (empty when there is no usable saved state).
+    pub new_test_classes: Vec<Changed>,
     /// How many test classes the module has.
     pub test_classes_total: usize,
     /// The state to save for the next run.
@@ -225,7 +229,13 @@ pub fn select(request: &SelectRequest) -> Result<Selection, EngineError> {
             .collect(),
         None => affected_and_sharing(&classes, &changed, &tests),
     };
+    let new_test_classes = changed
+        .iter()
+        .filter(|c| c.why != "removed" && tests.contains(c.class.as_str()))
+        .cloned()
+        .collect();
     Ok(Selection {
+        new_test_classes,
         full: why_full.is_some(),
         why_full,
         changed,

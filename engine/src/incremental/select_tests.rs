@@ -187,6 +187,13 @@ fn a_test_only_change_selects_just_that_test() {
             vec!["changed itself (bytes changed)"]
         )]
     );
+    assert_eq!(
+        s.new_test_classes,
+        [Changed {
+            class: "com.acme.LonelyTest".into(),
+            why: "bytes changed".into()
+        }]
+    );
 }
 
 #[test]
@@ -196,6 +203,7 @@ fn a_mutable_static_shared_with_an_affected_test_selects_more() {
     set_checksum(&mut state, "com.acme.Store", "0");
     let s = select(&m.request(Some(state))).unwrap();
     assert_eq!(changed(&s), [("com.acme.Store", "bytes changed")]);
+    assert!(s.new_test_classes.is_empty(), "no test class changed");
     assert_eq!(
         selected(&s),
         [
@@ -250,6 +258,13 @@ fn added_classes_are_changes() {
         ]
     );
     assert_eq!(s.selected[1].reasons, ["changed itself (added)"]);
+    // Calc is no test class: only LonelyTest is new.
+    let new: Vec<(&str, &str)> = s
+        .new_test_classes
+        .iter()
+        .map(|c| (c.class.as_str(), c.why.as_str()))
+        .collect();
+    assert_eq!(new, [("com.acme.LonelyTest", "added")]);
 }
 
 #[test]
@@ -485,6 +500,7 @@ fn request_and_response_json() {
         [
             "changed",
             "full",
+            "new_test_classes",
             "selected",
             "state",
             "test_classes_total",

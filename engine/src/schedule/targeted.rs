@@ -23,6 +23,11 @@
 //!   a writer of an uncovered pair, else the next of a shuffled list. Every consecutive pair of
 //!   the order that is a targeted pair is then covered.
 //! - orders are built until every pair is covered or `max_orders` were made.
+//! - **new tests first** (`odrust:incremental`, issue 29 item 3): the tests of classes new or
+//!   changed since the last run are paired with every test they share a field with in *both*
+//!   directions (the new test right after a writer of what it reads, and right before a reader of
+//!   what it writes, whichever of the two writes), and those pairs come before all others, so the
+//!   first targeted orders run each new test next to each test it can interact with.
 //!
 //! Each order is a whole-suite order like a random round's (what no pair constrains is shuffled),
 //! so it also explores what static fields do not show (files, system properties, state inside
@@ -67,6 +72,12 @@ pub struct TargetedPlan {
     pub unrecorded: usize,
     /// Static fields that count.
     pub fields: usize,
+    /// Units of new or changed test classes.
+    pub new_units: usize,
+    /// Pairs with a unit of a new or changed class (in [`TargetedPlan::pairs`], first).
+    pub new_pairs: usize,
+    /// Of those, the ones covered by the orders or the baseline.
+    pub new_covered: usize,
 }
 
 /// What the targeted phase runs, for the plan line and the report.
@@ -84,6 +95,15 @@ pub struct TargetedInfo {
     pub fields: u64,
     /// Tests without a recording: left to the random rounds.
     pub unrecorded: u64,
+    /// Tests of test classes new or changed since the last `odrust:incremental` run (0 otherwise).
+    #[serde(default)]
+    pub new_tests: u64,
+    /// Pairs of a new test and a test it shares a static field with, both directions.
+    #[serde(default)]
+    pub new_pairs: u64,
+    /// Of those, the ones that ran (in a targeted order or the baseline).
+    #[serde(default)]
+    pub new_covered: u64,
     /// One sentence: what the targeted rounds cover.
     pub text: String,
 }
@@ -123,6 +143,19 @@ impl TargetedPlan {
                 if self.unrecorded == 1 { "" } else { "s" }
             ));
         }
+        if self.new_units > 0 {
+            text.push_str(&format!(
+                "; new or changed tests first: {} of {} pair{} of a new test and a test it shares a static field with ran ({} new test{})",
+                self.new_covered,
+                self.new_pairs,
+                if self.new_pairs == 1 { "" } else { "s" },
+                self.new_units,
+                if self.new_units == 1 { "" } else { "s" },
+            ));
+            if self.new_covered < self.new_pairs {
+                text.push_str(" (raise -Dodrust.rounds to run the rest)");
+            }
+        }
         TargetedInfo {
             orders: self.orders.len() as u64,
             pairs,
@@ -130,6 +163,9 @@ impl TargetedPlan {
             covered,
             fields: self.fields as u64,
             unrecorded: self.unrecorded as u64,
+            new_tests: self.new_units as u64,
+            new_pairs: self.new_pairs as u64,
+            new_covered: self.new_covered as u64,
             text,
         }
     }
@@ -150,9 +186,27 @@ pub fn plan(
     seed: u64,
     max_orders: u32,
 ) -> TargetedPlan {
+    plan_new_first(suite, records, dependence_free, seed, max_orders, &[])
+}
+
+/// [`plan`], with the tests of `new_classes` (test classes new or changed) paired in both
+/// directions with every test they share a field with, and those pairs first.
+pub fn plan_new_first(
+    suite: &Suite,
+    records: &[&ExperimentRecord],
+    dependence_free: &[String],
+    seed: u64,
+    max_orders: u32,
+    new_classes: &[String],
+) -> TargetedPlan {
     let units = Units::of(suite);
     let map = DependenceMap::from_records(suite, &units.ids, records, dependence_free);
-    let (pairs, pairs_total) = pairs(&units, &map, seed);
+    let new: Vec<bool> = units
+        .class_of
+        .iter()
+        .map(|&c| new_classes.contains(&suite.classes[c as usize].class))
+        .collect();
+    let (pairs, pairs_total) = pairs(&units, &map, seed, &new);
     // Units are numbered in suite order, which is the original order.
     let in_baseline: Vec<bool> = pairs.iter().map(|&(a, b)| b == a + 1).collect();
     let mut builder = Builder::new(&units, &pairs);
@@ -164,11 +218,11 @@ pub fn plan(
     while (orders.len() as u32) < max_orders && builder.covered.iter().any(|c| !c) {
         let mut rng = StdRng::seed_from_u64(mix(seed ^ SALT, orders.len() as u64));
         let order = builder.order(&mut rng);
-        let new = builder.cover(&order);
-        if new == 0 {
+        let added = builder.cover(&order);
+        if added == 0 {
             break;
         }
-        covered_by_orders += new;
+        covered_by_orders += added;
         orders.push(
             order
                 .iter()
@@ -176,7 +230,17 @@ pub fn plan(
                 .collect(),
         );
     }
+    let is_new = |&(a, b): &(u32, u32)| new[a as usize] || new[b as usize];
+    let new_pairs = pairs.iter().filter(|p| is_new(p)).count();
+    let new_covered = pairs
+        .iter()
+        .zip(&builder.covered)
+        .filter(|(p, c)| **c && is_new(p))
+        .count();
     TargetedPlan {
+        new_units: new.iter().filter(|n| **n).count(),
+        new_pairs,
+        new_covered,
         unrecorded: (0..units.len() as u32)
             .filter(|&u| !map.is_recorded(u))
             .count(),
@@ -192,8 +256,9 @@ pub fn plan(
 
 /// The writer→reader pairs the framework can run consecutively, rarest first (by the chance that
 /// a random class-method order runs them consecutively; ties in a seeded order), at most
-/// [`MAX_PAIRS`]; and how many there were.
-fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, usize) {
+/// [`MAX_PAIRS`]; and how many there were. A pair with a `new` unit is one in both directions
+/// (either of the two writing what the other reads), and such pairs come first.
+fn pairs(units: &Units, map: &DependenceMap, seed: u64, new: &[bool]) -> (Vec<(u32, u32)>, usize) {
     let n = units.len() as u32;
     let classes = units.sizes.len().max(1) as f64;
     let edge = |u: u32, last: bool| -> Option<f64> {
@@ -205,13 +270,16 @@ fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, usi
         let at = if last { hi - 1 } else { lo };
         (u as usize == at).then_some(1.0)
     };
-    let mut found: Vec<((u32, u32), f64, u64)> = Vec::new();
+    let mut found: Vec<((u32, u32), bool, f64, u64)> = Vec::new();
     for a in 0..n {
         if !map.is_recorded(a) {
             continue;
         }
         for b in 0..n {
-            if !map.writes_what_it_reads(a, b) {
+            let fresh = new[a as usize] || new[b as usize];
+            let shared =
+                map.writes_what_it_reads(a, b) || (fresh && map.writes_what_it_reads(b, a));
+            if !shared {
                 continue;
             }
             let (ca, cb) = (units.class_of[a as usize], units.class_of[b as usize]);
@@ -231,11 +299,11 @@ fn pairs(units: &Units, map: &DependenceMap, seed: u64) -> (Vec<(u32, u32)>, usi
                 }
             };
             let tie = mix(seed ^ SALT, (u64::from(a) << 32) | u64::from(b));
-            found.push(((a, b), chance, tie));
+            found.push(((a, b), !fresh, chance, tie));
         }
     }
     let total = found.len();
-    found.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.2.cmp(&y.2)));
+    found.sort_by(|x, y| x.1.cmp(&y.1).then(x.2.total_cmp(&y.2)).then(x.3.cmp(&y.3)));
     found.truncate(MAX_PAIRS);
     (found.into_iter().map(|f| f.0).collect(), total)
 }
@@ -616,6 +684,75 @@ mod tests {
             plan.covered_by_orders >= 15 * 590,
             "{} pairs covered",
             plan.covered_by_orders
+        );
+    }
+
+    #[test]
+    fn new_tests_run_right_before_and_after_each_test_they_share_a_field_with_first() {
+        let s = suite(vec![
+            class("p.A", 2, true),
+            class("p.B", 6, true),
+            class("p.C", 6, true),
+            class("p.D", 8, true),
+            class("p.E", 8, true),
+        ]);
+        // New class A: its t0 reads F, which B#t2 writes; C#t3 only reads F too (no pair). D's
+        // writers and E's readers of G make 64 older pairs, rarer than A's.
+        let mut accesses: Vec<(String, Vec<&str>, Vec<&str>)> = vec![
+            ("p.A#t0".into(), vec!["p.S#F"], vec![]),
+            ("p.B#t2".into(), vec![], vec!["p.S#F"]),
+            ("p.C#t3".into(), vec!["p.S#F"], vec![]),
+        ];
+        accesses.extend((0..8).map(|i| (format!("p.D#t{i}"), vec![], vec!["p.S#G"])));
+        accesses.extend((0..8).map(|i| (format!("p.E#t{i}"), vec!["p.S#G"], vec![])));
+        let accesses: Vec<(&str, &[&str], &[&str])> = accesses
+            .iter()
+            .map(|(t, r, w)| (t.as_str(), r.as_slice(), w.as_slice()))
+            .collect();
+        let base = recorded(&s, &accesses);
+        let old = plan(&s, &[&base], &[], 5, 2);
+        assert_eq!(
+            old.pairs_total, 66,
+            "B#t2 before A#t0 and C#t3 (F), 64 of G"
+        );
+        assert_eq!(old.new_units, 0);
+        let new = ["p.A".to_string()];
+        let plan = plan_new_first(&s, &[&base], &[], 5, 2, &new);
+        assert_eq!(plan.pairs_total, 67, "and A#t0 right before B#t2");
+        let name = |&(a, b): &(u32, u32)| {
+            (
+                plan.units[a as usize].as_str(),
+                plan.units[b as usize].as_str(),
+            )
+        };
+        let mut first: Vec<_> = plan.pairs[..2].iter().map(name).collect();
+        first.sort();
+        assert_eq!(first, [("p.A#t0", "p.B#t2"), ("p.B#t2", "p.A#t0")]);
+        // Two orders: one for each direction.
+        for (a, b) in first {
+            assert!(plan
+                .orders
+                .iter()
+                .any(|o| o.windows(2).any(|w| w[0] == a && w[1] == b)));
+        }
+        let info = plan.info();
+        assert_eq!(
+            (info.new_tests, info.new_pairs, info.new_covered),
+            (2, 2, 2)
+        );
+        assert!(
+            info.text
+                .contains("new or changed tests first: 2 of 2 pairs of a new test"),
+            "{}",
+            info.text
+        );
+        // One order cannot hold both directions: said, with the fix.
+        let short = plan_new_first(&s, &[&base], &[], 5, 1, &new).info();
+        assert_eq!((short.new_pairs, short.new_covered), (2, 1));
+        assert!(
+            short.text.contains("raise -Dodrust.rounds"),
+            "{}",
+            short.text
         );
     }
 

@@ -4,7 +4,7 @@ def P = 'com.example.inc.'
 File base = new File("$basedir")
 File out = new File(base, 'target/odrust')
 String log = new File(base, 'build.log').getText('UTF-8')
-assert log.count('BUILD SUCCESS') == 5 : "expected 5 successful builds, found " + log.count('BUILD SUCCESS')
+assert log.count('BUILD SUCCESS') == 6 : "expected 6 successful builds, found " + log.count('BUILD SUCCESS')
 def goals = log.split('BUILD SUCCESS')
 
 // the "selected" lines of one goal: class -> reasons
@@ -44,15 +44,40 @@ def e = selected(goals[4])
 assert e == [(P + 'AuditTest'): 'reaches changed class ' + P + 'Audit through ' + P + 'AuditTest -> ' + P + 'Audit',
              (P + 'RegistryTest'): 'uses static field ' + P + 'Registry.ENTRIES (RegistryTest.registers), which selected test ' + P + 'AuditTest uses (AuditTest.countsNothing -> Audit.entries)'] : "E: " + e
 
-// selection.json is E's; the state was saved after each run, and the report covers E's selection only
+assert !goals[4].contains('new or changed test class')
+
+// F: LeakyTest is new; AuditTest and RegistryTest use what it uses (Registry.ENTRIES)
+assert count(goals[5]) == [3, 6]
+def f = selected(goals[5])
+assert f[P + 'LeakyTest'] == 'changed itself (added)'
+assert f[P + 'AuditTest'].startsWith('uses static field ' + P + 'Registry.ENTRIES (AuditTest.countsNothing -> Audit.entries), which selected test ' + P + 'LeakyTest uses (LeakyTest.leaves)') : "F: " + f
+assert f[P + 'RegistryTest'].startsWith('uses static field ' + P + 'Registry.ENTRIES (RegistryTest.registers), which selected test ' + P + 'LeakyTest uses') : "F: " + f
+assert goals[5].contains('odrust incremental: 1 new or changed test class since the saved state')
+assert goals[5].contains('[INFO]   new      ' + P + 'LeakyTest')
+assert goals[5].contains('their tests run first right after and right before every test they share a static field with')
+def newPairs = (goals[5] =~ /new or changed tests first: (\d+) of (\d+) pairs of a new test and a test it shares a static field with ran \(1 new test\)/)
+assert newPairs.find() : "F: no plan line for the new test:\n" + goals[5]
+assert newPairs.group(1) == newPairs.group(2) && (newPairs.group(2) as int) >= 4 : newPairs.group(0)
+// found the day it is added: AuditTest#countsNothing is LeakyTest#leaves's victim
+assert goals[5] =~ /com\.example\.inc\.AuditTest#countsNothing\s+victim/ : "F did not find the victim:\n" + goals[5]
+
+// selection.json is F's; the state was saved after each run, and the report covers F's selection only
 def sel = new JsonSlurper().parse(new File(out, 'incremental/selection.json'))
-assert sel.full == false && sel.test_classes_total == 5
-assert sel.changed == [[class: P + 'Audit', why: 'bytes changed']]
-assert sel.selected*.class == [P + 'AuditTest', P + 'RegistryTest']
+assert sel.full == false && sel.test_classes_total == 6
+assert sel.changed == [[class: P + 'LeakyTest', why: 'added']]
+assert sel.new_test_classes == [[class: P + 'LeakyTest', why: 'added']]
+assert sel.selected*.class == [P + 'AuditTest', P + 'LeakyTest', P + 'RegistryTest']
 def state = new JsonSlurper().parse(new File(out, 'incremental/state.json'))
 assert state.file_version == 1 && state.module == 'com.example:incremental-history'
 assert state.state.classes[P + 'Audit'].kind == 'main'
+assert state.state.classes[P + 'LeakyTest'].kind == 'test'
 def suite = new JsonSlurper().parse(new File(out, 'suite.json'))
-assert suite.classes*.class == [P + 'AuditTest', P + 'RegistryTest'] : "suite of E: " + suite.classes*.class
-assert goals[4].count('state saved to') == 1
+assert suite.classes*.class == [P + 'AuditTest', P + 'LeakyTest', P + 'RegistryTest'] : "suite of F: " + suite.classes*.class
+def report = new JsonSlurper().parse(new File(out, 'report.json'))
+assert report.targeted.new_tests == 1 && report.targeted.new_pairs == report.targeted.new_covered : report.targeted
+def victim = report.flaky.find { it.test == P + 'AuditTest#countsNothing' }
+assert victim != null && victim.polluters.flatten().contains(P + 'LeakyTest#leaves') : report.flaky
+def run = new JsonSlurper().parse(new File(out, 'detect/run.json'))
+assert run.config.new_classes == [P + 'LeakyTest']
+assert goals[5].count('state saved to') == 1
 return true

@@ -1,6 +1,7 @@
 package io.github.odrust.maven;
 
 import io.github.odrust.engine.Engine;
+import io.github.odrust.maven.detect.DetectConfig;
 import io.github.odrust.maven.detect.Report;
 import io.github.odrust.maven.incremental.Selection;
 import io.github.odrust.maven.run.DiscoveredSuite;
@@ -30,8 +31,18 @@ public class IncrementalMojo extends DetectMojo {
     @Parameter(property = "odrust.incremental.selectAll", defaultValue = "false")
     protected boolean selectAll;
 
+    /** The strategy that stresses new and changed tests first. */
+    private static final String TARGETED = "targeted";
+
     private Selection selection;
     private String fingerprint;
+    private DetectConfig config;
+
+    @Override
+    protected void configure(DetectConfig config) throws MojoFailureException {
+        super.configure(config);
+        this.config = config;
+    }
 
     /**
      * Nothing changed since the saved state (the same classes, jars and build): nothing can be
@@ -46,7 +57,20 @@ public class IncrementalMojo extends DetectMojo {
     @Override
     protected DiscoveredSuite narrow(Engine engine, DiscoveredSuite suite)
             throws MojoExecutionException, MojoFailureException {
-        return selection(engine).narrow(suite, fingerprint());
+        DiscoveredSuite narrowed = selection(engine).narrow(suite, fingerprint());
+        // new and changed test classes are stressed first (targeted orders; docs/incremental.md)
+        if (config != null) {
+            config.newClasses = selection.newTestClasses(narrowed);
+            if (!config.newClasses.isEmpty()) {
+                getLog().info("odrust incremental: "
+                        + (TARGETED.equals(config.strategy)
+                                ? "their tests run first right after and right before every test they share a static"
+                                        + " field with (as the baseline records), in the first targeted rounds"
+                                : "strategy " + config.strategy + " does not run them first; the default, " + TARGETED
+                                        + ", does"));
+            }
+        }
+        return narrowed;
     }
 
     private Selection selection(Engine engine) throws MojoFailureException {

@@ -71,5 +71,9 @@ public final class DetectRequest {
         @SerializedName("minimize_only")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public List<String> minimizeOnly;
+        /** {@code targeted}: test classes new or changed (odrust:incremental), stressed first; none when absent. */
+        @SerializedName("new_classes")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public List<String> newClasses;
     }
 }

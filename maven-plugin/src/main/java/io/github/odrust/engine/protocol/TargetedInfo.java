@@ -21,6 +21,15 @@ public final class TargetedInfo {
     public long fields;
     /** Tests without a recording, left to the random rounds. */
     public long unrecorded;
+    /** Tests of test classes new or changed since the last odrust:incremental run. */
+    @SerializedName("new_tests")
+    public long newTests;
+    /** Pairs of a new test and a test it shares a recorded field with, both directions. */
+    @SerializedName("new_pairs")
+    public long newPairs;
+    /** Of those, the ones that ran (a targeted order or the baseline). */
+    @SerializedName("new_covered")
+    public long newCovered;
     /** One sentence of the above. */
     public String text;
 }

@@ -31,6 +31,12 @@ public final class DetectConfig {
     public List<String> dependenceFree = new ArrayList<>();
     /** targeted, dependence-aware: extra classes to instrument (package or class prefixes), besides the project's own. */
     public List<String> dependenceInclude = new ArrayList<>();
+    /**
+     * targeted: test classes new or changed since the last odrust:incremental run, whose tests run
+     * right after and right before every test they share a static field with, first. Set by
+     * odrust:incremental from its selection, never by the user.
+     */
+    public List<String> newClasses = new ArrayList<>();
     /** Systematic strategies: run the orders with the most pairs per predicted millisecond first. */
     public boolean costAware;
     /** {@code K/N}: run shard K of N of the plan (docs/shards.md); null: the whole plan. */
@@ -166,6 +172,7 @@ public final class DetectConfig {
         c.shard = shard;
         c.dependenceFree = dependenceFree.isEmpty() ? null : new ArrayList<>(dependenceFree);
         c.minimizeOnly = minimizeOnly.isEmpty() ? null : new ArrayList<>(minimizeOnly);
+        c.newClasses = newClasses.isEmpty() ? null : new ArrayList<>(newClasses);
         return c;
     }
 
@@ -200,6 +207,11 @@ public final class DetectConfig {
             com.google.gson.JsonArray only = new com.google.gson.JsonArray();
             minimizeOnly.forEach(only::add);
             o.add("minimize_only", only);
+        }
+        if (!newClasses.isEmpty()) {
+            com.google.gson.JsonArray fresh = new com.google.gson.JsonArray();
+            newClasses.forEach(fresh::add);
+            o.add("new_classes", fresh);
         }
         return o;
     }
@@ -237,6 +249,11 @@ public final class DetectConfig {
                 "odrust.dependence.include",
                 list(saved, "dependence_include"),
                 String.join(",", dependenceInclude));
+        compare(
+                diffs,
+                "the new or changed test classes (odrust:incremental)",
+                list(saved, "new_classes").isEmpty() ? "none" : list(saved, "new_classes"),
+                newClasses.isEmpty() ? "none" : String.join(",", newClasses));
         return diffs;
     }
 

@@ -174,6 +174,17 @@ public final class Selection {
                         + String.join("; ", strings(o.getAsJsonArray("reasons"))));
             }
         }
+        JsonArray fresh =
+                response.has("new_test_classes") ? response.getAsJsonArray("new_test_classes") : new JsonArray();
+        if (!fresh.isEmpty()) {
+            log.info("odrust incremental: " + fresh.size() + " new or changed test "
+                    + (fresh.size() == 1 ? "class" : "classes") + " since the saved state");
+            for (JsonElement c : fresh) {
+                JsonObject o = c.getAsJsonObject();
+                log.info("  " + ("added".equals(o.get("why").getAsString()) ? "new      " : "changed  ")
+                        + o.get("class").getAsString());
+            }
+        }
     }
 
     private static java.util.List<String> strings(JsonArray a) {
@@ -225,6 +236,27 @@ public final class Selection {
                     "cannot save the incremental state to " + state + ": " + e.getMessage(), e);
         }
         log.info("odrust incremental: state saved to " + state + " (the next run compares with it)");
+    }
+
+    /**
+     * The test classes of {@code suite} that were added or changed since the saved state, sorted
+     * (none on a run without a usable state).
+     */
+    public List<String> newTestClasses(DiscoveredSuite suite) {
+        Set<String> inSuite = new java.util.HashSet<>();
+        for (DiscoveredSuite.ClassRecord c : suite.classes) {
+            inSuite.add(c.className);
+        }
+        List<String> out = new java.util.ArrayList<>();
+        if (response != null && response.has("new_test_classes")) {
+            for (JsonElement e : response.getAsJsonArray("new_test_classes")) {
+                String name = e.getAsJsonObject().get("class").getAsString();
+                if (inSuite.contains(name)) {
+                    out.add(name);
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether the engine selected no test class. */

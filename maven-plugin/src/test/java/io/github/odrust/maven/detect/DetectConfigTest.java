@@ -69,6 +69,21 @@ class DetectConfigTest {
     }
 
     @Test
+    void resumingWithOtherNewTestClassesIsRefusedAndTheyReachTheEngine() {
+        DetectConfig c = new DetectConfig();
+        c.strategy = "targeted";
+        c.newClasses = List.of("p.NewTest");
+        JsonObject saved = c.toJson();
+        assertEquals(List.of(), c.incompatibleWith(saved));
+        assertEquals(List.of("p.NewTest"), c.toRequest().newClasses);
+        c.newClasses = List.of();
+        assertEquals(
+                List.of("the new or changed test classes (odrust:incremental) was p.NewTest, now none"),
+                c.incompatibleWith(saved));
+        assertEquals(null, c.toRequest().newClasses, "none: left out of the request");
+    }
+
+    @Test
     void settingsGivenWinThenTheRecordedRunsThenTheDefaults() {
         DetectConfig.Given given = new DetectConfig.Given();
         DetectConfig fresh = DetectConfig.resolve(given, null, 0, VOCABULARY);
