@@ -68,6 +68,30 @@ public final class TestModule {
             this.repositories = repositories;
         }
 
+        boolean offline() {
+            return session.isOffline();
+        }
+
+        File localRepository() {
+            return session.getLocalRepository() == null
+                    ? null
+                    : session.getLocalRepository().getBasedir();
+        }
+
+        /** The jar of {@code coordinates} alone (no dependencies), from the local repository when offline. */
+        File resolveJar(String coordinates) throws MojoExecutionException {
+            try {
+                return system.resolveArtifact(
+                                session,
+                                new org.eclipse.aether.resolution.ArtifactRequest(
+                                        new DefaultArtifact(coordinates), repositories, null))
+                        .getArtifact()
+                        .getFile();
+            } catch (Exception e) {
+                throw new MojoExecutionException("could not resolve " + coordinates + ": " + e.getMessage(), e);
+            }
+        }
+
         /** The artifacts {@code coordinates} needs at run time, keyed by groupId:artifactId. */
         Map<String, File> resolve(String coordinates) throws MojoExecutionException {
             try {
@@ -181,24 +205,56 @@ public final class TestModule {
             }
             Set<File> present = new LinkedHashSet<>(classpath);
             if (artifacts.containsKey(JUPITER_API) && !artifacts.containsKey(JUPITER_ENGINE)) {
-                addResolved(
-                        resolver,
-                        JUPITER_ENGINE + ":" + artifacts.get(JUPITER_API).getBaseVersion(),
-                        artifacts,
-                        present);
+                addAligned(resolver, JUPITER_ENGINE, artifacts.get(JUPITER_API).getBaseVersion(), artifacts, present);
             }
             if (!artifacts.containsKey(PLATFORM_LAUNCHER)) {
                 Artifact commons = artifacts.get(PLATFORM_COMMONS) != null
                         ? artifacts.get(PLATFORM_COMMONS)
                         : artifacts.get(PLATFORM_ENGINE);
                 if (commons != null) {
-                    addResolved(resolver, PLATFORM_LAUNCHER + ":" + commons.getBaseVersion(), artifacts, present);
+                    addAligned(resolver, PLATFORM_LAUNCHER, commons.getBaseVersion(), artifacts, present);
                 }
             }
         } else if (artifacts.containsKey(JUNIT4)) {
             frameworks.add("junit4");
         } else if (artifacts.containsKey("org.testng:testng")) {
             notes.add("TestNG tests are not supported by odrust yet; they are not run.");
+        }
+    }
+
+    /**
+     * Adds {@code groupId:artifactId} at {@code version}, the version Surefire aligns with the
+     * module's. Offline, when that version is not in the local repository, one of the same minor
+     * version that is there is used (said in a note); when none is, the error names the fix.
+     */
+    private void addAligned(
+            Resolver resolver, String ga, String version, Map<String, Artifact> artifacts, Set<File> present)
+            throws MojoExecutionException {
+        try {
+            addResolved(resolver, ga + ":" + version, artifacts, present);
+            return;
+        } catch (MojoExecutionException e) {
+            if (!resolver.offline()) {
+                throw e;
+            }
+            String[] parts = ga.split(":");
+            String local = LocalArtifacts.sameMinor(resolver.localRepository(), parts[0], parts[1], version);
+            if (local == null) {
+                // not chained: Maven would print the resolver's own message after this one
+                throw new MojoExecutionException("the build is offline (-o) and " + ga + ":" + version
+                        + ", which Surefire adds to run this module's JUnit Platform tests, is not in the local"
+                        + " repository (" + resolver.localRepository() + ") in any " + LocalArtifacts.minor(version)
+                        + ".x version. Run once without -o, or fetch it: mvn dependency:get -Dartifact=" + ga + ":"
+                        + version + " (or add it to the module's test dependencies).");
+            }
+            // the jar alone: its dependencies (platform engine, commons) are the module's own versions
+            File jar = resolver.resolveJar(ga + ":" + local);
+            if (present.add(jar)) {
+                classpath.add(jar);
+            }
+            notes.add("offline (-o): " + ga + ":" + version + " (the version Surefire aligns with this module's) is"
+                    + " not in the local repository; using " + local + ", which is. For the aligned one: run once"
+                    + " without -o, or mvn dependency:get -Dartifact=" + ga + ":" + version);
         }
     }
 
