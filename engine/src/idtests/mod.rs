@@ -29,7 +29,7 @@ pub mod shapes;
 pub use call::{Alloc, Frame, IdCall};
 pub use dexfix::{choices, RepairChoice, RepairStrategy};
 pub use plan::{
-    next, verification_seeds, IdExperiment, IdKind, IdOutcome, IdRecord, IdRequest, IdStatus,
-    IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET,
+    next, verification_seeds, IdExperiment, IdKind, IdNeeds, IdOutcome, IdRecord, IdRequest,
+    IdStatus, IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET,
     DEFAULT_VERIFY_SEEDS,
 };

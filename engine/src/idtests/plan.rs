@@ -29,8 +29,8 @@ use crate::model::seed::mix;
 use super::call::IdCall;
 use super::dexfix;
 pub use super::shapes::{
-    ranges_text, IdExperiment, IdKind, IdOutcome, IdRecord, IdRequest, IdStatus, IdStep, IdVerdict,
-    Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET, DEFAULT_VERIFY_SEEDS,
+    ranges_text, IdExperiment, IdKind, IdNeeds, IdOutcome, IdRecord, IdRequest, IdStatus, IdStep,
+    IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET, DEFAULT_VERIFY_SEEDS,
 };
 
 /// Seeds beyond the request's a candidate is run alone under before odrust gives up pinning it.
@@ -299,6 +299,10 @@ impl<'a> Planner<'a> {
                 Err(e) => return IdStep::Run { experiment: e },
             }
         }
+        // 4. With ID tests: the whole order once more, every call of one size permuted alike.
+        if let Err(e) = self.consistent(&mut verdicts) {
+            return IdStep::Run { experiment: e };
+        }
         IdStep::Done {
             outcome: IdOutcome {
                 seeds: self.request.seeds.clone(),
@@ -308,6 +312,47 @@ impl<'a> Planner<'a> {
                 notes: self.notes,
             },
         }
+    }
+
+    /// Step 4: one run of every test under the first seed with every call of one size permuted
+    /// alike, as an implementation keeping one order per class would: an `id` test that passes
+    /// there fails only when two of its calls disagree (`needs`, and said in its reason).
+    fn consistent(&mut self, verdicts: &mut [IdVerdict]) -> Result<(), Stop> {
+        if !verdicts.iter().any(|v| v.status == IdStatus::Id) {
+            return Ok(());
+        }
+        let seed = self.request.seeds[0];
+        let e = self.experiment(
+            IdKind::Consistent,
+            None,
+            self.request.tests.clone(),
+            Some(seed),
+            Vec::new(),
+        );
+        let Some(r) = self.take(&e) else {
+            return Err(e);
+        };
+        if let Some(why) = Self::unusable(r) {
+            self.note(format!(
+                "{} {why}; no ID test is said to need two calls to disagree",
+                r.experiment.describe()
+            ));
+            return Ok(());
+        }
+        for v in verdicts.iter_mut().filter(|v| v.status == IdStatus::Id) {
+            match test_passed(&v.test, &r.results) {
+                Some(true) => {
+                    v.needs = Some(IdNeeds::CallsToDisagree);
+                    v.reason.push_str(&format!(
+                        "; it passed when every call of one size was permuted alike (experiment {}): it fails only when two calls in one JVM return different orders, which a JVM keeping one order per class does not do for collections of the same contents and history",
+                        r.experiment.id
+                    ));
+                }
+                Some(false) => v.needs = Some(IdNeeds::AnotherOrder),
+                None => {}
+            }
+        }
+        Ok(())
     }
 
     /// The record of a candidate's experiment: `Ok(Some)` when it ran, `Err` when it runs next,
@@ -363,6 +408,7 @@ impl<'a> Planner<'a> {
             }),
             verify_seeds,
             experiments: c.ids.clone(),
+            needs: None,
         }
     }
 

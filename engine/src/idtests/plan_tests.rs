@@ -20,6 +20,7 @@ const ONCE: &str = "com.a.OnceTest#o";
 const ZERO: &str = "com.a.ZeroTest#z";
 const PLAIN: &str = "com.a.PlainTest#p";
 const ONE: &str = "com.a.OneTest#one";
+const DISAGREE: &str = "com.a.SerializeTest#sameTwice";
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// What a test sees of its run.
@@ -61,6 +62,12 @@ fn behaviour(test: &str) -> (u64, fn(&Ctx) -> bool) {
         ZERO => (0, |c| c.seed == Some(3)),
         // One call, whose shuffling fails it.
         ONE => (1, |c| c.odd() && c.has(1)),
+        // Compares two serializations: fails when its two calls return different orders (one
+        // shuffled and not the other, or both under an odd seed), never when every call of one
+        // size is permuted alike.
+        DISAGREE => (2, |c| {
+            c.kind != IdKind::Consistent && (c.has(1) != c.has(2) || (c.has(1) && c.odd()))
+        }),
         _ => (1, |_| false),
     }
 }
@@ -600,5 +607,62 @@ fn a_call_counted_in_a_library_names_the_library_and_the_module_line_below_it() 
     assert!(
         serde_json::to_value(&plain).unwrap().get("via").is_none(),
         "no via: none written"
+    );
+}
+
+#[test]
+fn a_test_that_fails_only_when_two_calls_disagree_is_its_own_kind() {
+    let mut base = request(Vec::new());
+    base.tests.push(DISAGREE.into());
+    let run = drive(base);
+    let consistent: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.kind == IdKind::Consistent)
+        .collect();
+    assert_eq!(consistent.len(), 1, "one consistent run for every ID test");
+    let e = consistent[0];
+    assert_eq!(
+        (e.seed, e.test.as_ref(), e.only.is_empty()),
+        (Some(1), None, true)
+    );
+    assert_eq!(e.order.len(), tests().len() + 1, "the whole order");
+    let v = verdict(&run.outcome, DISAGREE);
+    assert_eq!(v.status, IdStatus::Id);
+    assert_eq!(v.needs, Some(IdNeeds::CallsToDisagree));
+    assert!(
+        v.reason
+            .contains("it fails only when two calls in one JVM return different orders"),
+        "{}",
+        v.reason
+    );
+    let pin = verdict(&run.outcome, PIN);
+    assert_eq!(pin.needs, Some(IdNeeds::AnotherOrder));
+    assert!(!pin.reason.contains("different orders"), "{}", pin.reason);
+    assert_eq!(verdict(&run.outcome, ONCE).needs, None, "not ID: not asked");
+}
+
+#[test]
+fn no_consistent_run_without_an_id_test() {
+    let mut base = request(Vec::new());
+    base.tests = vec![PLAIN.into(), ONCE.into()];
+    let run = drive(base);
+    assert!(run.asked.iter().all(|e| e.kind != IdKind::Consistent));
+    // An unusable consistent run says nothing, with a note.
+    let mut base = request(Vec::new());
+    base.tests = vec![PIN.into()];
+    let run = drive_with(base, &|r| {
+        if r.experiment.kind == IdKind::Consistent {
+            r.honoured = false;
+        }
+    });
+    assert_eq!(verdict(&run.outcome, PIN).needs, None);
+    assert!(
+        run.outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("no ID test is said to need two calls to disagree")),
+        "{:?}",
+        run.outcome.notes
     );
 }

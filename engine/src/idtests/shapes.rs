@@ -64,6 +64,9 @@ pub enum IdKind {
     Bisect,
     /// Every test again under a candidate's first failing seed.
     Confirm,
+    /// Every test under the first seed with every call of one size permuted alike (the agent's
+    /// `permutation consistent`): which ID tests fail only when two calls disagree.
+    Consistent,
 }
 
 impl IdKind {
@@ -76,6 +79,7 @@ impl IdKind {
             IdKind::Alone => "alone",
             IdKind::Bisect => "bisect",
             IdKind::Confirm => "confirm",
+            IdKind::Consistent => "consistent",
         }
     }
 }
@@ -184,6 +188,17 @@ pub enum IdStatus {
     Unconfirmed,
 }
 
+/// What an ID test needs to fail, from the run with every call of one size permuted alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdNeeds {
+    /// It failed then too: another implementation's order fails it.
+    AnotherOrder,
+    /// It passed then: it fails only when two calls in one JVM return different orders, which a
+    /// real JVM (one order per class for the same contents and history) does not do.
+    CallsToDisagree,
+}
+
 /// The shuffled invocation (or range) a candidate was pinned to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pin {
@@ -238,6 +253,10 @@ pub struct IdVerdict {
     pub verify_seeds: Vec<u64>,
     /// The ids of this candidate's experiments.
     pub experiments: Vec<usize>,
+    /// For `id`: whether it also fails with every call of one size permuted alike; null when
+    /// that run did not say.
+    #[serde(default)]
+    pub needs: Option<IdNeeds>,
 }
 
 /// The result of `id_next` once nothing more runs.

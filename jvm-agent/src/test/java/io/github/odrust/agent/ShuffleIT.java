@@ -180,6 +180,39 @@ class ShuffleIT {
     }
 
     /**
+     * Calls of two elements: under an even seed each is swapped (every shuffled call changes the
+     * order); under an odd seed each draws from both orders, so two calls can disagree; with
+     * {@code permutation consistent} every call of one size is permuted alike, and changed.
+     */
+    @Test
+    void twoElementCallsDisagreeUnderOddSeedsAndAgreeWhenConsistent() throws Exception {
+        String sample = "io.github.odrust.samples.shuffle.ShuffleTwoSample";
+        for (String jdk : CaptureIT.jdks()) {
+            Run plain = run(jdk, null, sample);
+            assertEquals(16, plain.lines.size(), jdk);
+            String original = plain.lines.get(0);
+            String swapped = new StringBuilder(original).reverse().toString();
+            assertTrue(plain.lines.stream().allMatch(original::equals), jdk + ": " + plain.lines);
+            for (long even : new long[] {2, 12}) {
+                Run r = run(jdk, project() + "seed " + even + "\n", sample);
+                assertTrue(
+                        r.lines.stream().allMatch(swapped::equals),
+                        jdk + ", seed " + even + ": every call changes: " + r.lines);
+            }
+            for (long odd : new long[] {3, 11}) {
+                Run r = run(jdk, project() + "seed " + odd + "\n", sample);
+                assertTrue(
+                        r.lines.contains(original) && r.lines.contains(swapped),
+                        jdk + ", seed " + odd + ": " + r.lines);
+                Run consistent = run(jdk, project() + "seed " + odd + "\npermutation consistent\n", sample);
+                assertTrue(
+                        consistent.lines.stream().allMatch(swapped::equals),
+                        jdk + ", seed " + odd + ", consistent: every call alike, changed: " + consistent.lines);
+            }
+        }
+    }
+
+    /**
      * Removing through a shuffled view does what removing through the JDK's own does, and never
      * recurses: {@code values().remove(v)} iterates the values view itself (it hung once, the
      * shuffled iterator's {@code remove} calling {@code remove(v)} again), duplicate values, a

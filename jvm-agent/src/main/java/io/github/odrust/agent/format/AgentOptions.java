@@ -100,6 +100,9 @@ public class AgentOptions {
     public final List<Long> only = new ArrayList<>();
 
     public boolean anyCaller;
+    /** Shuffle mode: every call of one size gets the same permutation ({@code permutation consistent}). */
+    public boolean consistentOrder;
+
     public boolean trackAllocations;
     public Path log;
     public int logLimit = 64;
@@ -140,6 +143,7 @@ public class AgentOptions {
             "seed",
             "only",
             "filter",
+            "permutation",
             "track-allocations",
             "log",
             "log-limit",
@@ -149,7 +153,7 @@ public class AgentOptions {
             "trace-only"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
-            + "filter, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
+            + "filter, permutation, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
 
     protected AgentOptions() {}
 
@@ -280,6 +284,13 @@ public class AgentOptions {
                                 + " code) or 'any' (calls from any code outside the JDK)");
                     }
                     o.anyCaller = value.equals("any");
+                    break;
+                case "permutation":
+                    if (!value.equals("per-call") && !value.equals("consistent")) {
+                        throw new BadOptionsException(where + ": permutation is 'per-call' (each counted call its own,"
+                                + " the default) or 'consistent' (every call of one size the same)");
+                    }
+                    o.consistentOrder = value.equals("consistent");
                     break;
                 case "track-allocations":
                 case "trace-only":
@@ -473,6 +484,11 @@ public class AgentOptions {
         /** {@code only 5} or {@code only 3-7}: an inclusive range of counted calls. */
         public Writer only(long from, long to) {
             return line("only", from == to ? String.valueOf(from) : from + "-" + to);
+        }
+
+        /** {@code per-call} (the default) or {@code consistent}. */
+        public Writer permutation(String permutation) {
+            return line("permutation", permutation);
         }
 
         public Writer trackAllocations(boolean track) {

@@ -36,6 +36,7 @@ public final class ShuffleAgent {
         public Long seed;
         public final List<Long> only = new ArrayList<>();
         public boolean anyCaller;
+        public boolean consistentOrder;
         public boolean trackAllocations;
         public Path log;
         public int logLimit = 64;
@@ -70,6 +71,7 @@ public final class ShuffleAgent {
                     String[].class,
                     boolean.class,
                     boolean.class,
+                    boolean.class,
                     String.class,
                     int.class);
             configure.invoke(
@@ -79,6 +81,7 @@ public final class ShuffleAgent {
                     roots,
                     s.includes.toArray(new String[0]),
                     s.anyCaller,
+                    s.consistentOrder,
                     s.trackAllocations,
                     s.log == null ? null : s.log.toString(),
                     s.logLimit);

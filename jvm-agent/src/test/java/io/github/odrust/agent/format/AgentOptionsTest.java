@@ -102,6 +102,20 @@ class AgentOptionsTest {
         AgentOptions clean = AgentOptions.parse(
                 new AgentOptions.Writer().mode("shuffle").log(log).text(), "c");
         assertNull(clean.seed);
-        assertTrue(clean.only.isEmpty() && !clean.anyCaller && !clean.trackAllocations);
+        assertTrue(clean.only.isEmpty() && !clean.anyCaller && !clean.trackAllocations && !clean.consistentOrder);
+
+        AgentOptions consistent = AgentOptions.parse(
+                new AgentOptions.Writer()
+                        .mode("shuffle")
+                        .seed(3)
+                        .permutation("consistent")
+                        .text(),
+                "k");
+        assertTrue(consistent.consistentOrder);
+        assertTrue(!AgentOptions.parse("mode shuffle\npermutation per-call\n", "p").consistentOrder);
+        AgentOptions.BadOptionsException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                AgentOptions.BadOptionsException.class,
+                () -> AgentOptions.parse("mode shuffle\npermutation same\n", "b"));
+        assertTrue(bad.getMessage().contains("permutation is 'per-call'"), bad.getMessage());
     }
 }

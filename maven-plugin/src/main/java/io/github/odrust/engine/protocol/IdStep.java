@@ -24,7 +24,10 @@ public final class IdStep {
     /** Rust: {@code idtests::IdExperiment}. */
     public static final class Experiment {
         public int id;
-        /** {@code clean}, {@code shuffled}, {@code alone-clean}, {@code alone}, {@code bisect} or {@code confirm}. */
+        /**
+         * {@code clean}, {@code shuffled}, {@code alone-clean}, {@code alone}, {@code bisect},
+         * {@code confirm} or {@code consistent} (every call of one size permuted alike).
+         */
         public String kind;
         /** The candidate, for the per-test kinds. */
         public String test;

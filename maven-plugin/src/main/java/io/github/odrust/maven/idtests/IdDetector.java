@@ -160,6 +160,7 @@ public final class IdDetector {
                                     e.seed,
                                     e.only,
                                     track,
+                                    "consistent".equals(e.kind),
                                     shuffleLog,
                                     "odrust:detect-id experiment " + e.id)
                             .getBytes(StandardCharsets.UTF_8));

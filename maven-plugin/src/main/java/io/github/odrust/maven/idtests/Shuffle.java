@@ -74,7 +74,7 @@ public final class Shuffle {
         return out;
     }
 
-    /** The agent's options file for one run. */
+    /** The agent's options file for one run, each counted call permuted on its own. */
     public static String options(
             TestModule module,
             Filter filter,
@@ -83,8 +83,27 @@ public final class Shuffle {
             boolean trackAllocations,
             Path log,
             String title) {
+        return options(module, filter, seed, only, trackAllocations, false, log, title);
+    }
+
+    /**
+     * The agent's options file for one run; {@code consistent}: every call of one size permuted
+     * alike ({@code permutation consistent}).
+     */
+    public static String options(
+            TestModule module,
+            Filter filter,
+            Long seed,
+            JsonArray only,
+            boolean trackAllocations,
+            boolean consistent,
+            Path log,
+            String title) {
         AgentOptions.Writer w =
                 new AgentOptions.Writer().comment(title + " (docs/id-tests.md)").mode("shuffle");
+        if (consistent) {
+            w.permutation("consistent");
+        }
         filter.extraRoots.forEach(w::root);
         for (File entry : module.classpath) {
             if (entry.isDirectory() && !entry.equals(module.agentJar)) {

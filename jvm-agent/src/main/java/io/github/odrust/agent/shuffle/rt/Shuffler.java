@@ -32,8 +32,12 @@ import java.util.stream.Stream;
  * numbered 1, 2, 3, ... in the order they happen in this JVM; a counted call is shuffled when the
  * run has a seed and its number is in the {@code only} ranges (all, when there are none). The
  * permutation of call k depends only on (seed, k), so shuffling fewer calls leaves the others'
- * numbers and orders unchanged; a permutation that would keep the original order is rotated by
- * one, so every shuffled call of two or more elements changes the order.
+ * numbers and orders unchanged. Under an even seed a permutation that would keep the original
+ * order is rotated by one, so every shuffled call of two or more elements changes the order; under
+ * an odd seed each call's permutation is drawn from all of them, the original order included, so
+ * two calls of two elements disagree half the time. With {@code permutation consistent} the
+ * permutation depends on (seed, size) only, never the identity: every call of one size is
+ * permuted alike, as another implementation keeping one order per class would.
  *
  * <p>Compiled for Java 11 (StackWalker) and loaded by the boot loader; it must not use lambdas
  * (their bootstrap would run inside a retransformed JDK method) and guards itself against
@@ -69,6 +73,7 @@ public final class Shuffler {
     private static String[] roots = new String[0];
     private static String[] includes = new String[0];
     private static boolean any;
+    private static boolean consistent;
     private static boolean trackAllocations;
     private static int logLimit = 64;
     private static OutputStream log;
@@ -118,6 +123,7 @@ public final class Shuffler {
             String[] rootPaths,
             String[] includePrefixes,
             boolean anyCaller,
+            boolean consistentOrder,
             boolean allocations,
             String logFile,
             int limit)
@@ -128,6 +134,7 @@ public final class Shuffler {
         roots = rootPaths.clone();
         includes = includePrefixes.clone();
         any = anyCaller;
+        consistent = consistentOrder;
         trackAllocations = allocations;
         logLimit = limit;
         walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
@@ -533,13 +540,19 @@ public final class Shuffler {
 
     // ---- permuting ---------------------------------------------------------------------------------
 
-    /** A permutation that depends only on (seed, k); never the identity for two or more elements. */
+    /**
+     * A permutation that depends only on (seed, k), or on (seed, size) when {@code consistent}; never
+     * the identity for two or more elements under an even seed or when consistent (see the class's
+     * documentation).
+     */
     static void permute(List<Object> items, long k) {
         int n = items.size();
         if (n < 2) {
             return;
         }
-        long state = mix64(seed ^ mix64(k * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L));
+        long key = consistent ? 0x5DEECE66DL * n + 0x2545F4914F6CDD1DL : k * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
+        boolean anyPermutation = !consistent && (seed & 1) != 0;
+        long state = mix64(seed ^ mix64(key));
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {
             p[i] = i;
@@ -556,8 +569,9 @@ public final class Shuffler {
             identity = p[i] == i;
         }
         Object[] copy = items.toArray();
+        boolean rotate = identity && !anyPermutation;
         for (int i = 0; i < n; i++) {
-            items.set(i, copy[identity ? (i + 1) % n : p[i]]);
+            items.set(i, copy[rotate ? (i + 1) % n : p[i]]);
         }
     }
 
