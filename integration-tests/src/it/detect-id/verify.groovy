@@ -11,7 +11,8 @@ assert log.contains('the earlier run in') && log.contains('is kept in') : "goal 
 def first = slurp('target/odrust/id.previous-1/report.json')
 assert first.settings.seeds == [21, 22, 23]
 def byTest = first.outcome.tests.collectEntries { [(it.test): it] }
-def singleCall = ['com.example.CatalogTest#joinedNames', 'com.example.DescriberTest#describesFieldsInOrder',
+def singleCall = ['com.example.CatalogTest#joinedNames', 'com.example.CatalogTest#joinedNamesUpperCase',
+                  'com.example.DescriberTest#describesFieldsInOrder',
                   'com.example.TagsTest#tagsInOrder', 'com.example.JsonTest#countsAsJson'] as Set
 assert byTest.keySet() == singleCall + ['com.example.TwinTest#sameTextEachTime'] : "reported: " + byTest.keySet()
 assert byTest.values().every { it.status == 'id' && it.pin.invocation != null }
@@ -22,7 +23,7 @@ assert singleCall.every { byTest[it].failing_seeds.contains(22) && byTest[it].ne
 def twin = byTest['com.example.TwinTest#sameTextEachTime']
 assert twin.failing_seeds == [21, 23] && twin.needs == 'calls-to-disagree' : twin
 assert twin.reason.contains('it fails only when two calls in one JVM return different orders') : twin.reason
-assert log =~ /\[id \d+\] consistent seed 21: 4 failed/ : "no consistent run, or TwinTest failed in it"
+assert log =~ /\[id \d+\] consistent seed 21: 5 failed/ : "no consistent run, or TwinTest failed in it"
 
 def joined = byTest['com.example.CatalogTest#joinedNames']
 assert joined.pin.call.api == 'HashMap$KeySet.iterator'
@@ -39,7 +40,7 @@ assert tags.pin.call.at.class == 'com.example.TagsTest' : "AssertJ's iteration i
 assert tags.repairs*.strategy == ['HashToLinkedHash', 'ChangeContainsExactly', 'JSONAssertion']
 
 def xml = new XmlSlurper().parse(new File(previous, 'surefire-reports/TEST-odrust-id.xml'))
-assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 5
+assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 6
 
 def json = byTest['com.example.JsonTest#countsAsJson']
 assert json.pin.call.api == 'HashMap$EntrySet.iterator' && json.pin.call.at.class == 'com.example.Json'
@@ -52,9 +53,16 @@ assert log.contains("-Dodrust.order='com.example.CatalogTest#joinedNames' -Dodru
 assert log =~ /FAIL\s+com\.example\.CatalogTest#joinedNames/
 assert log.contains('call 1: HashMap$KeySet.iterator at com.example.Catalog.joined(Catalog.java:25)')
 
-// 3: five verified patches, none applied
+// 3: six tests patched, none applied; the two of Catalog.joined share one patch, verified with
+// both run together
 def repairs = slurp('target/odrust/repair/id-repair.json').repairs.collectEntries { [(it.test): it] }
-assert repairs.values()*.status == ['patched'] * 5 : repairs
+assert repairs.values()*.status == ['patched'] * 6 : repairs
+def upper = repairs['com.example.CatalogTest#joinedNamesUpperCase']
+assert upper.patch == repairs['com.example.CatalogTest#joinedNames'].patch && upper.source == 'HashToLinkedHash'
+assert upper.shared_with == ['com.example.CatalogTest#joinedNames'] : upper
+assert log.contains('2 ID tests pinned to one call site (HashToLinkedHash at Catalog.java:14): one patch verified with all of them')
+assert log.contains('one patch for 2 tests: com.example.CatalogTest#joinedNames, com.example.CatalogTest#joinedNamesUpperCase')
+assert log.contains('odrust repair: 5 verified patches for 6 implementation-dependent tests')
 assert repairs['com.example.TwinTest#sameTextEachTime'].source == 'HashToLinkedHash'
 assert repairs['com.example.CatalogTest#joinedNames'].source == 'HashToLinkedHash'
 assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'SortFields'
@@ -73,7 +81,7 @@ assert new File(basedir, 'src/test/java/com/example/TagsTest.java').text.contain
 // 4: same settings: resumed, nothing ran again
 assert log =~ /resuming after \d+ experiments/
 
-// 5: one even seed: the four single-call tests, not the one that needs two calls to disagree
+// 5: one even seed: the single-call tests, not the one that needs two calls to disagree
 def last = slurp('target/odrust/id/report.json')
 assert last.settings.seeds == [8]
 assert last.outcome.tests*.test as Set == singleCall

@@ -141,8 +141,11 @@ public class RepairMojo extends AbstractOdrustMojo {
                 ? Path.of(executionRoot)
                 : project.getBasedir().toPath();
         List<JsonObject> entries = new IdRepairer(engine, module, suite, out, s, getLog()).run(report);
+        // tests pinned to one call site share one patch
         long patched = entries.stream()
                 .filter(e -> "patched".equals(e.get("status").getAsString()))
+                .map(e -> e.get("patch").getAsString())
+                .distinct()
                 .count();
         for (JsonObject e : entries) {
             if ("no-candidate".equals(e.get("status").getAsString())) {

@@ -11,6 +11,12 @@ public class CatalogTest {
         assertEquals("a,b,c,d,e", Catalog.joined());
     }
 
+    /** ID through the same call as joinedNames: one patch repairs both. */
+    @Test
+    public void joinedNamesUpperCase() {
+        assertEquals("A,B,C,D,E", Catalog.joined().toUpperCase());
+    }
+
     /** Not ID: compares sets, whatever their order. */
     @Test
     public void sameNames() {

@@ -148,17 +148,140 @@ public final class IdRepairer {
         if (settingsJson != null && settingsJson.has("include")) {
             settingsJson.getAsJsonArray("include").forEach(p -> settings.filter.include.add(p.getAsString()));
         }
+        List<JsonObject> verdicts = new ArrayList<>();
         for (JsonElement t : report.getAsJsonObject("outcome").getAsJsonArray("tests")) {
             JsonObject verdict = t.getAsJsonObject();
             String test = verdict.get("test").getAsString();
-            if (!"id".equals(verdict.get("status").getAsString())
-                    || (settings.test != null && !settings.test.equals(test))) {
+            if ("id".equals(verdict.get("status").getAsString())
+                    && (settings.test == null || settings.test.equals(test))) {
+                verdicts.add(verdict);
+            }
+        }
+        // Tests pinned to one call site share their first repair: one patch for all of them,
+        // verified with all of them at once (issue 33 item 4: 53 tests of one line, 18 minutes).
+        java.util.Map<String, List<JsonObject>> bySite = new java.util.LinkedHashMap<>();
+        for (JsonObject verdict : verdicts) {
+            bySite.computeIfAbsent(site(verdict), k -> new ArrayList<>()).add(verdict);
+        }
+        for (java.util.Map.Entry<String, List<JsonObject>> group : bySite.entrySet()) {
+            List<JsonObject> shared =
+                    group.getKey().isEmpty() || group.getValue().size() < 2 ? null : repairTogether(group.getValue());
+            if (shared != null) {
+                entries.addAll(shared);
+                write(entries);
                 continue;
             }
-            entries.add(repair(verdict));
-            write(entries);
+            for (JsonObject verdict : group.getValue()) {
+                entries.add(repair(verdict));
+                write(entries);
+            }
         }
         return entries;
+    }
+
+    /** The first repair choice of a verdict as a key (strategy, class, file, line, target); empty without one. */
+    static String site(JsonObject verdict) {
+        JsonArray choices = verdict.has("repairs") ? verdict.getAsJsonArray("repairs") : new JsonArray();
+        if (choices.size() == 0) {
+            return "";
+        }
+        JsonObject c = choices.get(0).getAsJsonObject();
+        return str(c.get("strategy"), "") + "|" + str(c.get("class"), "") + "|" + str(c.get("file"), "") + "|"
+                + str(c.get("line"), "") + "|" + str(c.get("target"), "") + "|" + str(c.get("method"), "");
+    }
+
+    /**
+     * The tests of {@code group} share their first repair choice: its first candidate that
+     * compiles and passes with all of them run together, clean and under every seed any of them is
+     * verified under (and keeps the original order passing), is one patch for all; null when none
+     * does (each is then repaired on its own).
+     */
+    private List<JsonObject> repairTogether(List<JsonObject> group) throws MojoExecutionException {
+        JsonObject first = group.get(0);
+        JsonObject choice = first.getAsJsonArray("repairs").get(0).getAsJsonObject();
+        String strategy = choice.get("strategy").getAsString();
+        String cls = str(choice.get("class"), null);
+        Path file = source(cls, str(choice.get("file"), null));
+        int line = choice.has("line") && !choice.get("line").isJsonNull()
+                ? choice.get("line").getAsInt()
+                : -1;
+        if (file == null || (line < 1 && !strategy.equals("JSONAssertion"))) {
+            return null;
+        }
+        String text;
+        try {
+            text = new String(Files.readAllBytes(file), encoding);
+        } catch (IOException e) {
+            return null;
+        }
+        List<DexFix.Result> candidates = DexFix.candidates(
+                strategy,
+                text,
+                line,
+                str(choice.get("target"), null),
+                str(choice.get("method"), null),
+                () -> atLeastJava8(levelOf(file)),
+                this::jsonLibraries);
+        if (candidates == null) {
+            return null;
+        }
+        // the tests in the module's original order, and every seed any of them is verified under
+        java.util.Set<String> members = new java.util.HashSet<>();
+        group.forEach(v -> members.add(v.get("test").getAsString()));
+        List<String> tests = new ArrayList<>();
+        for (String t : io.github.odrust.maven.run.Discovery.originalOrder(suite)) {
+            if (members.contains(t)) {
+                tests.add(t);
+            }
+        }
+        if (tests.size() != members.size()) {
+            return null;
+        }
+        List<Long> seeds = new ArrayList<>();
+        seeds.add(null);
+        for (JsonObject v : group) {
+            v.getAsJsonArray("verify_seeds").forEach(s -> {
+                if (!seeds.contains(s.getAsLong())) {
+                    seeds.add(s.getAsLong());
+                }
+            });
+        }
+        String label = Words.shortId(tests.get(0)) + " and " + Words.count(tests.size() - 1, "more test");
+        log.info("odrust repair: " + Words.count(tests.size(), "ID test") + " pinned to one call site (" + strategy
+                + " at " + file.getFileName() + ":" + line + "): one patch verified with all of them");
+        runs = 0;
+        for (DexFix.Result c : candidates) {
+            if (!c.applies()) {
+                continue;
+            }
+            String why = verify(tests, seeds, label, file, c, strategy);
+            if (why != null) {
+                log.info("  [repair " + label + "] " + strategy + ": not for all together (" + why
+                        + "); each is repaired on its own");
+                return null;
+            }
+            List<JsonObject> out = new ArrayList<>();
+            JsonObject verdict = first.deepCopy();
+            JsonArray union = new JsonArray();
+            seeds.stream().filter(java.util.Objects::nonNull).forEach(union::add);
+            verdict.add("verify_seeds", union);
+            JsonObject entry = new JsonObject();
+            entry.addProperty("test", tests.get(0));
+            entry.addProperty("kind", "id");
+            entry.add("tried", new JsonArray());
+            patched(entry, tests.get(0), strategy, file, text, c, verdict);
+            log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
+            for (String t : tests) {
+                JsonObject e = entry.deepCopy();
+                e.addProperty("test", t);
+                JsonArray with = new JsonArray();
+                tests.stream().filter(o -> !o.equals(t)).forEach(with::add);
+                e.add("shared_with", with);
+                out.add(e);
+            }
+            return out;
+        }
+        return null;
     }
 
     private JsonObject repair(JsonObject verdict) throws MojoExecutionException {
@@ -220,7 +343,10 @@ public final class IdRepairer {
                     tried.add(tried(strategy, c.reason()));
                     continue;
                 }
-                String why = verify(test, verdict, file, c, strategy);
+                List<Long> seeds = new ArrayList<>();
+                seeds.add(null);
+                verdict.getAsJsonArray("verify_seeds").forEach(s -> seeds.add(s.getAsLong()));
+                String why = verify(List.of(test), seeds, Words.shortId(test), file, c, strategy);
                 if (why != null) {
                     tried.add(tried(strategy, c.description() + ": " + why));
                     continue;
@@ -350,9 +476,14 @@ public final class IdRepairer {
         return null;
     }
 
-    /** Null when the candidate compiles and the test passes alone clean and under every verify seed; else why not. */
-    private String verify(String test, JsonObject verdict, Path file, DexFix.Result c, String strategy)
+    /**
+     * Null when the candidate compiles and {@code tests}, run together in one JVM (in this order),
+     * all pass clean (seed null) and under every seed of {@code seeds}; else why not.
+     */
+    private String verify(
+            List<String> tests, List<Long> seeds, String label, Path file, DexFix.Result c, String strategy)
             throws MojoExecutionException {
+        String test = tests.get(0);
         Path work = dir.resolve("id")
                 .resolve(RepairFile.patchName(test).replace(".patch", ""))
                 .resolve("candidate-" + (++runs));
@@ -371,9 +502,6 @@ public final class IdRepairer {
             return "does not compile (" + error + ")";
         }
         File classes = work.resolve("classes").toFile();
-        List<Long> seeds = new ArrayList<>();
-        seeds.add(null);
-        verdict.getAsJsonArray("verify_seeds").forEach(s -> seeds.add(s.getAsLong()));
         Shuffle.Filter filter = new Shuffle.Filter();
         filter.any = settings.filter.any;
         filter.include.addAll(settings.filter.include);
@@ -394,7 +522,7 @@ public final class IdRepairer {
                                         new JsonArray(),
                                         false,
                                         runDir.resolve("shuffle.jsonl"),
-                                        "odrust:repair verification of " + test)
+                                        "odrust:repair verification of " + label)
                                 .getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
@@ -403,23 +531,27 @@ public final class IdRepairer {
                     .quiet()
                     .classpathFirst(classes)
                     .recording(options)
-                    .run(test, "ID repair verification");
-            String outcome = null;
-            for (RunResult.TestResult r : result.results) {
-                if (r.test.equals(test) || r.test.startsWith(test + "[")) {
-                    outcome = r.outcome;
+                    .run(String.join("\n", tests), "ID repair verification");
+            for (String t : tests) {
+                String outcome = null;
+                for (RunResult.TestResult r : result.results) {
+                    if (r.test.equals(t) || r.test.startsWith(t + "[")) {
+                        outcome = r.outcome;
+                    }
                 }
-            }
-            if (!"pass".equals(outcome)) {
-                log.info(String.format(
-                        Locale.ROOT,
-                        "  [repair %s] %s: %s %s",
-                        Words.shortId(test),
-                        strategy,
-                        outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT),
-                        seed == null ? "clean" : "under seed " + seed));
-                return (outcome == null ? "the test did not run" : "the test " + outcome + "s")
-                        + (seed == null ? " clean" : " under seed " + seed);
+                if (!"pass".equals(outcome)) {
+                    log.info(String.format(
+                            Locale.ROOT,
+                            "  [repair %s] %s: %s%s %s",
+                            label,
+                            strategy,
+                            tests.size() > 1 ? Words.shortId(t) + " " : "",
+                            outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT),
+                            seed == null ? "clean" : "under seed " + seed));
+                    return (tests.size() > 1 ? t + ": " : "")
+                            + (outcome == null ? "the test did not run" : "the test " + outcome + "s")
+                            + (seed == null ? " clean" : " under seed " + seed);
+                }
             }
         }
         // The patch may change code other tests use: the module's original order, clean, must keep
@@ -429,7 +561,7 @@ public final class IdRepairer {
             log.info(String.format(
                     Locale.ROOT,
                     "  [repair %s] %s: breaks %s in the original order",
-                    Words.shortId(test),
+                    label,
                     strategy,
                     Words.count(broken.size(), "other test")));
             return "passes alone, but in the module's original order it makes " + Words.count(broken.size(), "test")
@@ -439,7 +571,7 @@ public final class IdRepairer {
         log.info(String.format(
                 Locale.ROOT,
                 "  [repair %s] %s: passes clean and under %s, and the original order keeps" + " passing (%.1f s)",
-                Words.shortId(test),
+                label,
                 strategy,
                 Words.count(seeds.size() - 1, "seed"),
                 (System.nanoTime() - start) / 1e9));
