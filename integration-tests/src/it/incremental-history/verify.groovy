@@ -36,6 +36,9 @@ assert selected(goals[2]) == [(P + 'ClockTest'): 'changed itself (bytes changed)
 
 // D: the build changed (another argLine): everything, said plainly; another odrust seed is no build change
 assert goals[3].contains('odrust incremental: a full run: the build changed since the saved state (Surefire settings, test JVM, classpath or resources)')
+// ... naming what changed (the argLine), not a -D property
+def fullLine = goals[3].readLines().find { it.contains('a full run: the build changed') }
+assert fullLine.contains(': what changed: ') && fullLine.contains('surefire argLine') && !fullLine.contains('MAVEN_OPTS') : fullLine
 assert count(goals[3]) == [5, 5]
 
 // E: Audit changed; RegistryTest shares the mutable Registry.ENTRIES with AuditTest (Registry.LIMIT, a constant, does not count)

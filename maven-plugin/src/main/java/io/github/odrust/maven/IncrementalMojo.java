@@ -86,7 +86,17 @@ public class IncrementalMojo extends DetectMojo {
             throw new MojoFailureException("odrust.incremental.state=" + state
                     + " is a directory; give a file path, e.g. " + file.resolve("state.json"));
         }
-        selection = new Selection(engine, module, file, dir, selectAll, getLog());
+        try {
+            selection = new Selection(engine, module, file, dir, selectAll, getLog())
+                    .withBuildParts(Selection.buildParts(
+                            module,
+                            project.getBasedir().toPath(),
+                            session.getLocalRepository() == null
+                                    ? null
+                                    : session.getLocalRepository().getBasedir()));
+        } catch (MojoExecutionException e) {
+            throw new MojoFailureException(e.getMessage(), e);
+        }
         return selection;
     }
 

@@ -42,6 +42,16 @@ public final class Selection {
     private JsonObject response;
     /** Why the saved state was not used although a file exists, or null. */
     private String stateProblem;
+    /** The parts of the build this run saw ({@link #buildParts}), saved with the state. */
+    private java.util.Map<String, String> parts;
+    /** The parts of the build the saved state recorded, or null (an older state file). */
+    private JsonObject savedParts;
+
+    /** Records what the build is made of, so that a changed build can be named part by part. */
+    public Selection withBuildParts(java.util.Map<String, String> parts) {
+        this.parts = parts;
+        return this;
+    }
 
     public Selection(Engine engine, TestModule module, Path state, Path dir, boolean selectAll, Log log) {
         this.engine = engine;
@@ -155,6 +165,9 @@ public final class Selection {
             String why = stateProblem != null && !selectAll
                     ? stateProblem
                     : response.get("why_full").getAsString();
+            if (why.startsWith("the build changed") && !selectAll) {
+                why += changedParts(savedParts, parts);
+            }
             log.info("odrust incremental: a full run: " + why);
         } else {
             log.info("odrust incremental: " + changed.size() + " changed " + (changed.size() == 1 ? "class" : "classes")
@@ -208,6 +221,7 @@ public final class Selection {
                 return com.google.gson.JsonNull.INSTANCE;
             }
             String owner = file.has("module") ? file.get("module").getAsString() : null;
+            savedParts = file.has("build") && file.get("build").isJsonObject() ? file.getAsJsonObject("build") : null;
             if (!module.id().equals(owner)) {
                 stateProblem = state + " is the state of " + owner + ", not of " + module.id()
                         + " (give each module its own -Dodrust.incremental.state)";
@@ -229,6 +243,11 @@ public final class Selection {
         file.addProperty("file_version", STATE_FILE_VERSION);
         file.addProperty("module", module.id());
         file.add("state", response.get("state"));
+        if (parts != null) {
+            JsonObject build = new JsonObject();
+            parts.forEach(build::addProperty);
+            file.add("build", build);
+        }
         try {
             write(state, file);
         } catch (IOException e) {
@@ -311,6 +330,86 @@ public final class Selection {
             text = text.replace(new File(localRepository).getAbsolutePath(), "${repository}");
         }
         return CodeDigest.sha256(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code ": what changed: ..."}: the parts of the build that differ between the saved state's
+     * and this run's, with the fix for a {@code -D} property; empty when either is unknown.
+     */
+    static String changedParts(JsonObject saved, java.util.Map<String, String> now) {
+        if (saved == null || now == null) {
+            return "";
+        }
+        java.util.TreeSet<String> names = new java.util.TreeSet<>(now.keySet());
+        saved.keySet().forEach(names::add);
+        List<String> changed = new java.util.ArrayList<>();
+        for (String name : names) {
+            JsonElement before = saved.get(name);
+            String after = now.get(name);
+            if (before == null || after == null || !before.getAsString().equals(after)) {
+                changed.add(name + (before == null ? " (new)" : after == null ? " (gone)" : ""));
+            }
+        }
+        if (changed.isEmpty()) {
+            return "";
+        }
+        String text = ": what changed: " + String.join(", ", changed.subList(0, Math.min(8, changed.size())))
+                + (changed.size() > 8 ? ", and " + (changed.size() - 8) + " more" : "");
+        if (changed.stream().anyMatch(c -> c.startsWith(PROPERTY))) {
+            text += " (Surefire passes every -D of the Maven command to the tests, so a -D is part of the build;"
+                    + " give settings that do not concern the tests, such as logging or a build number, in"
+                    + " MAVEN_OPTS instead)";
+        }
+        return text;
+    }
+
+    /** The name of a part for a system property the tests see (a -D, or Surefire's systemPropertyVariables). */
+    static final String PROPERTY = "-D";
+
+    /**
+     * What {@link #buildFingerprint} is made of, part by part (name: a digest of its value), to
+     * say which changed: {@code resources}, each Surefire setting ({@code surefire <name>}; system
+     * properties one by one, {@code -Dkey}), {@code test JVM}, {@code classpath}.
+     */
+    public static java.util.Map<String, String> buildParts(TestModule module, Path basedir, String localRepository)
+            throws MojoExecutionException {
+        java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
+        java.util.function.Function<String, String> digest = text -> {
+            String t = text.replace(basedir.toAbsolutePath().toString(), "${basedir}");
+            if (localRepository != null && !localRepository.isEmpty()) {
+                t = t.replace(new File(localRepository).getAbsolutePath(), "${repository}");
+            }
+            return CodeDigest.sha256(t.getBytes(StandardCharsets.UTF_8));
+        };
+        try {
+            out.put("resources", resources(module));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot read the module's resources: " + e.getMessage(), e);
+        }
+        for (java.lang.reflect.Field f : module.settings.getClass().getFields()) {
+            try {
+                if (f.getName().equals("systemProperties")) {
+                    module.settings.systemProperties.forEach((k, v) -> {
+                        if (!k.startsWith("odrust.")) {
+                            out.put(PROPERTY + k, digest.apply(String.valueOf(v)));
+                        }
+                    });
+                } else {
+                    out.put("surefire " + f.getName(), digest.apply(String.valueOf(f.get(module.settings))));
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        out.put("test JVM", digest.apply(module.jvm.java + " " + module.jvm.jvmArgs));
+        StringBuilder classpath = new StringBuilder();
+        for (File f : module.classpath) {
+            if (!f.equals(module.agentJar)) {
+                classpath.append(f.getAbsolutePath()).append('\n');
+            }
+        }
+        out.put("classpath", digest.apply(classpath.toString()));
+        return out;
     }
 
     /** A digest of every file of the classpath directories that is not a class file (the resources the build copied there). */
