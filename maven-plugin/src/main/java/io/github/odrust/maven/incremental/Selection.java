@@ -295,7 +295,7 @@ public final class Selection {
         // Surefire settings, the test JVM, the classpath) or in the class files the engine
         // compares; its resources are the one other way, so they are part of the build here.
         try {
-            b.append(resources(module)).append('\n');
+            b.append(resourcesOnce(module)).append('\n');
         } catch (IOException e) {
             throw new MojoExecutionException("cannot read the module's resources: " + e.getMessage(), e);
         }
@@ -382,7 +382,7 @@ public final class Selection {
             return CodeDigest.sha256(t.getBytes(StandardCharsets.UTF_8));
         };
         try {
-            out.put("resources", resources(module));
+            out.put("resources", resourcesOnce(module));
         } catch (IOException e) {
             throw new MojoExecutionException("cannot read the module's resources: " + e.getMessage(), e);
         }
@@ -410,6 +410,19 @@ public final class Selection {
         }
         out.put("classpath", digest.apply(classpath.toString()));
         return out;
+    }
+
+    /** {@link #resources} of a module, read once per module object (the fingerprint and its parts both need it). */
+    private static final java.util.Map<TestModule, String> RESOURCES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    static String resourcesOnce(TestModule module) throws IOException {
+        String known = RESOURCES.get(module);
+        if (known == null) {
+            known = resources(module);
+            RESOURCES.put(module, known);
+        }
+        return known;
     }
 
     /** A digest of every file of the classpath directories that is not a class file (the resources the build copied there). */
