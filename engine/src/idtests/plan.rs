@@ -163,6 +163,7 @@ impl<'a> Planner<'a> {
             order,
             seed,
             only,
+            consistent_call: None,
         }
     }
 
@@ -299,10 +300,7 @@ impl<'a> Planner<'a> {
                 Err(e) => return IdStep::Run { experiment: e },
             }
         }
-        // 4. With ID tests: the whole order once more, every call of one size permuted alike.
-        if let Err(e) = self.consistent(&mut verdicts) {
-            return IdStep::Run { experiment: e };
-        }
+
         IdStep::Done {
             outcome: IdOutcome {
                 seeds: self.request.seeds.clone(),
@@ -314,45 +312,54 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// Step 4: one run of every test under the first seed with every call of one size permuted
-    /// alike, as an implementation keeping one order per class would: an `id` test that passes
-    /// there fails only when two of its calls disagree (`needs`, and said in its reason).
-    fn consistent(&mut self, verdicts: &mut [IdVerdict]) -> Result<(), Stop> {
-        if !verdicts.iter().any(|v| v.status == IdStatus::Id) {
-            return Ok(());
+    /// A verdict pinned to invocation k under its seed: the test alone once more with every call
+    /// permuted as k is (the order that fails it, applied alike to all its calls, as an
+    /// implementation keeping one order would): failing, another order fails it; passing, it
+    /// fails only when two of its calls disagree (`needs`, and said in its reason).
+    fn classify(&mut self, c: &mut Candidate, mut v: IdVerdict) -> Result<IdVerdict, Stop> {
+        let Some((seed, k)) = v
+            .pin
+            .as_ref()
+            .and_then(|p| p.invocation.map(|k| (p.seed, k)))
+        else {
+            return Ok(v);
+        };
+        if c.ids.len() >= self.budget {
+            return Ok(v);
         }
-        let seed = self.request.seeds[0];
-        let e = self.experiment(
+        let mut e = self.experiment(
             IdKind::Consistent,
-            None,
-            self.request.tests.clone(),
+            Some(&c.test),
+            vec![c.test.clone()],
             Some(seed),
             Vec::new(),
         );
+        e.consistent_call = Some(k);
         let Some(r) = self.take(&e) else {
             return Err(e);
         };
+        c.ids.push(r.experiment.id);
+        v.experiments = c.ids.clone();
         if let Some(why) = Self::unusable(r) {
             self.note(format!(
-                "{} {why}; no ID test is said to need two calls to disagree",
-                r.experiment.describe()
+                "{} {why}; whether {} needs two calls to disagree is not known",
+                r.experiment.describe(),
+                c.test
             ));
-            return Ok(());
+            return Ok(v);
         }
-        for v in verdicts.iter_mut().filter(|v| v.status == IdStatus::Id) {
-            match test_passed(&v.test, &r.results) {
-                Some(true) => {
-                    v.needs = Some(IdNeeds::CallsToDisagree);
-                    v.reason.push_str(&format!(
-                        "; it passed when every call of one size was permuted alike (experiment {}): it fails only when two calls in one JVM return different orders, which a JVM keeping one order per class does not do for collections of the same contents and history",
-                        r.experiment.id
-                    ));
-                }
-                Some(false) => v.needs = Some(IdNeeds::AnotherOrder),
-                None => {}
+        match test_passed(&c.test, &r.results) {
+            Some(true) => {
+                v.needs = Some(IdNeeds::CallsToDisagree);
+                v.reason.push_str(&format!(
+                    "; with every call permuted as invocation {k} it passes (experiment {}): it fails only when two of its calls return different orders, which a JVM does not do for collections of the same contents and history",
+                    r.experiment.id
+                ));
             }
+            Some(false) => v.needs = Some(IdNeeds::AnotherOrder),
+            None => {}
         }
-        Ok(())
+        Ok(v)
     }
 
     /// The record of a candidate's experiment: `Ok(Some)` when it ran, `Err` when it runs next,
@@ -519,7 +526,8 @@ impl<'a> Planner<'a> {
         let mut last = alone;
         loop {
             if lo == hi {
-                return Ok(self.pinned(c, seed, lo, hi, n, last, None));
+                let v = self.pinned(c, seed, lo, hi, n, last, None);
+                return self.classify(c, v);
             }
             let mid = lo + (hi - lo) / 2;
             let Some(left) = self.ask(c, IdKind::Bisect, Some(seed), vec![[lo, mid]])? else {

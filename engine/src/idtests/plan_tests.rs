@@ -325,8 +325,12 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
             (IdKind::Bisect, Some(1), vec![[4, 5]]),
             (IdKind::Bisect, Some(1), vec![[4, 4]]),
             (IdKind::Bisect, Some(1), vec![[5, 5]]),
+            // then every call as invocation 5: it still fails, so another order fails it
+            (IdKind::Consistent, Some(1), vec![]),
         ]
     );
+    assert_eq!(mine[7].consistent_call, Some(5));
+    assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
     assert!(mine.iter().all(|e| e.order == [PIN]));
     assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
 }
@@ -505,7 +509,8 @@ fn one_counted_call_is_pinned_by_the_alone_run() {
     base.tests = vec![PLAIN.into(), ONE.into()];
     let o = drive(base).outcome;
     let v = verdict(&o, ONE);
-    assert_eq!(v.experiments.len(), 2);
+    // alone clean, alone (pins the one call), and every call as that one
+    assert_eq!(v.experiments.len(), 3);
     let pin = v.pin.as_ref().unwrap();
     assert_eq!(pin.invocation, Some(1));
     assert_eq!(pin.call.as_ref().unwrap().api, "HashSet.iterator");
@@ -615,40 +620,52 @@ fn a_test_that_fails_only_when_two_calls_disagree_is_its_own_kind() {
     let mut base = request(Vec::new());
     base.tests.push(DISAGREE.into());
     let run = drive(base);
+    let v = verdict(&run.outcome, DISAGREE);
+    assert_eq!(v.status, IdStatus::Id);
+    let pin = v.pin.as_ref().unwrap();
+    let k = pin.invocation.expect("pinned to one call");
+    // One more run of the test alone under the pin's seed, every call permuted as the pinned one.
     let consistent: Vec<&IdExperiment> = run
         .asked
         .iter()
-        .filter(|e| e.kind == IdKind::Consistent)
+        .filter(|e| e.kind == IdKind::Consistent && e.test.as_deref() == Some(DISAGREE))
         .collect();
-    assert_eq!(consistent.len(), 1, "one consistent run for every ID test");
+    assert_eq!(consistent.len(), 1);
     let e = consistent[0];
     assert_eq!(
-        (e.seed, e.test.as_ref(), e.only.is_empty()),
-        (Some(1), None, true)
+        (
+            e.seed,
+            e.order.clone(),
+            e.only.is_empty(),
+            e.consistent_call
+        ),
+        (Some(pin.seed), vec![DISAGREE.to_string()], true, Some(k))
     );
-    assert_eq!(e.order.len(), tests().len() + 1, "the whole order");
-    let v = verdict(&run.outcome, DISAGREE);
-    assert_eq!(v.status, IdStatus::Id);
+    assert!(v.experiments.contains(&e.id));
     assert_eq!(v.needs, Some(IdNeeds::CallsToDisagree));
     assert!(
         v.reason
-            .contains("it fails only when two calls in one JVM return different orders"),
+            .contains("it fails only when two of its calls return different orders"),
         "{}",
         v.reason
     );
-    let pin = verdict(&run.outcome, PIN);
-    assert_eq!(pin.needs, Some(IdNeeds::AnotherOrder));
-    assert!(!pin.reason.contains("different orders"), "{}", pin.reason);
-    assert_eq!(verdict(&run.outcome, ONCE).needs, None, "not ID: not asked");
+    let pinned = verdict(&run.outcome, PIN);
+    assert_eq!(pinned.needs, Some(IdNeeds::AnotherOrder));
+    assert!(
+        !pinned.reason.contains("different orders"),
+        "{}",
+        pinned.reason
+    );
+    // Not pinned to one call (needs shuffled calls in both halves): not asked.
+    assert_eq!(verdict(&run.outcome, TWO).needs, None);
+    assert!(run
+        .asked
+        .iter()
+        .all(|e| e.kind != IdKind::Consistent || e.test.as_deref() != Some(TWO)));
 }
 
 #[test]
-fn no_consistent_run_without_an_id_test() {
-    let mut base = request(Vec::new());
-    base.tests = vec![PLAIN.into(), ONCE.into()];
-    let run = drive(base);
-    assert!(run.asked.iter().all(|e| e.kind != IdKind::Consistent));
-    // An unusable consistent run says nothing, with a note.
+fn an_unusable_consistent_run_leaves_needs_unknown() {
     let mut base = request(Vec::new());
     base.tests = vec![PIN.into()];
     let run = drive_with(base, &|r| {
@@ -661,7 +678,8 @@ fn no_consistent_run_without_an_id_test() {
         run.outcome
             .notes
             .iter()
-            .any(|n| n.contains("no ID test is said to need two calls to disagree")),
+            .any(|n| n
+                .contains("whether com.a.FooTest#pin needs two calls to disagree is not known")),
         "{:?}",
         run.outcome.notes
     );

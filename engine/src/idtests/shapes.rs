@@ -64,8 +64,9 @@ pub enum IdKind {
     Bisect,
     /// Every test again under a candidate's first failing seed.
     Confirm,
-    /// Every test under the first seed with every call of one size permuted alike (the agent's
-    /// `permutation consistent`): which ID tests fail only when two calls disagree.
+    /// A candidate pinned to one invocation, alone under the pin's seed with every counted call
+    /// permuted as that invocation is (the agent's `consistent-call`): does it fail when all its
+    /// calls agree?
     Consistent,
 }
 
@@ -103,6 +104,9 @@ pub struct IdExperiment {
     /// The invocations to shuffle; empty means all.
     #[serde(default)]
     pub only: Vec<Range>,
+    /// `consistent`: every counted call gets the permutation of this invocation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consistent_call: Option<u64>,
 }
 
 impl IdExperiment {
@@ -113,6 +117,7 @@ impl IdExperiment {
             && self.seed == other.seed
             && self.only == other.only
             && self.order == other.order
+            && self.consistent_call == other.consistent_call
     }
 
     /// "experiment 12 (bisect of p.T#t under seed 5, invocations 3-7)".
@@ -126,6 +131,9 @@ impl IdExperiment {
         }
         if !self.only.is_empty() {
             s.push_str(&format!(", invocations {}", ranges_text(&self.only)));
+        }
+        if let Some(k) = self.consistent_call {
+            s.push_str(&format!(", every call as invocation {k}"));
         }
         s.push(')');
         s
@@ -188,14 +196,14 @@ pub enum IdStatus {
     Unconfirmed,
 }
 
-/// What an ID test needs to fail, from the run with every call of one size permuted alike.
+/// What an ID test needs to fail, from the run with every call permuted as the pinned one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum IdNeeds {
     /// It failed then too: another implementation's order fails it.
     AnotherOrder,
     /// It passed then: it fails only when two calls in one JVM return different orders, which a
-    /// real JVM (one order per class for the same contents and history) does not do.
+    /// real JVM (one order for the same contents and history) does not do.
     CallsToDisagree,
 }
 
@@ -253,8 +261,8 @@ pub struct IdVerdict {
     pub verify_seeds: Vec<u64>,
     /// The ids of this candidate's experiments.
     pub experiments: Vec<usize>,
-    /// For `id`: whether it also fails with every call of one size permuted alike; null when
-    /// that run did not say.
+    /// For `id` pinned to one invocation: whether it also fails with every call permuted as that
+    /// invocation; null when that run did not say (not pinned, budget, an unusable run).
     #[serde(default)]
     pub needs: Option<IdNeeds>,
 }

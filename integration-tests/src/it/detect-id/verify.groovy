@@ -22,8 +22,9 @@ assert singleCall.every { byTest[it].failing_seeds.contains(22) && byTest[it].ne
 // two calls of two elements: they disagree only under odd seeds; alike, the test passes
 def twin = byTest['com.example.TwinTest#sameTextEachTime']
 assert twin.failing_seeds == [21, 23] && twin.needs == 'calls-to-disagree' : twin
-assert twin.reason.contains('it fails only when two calls in one JVM return different orders') : twin.reason
-assert log =~ /\[id \d+\] consistent seed 21: 5 failed/ : "no consistent run, or TwinTest failed in it"
+assert twin.reason.contains('it fails only when two of its calls return different orders') : twin.reason
+assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
+assert log =~ /\[id \d+\] consistent seed 2[123] as call 1: CatalogTest#joinedNames: 1 failed/ : "no consistent run of CatalogTest#joinedNames, or it passed"
 
 def joined = byTest['com.example.CatalogTest#joinedNames']
 assert joined.pin.call.api == 'HashMap$KeySet.iterator'
@@ -60,7 +61,7 @@ assert repairs.values()*.status == ['patched'] * 6 : repairs
 def upper = repairs['com.example.CatalogTest#joinedNamesUpperCase']
 assert upper.patch == repairs['com.example.CatalogTest#joinedNames'].patch && upper.source == 'HashToLinkedHash'
 assert upper.shared_with == ['com.example.CatalogTest#joinedNames'] : upper
-assert log.contains('2 ID tests pinned to one call site (HashToLinkedHash at Catalog.java:14): one patch verified with all of them')
+assert log.contains('2 ID tests pinned to one call site (HashToLinkedHash at Catalog.java:14): trying one patch for all of them')
 assert log.contains('one patch for 2 tests: com.example.CatalogTest#joinedNames, com.example.CatalogTest#joinedNamesUpperCase')
 assert log.contains('odrust repair: 5 verified patches for 6 implementation-dependent tests')
 assert repairs['com.example.TwinTest#sameTextEachTime'].source == 'HashToLinkedHash'

@@ -182,7 +182,7 @@ class ShuffleIT {
     /**
      * Calls of two elements: under an even seed each is swapped (every shuffled call changes the
      * order); under an odd seed each draws from both orders, so two calls can disagree; with
-     * {@code permutation consistent} every call of one size is permuted alike, and changed.
+     * {@code consistent-call K} every call gets call K's permutation.
      */
     @Test
     void twoElementCallsDisagreeUnderOddSeedsAndAgreeWhenConsistent() throws Exception {
@@ -204,10 +204,16 @@ class ShuffleIT {
                 assertTrue(
                         r.lines.contains(original) && r.lines.contains(swapped),
                         jdk + ", seed " + odd + ": " + r.lines);
-                Run consistent = run(jdk, project() + "seed " + odd + "\npermutation consistent\n", sample);
+                int changed = r.lines.indexOf(swapped) + 1;
+                int kept = r.lines.indexOf(original) + 1;
+                Run likeChanged = run(jdk, project() + "seed " + odd + "\nconsistent-call " + changed + "\n", sample);
                 assertTrue(
-                        consistent.lines.stream().allMatch(swapped::equals),
-                        jdk + ", seed " + odd + ", consistent: every call alike, changed: " + consistent.lines);
+                        likeChanged.lines.stream().allMatch(swapped::equals),
+                        jdk + ", seed " + odd + ": every call as call " + changed + ": " + likeChanged.lines);
+                Run likeKept = run(jdk, project() + "seed " + odd + "\nconsistent-call " + kept + "\n", sample);
+                assertTrue(
+                        likeKept.lines.stream().allMatch(original::equals),
+                        jdk + ", seed " + odd + ": every call as call " + kept + ": " + likeKept.lines);
             }
         }
     }

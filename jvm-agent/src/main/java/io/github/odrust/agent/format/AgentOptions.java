@@ -100,8 +100,11 @@ public class AgentOptions {
     public final List<Long> only = new ArrayList<>();
 
     public boolean anyCaller;
-    /** Shuffle mode: every call of one size gets the same permutation ({@code permutation consistent}). */
-    public boolean consistentOrder;
+    /**
+     * Shuffle mode: every counted call gets the permutation call {@code consistentCall} gets
+     * ({@code consistent-call N}); 0: each call its own.
+     */
+    public long consistentCall;
 
     public boolean trackAllocations;
     public Path log;
@@ -143,7 +146,7 @@ public class AgentOptions {
             "seed",
             "only",
             "filter",
-            "permutation",
+            "consistent-call",
             "track-allocations",
             "log",
             "log-limit",
@@ -153,7 +156,7 @@ public class AgentOptions {
             "trace-only"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
-            + "filter, permutation, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
+            + "filter, consistent-call, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
 
     protected AgentOptions() {}
 
@@ -285,12 +288,16 @@ public class AgentOptions {
                     }
                     o.anyCaller = value.equals("any");
                     break;
-                case "permutation":
-                    if (!value.equals("per-call") && !value.equals("consistent")) {
-                        throw new BadOptionsException(where + ": permutation is 'per-call' (each counted call its own,"
-                                + " the default) or 'consistent' (every call of one size the same)");
+                case "consistent-call":
+                    try {
+                        o.consistentCall = Long.parseLong(value);
+                    } catch (NumberFormatException e) {
+                        o.consistentCall = -1;
                     }
-                    o.consistentOrder = value.equals("consistent");
+                    if (o.consistentCall < 1) {
+                        throw new BadOptionsException(where + ": consistent-call is a counted call's number, from 1"
+                                + " (every call gets that call's permutation), e.g. 'consistent-call 5'");
+                    }
                     break;
                 case "track-allocations":
                 case "trace-only":
@@ -486,9 +493,9 @@ public class AgentOptions {
             return line("only", from == to ? String.valueOf(from) : from + "-" + to);
         }
 
-        /** {@code per-call} (the default) or {@code consistent}. */
-        public Writer permutation(String permutation) {
-            return line("permutation", permutation);
+        /** Every counted call gets the permutation of call {@code call}. */
+        public Writer consistentCall(long call) {
+            return line("consistent-call", String.valueOf(call));
         }
 
         public Writer trackAllocations(boolean track) {

@@ -64,7 +64,7 @@ public final class RecordAgent {
                 s.seed = options.seed;
                 s.only.addAll(options.only);
                 s.anyCaller = options.anyCaller;
-                s.consistentOrder = options.consistentOrder;
+                s.consistentCall = options.consistentCall;
                 s.trackAllocations = options.trackAllocations;
                 s.log = options.log;
                 s.logLimit = options.logLimit;

@@ -36,7 +36,7 @@ public final class ShuffleAgent {
         public Long seed;
         public final List<Long> only = new ArrayList<>();
         public boolean anyCaller;
-        public boolean consistentOrder;
+        public long consistentCall;
         public boolean trackAllocations;
         public Path log;
         public int logLimit = 64;
@@ -70,7 +70,7 @@ public final class ShuffleAgent {
                     String[].class,
                     String[].class,
                     boolean.class,
-                    boolean.class,
+                    long.class,
                     boolean.class,
                     String.class,
                     int.class);
@@ -81,7 +81,7 @@ public final class ShuffleAgent {
                     roots,
                     s.includes.toArray(new String[0]),
                     s.anyCaller,
-                    s.consistentOrder,
+                    s.consistentCall,
                     s.trackAllocations,
                     s.log == null ? null : s.log.toString(),
                     s.logLimit);

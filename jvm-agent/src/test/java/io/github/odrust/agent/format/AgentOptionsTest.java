@@ -102,20 +102,21 @@ class AgentOptionsTest {
         AgentOptions clean = AgentOptions.parse(
                 new AgentOptions.Writer().mode("shuffle").log(log).text(), "c");
         assertNull(clean.seed);
-        assertTrue(clean.only.isEmpty() && !clean.anyCaller && !clean.trackAllocations && !clean.consistentOrder);
+        assertTrue(clean.only.isEmpty() && !clean.anyCaller && !clean.trackAllocations && clean.consistentCall == 0);
 
         AgentOptions consistent = AgentOptions.parse(
                 new AgentOptions.Writer()
                         .mode("shuffle")
                         .seed(3)
-                        .permutation("consistent")
+                        .consistentCall(5)
                         .text(),
                 "k");
-        assertTrue(consistent.consistentOrder);
-        assertTrue(!AgentOptions.parse("mode shuffle\npermutation per-call\n", "p").consistentOrder);
-        AgentOptions.BadOptionsException bad = org.junit.jupiter.api.Assertions.assertThrows(
-                AgentOptions.BadOptionsException.class,
-                () -> AgentOptions.parse("mode shuffle\npermutation same\n", "b"));
-        assertTrue(bad.getMessage().contains("permutation is 'per-call'"), bad.getMessage());
+        assertEquals(5L, consistent.consistentCall);
+        for (String bad : new String[] {"0", "five"}) {
+            AgentOptions.BadOptionsException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    AgentOptions.BadOptionsException.class,
+                    () -> AgentOptions.parse("mode shuffle\nconsistent-call " + bad + "\n", "b"));
+            assertTrue(e.getMessage().contains("consistent-call is a counted call's number"), e.getMessage());
+        }
     }
 }

@@ -26,7 +26,7 @@ public final class IdStep {
         public int id;
         /**
          * {@code clean}, {@code shuffled}, {@code alone-clean}, {@code alone}, {@code bisect},
-         * {@code confirm} or {@code consistent} (every call of one size permuted alike).
+         * {@code confirm} or {@code consistent} (every call permuted as {@link #consistentCall}).
          */
         public String kind;
         /** The candidate, for the per-test kinds. */
@@ -37,5 +37,9 @@ public final class IdStep {
         public Long seed;
         /** Inclusive [from, to] ranges of counted calls to shuffle; empty: all. */
         public JsonArray only = new JsonArray();
+        /** {@code consistent}: every counted call gets the permutation of this invocation. */
+        @com.google.gson.annotations.SerializedName("consistent_call")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Long consistentCall;
     }
 }

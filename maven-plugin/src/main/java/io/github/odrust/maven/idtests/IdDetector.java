@@ -160,7 +160,7 @@ public final class IdDetector {
                                     e.seed,
                                     e.only,
                                     track,
-                                    "consistent".equals(e.kind),
+                                    e.consistentCall,
                                     shuffleLog,
                                     "odrust:detect-id experiment " + e.id)
                             .getBytes(StandardCharsets.UTF_8));
@@ -195,6 +195,7 @@ public final class IdDetector {
         String what = e.kind
                 + (e.seed == null ? "" : " seed " + e.seed)
                 + (e.only != null && e.only.size() > 0 ? " only " + Shuffle.onlyText(e.only) : "")
+                + (e.consistentCall == null ? "" : " as call " + e.consistentCall)
                 + (e.test == null ? "" : ": " + Words.shortId(e.test));
         log.info(String.format(
                 Locale.ROOT,

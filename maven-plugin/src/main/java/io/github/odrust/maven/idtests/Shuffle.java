@@ -83,12 +83,12 @@ public final class Shuffle {
             boolean trackAllocations,
             Path log,
             String title) {
-        return options(module, filter, seed, only, trackAllocations, false, log, title);
+        return options(module, filter, seed, only, trackAllocations, null, log, title);
     }
 
     /**
-     * The agent's options file for one run; {@code consistent}: every call of one size permuted
-     * alike ({@code permutation consistent}).
+     * The agent's options file for one run; {@code consistentCall} (null: none): every counted call
+     * gets the permutation of that invocation ({@code consistent-call}).
      */
     public static String options(
             TestModule module,
@@ -96,13 +96,13 @@ public final class Shuffle {
             Long seed,
             JsonArray only,
             boolean trackAllocations,
-            boolean consistent,
+            Long consistentCall,
             Path log,
             String title) {
         AgentOptions.Writer w =
                 new AgentOptions.Writer().comment(title + " (docs/id-tests.md)").mode("shuffle");
-        if (consistent) {
-            w.permutation("consistent");
+        if (consistentCall != null) {
+            w.consistentCall(consistentCall);
         }
         filter.extraRoots.forEach(w::root);
         for (File entry : module.classpath) {

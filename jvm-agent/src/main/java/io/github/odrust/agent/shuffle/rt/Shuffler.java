@@ -35,9 +35,9 @@ import java.util.stream.Stream;
  * numbers and orders unchanged. Under an even seed a permutation that would keep the original
  * order is rotated by one, so every shuffled call of two or more elements changes the order; under
  * an odd seed each call's permutation is drawn from all of them, the original order included, so
- * two calls of two elements disagree half the time. With {@code permutation consistent} the
- * permutation depends on (seed, size) only, never the identity: every call of one size is
- * permuted alike, as another implementation keeping one order per class would.
+ * two calls of two elements disagree half the time. With {@code consistent-call K} every call
+ * gets the permutation call K gets (the same for every call of K's size): the failing order of
+ * one call applied alike to all, as an implementation keeping one order per class would.
  *
  * <p>Compiled for Java 11 (StackWalker) and loaded by the boot loader; it must not use lambdas
  * (their bootstrap would run inside a retransformed JDK method) and guards itself against
@@ -73,7 +73,9 @@ public final class Shuffler {
     private static String[] roots = new String[0];
     private static String[] includes = new String[0];
     private static boolean any;
-    private static boolean consistent;
+    /** When above 0: every counted call gets the permutation this call gets. */
+    private static long consistentCall;
+
     private static boolean trackAllocations;
     private static int logLimit = 64;
     private static OutputStream log;
@@ -123,7 +125,7 @@ public final class Shuffler {
             String[] rootPaths,
             String[] includePrefixes,
             boolean anyCaller,
-            boolean consistentOrder,
+            long consistentCallNumber,
             boolean allocations,
             String logFile,
             int limit)
@@ -134,7 +136,7 @@ public final class Shuffler {
         roots = rootPaths.clone();
         includes = includePrefixes.clone();
         any = anyCaller;
-        consistent = consistentOrder;
+        consistentCall = consistentCallNumber;
         trackAllocations = allocations;
         logLimit = limit;
         walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
@@ -541,8 +543,8 @@ public final class Shuffler {
     // ---- permuting ---------------------------------------------------------------------------------
 
     /**
-     * A permutation that depends only on (seed, k), or on (seed, size) when {@code consistent}; never
-     * the identity for two or more elements under an even seed or when consistent (see the class's
+     * A permutation that depends only on (seed, k) (k: the consistent call when there is one);
+     * never the identity for two or more elements under an even seed (see the class's
      * documentation).
      */
     static void permute(List<Object> items, long k) {
@@ -550,9 +552,9 @@ public final class Shuffler {
         if (n < 2) {
             return;
         }
-        long key = consistent ? 0x5DEECE66DL * n + 0x2545F4914F6CDD1DL : k * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
-        boolean anyPermutation = !consistent && (seed & 1) != 0;
-        long state = mix64(seed ^ mix64(key));
+        long call = consistentCall > 0 ? consistentCall : k;
+        boolean anyPermutation = (seed & 1) != 0;
+        long state = mix64(seed ^ mix64(call * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L));
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {
             p[i] = i;

@@ -248,7 +248,14 @@ public final class IdRepairer {
         }
         String label = Words.shortId(tests.get(0)) + " and " + Words.count(tests.size() - 1, "more test");
         log.info("odrust repair: " + Words.count(tests.size(), "ID test") + " pinned to one call site (" + strategy
-                + " at " + file.getFileName() + ":" + line + "): one patch verified with all of them");
+                + " at " + file.getFileName() + ":" + line + "): trying one patch for all of them");
+        // Run together, their calls are numbered anew: without a patch each must still fail under
+        // one of its failing seeds, or passing with the patch would prove nothing.
+        String control = failTogether(tests, group, label);
+        if (control != null) {
+            log.info("  [repair " + label + "] " + control + "; each is repaired on its own");
+            return null;
+        }
         runs = 0;
         for (DexFix.Result c : candidates) {
             if (!c.applies()) {
@@ -256,9 +263,8 @@ public final class IdRepairer {
             }
             String why = verify(tests, seeds, label, file, c, strategy);
             if (why != null) {
-                log.info("  [repair " + label + "] " + strategy + ": not for all together (" + why
-                        + "); each is repaired on its own");
-                return null;
+                log.info("  [repair " + label + "] " + strategy + ": not for all together (" + why + ")");
+                continue;
             }
             List<JsonObject> out = new ArrayList<>();
             JsonObject verdict = first.deepCopy();
@@ -280,6 +286,70 @@ public final class IdRepairer {
                 out.add(e);
             }
             return out;
+        }
+        log.info("  [repair " + label + "] no candidate passed for all together; each is repaired on its own");
+        return null;
+    }
+
+    /**
+     * Null when each of {@code tests}, run together without a patch, fails under one of its
+     * failing seeds; else which one does not (the group's verification would not show a fix).
+     */
+    private String failTogether(List<String> tests, List<JsonObject> group, String label)
+            throws MojoExecutionException {
+        java.util.Map<String, java.util.Set<Long>> failingSeeds = new java.util.HashMap<>();
+        List<Long> seeds = new ArrayList<>();
+        for (JsonObject v : group) {
+            java.util.Set<Long> own = new java.util.HashSet<>();
+            v.getAsJsonArray("failing_seeds").forEach(s -> {
+                own.add(s.getAsLong());
+                if (!seeds.contains(s.getAsLong())) {
+                    seeds.add(s.getAsLong());
+                }
+            });
+            failingSeeds.put(v.get("test").getAsString(), own);
+        }
+        java.util.Set<String> failed = new java.util.HashSet<>();
+        Path work = dir.resolve("id").resolve(RepairFile.patchName(tests.get(0)).replace(".patch", ""));
+        for (int i = 0; i < seeds.size() && failed.size() < tests.size(); i++) {
+            Long seed = seeds.get(i);
+            Path runDir = work.resolve("together-unpatched-" + (i + 1));
+            Path options = runDir.resolve("agent-options.txt");
+            try {
+                Files.createDirectories(runDir);
+                Files.write(
+                        options,
+                        Shuffle.options(
+                                        module,
+                                        settings.filter,
+                                        seed,
+                                        new JsonArray(),
+                                        false,
+                                        runDir.resolve("shuffle.jsonl"),
+                                        "odrust:repair, " + label + " together without a patch")
+                                .getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
+            }
+            RunResult result = new OrderRunner(module, engine, suite, runDir, log)
+                    .quiet()
+                    .recording(options)
+                    .run(String.join("\n", tests), "ID tests together, without a patch");
+            for (RunResult.TestResult r : result.results) {
+                for (String t : tests) {
+                    if ((r.test.equals(t) || r.test.startsWith(t + "["))
+                            && !"pass".equals(r.outcome)
+                            && !"skipped".equals(r.outcome)
+                            && failingSeeds.get(t).contains(seed)) {
+                        failed.add(t);
+                    }
+                }
+            }
+        }
+        for (String t : tests) {
+            if (!failed.contains(t)) {
+                return t + " does not fail with the others under its failing seeds without a patch";
+            }
         }
         return null;
     }
