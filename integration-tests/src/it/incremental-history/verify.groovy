@@ -57,7 +57,7 @@ assert f[P + 'AuditTest'].startsWith('uses static field ' + P + 'Registry.ENTRIE
 assert f[P + 'RegistryTest'].startsWith('uses static field ' + P + 'Registry.ENTRIES (RegistryTest.registers), which selected test ' + P + 'LeakyTest uses') : "F: " + f
 assert goals[5].contains('odrust incremental: 1 new or changed test class since the saved state')
 assert goals[5].contains('[INFO]   new      ' + P + 'LeakyTest')
-assert goals[5].contains('their tests run first right after and right before every test they share a static field with')
+assert goals[5].contains('the targeted rounds put their tests right after and right before each test they share a static field with')
 def newPairs = (goals[5] =~ /new or changed tests first: (\d+) of (\d+) pairs of a new test and a test it shares a static field with ran \(1 new test\)/)
 assert newPairs.find() : "F: no plan line for the new test:\n" + goals[5]
 assert newPairs.group(1) == newPairs.group(2) && (newPairs.group(2) as int) >= 4 : newPairs.group(0)

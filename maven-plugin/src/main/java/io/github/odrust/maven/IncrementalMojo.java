@@ -64,8 +64,8 @@ public class IncrementalMojo extends DetectMojo {
             if (!config.newClasses.isEmpty()) {
                 getLog().info("odrust incremental: "
                         + (TARGETED.equals(config.strategy)
-                                ? "their tests run first right after and right before every test they share a static"
-                                        + " field with (as the baseline records), in the first targeted rounds"
+                                ? "the targeted rounds put their tests right after and right before each test they"
+                                        + " share a static field with (as the baseline records) before any other pair; the plan line says how many"
                                 : "strategy " + config.strategy + " does not run them first; the default, " + TARGETED
                                         + ", does"));
             }

@@ -78,6 +78,29 @@ public final class TestModule {
                     : session.getLocalRepository().getBasedir();
         }
 
+        /**
+         * The groupId:artifactId of every runtime dependency of {@code coordinates}, transitively,
+         * from the poms (no jar is fetched); null when they cannot be read.
+         */
+        Set<String> dependencyKeys(String coordinates) {
+            try {
+                CollectRequest collect =
+                        new CollectRequest(new Dependency(new DefaultArtifact(coordinates), "runtime"), repositories);
+                Set<String> keys = new LinkedHashSet<>();
+                java.util.Deque<org.eclipse.aether.graph.DependencyNode> todo = new java.util.ArrayDeque<>(
+                        system.collectDependencies(session, collect).getRoot().getChildren());
+                while (!todo.isEmpty()) {
+                    org.eclipse.aether.graph.DependencyNode n = todo.pop();
+                    keys.add(
+                            n.getArtifact().getGroupId() + ":" + n.getArtifact().getArtifactId());
+                    todo.addAll(n.getChildren());
+                }
+                return keys;
+            } catch (Exception e) {
+                return null;
+            }
+        }
+
         /** The jar of {@code coordinates} alone (no dependencies), from the local repository when offline. */
         File resolveJar(String coordinates) throws MojoExecutionException {
             try {
@@ -247,7 +270,21 @@ public final class TestModule {
                         + ".x version. Run once without -o, or fetch it: mvn dependency:get -Dartifact=" + ga + ":"
                         + version + " (or add it to the module's test dependencies).");
             }
-            // the jar alone: its dependencies (platform engine, commons) are the module's own versions
+            // the jar alone, when the module has every artifact it needs (in the module's versions)
+            Set<String> needs = resolver.dependencyKeys(ga + ":" + local);
+            List<String> missing = new ArrayList<>();
+            if (needs == null) {
+                missing.add("(the dependencies of " + ga + ":" + local + " cannot be read)");
+            } else {
+                needs.stream().filter(k -> !artifacts.containsKey(k)).forEach(missing::add);
+            }
+            if (!missing.isEmpty()) {
+                throw new MojoExecutionException("the build is offline (-o) and " + ga + ":" + version
+                        + ", which Surefire adds to run this module's JUnit Platform tests, is not in the local"
+                        + " repository; " + local + " is, but the module lacks what it needs: "
+                        + String.join(", ", missing) + ". Run once without -o, or fetch it: mvn dependency:get"
+                        + " -Dartifact=" + ga + ":" + version + ".");
+            }
             File jar = resolver.resolveJar(ga + ":" + local);
             if (present.add(jar)) {
                 classpath.add(jar);

@@ -108,6 +108,8 @@ public final class DetectConfig {
         config.dependenceInclude = given.dependenceInclude != null
                 ? commaList(given.dependenceInclude)
                 : savedList(sc, "dependence_include");
+        // the recorded run's (odrust:minimize, a resume): odrust:incremental sets it anew from its selection
+        config.newClasses = savedList(sc, "new_classes");
         config.shard = given.shard != null && !given.shard.trim().isEmpty()
                 ? given.shard.trim()
                 : sc.has("shard") ? sc.get("shard").getAsString() : null;

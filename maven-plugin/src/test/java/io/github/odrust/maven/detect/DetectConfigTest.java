@@ -81,6 +81,10 @@ class DetectConfigTest {
                 List.of("the new or changed test classes (odrust:incremental) was p.NewTest, now none"),
                 c.incompatibleWith(saved));
         assertEquals(null, c.toRequest().newClasses, "none: left out of the request");
+        // odrust:minimize after an incremental run continues it with its new classes
+        DetectConfig resumed = DetectConfig.resolve(new DetectConfig.Given(), saved, 0, VOCABULARY);
+        assertEquals(List.of("p.NewTest"), resumed.newClasses);
+        assertEquals(List.of(), resumed.incompatibleWith(saved));
     }
 
     @Test
