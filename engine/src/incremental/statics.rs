@@ -7,22 +7,26 @@
 //! - what it invokes: `invokestatic`/`invokespecial` to the method the reference resolves to
 //!   (superclasses, then interfaces: a default method), `invokevirtual`/`invokeinterface` to that
 //!   method and to every override in a subtype the module declares (class hierarchy analysis);
-//! - the bodies of its `invokedynamic` call sites (a lambda's `lambda$..`, a method reference's
-//!   target): they run when the function is called, which code the engine cannot follow;
-//! - the static initializer of every class whose static member it uses or that it instantiates
-//!   (and a static initializer to its superclass's);
+//! - the method handles of its `invokedynamic` call sites (a lambda's `lambda$..`, a method
+//!   reference's target, taken as the call its handle kind makes: a virtual or interface method
+//!   with its overrides, a constructor as `new`): they run when the function is called, which
+//!   code the engine cannot follow;
+//! - the static initializers of every class whose static member it uses or that it instantiates,
+//!   and of its superclasses;
 //! - for `new C`: the methods of `C` (and its superclasses in the module) that code outside the
 //!   module may call back: `equals`, `hashCode`, `toString`, `compareTo`, and when `C` has a
 //!   supertype outside the module other than `Object` (a `Runnable`, a library listener) its
 //!   other non-private instance methods.
 //!
-//! A test class's code is every method of it and of its superclasses in the module (JUnit calls
-//! test methods, fixtures and rules by reflection); one test method's is that method and the
-//! class's methods that are not test methods.
+//! A test class's code is every method of it, of its superclasses and their interfaces in the
+//! module (default methods), and of the module classes their annotations name (JUnit calls test
+//! methods, fixtures, rules and extensions by reflection); one test method's is that method and
+//! the rest of that code but the class's other test methods.
 //!
 //! **Uses.** A field access is resolved to the class that declares the field. A field is *tracked*
 //! when it is a static field of a module class that can change: not synthetic, and not final of
-//! an immutable type ([`Immutability`]); an enum constant is not tracked. For a tracked field,
+//! an immutable type ([`Immutability`]; so an enum constant is tracked only when its enum has a
+//! field that can change). For a tracked field,
 //! `putstatic` writes it; `getstatic` reads it, and of a field whose type is not immutable it also *uses* the
 //! object, which may change it (`MAP.put`): a use counts as a write. What a class's static
 //! initializer does to its own fields is neither: it runs once per JVM, before any use, whichever
@@ -125,6 +129,10 @@ pub struct Uses {
 pub struct Immutability<'a> {
     classes: &'a BTreeMap<String, &'a ClassFile>,
     decided: std::cell::RefCell<BTreeMap<String, bool>>,
+    /// The types being decided, outermost first (each assumed immutable meanwhile).
+    deciding: std::cell::RefCell<Vec<String>>,
+    /// The types that were assumed immutable while being decided.
+    assumed: std::cell::RefCell<BTreeSet<String>>,
 }
 
 impl<'a> Immutability<'a> {
@@ -133,6 +141,8 @@ impl<'a> Immutability<'a> {
         Immutability {
             classes,
             decided: Default::default(),
+            deciding: Default::default(),
+            assumed: Default::default(),
         }
     }
 
@@ -153,11 +163,15 @@ impl<'a> Immutability<'a> {
         if let Some(&known) = self.decided.borrow().get(name) {
             return known;
         }
+        if self.deciding.borrow().iter().any(|d| d == name) {
+            // Assumed while deciding, so a type that holds itself is decided by its other fields.
+            self.assumed.borrow_mut().insert(name.to_string());
+            return true;
+        }
         let Some(class) = self.classes.get(name) else {
             return false;
         };
-        // Assumed while deciding, so a type that holds itself is decided by its other fields.
-        self.decided.borrow_mut().insert(name.to_string(), true);
+        self.deciding.borrow_mut().push(name.to_string());
         // An anonymous class cannot be extended, whether or not javac marks it final.
         let anonymous = class
             .own_inner_entry()
@@ -166,7 +180,18 @@ impl<'a> Immutability<'a> {
             && !class.access.is_abstract()
             && (class.access.is_final() || class.access.is_enum() || anonymous)
             && self.fields_immutable(class, 0);
-        self.decided.borrow_mut().insert(name.to_string(), answer);
+        self.deciding.borrow_mut().pop();
+        // An answer that assumed a type still being decided further out holds only if that
+        // assumption does: kept only once no such type is left (`Tree { final Node root; int
+        // size }` with `Node { final Tree owner }`: Node is not kept as immutable).
+        let outer_assumed = {
+            let deciding = self.deciding.borrow();
+            self.assumed.borrow().iter().any(|a| deciding.contains(a))
+        };
+        if !outer_assumed {
+            self.decided.borrow_mut().insert(name.to_string(), answer);
+        }
+        self.assumed.borrow_mut().remove(name);
         answer
     }
 
@@ -194,7 +219,9 @@ impl<'a> Immutability<'a> {
     /// what the static initializer stores in it: a function made by a lambda or method reference
     /// that captures nothing, an object of an immutable class, anonymous ones included).
     pub fn tracked(&self, owner: &ClassFile, field: &Field) -> bool {
-        if !field.access.is_static() || field.access.is_synthetic() || field.access.is_enum() {
+        // An enum constant is a static final field of its enum's type: tracked when the enum can
+        // change (a non-final field), like any other.
+        if !field.access.is_static() || field.access.is_synthetic() {
             return false;
         }
         if !field.access.is_final() {
@@ -304,6 +331,7 @@ impl<'a> Statics<'a> {
             classes,
             subtypes,
             immutable,
+            external: Default::default(),
         };
         let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut touches: BTreeMap<String, Vec<(String, How)>> = BTreeMap::new();
@@ -324,11 +352,14 @@ impl<'a> Statics<'a> {
         }
     }
 
-    /// What the code of a test class touches: every method of it and of its superclasses.
+    /// What the code of a test class touches: every method of it, of its superclasses and of
+    /// the interfaces they implement (default methods), and of the module's classes their
+    /// annotations name (`@ExtendWith(Ext.class)`, `@RunWith`, rules' types: JUnit calls them).
     pub fn of_class(&self, test: &str) -> Uses {
         let entries: Vec<String> = self
-            .superclasses(test)
-            .flat_map(|c| {
+            .test_code(test)
+            .into_iter()
+            .flat_map(|(c, _)| {
                 c.methods
                     .iter()
                     .map(move |m| node(&c.name, &m.name, &m.descriptor))
@@ -337,19 +368,54 @@ impl<'a> Statics<'a> {
         self.uses(&entries)
     }
 
-    /// What one test method touches: `method` (by name) of `test` and the methods of the class
-    /// and its superclasses that are not among `test_methods` (its fixtures, rules, helpers).
+    /// What one test method touches: `method` (by name) of `test`, and the test code of
+    /// [`Statics::of_class`] but for the class's (and superclasses') other methods among
+    /// `test_methods`.
     pub fn of_method(&self, test: &str, method: &str, test_methods: &BTreeSet<&str>) -> Uses {
         let entries: Vec<String> = self
-            .superclasses(test)
-            .flat_map(|c| {
+            .test_code(test)
+            .into_iter()
+            .flat_map(|(c, own)| {
                 c.methods
                     .iter()
-                    .filter(|m| m.name == method || !test_methods.contains(m.name.as_str()))
+                    .filter(move |m| {
+                        !own || m.name == method || !test_methods.contains(m.name.as_str())
+                    })
                     .map(move |m| node(&c.name, &m.name, &m.descriptor))
             })
             .collect();
         self.uses(&entries)
+    }
+
+    /// The classes whose code runs as part of test class `test`, each with whether it is the
+    /// test class or one of its superclasses (whose test methods are the test's): those, their
+    /// module interfaces, and the module classes their annotations name with their superclasses.
+    fn test_code(&self, test: &str) -> Vec<(&'a ClassFile, bool)> {
+        let mut out: Vec<(&'a ClassFile, bool)> =
+            self.superclasses(test).map(|c| (c, true)).collect();
+        let mut seen: BTreeSet<&str> = out.iter().map(|(c, _)| c.name.as_str()).collect();
+        let mut i = 0;
+        while i < out.len() && out.len() < 16 * MAX_DEPTH {
+            let c = out[i].0;
+            let own = out[i].1;
+            let mut more: Vec<&str> = c.interfaces.iter().map(String::as_str).collect();
+            if own {
+                more.extend(c.annotations.iter().map(String::as_str));
+                more.extend(c.annotation_references.iter().map(String::as_str));
+            }
+            for name in more {
+                if seen.contains(name) {
+                    continue;
+                }
+                for found in self.superclasses(name) {
+                    if seen.insert(found.name.as_str()) {
+                        out.push((found, false));
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
     }
 
     /// The class and its superclasses in the module.
@@ -397,6 +463,8 @@ struct Builder<'a> {
     /// Direct subtypes by supertype (supertypes outside the module included).
     subtypes: BTreeMap<&'a str, Vec<&'a str>>,
     immutable: Immutability<'a>,
+    /// [`Builder::interface_external`]'s answers.
+    external: std::cell::RefCell<BTreeMap<String, bool>>,
 }
 
 impl<'a> Builder<'a> {
@@ -416,9 +484,50 @@ impl<'a> Builder<'a> {
         let Some(code) = &method.code else {
             return (targets, fields);
         };
-        for target in &code.dynamic_targets {
-            if self.classes.contains_key(&target.owner) {
-                targets.insert(node(&target.owner, &target.name, &target.descriptor));
+        for handle in &code.dynamic_targets {
+            let m = &handle.member;
+            match handle.kind {
+                5 => self.invoke(
+                    InvokeKind::Virtual,
+                    &m.owner,
+                    &m.name,
+                    &m.descriptor,
+                    &mut targets,
+                ),
+                6 => self.invoke(
+                    InvokeKind::Static,
+                    &m.owner,
+                    &m.name,
+                    &m.descriptor,
+                    &mut targets,
+                ),
+                7 => self.invoke(
+                    InvokeKind::Special,
+                    &m.owner,
+                    &m.name,
+                    &m.descriptor,
+                    &mut targets,
+                ),
+                8 => {
+                    self.initializer(&m.owner, &mut targets);
+                    self.callbacks(&m.owner, &mut targets);
+                    self.invoke(
+                        InvokeKind::Special,
+                        &m.owner,
+                        &m.name,
+                        &m.descriptor,
+                        &mut targets,
+                    );
+                }
+                9 => self.invoke(
+                    InvokeKind::Interface,
+                    &m.owner,
+                    &m.name,
+                    &m.descriptor,
+                    &mut targets,
+                ),
+                // A field handle: getstatic/putstatic when called; rare, its class initialized.
+                _ => self.initializer(&m.owner, &mut targets),
             }
         }
         for instruction in &code.instructions {
@@ -446,26 +555,14 @@ impl<'a> Builder<'a> {
                     fields.push((format!("{}.{}", declaring.name, f.name), how));
                 }
                 Op::Invoke { kind, method, .. } => {
-                    if *kind == InvokeKind::Dynamic {
-                        continue;
-                    }
-                    if matches!(kind, InvokeKind::Static) {
-                        self.initializer(&method.owner, &mut targets);
-                    }
-                    if let Some(declaring) =
-                        self.declaring_method(&method.owner, &method.name, &method.descriptor)
-                    {
-                        targets.insert(node(declaring, &method.name, &method.descriptor));
-                    }
-                    if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-                        for sub in self.all_subtypes(&method.owner) {
-                            if self.classes[sub]
-                                .method(&method.name, &method.descriptor)
-                                .is_some()
-                            {
-                                targets.insert(node(sub, &method.name, &method.descriptor));
-                            }
-                        }
+                    if *kind != InvokeKind::Dynamic {
+                        self.invoke(
+                            *kind,
+                            &method.owner,
+                            &method.name,
+                            &method.descriptor,
+                            &mut targets,
+                        );
                     }
                 }
                 Op::New { class: created } => {
@@ -478,14 +575,46 @@ impl<'a> Builder<'a> {
         (targets, fields)
     }
 
-    /// The static initializer of `class` (when the module has the class and it has one).
+    /// Where a call to `owner.name descriptor` leads: the method it resolves to (and the static
+    /// initializer of its class, for `invokestatic`); for a virtual or interface call also every
+    /// override in a module subtype of `owner`.
+    fn invoke(
+        &self,
+        kind: InvokeKind,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        targets: &mut BTreeSet<String>,
+    ) {
+        if kind == InvokeKind::Static {
+            self.initializer(owner, targets);
+        }
+        if let Some(declaring) = self.declaring_method(owner, name, descriptor) {
+            targets.insert(node(declaring, name, descriptor));
+        }
+        if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+            for sub in self.all_subtypes(owner) {
+                if self.classes[sub].method(name, descriptor).is_some() {
+                    targets.insert(node(sub, name, descriptor));
+                }
+            }
+        }
+    }
+
+    /// The static initializers that using `class` runs: its own and its superclasses' (when the
+    /// module has them).
     fn initializer(&self, class: &str, targets: &mut BTreeSet<String>) {
-        if self
-            .classes
-            .get(class)
-            .is_some_and(|c| c.method("<clinit>", "()V").is_some())
-        {
-            targets.insert(node(class, "<clinit>", "()V"));
+        let mut next = self.classes.get(class).copied();
+        let mut depth = 0;
+        while let Some(c) = next.filter(|_| depth < MAX_DEPTH) {
+            if c.method("<clinit>", "()V").is_some() {
+                targets.insert(node(&c.name, "<clinit>", "()V"));
+            }
+            next = c
+                .super_class
+                .as_deref()
+                .and_then(|s| self.classes.get(s).copied());
+            depth += 1;
         }
     }
 
@@ -526,16 +655,22 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Whether a module interface extends an interface outside the module.
+    /// Whether a module interface extends an interface outside the module (remembered: interface
+    /// hierarchies can be diamonds).
     fn interface_external(&self, name: &str, depth: usize) -> bool {
-        match self.classes.get(name) {
+        if let Some(&known) = self.external.borrow().get(name) {
+            return known;
+        }
+        let answer = match self.classes.get(name) {
             None => true,
             Some(_) if depth > MAX_DEPTH => false,
             Some(c) => c
                 .interfaces
                 .iter()
                 .any(|i| self.interface_external(i, depth + 1)),
-        }
+        };
+        self.external.borrow_mut().insert(name.to_string(), answer);
+        answer
     }
 
     /// The class that declares field `name` seen from `owner`: superclasses, then interfaces.

@@ -141,3 +141,56 @@ fn immutable_values_are_decided_by_reading_the_classes() {
     assert!(!immutable.class("java.util.ArrayList"));
     assert!(immutable.descriptor("J") && !immutable.descriptor("[I"));
 }
+
+#[test]
+fn references_initializers_enums_and_annotations_are_followed() {
+    let list = classes();
+    let map = by_name(&list);
+    let statics = Statics::new(&map);
+    let uses = statics.of_class(&format!("{P}MethodRefTest"));
+    let fields: Vec<(&str, How)> = uses
+        .fields
+        .iter()
+        .map(|(f, (h, _))| (f.trim_start_matches(P), *h))
+        .collect();
+    // Shape::area (an interface method reference) reaches Square's override; Made::new runs
+    // Made's static initializer.
+    assert!(fields.contains(&("Square.last", How::Writes)), "{fields:?}");
+    assert!(
+        fields.contains(&("Registry.count", How::Writes)),
+        "{fields:?}"
+    );
+    // A superclass's static initializer runs when the subclass is first used.
+    assert_eq!(
+        touched(&statics, "SubTest"),
+        [("Registry.MAP".to_string(), How::Uses)]
+    );
+    // An enum constant of an enum with a non-final field is shared state.
+    assert_eq!(
+        touched(&statics, "EnumTest"),
+        [("Values$Counter.ONE".to_string(), How::Uses)]
+    );
+    // A class the test's annotations name runs as part of the test (JUnit's extensions).
+    assert_eq!(
+        touched(&statics, "AnnotatedTest"),
+        [("Registry.count".to_string(), How::Writes)]
+    );
+}
+
+#[test]
+fn types_that_refer_to_each_other_are_decided_whichever_comes_first() {
+    let list = classes();
+    let map = by_name(&list);
+    for first in ["Tree", "Tree$Node"] {
+        let immutable = Immutability::new(&map);
+        assert!(!immutable.class(&format!("{P}{first}")));
+        assert!(
+            !immutable.class(&format!("{P}Tree$Node")),
+            "a Node holds a Tree whose size can change (decided after {first})"
+        );
+        assert!(!immutable.class(&format!("{P}Tree")));
+    }
+    // A record holding itself is still immutable.
+    let immutable = Immutability::new(&map);
+    assert!(immutable.class(&format!("{P}Values$Node")));
+}

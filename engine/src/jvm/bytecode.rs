@@ -89,10 +89,10 @@ pub struct Code {
     /// The interesting instructions, in code order: field accesses, invocations, `new`, and
     /// constant loads.
     pub instructions: Vec<Instruction>,
-    /// The members that method handles of this code's `invokedynamic` call sites refer to (a
-    /// lambda's body, a method reference's target), in code order: code that runs when the
-    /// function the call site makes is called.
-    pub dynamic_targets: Vec<MemberRef>,
+    /// The method handles of this code's `invokedynamic` call sites (a lambda's body, a method
+    /// reference's target), in code order: code that runs when the function the call site makes
+    /// is called.
+    pub dynamic_targets: Vec<Handle>,
 }
 
 /// A bootstrap method of the `BootstrapMethods` attribute.
@@ -104,9 +104,20 @@ pub struct BootstrapMethod {
     pub method: MemberRef,
     /// Its static arguments: constant-pool indices.
     pub arguments: Vec<u16>,
-    /// The members of the method handles among its arguments (a lambda's implementation method,
-    /// a method reference's target), in argument order.
-    pub handles: Vec<MemberRef>,
+    /// The method handles among its arguments (a lambda's implementation method, a method
+    /// reference's target), in argument order.
+    pub handles: Vec<Handle>,
+}
+
+/// A `CONSTANT_MethodHandle`: its reference kind (JVMS 5.4.3.5: 1-4 field access, 5
+/// `invokevirtual`, 6 `invokestatic`, 7 `invokespecial`, 8 `newinvokespecial`, 9
+/// `invokeinterface`) and the member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handle {
+    /// The reference kind.
+    pub kind: u8,
+    /// The field or method.
+    pub member: MemberRef,
 }
 
 /// Reads a `Code` attribute, decoding its bytecode.
@@ -184,7 +195,7 @@ fn decode(
     start: usize,
     pool: &Pool<'_>,
     bootstraps: &[BootstrapMethod],
-) -> Parse<(u32, Vec<Instruction>, Vec<MemberRef>)> {
+) -> Parse<(u32, Vec<Instruction>, Vec<Handle>)> {
     let mut out = Vec::new();
     let mut dynamic_targets = Vec::new();
     let mut pc = 0usize;

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::error::EngineError;
 
 pub use super::bytecode::{
-    operand_length, BootstrapMethod, Code, FieldOp, Instruction, InvokeKind, Op,
+    operand_length, BootstrapMethod, Code, FieldOp, Handle, Instruction, InvokeKind, Op,
 };
 pub use super::class::{AccessFlags, ClassFile, Field, InnerClass, Method};
 use super::parse::parse_class;

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::annotations::{annotations, element_value, type_annotations};
-use super::bytecode::{parse_code, BootstrapMethod};
+use super::bytecode::{parse_code, BootstrapMethod, Handle};
 use super::class::{AccessFlags, ClassFile, Field, InnerClass, Method};
 use super::pool::{parse_pool, tag_name, Pool, PoolEntry};
 use super::reader::{Malformed, Parse, Reader};
@@ -111,8 +111,11 @@ pub(super) fn parse_class(r: &mut Reader<'_>) -> Parse<ClassFile> {
                     for _ in 0..n {
                         let at = a.pos;
                         let arg = a.u2("a bootstrap argument")?;
-                        if let PoolEntry::MethodHandle { reference, .. } = pool.get(arg, at)? {
-                            handles.push(pool.member(*reference, at, &[9, 10, 11])?.0);
+                        if let PoolEntry::MethodHandle { kind, reference } = pool.get(arg, at)? {
+                            handles.push(Handle {
+                                kind: *kind,
+                                member: pool.member(*reference, at, &[9, 10, 11])?.0,
+                            });
                         }
                         arguments.push(arg);
                     }

@@ -101,7 +101,7 @@ pub struct TargetedInfo {
     /// Pairs of a new test and a test it shares a static field with, both directions.
     #[serde(default)]
     pub new_pairs: u64,
-    /// Of those, the ones that ran (in a targeted order or the baseline).
+    /// Of those, the ones in a targeted order or consecutive in the baseline.
     #[serde(default)]
     pub new_covered: u64,
     /// One sentence: what the targeted rounds cover.
@@ -145,7 +145,7 @@ impl TargetedPlan {
         }
         if self.new_units > 0 {
             text.push_str(&format!(
-                "; new or changed tests first: {} of {} pair{} of a new test and a test it shares a static field with ran ({} new test{})",
+                "; new or changed tests first: {} of {} pair{} of a new test and a test it shares a static field with are in the targeted orders or ran in the baseline ({} new test{})",
                 self.new_covered,
                 self.new_pairs,
                 if self.new_pairs == 1 { "" } else { "s" },

@@ -27,7 +27,7 @@ public final class TargetedInfo {
     /** Pairs of a new test and a test it shares a recorded field with, both directions. */
     @SerializedName("new_pairs")
     public long newPairs;
-    /** Of those, the ones that ran (a targeted order or the baseline). */
+    /** Of those, the ones in a targeted order or consecutive in the baseline. */
     @SerializedName("new_covered")
     public long newCovered;
     /** One sentence of the above. */
