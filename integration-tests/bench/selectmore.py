@@ -65,7 +65,11 @@ def main():
                     if shared and len(shared) == len(t["reasons"]):
                         only_shared += 1
                     for r in shared:
-                        fields[r.split(" (")[0].replace("shares mutable static field ", "uses ")] += 1
+                        # the field's name, from either engine's wording ("shares mutable static
+                        # field C.f with ..." before, "uses static field C.f (...) ..." now)
+                        words = r.split()
+                        if "field" in words:  # not "and 5 more shared static fields"
+                            fields[words[words.index("field") + 1]] += 1
             times.sort()
             print(f"  {name}: {len(mains)} main classes changed one at a time; mean selected "
                   f"{sum(shares) / max(1, len(shares)):.1%} of test classes; {only_shared} selections "
