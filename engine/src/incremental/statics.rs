@@ -300,6 +300,23 @@ pub struct Statics<'a> {
     touches: BTreeMap<String, Vec<(String, How)>>,
 }
 
+/// `name` and its superclasses among `classes`, nearest first (bounded: a crafted cycle ends).
+fn superclass_chain<'a>(
+    classes: &BTreeMap<String, &'a ClassFile>,
+    name: &str,
+) -> Vec<&'a ClassFile> {
+    let mut out: Vec<&'a ClassFile> = Vec::new();
+    let mut next = classes.get(name).copied();
+    while let Some(c) = next.filter(|_| out.len() < MAX_DEPTH) {
+        out.push(c);
+        next = c
+            .super_class
+            .as_deref()
+            .and_then(|s| classes.get(s).copied());
+    }
+    out
+}
+
 /// `com.acme.Reg` + `put` + `(Ljava/lang/Object;)V` → the node `com.acme.Reg.put(Ljava/lang/Object;)V`.
 fn node(class: &str, name: &str, descriptor: &str) -> String {
     format!("{class}.{name}{descriptor}")
@@ -419,19 +436,8 @@ impl<'a> Statics<'a> {
     }
 
     /// The class and its superclasses in the module.
-    fn superclasses(&self, name: &str) -> impl Iterator<Item = &'a ClassFile> + '_ {
-        let mut next = self.classes.get(name).copied();
-        let mut depth = 0;
-        std::iter::from_fn(move || {
-            let current = next?;
-            depth += 1;
-            next = current
-                .super_class
-                .as_deref()
-                .and_then(|s| self.classes.get(s).copied())
-                .filter(|_| depth < MAX_DEPTH);
-            Some(current)
-        })
+    fn superclasses(&self, name: &str) -> impl Iterator<Item = &'a ClassFile> {
+        superclass_chain(self.classes, name).into_iter()
     }
 
     fn uses(&self, entries: &[String]) -> Uses {
@@ -604,35 +610,17 @@ impl<'a> Builder<'a> {
     /// The static initializers that using `class` runs: its own and its superclasses' (when the
     /// module has them).
     fn initializer(&self, class: &str, targets: &mut BTreeSet<String>) {
-        let mut next = self.classes.get(class).copied();
-        let mut depth = 0;
-        while let Some(c) = next.filter(|_| depth < MAX_DEPTH) {
+        for c in superclass_chain(self.classes, class) {
             if c.method("<clinit>", "()V").is_some() {
                 targets.insert(node(&c.name, "<clinit>", "()V"));
             }
-            next = c
-                .super_class
-                .as_deref()
-                .and_then(|s| self.classes.get(s).copied());
-            depth += 1;
         }
     }
 
     /// The methods of an instantiated class that code outside the module may call (see the
     /// module's documentation).
     fn callbacks(&self, created: &str, targets: &mut BTreeSet<String>) {
-        let chain: Vec<&ClassFile> = {
-            let mut out = Vec::new();
-            let mut next = self.classes.get(created).copied();
-            while let Some(c) = next.filter(|_| out.len() < MAX_DEPTH) {
-                out.push(c);
-                next = c
-                    .super_class
-                    .as_deref()
-                    .and_then(|s| self.classes.get(s).copied());
-            }
-            out
-        };
+        let chain = superclass_chain(self.classes, created);
         let external = chain.iter().any(|c| {
             c.super_class
                 .iter()
@@ -692,15 +680,7 @@ impl<'a> Builder<'a> {
     /// `owner` and its supertypes in the module: the superclass chain first, then interfaces
     /// breadth-first.
     fn supertypes(&self, owner: &str) -> Vec<&'a ClassFile> {
-        let mut out: Vec<&'a ClassFile> = Vec::new();
-        let mut next = self.classes.get(owner).copied();
-        while let Some(c) = next.filter(|_| out.len() < MAX_DEPTH) {
-            out.push(c);
-            next = c
-                .super_class
-                .as_deref()
-                .and_then(|s| self.classes.get(s).copied());
-        }
+        let mut out = superclass_chain(self.classes, owner);
         let mut i = 0;
         while i < out.len() && out.len() < 4 * MAX_DEPTH {
             for interface in &out[i].interfaces {

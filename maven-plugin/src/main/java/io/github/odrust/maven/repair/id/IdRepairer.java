@@ -179,6 +179,55 @@ public final class IdRepairer {
         return entries;
     }
 
+    /** A repair choice made ready: its source file and text, and DexFix's candidates; or why not. */
+    private static final class Site {
+        String strategy;
+        Path file;
+        int line;
+        String text;
+        List<DexFix.Result> candidates;
+        /** Why the choice cannot be tried, or null. */
+        String refused;
+    }
+
+    private Site prepare(JsonObject choice) {
+        Site site = new Site();
+        site.strategy = choice.get("strategy").getAsString();
+        String cls = str(choice.get("class"), null);
+        site.file = source(cls, str(choice.get("file"), null));
+        site.line = choice.has("line") && !choice.get("line").isJsonNull()
+                ? choice.get("line").getAsInt()
+                : -1;
+        if (site.file == null) {
+            site.refused = "the source of " + cls + " is not under the module's source roots (a class of a"
+                    + " library or a generated one cannot be edited)";
+            return site;
+        }
+        if (site.line < 1 && !site.strategy.equals("JSONAssertion")) {
+            site.refused = "the call has no line number (" + cls + " was compiled without debug information)";
+            return site;
+        }
+        try {
+            site.text = new String(Files.readAllBytes(site.file), encoding);
+        } catch (IOException e) {
+            site.refused = "cannot read " + site.file + ": " + e.getMessage();
+            return site;
+        }
+        Path file = site.file;
+        site.candidates = DexFix.candidates(
+                site.strategy,
+                site.text,
+                site.line,
+                str(choice.get("target"), null),
+                str(choice.get("method"), null),
+                () -> atLeastJava8(levelOf(file)),
+                this::jsonLibraries);
+        if (site.candidates == null) {
+            site.refused = "odrust does not know this strategy";
+        }
+        return site;
+    }
+
     /** The first repair choice of a verdict as a key (strategy, class, file, line, target); empty without one. */
     static String site(JsonObject verdict) {
         JsonArray choices = verdict.has("repairs") ? verdict.getAsJsonArray("repairs") : new JsonArray();
@@ -198,33 +247,15 @@ public final class IdRepairer {
      */
     private List<JsonObject> repairTogether(List<JsonObject> group) throws MojoExecutionException {
         JsonObject first = group.get(0);
-        JsonObject choice = first.getAsJsonArray("repairs").get(0).getAsJsonObject();
-        String strategy = choice.get("strategy").getAsString();
-        String cls = str(choice.get("class"), null);
-        Path file = source(cls, str(choice.get("file"), null));
-        int line = choice.has("line") && !choice.get("line").isJsonNull()
-                ? choice.get("line").getAsInt()
-                : -1;
-        if (file == null || (line < 1 && !strategy.equals("JSONAssertion"))) {
+        Site site = prepare(first.getAsJsonArray("repairs").get(0).getAsJsonObject());
+        if (site.refused != null) {
             return null;
         }
-        String text;
-        try {
-            text = new String(Files.readAllBytes(file), encoding);
-        } catch (IOException e) {
-            return null;
-        }
-        List<DexFix.Result> candidates = DexFix.candidates(
-                strategy,
-                text,
-                line,
-                str(choice.get("target"), null),
-                str(choice.get("method"), null),
-                () -> atLeastJava8(levelOf(file)),
-                this::jsonLibraries);
-        if (candidates == null) {
-            return null;
-        }
+        String strategy = site.strategy;
+        Path file = site.file;
+        int line = site.line;
+        String text = site.text;
+        List<DexFix.Result> candidates = site.candidates;
         // the tests in the module's original order, and every seed any of them is verified under
         java.util.Set<String> members = new java.util.HashSet<>();
         group.forEach(v -> members.add(v.get("test").getAsString()));
@@ -313,28 +344,13 @@ public final class IdRepairer {
         Path work = dir.resolve("id").resolve(RepairFile.patchName(tests.get(0)).replace(".patch", ""));
         for (int i = 0; i < seeds.size() && failed.size() < tests.size(); i++) {
             Long seed = seeds.get(i);
-            Path runDir = work.resolve("together-unpatched-" + (i + 1));
-            Path options = runDir.resolve("agent-options.txt");
-            try {
-                Files.createDirectories(runDir);
-                Files.write(
-                        options,
-                        Shuffle.options(
-                                        module,
-                                        settings.filter,
-                                        seed,
-                                        new JsonArray(),
-                                        false,
-                                        runDir.resolve("shuffle.jsonl"),
-                                        "odrust:repair, " + label + " together without a patch")
-                                .getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
-            }
-            RunResult result = new OrderRunner(module, engine, suite, runDir, log)
-                    .quiet()
-                    .recording(options)
-                    .run(String.join("\n", tests), "ID tests together, without a patch");
+            RunResult result = runShuffled(
+                    work.resolve("together-unpatched-" + (i + 1)),
+                    settings.filter,
+                    seed,
+                    tests,
+                    null,
+                    "odrust:repair, " + label + " together without a patch");
             for (RunResult.TestResult r : result.results) {
                 for (String t : tests) {
                     if ((r.test.equals(t) || r.test.startsWith(t + "["))
@@ -370,44 +386,15 @@ public final class IdRepairer {
         runs = 0;
         for (JsonElement ce : choices) {
             JsonObject choice = ce.getAsJsonObject();
-            String strategy = choice.get("strategy").getAsString();
-            String cls = str(choice.get("class"), null);
-            Path file = source(cls, str(choice.get("file"), null));
-            int line = choice.has("line") && !choice.get("line").isJsonNull()
-                    ? choice.get("line").getAsInt()
-                    : -1;
-            boolean wholeMethod = strategy.equals("JSONAssertion");
-            if (file == null) {
-                tried.add(tried(
-                        strategy,
-                        "the source of " + cls + " is not under the module's source roots (a class of a"
-                                + " library or a generated one cannot be edited)"));
+            Site site = prepare(choice);
+            String strategy = site.strategy;
+            if (site.refused != null) {
+                tried.add(tried(strategy, site.refused));
                 continue;
             }
-            if (line < 1 && !wholeMethod) {
-                tried.add(tried(
-                        strategy, "the call has no line number (" + cls + " was compiled without debug information)"));
-                continue;
-            }
-            String text;
-            try {
-                text = new String(Files.readAllBytes(file), encoding);
-            } catch (IOException e) {
-                tried.add(tried(strategy, "cannot read " + file + ": " + e.getMessage()));
-                continue;
-            }
-            List<DexFix.Result> candidates = DexFix.candidates(
-                    strategy,
-                    text,
-                    line,
-                    str(choice.get("target"), null),
-                    str(choice.get("method"), null),
-                    () -> atLeastJava8(levelOf(file)),
-                    this::jsonLibraries);
-            if (candidates == null) {
-                tried.add(tried(strategy, "odrust does not know this strategy"));
-                continue;
-            }
+            Path file = site.file;
+            String text = site.text;
+            List<DexFix.Result> candidates = site.candidates;
             for (DexFix.Result c : candidates) {
                 if (!c.applies()) {
                     tried.add(tried(strategy, c.reason()));
@@ -579,29 +566,13 @@ public final class IdRepairer {
         long start = System.nanoTime();
         for (int i = 0; i < seeds.size(); i++) {
             Long seed = seeds.get(i);
-            Path runDir = work.resolve("run-" + (i + 1));
-            Path options = runDir.resolve("agent-options.txt");
-            try {
-                Files.createDirectories(runDir);
-                Files.write(
-                        options,
-                        Shuffle.options(
-                                        module,
-                                        filter,
-                                        seed,
-                                        new JsonArray(),
-                                        false,
-                                        runDir.resolve("shuffle.jsonl"),
-                                        "odrust:repair verification of " + label)
-                                .getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
-            }
-            RunResult result = new OrderRunner(module, engine, suite, runDir, log)
-                    .quiet()
-                    .classpathFirst(classes)
-                    .recording(options)
-                    .run(String.join("\n", tests), "ID repair verification");
+            RunResult result = runShuffled(
+                    work.resolve("run-" + (i + 1)),
+                    filter,
+                    seed,
+                    tests,
+                    classes,
+                    "odrust:repair verification of " + label);
             for (String t : tests) {
                 String outcome = null;
                 for (RunResult.TestResult r : result.results) {
@@ -646,6 +617,38 @@ public final class IdRepairer {
                 Words.count(seeds.size() - 1, "seed"),
                 (System.nanoTime() - start) / 1e9));
         return null;
+    }
+
+    /**
+     * Runs {@code tests} in this order in one JVM in {@code runDir}, every counted call shuffled
+     * under {@code seed} (null: clean), with {@code classesFirst} (null: none) first on the class
+     * path.
+     */
+    private RunResult runShuffled(
+            Path runDir, Shuffle.Filter filter, Long seed, List<String> tests, File classesFirst, String title)
+            throws MojoExecutionException {
+        Path options = runDir.resolve("agent-options.txt");
+        try {
+            Files.createDirectories(runDir);
+            Files.write(
+                    options,
+                    Shuffle.options(
+                                    module,
+                                    filter,
+                                    seed,
+                                    new JsonArray(),
+                                    false,
+                                    runDir.resolve("shuffle.jsonl"),
+                                    title)
+                            .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + options + ": " + e.getMessage(), e);
+        }
+        OrderRunner runner = new OrderRunner(module, engine, suite, runDir, log).quiet();
+        if (classesFirst != null) {
+            runner = runner.classpathFirst(classesFirst);
+        }
+        return runner.recording(options).run(String.join("\n", tests), title);
     }
 
     /** The tests that pass in the original order clean (run once, without any patch). */
