@@ -586,14 +586,27 @@ fn id_ops_through_protocol() {
         history.push(run_id_experiment(&step["experiment"]));
         assert!(history.len() < 50);
     };
-    // clean, 2 shuffled, alone clean, alone under 1, [1,2] fails, [1,1] passes, [2,2] fails
-    assert_eq!(outcome["experiments"], 8);
+    // clean, 2 shuffled, alone clean, alone under 1, [1,2] fails, [1,1] passes, [2,2] fails,
+    // then every call as invocation 2 (it fails: another order fails it)
+    assert_eq!(outcome["experiments"], 9);
+    let consistent = history.last().unwrap();
+    assert_eq!(
+        (&consistent["kind"], &consistent["consistent_call"]),
+        (&json!("consistent"), &json!(2))
+    );
+    assert!(
+        history[..8]
+            .iter()
+            .all(|r| r.get("consistent_call").is_none()),
+        "absent on every other kind"
+    );
     let v = &outcome["tests"][0];
     assert_eq!(v["test"], "p.T#b");
     assert_eq!(v["status"], "id");
     assert_eq!(v["failing_seeds"], json!([1]));
     assert_eq!(v["rate"], "failed under 1 of 2 seeds");
     assert_eq!(v["pin"]["invocation"], 2);
+    assert_eq!(v["needs"], "another-order");
     assert_eq!(v["pin"]["call"]["at"]["line"], 12);
     assert_eq!(
         v["reproduce"],
@@ -603,7 +616,7 @@ fn id_ops_through_protocol() {
     assert_eq!(v["repairs"][0]["line"], 3);
     assert_eq!(v["repairs"][1]["strategy"], "ChangeContainsExactly");
     assert_eq!(v["verify_seeds"].as_array().unwrap().len(), 3);
-    assert_eq!(v["experiments"], json!([4, 5, 6, 7, 8]));
+    assert_eq!(v["experiments"], json!([4, 5, 6, 7, 8, 9]));
 
     let rendered = ok(
         "id_report",
