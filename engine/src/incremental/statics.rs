@@ -349,6 +349,7 @@ impl<'a> Statics<'a> {
             subtypes,
             immutable,
             external: Default::default(),
+            overrides: Default::default(),
         };
         let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut touches: BTreeMap<String, Vec<(String, How)>> = BTreeMap::new();
@@ -471,6 +472,8 @@ struct Builder<'a> {
     immutable: Immutability<'a>,
     /// [`Builder::interface_external`]'s answers.
     external: std::cell::RefCell<BTreeMap<String, bool>>,
+    /// The overrides of a virtual call's method in module subtypes, by (owner, name, descriptor).
+    overrides: std::cell::RefCell<BTreeMap<(String, String, String), Vec<String>>>,
 }
 
 impl<'a> Builder<'a> {
@@ -599,11 +602,20 @@ impl<'a> Builder<'a> {
             targets.insert(node(declaring, name, descriptor));
         }
         if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-            for sub in self.all_subtypes(owner) {
-                if self.classes[sub].method(name, descriptor).is_some() {
-                    targets.insert(node(sub, name, descriptor));
-                }
+            // Remembered per method: `toString()` on Object is called all over a module.
+            let key = (owner.to_string(), name.to_string(), descriptor.to_string());
+            if let Some(known) = self.overrides.borrow().get(&key) {
+                targets.extend(known.iter().cloned());
+                return;
             }
+            let found: Vec<String> = self
+                .all_subtypes(owner)
+                .into_iter()
+                .filter(|sub| self.classes[*sub].method(name, descriptor).is_some())
+                .map(|sub| node(sub, name, descriptor))
+                .collect();
+            targets.extend(found.iter().cloned());
+            self.overrides.borrow_mut().insert(key, found);
         }
     }
 
