@@ -550,7 +550,8 @@ fn run_id_experiment(e: &Value) -> Value {
                 if only.is_empty() || only.iter().any(|(a, b)| (*a..=*b).contains(&count)) {
                     calls.push(json!({"index": count, "api": "HashMap$KeySet.iterator",
                         "at": {"class": "p.Names", "method": "all", "file": "Names.java", "line": 10 + count},
-                        "alloc": {"type": "HashMap", "at": {"class": "p.Names", "method": "<init>", "file": "Names.java", "line": 3}}}));
+                        "alloc": {"type": "HashMap", "at": {"class": "p.Names", "method": "<init>", "file": "Names.java", "line": 3}},
+                        "assertion": true}));
                 }
             }
             fails = seed == Some(1) && shuffled(count - 1);

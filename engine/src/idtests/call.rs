@@ -62,6 +62,10 @@ pub struct IdCall {
     /// Where the iterated `HashMap` / `HashSet` was allocated, when the agent saw it.
     #[serde(default)]
     pub alloc: Option<Alloc>,
+    /// Whether an assertion library made the call (AssertJ's `containsExactly` iterating the set,
+    /// a Hamcrest matcher, Truth): the module's line is an assertion over the order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub assertion: bool,
 }
 
 impl IdCall {

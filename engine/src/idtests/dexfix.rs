@@ -9,7 +9,8 @@
 //!   at the call.
 //! - `ChangeContainsExactly`: the assertion of the test's code at the call compares without
 //!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Offered
-//!   for any API.
+//!   when an assertion library made the call (the agent's `assertion`: AssertJ, Hamcrest, Truth
+//!   iterating the collection), for any API.
 //! - `JSONAssertion`: where the test method compares a JSON text literal with a string, it compares
 //!   them as JSON (key order ignored). Offered last, for any API: the JSON is often made by a
 //!   library (`-Dodrust.id.filter=any`), far from the call's line, so the plugin looks in the test
@@ -122,7 +123,9 @@ pub fn choices(call: &IdCall, test: &str) -> (Vec<RepairChoice>, Option<String>)
         )),
         _ => {}
     }
-    out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
+    if call.assertion {
+        out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
+    }
     let (class, method) = test.split_once('#').unwrap_or((test, ""));
     let method = method.split(['[', '(']).next().unwrap_or(method);
     out.push(RepairChoice {
@@ -174,7 +177,22 @@ mod tests {
                 kind: "HashSet".into(),
                 at: frame("com.a.Bar", 3),
             }),
+            assertion: true,
         }
+    }
+
+    #[test]
+    fn change_contains_exactly_only_where_an_assertion_library_made_the_call() {
+        let mut made_by_the_code = call("HashMap$KeySet.iterator", true);
+        made_by_the_code.assertion = false;
+        let (c, _) = choices_of(&made_by_the_code);
+        assert_eq!(
+            c.iter().map(|c| c.strategy).collect::<Vec<_>>(),
+            [RepairStrategy::HashToLinkedHash]
+        );
+        let mut file_list = call("File.list", false);
+        file_list.assertion = false;
+        assert!(choices_of(&file_list).0.is_empty());
     }
 
     #[test]

@@ -99,6 +99,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
                 kind: "HashSet".into(),
                 at: frame("com.a.Foo", "<init>", 4),
             }),
+            assertion: true,
         }
     } else {
         IdCall {
@@ -107,6 +108,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
             at: Some(frame("com.a.Other", "each", 100 + local as u32)),
             via: None,
             alloc: None,
+            assertion: true,
         }
     }
 }

@@ -46,7 +46,9 @@ assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 6
 def json = byTest['com.example.JsonTest#countsAsJson']
 assert json.pin.call.api == 'HashMap$EntrySet.iterator' && json.pin.call.at.class == 'com.example.Json'
 assert json.pin.call.alloc.type == 'HashMap' : "the map Collectors.toMap made, at the module's line: " + json.pin.call
-assert json.repairs*.strategy == ['HashToLinkedHash', 'ChangeContainsExactly', 'JSONAssertion']
+// the map is iterated by the module's code, not by an assertion library: no ChangeContainsExactly
+assert json.repairs*.strategy == ['HashToLinkedHash', 'JSONAssertion']
+assert !json.pin.call.assertion && tags.pin.call.assertion : "AssertJ made TagsTest's call: " + tags.pin.call
 assert new File(previous, 'report.html').text.contains('com.example.DescriberTest#describesFieldsInOrder')
 assert log.contains("-Dodrust.order='com.example.CatalogTest#joinedNames' -Dodrust.id.seed=21 -Dodrust.id.only=1") : "no reproduce command"
 
@@ -70,7 +72,7 @@ assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'So
 assert repairs['com.example.TagsTest#tagsInOrder'].source == 'ChangeContainsExactly'
 assert repairs['com.example.TagsTest#tagsInOrder'].tried.any { it.strategy == 'HashToLinkedHash' } : "HashToLinkedHash was not tried first"
 assert repairs['com.example.JsonTest#countsAsJson'].source == 'JSONAssertion'
-assert repairs['com.example.JsonTest#countsAsJson'].tried*.strategy == ['HashToLinkedHash', 'ChangeContainsExactly']
+assert repairs['com.example.JsonTest#countsAsJson'].tried*.strategy == ['HashToLinkedHash']
 String jsonPatch = new File(repairs['com.example.JsonTest#countsAsJson'].patch).text
 assert jsonPatch.contains('+        assertEquals(com.google.gson.JsonParser.parseString(') : jsonPatch
 assert repairs.values().every { !it.applied && it.verified_seeds.size() > 3 }

@@ -423,6 +423,8 @@ public final class Shuffler {
         StackWalker.StackFrame frame;
         StackWalker.StackFrame project;
         boolean madeByHashSet;
+        /** An assertion library made the call (AssertJ's containsExactly iterating the set). */
+        boolean assertion;
 
         StackWalker.StackFrame at() {
             return project != null ? project : frame;
@@ -461,6 +463,9 @@ public final class Shuffler {
                     continue;
                 }
                 if (kind == TRANSPARENT) {
+                    if (site.frame == null) {
+                        site.assertion = true;
+                    }
                     continue;
                 }
                 if (site.frame == null) {
@@ -592,6 +597,9 @@ public final class Shuffler {
         b.append(",\"at\":").append(frameJson(site.at()));
         if (site.frame != site.at()) {
             b.append(",\"via\":").append(frameJson(site.frame));
+        }
+        if (site.assertion) {
+            b.append(",\"assertion\":true");
         }
         if (source != null) {
             String alloc = null;
