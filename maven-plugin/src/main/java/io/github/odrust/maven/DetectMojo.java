@@ -34,7 +34,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  */
 @Mojo(name = "detect", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
-public class DetectMojo extends AbstractOdrustMojo {
+public class DetectMojo extends AbstractCiMojo {
     /**
      * How orders are chosen: targeted (default: orders that put each test that wrote a static field
      * right before each test that read it, from the baseline's recording, then reverse-passing
@@ -86,36 +86,6 @@ public class DetectMojo extends AbstractOdrustMojo {
      */
     @Parameter(property = "odrust.minimize.budget")
     protected Integer minimizeBudget;
-
-    /**
-     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
-     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
-     */
-    @Parameter(property = "odrust.history")
-    protected String history;
-
-    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
-    @Parameter(property = "odrust.history.commit")
-    protected String historyCommit;
-
-    /**
-     * Annotations of the findings where developers look (docs/history.md): {@code github} (workflow
-     * commands a pull request shows inline) or {@code gitlab} (a Code Quality report).
-     */
-    @Parameter(property = "odrust.annotations")
-    protected String annotations;
-
-    /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
-    @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
-    protected String quarantine;
-
-    /** The day quarantine expiries are checked against ({@code YYYY-MM-DD}); today (UTC) when unset. */
-    @Parameter(property = "odrust.quarantine.today")
-    protected String quarantineToday;
-
-    /** Runs of the history without a sighting after which a quarantine entry is ready to remove. */
-    @Parameter(property = "odrust.quarantine.removeAfter", defaultValue = "3")
-    protected int quarantineRemoveAfter;
 
     /** Fail the build when an order-dependent test is found that the known-flaky file does not list. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
@@ -199,7 +169,7 @@ public class DetectMojo extends AbstractOdrustMojo {
                     "odrust.isolation=" + isolation + " is not an isolation: use jvm (a fresh test JVM per"
                             + " order, the default) or classloader (orders in a shared JVM, each in fresh class loaders; docs/isolation.md)");
         }
-        CiSettings ci = CiSettings.of(annotations, quarantineToday, quarantineRemoveAfter);
+        CiSettings ci = ciSettings();
         long budget = DetectConfig.timeBudget(timeBudget);
         Path out = outputDirectory.toPath();
         DetectDirectory directory = new DetectDirectory(out);
@@ -254,7 +224,7 @@ public class DetectMojo extends AbstractOdrustMojo {
                 module.id(),
                 report == null ? skippedLine() : ConsoleReport.moduleLine(report),
                 getLog());
-        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        io.github.odrust.maven.history.RunRecords records = runRecords();
         // minimize continues an earlier run (already recorded): its findings are no new sighting
         if (report != null && records != null && !"minimize".equals(mojoExecution.getGoal())) {
             JsonObject record = records.start(mojoExecution.getGoal(), module.id());

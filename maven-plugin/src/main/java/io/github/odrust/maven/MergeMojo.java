@@ -36,7 +36,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * differs. Runs no test.
  */
 @Mojo(name = "merge", threadSafe = true)
-public class MergeMojo extends AbstractOdrustMojo {
+public class MergeMojo extends AbstractCiMojo {
     /**
      * The shards' output directories ({@code target/odrust} of each shard run), comma-separated,
      * relative to the module; {@code *} and {@code ?} match within one path segment, e.g.
@@ -51,36 +51,6 @@ public class MergeMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.knownFlaky", defaultValue = "${project.basedir}/odrust-known-flaky.txt")
     protected File knownFlaky;
 
-    /**
-     * A directory that keeps one record per run (docs/history.md), relative to where Maven ran; a
-     * CI cache or artifact keeps it between runs. {@code mvn odrust:history} shows it over time.
-     */
-    @Parameter(property = "odrust.history")
-    protected String history;
-
-    /** The commit a history record names; {@code git rev-parse HEAD} in the module when unset. */
-    @Parameter(property = "odrust.history.commit")
-    protected String historyCommit;
-
-    /**
-     * Annotations of the findings where developers look (docs/history.md): {@code github} (workflow
-     * commands a pull request shows inline) or {@code gitlab} (a Code Quality report).
-     */
-    @Parameter(property = "odrust.annotations")
-    protected String annotations;
-
-    /** The quarantine file (docs/history.md, "Quarantine"), relative to the module. */
-    @Parameter(property = "odrust.quarantine", defaultValue = ".odrust/quarantine.json")
-    protected String quarantine;
-
-    /** The day quarantine expiries are checked against ({@code YYYY-MM-DD}); today (UTC) when unset. */
-    @Parameter(property = "odrust.quarantine.today")
-    protected String quarantineToday;
-
-    /** Runs of the history without a sighting after which a quarantine entry is ready to remove. */
-    @Parameter(property = "odrust.quarantine.removeAfter", defaultValue = "3")
-    protected int quarantineRemoveAfter;
-
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (from == null || from.trim().isEmpty()) {
@@ -88,7 +58,7 @@ public class MergeMojo extends AbstractOdrustMojo {
                     "odrust:merge needs -Dodrust.merge.from=DIR1,DIR2,...: the output directories"
                             + " (target/odrust) of the shard runs (-Dodrust.shard=K/N), or a pattern such as shards/*");
         }
-        CiSettings ci = CiSettings.of(annotations, quarantineToday, quarantineRemoveAfter);
+        CiSettings ci = ciSettings();
         Path base = project.getBasedir().toPath();
         Path out = outputDirectory.toPath().toAbsolutePath().normalize();
         List<Path> dirs = new ArrayList<>();
@@ -142,7 +112,7 @@ public class MergeMojo extends AbstractOdrustMojo {
         }
         getLog().info("odrust merge: " + dirs.size() + " shards: " + String.join(", ", displays(base, dirs)));
         ConsoleReport.print(report, out, getLog());
-        io.github.odrust.maven.history.RunRecords records = runRecords(history, historyCommit);
+        io.github.odrust.maven.history.RunRecords records = runRecords();
         if (records != null) {
             JsonObject record = records.start("merge", report.module);
             io.github.odrust.maven.history.RunRecords.fromReport(
