@@ -20,8 +20,7 @@
 //!
 //! A test class's code is every method of it, of its superclasses and their interfaces in the
 //! module (default methods), and of the module classes their annotations name (JUnit calls test
-//! methods, fixtures, rules and extensions by reflection); one test method's is that method and
-//! the rest of that code but the class's other test methods.
+//! methods, fixtures, rules and extensions by reflection).
 //!
 //! **Uses.** A field access is resolved to the class that declares the field. A field is *tracked*
 //! when it is a static field of a module class that can change: not synthetic, and not final of
@@ -386,28 +385,9 @@ impl<'a> Statics<'a> {
         self.uses(&entries)
     }
 
-    /// What one test method touches: `method` (by name) of `test`, and the test code of
-    /// [`Statics::of_class`] but for the class's (and superclasses') other methods among
-    /// `test_methods`.
-    pub fn of_method(&self, test: &str, method: &str, test_methods: &BTreeSet<&str>) -> Uses {
-        let entries: Vec<String> = self
-            .test_code(test)
-            .into_iter()
-            .flat_map(|(c, own)| {
-                c.methods
-                    .iter()
-                    .filter(move |m| {
-                        !own || m.name == method || !test_methods.contains(m.name.as_str())
-                    })
-                    .map(move |m| node(&c.name, &m.name, &m.descriptor))
-            })
-            .collect();
-        self.uses(&entries)
-    }
-
     /// The classes whose code runs as part of test class `test`, each with whether it is the
-    /// test class or one of its superclasses (whose test methods are the test's): those, their
-    /// module interfaces, and the module classes their annotations name with their superclasses.
+    /// test class or one of its superclasses (whose annotations count): those, their module
+    /// interfaces, and the module classes their annotations name with their superclasses.
     fn test_code(&self, test: &str) -> Vec<(&'a ClassFile, bool)> {
         let mut out: Vec<(&'a ClassFile, bool)> =
             self.superclasses(test).map(|c| (c, true)).collect();

@@ -88,28 +88,6 @@ fn paths_name_the_calls() {
 }
 
 #[test]
-fn one_test_method_touches_its_own_calls_and_the_fixtures() {
-    let list = classes();
-    let map = by_name(&list);
-    let statics = Statics::new(&map);
-    let methods = ["usesMap", "readsCount"].into_iter().collect();
-    let test = format!("{P}MixedTest");
-    let map_only: Vec<String> = statics
-        .of_method(&test, "usesMap", &methods)
-        .fields
-        .into_keys()
-        .collect();
-    assert_eq!(map_only, [format!("{P}Registry.MAP")]);
-    let count_only: Vec<String> = statics
-        .of_method(&test, "readsCount", &methods)
-        .fields
-        .into_keys()
-        .collect();
-    assert_eq!(count_only, [format!("{P}Registry.count")]);
-    assert_eq!(statics.of_class(&test).fields.len(), 2);
-}
-
-#[test]
 fn immutable_values_are_decided_by_reading_the_classes() {
     let list = classes();
     let map = by_name(&list);
