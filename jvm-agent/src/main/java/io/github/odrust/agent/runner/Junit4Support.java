@@ -32,6 +32,7 @@ public final class Junit4Support implements Framework {
 
     private Context ctx;
     private EventWriter events;
+    private final Junit3Suites.Cache suites = new Junit3Suites.Cache();
 
     public Junit4Support() {}
 
@@ -101,6 +102,11 @@ public final class Junit4Support implements Framework {
         if (!isJUnit4Test(cls)) {
             return false;
         }
+        Junit3Suites.Tree suite = suiteTree(cls);
+        if (suite != null) {
+            discoverSuite(suite);
+            return true;
+        }
         Runner runner = Request.aClass(cls).getRunner();
         List<Description> leaves = new ArrayList<>();
         leaves(runner.getDescription(), leaves);
@@ -145,6 +151,46 @@ public final class Junit4Support implements Framework {
         return true;
     }
 
+    /**
+     * The tree {@code cls.suite()} builds, or null when JUnit does not run the class through its
+     * {@code suite()} method, or the method fails (JUnit's own runner then reports the error).
+     */
+    private Junit3Suites.Tree suiteTree(Class<?> cls) {
+        if (!Junit3Suites.usesSuiteMethod(cls)) {
+            return null;
+        }
+        try {
+            return suites.get(cls);
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    private void discoverSuite(Junit3Suites.Tree suite) {
+        List<String> ids = suite.ids();
+        int named = 0;
+        for (String id : ids) {
+            if (id.endsWith("]")) {
+                named++;
+            }
+        }
+        String note = "JUnit 3 suite(): " + ids.size() + (ids.size() == 1 ? " test" : " tests") + " built at run time";
+        if (named > 0) {
+            note += "; " + named + " named by their place in the suite (Class#name[suite path]): their names repeat"
+                    + " or they belong to another class";
+        }
+        if (suite.opaque > 0) {
+            note += "; " + suite.opaque + " not JUnit 3 test cases (e.g. a JUnit 4 adapter), each run as one test";
+        }
+        events.write(Json.event("class")
+                .put("class", suite.suiteClass.getName())
+                .put("framework", "junit4")
+                .put("reorderable", true)
+                .put("tests", ids)
+                .put("dynamic", Collections.emptyList())
+                .put("note", note));
+    }
+
     static void leaves(Description d, List<Description> out) {
         if (d.isTest()) {
             out.add(d);
@@ -168,6 +214,11 @@ public final class Junit4Support implements Framework {
 
     @Override
     public void runSegment(int index, Class<?> cls, List<String> tests) {
+        Junit3Suites.Tree suite = suiteTree(cls);
+        if (suite != null) {
+            runSuiteSegment(index, suite, tests);
+            return;
+        }
         Runner fullRunner = Request.aClass(cls).getRunner();
         List<Description> all = new ArrayList<>();
         leaves(fullRunner.getDescription(), all);
@@ -231,6 +282,171 @@ public final class Junit4Support implements Framework {
             runPart(r, cand);
             prevReason = endReason;
             pos += cand.size();
+        }
+    }
+
+    /**
+     * A segment of a {@code suite()} class: the suite built once for this class loader, each part
+     * (split at an unknown or a repeated id, as other JUnit 4 classes are) run through a copy of
+     * the tree with exactly the part's tests in the part's order.
+     */
+    private void runSuiteSegment(int index, Junit3Suites.Tree suite, List<String> tests) {
+        String cls = suite.suiteClass.getName();
+        int size = tests.size();
+        int pos = 0;
+        int part = 0;
+        String prevReason = null;
+        while (pos < size) {
+            String first = tests.get(pos);
+            if (!suite.byId.containsKey(first)) {
+                Agent.segmentEvent(
+                        events,
+                        index,
+                        part++,
+                        cls,
+                        "junit4",
+                        Collections.singletonList(first),
+                        size > 1 ? "not-found" : null);
+                events.test(first, "error", 0, null, "no test " + first + " in the suite " + cls + ".suite() builds");
+                prevReason = "not-found";
+                pos++;
+                continue;
+            }
+            int limit = pos;
+            Set<String> seen = new HashSet<>();
+            while (limit < size && suite.byId.containsKey(tests.get(limit)) && seen.add(tests.get(limit))) {
+                limit++;
+            }
+            String endReason =
+                    limit < size ? (suite.byId.containsKey(tests.get(limit)) ? "repeated-test" : "not-found") : null;
+            List<String> cand = new ArrayList<>(tests.subList(pos, limit));
+            boolean whole = pos == 0 && cand.size() == size;
+            Agent.segmentEvent(
+                    events, index, part++, cls, "junit4", cand, whole ? null : (limit < size ? endReason : prevReason));
+            List<Junit3Suites.Leaf> leaves = Junit3Suites.leaves(suite, cand);
+            new SuiteListener(suite).run(Junit3Suites.prune(suite, leaves), cand);
+            prevReason = endReason;
+            pos = limit;
+        }
+    }
+
+    /** Turns a JUnit 3 run's notifications into events, one {@code test} event per leaf of the suite. */
+    private final class SuiteListener implements junit.framework.TestListener, Junit3Suites.Hearing {
+        private final Map<junit.framework.Test, Junit3Suites.Leaf> leafOf = new java.util.IdentityHashMap<>();
+        private final Set<String> reported = new HashSet<>();
+        private Junit3Suites.Leaf running;
+        private Junit3Suites.Leaf opaque;
+        private long t0;
+        private Throwable failure;
+        private Throwable classFailure;
+
+        SuiteListener(Junit3Suites.Tree suite) {
+            for (Junit3Suites.Leaf l : suite.leaves) {
+                leafOf.put(l.test, l);
+            }
+        }
+
+        void run(junit.framework.Test test, List<String> listed) {
+            junit.framework.TestResult result = new junit.framework.TestResult();
+            result.addListener(this);
+            Junit3Suites.HEARING.set(this);
+            try {
+                test.run(result);
+            } catch (RuntimeException | LinkageError e) {
+                System.err.println("odrust-agent: JUnit failed running " + test + ": " + e);
+                if (running != null) {
+                    finished(running, e);
+                } else if (classFailure == null) {
+                    classFailure = e;
+                }
+            } finally {
+                Junit3Suites.HEARING.remove();
+            }
+            for (String id : listed) {
+                if (reported.add(id)) {
+                    if (classFailure != null) {
+                        events.test(
+                                id, classFailure instanceof AssertionError ? "fail" : "error", 0, classFailure, null);
+                    } else {
+                        events.test(id, "error", 0, null, "JUnit did not run " + id + " (the suite did not run it)");
+                    }
+                }
+            }
+        }
+
+        private void started(Junit3Suites.Leaf leaf) {
+            running = leaf;
+            failure = null;
+            t0 = System.nanoTime();
+            events.testStarted(leaf.id);
+        }
+
+        private void finished(Junit3Suites.Leaf leaf, Throwable extra) {
+            Throwable t = failure != null ? failure : extra;
+            long ms = (System.nanoTime() - t0) / 1_000_000L;
+            reported.add(leaf.id);
+            events.test(leaf.id, t == null ? "pass" : (t instanceof AssertionError ? "fail" : "error"), ms, t, null);
+            running = null;
+            failure = null;
+        }
+
+        @Override
+        public void startTest(junit.framework.Test test) {
+            Junit3Suites.Leaf leaf = leafOf.get(test);
+            if (leaf != null && opaque == null) {
+                started(leaf);
+            }
+        }
+
+        @Override
+        public void endTest(junit.framework.Test test) {
+            Junit3Suites.Leaf leaf = leafOf.get(test);
+            if (leaf != null && leaf == running && opaque == null) {
+                finished(leaf, null);
+            }
+        }
+
+        @Override
+        public void addError(junit.framework.Test test, Throwable t) {
+            failed(test, t);
+        }
+
+        @Override
+        public void addFailure(junit.framework.Test test, junit.framework.AssertionFailedError t) {
+            failed(test, t);
+        }
+
+        private void failed(junit.framework.Test test, Throwable t) {
+            if (running != null && (leafOf.get(test) == running || opaque != null)) {
+                if (failure == null) {
+                    failure = t;
+                }
+                return;
+            }
+            // a decorator's setUp or tearDown (TestSetup), outside any test
+            events.write(Json.event("class-failure")
+                    .put("class", test.getClass().getName())
+                    .put("message", t == null ? null : t.getMessage())
+                    .put("exception", t == null ? null : t.getClass().getName())
+                    .put("trace", t == null ? null : EventWriter.trace(t))
+                    .put("outcome", "error"));
+            if (classFailure == null) {
+                classFailure = t;
+            }
+        }
+
+        @Override
+        public void opaqueStarted(Junit3Suites.Leaf leaf) {
+            started(leaf);
+            opaque = leaf;
+        }
+
+        @Override
+        public void opaqueFinished(Junit3Suites.Leaf leaf) {
+            opaque = null;
+            if (running == leaf) {
+                finished(leaf, null);
+            }
         }
     }
 

@@ -83,6 +83,7 @@ public final class IsolatingLoader extends URLClassLoader {
     boolean shared(String name) {
         if (!name.startsWith(AGENT)
                 || name.startsWith(AGENT + "runner.Junit4Support")
+                || name.startsWith(AGENT + "runner.Junit3Suites")
                 || name.startsWith(AGENT + "runner.junit5.")) {
             return false;
         }

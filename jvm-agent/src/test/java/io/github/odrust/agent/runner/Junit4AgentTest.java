@@ -149,6 +149,115 @@ class Junit4AgentTest {
         assertEquals(null, segs.get(0).get("split"));
     }
 
+    private static final String KEYS_SIZE = "SampleJ3Suite#testSize[keys/SampleJ3Suite$Inner]";
+    private static final String VALUES_SIZE = "SampleJ3Suite#testSize[values/SampleJ3Suite$Inner]";
+    private static final String VALUES_EMPTY = "SampleJ3Suite#testEmpty[values/SampleJ3Suite$Inner]";
+    private static final String ADAPTED = "SampleJ3Suite#SampleJ4Other[SampleJ4Other]";
+
+    private static String m(String shortId) {
+        return shortId.substring(shortId.indexOf('#') + 1);
+    }
+
+    @Test
+    void junit3SuiteTestsGetIdsUniqueInTheirClassByTheirPlaceInTheSuite() throws Exception {
+        int built = io.github.odrust.agent.samples.SampleJ3Suite.suiteBuilt;
+        Harness h = Harness.discover(dir, "SampleJ3Suite")
+                .line("frameworks", "junit4")
+                .go()
+                .ok();
+        Map<String, Object> c = h.events("class").get(0);
+        List<String> ids = strip((List<?>) c.get("tests"));
+        assertEquals(7, ids.size(), ids.toString());
+        assertEquals(7, new java.util.HashSet<>(ids).size(), "ids are unique: " + ids);
+        assertTrue(ids.containsAll(list("SampleJ3Suite#testOwn", "SampleJ3Suite#testFails")), ids.toString());
+        assertEquals(
+                list(
+                        KEYS_SIZE,
+                        "SampleJ3Suite#testEmpty[keys/SampleJ3Suite$Inner]",
+                        VALUES_SIZE,
+                        VALUES_EMPTY,
+                        ADAPTED),
+                ids.subList(2, 7));
+        assertEquals(Boolean.TRUE, c.get("reorderable"));
+        assertTrue(((String) c.get("note")).contains("5 named by their place in the suite"), (String) c.get("note"));
+        assertEquals(built + 1, io.github.odrust.agent.samples.SampleJ3Suite.suiteBuilt, "suite() called once");
+    }
+
+    @Test
+    void junit3SuiteRunsAnySubsetInAnyOrderWithDecoratorsAroundTheirTestsAndBuildsTheSuiteOnce() throws Exception {
+        int built = io.github.odrust.agent.samples.SampleJ3Suite.suiteBuilt;
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ3Suite", m(VALUES_EMPTY), "testOwn", m(KEYS_SIZE), m(VALUES_SIZE))
+                .segment("junit4", "SampleJ4Counter", "a")
+                .segment("junit4", "SampleJ3Suite", m(ADAPTED), "testFails")
+                .go()
+                .ok();
+        assertEquals(
+                list(
+                        VALUES_EMPTY,
+                        "SampleJ3Suite#testOwn",
+                        KEYS_SIZE,
+                        VALUES_SIZE,
+                        "SampleJ4Counter#a",
+                        ADAPTED,
+                        "SampleJ3Suite#testFails"),
+                h.ran());
+        assertEquals(h.ran(), h.started());
+        assertEquals(
+                list(
+                        "values.setUp",
+                        "values.testEmpty",
+                        "values.tearDown",
+                        "J3Suite.testOwn",
+                        "keys.testSize",
+                        "values.setUp",
+                        "values.testSize",
+                        "values.tearDown",
+                        "J4Counter.beforeClass",
+                        "J4Counter.a",
+                        "J4Other.beforeClass",
+                        "J4Other.x",
+                        "J4Other.y",
+                        "J3Suite.testFails"),
+                SampleLog.LOG);
+        assertEquals("pass", h.outcome(VALUES_EMPTY));
+        assertEquals("pass", h.outcome(ADAPTED));
+        assertEquals("fail", h.outcome("SampleJ3Suite#testFails"));
+        assertTrue(((String) h.test("SampleJ3Suite#testFails").get("message")).contains("expected to fail"));
+        assertEquals(built + 1, io.github.odrust.agent.samples.SampleJ3Suite.suiteBuilt, "suite() built once per JVM");
+        for (Map<String, Object> seg : h.events("segment")) {
+            assertNull(seg.get("split"), seg.toString());
+        }
+    }
+
+    @Test
+    void junit3SuiteNamesAnUnknownTestAndARepeatedOneSplitsItsSegment() throws Exception {
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ3Suite", "testOwn", "testNoSuch", m(KEYS_SIZE), m(KEYS_SIZE))
+                .go()
+                .ok();
+        assertEquals(list("SampleJ3Suite#testOwn", "SampleJ3Suite#testNoSuch", KEYS_SIZE, KEYS_SIZE), h.ran());
+        assertEquals("error", h.events("test").get(1).get("outcome"));
+        assertTrue(((String) h.events("test").get(1).get("message")).contains("suite()"));
+        assertEquals(list("J3Suite.testOwn", "keys.testSize", "keys.testSize"), SampleLog.LOG);
+        List<Map<String, Object>> segs = h.events("segment");
+        assertEquals(4, segs.size(), segs.toString());
+        assertEquals("not-found", segs.get(0).get("split"));
+        assertEquals("repeated-test", segs.get(2).get("split"));
+    }
+
+    @Test
+    void junit3SuiteDecoratorSetUpFailureFailsItsTestsAsAClassFailure() throws Exception {
+        Harness h = Harness.run(dir)
+                .segment("junit4", "SampleJ3BrokenSetup", "testA[SampleJ3BrokenSetup]", "testB")
+                .go()
+                .ok();
+        assertEquals("error", h.outcome("SampleJ3BrokenSetup#testA[SampleJ3BrokenSetup]"));
+        assertEquals("pass", h.outcome("SampleJ3BrokenSetup#testB"));
+        assertEquals(1, h.events("class-failure").size());
+        assertEquals(list("J3Broken.testB"), SampleLog.LOG);
+    }
+
     @Test
     void fixedOrderClassAskedOutOfOrderIsSplit() throws Exception {
         Harness h = Harness.run(dir)
