@@ -56,6 +56,8 @@ final class Junit3Suites {
         final Map<Test, List<Leaf>> under = new IdentityHashMap<>();
         /** Tests that are not JUnit 3 test cases (one id each; a JUnit 4 adapter with several tests). */
         int opaque;
+        /** Ids of the tests that ran (from this tree's instances) in this JVM. */
+        final java.util.Set<String> ran = new java.util.HashSet<>();
 
         Tree(Class<?> suiteClass, Test root, List<Leaf> leaves) {
             this.suiteClass = suiteClass;
@@ -386,6 +388,26 @@ final class Junit3Suites {
             if (t == null) {
                 t = build(cls);
                 trees.put(cls, t);
+            }
+            return t;
+        }
+
+        /**
+         * A tree whose tests have not run yet in this JVM for the tests {@code ids}: the cached one,
+         * or the suite built again when one of them ran (a test runs again on a new instance, as
+         * when the class runs again, not on the instance its first run left behind).
+         */
+        Tree fresh(Class<?> cls, List<String> ids) throws Throwable {
+            Tree t = get(cls);
+            for (String id : ids) {
+                if (t.ran.contains(id)) {
+                    Tree again = tree(cls, org.junit.internal.runners.SuiteMethod.testFromSuiteMethod(cls));
+                    if (!again.byId.keySet().equals(t.byId.keySet())) {
+                        throw new IllegalStateException(cls.getName() + ".suite() built other tests the second time");
+                    }
+                    trees.put(cls, again);
+                    return again;
+                }
             }
             return t;
         }

@@ -323,8 +323,16 @@ public final class Junit4Support implements Framework {
             boolean whole = pos == 0 && cand.size() == size;
             Agent.segmentEvent(
                     events, index, part++, cls, "junit4", cand, whole ? null : (limit < size ? endReason : prevReason));
-            List<Junit3Suites.Leaf> leaves = Junit3Suites.leaves(suite, cand);
-            new SuiteListener(suite).run(Junit3Suites.prune(suite, leaves), cand);
+            Junit3Suites.Tree tree = suite;
+            try {
+                tree = suites.fresh(suite.suiteClass, cand);
+            } catch (Throwable t) {
+                System.err.println("odrust-agent: " + cls + ".suite() failed when built again: " + t
+                        + "; its tests run again on the instances of their first run");
+            }
+            List<Junit3Suites.Leaf> leaves = Junit3Suites.leaves(tree, cand);
+            tree.ran.addAll(cand);
+            new SuiteListener(tree).run(Junit3Suites.prune(tree, leaves), cand);
             prevReason = endReason;
             pos = limit;
         }

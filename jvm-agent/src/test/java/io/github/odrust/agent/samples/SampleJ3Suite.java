@@ -58,8 +58,11 @@ public class SampleJ3Suite extends TestCase {
             this.where = where;
         }
 
+        /** Runs of this instance: a test that runs again runs on a new instance (the log says if not). */
+        private int runs;
+
         public void testSize() {
-            SampleLog.LOG.add(where + ".testSize");
+            SampleLog.LOG.add(where + ".testSize" + (++runs > 1 ? " on the same instance again" : ""));
         }
 
         public void testEmpty() {
