@@ -12,7 +12,7 @@ def first = slurp('target/odrust/id.previous-1/report.json')
 assert first.settings.seeds == [21, 22, 23]
 def byTest = first.outcome.tests.collectEntries { [(it.test): it] }
 def singleCall = ['com.example.CatalogTest#joinedNames', 'com.example.CatalogTest#joinedNamesUpperCase',
-                  'com.example.DescriberTest#describesFieldsInOrder',
+                  'com.example.DescriberTest#describesFieldsInOrder', 'com.example.DescriberTest#describesReadingFields',
                   'com.example.TagsTest#tagsInOrder', 'com.example.JsonTest#countsAsJson'] as Set
 assert byTest.keySet() == singleCall + ['com.example.TwinTest#sameTextEachTime'] : "reported: " + byTest.keySet()
 assert byTest.values().every { it.status == 'id' && it.pin.invocation != null }
@@ -41,7 +41,7 @@ assert tags.pin.call.at.class == 'com.example.TagsTest' : "AssertJ's iteration i
 assert tags.repairs*.strategy == ['HashToLinkedHash', 'ChangeContainsExactly', 'JSONAssertion']
 
 def xml = new XmlSlurper().parse(new File(previous, 'surefire-reports/TEST-odrust-id.xml'))
-assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 6
+assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 7
 
 def json = byTest['com.example.JsonTest#countsAsJson']
 assert json.pin.call.api == 'HashMap$EntrySet.iterator' && json.pin.call.at.class == 'com.example.Json'
@@ -56,16 +56,38 @@ assert log.contains("-Dodrust.order='com.example.CatalogTest#joinedNames' -Dodru
 assert log =~ /FAIL\s+com\.example\.CatalogTest#joinedNames/
 assert log.contains('call 1: HashMap$KeySet.iterator at com.example.Catalog.joined(Catalog.java:25)')
 
-// 3: six tests patched, none applied; the two of Catalog.joined share one patch, verified with
-// both run together
+// 3: seven tests patched, none applied; the two of Catalog.joined share one patch, verified with
+// both run together; so do the two of Describer.fieldNames, whose patch also rewrites the
+// expected text of the test written for the JDK's order (SortFields plus the updated expectation)
 def repairs = slurp('target/odrust/repair/id-repair.json').repairs.collectEntries { [(it.test): it] }
-assert repairs.values()*.status == ['patched'] * 6 : repairs
+assert repairs.values()*.status == ['patched'] * 7 : repairs
 def upper = repairs['com.example.CatalogTest#joinedNamesUpperCase']
 assert upper.patch == repairs['com.example.CatalogTest#joinedNames'].patch && upper.source == 'HashToLinkedHash'
 assert upper.shared_with == ['com.example.CatalogTest#joinedNames'] : upper
 assert log.contains('2 ID tests pinned to one call site (HashToLinkedHash at Catalog.java:14): trying one patch for all of them')
 assert log.contains('one patch for 2 tests: com.example.CatalogTest#joinedNames, com.example.CatalogTest#joinedNamesUpperCase')
-assert log.contains('odrust repair: 5 verified patches for 6 implementation-dependent tests')
+assert log =~ /odrust repair: 5 verified patches for 7 implementation-dependent tests/ : "the closing line"
+def reading = repairs['com.example.DescriberTest#describesReadingFields']
+assert reading.source == 'SortFields' && reading.patch == repairs['com.example.DescriberTest#describesFieldsInOrder'].patch : reading
+assert reading.shared_with == ['com.example.DescriberTest#describesFieldsInOrder'] : reading
+assert reading.files == ['src/main/java/com/example/Describer.java', 'src/test/java/com/example/DescriberTest.java'] : reading
+assert reading.description.contains('plus the expected values of the tests\' failing assertions updated') : reading.description
+String readingPatch = new File(reading.patch).text
+assert readingPatch.contains('-        assertEquals("zeta,alpha,mid", Describer.fieldNames(Reading.class));') : readingPatch
+assert readingPatch.contains('+        assertEquals("alpha,mid,zeta", Describer.fieldNames(Reading.class));') : readingPatch
+assert readingPatch.contains('+        for (Field f : java.util.Arrays.stream(type.getDeclaredFields()).sorted(') : readingPatch
+assert !readingPatch.contains('a,b,c,d') : "the test that passes with the sorted fields keeps its literal"
+// git apply from the fixture's folder; the ceiling keeps git from finding the odrust repository
+// around target/it (in a subfolder of a repository git apply silently skips a git-style patch)
+def gitEnv = System.getenv().collect { k, v -> k + '=' + v } + ['GIT_CEILING_DIRECTORIES=' + basedir.absoluteFile.parentFile.path]
+def applies = ['git', 'apply', '--check', '-v', reading.patch].execute(gitEnv, basedir)
+def so = new StringBuilder()
+def se = new StringBuilder()
+applies.waitForProcessOutput(so, se)
+assert applies.exitValue() == 0 : "the patch does not apply: " + so + se
+assert (so.toString() + se).contains('Checking patch src/main/java/com/example/Describer.java') && (so.toString() + se).contains('Checking patch src/test/java/com/example/DescriberTest.java') : "git apply did not check both files: " + so + se
+assert log.contains('DescriberTest.java: UpdateExpected: the expected string at line 20 becomes "alpha,mid,zeta"') : "the update is not logged"
+
 assert repairs['com.example.TwinTest#sameTextEachTime'].source == 'HashToLinkedHash'
 assert repairs['com.example.CatalogTest#joinedNames'].source == 'HashToLinkedHash'
 assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'SortFields'

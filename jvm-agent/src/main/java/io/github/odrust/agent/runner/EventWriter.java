@@ -96,6 +96,10 @@ public final class EventWriter {
                 .put("message", msg)
                 .put("exception", t == null ? null : t.getClass().getName())
                 .put("trace", t == null ? null : trace(t));
+        String[] compared = compared(t);
+        if (compared != null) {
+            event.put("expected", compared[0]).put("actual", compared[1]);
+        }
         if (Recorder.active()) {
             Recorder.Accesses a;
             try {
@@ -110,6 +114,40 @@ public final class EventWriter {
             }
         }
         write(event);
+    }
+
+    /**
+     * The expected and actual values of a failed comparison, in full, as the assertion library
+     * holds them: JUnit 3/4's {@code ComparisonFailure} ({@code getExpected()} is a String; its
+     * message is shortened), opentest4j's {@code AssertionFailedError} (JUnit 5, AssertJ: a
+     * {@code ValueWrapper} whose {@code getStringRepresentation()} is the value's text). Null for
+     * any other failure, or when the values are not known.
+     */
+    static String[] compared(Throwable t) {
+        if (t == null) {
+            return null;
+        }
+        try {
+            java.lang.reflect.Method ge = t.getClass().getMethod("getExpected");
+            java.lang.reflect.Method ga = t.getClass().getMethod("getActual");
+            Object e = ge.invoke(t);
+            Object a = ga.invoke(t);
+            String es = text(e);
+            String as = text(a);
+            return es == null || as == null ? null : new String[] {es, as};
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private static String text(Object value) throws ReflectiveOperationException {
+        if (value == null || value instanceof String) {
+            return (String) value;
+        }
+        // opentest4j ValueWrapper
+        java.lang.reflect.Method m = value.getClass().getMethod("getStringRepresentation");
+        Object s = m.invoke(value);
+        return s instanceof String ? (String) s : null;
     }
 
     /**

@@ -274,6 +274,8 @@ public final class OrderRunner {
                         r.message = Discovery.str(e, "message");
                         r.exception = Discovery.str(e, "exception");
                         r.trace = Discovery.str(e, "trace");
+                        r.expected = Discovery.str(e, "expected");
+                        r.actual = Discovery.str(e, "actual");
                         r.timeMs = e.has("time_ms") && !e.get("time_ms").isJsonNull()
                                 ? e.get("time_ms").getAsLong()
                                 : null;

@@ -47,6 +47,13 @@ public final class RunResult {
         public String message;
         public String exception;
         public String trace;
+        /**
+         * A failed comparison's values in full, as the agent read them from the assertion's
+         * exception (null otherwise); not written to result files.
+         */
+        public transient String expected;
+
+        public transient String actual;
         public Long timeMs;
         public int jvm;
         public Integer segment;

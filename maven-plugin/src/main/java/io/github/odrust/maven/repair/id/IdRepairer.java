@@ -292,7 +292,7 @@ public final class IdRepairer {
             if (!c.applies()) {
                 continue;
             }
-            String why = verify(tests, seeds, label, file, c, strategy);
+            String why = verify(tests, seeds, label, List.of(new FileChange(file, text, c.source())), strategy, true);
             if (why != null) {
                 log.info("  [repair " + label + "] " + strategy + ": not for all together (" + why + ")");
                 continue;
@@ -306,7 +306,7 @@ public final class IdRepairer {
             entry.addProperty("test", tests.get(0));
             entry.addProperty("kind", "id");
             entry.add("tried", new JsonArray());
-            patched(entry, tests.get(0), strategy, file, text, c, verdict);
+            patched(entry, tests.get(0), strategy, verified, description(c), verdict);
             log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
             for (String t : tests) {
                 JsonObject e = entry.deepCopy();
@@ -403,12 +403,18 @@ public final class IdRepairer {
                 List<Long> seeds = new ArrayList<>();
                 seeds.add(null);
                 verdict.getAsJsonArray("verify_seeds").forEach(s -> seeds.add(s.getAsLong()));
-                String why = verify(List.of(test), seeds, Words.shortId(test), file, c, strategy);
+                String why = verify(
+                        List.of(test),
+                        seeds,
+                        Words.shortId(test),
+                        List.of(new FileChange(file, text, c.source())),
+                        strategy,
+                        true);
                 if (why != null) {
                     tried.add(tried(strategy, c.description() + ": " + why));
                     continue;
                 }
-                return patched(entry, test, strategy, file, text, c, verdict);
+                return patched(entry, test, strategy, verified, description(c), verdict);
             }
         }
         entry.addProperty("status", "rejected");
@@ -533,23 +539,61 @@ public final class IdRepairer {
         return null;
     }
 
+    /** One source file a candidate changes: its text before and after. */
+    static final class FileChange {
+        final Path file;
+        final String before;
+        final String after;
+
+        FileChange(Path file, String before, String after) {
+            this.file = file;
+            this.before = before;
+            this.after = after;
+        }
+    }
+
+    /** The files of the candidate {@link #verify} last accepted (the rewrite, plus updated expectations). */
+    private List<FileChange> verified;
+
+    /** What {@link #verify} added to the rewrite it last accepted ("; plus ..."), or "". */
+    private String updatedExpectations = "";
+
+    private String description(DexFix.Result c) {
+        return c.description() + updatedExpectations;
+    }
+
     /**
      * Null when the candidate compiles and {@code tests}, run together in one JVM (in this order),
-     * all pass clean (seed null) and under every seed of {@code seeds}; else why not.
+     * all pass clean (seed null) and under every seed of {@code seeds}, and the original order
+     * keeps passing; else why not. When the rewrite makes tests fail clean on a comparison whose
+     * expected value is a literal in their own source (written for the order one JDK gave) and
+     * {@code mayUpdate}, those literals are rewritten to the values the fixed code gives and the
+     * whole verification runs again with them ({@link UpdateExpected}). What passed is left in
+     * {@link #verified}.
      */
     private String verify(
-            List<String> tests, List<Long> seeds, String label, Path file, DexFix.Result c, String strategy)
+            List<String> tests,
+            List<Long> seeds,
+            String label,
+            List<FileChange> changes,
+            String strategy,
+            boolean mayUpdate)
             throws MojoExecutionException {
         String test = tests.get(0);
         Path work = dir.resolve("id")
                 .resolve(RepairFile.patchName(test).replace(".patch", ""))
                 .resolve("candidate-" + (++runs));
-        String relative = relativeToRoot(file);
-        CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(file));
-        String error;
+        String error = null;
         try {
             DetectDirectory.deleteRecursively(work);
-            error = compiler.compile(c.source(), relative, work);
+            for (FileChange fc : changes) {
+                CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(fc.file));
+                error = compiler.compile(fc.after, relativeToRoot(fc.file), work);
+                if (error != null) {
+                    error = (changes.size() > 1 ? fc.file.getFileName() + ", " : "") + error;
+                    break;
+                }
+            }
         } catch (IOException e) {
             throw new MojoExecutionException("cannot compile a candidate in " + work + ": " + e.getMessage(), e);
         } catch (CandidateCompiler.NoCompilerException e) {
@@ -573,6 +617,19 @@ public final class IdRepairer {
                     tests,
                     classes,
                     "odrust:repair verification of " + label);
+            if (seed == null && mayUpdate) {
+                List<FileChange> updated = updateExpectations(tests, result, changes, label);
+                if (updated != null) {
+                    String why = verify(tests, seeds, label, updated, strategy, false);
+                    if (why == null) {
+                        int n = updated.size() - changes.size();
+                        updatedExpectations = "; plus the expected values of the tests' failing assertions"
+                                + " updated to what the fixed code gives"
+                                + (n > 0 ? " (" + Words.count(n, "more file") + ")" : "");
+                    }
+                    return why == null ? null : why + " (with the expected values updated)";
+                }
+            }
             for (String t : tests) {
                 String outcome = null;
                 for (RunResult.TestResult r : result.results) {
@@ -608,6 +665,10 @@ public final class IdRepairer {
             return "passes alone, but in the module's original order it makes " + Words.count(broken.size(), "test")
                     + " that pass without it fail: " + String.join(", ", broken.subList(0, Math.min(5, broken.size())))
                     + (broken.size() > 5 ? ", ..." : "");
+        }
+        verified = changes;
+        if (mayUpdate) {
+            updatedExpectations = "";
         }
         log.info(String.format(
                 Locale.ROOT,
@@ -651,6 +712,96 @@ public final class IdRepairer {
         return runner.recording(options).run(String.join("\n", tests), title);
     }
 
+    /**
+     * The candidate's files plus the tests' sources with the expected literal of each failing
+     * comparison rewritten to the actual value, when {@code clean} (the candidate's clean run)
+     * failed some of {@code tests} and every one of those failures is such a comparison; null when
+     * nothing failed clean or some failure cannot be updated (then the candidate is judged as it is).
+     */
+    private List<FileChange> updateExpectations(
+            List<String> tests, RunResult clean, List<FileChange> changes, String label) {
+        java.util.Map<Path, String> texts = new java.util.LinkedHashMap<>();
+        for (FileChange fc : changes) {
+            texts.put(fc.file, fc.after);
+        }
+        java.util.Map<Path, java.util.TreeMap<Integer, String[]>> byFile = new java.util.LinkedHashMap<>();
+        int failed = 0;
+        for (String t : tests) {
+            for (RunResult.TestResult r : clean.results) {
+                if (!(r.test.equals(t) || r.test.startsWith(t + "["))
+                        || "pass".equals(r.outcome)
+                        || "skipped".equals(r.outcome)) {
+                    continue;
+                }
+                failed++;
+                String[] values = UpdateExpected.values(r.expected, r.actual, r.message);
+                String cls = t.substring(0, t.indexOf('#'));
+                String top = cls.contains("$") ? cls.substring(0, cls.indexOf('$')) : cls;
+                Path file = source(top, null);
+                int line = file == null
+                        ? -1
+                        : UpdateExpected.failingLine(
+                                r.trace, top, file.getFileName().toString());
+                if (values == null || line < 1) {
+                    log.info("  [repair " + label + "] " + Words.shortId(t) + " fails clean with the rewrite, not on a"
+                            + " comparison odrust can update ("
+                            + (values == null ? "no expected and actual values" : "no line in " + top) + ")");
+                    return null;
+                }
+                java.util.TreeMap<Integer, String[]> lines = byFile.computeIfAbsent(
+                        file, k -> new java.util.TreeMap<>(java.util.Collections.reverseOrder()));
+                String[] before = lines.putIfAbsent(line, values);
+                if (before != null && !(before[0].equals(values[0]) && before[1].equals(values[1]))) {
+                    log.info("  [repair " + label + "] line " + line + " of " + file.getFileName()
+                            + " compares different values for different tests; not updated");
+                    return null;
+                }
+            }
+        }
+        if (failed == 0) {
+            return null;
+        }
+        for (java.util.Map.Entry<Path, java.util.TreeMap<Integer, String[]>> e : byFile.entrySet()) {
+            Path file = e.getKey();
+            String text = texts.get(file);
+            if (text == null) {
+                try {
+                    text = new String(Files.readAllBytes(file), encoding);
+                } catch (IOException ex) {
+                    return null;
+                }
+            }
+            // from the last line up: a rewritten text block does not move the lines above it
+            for (java.util.Map.Entry<Integer, String[]> l : e.getValue().entrySet()) {
+                DexFix.Result r = UpdateExpected.rewrite(text, l.getKey(), l.getValue()[0], l.getValue()[1]);
+                if (!r.applies()) {
+                    log.info("  [repair " + label + "] expected value not updated: " + r.reason());
+                    return null;
+                }
+                log.info("  [repair " + label + "] " + file.getFileName() + ": " + r.description());
+                text = r.source();
+            }
+            texts.put(file, text);
+        }
+        List<FileChange> out = new ArrayList<>();
+        for (java.util.Map.Entry<Path, String> e : texts.entrySet()) {
+            FileChange old = changes.stream()
+                    .filter(c -> c.file.equals(e.getKey()))
+                    .findFirst()
+                    .orElse(null);
+            String before = old != null ? old.before : null;
+            if (before == null) {
+                try {
+                    before = new String(Files.readAllBytes(e.getKey()), encoding);
+                } catch (IOException ex) {
+                    return null;
+                }
+            }
+            out.add(new FileChange(e.getKey(), before, e.getValue()));
+        }
+        return out;
+    }
+
     /** The tests that pass in the original order clean (run once, without any patch). */
     private java.util.Set<String> baseline;
 
@@ -686,51 +837,68 @@ public final class IdRepairer {
             JsonObject entry,
             String test,
             String strategy,
-            Path file,
-            String before,
-            DexFix.Result c,
+            List<FileChange> changes,
+            String fullDescription,
             JsonObject verdict)
             throws MojoExecutionException {
-        String rel = relativeToRoot(file);
+        String rel = relativeToRoot(changes.get(0).file);
         Path patch = dir.resolve("id").resolve(RepairFile.patchName(test));
+        StringBuilder diff = new StringBuilder();
+        for (FileChange fc : changes) {
+            diff.append(UnifiedPatch.of(relativeToRoot(fc.file), fc.before, fc.after));
+        }
         try {
             Files.createDirectories(patch.getParent());
-            Files.write(patch, UnifiedPatch.of(rel, before, c.source()).getBytes(encoding));
+            Files.write(patch, diff.toString().getBytes(encoding));
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
         }
         entry.addProperty("status", "patched");
         entry.addProperty("source", strategy);
-        entry.addProperty("description", c.description());
+        entry.addProperty("description", fullDescription);
         entry.addProperty("file", rel);
+        if (changes.size() > 1) {
+            JsonArray files = new JsonArray();
+            changes.forEach(fc -> files.add(relativeToRoot(fc.file)));
+            entry.add("files", files);
+        }
         entry.addProperty("patch", patch.toString());
         entry.add("verified_seeds", verdict.get("verify_seeds"));
         entry.addProperty("candidates", runs);
         boolean applied = false;
         if (settings.apply) {
             try {
-                String now = new String(Files.readAllBytes(file), encoding);
-                if (now.equals(before)) {
-                    Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
-                    Files.write(tmp, c.source().getBytes(encoding));
-                    Files.move(
-                            tmp,
-                            file,
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                List<String> moved = new ArrayList<>();
+                for (FileChange fc : changes) {
+                    String now = new String(Files.readAllBytes(fc.file), encoding);
+                    if (!now.equals(fc.before)) {
+                        moved.add(fc.file.toString());
+                    }
+                }
+                if (moved.isEmpty()) {
+                    for (FileChange fc : changes) {
+                        Path tmp = fc.file.resolveSibling(fc.file.getFileName() + ".odrust-tmp");
+                        Files.write(tmp, fc.after.getBytes(encoding));
+                        Files.move(
+                                tmp,
+                                fc.file,
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    }
                     applied = true;
                 } else {
                     entry.addProperty(
-                            "not_applied", file + " changed while odrust:repair ran; apply " + patch + " by hand");
+                            "not_applied",
+                            String.join(", ", moved) + " changed while odrust:repair ran; apply " + patch + " by hand");
                 }
             } catch (IOException e) {
-                throw new MojoExecutionException("could not apply " + patch + " to " + file + ": " + e.getMessage(), e);
+                throw new MojoExecutionException("could not apply " + patch + ": " + e.getMessage(), e);
             }
         }
         entry.addProperty("applied", applied);
-        String description = c.description().startsWith(strategy + ": ")
-                ? c.description().substring(strategy.length() + 2)
-                : c.description();
+        String description = fullDescription.startsWith(strategy + ": ")
+                ? fullDescription.substring(strategy.length() + 2)
+                : fullDescription;
         log.info(String.format(
                 "patched  %s: %s: %s (%s; verified clean and under %s)",
                 test,
