@@ -56,8 +56,8 @@ final class Junit3Suites {
         final Map<Test, List<Leaf>> under = new IdentityHashMap<>();
         /** Tests that are not JUnit 3 test cases (one id each; a JUnit 4 adapter with several tests). */
         int opaque;
-        /** Ids of the tests that ran (from this tree's instances) in this JVM. */
-        final java.util.Set<String> ran = new java.util.HashSet<>();
+        /** The test instances of this tree that ran in this JVM. */
+        final java.util.Set<Test> ran = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
         Tree(Class<?> suiteClass, Test root, List<Leaf> leaves) {
             this.suiteClass = suiteClass;
@@ -107,26 +107,42 @@ final class Junit3Suites {
         List<Raw> raws = new ArrayList<>();
         int[] opaque = {0};
         walk(root, new ArrayList<>(), new ArrayList<>(), raws, opaque, true);
-        Map<String, Integer> byKey = new HashMap<>();
-        for (Raw r : raws) {
-            byKey.merge(r.className + "#" + r.name, 1, Integer::sum);
-        }
-        Map<String, Integer> seen = new HashMap<>();
-        List<Leaf> leaves = new ArrayList<>();
         String own = cls.getName();
+        // A name keeps the plain form only when it is the suite class's own test, once, and a Java
+        // identifier; otherwise every test of that name is named by its place, so that no id is
+        // another's "invocation" (C#m beside C#m[..]) for the engine.
+        Map<String, Integer> byName = new HashMap<>();
+        java.util.Set<String> placed = new java.util.HashSet<>();
+        for (Raw r : raws) {
+            byName.merge(r.name, 1, Integer::sum);
+            if (!r.className.equals(own) || !identifier(r.name).equals(r.name)) {
+                placed.add(r.name);
+            }
+        }
+        java.util.Set<String> used = new java.util.HashSet<>();
+        List<Leaf> leaves = new ArrayList<>();
         for (Raw r : raws) {
             String id;
-            if (r.className.equals(own) && byKey.get(r.className + "#" + r.name) == 1) {
+            if (byName.get(r.name) == 1 && !placed.contains(r.name)) {
                 id = own + "#" + r.name;
             } else {
                 List<String> where = new ArrayList<>(r.path);
-                if (!r.className.equals(own) || where.isEmpty()) {
-                    where.add(shortName(r.className));
+                String mine = shortName(r.className);
+                if ((!r.className.equals(own) || where.isEmpty())
+                        && (where.isEmpty() || !where.get(where.size() - 1).equals(mine))) {
+                    where.add(mine);
                 }
-                String base = own + "#" + r.name + "[" + String.join("/", where);
-                int n = seen.merge(base, 1, Integer::sum);
-                id = base + (n > 1 ? " (" + n + ")" : "") + "]";
+                String method = identifier(r.name);
+                if (!method.equals(r.name)) {
+                    where.add("name=" + r.name.replace(']', ')'));
+                }
+                String base = own + "#" + method + "[" + String.join("/", where);
+                id = base + "]";
+                for (int n = 2; used.contains(id); n++) {
+                    id = base + " (" + n + ")]";
+                }
             }
+            used.add(id);
             leaves.add(new Leaf(id, r.test, r.ancestors));
         }
         Tree t = new Tree(cls, root, leaves);
@@ -193,6 +209,21 @@ final class Junit3Suites {
         return Collections.unmodifiableList(out);
     }
 
+    /** {@code name} if it is a Java identifier, else with every other character {@code _} (and {@code _} first if needed). */
+    static String identifier(String name) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            b.append(
+                    i == 0
+                            ? (Character.isJavaIdentifierStart(c)
+                                    ? c
+                                    : Character.isJavaIdentifierPart(c) ? "_" + c : "_")
+                            : (Character.isJavaIdentifierPart(c) ? String.valueOf(c) : "_"));
+        }
+        return b.length() == 0 ? "_" : b.toString();
+    }
+
     /** {@code a.b.C$D} → {@code C$D}; a suite name that is not a class name stays as it is. */
     static String shortName(String name) {
         String n = name.replace('[', '(').replace(']', ')');
@@ -245,6 +276,9 @@ final class Junit3Suites {
         if (node instanceof TestDecorator) {
             return new Around((TestDecorator) node, children.get(0));
         }
+        if (node.getClass() != TestSuite.class && Within.TESTS != null) {
+            return new Within((TestSuite) node, children); // a subclass's own run() and runTest() kept
+        }
         TestSuite copy = new TestSuite(((TestSuite) node).getName());
         for (Test c : children) {
             copy.addTest(c);
@@ -288,6 +322,8 @@ final class Junit3Suites {
             }
             try {
                 leaf.test.run(result);
+            } catch (RuntimeException | Error t) {
+                result.addError(this, t); // this test's failure, not a pass
             } finally {
                 if (h != null) {
                     h.opaqueFinished(leaf);
@@ -366,6 +402,65 @@ final class Junit3Suites {
         }
     }
 
+    /** A {@code TestSuite} subclass run with only some of its tests (its test list swapped for the run, then restored). */
+    static final class Within implements Test {
+        static final Field TESTS = testsField();
+        private final TestSuite suite;
+        private final java.util.Vector<Test> content;
+
+        Within(TestSuite suite, List<Test> content) {
+            this.suite = suite;
+            this.content = new java.util.Vector<>(content);
+        }
+
+        private static Field testsField() {
+            try {
+                Field f = TestSuite.class.getDeclaredField("fTests");
+                f.setAccessible(true);
+                return java.util.Vector.class.isAssignableFrom(f.getType()) ? f : null;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        @Override
+        public int countTestCases() {
+            int n = 0;
+            for (Test t : content) {
+                n += t.countTestCases();
+            }
+            return n;
+        }
+
+        @Override
+        public void run(TestResult result) {
+            Object before;
+            try {
+                before = TESTS.get(suite);
+                TESTS.set(suite, content);
+            } catch (IllegalAccessException e) {
+                for (Test t : content) {
+                    t.run(result);
+                }
+                return;
+            }
+            try {
+                suite.run(result);
+            } finally {
+                try {
+                    TESTS.set(suite, before);
+                } catch (IllegalAccessException e) {
+                    // set above, so settable
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return suite.toString();
+        }
+    }
+
     /** Leaves of {@code tree} named by {@code ids}, in order; null when an id is unknown. */
     static List<Leaf> leaves(Tree tree, List<String> ids) {
         List<Leaf> out = new ArrayList<>();
@@ -400,7 +495,8 @@ final class Junit3Suites {
         Tree fresh(Class<?> cls, List<String> ids) throws Throwable {
             Tree t = get(cls);
             for (String id : ids) {
-                if (t.ran.contains(id)) {
+                Leaf l = t.byId.get(id);
+                if (l != null && t.ran.contains(l.test)) {
                     Tree again = tree(cls, org.junit.internal.runners.SuiteMethod.testFromSuiteMethod(cls));
                     if (!again.byId.keySet().equals(t.byId.keySet())) {
                         throw new IllegalStateException(cls.getName() + ".suite() built other tests the second time");

@@ -160,7 +160,13 @@ public final class Junit4Support implements Framework {
             return null;
         }
         try {
-            return suites.get(cls);
+            Junit3Suites.Tree t = suites.get(cls);
+            // suite() returning one JUnit 4 adapter (new JUnit4TestAdapter(X.class)): JUnit's own
+            // runner describes, filters and sorts its methods; the suite path adds nothing
+            boolean adapter = !(t.root instanceof junit.framework.TestCase)
+                    && !(t.root instanceof junit.framework.TestSuite)
+                    && !(t.root instanceof junit.extensions.TestDecorator);
+            return adapter ? null : t;
         } catch (Throwable t) {
             return null;
         }
@@ -331,8 +337,10 @@ public final class Junit4Support implements Framework {
                         + "; its tests run again on the instances of their first run");
             }
             List<Junit3Suites.Leaf> leaves = Junit3Suites.leaves(tree, cand);
-            tree.ran.addAll(cand);
-            new SuiteListener(tree).run(Junit3Suites.prune(tree, leaves), cand);
+            for (Junit3Suites.Leaf l : leaves) {
+                tree.ran.add(l.test);
+            }
+            new SuiteListener(leaves).run(Junit3Suites.prune(tree, leaves), cand);
             prevReason = endReason;
             pos = limit;
         }
@@ -340,7 +348,14 @@ public final class Junit4Support implements Framework {
 
     /** Turns a JUnit 3 run's notifications into events, one {@code test} event per leaf of the suite. */
     private final class SuiteListener implements junit.framework.TestListener, Junit3Suites.Hearing {
-        private final Map<junit.framework.Test, Junit3Suites.Leaf> leafOf = new java.util.IdentityHashMap<>();
+        /**
+         * Per test instance, the requested tests it stands for, in the order asked: one instance
+         * added at two places of the suite is two tests, each start taken in turn.
+         */
+        private final Map<junit.framework.Test, java.util.ArrayDeque<Junit3Suites.Leaf>> leafOf =
+                new java.util.IdentityHashMap<>();
+
+        private final String suiteClass;
         private final Set<String> reported = new HashSet<>();
         private Junit3Suites.Leaf running;
         private Junit3Suites.Leaf opaque;
@@ -348,10 +363,14 @@ public final class Junit4Support implements Framework {
         private Throwable failure;
         private Throwable classFailure;
 
-        SuiteListener(Junit3Suites.Tree suite) {
-            for (Junit3Suites.Leaf l : suite.leaves) {
-                leafOf.put(l.test, l);
+        SuiteListener(List<Junit3Suites.Leaf> requested) {
+            for (Junit3Suites.Leaf l : requested) {
+                leafOf.computeIfAbsent(l.test, k -> new java.util.ArrayDeque<>())
+                        .add(l);
             }
+            suiteClass = requested.isEmpty()
+                    ? null
+                    : requested.get(0).id.substring(0, requested.get(0).id.indexOf('#'));
         }
 
         void run(junit.framework.Test test, List<String> listed) {
@@ -400,17 +419,18 @@ public final class Junit4Support implements Framework {
 
         @Override
         public void startTest(junit.framework.Test test) {
-            Junit3Suites.Leaf leaf = leafOf.get(test);
-            if (leaf != null && opaque == null) {
-                started(leaf);
+            java.util.ArrayDeque<Junit3Suites.Leaf> next = leafOf.get(test);
+            if (next != null && !next.isEmpty() && opaque == null) {
+                started(next.poll());
             }
+            // a test run more often than asked (a RepeatedTest): its further runs are not tests of
+            // their own; a failure there is a class-level failure
         }
 
         @Override
         public void endTest(junit.framework.Test test) {
-            Junit3Suites.Leaf leaf = leafOf.get(test);
-            if (leaf != null && leaf == running && opaque == null) {
-                finished(leaf, null);
+            if (running != null && running.test == test && opaque == null) {
+                finished(running, null);
             }
         }
 
@@ -425,7 +445,7 @@ public final class Junit4Support implements Framework {
         }
 
         private void failed(junit.framework.Test test, Throwable t) {
-            if (running != null && (leafOf.get(test) == running || opaque != null)) {
+            if (running != null && (running.test == test || opaque != null)) {
                 if (failure == null) {
                     failure = t;
                 }
@@ -433,7 +453,9 @@ public final class Junit4Support implements Framework {
             }
             // a decorator's setUp or tearDown (TestSetup), outside any test
             events.write(Json.event("class-failure")
-                    .put("class", test.getClass().getName())
+                    .put(
+                            "class",
+                            suiteClass != null ? suiteClass : test.getClass().getName())
                     .put("message", t == null ? null : t.getMessage())
                     .put("exception", t == null ? null : t.getClass().getName())
                     .put("trace", t == null ? null : EventWriter.trace(t))

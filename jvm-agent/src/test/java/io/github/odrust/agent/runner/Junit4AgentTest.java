@@ -253,9 +253,86 @@ class Junit4AgentTest {
                 .go()
                 .ok();
         assertEquals("error", h.outcome("SampleJ3BrokenSetup#testA[SampleJ3BrokenSetup]"));
+        assertTrue(((String)
+                        h.test("SampleJ3BrokenSetup#testA[SampleJ3BrokenSetup]").get("message"))
+                .contains("setUp broke"));
+        assertEquals(
+                Harness.P + "SampleJ3BrokenSetup",
+                h.events("class-failure").get(0).get("class"),
+                "named by the suite class");
         assertEquals("pass", h.outcome("SampleJ3BrokenSetup#testB"));
         assertEquals(1, h.events("class-failure").size());
         assertEquals(list("J3Broken.testB"), SampleLog.LOG);
+    }
+
+    @Test
+    void junit3SuiteCornersSharedInstancesSubclassesSameNamesAndThrowingTests() throws Exception {
+        Harness d = Harness.discover(dir, "SampleJ3Odd")
+                .line("frameworks", "junit4")
+                .go()
+                .ok();
+        List<String> ids = strip((List<?>) d.events("class").get(0).get("tests"));
+        assertEquals(
+                list(
+                        "SampleJ3Odd#testShared[SampleJ3Odd]",
+                        "SampleJ3Odd#testShared[SampleJ3Odd (2)]",
+                        "SampleJ3Odd#testA",
+                        "SampleJ3Odd#testB",
+                        "SampleJ3Odd#testSame[SampleJ3Odd]",
+                        "SampleJ3Odd#testSize[SampleJ3Suite$Inner]",
+                        "SampleJ3Odd#testSame[SampleJ3Odd$Other]",
+                        "SampleJ3Odd#SampleJ3Odd$2[SampleJ3Odd$2]",
+                        "SampleJ3Odd#odd_name[SampleJ3Odd/name=odd name]"),
+                ids);
+        dir.resolve("events.jsonl").toFile().delete();
+        Harness h = Harness.run(dir)
+                .segment(
+                        "junit4",
+                        "SampleJ3Odd",
+                        m("SampleJ3Odd#testShared[SampleJ3Odd (2)]"),
+                        "testB",
+                        m("SampleJ3Odd#testSame[SampleJ3Odd$Other]"),
+                        m("SampleJ3Odd#testShared[SampleJ3Odd]"),
+                        m("SampleJ3Odd#SampleJ3Odd$2[SampleJ3Odd$2]"),
+                        m("SampleJ3Odd#testSame[SampleJ3Odd]"))
+                .go()
+                .ok();
+        assertEquals(
+                list(
+                        "SampleJ3Odd#testShared[SampleJ3Odd (2)]",
+                        "SampleJ3Odd#testB",
+                        "SampleJ3Odd#testSame[SampleJ3Odd$Other]",
+                        "SampleJ3Odd#testShared[SampleJ3Odd]",
+                        "SampleJ3Odd#SampleJ3Odd$2[SampleJ3Odd$2]",
+                        "SampleJ3Odd#testSame[SampleJ3Odd]"),
+                h.ran());
+        // the second place's decorator around the shared instance, the subclass's own run() around
+        // the one test asked of it, then the first place's decorator
+        assertEquals(
+                list(
+                        "second.setUp",
+                        "testShared",
+                        "custom.run",
+                        "testB",
+                        "other.testSame",
+                        "first.setUp",
+                        "testShared",
+                        "own.testSame"),
+                SampleLog.LOG);
+        assertEquals("error", h.outcome("SampleJ3Odd#SampleJ3Odd$2[SampleJ3Odd$2]"));
+        assertTrue(((String) h.test("SampleJ3Odd#SampleJ3Odd$2[SampleJ3Odd$2]").get("message"))
+                .contains("thrown out of run"));
+        assertEquals("pass", h.outcome("SampleJ3Odd#testSame[SampleJ3Odd]"));
+    }
+
+    @Test
+    void aSuiteOfOneJunit4AdapterIsRunByJunitsOwnRunner() throws Exception {
+        Harness d = Harness.discover(dir, "SampleJ3Adapter")
+                .line("frameworks", "junit4")
+                .go()
+                .ok();
+        List<String> ids = strip((List<?>) d.events("class").get(0).get("tests"));
+        assertEquals(list("SampleJ4Other#x", "SampleJ4Other#y"), ids);
     }
 
     @Test
