@@ -13,7 +13,9 @@
 //!    bisection of the counted invocations `[1, N]` under that seed, halving a failing range
 //!    until one invocation is left, or until neither half fails alone (the test needs shuffled
 //!    invocations in both), or the budget runs out. No seed failing alone: a confirmation in the
-//!    full order decides between `id` (it fails there again) and `unconfirmed`.
+//!    full order decides between `id` (it fails there again) and `unconfirmed`. Before the
+//!    bisection, the calls of that run at a site earlier candidates were pinned to are shuffled
+//!    alone ([`Planner::site_first`]): tests of one module share a few sites.
 //! 4. For a test pinned to one call in the module's code, the DexFix choices ([`super::dexfix`]).
 //!
 //! A record is matched to the experiment it ran by kind, test, order, seed and ranges, never by
@@ -122,6 +124,7 @@ pub fn next(request: &IdRequest) -> Result<IdStep, EngineError> {
             &request.seeds,
             request.verify_seeds.unwrap_or(DEFAULT_VERIFY_SEEDS),
         ),
+        sites: Vec::new(),
     };
     Ok(planner.plan())
 }
@@ -135,6 +138,31 @@ struct Planner<'a> {
     notes: Vec<String>,
     budget: usize,
     extra_seeds: Vec<u64>,
+    /// Where the verdicts before this candidate were pinned ([`site_key`]) and how many were:
+    /// a later candidate's calls at the [`SITES_TRIED`] most shared are tried first.
+    sites: Vec<(String, usize)>,
+}
+
+/// How many known sites [`Planner::site_first`] tries for one candidate (each costs a run when
+/// it does not fail the test).
+pub const SITES_TRIED: usize = 2;
+
+/// A call's site for [`Planner::site_first`]: its API and the module's frame (where a repair goes).
+fn site_key(k: &IdCall) -> Option<String> {
+    k.at.as_ref()
+        .map(|at| format!("{} at {}", k.api, at.text()))
+}
+
+/// `ks` (ascending) as ranges, consecutive invocations joined.
+fn as_ranges(ks: &[u64]) -> Vec<Range> {
+    let mut out: Vec<Range> = Vec::new();
+    for &k in ks {
+        match out.last_mut() {
+            Some(r) if r[1] + 1 == k => r[1] = k,
+            _ => out.push([k, k]),
+        }
+    }
+    out
 }
 
 /// One candidate being planned.
@@ -296,7 +324,22 @@ impl<'a> Planner<'a> {
         let mut verdicts = Vec::new();
         for mut c in candidates {
             match self.candidate(&mut c) {
-                Ok(v) => verdicts.push(v),
+                Ok(v) => {
+                    if let Some(site) = v
+                        .pin
+                        .as_ref()
+                        .and_then(|p| p.call.as_ref())
+                        .and_then(site_key)
+                    {
+                        match self.sites.iter_mut().find(|(s, _)| *s == site) {
+                            Some((_, count)) => *count += 1,
+                            None => self.sites.push((site, 1)),
+                        }
+                        // most shared first; among equals, the first found (the sort is stable)
+                        self.sites.sort_by_key(|s| std::cmp::Reverse(s.1));
+                    }
+                    verdicts.push(v)
+                }
                 Err(e) => return IdStep::Run { experiment: e },
             }
         }
@@ -520,7 +563,11 @@ impl<'a> Planner<'a> {
                 )
             });
         };
-        // (c) Bisection of [1, N] under that seed.
+        // (c) The sites earlier candidates were pinned to, when this run shuffled calls there.
+        if let Some(v) = self.site_first(c, seed, alone)? {
+            return Ok(v);
+        }
+        // (d) Bisection of [1, N] under that seed.
         let n = alone.count;
         let (mut lo, mut hi) = (1u64, n);
         let mut last = alone;
@@ -548,6 +595,161 @@ impl<'a> Planner<'a> {
             }
             return Ok(self.pinned(c, seed, lo, hi, n, last, Some(Why::BothHalves)));
         }
+    }
+
+    /// Tests of one module often fail through the same few calls: when the run `alone` (which
+    /// failed `c` under `seed`) made calls at a site an earlier candidate was pinned to, only
+    /// those are shuffled first, and bisected among themselves if several: a few runs instead of a
+    /// bisection of every counted invocation. `None` when no such site fails it (the full
+    /// bisection follows); a verdict when one does, pinned to one invocation, or to the site's
+    /// invocations together when neither half of them fails it alone.
+    fn site_first(
+        &mut self,
+        c: &mut Candidate,
+        seed: u64,
+        alone: &'a IdRecord,
+    ) -> Result<Option<IdVerdict>, Stop> {
+        let n = alone.count;
+        let mut tried = 0;
+        for (site, _) in self.sites.clone() {
+            let ks: Vec<u64> = alone
+                .calls
+                .iter()
+                .filter(|k| (1..=n).contains(&k.index) && site_key(k).as_deref() == Some(&site))
+                .map(|k| k.index)
+                .collect();
+            if ks.is_empty() || ks.len() as u64 == n {
+                continue; // none there, or every call is there: the full bisection is the same
+            }
+            if tried == SITES_TRIED {
+                break;
+            }
+            tried += 1;
+            let Some(r) = self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks))? else {
+                return Ok(Some(self.pinned(
+                    c,
+                    seed,
+                    1,
+                    n,
+                    n,
+                    alone,
+                    Some(Why::Budget),
+                )));
+            };
+            if !self.failed(r, &c.test) {
+                continue;
+            }
+            let (mut lo, mut hi) = (0usize, ks.len() - 1);
+            let mut last = r;
+            loop {
+                if lo == hi {
+                    let v = self.pinned(c, seed, ks[lo], ks[lo], n, last, None);
+                    return self.classify(c, v).map(Some);
+                }
+                let mid = lo + (hi - lo) / 2;
+                let Some(left) =
+                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[lo..=mid]))?
+                else {
+                    return Ok(Some(self.at_site(
+                        c,
+                        seed,
+                        &ks[lo..=hi],
+                        n,
+                        last,
+                        Why::Budget,
+                    )));
+                };
+                if self.failed(left, &c.test) {
+                    hi = mid;
+                    last = left;
+                    continue;
+                }
+                let Some(right) =
+                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[mid + 1..=hi]))?
+                else {
+                    return Ok(Some(self.at_site(
+                        c,
+                        seed,
+                        &ks[lo..=hi],
+                        n,
+                        last,
+                        Why::Budget,
+                    )));
+                };
+                if self.failed(right, &c.test) {
+                    lo = mid + 1;
+                    last = right;
+                    continue;
+                }
+                return Ok(Some(self.at_site(
+                    c,
+                    seed,
+                    &ks[lo..=hi],
+                    n,
+                    last,
+                    Why::BothHalves,
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The verdict of a candidate that fails when the invocations `ks` at one site are shuffled
+    /// (`last`: the last run that failed, which shuffled exactly them), but not when only either
+    /// half of them is (or the budget ran out): the repair is at that site all the same.
+    fn at_site(
+        &self,
+        c: &Candidate,
+        seed: u64,
+        ks: &[u64],
+        n: u64,
+        last: &IdRecord,
+        why: Why,
+    ) -> IdVerdict {
+        let calls: Vec<IdCall> = last
+            .calls
+            .iter()
+            .filter(|k| ks.contains(&k.index))
+            .cloned()
+            .collect();
+        let only = as_ranges(ks);
+        let mut v = self.verdict(c, IdStatus::Id, String::new());
+        v.reproduce = Some(Reproduce {
+            test: c.test.clone(),
+            seed,
+            only: only.clone(),
+        });
+        let call = calls.first().cloned();
+        let site = call.as_ref().map(IdCall::site).unwrap_or_default();
+        v.reason = format!(
+            "fails alone under seed {seed} when only invocations {} (of {n}) are shuffled, all at {site}; {}",
+            ranges_text(&only),
+            match why {
+                Why::BothHalves => "not when only either half of them is: it needs two calls there to return different orders".to_string(),
+                Why::Budget => format!("the budget of {} experiments for this test ran out before one invocation was found (raise -Dodrust.id.budget)", self.budget),
+            }
+        );
+        match &call {
+            Some(k) => {
+                let (repairs, why_not) = dexfix::choices(k, &v.test);
+                if let Some(w) = why_not {
+                    v.reason.push_str(&format!("; {w}"));
+                }
+                v.repairs = repairs;
+                v.no_repair = None;
+            }
+            None => {
+                v.no_repair = Some("the failing run did not report the calls, so odrust does not know the site to repair".into())
+            }
+        }
+        v.pin = Some(Pin {
+            seed,
+            invocation: None,
+            range: None,
+            call,
+            calls,
+        });
+        v
     }
 
     /// The verdict of a candidate bisected to `[lo, hi]` under `seed` (`last`: the last run that

@@ -21,6 +21,9 @@ const ZERO: &str = "com.a.ZeroTest#z";
 const PLAIN: &str = "com.a.PlainTest#p";
 const ONE: &str = "com.a.OneTest#one";
 const DISAGREE: &str = "com.a.SerializeTest#sameTwice";
+const SHARE_A: &str = "com.a.BeanATest#a";
+const SHARE_B: &str = "com.a.BeanBTest#b";
+const SHARE_PAIR: &str = "com.a.BeanPairTest#pair";
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// What a test sees of its run.
@@ -68,8 +71,21 @@ fn behaviour(test: &str) -> (u64, fn(&Ctx) -> bool) {
         DISAGREE => (2, |c| {
             c.kind != IdKind::Consistent && (c.has(1) != c.has(2) || (c.has(1) && c.odd()))
         }),
+        // Three tests failing through one site (Bean.getSet, a shared HashSet): A's 7th call,
+        // B's 3rd; the pair's 2nd and 9th calls must both be shuffled (they must disagree).
+        SHARE_A => (12, |c| c.odd() && c.has(7)),
+        SHARE_B => (12, |c| c.odd() && c.has(3)),
+        SHARE_PAIR => (12, |c| c.odd() && c.has(2) && c.has(9)),
         _ => (1, |_| false),
     }
+}
+
+/// Whether call `local` of `test` is at the shared site `com.a.Bean.getSet(Bean.java:30)`.
+fn at_shared_site(test: &str, local: u64) -> bool {
+    matches!(
+        (test, local),
+        (SHARE_A, 7) | (SHARE_B, 3) | (SHARE_PAIR, 2) | (SHARE_PAIR, 9)
+    )
 }
 
 fn tests() -> Vec<String> {
@@ -89,7 +105,19 @@ fn frame(class: &str, method: &str, line: u32) -> Frame {
 
 /// The call `local` of `test`, numbered `index` in the run.
 fn call(test: &str, local: u64, index: u64) -> IdCall {
-    if test == PIN && local == 5 {
+    if at_shared_site(test, local) {
+        IdCall {
+            index,
+            api: "HashMap$KeySet.iterator".into(),
+            at: Some(frame("com.a.Bean", "getSet", 30)),
+            via: None,
+            alloc: Some(Alloc {
+                kind: "HashSet".into(),
+                at: frame("com.a.Bean", "<init>", 8),
+            }),
+            assertion: false,
+        }
+    } else if test == PIN && local == 5 {
         IdCall {
             index,
             api: "HashMap$KeySet.iterator".into(),
@@ -684,5 +712,65 @@ fn an_unusable_consistent_run_leaves_needs_unknown() {
                 .contains("whether com.a.FooTest#pin needs two calls to disagree is not known")),
         "{:?}",
         run.outcome.notes
+    );
+}
+
+#[test]
+fn tests_failing_through_a_site_pinned_before_try_its_calls_first() {
+    let base = IdRequest {
+        tests: [SHARE_A, SHARE_B, SHARE_PAIR].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    let run = drive(base);
+    let steps = |test: &str| -> Vec<(IdKind, Option<u64>, Vec<Range>)> {
+        run.asked
+            .iter()
+            .filter(|e| e.test.as_deref() == Some(test))
+            .map(|e| (e.kind, e.seed, e.only.clone()))
+            .collect()
+    };
+    // A: nothing known yet, the full bisection of its 12 calls
+    let a = verdict(&run.outcome, SHARE_A);
+    assert_eq!(a.pin.as_ref().unwrap().invocation, Some(7));
+    assert!(steps(SHARE_A).len() >= 7, "{:?}", steps(SHARE_A));
+    // B: its one call at A's site is shuffled alone first, and that run pins it
+    let b = verdict(&run.outcome, SHARE_B);
+    assert_eq!(b.pin.as_ref().unwrap().invocation, Some(3), "{}", b.reason);
+    assert_eq!(
+        steps(SHARE_B),
+        [
+            (IdKind::AloneClean, None, vec![]),
+            (IdKind::Alone, Some(1), vec![]),
+            (IdKind::Bisect, Some(1), vec![[3, 3]]),
+            (IdKind::Consistent, Some(1), vec![]),
+        ]
+    );
+    assert_eq!(b.repairs[0].strategy, RepairStrategy::HashToLinkedHash);
+    assert_eq!(b.repairs[0].line, Some(8));
+    // the pair: both its calls at the site fail it, neither alone: pinned to the site, repairable
+    let p = verdict(&run.outcome, SHARE_PAIR);
+    let pin = p.pin.as_ref().unwrap();
+    assert_eq!((pin.invocation, pin.range), (None, None));
+    assert_eq!(
+        pin.calls.iter().map(|c| c.index).collect::<Vec<_>>(),
+        [2, 9]
+    );
+    assert_eq!(pin.call.as_ref().map(|c| c.index), Some(2));
+    assert_eq!(p.reproduce.as_ref().unwrap().only, vec![[2, 2], [9, 9]]);
+    assert!(
+        p.reason
+            .contains("it needs two calls there to return different orders"),
+        "{}",
+        p.reason
+    );
+    assert_eq!(p.repairs[0].strategy, RepairStrategy::HashToLinkedHash);
+    assert_eq!(p.no_repair, None);
+    assert_eq!(
+        steps(SHARE_PAIR)[2..],
+        [
+            (IdKind::Bisect, Some(1), vec![[2, 2], [9, 9]]),
+            (IdKind::Bisect, Some(1), vec![[2, 2]]),
+            (IdKind::Bisect, Some(1), vec![[9, 9]]),
+        ]
     );
 }

@@ -182,7 +182,23 @@ fn detail_lines(v: &IdVerdict, template: &str) -> Vec<String> {
                     lines.push(format!("  invocation {}: {}", c.index, c.site()));
                 }
             }
-            (None, None) => {}
+            (None, None) => {
+                // pinned to the invocations of one site together (plan::at_site)
+                if !p.calls.is_empty() {
+                    lines.push(format!(
+                        "Pinned: invocations {} under seed {}, at one site",
+                        p.calls
+                            .iter()
+                            .map(|c| c.index.to_string())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        p.seed
+                    ));
+                    for c in &p.calls {
+                        lines.push(format!("  invocation {}: {}", c.index, c.site()));
+                    }
+                }
+            }
         }
     }
     if let Some(r) = &v.reproduce {
@@ -314,7 +330,21 @@ fn card(v: &IdVerdict, template: &str) -> String {
                     out.push_str("</ul>\n");
                 }
             }
-            (None, None) => {}
+            (None, None) => {
+                if !p.calls.is_empty() {
+                    out.push_str(&format!(
+                        "<p class=\"pin\">Shuffled invocations at one site under seed {}</p>\n<ul class=\"calls\">\n",
+                        p.seed
+                    ));
+                    for c in &p.calls {
+                        out.push_str(&format!(
+                            "<li><code>{}</code></li>\n",
+                            escape_html(&format!("{}: {}", c.index, c.site()))
+                        ));
+                    }
+                    out.push_str("</ul>\n");
+                }
+            }
         }
     }
     if let Some(r) = &v.reproduce {
