@@ -85,7 +85,11 @@ pub fn owner_and_method(api: &str) -> (&str, Option<&str>) {
 
 /// The repairs that apply to `test` pinned to `call`, best first, and, when a better one does not
 /// apply, why (for the verdict's reason). Empty when the call has no frame in the module's code.
-pub fn choices(call: &IdCall, test: &str) -> (Vec<RepairChoice>, Option<String>) {
+pub fn choices(
+    call: &IdCall,
+    test: &str,
+    message: Option<&str>,
+) -> (Vec<RepairChoice>, Option<String>) {
     let Some(at) = &call.at else {
         return (Vec::new(), None);
     };
@@ -126,6 +130,11 @@ pub fn choices(call: &IdCall, test: &str) -> (Vec<RepairChoice>, Option<String>)
     if call.assertion {
         out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
     }
+    // JSONAssertion compares JSON texts: offered when the failure shows a JSON member
+    // (`"key":`; Java and AssertJ print maps with `=`) or says nothing, not for a printed set.
+    if !message.is_none_or(|m| m.contains("\":")) {
+        return (out, why_not);
+    }
     let (class, method) = test.split_once('#').unwrap_or((test, ""));
     let method = method.split(['[', '(']).next().unwrap_or(method);
     out.push(RepairChoice {
@@ -156,7 +165,7 @@ mod tests {
 
     /// The choices for `p.FooTest#t[1]`, without the last one (JSONAssertion, always offered).
     fn choices_of(call: &IdCall) -> (Vec<RepairChoice>, Option<String>) {
-        let (mut c, why) = choices(call, "p.FooTest#t[1]");
+        let (mut c, why) = choices(call, "p.FooTest#t[1]", None);
         let json = c.pop().unwrap();
         assert_eq!(json.strategy, RepairStrategy::JsonAssertion);
         assert_eq!(
@@ -262,10 +271,32 @@ mod tests {
         );
         let mut no_frame = call("HashMap.keySet", true);
         no_frame.at = None;
-        assert!(choices(&no_frame, "p.T#t").0.is_empty());
+        assert!(choices(&no_frame, "p.T#t", None).0.is_empty());
         assert_eq!(
             serde_json::to_value(RepairStrategy::HashToLinkedHash).unwrap(),
             "HashToLinkedHash"
         );
+    }
+
+    #[test]
+    fn json_assertion_only_when_the_failure_shows_json_or_says_nothing() {
+        let c = call("HashMap$KeySet.iterator", true);
+        let strategies = |m: Option<&str>| -> Vec<RepairStrategy> {
+            choices(&c, "p.T#t", m)
+                .0
+                .iter()
+                .map(|r| r.strategy)
+                .collect()
+        };
+        let json = RepairStrategy::JsonAssertion;
+        assert!(!strategies(Some("expected:<[a, b]> but was:<[b, a]>")).contains(&json));
+        assert!(
+            strategies(Some(r#"expected:<{"a":1,"b":2}> but was:<{"b":2,"a":1}>"#)).contains(&json)
+        );
+        assert!(
+            !strategies(Some(r#"Expecting actual: ["w", "x"] to contain exactly"#)).contains(&json)
+        );
+        assert!(!strategies(Some(r#"expected:<{"a"=1, "b"=2}>"#)).contains(&json));
+        assert!(strategies(None).contains(&json));
     }
 }

@@ -153,6 +153,14 @@ fn site_key(k: &IdCall) -> Option<String> {
         .map(|at| format!("{} at {}", k.api, at.text()))
 }
 
+/// The message `test` failed with in `r`, if it failed with one.
+fn failure_message<'r>(r: &'r IdRecord, test: &str) -> Option<&'r str> {
+    r.results
+        .iter()
+        .find(|t| t.test == test || crate::model::testid::is_invocation_of(&t.test, test))
+        .and_then(|t| t.message.as_deref())
+}
+
 /// `ks` (ascending) as ranges, consecutive invocations joined.
 fn as_ranges(ks: &[u64]) -> Vec<Range> {
     let mut out: Vec<Range> = Vec::new();
@@ -731,7 +739,7 @@ impl<'a> Planner<'a> {
         );
         match &call {
             Some(k) => {
-                let (repairs, why_not) = dexfix::choices(k, &v.test);
+                let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
                 if let Some(w) = why_not {
                     v.reason.push_str(&format!("; {w}"));
                 }
@@ -810,7 +818,7 @@ impl<'a> Planner<'a> {
                     None => v.no_repair = Some(format!("the failing run did not report invocation {lo}, so odrust does not know the call to repair")),
                     Some(k) if k.at.is_none() => v.no_repair = Some(format!("invocation {lo} ({}) has no frame in the module's own code to repair", k.api)),
                     Some(k) => {
-                        let (repairs, why_not) = dexfix::choices(k, &v.test);
+                        let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
                         if let Some(w) = why_not {
                             v.reason.push_str(&format!("; {w}"));
                         }
