@@ -123,6 +123,9 @@ public final class EventWriter {
      * {@code ValueWrapper} whose {@code getStringRepresentation()} is the value's text). Null for
      * any other failure, or when the values are not known.
      */
+    /** The longest expected or actual value {@link #compared} reports (in chars). */
+    static final int COMPARED_LIMIT = 64 * 1024;
+
     static String[] compared(Throwable t) {
         if (t == null) {
             return null;
@@ -134,7 +137,10 @@ public final class EventWriter {
             Object a = ga.invoke(t);
             String es = text(e);
             String as = text(a);
-            return es == null || as == null ? null : new String[] {es, as};
+            // a comparison of huge texts is not copied into every run's events
+            return es == null || as == null || es.length() > COMPARED_LIMIT || as.length() > COMPARED_LIMIT
+                    ? null
+                    : new String[] {es, as};
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return null;
         }

@@ -724,7 +724,8 @@ public final class IdRepairer {
         for (FileChange fc : changes) {
             texts.put(fc.file, fc.after);
         }
-        java.util.Map<Path, java.util.TreeMap<Integer, String[]>> byFile = new java.util.LinkedHashMap<>();
+        // per file: each failure's frame lines (deepest first) and its two values, deepest last line first
+        java.util.Map<Path, List<Object[]>> byFile = new java.util.LinkedHashMap<>();
         int failed = 0;
         for (String t : tests) {
             for (RunResult.TestResult r : clean.results) {
@@ -738,30 +739,30 @@ public final class IdRepairer {
                 String cls = t.substring(0, t.indexOf('#'));
                 String top = cls.contains("$") ? cls.substring(0, cls.indexOf('$')) : cls;
                 Path file = source(top, null);
-                int line = file == null
-                        ? -1
-                        : UpdateExpected.failingLine(
+                List<Integer> lines = file == null
+                        ? List.of()
+                        : UpdateExpected.failingLines(
                                 r.trace, top, file.getFileName().toString());
-                if (values == null || line < 1) {
+                if (values == null || lines.isEmpty()) {
                     log.info("  [repair " + label + "] " + Words.shortId(t) + " fails clean with the rewrite, not on a"
                             + " comparison odrust can update ("
                             + (values == null ? "no expected and actual values" : "no line in " + top) + ")");
                     return null;
                 }
-                java.util.TreeMap<Integer, String[]> lines = byFile.computeIfAbsent(
-                        file, k -> new java.util.TreeMap<>(java.util.Collections.reverseOrder()));
-                String[] before = lines.putIfAbsent(line, values);
-                if (before != null && !(before[0].equals(values[0]) && before[1].equals(values[1]))) {
-                    log.info("  [repair " + label + "] line " + line + " of " + file.getFileName()
-                            + " compares different values for different tests; not updated");
-                    return null;
+                List<Object[]> entries = byFile.computeIfAbsent(file, k -> new ArrayList<>());
+                boolean seen = entries.stream()
+                        .anyMatch(o -> o[0].equals(lines)
+                                && ((String[]) o[1])[0].equals(values[0])
+                                && ((String[]) o[1])[1].equals(values[1]));
+                if (!seen) {
+                    entries.add(new Object[] {lines, values});
                 }
             }
         }
         if (failed == 0) {
             return null;
         }
-        for (java.util.Map.Entry<Path, java.util.TreeMap<Integer, String[]>> e : byFile.entrySet()) {
+        for (java.util.Map.Entry<Path, List<Object[]>> e : byFile.entrySet()) {
             Path file = e.getKey();
             String text = texts.get(file);
             if (text == null) {
@@ -772,8 +773,22 @@ public final class IdRepairer {
                 }
             }
             // from the last line up: a rewritten text block does not move the lines above it
-            for (java.util.Map.Entry<Integer, String[]> l : e.getValue().entrySet()) {
-                DexFix.Result r = UpdateExpected.rewrite(text, l.getKey(), l.getValue()[0], l.getValue()[1]);
+            List<Object[]> entries = e.getValue();
+            entries.sort((a, b) -> Integer.compare(firstLine(b), firstLine(a)));
+            for (Object[] entry : entries) {
+                @SuppressWarnings("unchecked")
+                List<Integer> lines = (List<Integer>) entry[0];
+                String[] values = (String[]) entry[1];
+                DexFix.Result r = null;
+                for (int line : lines) { // the assertion's line, then its callers' in the test class
+                    DexFix.Result tried = UpdateExpected.rewrite(text, line, values[0], values[1]);
+                    if (r == null || tried.applies()) {
+                        r = tried;
+                    }
+                    if (tried.applies()) {
+                        break;
+                    }
+                }
                 if (!r.applies()) {
                     log.info("  [repair " + label + "] expected value not updated: " + r.reason());
                     return null;
@@ -800,6 +815,11 @@ public final class IdRepairer {
             out.add(new FileChange(e.getKey(), before, e.getValue()));
         }
         return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int firstLine(Object[] entry) {
+        return ((List<Integer>) entry[0]).get(0);
     }
 
     /** The tests that pass in the original order clean (run once, without any patch). */
@@ -876,14 +896,32 @@ public final class IdRepairer {
                     }
                 }
                 if (moved.isEmpty()) {
+                    // every new text written aside first, then each moved in place
+                    List<Path> temps = new ArrayList<>();
                     for (FileChange fc : changes) {
                         Path tmp = fc.file.resolveSibling(fc.file.getFileName() + ".odrust-tmp");
                         Files.write(tmp, fc.after.getBytes(encoding));
-                        Files.move(
-                                tmp,
-                                fc.file,
-                                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        temps.add(tmp);
+                    }
+                    List<String> done = new ArrayList<>();
+                    for (int i = 0; i < changes.size(); i++) {
+                        try {
+                            Files.move(
+                                    temps.get(i),
+                                    changes.get(i).file,
+                                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        } catch (IOException e) {
+                            throw new IOException(
+                                    e.getMessage()
+                                            + (done.isEmpty()
+                                                    ? ""
+                                                    : " (already applied: " + String.join(", ", done)
+                                                            + "; undo them with `git apply -R " + patch
+                                                            + "` after applying the rest)"),
+                                    e);
+                        }
+                        done.add(changes.get(i).file.toString());
                     }
                     applied = true;
                 } else {

@@ -7,6 +7,7 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LiteralExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
@@ -49,34 +50,90 @@ final class UpdateExpected {
     }
 
     /**
-     * The line of {@code trace}'s deepest frame in {@code testClass} (or a class nested in it), in
-     * the file {@code fileName}; -1 when none.
+     * The lines of {@code trace}'s frames in {@code testClass} (or a class nested in it), in the
+     * file {@code fileName}, deepest first, each once: the assertion may sit in a helper method,
+     * its expected literal in the test that calls it.
      */
-    static int failingLine(String trace, String testClass, String fileName) {
+    static List<Integer> failingLines(String trace, String testClass, String fileName) {
+        List<Integer> lines = new ArrayList<>();
         if (trace == null) {
-            return -1;
+            return lines;
         }
         Pattern frame = Pattern.compile("\\bat (" + Pattern.quote(testClass) + "(?:\\$[\\w$]+)?)\\.[\\w$<>]+\\("
                 + Pattern.quote(fileName) + ":(\\d+)\\)");
         Matcher m = frame.matcher(trace);
-        return m.find() ? Integer.parseInt(m.group(2)) : -1;
+        while (m.find()) {
+            int line = Integer.parseInt(m.group(2));
+            if (!lines.contains(line)) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    /** Calls whose argument is what an assertion compares against (JUnit, AssertJ, Hamcrest, Truth). */
+    static boolean comparesArgument(String call) {
+        return call.startsWith("assert")
+                || call.startsWith("isEqualTo")
+                || call.equals("hasToString")
+                || call.equals("equalTo")
+                || call.equals("is")
+                || call.equals("isEqualToIgnoringWhitespace");
+    }
+
+    /** Whether {@code n} is an argument of a call that compares it ({@link #comparesArgument}). */
+    private static boolean comparedArgument(Node n) {
+        Node p = n.getParentNode().orElse(null);
+        if (p instanceof UnaryExpr) {
+            n = p;
+            p = p.getParentNode().orElse(null);
+        }
+        return p instanceof MethodCallExpr
+                && ((MethodCallExpr) p).getArguments().contains(n)
+                && comparesArgument(((MethodCallExpr) p).getNameAsString());
     }
 
     /**
      * {@code source} with the literal whose value is {@code expected} replaced by {@code actual},
-     * as one result; or one that does not apply, saying why.
+     * as one result; or one that does not apply, saying why. When nothing is found and both values
+     * are quoted (AssertJ prints a String with its quotes), the values without them are tried.
      */
     static DexFix.Result rewrite(String source, int line, String expected, String actual) {
+        DexFix.Result r = rewriteAs(source, line, expected, actual);
+        if (!r.applies() && quoted(expected) && quoted(actual)) {
+            DexFix.Result unquoted = rewriteAs(
+                    source,
+                    line,
+                    expected.substring(1, expected.length() - 1),
+                    actual.substring(1, actual.length() - 1));
+            return unquoted.applies() ? unquoted : r;
+        }
+        return r;
+    }
+
+    private static boolean quoted(String s) {
+        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"");
+    }
+
+    /**
+     * The literal is looked for where an assertion compares it, never where it is the test's
+     * input: an argument of the comparing call on the failing line; else the initializer of a
+     * local of the enclosing method used once, as such an argument on that line; else the same
+     * of a private field of the enclosing class.
+     */
+    private static DexFix.Result rewriteAs(String source, int line, String expected, String actual) {
         try {
             Src s = Src.parse(source, line);
             List<LiteralExpr> all = s.cu.findAll(LiteralExpr.class, l -> valueOf(l) != null);
             List<LiteralExpr> onLine = Src.onLine(filter(all, l -> expected.equals(valueOf(l))), line, l -> l);
-            List<LiteralExpr> found = onLine;
+            List<LiteralExpr> found = filter(onLine, UpdateExpected::comparedArgument);
             String scope = "on line " + line;
             if (found.isEmpty()) {
                 MethodDeclaration method = enclosingMethod(s, line);
                 if (method != null) {
-                    found = filter(method.findAll(LiteralExpr.class), l -> expected.equals(valueOf(l)));
+                    found = filter(
+                            method.findAll(LiteralExpr.class),
+                            l -> expected.equals(valueOf(l)) && usedOnceToCompare(l, method, line, false));
                     scope = "in " + method.getNameAsString() + "()";
                 }
             }
@@ -85,11 +142,16 @@ final class UpdateExpected {
                 if (type != null) {
                     List<LiteralExpr> constants = new ArrayList<>();
                     for (FieldDeclaration f : type.getFields()) {
+                        if (!f.isPrivate()) {
+                            continue; // another class may use it (and inline it, if constant)
+                        }
                         f.getVariables()
                                 .forEach(v -> v.getInitializer()
                                         .filter(i -> i instanceof LiteralExpr || i instanceof UnaryExpr)
                                         .ifPresent(i -> constants.addAll(filter(
-                                                i.findAll(LiteralExpr.class), l -> expected.equals(valueOf(l))))));
+                                                i.findAll(LiteralExpr.class),
+                                                l -> expected.equals(valueOf(l))
+                                                        && usedOnceToCompare(l, type, line, true)))));
                     }
                     found = constants;
                     scope = "in a field of " + type.getNameAsString();
@@ -97,7 +159,8 @@ final class UpdateExpected {
             }
             if (found.isEmpty()) {
                 return DexFix.Result.notApplicable(s.where(line) + ": no literal with the expected value "
-                        + shorten(expected) + " on the line, in its method or in a constant of its class");
+                        + shorten(expected) + " compared on the line (as an assertion's argument, or a local or"
+                        + " private field used only there)");
             }
             if (found.size() > 1) {
                 return DexFix.Result.notApplicable(s.where(line) + ": " + found.size() + " literals "
@@ -115,15 +178,15 @@ final class UpdateExpected {
                         + ", which is not the expected " + shorten(expected) + " in another order (other"
                         + " characters): only an order is updated, never a value");
             }
-            String text = literal(lit, actual);
-            if (text == null) {
-                return DexFix.Result.notApplicable(s.where(line) + ": the new value " + shorten(actual)
-                        + " does not fit the " + kind(lit) + " literal " + s.snippet(lit));
-            }
             Node target = lit.getParentNode().orElse(null) instanceof UnaryExpr
                     ? lit.getParentNode().get()
                     : lit;
             String old = s.text.substring(s.begin(target), s.end(target));
+            String text = literal(lit, actual, old.contains("\\u"));
+            if (text == null) {
+                return DexFix.Result.notApplicable(s.where(line) + ": the new value " + shorten(actual)
+                        + " does not fit the " + kind(lit) + " literal " + s.snippet(lit));
+            }
             String patched = s.apply(List.of(s.replace(target, old, text)));
             return DexFix.Result.patched(
                     patched,
@@ -132,6 +195,34 @@ final class UpdateExpected {
         } catch (NotApplicable n) {
             return DexFix.Result.notApplicable(n.getMessage());
         }
+    }
+
+    /**
+     * Whether the literal initializes a variable (a local of {@code scope}, or a field of it when
+     * {@code field}) whose name {@code scope} uses exactly once: as a compared argument on {@code line}.
+     */
+    private static boolean usedOnceToCompare(LiteralExpr l, Node scope, int line, boolean field) {
+        Node p = l.getParentNode().orElse(null);
+        if (p instanceof UnaryExpr) {
+            p = p.getParentNode().orElse(null);
+        }
+        if (!(p instanceof com.github.javaparser.ast.body.VariableDeclarator)) {
+            return false;
+        }
+        com.github.javaparser.ast.body.VariableDeclarator v = (com.github.javaparser.ast.body.VariableDeclarator) p;
+        boolean isField = v.getParentNode().orElse(null) instanceof FieldDeclaration;
+        if (isField != field) {
+            return false;
+        }
+        String name = v.getNameAsString();
+        List<Node> uses = new ArrayList<>();
+        uses.addAll(scope.findAll(
+                com.github.javaparser.ast.expr.NameExpr.class,
+                n -> n.getNameAsString().equals(name)));
+        uses.addAll(scope.findAll(
+                com.github.javaparser.ast.expr.FieldAccessExpr.class,
+                n -> n.getNameAsString().equals(name)));
+        return uses.size() == 1 && Src.spans(uses.get(0), line) && comparedArgument(uses.get(0));
     }
 
     /** Whether {@code b} has exactly the characters of {@code a}, in some order (and differs from it). */
@@ -188,9 +279,9 @@ final class UpdateExpected {
     }
 
     /** The Java text of a literal of {@code like}'s kind holding {@code value}; null when it does not fit. */
-    static String literal(LiteralExpr like, String value) {
+    static String literal(LiteralExpr like, String value, boolean unicodeEscapes) {
         if (like instanceof StringLiteralExpr || like instanceof TextBlockLiteralExpr) {
-            return quote(value);
+            return quote(value, unicodeEscapes);
         }
         try {
             long v = Long.parseLong(value.trim());
@@ -205,6 +296,11 @@ final class UpdateExpected {
 
     /** A Java string literal of {@code s}. */
     static String quote(String s) {
+        return quote(s, false);
+    }
+
+    /** A Java string literal of {@code s}; with {@code unicodeEscapes}, characters past ASCII as {@code \\uXXXX}. */
+    static String quote(String s, boolean unicodeEscapes) {
         StringBuilder b = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -225,7 +321,7 @@ final class UpdateExpected {
                     b.append("\\t");
                     break;
                 default:
-                    if (c < 0x20 || c == 0x7f) {
+                    if (c < 0x20 || c == 0x7f || (unicodeEscapes && c > 0x7e)) {
                         b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         b.append(c);

@@ -79,7 +79,7 @@ class UpdateExpectedTest {
     @Test
     void twoEqualLiteralsInTheMethodAreAmbiguous() {
         String src =
-                "class T {\n  void t() {\n    String a = \"b,a\";\n    String b = \"b,a\";\n    check(a, b);\n  }\n}\n";
+                "class T {\n  void t() {\n    String a = \"b,a\";\n    String b = \"b,a\";\n    assertEquals(a, b);\n  }\n}\n";
         DexFix.Result r = UpdateExpected.rewrite(src, 5, "b,a", "a,b");
         assertFalse(r.applies());
         assertTrue(r.reason().contains("2 literals in t()"), r.reason());
@@ -100,7 +100,62 @@ class UpdateExpectedTest {
                 + "\tat org.junit.Assert.assertEquals(Assert.java:117)\n"
                 + "\tat com.acme.PointTest$Nested.check(PointTest.java:40)\n"
                 + "\tat com.acme.PointTest.names(PointTest.java:10)\n";
-        assertEquals(40, UpdateExpected.failingLine(trace, "com.acme.PointTest", "PointTest.java"));
-        assertEquals(-1, UpdateExpected.failingLine(trace, "com.acme.Other", "Other.java"));
+        assertEquals(
+                java.util.List.of(40, 10), UpdateExpected.failingLines(trace, "com.acme.PointTest", "PointTest.java"));
+        assertTrue(UpdateExpected.failingLines(trace, "com.acme.Other", "Other.java")
+                .isEmpty());
+    }
+
+    private static final String MORE = String.join(
+            "\n",
+            "class MoreTest {",
+            "  void input() {",
+            "    String csv = \"zeta,alpha\";",
+            "    assertEquals(csv, roundTrip(csv));",
+            "  }",
+            "  void inputOnTheLine() {",
+            "    assertEquals(expected(), roundTrip(\"b,a\"));",
+            "  }",
+            "  void assertj() {",
+            "    assertThat(names()).isEqualTo(\"zeta,alpha\");",
+            "  }",
+            "  void escaped() {",
+            "    assertEquals(\"\\u00e9,a\", names());",
+            "  }",
+            "  void viaHelper() {",
+            "    assertNames(\"y,x\", names());",
+            "  }",
+            "  void assertNames(String want, String got) {",
+            "    assertEquals(want, got);",
+            "  }",
+            "  void viaOtherHelper() {",
+            "    check(\"y,x\", names());",
+            "  }",
+            "}",
+            "");
+
+    @Test
+    void aLiteralThatIsTheTestsInputIsNeverRewritten() {
+        DexFix.Result twice = UpdateExpected.rewrite(MORE, 4, "zeta,alpha", "alpha,zeta");
+        assertFalse(twice.applies(), twice.toString());
+        DexFix.Result input = UpdateExpected.rewrite(MORE, 7, "b,a", "a,b");
+        assertFalse(input.applies(), input.toString());
+        assertTrue(input.reason().contains("compared on the line"), input.reason());
+    }
+
+    @Test
+    void assertjQuotedValuesUnicodeEscapesAndACallersLiteral() {
+        DexFix.Result assertj = UpdateExpected.rewrite(MORE, 10, "\"zeta,alpha\"", "\"alpha,zeta\"");
+        assertTrue(assertj.applies(), assertj.toString());
+        assertTrue(assertj.source().contains("isEqualTo(\"alpha,zeta\")"), assertj.source());
+        DexFix.Result escaped = UpdateExpected.rewrite(MORE, 13, "\u00e9,a", "a,\u00e9");
+        assertTrue(escaped.applies(), escaped.toString());
+        assertTrue(escaped.source().contains("assertEquals(\"a,\\u00e9\", names());"), escaped.source());
+        // the assertion is in a helper (line 19): the literal is in the calling test (line 16),
+        // taken when the helper is named as an assertion (assert...), not from any call
+        assertFalse(UpdateExpected.rewrite(MORE, 19, "y,x", "x,y").applies());
+        DexFix.Result caller = UpdateExpected.rewrite(MORE, 16, "y,x", "x,y");
+        assertTrue(caller.applies(), caller.toString());
+        assertFalse(UpdateExpected.rewrite(MORE, 22, "y,x", "x,y").applies());
     }
 }
