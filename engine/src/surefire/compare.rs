@@ -103,12 +103,17 @@ fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
         // A whole class reported as one entry (Surefire does this for a skipped JUnit 5 class:
         // `classname="C" name=""`) stands for every test of that class on the other side.
         let class = id.split_once('#').map(|(class, _)| class);
+        let place = (!other.contains(id) && !own.contains(container))
+            .then(|| suite_place_key(id, other))
+            .flatten();
         let key = if is_invocation(id)
             && !other.contains(id)
             && other.contains(container)
             && !own.contains(container)
         {
             container
+        } else if let Some(place) = place.as_deref() {
+            place
         } else if let Some(class) =
             class.filter(|c| !other.contains(id) && !other.contains(container) && other.contains(c))
         {
@@ -125,6 +130,48 @@ fn fold(side: &[TestOutcome], other: &HashSet<&str>) -> Vec<(String, Outcome)> {
         }
     }
     keys
+}
+
+/// The id Surefire reports for a test odrust names by its place in a JUnit 3 `suite()`
+/// (`pkg.Suite#m[keys/Suite$Checks]`, docs/run-order.md): Surefire names it by its own class,
+/// the last element of the place (`pkg.Suite$Checks#m`; a class of the suite's package is
+/// written short), or by the suite class when the place ends in a nested suite's name. `None`
+/// unless `other` has that id.
+fn suite_place_key(id: &str, other: &HashSet<&str>) -> Option<String> {
+    let (class, method) = id.split_once('#')?;
+    let open = method.find('[')?;
+    let (name, place) = (&method[..open], method[open + 1..].strip_suffix(']')?);
+    if name.contains('(') {
+        return None;
+    }
+    let last = place.rsplit('/').next()?;
+    let last = match last.rfind(" (") {
+        Some(i) if last.ends_with(')') => &last[..i],
+        _ => last,
+    };
+    let package = class.rfind('.').map_or("", |i| &class[..=i]);
+    // a place starts like a name (a parameterized test's `[0]`, `[1: a]` does not)
+    if !place
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    {
+        return None;
+    }
+    let looks_like_class = !last.is_empty()
+        && last
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.');
+    let mut keys = Vec::new();
+    if looks_like_class {
+        keys.push(if last.contains('.') {
+            format!("{last}#{name}")
+        } else {
+            format!("{package}{last}#{name}")
+        });
+    }
+    keys.push(format!("{class}#{name}"));
+    keys.into_iter().find(|k| other.contains(k.as_str()))
 }
 
 #[cfg(test)]
@@ -252,5 +299,45 @@ mod tests {
         assert!(!c.same);
         assert_eq!(c.differences[0].test, "p.Off");
         assert_eq!(c.differences[0].actual, Fail);
+    }
+
+    #[test]
+    fn tests_named_by_their_place_in_a_junit3_suite_match_surefires_names() {
+        // Surefire reports each by its own class, once per place, so names repeat
+        let surefire = outcomes(&[
+            ("p.S$Checks#testEmpty", Pass),
+            ("p.S$Checks#testEmpty", Fail),
+            ("p.S#testOwn", Pass),
+            ("q.Other#testX", Pass),
+        ]);
+        let odrust = outcomes(&[
+            ("p.S#testEmpty[keys/S$Checks]", Pass),
+            ("p.S#testEmpty[values/S$Checks]", Fail),
+            ("p.S#testOwn[keys]", Pass),
+            ("p.S#testX[q.Other]", Pass),
+        ]);
+        let cmp = compare_outcomes(&surefire, &odrust);
+        assert!(cmp.same, "{cmp:?}");
+        let passing = outcomes(&[
+            ("p.S#testEmpty[keys/S$Checks]", Pass),
+            ("p.S#testEmpty[values/S$Checks (2)]", Pass),
+            ("p.S#testOwn[keys]", Pass),
+            ("p.S#testX[q.Other]", Pass),
+        ]);
+        let cmp = compare_outcomes(&surefire, &passing);
+        assert_eq!(
+            cmp.differences,
+            [OutcomeDifference {
+                test: "p.S$Checks#testEmpty".into(),
+                expected: Fail,
+                actual: Pass
+            }]
+        );
+        // a parameterized name is not a place
+        assert_eq!(suite_place_key("p.S#m[0]", &HashSet::from(["p.S#m"])), None);
+        assert_eq!(
+            suite_place_key("p.S#m(int)[1]", &HashSet::from(["p.S#m"])),
+            None
+        );
     }
 }

@@ -54,4 +54,8 @@ def results = new File(out, 'run-order').listFiles().findAll { new File(it, 'res
         .findAll { it.order_source == e.failing_order }
 assert results.size() == 1 : "no run-order result for " + e.failing_order
 assert results[0].results.find { it.test == KEYS_VICTIM }?.outcome == 'fail' : "reproduce did not fail it: " + results[0].results
+// ---- fidelity (goal 2): the same outcomes as Surefire's reports, every result matched
+def fid = new JsonSlurper().parse(new File(out, 'fidelity.json'))
+assert fid.same == true && fid.differences == [] : "fidelity.json: " + fid
+assert fid.only_expected == [] && fid.only_actual == [] : "fidelity.json: " + fid
 return true

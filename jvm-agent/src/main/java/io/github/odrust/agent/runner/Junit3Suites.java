@@ -127,7 +127,8 @@ final class Junit3Suites {
                 id = own + "#" + r.name;
             } else {
                 List<String> where = new ArrayList<>(r.path);
-                String mine = shortName(r.className);
+                // a class of the suite's package written short, any other in full
+                String mine = packageOf(r.className).equals(packageOf(own)) ? shortName(r.className) : r.className;
                 if ((!r.className.equals(own) || where.isEmpty())
                         && (where.isEmpty() || !where.get(where.size() - 1).equals(mine))) {
                     where.add(mine);
@@ -222,6 +223,11 @@ final class Junit3Suites {
                             : (Character.isJavaIdentifierPart(c) ? String.valueOf(c) : "_"));
         }
         return b.length() == 0 ? "_" : b.toString();
+    }
+
+    private static String packageOf(String className) {
+        int dot = className.lastIndexOf('.');
+        return dot < 0 ? "" : className.substring(0, dot);
     }
 
     /** {@code a.b.C$D} → {@code C$D}; a suite name that is not a class name stays as it is. */
