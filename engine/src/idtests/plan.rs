@@ -178,6 +178,12 @@ struct Candidate {
     test: String,
     failing_seeds: Vec<u64>,
     ids: Vec<usize>,
+    /// Experiments of the current search (the budget's count).
+    spent: usize,
+    /// Every run of this search in a fresh JVM (a pin found in shared JVMs did not repeat).
+    fresh: bool,
+    /// The fresh run a shared pin did not repeat in, when one did not.
+    refuted: Option<usize>,
 }
 
 /// What a candidate's plan stops at: the experiment to run next.
@@ -200,6 +206,7 @@ impl<'a> Planner<'a> {
             seed,
             only,
             consistent_call: None,
+            shared: false,
         }
     }
 
@@ -318,6 +325,9 @@ impl<'a> Planner<'a> {
                     test: test.clone(),
                     failing_seeds,
                     ids: Vec::new(),
+                    spent: 0,
+                    fresh: !self.request.shared,
+                    refuted: None,
                 });
             }
         }
@@ -331,7 +341,7 @@ impl<'a> Planner<'a> {
         // 3. One candidate after another.
         let mut verdicts = Vec::new();
         for mut c in candidates {
-            match self.candidate(&mut c) {
+            match self.searched(&mut c) {
                 Ok(v) => {
                     if let Some(site) = v
                         .pin
@@ -363,11 +373,57 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// A candidate's verdict: searched in shared JVMs when the request allows, its pin then run
+    /// once in a fresh JVM; when that run does not fail, the whole search again in fresh JVMs (a
+    /// claim is never reported from a shared JVM alone).
+    fn searched(&mut self, c: &mut Candidate) -> Result<IdVerdict, Stop> {
+        let v = self.candidate(c)?;
+        let Some(refuted) = c.refuted else {
+            return Ok(v);
+        };
+        c.fresh = true;
+        c.spent = 0;
+        let mut v = self.candidate(c)?;
+        v.reason.push_str(&format!(
+            "; pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {refuted}), so it was searched again in fresh JVMs"
+        ));
+        v.experiments = c.ids.clone();
+        Ok(v)
+    }
+
+    /// A pin found with runs in shared JVMs, run as its reproduction says in a fresh JVM; sets
+    /// `c.refuted` when it does not fail there. Pins found in fresh JVMs pass through.
+    fn confirm_fresh(&mut self, c: &mut Candidate, mut v: IdVerdict) -> Result<IdVerdict, Stop> {
+        let Some(r) = v.reproduce.clone().filter(|_| !c.fresh) else {
+            return Ok(v);
+        };
+        let e = self.experiment(
+            IdKind::ConfirmPin,
+            Some(&c.test),
+            vec![c.test.clone()],
+            Some(r.seed),
+            r.only.clone(),
+        );
+        let Some(rec) = self.take(&e) else {
+            return Err(e);
+        };
+        c.ids.push(rec.experiment.id);
+        v.experiments = c.ids.clone();
+        if !self.failed(rec, &c.test) {
+            c.refuted = Some(rec.experiment.id);
+        }
+        Ok(v)
+    }
+
     /// A verdict pinned to invocation k under its seed: the test alone once more with every call
     /// permuted as k is (the order that fails it, applied alike to all its calls, as an
     /// implementation keeping one order would): failing, another order fails it; passing, it
     /// fails only when two of its calls disagree (`needs`, and said in its reason).
-    fn classify(&mut self, c: &mut Candidate, mut v: IdVerdict) -> Result<IdVerdict, Stop> {
+    fn classify(&mut self, c: &mut Candidate, v: IdVerdict) -> Result<IdVerdict, Stop> {
+        let mut v = self.confirm_fresh(c, v)?;
+        if c.refuted.is_some() {
+            return Ok(v);
+        }
         let Some((seed, k)) = v
             .pin
             .as_ref()
@@ -375,7 +431,7 @@ impl<'a> Planner<'a> {
         else {
             return Ok(v);
         };
-        if c.ids.len() >= self.budget {
+        if c.spent >= self.budget {
             return Ok(v);
         }
         let mut e = self.experiment(
@@ -390,6 +446,7 @@ impl<'a> Planner<'a> {
             return Err(e);
         };
         c.ids.push(r.experiment.id);
+        c.spent += 1;
         v.experiments = c.ids.clone();
         if let Some(why) = Self::unusable(r) {
             self.note(format!(
@@ -422,7 +479,7 @@ impl<'a> Planner<'a> {
         seed: Option<u64>,
         only: Vec<Range>,
     ) -> Result<Option<&'a IdRecord>, Stop> {
-        if c.ids.len() >= self.budget {
+        if c.spent >= self.budget {
             return Ok(None);
         }
         let order = if kind == IdKind::Confirm {
@@ -430,10 +487,13 @@ impl<'a> Planner<'a> {
         } else {
             vec![c.test.clone()]
         };
-        let e = self.experiment(kind, Some(&c.test), order, seed, only);
+        let mut e = self.experiment(kind, Some(&c.test), order, seed, only);
+        // a run alone only proposes (its pin is confirmed fresh); the full order confirms
+        e.shared = !c.fresh && kind != IdKind::Confirm;
         match self.take(&e) {
             Some(r) => {
                 c.ids.push(r.experiment.id);
+                c.spent += 1;
                 Ok(Some(r))
             }
             None => Err(e),
@@ -586,7 +646,10 @@ impl<'a> Planner<'a> {
             }
             let mid = lo + (hi - lo) / 2;
             let Some(left) = self.ask(c, IdKind::Bisect, Some(seed), vec![[lo, mid]])? else {
-                return Ok(self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget)));
+                {
+                    let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget));
+                    return self.confirm_fresh(c, v);
+                }
             };
             if self.failed(left, &test) {
                 hi = mid;
@@ -594,264 +657,21 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let Some(right) = self.ask(c, IdKind::Bisect, Some(seed), vec![[mid + 1, hi]])? else {
-                return Ok(self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget)));
+                {
+                    let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget));
+                    return self.confirm_fresh(c, v);
+                }
             };
             if self.failed(right, &test) {
                 lo = mid + 1;
                 last = right;
                 continue;
             }
-            return Ok(self.pinned(c, seed, lo, hi, n, last, Some(Why::BothHalves)));
-        }
-    }
-
-    /// Tests of one module often fail through the same few calls: when the run `alone` (which
-    /// failed `c` under `seed`) made calls at a site an earlier candidate was pinned to, only
-    /// those are shuffled first, and bisected among themselves if several: a few runs instead of a
-    /// bisection of every counted invocation. `None` when no such site fails it (the full
-    /// bisection follows); a verdict when one does, pinned to one invocation, or to the site's
-    /// invocations together when neither half of them fails it alone.
-    fn site_first(
-        &mut self,
-        c: &mut Candidate,
-        seed: u64,
-        alone: &'a IdRecord,
-    ) -> Result<Option<IdVerdict>, Stop> {
-        let n = alone.count;
-        let mut tried = 0;
-        for (site, _) in self.sites.clone() {
-            let ks: Vec<u64> = alone
-                .calls
-                .iter()
-                .filter(|k| (1..=n).contains(&k.index) && site_key(k).as_deref() == Some(&site))
-                .map(|k| k.index)
-                .collect();
-            if ks.is_empty() || ks.len() as u64 == n {
-                continue; // none there, or every call is there: the full bisection is the same
-            }
-            if tried == SITES_TRIED {
-                break;
-            }
-            tried += 1;
-            let Some(r) = self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks))? else {
-                return Ok(Some(self.pinned(
-                    c,
-                    seed,
-                    1,
-                    n,
-                    n,
-                    alone,
-                    Some(Why::Budget),
-                )));
-            };
-            if !self.failed(r, &c.test) {
-                continue;
-            }
-            let (mut lo, mut hi) = (0usize, ks.len() - 1);
-            let mut last = r;
-            loop {
-                if lo == hi {
-                    let v = self.pinned(c, seed, ks[lo], ks[lo], n, last, None);
-                    return self.classify(c, v).map(Some);
-                }
-                let mid = lo + (hi - lo) / 2;
-                let Some(left) =
-                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[lo..=mid]))?
-                else {
-                    return Ok(Some(self.at_site(
-                        c,
-                        seed,
-                        &ks[lo..=hi],
-                        n,
-                        last,
-                        Why::Budget,
-                    )));
-                };
-                if self.failed(left, &c.test) {
-                    hi = mid;
-                    last = left;
-                    continue;
-                }
-                let Some(right) =
-                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[mid + 1..=hi]))?
-                else {
-                    return Ok(Some(self.at_site(
-                        c,
-                        seed,
-                        &ks[lo..=hi],
-                        n,
-                        last,
-                        Why::Budget,
-                    )));
-                };
-                if self.failed(right, &c.test) {
-                    lo = mid + 1;
-                    last = right;
-                    continue;
-                }
-                return Ok(Some(self.at_site(
-                    c,
-                    seed,
-                    &ks[lo..=hi],
-                    n,
-                    last,
-                    Why::BothHalves,
-                )));
+            {
+                let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::BothHalves));
+                return self.confirm_fresh(c, v);
             }
         }
-        Ok(None)
-    }
-
-    /// The verdict of a candidate that fails when the invocations `ks` at one site are shuffled
-    /// (`last`: the last run that failed, which shuffled exactly them), but not when only either
-    /// half of them is (or the budget ran out): the repair is at that site all the same.
-    fn at_site(
-        &self,
-        c: &Candidate,
-        seed: u64,
-        ks: &[u64],
-        n: u64,
-        last: &IdRecord,
-        why: Why,
-    ) -> IdVerdict {
-        let calls: Vec<IdCall> = last
-            .calls
-            .iter()
-            .filter(|k| ks.contains(&k.index))
-            .cloned()
-            .collect();
-        let only = as_ranges(ks);
-        let mut v = self.verdict(c, IdStatus::Id, String::new());
-        v.reproduce = Some(Reproduce {
-            test: c.test.clone(),
-            seed,
-            only: only.clone(),
-        });
-        let call = calls.first().cloned();
-        let site = call.as_ref().map(IdCall::site).unwrap_or_default();
-        v.reason = format!(
-            "fails alone under seed {seed} when only invocations {} (of {n}) are shuffled, all at {site}; {}",
-            ranges_text(&only),
-            match why {
-                Why::BothHalves => "not when only either half of them is: it needs two calls there to return different orders".to_string(),
-                Why::Budget => format!("the budget of {} experiments for this test ran out before one invocation was found (raise -Dodrust.id.budget)", self.budget),
-            }
-        );
-        match &call {
-            Some(k) => {
-                let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
-                if let Some(w) = why_not {
-                    v.reason.push_str(&format!("; {w}"));
-                }
-                v.repairs = repairs;
-                v.no_repair = None;
-            }
-            None => {
-                v.no_repair = Some("the failing run did not report the calls, so odrust does not know the site to repair".into())
-            }
-        }
-        v.pin = Some(Pin {
-            seed,
-            invocation: None,
-            range: None,
-            call,
-            calls,
-        });
-        v
-    }
-
-    /// The verdict of a candidate bisected to `[lo, hi]` under `seed` (`last`: the last run that
-    /// failed, which shuffled exactly that range); `why` is set when the range is not one
-    /// invocation.
-    #[allow(clippy::too_many_arguments)]
-    fn pinned(
-        &self,
-        c: &Candidate,
-        seed: u64,
-        lo: u64,
-        hi: u64,
-        n: u64,
-        last: &IdRecord,
-        why: Option<Why>,
-    ) -> IdVerdict {
-        let test = &c.test;
-        let calls: Vec<IdCall> = last
-            .calls
-            .iter()
-            .filter(|k| (lo..=hi).contains(&k.index))
-            .cloned()
-            .collect();
-        // One invocation: exactly it; the whole range: what the alone run shuffled.
-        let only = if lo != hi && lo == 1 && hi == n {
-            Vec::new()
-        } else {
-            vec![[lo, hi]]
-        };
-        let shuffled = if lo == hi {
-            format!("only invocation {lo} is shuffled")
-        } else if only.is_empty() {
-            format!("all {n} counted invocations are shuffled")
-        } else {
-            format!("only invocations {lo}-{hi} (of {n}) are shuffled")
-        };
-        let mut v = self.verdict(c, IdStatus::Id, String::new());
-        v.reproduce = Some(Reproduce {
-            test: test.clone(),
-            seed,
-            only,
-        });
-        match why {
-            None => {
-                let call = calls.iter().find(|k| k.index == lo).cloned();
-                let what = match &call {
-                    Some(k) => format!(
-                        ": {}{}",
-                        k.api,
-                        k.at.as_ref()
-                            .map(|f| format!(" at {}", f.text()))
-                            .unwrap_or_default()
-                    ),
-                    None => String::new(),
-                };
-                v.reason = format!("fails alone under seed {seed} when {shuffled}{what}");
-                match &call {
-                    None => v.no_repair = Some(format!("the failing run did not report invocation {lo}, so odrust does not know the call to repair")),
-                    Some(k) if k.at.is_none() => v.no_repair = Some(format!("invocation {lo} ({}) has no frame in the module's own code to repair", k.api)),
-                    Some(k) => {
-                        let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
-                        if let Some(w) = why_not {
-                            v.reason.push_str(&format!("; {w}"));
-                        }
-                        v.repairs = repairs;
-                        v.no_repair = None;
-                    }
-                }
-                v.pin = Some(Pin {
-                    seed,
-                    invocation: Some(lo),
-                    range: None,
-                    call,
-                    calls,
-                });
-            }
-            Some(w) => {
-                v.reason = match w {
-                    Why::BothHalves => format!("fails alone under seed {seed} when {shuffled}, but not when only either half is: it needs shuffled invocations in both halves"),
-                    Why::Budget => format!("fails alone under seed {seed} when {shuffled}; the budget of {} experiments for this test ran out before one invocation was found (raise -Dodrust.id.budget)", self.budget),
-                };
-                v.no_repair = Some(format!(
-                    "not pinned to one call: invocations {lo}-{hi} together fail it"
-                ));
-                v.pin = Some(Pin {
-                    seed,
-                    invocation: None,
-                    range: Some([lo, hi]),
-                    call: None,
-                    calls,
-                });
-            }
-        }
-        v
     }
 }
 
@@ -861,6 +681,8 @@ enum Why {
     BothHalves,
     Budget,
 }
+
+mod verdicts;
 
 #[cfg(test)]
 #[path = "plan_tests.rs"]

@@ -194,6 +194,7 @@ fn request(history: Vec<IdRecord>) -> IdRequest {
         fingerprint: "f1".into(),
         next_id: history.len() + 1,
         history,
+        shared: false,
     }
 }
 
@@ -772,5 +773,100 @@ fn tests_failing_through_a_site_pinned_before_try_its_calls_first() {
             (IdKind::Bisect, Some(1), vec![[2, 2]]),
             (IdKind::Bisect, Some(1), vec![[9, 9]]),
         ]
+    );
+}
+
+#[test]
+fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
+    let base = IdRequest {
+        shared: true,
+        ..request(Vec::new())
+    };
+    let run = drive(base);
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.pin.as_ref().unwrap().invocation, Some(5));
+    let mine: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(PIN))
+        .collect();
+    let steps: Vec<(IdKind, bool, Vec<Range>)> = mine
+        .iter()
+        .map(|e| (e.kind, e.shared, e.only.clone()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (IdKind::AloneClean, true, vec![]),
+            (IdKind::Alone, true, vec![]),
+            (IdKind::Bisect, true, vec![[1, 5]]),
+            (IdKind::Bisect, true, vec![[1, 3]]),
+            (IdKind::Bisect, true, vec![[4, 5]]),
+            (IdKind::Bisect, true, vec![[4, 4]]),
+            (IdKind::Bisect, true, vec![[5, 5]]),
+            // the pin's reproduction in a fresh JVM, then the consistent run (fresh: a claim)
+            (IdKind::ConfirmPin, false, vec![[5, 5]]),
+            (IdKind::Consistent, false, vec![]),
+        ]
+    );
+    assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
+    // phase 1 and the full-order confirmations stay fresh
+    assert!(run
+        .asked
+        .iter()
+        .filter(|e| matches!(e.kind, IdKind::Clean | IdKind::Shuffled | IdKind::Confirm))
+        .all(|e| !e.shared));
+    // the range of TWO is confirmed fresh too
+    let two: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(TWO))
+        .collect();
+    assert_eq!(two.last().unwrap().kind, IdKind::ConfirmPin);
+    assert_eq!(two.last().unwrap().only, vec![[6, 8]]);
+}
+
+#[test]
+fn a_pin_a_fresh_jvm_does_not_repeat_is_searched_again_in_fresh_jvms() {
+    let base = IdRequest {
+        shared: true,
+        tests: [PIN].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    // the fresh JVM does not repeat the shared JVMs' pin (numbering differed there, say)
+    let run = drive_with(base, &|r| {
+        if r.experiment.kind == IdKind::ConfirmPin {
+            for t in &mut r.results {
+                t.outcome = RunOutcome::Pass;
+            }
+        }
+    });
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.status, IdStatus::Id, "{}", v.reason);
+    assert_eq!(v.pin.as_ref().unwrap().invocation, Some(5));
+    assert!(
+        v.reason.contains("did not fail in a fresh JVM")
+            && v.reason.contains("searched again in fresh JVMs"),
+        "{}",
+        v.reason
+    );
+    let after: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .skip_while(|e| e.kind != IdKind::ConfirmPin)
+        .skip(1)
+        .collect();
+    assert!(
+        !after.is_empty() && after.iter().all(|e| !e.shared),
+        "{after:?}"
+    );
+    assert_eq!(after[0].kind, IdKind::AloneClean);
+    assert_eq!(
+        run.asked
+            .iter()
+            .filter(|e| e.kind == IdKind::ConfirmPin)
+            .count(),
+        1,
+        "a fresh search's pin needs no confirmation"
     );
 }

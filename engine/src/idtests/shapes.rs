@@ -42,6 +42,10 @@ pub struct IdRequest {
     pub history: Vec<IdRecord>,
     /// The id of the next experiment.
     pub next_id: usize,
+    /// Whether a candidate's runs alone may run in shared JVMs (`odrust.id.isolation=classloader`,
+    /// docs/id-tests.md): its pin is then confirmed in a fresh JVM before it is reported.
+    #[serde(default)]
+    pub shared: bool,
 }
 
 fn default_clean_runs() -> u32 {
@@ -68,6 +72,9 @@ pub enum IdKind {
     /// permuted as that invocation is (the agent's `consistent-call`): does it fail when all its
     /// calls agree?
     Consistent,
+    /// A pin found in shared JVMs, run as its reproduction says in a fresh JVM: does it fail there
+    /// too?
+    ConfirmPin,
 }
 
 impl IdKind {
@@ -81,6 +88,7 @@ impl IdKind {
             IdKind::Bisect => "bisect",
             IdKind::Confirm => "confirm",
             IdKind::Consistent => "consistent",
+            IdKind::ConfirmPin => "confirm-pin",
         }
     }
 }
@@ -107,6 +115,9 @@ pub struct IdExperiment {
     /// `consistent`: every counted call gets the permutation of this invocation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistent_call: Option<u64>,
+    /// It may run in a shared JVM (fresh class loaders); otherwise in a fresh JVM.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
 }
 
 impl IdExperiment {
@@ -118,6 +129,7 @@ impl IdExperiment {
             && self.only == other.only
             && self.order == other.order
             && self.consistent_call == other.consistent_call
+            && self.shared == other.shared
     }
 
     /// "experiment 12 (bisect of p.T#t under seed 5, invocations 3-7)".
@@ -134,6 +146,9 @@ impl IdExperiment {
         }
         if let Some(k) = self.consistent_call {
             s.push_str(&format!(", every call as invocation {k}"));
+        }
+        if self.shared {
+            s.push_str(", in a shared JVM");
         }
         s.push(')');
         s

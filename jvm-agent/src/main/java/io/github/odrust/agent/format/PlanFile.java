@@ -30,6 +30,12 @@ public final class PlanFile {
     /** Frameworks Surefire would run; null when the plan has no {@code frameworks} line (= all present). */
     public Set<String> frameworks;
 
+    /**
+     * In a shared JVM started with the shuffle agent: the shuffle options of this order (its seed,
+     * ranges, log), or null.
+     */
+    public String shuffle;
+
     public static final class Segment {
         public final String framework;
         public final String className;
@@ -78,6 +84,11 @@ public final class PlanFile {
         public Writer configurationParameters(Map<String, String> params) {
             params.forEach((k, v) -> line("config", k, v));
             return this;
+        }
+
+        /** The shuffle options of this order, for a shared JVM started with the shuffle agent. */
+        public Writer shuffle(Path options) {
+            return line("shuffle", options.toAbsolutePath().toString());
         }
 
         public Writer candidate(String className) {
@@ -207,6 +218,9 @@ public final class PlanFile {
                 }
                 case "candidate":
                     p.candidates.add(rest(f, name, no).trim());
+                    break;
+                case "shuffle":
+                    p.shuffle = rest(f, name, no);
                     break;
                 case "segment": {
                     need(f, 3, name, no);

@@ -88,7 +88,20 @@ public final class Server {
         }
         IsolatingLoader loader = IsolatingLoader.order(plan.classpath, frameworks.of(plan.classpath), runner);
         Thread.currentThread().setContextClassLoader(loader);
-        int status = Agent.run(planFile, loader);
+        if (plan.shuffle != null) {
+            String problem = io.github.odrust.agent.shuffle.ShuffleAgent.beginOrder(plan.shuffle);
+            if (problem != null) {
+                System.err.println("odrust-agent: " + problem);
+            }
+        }
+        int status;
+        try {
+            status = Agent.run(planFile, loader);
+        } finally {
+            if (plan.shuffle != null) {
+                io.github.odrust.agent.shuffle.ShuffleAgent.endOrder();
+            }
+        }
         List<String> notRestored = state.restore();
         List<String> leaked = Threads.leaked(before, loader);
         try {

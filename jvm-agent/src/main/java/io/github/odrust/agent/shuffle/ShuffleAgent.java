@@ -107,6 +107,49 @@ public final class ShuffleAgent {
         }
     }
 
+    /**
+     * In a shared JVM started with the shuffle agent: starts one order with the shuffle options
+     * of {@code optionsFile} (its seed, ranges, log; docs/isolation.md). Null when started, else
+     * why not (the order then runs without shuffling, and its log has no count).
+     */
+    public static String beginOrder(String optionsFile) {
+        try {
+            io.github.odrust.agent.format.AgentOptions o =
+                    io.github.odrust.agent.format.AgentOptions.read(optionsFile);
+            if (!"shuffle".equals(o.mode)) {
+                return optionsFile + " is not a shuffle options file (mode " + o.mode + ")";
+            }
+            long[] only = new long[o.only.size()];
+            for (int i = 0; i < only.length; i++) {
+                only[i] = o.only.get(i);
+            }
+            Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
+            rt.getMethod("begin", Long.class, long[].class, boolean.class, long.class, boolean.class, String.class, int.class)
+                    .invoke(
+                            null,
+                            o.seed,
+                            only,
+                            o.anyCaller,
+                            o.consistentCall,
+                            o.trackAllocations,
+                            o.log == null ? null : o.log.toString(),
+                            o.logLimit);
+            return null;
+        } catch (Throwable t) {
+            return "shuffling could not start for this order (" + t + ")";
+        }
+    }
+
+    /** Ends the order {@link #beginOrder} started: its count written, its log closed. */
+    public static void endOrder() {
+        try {
+            Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
+            rt.getMethod("end").invoke(null);
+        } catch (Throwable t) {
+            System.err.println("odrust-agent: shuffling could not end the order (" + t + ")");
+        }
+    }
+
     /** java.base reads the boot loader's unnamed module, where the runtime lives. */
     private static void readRuntime(Instrumentation inst, Class<?> rt) throws ReflectiveOperationException {
         Method getModule = Class.class.getMethod("getModule");

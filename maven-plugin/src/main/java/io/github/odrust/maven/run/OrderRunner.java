@@ -116,6 +116,19 @@ public final class OrderRunner {
     }
 
     /**
+     * Like {@link #shared}, for a shared JVM started with the shuffle agent (detect-id): the plan
+     * names the order's shuffle options ({@link #recording}), which the shared JVM applies to this
+     * order alone; a fresh JVM gets them as its {@code -javaagent} as usual.
+     */
+    public OrderRunner sharedShuffling(SharedJvm jvm) {
+        this.shared = jvm;
+        this.shuffleInShared = true;
+        return this;
+    }
+
+    private boolean shuffleInShared;
+
+    /**
      * Runs {@code plan} (an order the engine already resolved and segmented, e.g. with the
      * experiment that asked for it) instead of asking {@code plan_order} for the first JVM; the
      * order text given to {@link #run} must be that order.
@@ -215,6 +228,9 @@ public final class OrderRunner {
                 .configurationParameters(module.settings.junitPlatformConfiguration);
         int segmentBase = result.segments.size();
         List<String> planReasons = new ArrayList<>();
+        if (shuffleInShared && recordOptions != null) {
+            p.shuffle(recordOptions);
+        }
         for (PlanOrderResponse.Segment seg : plan.segments) {
             planReasons.add(seg.reason);
             p.segment(seg.framework, seg.className, seg.tests);

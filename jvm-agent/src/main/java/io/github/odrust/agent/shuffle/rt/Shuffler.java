@@ -160,6 +160,50 @@ public final class Shuffler {
         on = true;
     }
 
+    /**
+     * Starts one order in a shared JVM (docs/isolation.md): the order's own seed, ranges, log and
+     * settings, the count from 0, as a fresh JVM's configure would; {@link #end} closes it. The
+     * JDK classes stay retransformed between orders; the roots and includes stay as configured.
+     */
+    public static void begin(
+            Long seedOrNull,
+            long[] onlyRanges,
+            boolean anyCaller,
+            long consistentCallNumber,
+            boolean allocations,
+            String logFile,
+            int limit)
+            throws IOException {
+        synchronized (LOCK) {
+            on = false;
+            seeded = seedOrNull != null;
+            seed = seedOrNull == null ? 0 : seedOrNull;
+            only = onlyRanges.clone();
+            any = anyCaller;
+            consistentCall = consistentCallNumber;
+            trackAllocations = allocations;
+            logLimit = limit;
+            logged = 0;
+            counter = 0;
+            ALLOCATIONS.clear();
+            if (log != null) {
+                log.close();
+            }
+            log = logFile == null ? null : new FileOutputStream(logFile, false);
+            on = true;
+        }
+    }
+
+    /** Ends the order {@link #begin} started: writes its count and closes its log; nothing counts until the next. */
+    public static void end() {
+        finish();
+        synchronized (LOCK) {
+            seeded = false;
+            counter = 0;
+            ALLOCATIONS.clear();
+        }
+    }
+
     /** The number of counted calls so far (tests). */
     public static long count() {
         synchronized (LOCK) {
