@@ -378,7 +378,7 @@ impl<'a> Planner<'a> {
     /// claim is never reported from a shared JVM alone).
     fn searched(&mut self, c: &mut Candidate) -> Result<IdVerdict, Stop> {
         let v = self.candidate(c)?;
-        let Some(refuted) = c.refuted else {
+        let Some(refuted) = c.refuted.take() else {
             return Ok(v);
         };
         c.fresh = true;

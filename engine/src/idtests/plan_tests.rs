@@ -869,4 +869,7 @@ fn a_pin_a_fresh_jvm_does_not_repeat_is_searched_again_in_fresh_jvms() {
         1,
         "a fresh search's pin needs no confirmation"
     );
+    // and the fresh pin is classified (the consistent run), as any pin
+    assert_eq!(after.last().unwrap().kind, IdKind::Consistent);
+    assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
 }

@@ -26,6 +26,15 @@ assert twin.reason.contains('it fails only when two of its calls return differen
 assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
 assert log =~ /\[id \d+\] consistent seed 2[123] as call 1: CatalogTest#joinedNames: 1 failed/ : "no consistent run of CatalogTest#joinedNames, or it passed"
 
+// runs alone went to shared JVMs (the default odrust.id.isolation=classloader); each pin they
+// found ran again in a fresh JVM (confirm-pin) before it was reported
+def firstExps = new File(previous, 'experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new groovy.json.JsonSlurper().parseText(it) }
+assert firstExps.any { it.shared } : "no run alone in a shared JVM"
+assert firstExps.findAll { it.kind in ['clean', 'shuffled', 'confirm', 'confirm-pin', 'consistent'] }.every { !it.shared } : "a claim ran in a shared JVM"
+def confirmed = firstExps.findAll { it.kind == 'confirm-pin' }*.test as Set
+assert confirmed.containsAll(singleCall) : "pins confirmed fresh: " + confirmed
+assert log =~ /odrust detect-id: \d+ runs alone ran in \d+ shared JVMs? \(fresh class loaders\)/ : "the shared JVMs are not reported"
+
 def joined = byTest['com.example.CatalogTest#joinedNames']
 assert joined.pin.call.api == 'HashMap$KeySet.iterator'
 assert joined.pin.call.at.class == 'com.example.Catalog' && joined.pin.call.at.method == 'joined' && joined.pin.call.at.line == 25

@@ -58,6 +58,14 @@ public class DetectIdMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.id.include")
     protected String idInclude;
 
+    /**
+     * Where a candidate's runs alone go: {@code classloader} (default), shared JVMs with fresh
+     * class loaders, each pin they find run again in a fresh JVM before it is reported;
+     * {@code fresh}, a fresh JVM each.
+     */
+    @Parameter(property = "odrust.id.isolation", defaultValue = "classloader")
+    protected String idIsolation;
+
     /** Fail the build when an implementation-dependent test is found. */
     @Parameter(property = "odrust.failOnFlaky", defaultValue = "false")
     protected boolean failOnFlaky;
@@ -80,7 +88,14 @@ public class DetectIdMojo extends AbstractOdrustMojo {
         if (budget != null && budget < 2) {
             throw new MojoFailureException("odrust.id.budget must be at least 2 test runs (got " + budget + ")");
         }
+        String isolation = idIsolation == null ? "classloader" : idIsolation.trim();
+        if (!isolation.equals("classloader") && !isolation.equals("fresh")) {
+            throw new MojoFailureException("odrust.id.isolation=" + idIsolation + " is not known: use classloader"
+                    + " (runs alone in shared JVMs, each pin confirmed in a fresh one; the default) or fresh"
+                    + " (every run in its own JVM), e.g. -Dodrust.id.isolation=fresh");
+        }
         IdDetector.Settings s = new IdDetector.Settings();
+        s.shared = isolation.equals("classloader");
         s.filter = Shuffle.Filter.of(idFilter, idInclude);
         s.seedCount = seeds;
         s.cleanRuns = cleanRuns;

@@ -114,8 +114,7 @@ public final class ShuffleAgent {
      */
     public static String beginOrder(String optionsFile) {
         try {
-            io.github.odrust.agent.format.AgentOptions o =
-                    io.github.odrust.agent.format.AgentOptions.read(optionsFile);
+            io.github.odrust.agent.format.AgentOptions o = io.github.odrust.agent.format.AgentOptions.read(optionsFile);
             if (!"shuffle".equals(o.mode)) {
                 return optionsFile + " is not a shuffle options file (mode " + o.mode + ")";
             }
@@ -124,7 +123,15 @@ public final class ShuffleAgent {
                 only[i] = o.only.get(i);
             }
             Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
-            rt.getMethod("begin", Long.class, long[].class, boolean.class, long.class, boolean.class, String.class, int.class)
+            rt.getMethod(
+                            "begin",
+                            Long.class,
+                            long[].class,
+                            boolean.class,
+                            long.class,
+                            boolean.class,
+                            String.class,
+                            int.class)
                     .invoke(
                             null,
                             o.seed,

@@ -27,4 +27,7 @@ public final class IdRequest {
 
     @SerializedName("next_id")
     public Integer nextId;
+
+    /** A candidate's runs alone may run in shared JVMs, each pin then confirmed in a fresh one. */
+    public boolean shared;
 }

@@ -26,7 +26,8 @@ public final class IdStep {
         public int id;
         /**
          * {@code clean}, {@code shuffled}, {@code alone-clean}, {@code alone}, {@code bisect},
-         * {@code confirm} or {@code consistent} (every call permuted as {@link #consistentCall}).
+         * {@code confirm}, {@code consistent} (every call permuted as {@link #consistentCall}) or
+         * {@code confirm-pin} (a pin found in shared JVMs, in a fresh one).
          */
         public String kind;
         /** The candidate, for the per-test kinds. */
@@ -41,5 +42,8 @@ public final class IdStep {
         @com.google.gson.annotations.SerializedName("consistent_call")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Long consistentCall;
+
+        /** It may run in a shared JVM (the engine confirms what it finds there in a fresh one). */
+        public boolean shared;
     }
 }

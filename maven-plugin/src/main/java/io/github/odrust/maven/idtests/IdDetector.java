@@ -12,6 +12,8 @@ import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.ExperimentLog;
 import io.github.odrust.maven.detect.PlannerLoop;
 import io.github.odrust.maven.detect.ReportWriter;
+import io.github.odrust.maven.fork.SharedJvm;
+import io.github.odrust.maven.fork.TestJvm;
 import io.github.odrust.maven.run.CodeDigest;
 import io.github.odrust.maven.run.DiscoveredSuite;
 import io.github.odrust.maven.run.Discovery;
@@ -43,6 +45,11 @@ public final class IdDetector {
         public int cleanRuns = 1;
         public Integer budget;
         public Shuffle.Filter filter = new Shuffle.Filter();
+        /**
+         * Runs of a candidate alone in shared JVMs with fresh class loaders, each pin confirmed in
+         * a fresh JVM ({@code odrust.id.isolation=classloader}); false: every run in a fresh JVM.
+         */
+        public boolean shared = true;
 
         public List<Long> seeds() {
             List<Long> s = new ArrayList<>();
@@ -62,6 +69,7 @@ public final class IdDetector {
             }
             o.addProperty("filter", filter.any ? "any" : "project");
             o.add("include", Json.WIRE.toJsonTree(filter.include));
+            o.addProperty("isolation", shared ? "classloader" : "fresh");
             return o;
         }
     }
@@ -103,36 +111,50 @@ public final class IdDetector {
         request.cleanRuns = settings.cleanRuns;
         request.budget = settings.budget;
         request.fingerprint = fingerprint;
+        request.shared = settings.shared;
         PlannerLoop<IdStep> loop = new PlannerLoop<>(history, request.history, r -> true);
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test")
                 + Discovery.countNote(suite) + ", seeds "
                 + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
                 + (settings.filter.any ? "any code" : "the module's code")
+                + (settings.shared
+                        ? ", runs alone in shared JVMs with each pin confirmed in a fresh one (odrust.id.isolation=classloader)"
+                        : ", every run in a fresh JVM (odrust.id.isolation=fresh)")
                 + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
-        IdStep done = loop.run(new PlannerLoop.Goal<IdStep>() {
-            @Override
-            public IdStep next(int nextId) {
-                request.nextId = nextId;
-                return engine.call("id_next", request, IdStep.class);
-            }
+        IdStep done;
+        try {
+            done = loop.run(new PlannerLoop.Goal<IdStep>() {
+                @Override
+                public IdStep next(int nextId) {
+                    request.nextId = nextId;
+                    return engine.call("id_next", request, IdStep.class);
+                }
 
-            @Override
-            public boolean done(IdStep step) {
-                return step.isDone();
-            }
+                @Override
+                public boolean done(IdStep step) {
+                    return step.isDone();
+                }
 
-            @Override
-            public JsonObject run(IdStep step) throws MojoExecutionException {
-                return runExperiment(step.experiment, fingerprint);
-            }
+                @Override
+                public JsonObject run(IdStep step) throws MojoExecutionException {
+                    return runExperiment(step.experiment, fingerprint);
+                }
 
-            @Override
-            public String name(IdStep step) {
-                return "ID experiment " + step.experiment.id;
-            }
-        });
+                @Override
+                public String name(IdStep step) {
+                    return "ID experiment " + step.experiment.id;
+                }
+            });
+        } finally {
+            closeShared();
+        }
+        if (sharedStarted > 0) {
+            log.info("odrust detect-id: " + Words.count(sharedRuns, "run") + " alone ran in "
+                    + Words.count(sharedStarted, "shared JVM") + " (fresh class loaders); every pin they found was"
+                    + " run again in a fresh JVM before it was reported");
+        }
         return write(done.outcome, reproduceTemplate);
     }
 
@@ -170,7 +192,15 @@ public final class IdDetector {
         long start = System.nanoTime();
         OrderRunner runner =
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
+        SharedJvm jvm = e.shared && settings.shared ? sharedJvm() : null;
+        if (jvm != null) {
+            runner.sharedShuffling(jvm).classpathJar(sharedJar);
+        }
         RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
+        boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
+        if (inShared) {
+            sharedRuns++;
+        }
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
         JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
@@ -196,7 +226,8 @@ public final class IdDetector {
                 + (e.seed == null ? "" : " seed " + e.seed)
                 + (e.only != null && e.only.size() > 0 ? " only " + Shuffle.onlyText(e.only) : "")
                 + (e.consistentCall == null ? "" : " as call " + e.consistentCall)
-                + (e.test == null ? "" : ": " + Words.shortId(e.test));
+                + (e.test == null ? "" : ": " + Words.shortId(e.test))
+                + (inShared ? " (shared JVM)" : "");
         log.info(String.format(
                 Locale.ROOT,
                 "  [id %d] %s: %s, %s (%.1f s)",
@@ -206,6 +237,69 @@ public final class IdDetector {
                 Words.count(Math.max(0, shuffled.count), "call") + " counted",
                 (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /** The shared JVM that runs candidates alone, started with the shuffle agent; null when it cannot start. */
+    private SharedJvm shared;
+
+    private Path sharedJar;
+    private int sharedStarted;
+    private int sharedRuns;
+    private boolean sharedBroken;
+
+    /**
+     * The shared JVM for the next run alone: the current one while it may take another order, else a
+     * new one; null (the run goes to a fresh JVM) when one cannot start.
+     */
+    private SharedJvm sharedJvm() {
+        if (shared != null && shared.usable()) {
+            return shared;
+        }
+        closeShared();
+        if (sharedBroken) {
+            return null;
+        }
+        try {
+            if (sharedJar == null) {
+                sharedJar = dir.resolve("classpath.jar");
+                io.github.odrust.maven.fork.ManifestJar.write(
+                        sharedJar, module.classpath, "io.github.odrust.agent.Main");
+            }
+            sharedStarted++;
+            Path options = dir.resolve("shared-jvm-" + sharedStarted + "-options.txt");
+            Files.write(
+                    options,
+                    Shuffle.options(
+                                    module,
+                                    settings.filter,
+                                    null,
+                                    new com.google.gson.JsonArray(),
+                                    false,
+                                    dir.resolve("shared-jvm-" + sharedStarted + "-shuffle.jsonl"),
+                                    "odrust:detect-id shared JVM " + sharedStarted
+                                            + " (each order brings its own shuffle options)")
+                            .getBytes(StandardCharsets.UTF_8));
+            TestJvm.Spec spec = module.jvm.withJvmArg(
+                    "-javaagent:" + module.agentJar.getAbsolutePath() + "=" + options.toAbsolutePath());
+            shared = SharedJvm.start(spec, sharedJar, dir.resolve("shared-jvm-" + sharedStarted + ".log"));
+            return shared;
+        } catch (IOException e) {
+            sharedBroken = true;
+            log.warn("odrust detect-id: could not start a shared JVM (" + e.getMessage()
+                    + "); every run goes to a fresh JVM");
+            return null;
+        }
+    }
+
+    private void closeShared() {
+        if (shared != null) {
+            try {
+                shared.close();
+            } catch (IOException e) {
+                // it is gone
+            }
+            shared = null;
+        }
     }
 
     private JsonObject write(JsonObject outcome, String reproduceTemplate) throws MojoExecutionException {
