@@ -46,6 +46,13 @@ impl RepairStrategy {
     }
 }
 
+/// Whether `m` holds a JSON member: a quote, then maybe spaces, then a colon (`"a":1`, Jackson's
+/// pretty `"a" : 1`).
+fn shows_json_member(m: &str) -> bool {
+    m.match_indices('"')
+        .any(|(i, _)| m[i + 1..].trim_start_matches([' ', '\t']).starts_with(':'))
+}
+
 /// One repair to try: apply `strategy` at `class`'s `file`:`line`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RepairChoice {
@@ -132,7 +139,7 @@ pub fn choices(
     }
     // JSONAssertion compares JSON texts: offered when the failure shows a JSON member
     // (`"key":`; Java and AssertJ print maps with `=`) or says nothing, not for a printed set.
-    if !message.is_none_or(|m| m.contains("\":")) {
+    if !message.is_none_or(shows_json_member) {
         return (out, why_not);
     }
     let (class, method) = test.split_once('#').unwrap_or((test, ""));
@@ -298,5 +305,6 @@ mod tests {
         );
         assert!(!strategies(Some(r#"expected:<{"a"=1, "b"=2}>"#)).contains(&json));
         assert!(strategies(None).contains(&json));
+        assert!(strategies(Some("expected: <{\n  \"a\" : 1\n}>")).contains(&json));
     }
 }

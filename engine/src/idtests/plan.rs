@@ -153,11 +153,12 @@ fn site_key(k: &IdCall) -> Option<String> {
         .map(|at| format!("{} at {}", k.api, at.text()))
 }
 
-/// The message `test` failed with in `r`, if it failed with one.
+/// The message `test` failed with in `r` (its first result that did not pass), if it has one.
 fn failure_message<'r>(r: &'r IdRecord, test: &str) -> Option<&'r str> {
     r.results
         .iter()
-        .find(|t| t.test == test || crate::model::testid::is_invocation_of(&t.test, test))
+        .filter(|t| t.test == test || crate::model::testid::is_invocation_of(&t.test, test))
+        .find(|t| t.outcome != crate::model::outcome::RunOutcome::Pass)
         .and_then(|t| t.message.as_deref())
 }
 
@@ -182,8 +183,9 @@ struct Candidate {
     spent: usize,
     /// Every run of this search in a fresh JVM (a pin found in shared JVMs did not repeat).
     fresh: bool,
-    /// The fresh run a shared pin did not repeat in, when one did not.
-    refuted: Option<usize>,
+    /// Why the search in shared JVMs is not reported (a pin a fresh JVM did not repeat, or no pin
+    /// from runs in shared JVMs), when it is not: the search runs again in fresh JVMs.
+    refuted: Option<String>,
 }
 
 /// What a candidate's plan stops at: the experiment to run next.
@@ -385,10 +387,19 @@ impl<'a> Planner<'a> {
         c.spent = 0;
         let mut v = self.candidate(c)?;
         v.reason.push_str(&format!(
-            "; pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {refuted}), so it was searched again in fresh JVMs"
+            "; {refuted}, so it was searched again in fresh JVMs"
         ));
         v.experiments = c.ids.clone();
         Ok(v)
+    }
+
+    /// A search in shared JVMs that ended without a pin (it failed alone without shuffling, or no
+    /// seed failed it alone with calls counted): not reported; the search runs again fresh.
+    fn no_pin_in_shared(&self, c: &mut Candidate, last: usize) -> IdVerdict {
+        c.refuted = Some(format!(
+            "its runs alone in shared JVMs found no pin (last: experiment {last})"
+        ));
+        self.verdict(c, IdStatus::Unconfirmed, String::new())
     }
 
     /// A pin found with runs in shared JVMs, run as its reproduction says in a fresh JVM; sets
@@ -409,8 +420,28 @@ impl<'a> Planner<'a> {
         };
         c.ids.push(rec.experiment.id);
         v.experiments = c.ids.clone();
+        let id = rec.experiment.id;
         if !self.failed(rec, &c.test) {
-            c.refuted = Some(rec.experiment.id);
+            c.refuted = Some(format!(
+                "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
+            ));
+        } else if let Some(pin) = v.pin.as_ref().filter(|p| !p.calls.is_empty()) {
+            // failing is not enough: the fresh run's numbers must name the same calls (a shared
+            // JVM may number them otherwise)
+            let sites = |calls: &[IdCall]| -> Vec<(u64, Option<String>)> {
+                calls.iter().map(|k| (k.index, site_key(k))).collect()
+            };
+            let fresh: Vec<IdCall> = rec
+                .calls
+                .iter()
+                .filter(|k| pin.calls.iter().any(|p| p.index == k.index))
+                .cloned()
+                .collect();
+            if sites(&fresh) != sites(&pin.calls) {
+                c.refuted = Some(format!(
+                    "pinned first in shared JVMs, but in a fresh JVM (experiment {id}) those invocations are other calls"
+                ));
+            }
         }
         Ok(v)
     }
@@ -549,6 +580,9 @@ impl<'a> Planner<'a> {
             return Ok(self.out_of_budget(c, "it ran alone"));
         };
         if self.failed(r, &test) {
+            if !c.fresh {
+                return Ok(self.no_pin_in_shared(c, r.experiment.id));
+            }
             let Some(r) = self.ask(c, IdKind::Confirm, Some(first), Vec::new())? else {
                 return Ok(
                     self.out_of_budget(c, &format!("the full order ran again under seed {first}"))
@@ -603,6 +637,10 @@ impl<'a> Planner<'a> {
             }
         }
         let Some((seed, alone)) = chosen else {
+            if !c.fresh {
+                let last = *c.ids.last().expect("an alone run was recorded");
+                return Ok(self.no_pin_in_shared(c, last));
+            }
             if let Some(s) = zero {
                 return Ok(self.verdict(
                     c,

@@ -873,3 +873,63 @@ fn a_pin_a_fresh_jvm_does_not_repeat_is_searched_again_in_fresh_jvms() {
     assert_eq!(after.last().unwrap().kind, IdKind::Consistent);
     assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
 }
+
+#[test]
+fn a_fresh_confirmation_that_fails_through_another_call_refutes_the_pin() {
+    let base = IdRequest {
+        shared: true,
+        tests: [PIN].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    // the fresh JVM fails too, but its invocation 5 is another call (numbered otherwise there)
+    let run = drive_with(base, &|r| {
+        if r.experiment.kind == IdKind::ConfirmPin {
+            for k in &mut r.calls {
+                k.at = Some(frame("com.a.Elsewhere", "other", 7));
+            }
+        }
+    });
+    let v = verdict(&run.outcome, PIN);
+    assert!(
+        v.reason.contains("those invocations are other calls")
+            && v.reason.contains("searched again in fresh JVMs"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.pin
+            .as_ref()
+            .unwrap()
+            .call
+            .as_ref()
+            .unwrap()
+            .at
+            .as_ref()
+            .unwrap()
+            .class,
+        "com.a.Foo"
+    );
+}
+
+#[test]
+fn a_search_in_shared_jvms_without_a_pin_is_searched_again_fresh() {
+    let base = IdRequest {
+        shared: true,
+        tests: [PIN].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    // in the shared JVM the test fails alone even without shuffling (state a shared JVM keeps)
+    let run = drive_with(base, &|r| {
+        if r.experiment.shared && r.experiment.kind == IdKind::AloneClean {
+            for t in &mut r.results {
+                t.outcome = RunOutcome::Fail;
+            }
+        }
+    });
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.status, IdStatus::Id, "{}", v.reason);
+    assert_eq!(v.pin.as_ref().unwrap().invocation, Some(5));
+    assert!(v.reason.contains("found no pin"), "{}", v.reason);
+    // no full-order confirmation was asked on the shared JVM's word
+    assert!(run.asked.iter().all(|e| e.kind != IdKind::Confirm));
+}

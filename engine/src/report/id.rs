@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::html::CSS;
 use super::text::{counted, escape_html, testcase, xml_text};
 use crate::idtests::dexfix::RepairStrategy;
-use crate::idtests::plan::{ranges_text, IdOutcome, IdStatus, IdVerdict, Reproduce};
+use crate::idtests::plan::{ranges_text, IdNeeds, IdOutcome, IdStatus, IdVerdict, Reproduce};
 use crate::idtests::RepairChoice;
 use crate::ENGINE_VERSION;
 
@@ -89,7 +89,11 @@ fn headline(o: &IdOutcome) -> String {
         .tests
         .iter()
         .filter(|v| {
-            v.status == IdStatus::Id && v.pin.as_ref().is_some_and(|p| p.invocation.is_some())
+            // one invocation, or one site's invocations (which carry its repairs)
+            v.status == IdStatus::Id
+                && v.pin
+                    .as_ref()
+                    .is_some_and(|p| p.invocation.is_some() || p.call.is_some())
         })
         .count();
     let unconfirmed = o.tests.len() - ids;
@@ -452,12 +456,12 @@ fn text(request: &IdReportRequest) -> String {
         format!("  {}", run_line(o)),
     ];
     for v in &o.tests {
-        lines.push(format!(
-            "[{}] {}: {}",
-            status_word(v.status).to_uppercase(),
-            v.test,
-            v.rate
-        ));
+        // an ID test that fails only when two calls in one JVM disagree says so in its label
+        let label = match (v.status, v.needs) {
+            (IdStatus::Id, Some(IdNeeds::CallsToDisagree)) => "ID: CALLS DISAGREE".to_string(),
+            (s, _) => status_word(s).to_uppercase(),
+        };
+        lines.push(format!("[{label}] {}: {}", v.test, v.rate));
         lines.push(format!("    {}", v.reason));
         lines.extend(
             detail_lines(v, &request.reproduce_command)
@@ -611,6 +615,13 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\n[UNCONFIRMED] com.a.OnceTest#o"), "{text}");
+        let mut disagree = request();
+        disagree.outcome.tests[0].needs = Some(IdNeeds::CallsToDisagree);
+        let text2 = render_id(&disagree).text;
+        assert!(
+            text2.contains("\n[ID: CALLS DISAGREE] com.a.FooTest#pin: failed under 2 of 4 seeds\n"),
+            "{text2}"
+        );
         assert!(
             text.ends_with("Note: 1 test fails without shuffling; not ID\n"),
             "{text}"

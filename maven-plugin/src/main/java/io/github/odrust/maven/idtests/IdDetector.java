@@ -38,6 +38,9 @@ import org.apache.maven.plugin.logging.Log;
  * directory aside.
  */
 public final class IdDetector {
+    /** The agent's way of counting calls; a run recorded with another is not resumed. */
+    static final int COUNTING = 2;
+
     /** What the user asked for. */
     public static final class Settings {
         public long seed;
@@ -70,6 +73,9 @@ public final class IdDetector {
             o.addProperty("filter", filter.any ? "any" : "project");
             o.add("include", Json.WIRE.toJsonTree(filter.include));
             o.addProperty("isolation", shared ? "classloader" : "fresh");
+            // how calls are counted (2: not inside the JDK's class loading and initialization):
+            // records counted otherwise number other calls
+            o.addProperty("counting", COUNTING);
             return o;
         }
     }
@@ -193,6 +199,7 @@ public final class IdDetector {
         OrderRunner runner =
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
         SharedJvm jvm = e.shared && settings.shared ? sharedJvm() : null;
+        boolean newJvm = jvm != null && jvm.served() == 0;
         if (jvm != null) {
             runner.sharedShuffling(jvm).classpathJar(sharedJar);
         }
@@ -200,6 +207,12 @@ public final class IdDetector {
         boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
         if (inShared) {
             sharedRuns++;
+        } else if (newJvm) {
+            // a shared JVM that ends before its first order would end before every one
+            sharedBroken = true;
+            log.warn("odrust detect-id: the shared JVM ended before its first run (see "
+                    + dir.resolve("shared-jvm-" + sharedStarted + ".log")
+                    + "); every run goes to a fresh JVM");
         }
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
         JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();

@@ -492,7 +492,10 @@ public final class Shuffler {
                 StackWalker.StackFrame f = it.next();
                 Class<?> c = f.getDeclaringClass();
                 int kind = KIND.get(c);
-                if (counting && kind == JDK && site.frame == null && orderFree(c, f.getMethodName())) {
+                if (counting
+                        && kind == JDK
+                        && site.frame == null
+                        && (orderFree(c, f.getMethodName()) || machinery(c, f.getMethodName()))) {
                     return null;
                 }
                 if (kind == INTERNAL && site.frame == null) {
@@ -525,6 +528,25 @@ public final class Shuffler {
             }
             return site.frame == null ? null : site;
         }
+    }
+
+    /**
+     * The JDK's own machinery, whose iterations no test observes as an order and which runs once
+     * per JVM or per class loader kind: class loaders and the module system finding a class or a
+     * resource, a JDK class's static initializer, method handles and reflection's internals. A
+     * call made inside them does not count, so a run's call numbers do not depend on what the JVM
+     * did before (a shared JVM has initialized them already; its class loaders are others).
+     */
+    private static boolean machinery(Class<?> c, String method) {
+        if (method.equals("<clinit>") || ClassLoader.class.isAssignableFrom(c)) {
+            return true;
+        }
+        String n = c.getName();
+        return n.startsWith("jdk.internal.")
+                || n.startsWith("java.lang.invoke.")
+                || n.startsWith("sun.")
+                || n.equals("java.lang.Module")
+                || n.equals("java.lang.ModuleLayer");
     }
 
     /**
