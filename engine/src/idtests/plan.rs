@@ -125,6 +125,8 @@ pub fn next(request: &IdRequest) -> Result<IdStep, EngineError> {
             request.verify_seeds.unwrap_or(DEFAULT_VERIFY_SEEDS),
         ),
         sites: Vec::new(),
+        shared_searches: 0,
+        shared_refuted: 0,
     };
     Ok(planner.plan())
 }
@@ -141,7 +143,16 @@ struct Planner<'a> {
     /// Where the verdicts before this candidate were pinned ([`site_key`]) and how many were:
     /// a later candidate's calls at the [`SITES_TRIED`] most shared are tried first.
     sites: Vec<(String, usize)>,
+    /// Candidates searched in shared JVMs so far, and how many of those searches fresh JVMs did
+    /// not bear out ([`SHARED_GIVE_UP`]).
+    shared_searches: usize,
+    shared_refuted: usize,
 }
+
+/// After this many searches in shared JVMs that fresh JVMs did not bear out (and at least half of
+/// those tried), the other candidates are searched in fresh JVMs only: the module keeps state a
+/// shared JVM cannot reset (a JDBC driver registered JVM-wide, say) or numbers calls otherwise there.
+pub const SHARED_GIVE_UP: usize = 2;
 
 /// How many known sites [`Planner::site_first`] tries for one candidate (each costs a run when
 /// it does not fail the test).
@@ -379,10 +390,24 @@ impl<'a> Planner<'a> {
     /// once in a fresh JVM; when that run does not fail, the whole search again in fresh JVMs (a
     /// claim is never reported from a shared JVM alone).
     fn searched(&mut self, c: &mut Candidate) -> Result<IdVerdict, Stop> {
+        if !c.fresh
+            && self.shared_refuted >= SHARED_GIVE_UP
+            && 2 * self.shared_refuted >= self.shared_searches
+        {
+            c.fresh = true;
+            self.note(format!(
+                "runs alone in shared JVMs were not borne out by fresh JVMs for {} of the first {} tests searched there (state a shared JVM cannot reset, or calls numbered otherwise), so the other tests were searched in fresh JVMs only; -Dodrust.id.isolation=fresh skips the shared JVMs",
+                self.shared_refuted, self.shared_searches
+            ));
+        }
+        if !c.fresh {
+            self.shared_searches += 1;
+        }
         let v = self.candidate(c)?;
         let Some(refuted) = c.refuted.take() else {
             return Ok(v);
         };
+        self.shared_refuted += 1;
         c.fresh = true;
         c.spent = 0;
         let mut v = self.candidate(c)?;

@@ -933,3 +933,54 @@ fn a_search_in_shared_jvms_without_a_pin_is_searched_again_fresh() {
     // no full-order confirmation was asked on the shared JVM's word
     assert!(run.asked.iter().all(|e| e.kind != IdKind::Confirm));
 }
+
+#[test]
+fn after_two_shared_searches_fresh_jvms_do_not_bear_out_the_rest_run_fresh() {
+    let base = IdRequest {
+        shared: true,
+        tests: [SHARE_A, SHARE_B, SHARE_PAIR, PIN]
+            .map(String::from)
+            .to_vec(),
+        ..request(Vec::new())
+    };
+    // every test fails alone in a shared JVM (a driver registered JVM-wide, say)
+    let run = drive_with(base, &|r| {
+        if r.experiment.shared && r.experiment.kind == IdKind::AloneClean {
+            for t in &mut r.results {
+                t.outcome = RunOutcome::Fail;
+            }
+        }
+    });
+    let shared_tests: BTreeSet<&str> = run
+        .asked
+        .iter()
+        .filter(|e| e.shared)
+        .filter_map(|e| e.test.as_deref())
+        .collect();
+    assert_eq!(
+        shared_tests,
+        BTreeSet::from([SHARE_A, SHARE_B]),
+        "only the first two tried shared"
+    );
+    assert!(
+        run.outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("for 2 of the first 2 tests searched there")),
+        "{:?}",
+        run.outcome.notes
+    );
+    // every verdict is a fresh search's: all pinned as in fresh mode
+    assert_eq!(
+        verdict(&run.outcome, PIN).pin.as_ref().unwrap().invocation,
+        Some(5)
+    );
+    assert_eq!(
+        verdict(&run.outcome, SHARE_B)
+            .pin
+            .as_ref()
+            .unwrap()
+            .invocation,
+        Some(3)
+    );
+}

@@ -123,14 +123,7 @@ impl<'a> Planner<'a> {
             }
         );
         match &call {
-            Some(k) => {
-                let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
-                if let Some(w) = why_not {
-                    v.reason.push_str(&format!("; {w}"));
-                }
-                v.repairs = repairs;
-                v.no_repair = None;
-            }
+            Some(k) => with_repairs(&mut v, k, last),
             None => {
                 v.no_repair = Some("the failing run did not report the calls, so odrust does not know the site to repair".into())
             }
@@ -202,14 +195,7 @@ impl<'a> Planner<'a> {
                 match &call {
                     None => v.no_repair = Some(format!("the failing run did not report invocation {lo}, so odrust does not know the call to repair")),
                     Some(k) if k.at.is_none() => v.no_repair = Some(format!("invocation {lo} ({}) has no frame in the module's own code to repair", k.api)),
-                    Some(k) => {
-                        let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
-                        if let Some(w) = why_not {
-                            v.reason.push_str(&format!("; {w}"));
-                        }
-                        v.repairs = repairs;
-                        v.no_repair = None;
-                    }
+                    Some(k) => with_repairs(&mut v, k, last),
                 }
                 v.pin = Some(Pin {
                     seed,
@@ -238,4 +224,15 @@ impl<'a> Planner<'a> {
         }
         v
     }
+}
+
+/// The DexFix repairs of the call `k` a verdict is pinned to (`last`: the run that failed it),
+/// with why one is not offered in the reason.
+fn with_repairs(v: &mut IdVerdict, k: &IdCall, last: &IdRecord) {
+    let (repairs, why_not) = dexfix::choices(k, &v.test, failure_message(last, &v.test));
+    if let Some(w) = why_not {
+        v.reason.push_str(&format!("; {w}"));
+    }
+    v.repairs = repairs;
+    v.no_repair = None;
 }
