@@ -26,7 +26,7 @@ assert twin.reason.contains('it fails only when two of its calls return differen
 assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
 assert log =~ /\[id \d+\] consistent seed 2[123] as call 1: CatalogTest#joinedNames: 1 failed/ : "no consistent run of CatalogTest#joinedNames, or it passed"
 
-// runs alone went to shared JVMs (the default odrust.id.isolation=classloader); each pin they
+// runs alone went to shared JVMs (goal 1's odrust.id.isolation=classloader); each pin they
 // found ran again in a fresh JVM (confirm-pin) before it was reported
 def firstExps = new File(previous, 'experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new groovy.json.JsonSlurper().parseText(it) }
 assert firstExps.any { it.shared } : "no run alone in a shared JVM"
@@ -115,7 +115,10 @@ assert new File(basedir, 'src/test/java/com/example/TagsTest.java').text.contain
 // 4: same settings: resumed, nothing ran again
 assert log =~ /resuming after \d+ experiments/
 
-// 5: one even seed: the single-call tests, not the one that needs two calls to disagree
+// 5: one even seed: the single-call tests, not the one that needs two calls to disagree; every
+// run in a fresh JVM (the default isolation)
 def last = slurp('target/odrust/id/report.json')
+def lastExps = new File(basedir, 'target/odrust/id/experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new groovy.json.JsonSlurper().parseText(it) }
+assert lastExps.every { !it.shared } && lastExps.every { it.kind != 'confirm-pin' } : "fresh is the default"
 assert last.settings.seeds == [8]
 assert last.outcome.tests*.test as Set == singleCall

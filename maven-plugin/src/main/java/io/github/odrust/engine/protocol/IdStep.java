@@ -43,7 +43,16 @@ public final class IdStep {
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Long consistentCall;
 
-        /** It may run in a shared JVM (the engine confirms what it finds there in a fresh one). */
-        public boolean shared;
+        /**
+         * True: it may run in a shared JVM (the engine confirms what it finds there in a fresh
+         * one); absent (null) otherwise, as the engine writes it.
+         */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Boolean shared;
+
+        /** Whether it may run in a shared JVM. */
+        public boolean mayShare() {
+            return Boolean.TRUE.equals(shared);
+        }
     }
 }

@@ -50,9 +50,10 @@ public final class IdDetector {
         public Shuffle.Filter filter = new Shuffle.Filter();
         /**
          * Runs of a candidate alone in shared JVMs with fresh class loaders, each pin confirmed in
-         * a fresh JVM ({@code odrust.id.isolation=classloader}); false: every run in a fresh JVM.
+         * a fresh JVM ({@code odrust.id.isolation=classloader}); false (the default): every run in
+         * a fresh JVM.
          */
-        public boolean shared = true;
+        public boolean shared;
 
         public List<Long> seeds() {
             List<Long> s = new ArrayList<>();
@@ -198,7 +199,7 @@ public final class IdDetector {
         long start = System.nanoTime();
         OrderRunner runner =
                 new OrderRunner(module, engine, suite, expDir, log).quiet().recording(options);
-        SharedJvm jvm = e.shared && settings.shared ? sharedJvm() : null;
+        SharedJvm jvm = e.mayShare() && settings.shared ? sharedJvm() : null;
         boolean newJvm = jvm != null && jvm.served() == 0;
         if (jvm != null) {
             runner.sharedShuffling(jvm).classpathJar(sharedJar);
