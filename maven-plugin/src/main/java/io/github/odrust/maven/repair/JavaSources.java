@@ -130,8 +130,18 @@ public final class JavaSources {
             found = found.stream().filter(m -> m.getParameters().isEmpty()).collect(Collectors.toList());
         }
         if (found.isEmpty()) {
+            int open = method.indexOf('[');
+            String place = open < 0 ? "" : method.substring(open + 1, method.length() - 1);
+            // `C#m[keys/C$Checks]`: a place in a suite (docs/run-order.md), not an invocation `m[0]`
+            boolean suitePlace = open > 0
+                    && !place.isEmpty()
+                    && (place.contains("/") || place.contains("$") || Character.isUpperCase(place.charAt(0)));
             throw new SourceException(file + ": " + type.getNameAsString() + " declares no method " + method
-                    + " (an inherited test method cannot be repaired yet)");
+                    + (suitePlace
+                            ? " (a test its JUnit 3 suite() runs, named by its place in the suite: its code is "
+                                    + name + " of " + place.substring(place.lastIndexOf('/') + 1)
+                                    + "; such tests cannot be repaired yet)"
+                            : " (an inherited test method cannot be repaired yet)"));
         }
         return found.get(0);
     }
