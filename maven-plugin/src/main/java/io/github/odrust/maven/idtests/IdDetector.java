@@ -122,7 +122,8 @@ public final class IdDetector {
         PlannerLoop<IdStep> loop = new PlannerLoop<>(history, request.history, r -> true);
         log.info("odrust detect-id: " + module.id() + ", " + Words.count(tests.size(), "test")
                 + Discovery.countNote(suite) + ", seeds "
-                + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed + "), "
+                + settings.seeds() + " (the same run again: -Dodrust.seed=" + settings.seed
+                + "; pinning a test alone may also try a few seeds derived from them), "
                 + Words.count(settings.cleanRuns, "clean run") + ", calls from "
                 + (settings.filter.any ? "any code" : "the module's code")
                 + (settings.shared
