@@ -503,7 +503,7 @@ final class Junit3Suites {
             for (String id : ids) {
                 Leaf l = t.byId.get(id);
                 if (l != null && t.ran.contains(l.test)) {
-                    Tree again = tree(cls, org.junit.internal.runners.SuiteMethod.testFromSuiteMethod(cls));
+                    Tree again = build(cls);
                     if (!again.byId.keySet().equals(t.byId.keySet())) {
                         throw new IllegalStateException(cls.getName() + ".suite() built other tests the second time");
                     }

@@ -130,18 +130,11 @@ public final class Shuffler {
             String logFile,
             int limit)
             throws IOException {
-        seeded = seedOrNull != null;
-        seed = seedOrNull == null ? 0 : seedOrNull;
-        only = onlyRanges.clone();
         roots = rootPaths.clone();
         includes = includePrefixes.clone();
-        any = anyCaller;
-        consistentCall = consistentCallNumber;
-        trackAllocations = allocations;
-        logLimit = limit;
         walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
-        if (logFile != null) {
-            log = new FileOutputStream(logFile, false);
+        synchronized (LOCK) {
+            settle(seedOrNull, onlyRanges, anyCaller, consistentCallNumber, allocations, logFile, limit);
         }
         // Touch everything the hot path uses before it may run inside HashMap.
         BUSY.get();
@@ -176,22 +169,35 @@ public final class Shuffler {
             throws IOException {
         synchronized (LOCK) {
             on = false;
-            seeded = seedOrNull != null;
-            seed = seedOrNull == null ? 0 : seedOrNull;
-            only = onlyRanges.clone();
-            any = anyCaller;
-            consistentCall = consistentCallNumber;
-            trackAllocations = allocations;
-            logLimit = limit;
-            logged = 0;
-            counter = 0;
-            ALLOCATIONS.clear();
-            if (log != null) {
-                log.close();
-            }
-            log = logFile == null ? null : new FileOutputStream(logFile, false);
+            settle(seedOrNull, onlyRanges, anyCaller, consistentCallNumber, allocations, logFile, limit);
             on = true;
         }
+    }
+
+    /** One run's settings, its count and log from nothing (under {@link #LOCK}, with {@link #on} off). */
+    private static void settle(
+            Long seedOrNull,
+            long[] onlyRanges,
+            boolean anyCaller,
+            long consistentCallNumber,
+            boolean allocations,
+            String logFile,
+            int limit)
+            throws IOException {
+        seeded = seedOrNull != null;
+        seed = seedOrNull == null ? 0 : seedOrNull;
+        only = onlyRanges.clone();
+        any = anyCaller;
+        consistentCall = consistentCallNumber;
+        trackAllocations = allocations;
+        logLimit = limit;
+        logged = 0;
+        counter = 0;
+        ALLOCATIONS.clear();
+        if (log != null) {
+            log.close();
+        }
+        log = logFile == null ? null : new FileOutputStream(logFile, false);
     }
 
     /** Ends the order {@link #begin} started: writes its count and closes its log; nothing counts until the next. */
