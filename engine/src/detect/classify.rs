@@ -377,6 +377,7 @@ impl Replay {
             time: self.time.spent(),
             coverage: self.coverage(),
             targeted: self.targeted.as_ref().map(|t| t.info()),
+            phases: self.phases.times(),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::phases::Phase;
 use crate::explain::flakerate::FlakeRate;
 use crate::model::experiment::Experiment;
 use crate::model::kind::FlakyKind;
@@ -12,24 +13,6 @@ use crate::model::order::{resolve, segment, Segment};
 use crate::model::strategy::Strategy;
 use crate::model::suite::SuiteIndex;
 use crate::schedule::dependence::PlanInfo;
-
-/// The phase of detection an experiment belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    /// Baseline runs.
-    Baseline,
-    /// Rounds.
-    Rounds,
-    /// Confirmation runs.
-    Confirm,
-    /// Alone runs.
-    Alone,
-    /// Explaining OD tests: polluters, cleaners, state-setters.
-    Minimize,
-    /// Nothing left to run.
-    Done,
-}
 
 /// How far detection is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,6 +52,9 @@ pub struct NextStep {
     pub batch: Vec<PlannedExperiment>,
     /// How far detection is.
     pub progress: Progress,
+    /// Once the baseline is done: what is left, phase by phase, and its predicted time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<super::phases::Estimate>,
     /// Systematic strategies, when the next experiment is the first round: what the schedule
     /// will run and its predicted cost.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -236,6 +222,10 @@ pub struct Summary<F = FlakyTest> {
     /// `targeted`: what its targeted rounds were planned to cover.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub targeted: Option<crate::schedule::targeted::TargetedInfo>,
+    /// Each phase that ran: its experiments and their time, and what it was predicted to cost
+    /// when it started (`docs/detect.md`, "Estimates").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<super::phases::PhaseTime>,
 }
 
 /// Consecutive ordered pairs covered by the rounds of a systematic strategy.

@@ -332,6 +332,8 @@ pub fn merge(request: MergeRequest) -> Result<Merged, EngineError> {
             s.coverage_of(&all)
         }),
         targeted: base.targeted.clone(),
+        // Each shard predicted its own phases; the merge keeps none of them.
+        phases: Vec::new(),
     };
     Ok(Merged {
         summary,

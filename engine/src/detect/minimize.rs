@@ -360,7 +360,7 @@ impl Replay {
 
     /// The OD tests to explain, in the order they are explained: with `minimize_only`, the order
     /// it lists them; otherwise the order they were found.
-    fn to_explain(&self) -> Vec<&OdTest> {
+    pub(super) fn to_explain(&self) -> Vec<&OdTest> {
         match &self.config.minimize_only {
             Some(only) => only
                 .iter()

@@ -47,6 +47,9 @@
 //! - [`session`]: the replay state of a run kept between calls, fed only the new records.
 //! - `shared`: explanation experiments in shared JVMs, and the fresh-JVM checks of their claims.
 //! - `units`: the unit of an order that runs a test, an order cut after some tests.
+//! - [`phases`]: the phases, and the shapes of estimates.
+//! - [`estimate`]: what is left of the run phase by phase, and each phase's prediction against
+//!   its cost.
 
 mod baseline;
 mod cache;
@@ -54,15 +57,19 @@ mod classify;
 pub mod config;
 mod confirm;
 pub mod coverage;
+pub mod estimate;
 pub mod findings;
 pub mod merge;
 mod minimize;
+pub mod phases;
 mod replay;
 mod rounds;
 pub mod session;
 mod shared;
 mod units;
 
+#[cfg(test)]
+mod estimate_tests;
 #[cfg(test)]
 mod tests;
 

@@ -9,6 +9,7 @@ use super::config::DetectConfig;
 use super::findings::{
     FailingTest, FlakyTest, NextStep, Phase, PlannedExperiment, Progress, Summary,
 };
+use super::phases::PhaseLog;
 use super::shared::SharedRuns;
 use super::units::{cut_after_last, Results};
 use crate::error::EngineError;
@@ -43,21 +44,14 @@ pub fn next(
 pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
     let batch = state.upcoming(stop_rounds);
     let experiment = batch.first().cloned();
-    let phase = experiment.as_ref().map_or(Phase::Done, |e| match e.kind {
-        ExperimentKind::Baseline => Phase::Baseline,
-        ExperimentKind::Round => Phase::Rounds,
-        ExperimentKind::ConfirmFail | ExperimentKind::ConfirmPass => Phase::Confirm,
-        ExperimentKind::Alone => Phase::Alone,
-        ExperimentKind::PolluterSearch
-        | ExperimentKind::PolluterPair
-        | ExperimentKind::Cleaner
-        | ExperimentKind::SetterSearch
-        | ExperimentKind::SetterPair => Phase::Minimize,
-    });
+    let phase = experiment
+        .as_ref()
+        .map_or(Phase::Done, |e| Phase::of(e.kind));
     let first_round = experiment
         .as_ref()
         .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
     NextStep {
+        estimate: state.baseline_done.then(|| state.estimate()),
         plan: if first_round { state.plan_info() } else { None },
         targeted: if first_round {
             state.targeted.as_ref().map(|t| t.info())
@@ -245,6 +239,8 @@ pub(super) struct Replay {
     pub(super) baseline_records: Vec<ExperimentRecord>,
     /// Where the experiments' time went.
     pub(super) time: TimeTally,
+    /// Each phase's experiments' time, and its prediction when it started.
+    pub(super) phases: PhaseLog,
 }
 
 impl Replay {
@@ -319,6 +315,7 @@ impl Replay {
             batch: VecDeque::new(),
             baseline_records: Vec::new(),
             time: TimeTally::default(),
+            phases: PhaseLog::default(),
         })
     }
 
@@ -339,6 +336,7 @@ impl Replay {
     /// state is then unusable).
     pub(super) fn feed(&mut self, record: &ExperimentRecord) -> Result<(), EngineError> {
         let position = self.experiments + 1;
+        self.log_phase(record);
         // Explanation experiments are observations, whatever explanation settings planned
         // them: a run may resume with another budget, or with minimization off. They run one
         // at a time (each is planned from what the one before showed).

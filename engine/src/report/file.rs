@@ -222,6 +222,7 @@ pub fn build_report(build: BuildRequest) -> ReportFile {
             time: summary.time,
             coverage: summary.coverage,
             targeted: summary.targeted,
+            phases: summary.phases,
         },
         explanations,
         causes,

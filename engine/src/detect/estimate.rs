@@ -1,0 +1,227 @@
+//! Estimates: what is left of a detection run, phase by phase, at the cost its own experiments
+//! showed; and what each phase was predicted to cost when it started, against what it cost
+//! (`docs/detect.md`, "Estimates").
+//!
+//! The phases run one after the other but for confirmations, which follow the rounds that need
+//! them: rounds (with their confirmations), then one alone run of each OD test at a time, then the
+//! explanations. A phase's cost per experiment is the mean of its own experiments so far
+//! (`measured`; the last [`RECENT`] rounds, so that rounds in shared JVMs are priced as such once
+//! they start), else a model from the baseline (`baseline`): the baseline's wall time less its
+//! tests' times per JVM, plus the tests an experiment of that phase runs (a confirmation or an
+//! explanation experiment runs about half the suite, an alone run one test). How many are left is
+//! counted (rounds, alone runs of the OD tests found) or predicted: confirmations at the rate the
+//! rounds so far needed them, explanation experiments per OD test at the median of the OD tests
+//! already explained (before any, `2 ⌈log2(n + 1)⌉ + 2` for `n` tests: a search halving the
+//! suite for one culprit, and one for cleaners), within what is left of the budget.
+//!
+//! Every number is of experiment time (a JVM's wall time plus odrust's own around it): with
+//! `odrust.forks` above 1 the plugin divides what runs in batches (rounds, confirmations, alone
+//! runs) by the forks.
+
+use super::config::DEFAULT_MINIMIZE_BUDGET;
+use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
+use super::replay::Replay;
+use crate::model::experiment::ExperimentRecord;
+use crate::schedule::dependence::cost_from_baseline;
+
+/// Rounds priced at the mean of at most this many of the last ones.
+pub const RECENT: usize = 5;
+
+/// Explanation experiments expected for an OD test of a suite of `n` tests before any OD test
+/// of the run was explained.
+pub fn prior_explain(n: usize) -> u32 {
+    2 * (usize::BITS - n.leading_zeros()) + 2
+}
+
+/// The baseline's model: cost per JVM (wall time less tests) and the mean test time.
+struct Model {
+    cost0: u64,
+    test_ms: u64,
+    tests: u64,
+}
+
+impl Model {
+    fn order(&self, tests: u64) -> u64 {
+        self.cost0 + tests * self.test_ms
+    }
+}
+
+fn mean(costs: &[u64]) -> Option<u64> {
+    (!costs.is_empty()).then(|| costs.iter().sum::<u64>() / costs.len() as u64)
+}
+
+fn median(mut values: Vec<u32>) -> Option<u32> {
+    values.sort_unstable();
+    values.get(values.len().saturating_sub(1) / 2).copied()
+}
+
+impl Replay {
+    /// Takes in a record's time; the first record of a phase first stores what the phase was
+    /// predicted to cost from the state before it.
+    pub(super) fn log_phase(&mut self, record: &ExperimentRecord) {
+        let phase = Phase::of(record.kind);
+        if !self.phases.started(phase) && phase != Phase::Baseline {
+            let estimate = self.estimate();
+            if let Some(p) = estimate.phases.iter().find(|p| p.phase == phase) {
+                self.phases
+                    .predicted
+                    .insert(phase, (p.left, p.left_ms, p.basis));
+            }
+        }
+        self.phases
+            .costs
+            .entry(phase)
+            .or_default()
+            .push(cost_of(record));
+    }
+
+    fn model(&self) -> Option<Model> {
+        let records: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
+        let cost = cost_from_baseline(&records)?;
+        let last = records.last()?;
+        // Everything but the tests' own times is what any experiment costs: the JVM's start and
+        // exit, and odrust's time around it.
+        let tests: u64 = cost.test_ms.values().sum();
+        Some(Model {
+            cost0: cost_of(last).saturating_sub(tests),
+            test_ms: cost.default_ms(),
+            tests: (cost.test_ms.len() as u64).max(1),
+        })
+    }
+
+    /// What is left of the run, from the state the history so far led to.
+    pub(super) fn estimate(&self) -> Estimate {
+        let model = self.model();
+        let costs = |phase| self.phases.costs.get(&phase).map_or(&[][..], Vec::as_slice);
+        let price = |phase, recent: Option<usize>, modelled: Option<u64>| -> (u64, Basis) {
+            let own = costs(phase);
+            let own = recent.map_or(own, |r| &own[own.len().saturating_sub(r)..]);
+            match (mean(own), modelled) {
+                (Some(m), _) => (m, Basis::Measured),
+                (None, Some(m)) => (m, Basis::Baseline),
+                (None, None) => (0, Basis::Unknown),
+            }
+        };
+        let half = model.as_ref().map(|m| m.order(m.tests.div_ceil(2)));
+        let n = self.original.len();
+        let mut phases = Vec::new();
+        let rounds_done = self.rounds.len() as u32;
+        let rounds_left = if self.stopped {
+            0
+        } else {
+            self.rounds_total().saturating_sub(rounds_done)
+        };
+        let round_model = self
+            .plan_info()
+            .and_then(|p| Some(p.predicted_ms? / p.orders.max(1)))
+            .or_else(|| model.as_ref().map(|m| m.order(m.tests)));
+        let (round_ms, basis) = price(Phase::Rounds, Some(RECENT), round_model);
+        phases.push(PhaseEstimate {
+            phase: Phase::Rounds,
+            done: rounds_done,
+            left: rounds_left,
+            counted: true,
+            spent_ms: costs(Phase::Rounds).iter().sum(),
+            left_ms: round_ms * u64::from(rounds_left),
+            basis,
+        });
+        // Confirmations: the ones planned now, and at the rounds' rate so far for the rest.
+        let confirm_done = costs(Phase::Confirm).len() as u32;
+        let planned = if self.pending.is_empty() {
+            0
+        } else {
+            self.upcoming(false)
+                .iter()
+                .filter(|e| Phase::of(e.kind) == Phase::Confirm)
+                .count() as u32
+        };
+        let rate_left = if rounds_done == 0 {
+            0
+        } else {
+            (u64::from(confirm_done) * u64::from(rounds_left)).div_ceil(u64::from(rounds_done))
+                as u32
+        };
+        let (confirm_ms, basis) = price(Phase::Confirm, None, half);
+        phases.push(PhaseEstimate {
+            phase: Phase::Confirm,
+            done: confirm_done,
+            left: planned + rate_left,
+            counted: rate_left == 0,
+            spent_ms: costs(Phase::Confirm).iter().sum(),
+            left_ms: confirm_ms * u64::from(planned + rate_left),
+            basis,
+        });
+        let alone_left = self.alone_left();
+        let (alone_ms, alone_basis) = price(Phase::Alone, None, model.as_ref().map(|m| m.order(1)));
+        phases.push(PhaseEstimate {
+            phase: Phase::Alone,
+            done: costs(Phase::Alone).len() as u32,
+            left: alone_left,
+            counted: true,
+            spent_ms: costs(Phase::Alone).iter().sum(),
+            left_ms: alone_ms * u64::from(alone_left),
+            basis: alone_basis,
+        });
+        let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
+        let per_test = self.explain_per_test(n);
+        if self.config.minimize {
+            let left = self.explain_left(per_test);
+            phases.push(PhaseEstimate {
+                phase: Phase::Minimize,
+                done: costs(Phase::Minimize).len() as u32,
+                left,
+                counted: false,
+                spent_ms: costs(Phase::Minimize).iter().sum(),
+                left_ms: explain_ms * u64::from(left),
+                basis: explain_basis,
+            });
+        }
+        let explain = if self.config.minimize { per_test } else { 0 };
+        Estimate {
+            left_ms: phases.iter().map(|p| p.left_ms).sum(),
+            per_od_test: (rounds_left > 0).then(|| PerOdTest {
+                alone: self.config.alone_runs,
+                alone_ms: alone_ms * u64::from(self.config.alone_runs),
+                explain,
+                explain_ms: explain_ms * u64::from(explain),
+            }),
+            phases,
+        }
+    }
+
+    /// Explanation experiments expected for an OD test not explained yet: the median of those
+    /// explained, else [`prior_explain`].
+    fn explain_per_test(&self, n: usize) -> u32 {
+        let finished: Vec<u32> = self
+            .to_explain()
+            .into_iter()
+            .filter(|od| self.spent_on(od) > 0)
+            .filter(|od| matches!(self.explain(od), Some((_, None))))
+            .map(|od| self.spent_on(od))
+            .collect();
+        median(finished).unwrap_or_else(|| prior_explain(n))
+    }
+
+    /// Explanation experiments left: `per_test` for each OD test to explain (at least one more
+    /// for one under way), within what is left of the budget.
+    fn explain_left(&self, per_test: u32) -> u32 {
+        let mut left = 0u32;
+        let mut explained = 0u32;
+        for od in self.to_explain() {
+            if self.kind_of(od).role().is_none() && self.alone_runs_done(od) {
+                continue; // NOD: not explained
+            }
+            explained += 1;
+            let spent = self.spent_on(od);
+            if spent > 0 && !matches!(self.explain(od), Some((_, Some(_)))) {
+                continue;
+            }
+            left += per_test.saturating_sub(spent).max(1);
+        }
+        let budget = self
+            .config
+            .minimize_budget
+            .unwrap_or_else(|| DEFAULT_MINIMIZE_BUDGET.saturating_mul(explained.max(1)));
+        left.min(budget.saturating_sub(self.budget_used()))
+    }
+}

@@ -1,0 +1,220 @@
+//! Estimates on a simulated module whose JVMs cost exactly `COST0` plus `TEST_MS` per test.
+
+use super::estimate::prior_explain;
+use super::phases::{Basis, Estimate, PhaseEstimate};
+use super::*;
+use crate::model::experiment::{ExperimentRecord, ExperimentTime, TestResult};
+use crate::model::outcome::RunOutcome;
+use crate::model::strategy::Strategy;
+use crate::model::suite::{ClassRecord, Framework, Suite};
+
+const COST0: u64 = 900;
+const TEST_MS: u64 = 100;
+
+fn suite() -> Suite {
+    let record = |class: &str, tests: &[&str]| ClassRecord {
+        class: class.into(),
+        framework: Framework::Junit5,
+        reorderable: true,
+        tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
+        dynamic: vec![],
+    };
+    Suite {
+        schema_version: 1,
+        module: "g:a".into(),
+        classes: vec![
+            record("p.B", &["victim", "b2"]),
+            record("p.A", &["pollute", "a2", "a3"]),
+            record("p.C", &["c1", "c2", "c3"]),
+        ],
+    }
+}
+
+/// The victim fails when `p.A#pollute` ran before it; every test takes `TEST_MS`, every JVM
+/// `COST0` more, 10 ms of it odrust's own.
+fn run(e: &crate::model::experiment::Experiment) -> ExperimentRecord {
+    let mut polluted = false;
+    let results = e
+        .order
+        .iter()
+        .map(|t| {
+            let pass = !(t == "p.B#victim" && polluted);
+            polluted |= t == "p.A#pollute";
+            let outcome = if pass {
+                RunOutcome::Pass
+            } else {
+                RunOutcome::Fail
+            };
+            TestResult {
+                time_ms: Some(TEST_MS),
+                ..TestResult::new(t.clone(), outcome)
+            }
+        })
+        .collect();
+    let wall = COST0 + TEST_MS * e.order.len() as u64;
+    ExperimentRecord {
+        millis: wall - 10,
+        time: Some(ExperimentTime {
+            jvm_ms: wall - 10,
+            odrust_ms: 10,
+            ..ExperimentTime::default()
+        }),
+        ..ExperimentRecord::of(e, results)
+    }
+}
+
+fn config() -> DetectConfig {
+    DetectConfig {
+        alone_runs: 2,
+        minimize: true,
+        ..DetectConfig::new(Strategy::RandomClassMethod, 8, 3)
+    }
+}
+
+/// Runs the module to its end: every step's estimate, then the summary.
+fn drive(config: &DetectConfig) -> (Vec<(NextStep, usize)>, Summary) {
+    let suite = suite();
+    let mut history = Vec::new();
+    let mut steps = Vec::new();
+    loop {
+        let step = next(config, &suite, &history).unwrap();
+        let Some(e) = step.experiment.clone() else {
+            steps.push((step, history.len()));
+            break;
+        };
+        steps.push((step, history.len()));
+        history.push(run(&e));
+    }
+    (steps, summary(config, &suite, &history).unwrap())
+}
+
+fn phase(e: &Estimate, p: Phase) -> &PhaseEstimate {
+    e.phases.iter().find(|x| x.phase == p).unwrap()
+}
+
+#[test]
+fn rounds_are_predicted_from_the_baseline_and_match_what_they_cost() {
+    let (steps, summary) = drive(&config());
+    assert!(
+        steps[0].0.estimate.is_none(),
+        "nothing to go on before the baseline"
+    );
+    let after_baseline = steps[1].0.estimate.as_ref().unwrap();
+    let rounds = phase(after_baseline, Phase::Rounds);
+    assert_eq!((rounds.done, rounds.left, rounds.counted), (0, 8, true));
+    assert_eq!(rounds.basis, Basis::Baseline);
+    // A round runs all 8 tests: COST0 + 8 x TEST_MS, odrust's 10 ms included.
+    assert_eq!(rounds.left_ms, 8 * (COST0 + 8 * TEST_MS));
+    let per = after_baseline
+        .per_od_test
+        .as_ref()
+        .expect("rounds may find more");
+    assert_eq!((per.alone, per.alone_ms), (2, 2 * (COST0 + TEST_MS)));
+    assert_eq!(per.explain, prior_explain(8));
+    let times: Vec<Phase> = summary.phases.iter().map(|p| p.phase).collect();
+    assert_eq!(
+        times,
+        [
+            Phase::Baseline,
+            Phase::Rounds,
+            Phase::Confirm,
+            Phase::Alone,
+            Phase::Minimize
+        ]
+    );
+    let rounds = &summary.phases[1];
+    assert_eq!(rounds.predicted_experiments, Some(8));
+    assert_eq!(rounds.predicted_ms, Some(rounds.actual_ms));
+    assert!(
+        rounds.text.starts_with("rounds: 8 experiments in "),
+        "{}",
+        rounds.text
+    );
+    assert!(
+        rounds.text.contains("predicted at its start: 8 in"),
+        "{}",
+        rounds.text
+    );
+    assert_eq!(
+        summary.phases[0].predicted_ms, None,
+        "the baseline is not predicted"
+    );
+}
+
+#[test]
+fn alone_runs_are_counted_and_priced_at_one_test() {
+    let (_, summary) = drive(&config());
+    let victim = summary
+        .flaky
+        .iter()
+        .find(|f| f.test == "p.B#victim")
+        .unwrap();
+    assert_eq!(victim.kind, crate::model::kind::FlakyKind::VICTIM);
+    let alone = summary
+        .phases
+        .iter()
+        .find(|p| p.phase == Phase::Alone)
+        .unwrap();
+    assert_eq!(alone.predicted_experiments, Some(alone.experiments));
+    assert_eq!(alone.predicted_ms, Some(alone.actual_ms));
+    assert_eq!(alone.basis, Some(Basis::Baseline));
+}
+
+#[test]
+fn what_is_left_goes_down_to_nothing_and_explanations_stay_within_the_budget() {
+    let config = DetectConfig {
+        minimize_budget: Some(3),
+        ..config()
+    };
+    let (steps, summary) = drive(&config);
+    let last = steps.last().unwrap().0.estimate.as_ref().unwrap();
+    assert_eq!(last.left_ms, 0, "{last:?}");
+    assert!(last.per_od_test.is_none(), "no round is left to find more");
+    for (step, _) in &steps {
+        if let Some(e) = &step.estimate {
+            if let Some(m) = e.phases.iter().find(|p| p.phase == Phase::Minimize) {
+                assert!(m.done + m.left <= 3, "{m:?}");
+            }
+            assert_eq!(e.left_ms, e.phases.iter().map(|p| p.left_ms).sum::<u64>());
+        }
+    }
+    let explained = summary
+        .phases
+        .iter()
+        .find(|p| p.phase == Phase::Minimize)
+        .unwrap();
+    assert_eq!(explained.experiments, 3);
+    assert_eq!(
+        explained.predicted_experiments,
+        Some(3),
+        "the budget bounds it"
+    );
+    // While explaining, the cost per experiment is what explanation experiments cost so far.
+    let during = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .map(|e| phase(e, Phase::Minimize))
+        .find(|m| m.done == 1 && m.left > 0)
+        .expect("an estimate after the first explanation experiment");
+    assert_eq!(during.basis, Basis::Measured);
+}
+
+#[test]
+fn without_minimization_there_is_no_explanation_phase() {
+    let config = DetectConfig {
+        minimize: false,
+        ..config()
+    };
+    let (steps, summary) = drive(&config);
+    let e = steps[1].0.estimate.as_ref().unwrap();
+    assert!(e.phases.iter().all(|p| p.phase != Phase::Minimize));
+    assert_eq!(e.per_od_test.as_ref().unwrap().explain, 0);
+    assert!(summary.phases.iter().all(|p| p.phase != Phase::Minimize));
+}
+
+#[test]
+fn the_prior_grows_with_the_logarithm_of_the_suite() {
+    assert_eq!(prior_explain(1), 4);
+    assert_eq!(prior_explain(8), 10);
+    assert_eq!(prior_explain(900), 22);
+}
