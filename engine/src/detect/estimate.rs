@@ -61,7 +61,7 @@ impl Replay {
     pub(super) fn log_phase(&mut self, record: &ExperimentRecord) {
         let phase = Phase::of(record.kind);
         if !self.phases.started(phase) && phase != Phase::Baseline {
-            let estimate = self.estimate();
+            let estimate = self.estimate(false);
             if let Some(p) = estimate.phases.iter().find(|p| p.phase == phase) {
                 self.phases
                     .predicted
@@ -89,8 +89,9 @@ impl Replay {
         })
     }
 
-    /// What is left of the run, from the state the history so far led to.
-    pub(super) fn estimate(&self) -> Estimate {
+    /// What is left of the run, from the state the history so far led to; with `stop` (the time
+    /// budget is spent) only the confirmations under way.
+    pub(super) fn estimate(&self, stop: bool) -> Estimate {
         let model = self.model();
         let costs = |phase| self.phases.costs.get(&phase).map_or(&[][..], Vec::as_slice);
         let price = |phase, recent: Option<usize>, modelled: Option<u64>| -> (u64, Basis) {
@@ -106,7 +107,7 @@ impl Replay {
         let n = self.original.len();
         let mut phases = Vec::new();
         let rounds_done = self.rounds.len() as u32;
-        let rounds_left = if self.stopped {
+        let rounds_left = if self.stopped || stop {
             0
         } else {
             self.rounds_total().saturating_sub(rounds_done)
@@ -151,7 +152,7 @@ impl Replay {
             left_ms: confirm_ms * u64::from(planned + rate_left),
             basis,
         });
-        let alone_left = self.alone_left();
+        let alone_left = if stop { 0 } else { self.alone_left() };
         let (alone_ms, alone_basis) = price(Phase::Alone, None, model.as_ref().map(|m| m.order(1)));
         phases.push(PhaseEstimate {
             phase: Phase::Alone,
@@ -165,7 +166,7 @@ impl Replay {
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
         let per_test = self.explain_per_test(n);
         if self.config.minimize {
-            let left = self.explain_left(per_test);
+            let left = if stop { 0 } else { self.explain_left(per_test) };
             phases.push(PhaseEstimate {
                 phase: Phase::Minimize,
                 done: costs(Phase::Minimize).len() as u32,

@@ -51,7 +51,7 @@ pub(super) fn step(state: &Replay, stop_rounds: bool) -> NextStep {
         .as_ref()
         .is_some_and(|e| e.kind == ExperimentKind::Round && e.round == Some(1));
     NextStep {
-        estimate: state.baseline_done.then(|| state.estimate()),
+        estimate: state.baseline_done.then(|| state.estimate(stop_rounds)),
         plan: if first_round { state.plan_info() } else { None },
         targeted: if first_round {
             state.targeted.as_ref().map(|t| t.info())

@@ -14,6 +14,9 @@ public final class NextStep {
     public java.util.List<Experiment> batch = new java.util.ArrayList<>();
     /** How far detection is. */
     public Progress progress;
+    /** Once the baseline is done: what is left, phase by phase, and its predicted time. */
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Estimate estimate;
     /** Systematic strategies, when the next experiment is the first round: the schedule's plan. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public PlanInfo plan;

@@ -49,6 +49,8 @@ public final class Summary {
     /** {@code targeted}: what its targeted rounds were planned to cover. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public TargetedInfo targeted;
+    /** Each phase that ran: its experiments' time, and its prediction when it started. */
+    public java.util.List<Estimate.PhaseTime> phases = new java.util.ArrayList<>();
 
     /** Rust: {@code detect::coverage::Coverage}. */
     public static final class Coverage {

@@ -70,6 +70,10 @@ public final class ConsoleReport {
         if (s.time != null) {
             log.info("  time: " + s.time.text);
         }
+        String phases = EstimateText.phases(s.phases);
+        if (!phases.isEmpty()) {
+            log.info("  phases: " + phases);
+        }
         log.info("  report: " + out.resolve("report.html") + " (and report.json)");
     }
 

@@ -3,6 +3,7 @@ package io.github.odrust.maven.detect;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.Json;
+import io.github.odrust.engine.protocol.Estimate;
 import io.github.odrust.engine.protocol.Experiment;
 import io.github.odrust.engine.protocol.ExperimentKind;
 import io.github.odrust.engine.protocol.ExperimentRecord;
@@ -140,12 +141,6 @@ public final class Detector {
             }
         }
         long start = System.nanoTime();
-        long roundMillis = 0;
-        int roundsTimed = 0;
-        long aloneMillis = 0;
-        int aloneTimed = 0;
-        long explainMillis = 0;
-        int explainTimed = 0;
         // One classpath jar for every experiment: the module's classpath does not change.
         Path jar = out.resolve("detect").resolve("classpath.jar");
         ManifestJar.write(jar, module.classpath, "io.github.odrust.agent.Main");
@@ -173,7 +168,10 @@ public final class Detector {
             while (true) {
                 if (!planShown && step.plan != null) {
                     planShown = true;
-                    log.info(planLine(step.plan) + forksText() + cost0Text(baselineTime));
+                    log.info(planLine(step.plan)
+                            + EstimateText.perOdTest(step.estimate, forks)
+                            + forksText()
+                            + cost0Text(baselineTime));
                     String warning = costWarning(step.plan.predictedMs, budgetMillis);
                     if (warning != null) {
                         log.warn(warning);
@@ -185,12 +183,21 @@ public final class Detector {
                     // Random strategies: the rounds cost about one baseline run each.
                     planShown = true;
                     int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
-                    long predicted = rounds * baselineMillis;
+                    // The engine's estimate counts odrust's own time around each JVM too.
+                    Estimate.Phase planned = step.estimate == null
+                            ? null
+                            : step.estimate.phases.stream()
+                                    .filter(p -> "rounds".equals(p.phase))
+                                    .findFirst()
+                                    .orElse(null);
+                    long predicted = planned != null && planned.leftMs > 0
+                            ? planned.leftMs / forks
+                            : rounds * baselineMillis / forks;
                     log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round")
                             + " of the whole suite, predicted "
                             + duration(predicted) + " (" + seconds(baselineMillis)
-                            + " per round, as the baseline took; explanations"
-                            + " come on top)" + forksText() + cost0Text(baselineTime));
+                            + " per round, as the baseline took)" + EstimateText.perOdTest(step.estimate, forks)
+                            + forksText() + cost0Text(baselineTime));
                     if (step.targeted != null) {
                         log.info("plan: " + step.targeted.text);
                     }
@@ -277,29 +284,11 @@ public final class Detector {
                                             .resolve("jvm-1.log") + "): "
                                     + config.withoutRecording);
                         }
-                        if (exp.kind == ExperimentKind.ROUND) {
-                            roundMillis += a.millis;
-                            roundsTimed++;
-                        } else if (exp.kind == ExperimentKind.ALONE) {
-                            aloneMillis += a.millis;
-                            aloneTimed++;
-                        } else if (exp.kind.isMinimize()) {
-                            explainMillis += a.millis;
-                            explainTimed++;
-                        }
                         next = session.next();
                         step = Json.WIRE.fromJson(next, NextStep.class);
                         boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
-                        log.info(progressLine(
-                                        exp,
-                                        step.progress,
-                                        a.millis,
-                                        roundsTimed == 0 ? 0 : roundMillis / roundsTimed / forks)
-                                + phaseLeft(
-                                        exp,
-                                        step.progress,
-                                        aloneTimed == 0 ? 0 : aloneMillis / aloneTimed / forks,
-                                        explainTimed == 0 ? 0 : explainMillis / explainTimed)
+                        log.info(progressLine(exp, step.progress, a.millis)
+                                + EstimateText.left(exp, step.progress, step.estimate, forks)
                                 + (ranShared ? "  (shared JVM)" : ""));
                         int found = step.progress.odFound + step.progress.nodFound;
                         if (step.experiment != null
@@ -630,57 +619,16 @@ public final class Detector {
                 + " (only the pairs of tests that share a static field).";
     }
 
-    /**
-     * What is left of the phase an alone run or explanation experiment belongs to, for the end of
-     * its progress line: the alone runs left and their time at the average so far; the explanation
-     * experiments run of the budget, and at most how long the rest of the budget takes at the
-     * average so far (an explanation usually ends before its budget). Empty for other kinds.
-     */
-    static String phaseLeft(Experiment exp, NextStep.Progress progress, long avgAloneMillis, long avgExplainMillis) {
-        if (progress == null) {
-            return "";
-        }
-        if (exp.kind == ExperimentKind.ALONE && progress.aloneLeft > 0) {
-            return "  " + Words.count(progress.aloneLeft, "alone run") + " left"
-                    + (avgAloneMillis > 0 ? ", ~" + duration(progress.aloneLeft * avgAloneMillis) : "");
-        }
-        if (exp.kind.isMinimize() && progress.explainBudget > 0) {
-            StringBuilder b = new StringBuilder("  explanation ")
-                    .append(progress.explainSpent)
-                    .append('/')
-                    .append(progress.explainBudget);
-            int left = progress.explainBudget - progress.explainSpent;
-            if (left > 0 && avgExplainMillis > 0) {
-                b.append(", at most ~")
-                        .append(duration(left * avgExplainMillis))
-                        .append(" left");
-            }
-            return b.toString();
-        }
-        return "";
-    }
-
-    private String progressLine(Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis) {
-        return progressLine(exp, progress, millis, avgRoundMillis, config.stopRounds, config.shard != null);
+    private String progressLine(Experiment exp, NextStep.Progress progress, long millis) {
+        return progressLine(exp, progress, millis, config.shard != null);
     }
 
     /**
      * One line per experiment, in columns that stay aligned however many rounds and experiments
-     * there are (the seed is in the plan line, once).
+     * there are (the seed is in the plan line, once); for a shard ({@code sharded}) rounds count
+     * as this run's and name the plan's number. What is left comes after it ({@link EstimateText#left}).
      */
-    static String progressLine(
-            Experiment exp, NextStep.Progress progress, long millis, long avgRoundMillis, boolean stopRounds) {
-        return progressLine(exp, progress, millis, avgRoundMillis, stopRounds, false);
-    }
-
-    /** As above; for a shard ({@code sharded}) rounds count as this run's and name the plan's number. */
-    static String progressLine(
-            Experiment exp,
-            NextStep.Progress progress,
-            long millis,
-            long avgRoundMillis,
-            boolean stopRounds,
-            boolean sharded) {
+    static String progressLine(Experiment exp, NextStep.Progress progress, long millis, boolean sharded) {
         ExperimentKind kind = exp.kind;
         int done = progress.roundsDone;
         int total = progress.roundsTotal;
@@ -705,9 +653,6 @@ public final class Detector {
                     targets == null || targets.isEmpty() ? "" : Words.shortId(targets.get(0))));
         }
         b.append(String.format(java.util.Locale.ROOT, " %6.1fs", millis / 1000.0));
-        if (avgRoundMillis > 0 && done < total && !stopRounds) {
-            b.append(String.format("  ~%ds left", (total - done) * avgRoundMillis / 1000));
-        }
         b.append(String.format("  found %d OD, %d NOD", progress.odFound, progress.nodFound));
         return b.toString();
     }

@@ -26,7 +26,7 @@ class ProgressLineTest {
         p.roundsDone = round == null ? 20 : round;
         p.roundsTotal = 20;
         p.odFound = 3;
-        return Detector.progressLine(e, p, 1234, 0, false);
+        return Detector.progressLine(e, p, 1234, false);
     }
 
     @Test
@@ -56,30 +56,7 @@ class ProgressLineTest {
         NextStep.Progress p = new NextStep.Progress();
         p.roundsDone = 5;
         p.roundsTotal = 11;
-        String l = Detector.progressLine(e, p, 1234, 0, false, true);
+        String l = Detector.progressLine(e, p, 1234, true);
         assertTrue(l.contains("round  5/11") && l.contains("tuscan, plan round 13"), l);
-    }
-
-    @Test
-    void aloneRunsAndExplanationsSayWhatIsLeftOfTheirPhase() {
-        Experiment alone = new Experiment();
-        alone.kind = ExperimentKind.ALONE;
-        Experiment pair = new Experiment();
-        pair.kind = ExperimentKind.POLLUTER_PAIR;
-        Experiment round = new Experiment();
-        round.kind = ExperimentKind.ROUND;
-        NextStep.Progress p = new NextStep.Progress();
-        p.aloneLeft = 4;
-        p.explainSpent = 12;
-        p.explainBudget = 80;
-        assertEquals("  4 alone runs left, ~2.0 s", Detector.phaseLeft(alone, p, 500, 300));
-        assertEquals("  explanation 12/80, at most ~20.4 s left", Detector.phaseLeft(pair, p, 500, 300));
-        assertEquals("", Detector.phaseLeft(round, p, 500, 300));
-        // no average yet: the counts alone; a budget spent (claims confirmed beyond it): no time
-        assertEquals("  explanation 12/80", Detector.phaseLeft(pair, p, 500, 0));
-        p.explainSpent = 82;
-        assertEquals("  explanation 82/80", Detector.phaseLeft(pair, p, 500, 300));
-        p.explainBudget = 0;
-        assertEquals("", Detector.phaseLeft(pair, p, 500, 300));
     }
 }

@@ -1,0 +1,98 @@
+package io.github.odrust.maven.detect;
+
+import io.github.odrust.engine.protocol.Estimate;
+import io.github.odrust.engine.protocol.Experiment;
+import io.github.odrust.engine.protocol.ExperimentKind;
+import io.github.odrust.engine.protocol.NextStep;
+import io.github.odrust.maven.core.Words;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The engine's estimates in words (docs/detect.md, "Estimates"): what each OD test found adds, on
+ * the plan line; the phase and the time left for the whole run, on each progress line; what
+ * each phase was predicted to cost and cost, at the end.
+ */
+final class EstimateText {
+    private EstimateText() {}
+
+    /**
+     * The wall time left: what runs in batches (rounds, confirmations, alone runs) runs
+     * {@code forks} at a time, explanation experiments one after the other.
+     */
+    static long wallLeft(Estimate e, int forks) {
+        long left = 0;
+        for (Estimate.Phase p : e.phases) {
+            left += "minimize".equals(p.phase) ? p.leftMs : p.leftMs / Math.max(1, forks);
+        }
+        return left;
+    }
+
+    /**
+     * "; then each OD test found adds 3 alone runs (~5.6 s) and about 12 explanation experiments
+     * (~40 s)", or "" when rounds can find no more.
+     */
+    static String perOdTest(Estimate e, int forks) {
+        if (e == null || e.perOdTest == null) {
+            return "";
+        }
+        Estimate.PerOdTest t = e.perOdTest;
+        StringBuilder b = new StringBuilder("; each OD test found adds ")
+                .append(Words.count(t.alone, "alone run"))
+                .append(known(t.aloneMs / Math.max(1, forks)));
+        if (t.explain > 0) {
+            b.append(" and about ")
+                    .append(Words.count(t.explain, "explanation experiment"))
+                    .append(known(t.explainMs));
+        }
+        return b.toString();
+    }
+
+    private static String known(long ms) {
+        return ms > 0 ? " (~" + Detector.duration(ms) + ")" : "";
+    }
+
+    /**
+     * The end of a progress line: where the phase of the next experiment stands, when it is not
+     * in the line's own columns ("alone 12/75", "explanation 12 of the budget's 80"), and the
+     * time left for the whole run ("~4 min left"), or "" before the baseline is done.
+     */
+    static String left(Experiment exp, NextStep.Progress progress, Estimate e, int forks) {
+        if (e == null || progress == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (exp.kind == ExperimentKind.ALONE) {
+            Estimate.Phase alone = phase(e, "alone");
+            if (alone != null) {
+                b.append("  alone ").append(alone.done).append('/').append(alone.done + alone.left);
+            }
+        } else if (exp.kind.isMinimize() && progress.explainBudget > 0) {
+            b.append("  explanation ")
+                    .append(progress.explainSpent)
+                    .append(" of the budget's ")
+                    .append(progress.explainBudget);
+        }
+        if (!"done".equals(progress.phase)) {
+            long ms = wallLeft(e, forks);
+            if (ms > 0) {
+                b.append("  ~").append(Detector.duration(ms)).append(" left");
+            }
+        }
+        return b.toString();
+    }
+
+    private static Estimate.Phase phase(Estimate e, String name) {
+        return e.phases.stream().filter(p -> name.equals(p.phase)).findFirst().orElse(null);
+    }
+
+    /** "rounds: 20 experiments in 51.0 s (predicted at its start: 20 in 48.2 s); ..." or "". */
+    static String phases(List<Estimate.PhaseTime> phases) {
+        return phases == null
+                ? ""
+                : phases.stream()
+                        .filter(p -> p.text != null && !p.text.isEmpty())
+                        .map(p -> p.text)
+                        .collect(Collectors.joining("; "));
+    }
+}
