@@ -6,9 +6,10 @@
 //! them: rounds (with their confirmations), then one alone run of each OD test at a time, then the
 //! explanations. A phase's cost per experiment is the mean of its own experiments so far
 //! (`measured`; the last [`RECENT`] rounds, so that rounds in shared JVMs are priced as such once
-//! they start), else a model from the baseline (`baseline`): the baseline's wall time less its
-//! tests' times per JVM, plus the tests an experiment of that phase runs (a confirmation or an
-//! explanation experiment runs about half the suite, an alone run one test). How many are left is
+//! they start), else a cost model (`model`): the median of what the fresh JVMs so far cost beyond
+//! their tests' own times, plus the tests an experiment of that phase runs at the baseline's mean
+//! test time (a confirmation or an explanation experiment runs about half the suite, an alone run
+//! one test). How many are left is
 //! counted (rounds, alone runs of the OD tests found) or predicted: confirmations at the rate the
 //! rounds so far needed them, explanation experiments per OD test at the median of the OD tests
 //! already explained (before any, `2 ⌈log2(n + 1)⌉ + 2` for `n` tests: a search halving the
@@ -21,7 +22,7 @@
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
 use super::replay::Replay;
-use crate::model::experiment::ExperimentRecord;
+use crate::model::experiment::{ExperimentRecord, Isolation};
 use crate::schedule::dependence::cost_from_baseline;
 
 /// Rounds priced at the mean of at most this many of the last ones.
@@ -68,22 +69,26 @@ impl Replay {
                     .insert(phase, (p.left, p.left_ms, p.basis));
             }
         }
-        self.phases
-            .costs
-            .entry(phase)
-            .or_default()
-            .push(cost_of(record));
+        let cost = cost_of(record);
+        self.phases.costs.entry(phase).or_default().push(cost);
+        if record.isolation == Isolation::Jvm {
+            let tests: u64 = record.results.iter().filter_map(|r| r.time_ms).sum();
+            self.phases.overheads.push(cost.saturating_sub(tests));
+        }
     }
 
     fn model(&self) -> Option<Model> {
         let records: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
         let cost = cost_from_baseline(&records)?;
-        let last = records.last()?;
         // Everything but the tests' own times is what any experiment costs: the JVM's start and
-        // exit, and odrust's time around it.
-        let tests: u64 = cost.test_ms.values().sum();
+        // exit, and odrust's time around it; the median over the fresh JVMs so far (the
+        // baseline's first JVM alone is often slower than the ones after it).
+        let mut overheads = self.phases.overheads.clone();
+        overheads.sort_unstable();
         Some(Model {
-            cost0: cost_of(last).saturating_sub(tests),
+            cost0: overheads
+                .get(overheads.len().saturating_sub(1) / 2)
+                .copied()?,
             test_ms: cost.default_ms(),
             tests: (cost.test_ms.len() as u64).max(1),
         })
@@ -99,7 +104,7 @@ impl Replay {
             let own = recent.map_or(own, |r| &own[own.len().saturating_sub(r)..]);
             match (mean(own), modelled) {
                 (Some(m), _) => (m, Basis::Measured),
-                (None, Some(m)) => (m, Basis::Baseline),
+                (None, Some(m)) => (m, Basis::Model),
                 (None, None) => (0, Basis::Unknown),
             }
         };

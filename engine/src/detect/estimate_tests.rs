@@ -102,7 +102,7 @@ fn rounds_are_predicted_from_the_baseline_and_match_what_they_cost() {
     let after_baseline = steps[1].0.estimate.as_ref().unwrap();
     let rounds = phase(after_baseline, Phase::Rounds);
     assert_eq!((rounds.done, rounds.left, rounds.counted), (0, 8, true));
-    assert_eq!(rounds.basis, Basis::Baseline);
+    assert_eq!(rounds.basis, Basis::Model);
     // A round runs all 8 tests: COST0 + 8 x TEST_MS, odrust's 10 ms included.
     assert_eq!(rounds.left_ms, 8 * (COST0 + 8 * TEST_MS));
     let per = after_baseline
@@ -157,7 +157,7 @@ fn alone_runs_are_counted_and_priced_at_one_test() {
         .unwrap();
     assert_eq!(alone.predicted_experiments, Some(alone.experiments));
     assert_eq!(alone.predicted_ms, Some(alone.actual_ms));
-    assert_eq!(alone.basis, Some(Basis::Baseline));
+    assert_eq!(alone.basis, Some(Basis::Model));
 }
 
 #[test]

@@ -31,8 +31,9 @@ pub enum Phase {
 pub enum Basis {
     /// The mean of the phase's own experiments so far.
     Measured,
-    /// The baseline: its JVM start-up cost plus the times of the tests an experiment runs.
-    Baseline,
+    /// A cost model: what a fresh JVM costs beyond its tests, plus the baseline's times of the
+    /// tests an experiment runs.
+    Model,
     /// Nothing measured yet (no baseline): no time is predicted.
     Unknown,
 }
@@ -133,8 +134,8 @@ fn phase_text(
         Some((n, ms, basis)) if *basis != Basis::Unknown => text.push_str(&format!(
             " (predicted at its start: {n} in {}{})",
             duration(*ms),
-            if *basis == Basis::Baseline {
-                ", from the baseline"
+            if *basis == Basis::Model {
+                ", from the cost model"
             } else {
                 ""
             }
@@ -150,6 +151,8 @@ fn phase_text(
 pub struct PhaseLog {
     pub(super) costs: BTreeMap<Phase, Vec<u64>>,
     pub(super) predicted: BTreeMap<Phase, (u32, u64, Basis)>,
+    /// What each experiment in a fresh JVM cost beyond its tests' own times.
+    pub(super) overheads: Vec<u64>,
 }
 
 impl PhaseLog {

@@ -31,8 +31,9 @@ use crate::model::seed::mix;
 use super::call::IdCall;
 use super::dexfix;
 pub use super::shapes::{
-    ranges_text, IdExperiment, IdKind, IdNeeds, IdOutcome, IdRecord, IdRequest, IdStatus, IdStep,
-    IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET, DEFAULT_VERIFY_SEEDS,
+    ranges_text, IdExperiment, IdKind, IdNeeds, IdOutcome, IdProgress, IdRecord, IdRequest,
+    IdStatus, IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET,
+    DEFAULT_VERIFY_SEEDS,
 };
 
 /// Seeds beyond the request's a candidate is run alone under before odrust gives up pinning it.
@@ -125,6 +126,7 @@ pub fn next(request: &IdRequest) -> Result<IdStep, EngineError> {
             request.verify_seeds.unwrap_or(DEFAULT_VERIFY_SEEDS),
         ),
         sites: Vec::new(),
+        progress: IdProgress::default(),
         shared_searches: 0,
         shared_refuted: 0,
     };
@@ -147,6 +149,8 @@ struct Planner<'a> {
     /// not bear out ([`SHARED_GIVE_UP`]).
     shared_searches: usize,
     shared_refuted: usize,
+    /// Where the run stands, sent with each experiment.
+    progress: IdProgress,
 }
 
 /// After this many searches in shared JVMs that fresh JVMs did not bear out (and at least half of
@@ -267,16 +271,27 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// Asks for `experiment`, saying where the run stands.
+    fn run(&self, experiment: IdExperiment) -> IdStep {
+        IdStep::Run {
+            experiment,
+            progress: self.progress,
+        }
+    }
+
     fn plan(mut self) -> IdStep {
         let tests = self.request.tests.clone();
+        self.progress.phase1_total = self.request.clean_runs as usize + self.request.seeds.len();
+        self.progress.budget = self.budget;
         // 1. Phase 1.
         let mut clean = Vec::new();
         for _ in 0..self.request.clean_runs {
             let e = self.experiment(IdKind::Clean, None, tests.clone(), None, Vec::new());
             match self.take(&e) {
                 Some(r) => clean.push(r),
-                None => return IdStep::Run { experiment: e },
+                None => return self.run(e),
             }
+            self.progress.phase1_done += 1;
         }
         let mut shuffled = Vec::new();
         for &seed in &self.request.seeds {
@@ -289,8 +304,9 @@ impl<'a> Planner<'a> {
             );
             match self.take(&e) {
                 Some(r) => shuffled.push((seed, r)),
-                None => return IdStep::Run { experiment: e },
+                None => return self.run(e),
             }
+            self.progress.phase1_done += 1;
         }
         for r in clean.iter().chain(shuffled.iter().map(|(_, r)| r)) {
             if let Some(why) = Self::unusable(r) {
@@ -353,7 +369,9 @@ impl<'a> Planner<'a> {
         }
         // 3. One candidate after another.
         let mut verdicts = Vec::new();
-        for mut c in candidates {
+        self.progress.candidates = Some(candidates.len());
+        for (k, mut c) in candidates.into_iter().enumerate() {
+            self.progress.candidate = k + 1;
             match self.searched(&mut c) {
                 Ok(v) => {
                     if let Some(site) = v
@@ -371,7 +389,7 @@ impl<'a> Planner<'a> {
                     }
                     verdicts.push(v)
                 }
-                Err(e) => return IdStep::Run { experiment: e },
+                Err(e) => return self.run(e),
             }
         }
 

@@ -216,7 +216,7 @@ fn drive_with(base: IdRequest, tweak: &dyn Fn(&mut IdRecord)) -> Run {
             ..base.clone()
         };
         match next(&r).unwrap() {
-            IdStep::Run { experiment } => {
+            IdStep::Run { experiment, .. } => {
                 let mut rec = execute(&experiment, &base.fingerprint);
                 tweak(&mut rec);
                 asked.push(experiment);
@@ -454,7 +454,7 @@ fn the_same_history_gives_the_same_step_and_a_partial_history_resumes() {
         let b = serde_json::to_value(next(&r).unwrap()).unwrap();
         assert_eq!(a, b);
         match next(&r).unwrap() {
-            IdStep::Run { experiment } => assert_eq!(experiment, run.asked[k], "step {k}"),
+            IdStep::Run { experiment, .. } => assert_eq!(experiment, run.asked[k], "step {k}"),
             IdStep::Done { .. } => panic!("done after {k} records"),
         }
     }
@@ -463,7 +463,7 @@ fn the_same_history_gives_the_same_step_and_a_partial_history_resumes() {
     reversed.reverse();
     match next(&request(reversed)).unwrap() {
         IdStep::Done { outcome } => assert_eq!(outcome, run.outcome),
-        IdStep::Run { experiment } => panic!("asked again for {experiment:?}"),
+        IdStep::Run { experiment, .. } => panic!("asked again for {experiment:?}"),
     }
     // Resuming a killed run: the rest of the run is the same.
     let resumed = drive(request(run.history[..17].to_vec()));
@@ -504,7 +504,7 @@ fn records_of_another_fingerprint_are_ignored() {
     let mut r = request(old);
     r.next_id = 99;
     match next(&r).unwrap() {
-        IdStep::Run { experiment } => {
+        IdStep::Run { experiment, .. } => {
             assert_eq!(experiment.kind, IdKind::Clean);
             assert_eq!(experiment.id, 99);
         }
@@ -600,7 +600,8 @@ fn json_shapes() {
     assert_eq!(
         serde_json::to_value(step).unwrap(),
         serde_json::json!({"step": "run", "experiment": {"id": 1, "kind": "clean", "test": null,
-            "order": tests(), "seed": null, "only": []}})
+            "order": tests(), "seed": null, "only": []},
+            "progress": {"phase1_done": 0, "phase1_total": 5, "candidate": 0, "budget": 30}})
     );
     let record: IdRecord = serde_json::from_value(serde_json::json!({
         "id": 12, "kind": "bisect", "test": PIN, "order": [PIN], "seed": 18446744073709551615u64,
@@ -983,4 +984,46 @@ fn after_two_shared_searches_fresh_jvms_do_not_bear_out_the_rest_run_fresh() {
             .invocation,
         Some(3)
     );
+}
+
+#[test]
+fn each_step_says_where_the_run_stands() {
+    let base = request(Vec::new());
+    let mut history = Vec::new();
+    let mut seen = Vec::new();
+    loop {
+        let r = IdRequest {
+            next_id: history.len() + 1,
+            history: history.clone(),
+            ..base.clone()
+        };
+        match next(&r).unwrap() {
+            IdStep::Run {
+                experiment,
+                progress,
+            } => {
+                seen.push((experiment.kind, progress));
+                history.push(execute(&experiment, &base.fingerprint));
+            }
+            IdStep::Done { outcome } => {
+                let phase1 = base.clean_runs as usize + base.seeds.len();
+                for (k, (kind, p)) in seen.iter().enumerate().take(phase1) {
+                    assert!(matches!(kind, IdKind::Clean | IdKind::Shuffled), "{kind:?}");
+                    assert_eq!(
+                        (p.phase1_done, p.phase1_total, p.candidates),
+                        (k, phase1, None)
+                    );
+                }
+                let searched: Vec<usize> =
+                    seen[phase1..].iter().map(|(_, p)| p.candidate).collect();
+                let candidates = seen[phase1].1.candidates.unwrap();
+                assert!(candidates >= outcome.tests.len().min(1), "{candidates}");
+                assert!(searched.windows(2).all(|w| w[0] <= w[1]), "{searched:?}");
+                assert_eq!(*searched.first().unwrap(), 1);
+                assert_eq!(*searched.last().unwrap(), candidates);
+                assert!(seen.iter().all(|(_, p)| p.budget > 0));
+                break;
+            }
+        }
+    }
 }

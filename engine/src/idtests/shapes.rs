@@ -193,12 +193,31 @@ pub enum IdStep {
     Run {
         /// The experiment.
         experiment: IdExperiment,
+        /// Where the run stands (for the goal's estimate of the time left).
+        progress: IdProgress,
     },
     /// Nothing more to run.
     Done {
         /// The verdicts.
         outcome: IdOutcome,
     },
+}
+
+/// Where a detect-id run stands: phase 1's runs, then the candidates searched one after the other.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct IdProgress {
+    /// Phase 1's runs (clean and shuffled) done.
+    pub phase1_done: usize,
+    /// Phase 1's runs in all.
+    pub phase1_total: usize,
+    /// Candidates to search, once phase 1 is done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<usize>,
+    /// The candidate being searched (from 1), once phase 1 is done.
+    pub candidate: usize,
+    /// The experiments a candidate's search may take (the budget; a search again in fresh JVMs
+    /// and the confirmation of a pin come on top).
+    pub budget: usize,
 }
 
 /// How a candidate ended.

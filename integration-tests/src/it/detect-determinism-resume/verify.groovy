@@ -14,6 +14,11 @@ def report = { String run ->
     // where the time went is measured, not planned: the rest must be the same
     assert r.time != null && r.time.experiments == r.experiments : "time: " + r.time
     r.remove('time')
+    // each phase's time and predicted time are measured too; what ran and was predicted to run is planned
+    assert r.phases != null && r.phases.sum { it.experiments } == r.experiments : "phases: " + r.phases
+    assert r.phases.every { it.text.startsWith(it.phase == 'minimize' ? 'explanations' : it.phase == 'confirm' ? 'confirmations' : it.phase == 'alone' ? 'alone runs' : it.phase) } : "phases: " + r.phases
+    assert r.phases.findAll { it.phase != 'baseline' }.every { it.predicted_experiments != null } : "a phase after the baseline has no prediction: " + r.phases
+    r.phases = r.phases.collect { [it.phase, it.experiments, it.predicted_experiments] }
     r
 }
 def experiments = { String run ->

@@ -37,7 +37,7 @@ public final class Estimate {
 
         @SerializedName("left_ms")
         public long leftMs;
-        /** measured, baseline or unknown. */
+        /** measured, model or unknown. */
         public String basis;
     }
 

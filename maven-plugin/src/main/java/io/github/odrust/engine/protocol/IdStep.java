@@ -21,6 +21,27 @@ public final class IdStep {
         return "done".equals(step);
     }
 
+    /** With {@code run}: where the run stands (Rust: {@code idtests::IdProgress}). */
+    @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Progress progress;
+
+    /** Rust: {@code idtests::IdProgress}. */
+    public static final class Progress {
+        /** Phase 1's runs (clean and shuffled) done. */
+        @com.google.gson.annotations.SerializedName("phase1_done")
+        public int phase1Done;
+        /** Phase 1's runs in all. */
+        @com.google.gson.annotations.SerializedName("phase1_total")
+        public int phase1Total;
+        /** Candidates to search, once phase 1 is done; null before. */
+        @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer candidates;
+        /** The candidate being searched (from 1), once phase 1 is done. */
+        public int candidate;
+        /** The experiments a candidate's search may take. */
+        public int budget;
+    }
+
     /** Rust: {@code idtests::IdExperiment}. */
     public static final class Experiment {
         public int id;

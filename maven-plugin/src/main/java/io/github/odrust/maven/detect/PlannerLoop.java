@@ -39,6 +39,7 @@ public final class PlannerLoop<S> {
     private final ExperimentLog history;
     private final List<JsonObject> records;
     private final int resumed;
+    private java.util.function.ObjLongConsumer<S> after = (step, ms) -> {};
 
     /**
      * A loop over {@code history}: {@code records} (the request's history, which the engine sees)
@@ -71,6 +72,12 @@ public final class PlannerLoop<S> {
         }
     }
 
+    /** Calls {@code after} with each experiment's step and time (ms) once its record is appended. */
+    public PlannerLoop<S> after(java.util.function.ObjLongConsumer<S> after) {
+        this.after = after;
+        return this;
+    }
+
     /** Runs the goal's experiments until the engine is done; returns the step that said so. */
     public S run(Goal<S> goal) throws MojoExecutionException {
         while (true) {
@@ -78,6 +85,7 @@ public final class PlannerLoop<S> {
             if (goal.done(step)) {
                 return step;
             }
+            long start = System.nanoTime();
             JsonObject record = goal.run(step);
             try {
                 history.append(record);
@@ -85,6 +93,7 @@ public final class PlannerLoop<S> {
                 throw new MojoExecutionException("could not record " + goal.name(step) + ": " + e.getMessage(), e);
             }
             records.add(record);
+            after.accept(step, (System.nanoTime() - start) / 1_000_000);
         }
     }
 }

@@ -9,6 +9,7 @@ import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.DiagnoseRequest;
 import io.github.odrust.engine.protocol.DiagnoseStep;
 import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.core.Eta;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectInput;
@@ -58,6 +59,17 @@ public final class Diagnoser {
     private final java.util.Map<String, List<String>> unreachableByClass = new java.util.HashMap<>();
     private ExperimentLog history;
     private JsonObject diagnoseFile;
+    /** odrust:diagnose's time left, test by test (none when odrust:repair diagnoses). */
+    private Eta eta;
+
+    /**
+     * Experiments a test's diagnosis is predicted to take before one ended: 6 each on light-4j
+     * `config`, 3 on visualee (docs/diagnose-real-projects.md); a cause's other tests take one.
+     */
+    static final int EXPERIMENTS_PER_TEST = 6;
+
+    /** The engine's budget per test when none is set (Rust: {@code diagnose::DEFAULT_DIAGNOSE_BUDGET}). */
+    static final int DEFAULT_BUDGET = 40;
 
     public Diagnoser(Engine engine, TestModule module, DiscoveredSuite suite, Path out, Settings settings, Log log) {
         this.engine = engine;
@@ -83,21 +95,30 @@ public final class Diagnoser {
             log.info("odrust diagnose: " + input.reportFile + " has no victim or brittle: nothing to diagnose.");
             return verdicts;
         }
-        log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test")
-                + "; experiments in " + dir.resolve("experiments.jsonl"));
+        eta = new Eta(
+                "test",
+                targets.size(),
+                EXPERIMENTS_PER_TEST,
+                settings.budget != null ? settings.budget : DEFAULT_BUDGET,
+                Eta.perExperiment(input.report.summary.time));
+        log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test") + "; "
+                + eta.prediction() + "; experiments in " + dir.resolve("experiments.jsonl"));
         // One diagnosis per root cause: the first confirmed one is verified for the cause's
         // other tests with one restore each (and made anew for a test it does not explain).
         java.util.Map<Integer, DiagnoseRequest.Shared> byCause = new java.util.HashMap<>();
         for (Summary.FlakyTest target : targets) {
             io.github.odrust.engine.protocol.Cause cause = input.report.causeOf(target.test);
             DiagnoseRequest.Shared shared = cause == null ? null : byCause.get(cause.id);
+            eta.begin();
             JsonObject verdict = diagnose(target, input.reportFile, shared);
+            eta.end();
             verdicts.add(verdict);
             DiagnoseRequest.Shared made = DiagnoseRequest.Shared.of(verdict);
             if (cause != null && shared == null && made != null) {
                 byCause.put(cause.id, made);
             }
         }
+        log.info("odrust diagnose: " + eta.outcome());
         return verdicts;
     }
 
@@ -166,6 +187,15 @@ public final class Diagnoser {
                         && r.has("fingerprint")
                         && fingerprint.equals(r.get("fingerprint").getAsString()));
         loop.sayResumed(log, "diagnosis of " + target.test);
+        if (eta != null) {
+            loop.after((step, ms) -> {
+                eta.ran(ms);
+                String left = eta.due(System.nanoTime());
+                if (left != null) {
+                    log.info("odrust diagnose: " + left);
+                }
+            });
+        }
         DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
             @Override
             public DiagnoseStep next(int nextId) {

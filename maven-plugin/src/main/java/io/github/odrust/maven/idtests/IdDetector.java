@@ -7,6 +7,7 @@ import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.IdReportRequest;
 import io.github.odrust.engine.protocol.IdRequest;
 import io.github.odrust.engine.protocol.IdStep;
+import io.github.odrust.maven.core.Eta;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.ExperimentLog;
@@ -131,6 +132,7 @@ public final class IdDetector {
                         : ", every run in a fresh JVM (odrust.id.isolation=fresh)")
                 + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
+        loop.after(this::progress);
         IdStep done;
         try {
             done = loop.run(new PlannerLoop.Goal<IdStep>() {
@@ -162,6 +164,9 @@ public final class IdDetector {
             log.info("odrust detect-id: " + Words.count(sharedRuns, "run") + " alone ran in "
                     + Words.count(sharedStarted, "shared JVM") + " (fresh class loaders); every pin they found was"
                     + " run again in a fresh JVM before it was reported");
+        }
+        if (searches != null) {
+            log.info("odrust detect-id: the searches took " + searches.outcome());
         }
         return write(done.outcome, reproduceTemplate);
     }
@@ -252,6 +257,54 @@ public final class IdDetector {
                 Words.count(Math.max(0, shuffled.count), "call") + " counted",
                 (System.nanoTime() - start) / 1e9));
         return record;
+    }
+
+    /** Phase 1's runs, then the candidates' searches: their time left. */
+    private Eta phase1;
+
+    private Eta searches;
+    private int searching;
+
+    /**
+     * Experiments a candidate's search is predicted to take before one ended: 10 on commons-jxpath,
+     * 5 on ormlite-core (docs/id-tests-real-projects.md, "Speed").
+     */
+    static final int EXPERIMENTS_PER_CANDIDATE = 8;
+
+    /** Says now and then how much is left: phase 1's runs, then the candidates' searches. */
+    private void progress(IdStep step, long ms) {
+        IdStep.Progress p = step.progress;
+        if (p == null) {
+            return;
+        }
+        String left;
+        if (p.candidates == null) {
+            if (phase1 == null) {
+                phase1 = new Eta("phase 1 run", p.phase1Total, 1, 1, 0);
+            }
+            phase1.begin();
+            phase1.ran(ms);
+            phase1.end();
+            left = phase1.due(System.nanoTime());
+            if (left != null) {
+                left += "; then the tests that failed under a seed are searched";
+            }
+        } else {
+            if (searches == null) {
+                searches = new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, 0);
+                log.info("odrust detect-id: " + Words.count(p.candidates, "test") + " failed under a seed; "
+                        + searches.prediction());
+            }
+            if (p.candidate != searching) {
+                searching = p.candidate;
+                searches.begin();
+            }
+            searches.ran(ms);
+            left = searches.due(System.nanoTime());
+        }
+        if (left != null) {
+            log.info("odrust detect-id: " + left);
+        }
     }
 
     /** The shared JVM that runs candidates alone, started with the shuffle agent; null when it cannot start. */

@@ -17,7 +17,7 @@ class EstimateTextTest {
             + "{\"phase\":\"rounds\",\"done\":20,\"left\":0,\"counted\":true,\"spent_ms\":51000,\"left_ms\":0,\"basis\":\"measured\"},"
             + "{\"phase\":\"confirm\",\"done\":4,\"left\":0,\"counted\":true,\"spent_ms\":10000,\"left_ms\":0,\"basis\":\"measured\"},"
             + "{\"phase\":\"alone\",\"done\":12,\"left\":63,\"counted\":true,\"spent_ms\":22000,\"left_ms\":120000,\"basis\":\"measured\"},"
-            + "{\"phase\":\"minimize\",\"done\":0,\"left\":100,\"counted\":false,\"spent_ms\":0,\"left_ms\":300000,\"basis\":\"baseline\"}],"
+            + "{\"phase\":\"minimize\",\"done\":0,\"left\":100,\"counted\":false,\"spent_ms\":0,\"left_ms\":300000,\"basis\":\"model\"}],"
             + "\"left_ms\":420000}";
 
     private static Estimate estimate() {

@@ -5,6 +5,7 @@ import io.github.odrust.engine.Engine;
 import io.github.odrust.engine.protocol.RepairRequest;
 import io.github.odrust.engine.protocol.RepairStep;
 import io.github.odrust.engine.protocol.Summary;
+import io.github.odrust.maven.core.Eta;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.Words;
 import io.github.odrust.maven.detect.DetectInput;
@@ -75,6 +76,17 @@ public final class Repairer {
     private final JavaSources sources;
     private final io.github.odrust.maven.diagnose.Diagnoser diagnoser;
     private final Candidates candidates;
+    /** The time left of this run, cause by cause. */
+    private Eta eta;
+
+    /**
+     * Experiments a cause's repair is predicted to take before one ended: a patched cause took 15
+     * to 24 JVM runs on the benchmark modules (docs/repair-real-projects.md).
+     */
+    static final int EXPERIMENTS_PER_CAUSE = 20;
+
+    /** The engine's budget per cause when none is set (Rust: {@code repair::DEFAULT_REPAIR_BUDGET}). */
+    static final int DEFAULT_BUDGET = 100;
     /** The confirmed diagnosis of each cause, for the parts of a split one. */
     private final Map<Integer, io.github.odrust.engine.protocol.DiagnoseRequest.Shared> diagnoses =
             new java.util.HashMap<>();
@@ -143,10 +155,16 @@ public final class Repairer {
         }
         ExperimentLog history = history();
         List<Group> groups = Group.of(input.report, targets);
+        eta = new Eta(
+                "cause",
+                groups.size(),
+                EXPERIMENTS_PER_CAUSE,
+                settings.budget != null ? settings.budget : DEFAULT_BUDGET,
+                Eta.perExperiment(input.report.summary.time));
         log.info("odrust repair: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test") + " in "
                 + Words.count(groups.size(), "cause") + " (one repair each: a patch is verified for all its tests)"
-                + (settings.apply ? ", applying verified patches" : "") + "; experiments in "
-                + dir.resolve("experiments.jsonl"));
+                + (settings.apply ? ", applying verified patches" : "") + "; " + eta.prediction()
+                + "; experiments in " + dir.resolve("experiments.jsonl"));
         List<String> original = Discovery.originalOrder(suite);
         for (Group group : groups) {
             for (RepairFile.Entry entry : repairGroup(group, input, original, history)) {
@@ -154,6 +172,7 @@ public final class Repairer {
                 write(file, false);
             }
         }
+        log.info("odrust repair: " + eta.outcome());
         if (settings.apply) {
             applyAll(file.ran);
         }
@@ -174,6 +193,7 @@ public final class Repairer {
             return List.of(entry);
         }
         List<Group> parts = group.split();
+        eta.more(parts.size());
         String why = "cause " + group.cause + " split in " + parts.size() + " parts: no one patch fixed its "
                 + group.members.size() + " tests (" + entry.reason
                 + (entry.tried.isEmpty() ? "" : "; the last: " + entry.tried.get(entry.tried.size() - 1).why) + ")";
@@ -233,6 +253,14 @@ public final class Repairer {
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
+        eta.begin();
+        loop.after((step, ms) -> {
+            eta.ran(ms);
+            String left = eta.due(System.nanoTime());
+            if (left != null) {
+                log.info("odrust repair: " + left);
+            }
+        });
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
             public RepairStep next(int nextId) {
@@ -255,6 +283,7 @@ public final class Repairer {
                 return "repair experiment " + step.experiment.id + " in " + dir.resolve("experiments.jsonl");
             }
         });
+        eta.end();
         RepairFile.Entry done = finish(entry, last.outcome, fixes, victim, group);
         String note = resets == null ? null : resets.noPatchNote();
         if (!"patched".equals(done.status) && note != null) {

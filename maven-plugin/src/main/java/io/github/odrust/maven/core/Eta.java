@@ -1,0 +1,183 @@
+package io.github.odrust.maven.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The time left of a goal whose engine plans one experiment at a time, unit after unit (causes
+ * to repair, tests to diagnose, candidates to pin; docs/detect.md, "Estimates"). A unit is
+ * predicted to take the median number of experiments of the units that ended (before any, a
+ * {@code prior}; never more than a {@code cap}, the goal's budget per unit), each at the mean cost
+ * of the experiments so far (before any, a {@code priorMillis} from elsewhere, e.g. detect's
+ * experiments, or no time at all). The prediction at the start is kept, to be set against what
+ * the goal took at its end.
+ */
+public final class Eta {
+    private final String unit;
+    private final int prior;
+    private final int cap;
+    private final long priorMillis;
+    private int units;
+    private final List<Integer> ended = new ArrayList<>();
+    private int current;
+    private boolean underWay;
+    private int experiments;
+    private long millis;
+    private final int predictedExperiments;
+    private final long predictedMillis;
+    private long lastSaid;
+    private int lastUnit = -1;
+
+    /**
+     * {@code units} units of experiments named {@code unit} ("cause"), {@code prior} experiments
+     * each before any ended, at most {@code cap} (0: no cap), {@code priorMillis} each before any
+     * ran (0: unknown).
+     */
+    public Eta(String unit, int units, int prior, int cap, long priorMillis) {
+        this.unit = unit;
+        this.units = units;
+        this.prior = prior;
+        this.cap = cap;
+        this.priorMillis = priorMillis;
+        this.predictedExperiments = experimentsLeft();
+        this.predictedMillis = leftMillis();
+    }
+
+    /** A unit starts. */
+    public void begin() {
+        if (underWay) {
+            end();
+        }
+        underWay = true;
+        current = 0;
+    }
+
+    /** One experiment of the unit under way ran, in {@code ms}. */
+    public void ran(long ms) {
+        current++;
+        experiments++;
+        millis += Math.max(0, ms);
+    }
+
+    /** The unit under way ended. */
+    public void end() {
+        if (underWay) {
+            ended.add(current);
+            underWay = false;
+            current = 0;
+        }
+    }
+
+    /** {@code n} more units (a cause split in parts adds them). */
+    public void more(int n) {
+        units += n;
+    }
+
+    /**
+     * The cost of one experiment of detect's report ({@code time}: its JVMs' and odrust's own
+     * time over its experiments), a prior for a goal that follows it; 0 when unknown.
+     */
+    public static long perExperiment(io.github.odrust.engine.protocol.Summary.TimeSpent time) {
+        return time == null || time.experiments == 0 ? 0 : (time.jvmMs + time.odrustMs) / time.experiments;
+    }
+
+    /** Experiments a unit is expected to take. */
+    int perUnit() {
+        int per = prior;
+        if (!ended.isEmpty()) {
+            List<Integer> sorted = new ArrayList<>(ended);
+            Collections.sort(sorted);
+            per = sorted.get((sorted.size() - 1) / 2);
+        }
+        per = Math.max(1, per);
+        return cap > 0 ? Math.min(per, cap) : per;
+    }
+
+    /** Experiments still to run: the rest of the unit under way (at least one), and the units not started. */
+    public int experimentsLeft() {
+        int per = perUnit();
+        int notStarted = Math.max(0, units - ended.size() - (underWay ? 1 : 0));
+        int left = notStarted * per;
+        if (underWay) {
+            left += Math.max(1, per - current);
+        }
+        return left;
+    }
+
+    /** The cost of one experiment: the mean so far, else the prior (0: unknown). */
+    long perExperiment() {
+        return experiments > 0 ? millis / experiments : priorMillis;
+    }
+
+    /** The predicted time left; 0 when no cost is known yet. */
+    public long leftMillis() {
+        return experimentsLeft() * perExperiment();
+    }
+
+    /** "cause 2 of 5, ~14 experiments (~3 min) left". */
+    public String text() {
+        int at = Math.min(units, ended.size() + (underWay ? 1 : 0));
+        long left = leftMillis();
+        return unit + " " + Math.max(1, at) + " of " + units + ", ~" + Words.count(experimentsLeft(), "experiment")
+                + (left > 0 ? " (~" + duration(left) + ")" : "") + " left";
+    }
+
+    /** "predicted ~40 experiments (~3 min: 9 per cause, 4.1 s each)" for the start, or without a time. */
+    public String prediction() {
+        return "predicted ~" + Words.count(predictedExperiments, "experiment")
+                + (predictedMillis > 0
+                        ? " (~" + duration(predictedMillis) + ": " + perUnit() + " per " + unit + ", "
+                                + seconds(priorMillis) + " each)"
+                        : " (" + perUnit() + " per " + unit + ")");
+    }
+
+    /** "42 experiments in 3 min (predicted at the start: ~40 in ~2.5 min)" for the end. */
+    public String outcome() {
+        return Words.count(experiments, "experiment") + " in " + duration(millis) + " (predicted at the start: ~"
+                + predictedExperiments + (predictedMillis > 0 ? " in ~" + duration(predictedMillis) : "") + ")";
+    }
+
+    /**
+     * {@link #text()} when it is due: the first experiment of a unit, or {@link #EVERY_NANOS}
+     * since it was last said; else null (a line per experiment would drown the experiments' own).
+     */
+    public String due(long nowNanos) {
+        int unitAt = ended.size();
+        if (unitAt == lastUnit && nowNanos - lastSaid < EVERY_NANOS) {
+            return null;
+        }
+        lastUnit = unitAt;
+        lastSaid = nowNanos;
+        return text();
+    }
+
+    /** How often the time left is said at most, but for a new unit. */
+    public static final long EVERY_NANOS = 10_000_000_000L;
+
+    /** The experiments predicted at the start. */
+    public int predictedExperiments() {
+        return predictedExperiments;
+    }
+
+    /** The time predicted at the start; 0 when no cost was known. */
+    public long predictedMillis() {
+        return predictedMillis;
+    }
+
+    private static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    /** A duration read at a glance: 10.9 s, 12 min, 3.4 h. */
+    public static String duration(long ms) {
+        if (ms < 60_000) {
+            return seconds(ms);
+        }
+        if (ms < 3_600_000) {
+            return Math.round(ms / 60_000.0) + " min";
+        }
+        return String.format(Locale.ROOT, "%.1f h", ms / 3_600_000.0);
+    }
+}

@@ -1,0 +1,81 @@
+package io.github.odrust.maven.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.odrust.engine.protocol.Summary;
+import org.junit.jupiter.api.Test;
+
+/** Units of experiments: the prior until one ends, then the median, within the cap; the mean cost. */
+class EtaTest {
+    @Test
+    void thePriorPredictsTheStartAndTheMedianOfEndedUnitsTheRest() {
+        Eta eta = new Eta("cause", 3, 10, 100, 2000);
+        assertEquals(30, eta.predictedExperiments());
+        assertEquals(60_000, eta.predictedMillis());
+        assertTrue(
+                eta.prediction().startsWith("predicted ~30 experiments (~1 min: 10 per cause, 2.0 s each)"),
+                eta.prediction());
+        eta.begin();
+        for (int i = 0; i < 4; i++) {
+            eta.ran(1000);
+        }
+        // under way: 6 more of the prior's 10, and 2 causes not started
+        assertEquals(6 + 20, eta.experimentsLeft());
+        assertEquals(26 * 1000, eta.leftMillis(), "the mean of what ran, not the prior");
+        eta.end();
+        assertEquals(8, eta.experimentsLeft(), "4 per cause now, for the 2 left");
+        eta.begin();
+        for (int i = 0; i < 6; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(1 + 4, eta.experimentsLeft(), "a unit past the median still has one to go");
+        assertEquals("cause 2 of 3, ~5 experiments (~5.0 s) left", eta.text());
+        eta.end();
+        assertTrue(
+                eta.outcome().startsWith("10 experiments in 10.0 s (predicted at the start: ~30 in ~1 min)"),
+                eta.outcome());
+    }
+
+    @Test
+    void theCapBoundsAUnitAndSplitsAddUnits() {
+        Eta eta = new Eta("cause", 1, 50, 20, 0);
+        assertEquals(20, eta.predictedExperiments(), "never more than the budget per unit");
+        assertEquals(0, eta.leftMillis(), "no cost known");
+        assertEquals("predicted ~20 experiments (20 per cause)", eta.prediction());
+        eta.begin();
+        eta.ran(500);
+        eta.end();
+        eta.more(2);
+        assertEquals(2, eta.experimentsLeft());
+        assertEquals("cause 1 of 3, ~2 experiments (~1.0 s) left", eta.text());
+    }
+
+    @Test
+    void itIsSaidForANewUnitOrAfterAWhile() {
+        Eta eta = new Eta("test", 2, 3, 0, 0);
+        eta.begin();
+        eta.ran(10);
+        assertNotNull(eta.due(0));
+        eta.ran(10);
+        assertNull(eta.due(1_000_000_000L), "the same unit a second later");
+        assertNotNull(eta.due(Eta.EVERY_NANOS + 1));
+        eta.begin();
+        eta.ran(10);
+        assertNotNull(eta.due(Eta.EVERY_NANOS + 2), "a new unit");
+    }
+
+    @Test
+    void detectsExperimentsGiveThePriorCost() {
+        Summary.TimeSpent t = new Summary.TimeSpent();
+        t.experiments = 10;
+        t.jvmMs = 9000;
+        t.odrustMs = 1000;
+        assertEquals(1000, Eta.perExperiment(t));
+        assertEquals(0, Eta.perExperiment(null));
+        t.experiments = 0;
+        assertEquals(0, Eta.perExperiment(t));
+    }
+}
