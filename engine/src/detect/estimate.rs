@@ -7,9 +7,11 @@
 //! explanations. A phase's cost per experiment is the mean of its own experiments so far
 //! (`measured`; the last [`RECENT`] rounds, so that rounds in shared JVMs are priced as such once
 //! they start), else a cost model (`model`): the median of what the fresh JVMs so far cost beyond
-//! their tests' own times, plus the tests an experiment of that phase runs at the baseline's mean
-//! test time (a confirmation or an explanation experiment runs about half the suite, an alone run
-//! one test). How many are left is
+//! their tests' own times, plus the tests an experiment of that phase runs at the baseline's
+//! times: the baseline's first test for the first (it pays for initializing what the tests share:
+//! an alone run of one test costs far more than a test's share of a round), the mean of the others
+//! for each after it (a confirmation or an explanation experiment runs about half the suite, an
+//! alone run one test). How many are left is
 //! counted (rounds, alone runs of the OD tests found) or predicted: confirmations at the rate the
 //! rounds so far needed them, explanation experiments per OD test at the median of the OD tests
 //! already explained (before any, `2 ⌈log2(n + 1)⌉ + 2` for `n` tests: a search halving the
@@ -37,13 +39,19 @@ pub fn prior_explain(n: usize) -> u32 {
 /// The baseline's model: cost per JVM (wall time less tests) and the mean test time.
 struct Model {
     cost0: u64,
-    test_ms: u64,
+    /// The first test of a JVM: it pays for initializing what the module's tests share.
+    first_ms: u64,
+    /// Each test after it.
+    rest_ms: u64,
     tests: u64,
 }
 
 impl Model {
     fn order(&self, tests: u64) -> u64 {
-        self.cost0 + tests * self.test_ms
+        match tests {
+            0 => self.cost0,
+            n => self.cost0 + self.first_ms + (n - 1) * self.rest_ms,
+        }
     }
 }
 
@@ -80,6 +88,17 @@ impl Replay {
     fn model(&self) -> Option<Model> {
         let records: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
         let cost = cost_from_baseline(&records)?;
+        let times: Vec<u64> = records
+            .last()?
+            .results
+            .iter()
+            .filter_map(|r| r.time_ms)
+            .collect();
+        let first_ms = times.first().copied().unwrap_or(0);
+        let rest_ms = match times.len() {
+            0 | 1 => cost.default_ms(),
+            n => (times.iter().sum::<u64>() - first_ms) / (n as u64 - 1),
+        };
         // Everything but the tests' own times is what any experiment costs: the JVM's start and
         // exit, and odrust's time around it; the median over the fresh JVMs so far (the
         // baseline's first JVM alone is often slower than the ones after it).
@@ -89,7 +108,8 @@ impl Replay {
             cost0: overheads
                 .get(overheads.len().saturating_sub(1) / 2)
                 .copied()?,
-            test_ms: cost.default_ms(),
+            first_ms,
+            rest_ms,
             tests: (cost.test_ms.len() as u64).max(1),
         })
     }

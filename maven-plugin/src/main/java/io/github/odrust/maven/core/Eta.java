@@ -76,11 +76,20 @@ public final class Eta {
     }
 
     /**
-     * The cost of one experiment of detect's report ({@code time}: its JVMs' and odrust's own
-     * time over its experiments), a prior for a goal that follows it; 0 when unknown.
+     * The cost of one experiment in a fresh JVM from detect's report ({@code time}), a prior for a
+     * goal that follows it: the median start-up cost of a fresh JVM plus the mean tests' and
+     * odrust's own time per experiment (shared JVMs' cheaper starts are left out: what follows
+     * detect runs its checks fresh); the mean experiment when no start-up cost was measured; 0
+     * when unknown.
      */
     public static long perExperiment(io.github.odrust.engine.protocol.Summary.TimeSpent time) {
-        return time == null || time.experiments == 0 ? 0 : (time.jvmMs + time.odrustMs) / time.experiments;
+        if (time == null || time.experiments == 0) {
+            return 0;
+        }
+        if (time.cost0Ms != null) {
+            return time.cost0Ms + (time.testsMs + time.odrustMs) / time.experiments;
+        }
+        return (time.jvmMs + time.odrustMs) / time.experiments;
     }
 
     /** Experiments a unit is expected to take. */
@@ -135,6 +144,9 @@ public final class Eta {
 
     /** "42 experiments in 3 min (predicted at the start: ~40 in ~2.5 min)" for the end. */
     public String outcome() {
+        if (experiments == 0) {
+            return "no experiment ran (every one needed was recorded by an earlier run)";
+        }
         return Words.count(experiments, "experiment") + " in " + duration(millis) + " (predicted at the start: ~"
                 + predictedExperiments + (predictedMillis > 0 ? " in ~" + duration(predictedMillis) : "") + ")";
     }

@@ -40,6 +40,12 @@ class EtaTest {
     }
 
     @Test
+    void aRunThatOnlyReplaysSaysSo() {
+        Eta eta = new Eta("test", 2, 6, 40, 1000);
+        assertEquals("no experiment ran (every one needed was recorded by an earlier run)", eta.outcome());
+    }
+
+    @Test
     void theCapBoundsAUnitAndSplitsAddUnits() {
         Eta eta = new Eta("cause", 1, 50, 20, 0);
         assertEquals(20, eta.predictedExperiments(), "never more than the budget per unit");
@@ -74,6 +80,9 @@ class EtaTest {
         t.jvmMs = 9000;
         t.odrustMs = 1000;
         assertEquals(1000, Eta.perExperiment(t));
+        t.cost0Ms = 300L;
+        t.testsMs = 2000;
+        assertEquals(300 + 300, Eta.perExperiment(t), "a fresh JVM's start, the tests and odrust's own per experiment");
         assertEquals(0, Eta.perExperiment(null));
         t.experiments = 0;
         assertEquals(0, Eta.perExperiment(t));
