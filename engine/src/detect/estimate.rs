@@ -132,15 +132,21 @@ impl Replay {
         let n = self.original.len();
         let mut phases = Vec::new();
         let rounds_done = self.rounds.len() as u32;
-        let rounds_left = if self.stopped || stop {
+        // Rounds stopped by an earlier run's time budget start again when this one has none.
+        let rounds_left = if stop {
             0
         } else {
             self.rounds_total().saturating_sub(rounds_done)
         };
-        let round_model = self
-            .plan_info()
-            .and_then(|p| Some(p.predicted_ms? / p.orders.max(1)))
-            .or_else(|| model.as_ref().map(|m| m.order(m.tests)));
+        // The plan's prediction only before the first round (describing a systematic schedule
+        // walks all of it).
+        let round_model = if costs(Phase::Rounds).is_empty() {
+            self.plan_info()
+                .and_then(|p| Some(p.predicted_ms? / p.orders.max(1)))
+                .or_else(|| model.as_ref().map(|m| m.order(m.tests)))
+        } else {
+            None
+        };
         let (round_ms, basis) = price(Phase::Rounds, Some(RECENT), round_model);
         phases.push(PhaseEstimate {
             phase: Phase::Rounds,
@@ -161,11 +167,12 @@ impl Replay {
                 .filter(|e| Phase::of(e.kind) == Phase::Confirm)
                 .count() as u32
         };
+        // The rounds so far needed `confirm_done + planned`.
         let rate_left = if rounds_done == 0 {
             0
         } else {
-            (u64::from(confirm_done) * u64::from(rounds_left)).div_ceil(u64::from(rounds_done))
-                as u32
+            (u64::from(confirm_done + planned) * u64::from(rounds_left))
+                .div_ceil(u64::from(rounds_done)) as u32
         };
         let (confirm_ms, basis) = price(Phase::Confirm, None, half);
         phases.push(PhaseEstimate {
@@ -189,9 +196,13 @@ impl Replay {
             basis: alone_basis,
         });
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
-        let per_test = self.explain_per_test(n);
+        let (per_test, left) = if self.config.minimize {
+            self.explain_left(n)
+        } else {
+            (0, 0)
+        };
         if self.config.minimize {
-            let left = if stop { 0 } else { self.explain_left(per_test) };
+            let left = if stop { 0 } else { left };
             phases.push(PhaseEstimate {
                 phase: Phase::Minimize,
                 done: costs(Phase::Minimize).len() as u32,
@@ -215,39 +226,45 @@ impl Replay {
         }
     }
 
-    /// Explanation experiments expected for an OD test not explained yet: the median of those
-    /// explained, else [`prior_explain`].
-    fn explain_per_test(&self, n: usize) -> u32 {
-        let finished: Vec<u32> = self
-            .to_explain()
+    /// Per OD test to explain (NOD tests are not): the experiments spent on it, and whether its
+    /// explanation has a next experiment. [`Replay::explain`] is asked only once the explanations
+    /// began (before, nothing ran for any OD test and each one is to come), once per OD test.
+    fn explanations(&self) -> Vec<(u32, bool)> {
+        let begun = self.phases.started(Phase::Minimize);
+        self.to_explain()
             .into_iter()
-            .filter(|od| self.spent_on(od) > 0)
-            .filter(|od| matches!(self.explain(od), Some((_, None))))
-            .map(|od| self.spent_on(od))
-            .collect();
-        median(finished).unwrap_or_else(|| prior_explain(n))
+            .filter(|od| self.kind_of(od).role().is_some() || !self.alone_runs_done(od))
+            .map(|od| {
+                let spent = self.spent_on(od);
+                let more = !begun || matches!(self.explain(od), Some((_, Some(_))));
+                (spent, more)
+            })
+            .collect()
     }
 
-    /// Explanation experiments left: `per_test` for each OD test to explain (at least one more
-    /// for one under way), within what is left of the budget.
-    fn explain_left(&self, per_test: u32) -> u32 {
-        let mut left = 0u32;
-        let mut explained = 0u32;
-        for od in self.to_explain() {
-            if self.kind_of(od).role().is_none() && self.alone_runs_done(od) {
-                continue; // NOD: not explained
-            }
-            explained += 1;
-            let spent = self.spent_on(od);
-            if spent > 0 && !matches!(self.explain(od), Some((_, Some(_)))) {
-                continue;
-            }
-            left += per_test.saturating_sub(spent).max(1);
-        }
+    /// Explanation experiments expected for an OD test not explained yet (the median of those
+    /// explained, else [`prior_explain`]), and those left: that many for each OD test to explain
+    /// (at least one more for one under way), within what is left of the budget.
+    fn explain_left(&self, n: usize) -> (u32, u32) {
+        let all = self.explanations();
+        let finished: Vec<u32> = all
+            .iter()
+            .filter(|(spent, more)| *spent > 0 && !more)
+            .map(|(spent, _)| *spent)
+            .collect();
+        let per_test = median(finished).unwrap_or_else(|| prior_explain(n));
+        let left: u32 = all
+            .iter()
+            .filter(|(_, more)| *more)
+            .map(|(spent, _)| per_test.saturating_sub(*spent).max(1))
+            .sum();
         let budget = self
             .config
             .minimize_budget
-            .unwrap_or_else(|| DEFAULT_MINIMIZE_BUDGET.saturating_mul(explained.max(1)));
-        left.min(budget.saturating_sub(self.budget_used()))
+            .unwrap_or_else(|| DEFAULT_MINIMIZE_BUDGET.saturating_mul((all.len() as u32).max(1)));
+        (
+            per_test,
+            left.min(budget.saturating_sub(self.budget_used())),
+        )
     }
 }

@@ -20,7 +20,11 @@ public final class Eta {
     private final int cap;
     private final long priorMillis;
     private int units;
+    /** Units ended. */
+    private int done;
+    /** The experiments of each ended unit that ran any here (a unit an earlier run recorded whole runs none). */
     private final List<Integer> ended = new ArrayList<>();
+
     private int current;
     private boolean underWay;
     private int experiments;
@@ -64,10 +68,21 @@ public final class Eta {
     /** The unit under way ended. */
     public void end() {
         if (underWay) {
-            ended.add(current);
+            if (current > 0) {
+                ended.add(current);
+            }
+            done++;
             underWay = false;
             current = 0;
         }
+    }
+
+    /**
+     * At least {@code before} units ended before the one under way: where the planner says the
+     * run stands (a resumed run, or units that needed no experiment).
+     */
+    public void position(int before) {
+        done = Math.max(done, Math.min(before, units - (underWay ? 1 : 0)));
     }
 
     /** {@code n} more units (a cause split in parts adds them). */
@@ -107,7 +122,7 @@ public final class Eta {
     /** Experiments still to run: the rest of the unit under way (at least one), and the units not started. */
     public int experimentsLeft() {
         int per = perUnit();
-        int notStarted = Math.max(0, units - ended.size() - (underWay ? 1 : 0));
+        int notStarted = Math.max(0, units - done - (underWay ? 1 : 0));
         int left = notStarted * per;
         if (underWay) {
             left += Math.max(1, per - current);
@@ -127,7 +142,7 @@ public final class Eta {
 
     /** "cause 2 of 5, ~14 experiments (~3 min) left". */
     public String text() {
-        int at = Math.min(units, ended.size() + (underWay ? 1 : 0));
+        int at = Math.min(units, done + (underWay ? 1 : 0));
         long left = leftMillis();
         return unit + " " + Math.max(1, at) + " of " + units + ", ~" + Words.count(experimentsLeft(), "experiment")
                 + (left > 0 ? " (~" + duration(left) + ")" : "") + " left";
@@ -145,7 +160,7 @@ public final class Eta {
     /** "42 experiments in 3 min (predicted at the start: ~40 in ~2.5 min)" for the end. */
     public String outcome() {
         if (experiments == 0) {
-            return "no experiment ran (every one needed was recorded by an earlier run)";
+            return "no experiment ran (none was needed, or an earlier run recorded them)";
         }
         return Words.count(experiments, "experiment") + " in " + duration(millis) + " (predicted at the start: ~"
                 + predictedExperiments + (predictedMillis > 0 ? " in ~" + duration(predictedMillis) : "") + ")";
@@ -156,7 +171,7 @@ public final class Eta {
      * since it was last said; else null (a line per experiment would drown the experiments' own).
      */
     public String due(long nowNanos) {
-        int unitAt = ended.size();
+        int unitAt = done;
         if (unitAt == lastUnit && nowNanos - lastSaid < EVERY_NANOS) {
             return null;
         }

@@ -195,8 +195,10 @@ public final class Detector {
                             : rounds * baselineMillis / forks;
                     log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round")
                             + " of the whole suite, predicted "
-                            + duration(predicted) + " (" + seconds(baselineMillis)
-                            + " per round, as the baseline took)" + EstimateText.perOdTest(step.estimate, forks)
+                            + duration(predicted) + " (" + seconds(predicted * forks / Math.max(1, rounds))
+                            + " per round, from the baseline"
+                            + (forks > 1 ? ", " + forks + " at a time" : "") + ")"
+                            + EstimateText.perOdTest(step.estimate, forks)
                             + forksText() + cost0Text(baselineTime));
                     if (step.targeted != null) {
                         log.info("plan: " + step.targeted.text);

@@ -283,6 +283,7 @@ public final class IdDetector {
                 phase1 = new Eta("phase 1 run", p.phase1Total, 1, 1, 0);
             }
             phase1.begin();
+            phase1.position(p.phase1Done);
             phase1.ran(ms);
             phase1.end();
             left = phase1.due(System.nanoTime());
@@ -298,6 +299,7 @@ public final class IdDetector {
             if (p.candidate != searching) {
                 searching = p.candidate;
                 searches.begin();
+                searches.position(p.candidate - 1);
             }
             searches.ran(ms);
             left = searches.due(System.nanoTime());

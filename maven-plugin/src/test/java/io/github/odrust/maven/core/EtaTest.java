@@ -42,7 +42,24 @@ class EtaTest {
     @Test
     void aRunThatOnlyReplaysSaysSo() {
         Eta eta = new Eta("test", 2, 6, 40, 1000);
-        assertEquals("no experiment ran (every one needed was recorded by an earlier run)", eta.outcome());
+        assertEquals("no experiment ran (none was needed, or an earlier run recorded them)", eta.outcome());
+    }
+
+    @Test
+    void unitsThatRanNothingHereCountAsEndedButNotInTheMedian() {
+        Eta eta = new Eta("test", 4, 6, 0, 1000);
+        eta.begin();
+        eta.end(); // replayed whole
+        assertEquals(3 * 6, eta.experimentsLeft(), "the prior still: nothing ran");
+        eta.begin();
+        eta.ran(1000);
+        eta.ran(1000);
+        eta.end();
+        assertEquals(2 * 2, eta.experimentsLeft(), "the median of the unit that ran, for the 2 left");
+        eta.begin();
+        eta.position(3); // the planner says 3 ended before this one
+        eta.ran(1000);
+        assertEquals("test 4 of 4, ~1 experiment (~1.0 s) left", eta.text());
     }
 
     @Test

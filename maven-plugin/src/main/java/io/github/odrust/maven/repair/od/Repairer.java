@@ -188,7 +188,13 @@ public final class Repairer {
     private List<RepairFile.Entry> repairGroup(
             Group group, DetectInput input, List<String> original, ExperimentLog history)
             throws MojoExecutionException {
-        RepairFile.Entry entry = repair(group, input, original, history);
+        RepairFile.Entry entry;
+        eta.begin();
+        try {
+            entry = repair(group, input, original, history);
+        } finally {
+            eta.end();
+        }
         if (group.members.size() == 1 || !"rejected".equals(entry.status)) {
             return List.of(entry);
         }
@@ -253,7 +259,6 @@ public final class Repairer {
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
-        eta.begin();
         loop.after((step, ms) -> {
             eta.ran(ms);
             String left = eta.due(System.nanoTime());
@@ -283,7 +288,6 @@ public final class Repairer {
                 return "repair experiment " + step.experiment.id + " in " + dir.resolve("experiments.jsonl");
             }
         });
-        eta.end();
         RepairFile.Entry done = finish(entry, last.outcome, fixes, victim, group);
         String note = resets == null ? null : resets.noPatchNote();
         if (!"patched".equals(done.status) && note != null) {
