@@ -14,6 +14,8 @@ use crate::model::kind::OdRole;
 
 /// Culprits of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
+/// At most this many explanation experiments are planned to run at the same time.
+pub(super) const EXPLAIN_BATCH: usize = 8;
 /// Cleaners tried first for one polluter of a victim: of that polluter for related victims, then
 /// of the victim's other polluters and of other polluters of related victims (pooled). Each
 /// costs one triple run, and a cleaner group testing finds costs about `log2(m / c) + 1`.
@@ -406,9 +408,15 @@ impl Replay {
     /// budget is spread over the module, not spent on the first test. The fresh-JVM run of a
     /// claim a shared JVM showed goes first, and is not bounded by the budget (at most one per
     /// claim): a claim found is confirmed or withdrawn, never left half-shown.
-    pub(super) fn plan_minimization(&self) -> Option<Next> {
+    ///
+    /// With it, the experiments that can run at the same time: the next experiment of each other
+    /// OD test of the same priority that is not related to any of them (its class and failing order are
+    /// another's: no run of one is a hint for another, so none waits for another's outcome), at
+    /// most [`EXPLAIN_BATCH`] and what is left of the budget. The batch does not depend on how
+    /// many run at once (`odrust.forks`): the plan is the same either way.
+    pub(super) fn plan_minimization_batch(&self) -> Vec<Next> {
         if !self.config.minimize {
-            return None;
+            return Vec::new();
         }
         let spent = self.budget_used() >= self.minimize_budget();
         let pending: Vec<(&OdTest, Explanation, Next)> = self
@@ -430,19 +438,40 @@ impl Replay {
                     o.test != od.test && self.spent_on(o) > 0 && searching(e) && self.related(o, od)
                 })
         };
-        pending
+        let key = |od: &OdTest, explanation: &Explanation, next: &Next| {
+            if next.confirms {
+                return 0;
+            }
+            match (searching(explanation), explanation.culprits.is_empty()) {
+                (true, true) if !waits(od) => 1,
+                (true, _) => 2,
+                (false, _) => 3,
+            }
+        };
+        let mut ranked: Vec<(u8, &OdTest, &Next)> = pending
             .iter()
-            .min_by_key(|(od, explanation, next)| {
-                if next.confirms {
-                    return 0;
-                }
-                match (searching(explanation), explanation.culprits.is_empty()) {
-                    (true, true) if !waits(od) => 1,
-                    (true, _) => 2,
-                    (false, _) => 3,
-                }
-            })
-            .map(|(_, _, next)| next.clone())
+            .map(|(od, e, next)| (key(od, e, next), *od, next))
+            .collect();
+        // stable: among equals, the order OD tests are explained in
+        ranked.sort_by_key(|r| r.0);
+        let Some(&(first_key, _, _)) = ranked.first() else {
+            return Vec::new();
+        };
+        let room = (self.minimize_budget().saturating_sub(self.budget_used()) as usize)
+            .clamp(1, EXPLAIN_BATCH);
+        let mut batch: Vec<(&OdTest, &Next)> = Vec::new();
+        for (k, od, next) in ranked {
+            if batch.len() >= room || k != first_key {
+                break;
+            }
+            if batch
+                .iter()
+                .all(|(o, _)| !self.related(o, od) && !self.related(od, o))
+            {
+                batch.push((od, next));
+            }
+        }
+        batch.into_iter().map(|(_, next)| next.clone()).collect()
     }
 
     /// Notes about the explanation of `od`: cut short by the budget or the time budget, no

@@ -338,14 +338,22 @@ impl Replay {
         let position = self.experiments + 1;
         self.log_phase(record);
         // Explanation experiments are observations, whatever explanation settings planned
-        // them: a run may resume with another budget, or with minimization off. They run one
-        // at a time (each is planned from what the one before showed).
+        // them: a run may resume with another budget, or with minimization off. Those planned
+        // together (a batch: unrelated OD tests' next experiments) are followed as a batch, so
+        // that the rest of it is what comes next; a record that starts no batch the state plans
+        // now is taken as it is.
         if record.kind.is_minimize()
             && record.id == position
             && self.baseline_done
             && self.detection_batch(false).is_empty()
         {
-            self.batch.clear();
+            if !self.batch.front().is_some_and(|p| matches(record, p)) {
+                self.batch = self.new_batch(false).into();
+                if !self.batch.front().is_some_and(|p| matches(record, p)) {
+                    self.batch.clear();
+                }
+            }
+            self.batch.pop_front();
             self.absorb(record, &Experiment::of(record));
             return Ok(());
         }
@@ -602,9 +610,11 @@ impl Replay {
         if !detection.is_empty() || stop || self.original.is_empty() {
             return detection;
         }
-        self.plan_minimization()
-            .map(|next| Experiment {
-                id: self.experiments + 1,
+        self.plan_minimization_batch()
+            .into_iter()
+            .enumerate()
+            .map(|(i, next)| Experiment {
+                id: self.experiments + 1 + i,
                 kind: next.query.kind,
                 round: None,
                 strategy: None,
@@ -612,7 +622,6 @@ impl Replay {
                 targets: next.query.targets,
                 shareable: next.shareable,
             })
-            .into_iter()
             .collect()
     }
 

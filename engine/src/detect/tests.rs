@@ -170,3 +170,103 @@ fn empty_suite_is_done_at_once() {
     let s = summary(&config(), &empty, &[]).unwrap();
     assert!(s.notes[0].contains("no tests"), "{:?}", s.notes);
 }
+
+/// Victims (`p.V#v` and `p.V#w` fail after `p.P#p`: related, one class) and a brittle (`p.B#b`
+/// fails unless `p.S#s` ran before it): a victim and the brittle are unrelated (another role), so
+/// their explanations may run at the same time; the two victims' may not.
+fn two_causes() -> Suite {
+    let record = |class: &str, tests: &[&str]| ClassRecord {
+        class: class.into(),
+        framework: Framework::Junit5,
+        reorderable: true,
+        tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
+        dynamic: vec![],
+    };
+    Suite {
+        schema_version: 1,
+        module: "g:a".into(),
+        classes: vec![
+            record("p.S", &["s"]),
+            record("p.B", &["b"]),
+            record("p.V", &["v", "w"]),
+            record("p.P", &["p"]),
+            record("p.Q", &["q1", "q2"]),
+        ],
+    }
+}
+
+fn run_two_causes(e: &Experiment) -> ExperimentRecord {
+    let mut ran: Vec<&str> = Vec::new();
+    let results = e
+        .order
+        .iter()
+        .map(|t| {
+            let pass = match t.as_str() {
+                "p.V#v" | "p.V#w" => !ran.contains(&"p.P#p"),
+                "p.B#b" => ran.contains(&"p.S#s"),
+                _ => true,
+            };
+            ran.push(t);
+            TestResult::new(
+                t.clone(),
+                if pass {
+                    RunOutcome::Pass
+                } else {
+                    RunOutcome::Fail
+                },
+            )
+        })
+        .collect();
+    ExperimentRecord {
+        millis: 1,
+        ..ExperimentRecord::of(e, results)
+    }
+}
+
+#[test]
+fn unrelated_od_tests_are_explained_in_batches_that_replay_as_they_ran() {
+    let config = DetectConfig {
+        alone_runs: 1,
+        ..DetectConfig::new(Strategy::RandomClassMethod, 12, 5)
+    };
+    let suite = two_causes();
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    let mut batched = 0;
+    loop {
+        let step = next(&config, &suite, &history).unwrap();
+        let Some(e) = step.experiment.clone() else {
+            break;
+        };
+        let batch: Vec<Experiment> = step.batch.iter().map(|b| b.experiment.clone()).collect();
+        if e.kind.is_minimize() && batch.len() > 1 {
+            batched += 1;
+            let subjects: Vec<&str> = batch.iter().map(|b| b.targets[0].as_str()).collect();
+            assert!(subjects.contains(&"p.B#b"), "{subjects:?}");
+            let victims = subjects.iter().filter(|t| t.starts_with("p.V#")).count();
+            assert_eq!(victims, 1, "related victims ran together: {subjects:?}");
+            // The rest of the batch is what comes next after its first record, with its ids.
+            history.push(run_two_causes(&batch[0]));
+            let rest = next(&config, &suite, &history).unwrap();
+            let rest: Vec<Experiment> = rest.batch.iter().map(|b| b.experiment.clone()).collect();
+            assert_eq!(rest, batch[1..], "a batch goes on as it was planned");
+            for b in &batch[1..] {
+                history.push(run_two_causes(b));
+            }
+            continue;
+        }
+        history.push(run_two_causes(&e));
+    }
+    assert!(
+        batched > 0,
+        "the victim's and the brittle's experiments never ran together"
+    );
+    let s = summary(&config, &suite, &history).unwrap();
+    let found = |t: &str| s.flaky.iter().find(|f| f.test == t).unwrap();
+    assert_eq!(found("p.V#v").polluters, vec![vec!["p.P#p".to_string()]]);
+    assert_eq!(found("p.V#w").polluters, vec![vec!["p.P#p".to_string()]]);
+    assert_eq!(
+        found("p.B#b").state_setters,
+        vec![vec!["p.S#s".to_string()]]
+    );
+    assert!(found("p.V#v").minimize_complete && found("p.B#b").minimize_complete);
+}
