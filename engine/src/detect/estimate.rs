@@ -16,9 +16,10 @@
 //! the OD tests already explained (before any, `2 ⌈log2(n + 1)⌉ + 2` for `n` tests: a search halving the
 //! suite for one culprit, and one for cleaners), within what is left of the budget.
 //!
-//! Every number is of experiment time (a JVM's wall time plus odrust's own around it): with
-//! `odrust.forks` above 1 the plugin divides what runs in batches (rounds, confirmations, alone
-//! runs) by the forks.
+//! Every number is of experiment time (a JVM's wall time plus odrust's own around it), one
+//! experiment after the other: with `odrust.forks` above 1 the plugin divides what runs in
+//! batches (rounds, confirmations, alone runs) by the forks, and explanations by as many as run
+//! side by side.
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
@@ -163,7 +164,9 @@ impl Replay {
         let planned = if self.pending.is_empty() {
             0
         } else {
-            self.upcoming(false)
+            // What is left of the confirmations the candidates so far need (in the middle of a
+            // batch of rounds, too: they come after it).
+            self.detection_batch(false)
                 .iter()
                 .filter(|e| Phase::of(e.kind) == Phase::Confirm)
                 .count() as u32

@@ -225,3 +225,23 @@ fn the_prior_grows_with_the_logarithm_of_the_suite() {
     assert_eq!(prior_explain(8), 10);
     assert_eq!(prior_explain(900), 22);
 }
+
+#[test]
+fn confirmations_a_batch_of_rounds_needs_are_left_before_the_batch_ends() {
+    let (steps, _) = drive(&config());
+    let mid_batch = steps
+        .iter()
+        .filter(|(s, _)| s.progress.candidates > 0)
+        .filter(|(s, _)| {
+            s.experiment
+                .as_ref()
+                .is_some_and(|e| e.round.is_some() && Phase::of(e.kind) == Phase::Rounds)
+        })
+        .map(|(s, _)| phase(s.estimate.as_ref().unwrap(), Phase::Confirm).left)
+        .collect::<Vec<u32>>();
+    assert!(
+        !mid_batch.is_empty(),
+        "no round ran after a candidate in its batch"
+    );
+    assert!(mid_batch.iter().all(|&left| left >= 2), "{mid_batch:?}");
+}

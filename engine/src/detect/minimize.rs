@@ -457,16 +457,23 @@ impl Replay {
         let Some(&(first_key, _, _)) = ranked.first() else {
             return Vec::new();
         };
-        let room = (self.minimize_budget().saturating_sub(self.budget_used()) as usize)
-            .clamp(1, EXPLAIN_BATCH);
+        // Confirmations of claims are not bounded by the budget.
+        let room = if first_key == 0 {
+            EXPLAIN_BATCH
+        } else {
+            (self.minimize_budget().saturating_sub(self.budget_used()) as usize)
+                .clamp(1, EXPLAIN_BATCH)
+        };
         let mut batch: Vec<(&OdTest, &Next)> = Vec::new();
         for (k, od, next) in ranked {
             if batch.len() >= room || k != first_key {
                 break;
             }
+            // Not related, and not the same unit (a victim and a brittle of one dynamic container
+            // run orders that end alike: one's run could serve or change the other's plan).
             if batch
                 .iter()
-                .all(|(o, _)| !self.related(o, od) && !self.related(od, o))
+                .all(|(o, _)| o.unit != od.unit && !self.related(o, od) && !self.related(od, o))
             {
                 batch.push((od, next));
             }

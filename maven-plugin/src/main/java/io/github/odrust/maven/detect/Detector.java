@@ -290,7 +290,7 @@ public final class Detector {
                         step = Json.WIRE.fromJson(next, NextStep.class);
                         boolean ranShared = !a.result.jvms.isEmpty() && a.result.jvms.get(0).shared;
                         log.info(progressLine(exp, step.progress, a.millis)
-                                + EstimateText.left(exp, step.progress, step.estimate, forks)
+                                + EstimateText.left(exp, step.progress, step.estimate, forks, explaining(step))
                                 + (ranShared ? "  (shared JVM)" : ""));
                         int found = step.progress.odFound + step.progress.nodFound;
                         if (step.experiment != null
@@ -320,6 +320,14 @@ public final class Detector {
             }
         }
         return session.summary();
+    }
+
+    /** The explanation experiments of the batch {@code step} hands out (0 when its next is none). */
+    static int explaining(NextStep step) {
+        if (step.experiment == null || !step.experiment.kind.isMinimize()) {
+            return 0;
+        }
+        return Math.max(1, step.batch.size());
     }
 
     /**

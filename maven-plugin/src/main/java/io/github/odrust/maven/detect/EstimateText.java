@@ -17,13 +17,15 @@ final class EstimateText {
     private EstimateText() {}
 
     /**
-     * The wall time left: what runs in batches (rounds, confirmations, alone runs) runs
-     * {@code forks} at a time, explanation experiments one after the other.
+     * The wall time left: rounds, confirmations and alone runs run {@code forks} at a time;
+     * explanation experiments as many at a time as the batch under way has ({@code explaining}:
+     * unrelated OD tests' experiments side by side), at most {@code forks}.
      */
-    static long wallLeft(Estimate e, int forks) {
+    static long wallLeft(Estimate e, int forks, int explaining) {
         long left = 0;
+        int side = Math.max(1, Math.min(forks, explaining));
         for (Estimate.Phase p : e.phases) {
-            left += "minimize".equals(p.phase) ? p.leftMs : p.leftMs / Math.max(1, forks);
+            left += p.leftMs / ("minimize".equals(p.phase) ? side : Math.max(1, forks));
         }
         return left;
     }
@@ -55,9 +57,10 @@ final class EstimateText {
     /**
      * The end of a progress line: where the phase of the next experiment stands, when it is not
      * in the line's own columns ("alone 12/75", "explanation 12 of the budget's 80"), and the
-     * time left for the whole run ("~4 min left"), or "" before the baseline is done.
+     * time left for the whole run ("~4 min left"), or "" before the baseline is done;
+     * {@code explaining}: the explanation experiments of the next batch.
      */
-    static String left(Experiment exp, NextStep.Progress progress, Estimate e, int forks) {
+    static String left(Experiment exp, NextStep.Progress progress, Estimate e, int forks, int explaining) {
         if (e == null || progress == null) {
             return "";
         }
@@ -74,7 +77,7 @@ final class EstimateText {
                     .append(progress.explainBudget);
         }
         if (!"done".equals(progress.phase)) {
-            long ms = wallLeft(e, forks);
+            long ms = wallLeft(e, forks, explaining);
             if (ms > 0) {
                 b.append("  ~").append(Detector.duration(ms)).append(" left");
             }

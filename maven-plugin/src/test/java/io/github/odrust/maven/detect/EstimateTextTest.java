@@ -32,8 +32,10 @@ class EstimateTextTest {
 
     @Test
     void batchesRunForksAtATimeAndExplanationsOneAfterTheOther() {
-        assertEquals(420_000, EstimateText.wallLeft(estimate(), 1));
-        assertEquals(60_000 + 300_000, EstimateText.wallLeft(estimate(), 2));
+        assertEquals(420_000, EstimateText.wallLeft(estimate(), 1, 1));
+        assertEquals(60_000 + 300_000, EstimateText.wallLeft(estimate(), 2, 1));
+        assertEquals(60_000 + 150_000, EstimateText.wallLeft(estimate(), 2, 3), "two of a batch of three side by side");
+        assertEquals(420_000, EstimateText.wallLeft(estimate(), 1, 3), "one fork: one at a time");
     }
 
     @Test
@@ -42,16 +44,16 @@ class EstimateTextTest {
         p.phase = "alone";
         p.explainBudget = 1500;
         p.explainSpent = 0;
-        assertEquals("  alone 12/75  ~7 min left", EstimateText.left(of(ExperimentKind.ALONE), p, estimate(), 1));
+        assertEquals("  alone 12/75  ~7 min left", EstimateText.left(of(ExperimentKind.ALONE), p, estimate(), 1, 0));
         p.phase = "minimize";
         p.explainSpent = 12;
         assertEquals(
                 "  explanation 12 of the budget's 1500  ~6 min left",
-                EstimateText.left(of(ExperimentKind.POLLUTER_PAIR), p, estimate(), 2));
-        assertEquals("  ~7 min left", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1));
+                EstimateText.left(of(ExperimentKind.POLLUTER_PAIR), p, estimate(), 2, 1));
+        assertEquals("  ~7 min left", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1, 0));
         p.phase = "done";
-        assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1));
-        assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, null, 1), "before the baseline: nothing");
+        assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1, 0));
+        assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, null, 1, 0), "before the baseline: nothing");
     }
 
     @Test
