@@ -106,10 +106,12 @@ pub struct PhaseTime {
     pub text: String,
 }
 
-/// A duration read at a glance: 10.9 s, 12 min, 3.4 h.
+/// A duration read at a glance: 10.9 s, 4.5 min, 12 min, 3.4 h.
 pub fn duration(ms: u64) -> String {
     if ms < 60_000 {
         format!("{:.1} s", ms as f64 / 1000.0)
+    } else if ms < 600_000 {
+        format!("{:.1} min", ms as f64 / 60_000.0)
     } else if ms < 3_600_000 {
         format!("{} min", (ms + 30_000) / 60_000)
     } else {

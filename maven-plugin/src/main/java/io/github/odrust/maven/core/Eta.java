@@ -197,10 +197,13 @@ public final class Eta {
         return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
-    /** A duration read at a glance: 10.9 s, 12 min, 3.4 h. */
+    /** A duration read at a glance: 10.9 s, 4.5 min, 12 min, 3.4 h. */
     public static String duration(long ms) {
         if (ms < 60_000) {
             return seconds(ms);
+        }
+        if (ms < 600_000) {
+            return String.format(Locale.ROOT, "%.1f min", ms / 60_000.0);
         }
         if (ms < 3_600_000) {
             return Math.round(ms / 60_000.0) + " min";

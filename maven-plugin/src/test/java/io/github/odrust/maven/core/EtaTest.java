@@ -16,7 +16,7 @@ class EtaTest {
         assertEquals(30, eta.predictedExperiments());
         assertEquals(60_000, eta.predictedMillis());
         assertTrue(
-                eta.prediction().startsWith("predicted ~30 experiments (~1 min: 10 per cause, 2.0 s each)"),
+                eta.prediction().startsWith("predicted ~30 experiments (~1.0 min: 10 per cause, 2.0 s each)"),
                 eta.prediction());
         eta.begin();
         for (int i = 0; i < 4; i++) {
@@ -35,7 +35,7 @@ class EtaTest {
         assertEquals("cause 2 of 3, ~5 experiments (~5.0 s) left", eta.text());
         eta.end();
         assertTrue(
-                eta.outcome().startsWith("10 experiments in 10.0 s (predicted at the start: ~30 in ~1 min)"),
+                eta.outcome().startsWith("10 experiments in 10.0 s (predicted at the start: ~30 in ~1.0 min)"),
                 eta.outcome());
     }
 

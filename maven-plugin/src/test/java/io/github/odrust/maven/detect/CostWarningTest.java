@@ -12,6 +12,7 @@ class CostWarningTest {
     void durationsReadAtAGlance() {
         assertEquals("10.9 s", Detector.duration(10_900));
         assertEquals("12 min", Detector.duration(12 * 60_000 + 10_000));
+        assertEquals("4.5 min", Detector.duration(270_000), "below 10 min, to a tenth");
         assertEquals("3.4 h", Detector.duration(12_240_000));
         assertEquals("4.9 days", Detector.duration(425_260_100L));
     }

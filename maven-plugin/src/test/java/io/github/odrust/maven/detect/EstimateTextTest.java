@@ -44,13 +44,13 @@ class EstimateTextTest {
         p.phase = "alone";
         p.explainBudget = 1500;
         p.explainSpent = 0;
-        assertEquals("  alone 12/75  ~7 min left", EstimateText.left(of(ExperimentKind.ALONE), p, estimate(), 1, 0));
+        assertEquals("  alone 12/75  ~7.0 min left", EstimateText.left(of(ExperimentKind.ALONE), p, estimate(), 1, 0));
         p.phase = "minimize";
         p.explainSpent = 12;
         assertEquals(
-                "  explanation 12 of the budget's 1500  ~6 min left",
+                "  explanation 12 of the budget's 1500  ~6.0 min left",
                 EstimateText.left(of(ExperimentKind.POLLUTER_PAIR), p, estimate(), 2, 1));
-        assertEquals("  ~7 min left", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1, 0));
+        assertEquals("  ~7.0 min left", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1, 0));
         p.phase = "done";
         assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, estimate(), 1, 0));
         assertEquals("", EstimateText.left(of(ExperimentKind.ROUND), p, null, 1, 0), "before the baseline: nothing");
