@@ -3,33 +3,23 @@
 
 use super::estimate::prior_explain;
 use super::phases::{Basis, Estimate, PhaseEstimate};
+use super::tests::suite_of;
 use super::*;
 use crate::model::experiment::{ExperimentRecord, ExperimentTime, TestResult};
 use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
-use crate::model::suite::{ClassRecord, Framework, Suite};
+use crate::model::suite::Suite;
 
 const COST0: u64 = 900;
 const TEST_MS: u64 = 100;
 const INIT_MS: u64 = 400;
 
 fn suite() -> Suite {
-    let record = |class: &str, tests: &[&str]| ClassRecord {
-        class: class.into(),
-        framework: Framework::Junit5,
-        reorderable: true,
-        tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
-        dynamic: vec![],
-    };
-    Suite {
-        schema_version: 1,
-        module: "g:a".into(),
-        classes: vec![
-            record("p.B", &["victim", "b2"]),
-            record("p.A", &["pollute", "a2", "a3"]),
-            record("p.C", &["c1", "c2", "c3"]),
-        ],
-    }
+    suite_of(&[
+        ("p.B", &["victim", "b2"]),
+        ("p.A", &["pollute", "a2", "a3"]),
+        ("p.C", &["c1", "c2", "c3"]),
+    ])
 }
 
 /// The victim fails when `p.A#pollute` ran before it; every test takes `TEST_MS`, every JVM

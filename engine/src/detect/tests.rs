@@ -8,19 +8,26 @@ use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{ClassRecord, Framework, Suite};
 
-fn suite() -> Suite {
-    let record = |class: &str, tests: &[&str]| ClassRecord {
-        class: class.into(),
-        framework: Framework::Junit5,
-        reorderable: true,
-        tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
-        dynamic: vec![],
-    };
+/// A suite of JUnit 5 classes, each `(class, its test methods)`, in that order.
+pub(super) fn suite_of(classes: &[(&str, &[&str])]) -> Suite {
     Suite {
         schema_version: 1,
         module: "g:a".into(),
-        classes: vec![record("p.A", &["a1", "a2"]), record("p.B", &["b1"])],
+        classes: classes
+            .iter()
+            .map(|(class, tests)| ClassRecord {
+                class: (*class).into(),
+                framework: Framework::Junit5,
+                reorderable: true,
+                tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
+                dynamic: vec![],
+            })
+            .collect(),
     }
+}
+
+fn suite() -> Suite {
+    suite_of(&[("p.A", &["a1", "a2"]), ("p.B", &["b1"])])
 }
 
 fn config() -> DetectConfig {
@@ -175,24 +182,13 @@ fn empty_suite_is_done_at_once() {
 /// fails unless `p.S#s` ran before it): a victim and the brittle are unrelated (another role), so
 /// their explanations may run at the same time; the two victims' may not.
 fn two_causes() -> Suite {
-    let record = |class: &str, tests: &[&str]| ClassRecord {
-        class: class.into(),
-        framework: Framework::Junit5,
-        reorderable: true,
-        tests: tests.iter().map(|t| format!("{class}#{t}")).collect(),
-        dynamic: vec![],
-    };
-    Suite {
-        schema_version: 1,
-        module: "g:a".into(),
-        classes: vec![
-            record("p.S", &["s"]),
-            record("p.B", &["b"]),
-            record("p.V", &["v", "w"]),
-            record("p.P", &["p"]),
-            record("p.Q", &["q1", "q2"]),
-        ],
-    }
+    suite_of(&[
+        ("p.S", &["s"]),
+        ("p.B", &["b"]),
+        ("p.V", &["v", "w"]),
+        ("p.P", &["p"]),
+        ("p.Q", &["q1", "q2"]),
+    ])
 }
 
 fn run_two_causes(e: &Experiment) -> ExperimentRecord {

@@ -65,6 +65,18 @@ public final class Eta {
         millis += Math.max(0, ms);
     }
 
+    /**
+     * One experiment of the unit under way ran, in {@code ms}; {@code say} gets the time left
+     * when it is {@link #due}.
+     */
+    public void ran(long ms, java.util.function.Consumer<String> say) {
+        ran(ms);
+        String left = due(System.nanoTime());
+        if (left != null) {
+            say.accept(left);
+        }
+    }
+
     /** The unit under way ended. */
     public void end() {
         if (underWay) {
@@ -197,7 +209,7 @@ public final class Eta {
         return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
-    /** A duration read at a glance: 10.9 s, 4.5 min, 12 min, 3.4 h. */
+    /** A duration read at a glance: 10.9 s, 4.5 min, 12 min, 3.4 h, 4.9 days. */
     public static String duration(long ms) {
         if (ms < 60_000) {
             return seconds(ms);
@@ -208,6 +220,9 @@ public final class Eta {
         if (ms < 3_600_000) {
             return Math.round(ms / 60_000.0) + " min";
         }
-        return String.format(Locale.ROOT, "%.1f h", ms / 3_600_000.0);
+        if (ms < 48 * 3_600_000L) {
+            return String.format(Locale.ROOT, "%.1f h", ms / 3_600_000.0);
+        }
+        return String.format(Locale.ROOT, "%.1f days", ms / 86_400_000.0);
     }
 }

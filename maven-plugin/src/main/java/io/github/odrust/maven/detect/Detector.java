@@ -600,19 +600,7 @@ public final class Detector {
 
     /** A duration a person reads at a glance: 10.9 s, 4.5 min, 12 min, 3.4 h, 4.9 days. */
     static String duration(long ms) {
-        if (ms < 60_000) {
-            return seconds(ms);
-        }
-        if (ms < 600_000) {
-            return String.format(java.util.Locale.ROOT, "%.1f min", ms / 60_000.0);
-        }
-        if (ms < 3_600_000) {
-            return Math.round(ms / 60_000.0) + " min";
-        }
-        if (ms < 48 * 3_600_000L) {
-            return String.format(java.util.Locale.ROOT, "%.1f h", ms / 3_600_000.0);
-        }
-        return String.format(java.util.Locale.ROOT, "%.1f days", ms / 86_400_000.0);
+        return io.github.odrust.maven.core.Eta.duration(ms);
     }
 
     /** Predicted costs above this get a warning before the first round. */

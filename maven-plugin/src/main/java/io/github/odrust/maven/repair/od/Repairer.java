@@ -259,13 +259,7 @@ public final class Repairer {
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
-        loop.after((step, ms) -> {
-            eta.ran(ms);
-            String left = eta.due(System.nanoTime());
-            if (left != null) {
-                log.info("odrust repair: " + left);
-            }
-        });
+        loop.after((step, ms) -> eta.ran(ms, left -> log.info("odrust repair: " + left)));
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
             public RepairStep next(int nextId) {
