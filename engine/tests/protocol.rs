@@ -576,7 +576,8 @@ fn id_ops_through_protocol() {
     assert_eq!(
         step,
         json!({"step": "run", "experiment": {"id": 1, "kind": "clean", "test": null,
-               "order": ["p.T#a", "p.T#b"], "seed": null, "only": []}})
+               "order": ["p.T#a", "p.T#b"], "seed": null, "only": []},
+               "progress": {"phase1_done": 0, "phase1_total": 3, "candidate": 0, "budget": 30}})
     );
     let mut history = Vec::new();
     let outcome = loop {

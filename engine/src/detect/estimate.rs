@@ -70,7 +70,9 @@ impl Replay {
     pub(super) fn log_phase(&mut self, record: &ExperimentRecord) {
         let phase = Phase::of(record.kind);
         if !self.phases.started(phase) && phase != Phase::Baseline {
-            let estimate = self.estimate(false);
+            // Explanation records are there when minimization ran, whatever the settings of the
+            // replay now (a run resumed with minimization off reports the same).
+            let estimate = self.estimate_with(false, true);
             if let Some(p) = estimate.phases.iter().find(|p| p.phase == phase) {
                 self.phases
                     .predicted
@@ -117,6 +119,11 @@ impl Replay {
     /// What is left of the run, from the state the history so far led to; with `stop` (the time
     /// budget is spent) only the confirmations under way.
     pub(super) fn estimate(&self, stop: bool) -> Estimate {
+        self.estimate_with(stop, self.config.minimize)
+    }
+
+    /// [`Replay::estimate`], with an explanation phase when `explaining`.
+    fn estimate_with(&self, stop: bool, explaining: bool) -> Estimate {
         let model = self.model();
         let costs = |phase| self.phases.costs.get(&phase).map_or(&[][..], Vec::as_slice);
         let price = |phase, recent: Option<usize>, modelled: Option<u64>| -> (u64, Basis) {
@@ -193,12 +200,12 @@ impl Replay {
             basis: alone_basis,
         });
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
-        let (per_test, left) = if self.config.minimize {
+        let (per_test, left) = if explaining {
             self.explain_left(n)
         } else {
             (0, 0)
         };
-        if self.config.minimize {
+        if explaining {
             let left = if stop { 0 } else { left };
             phases.push(PhaseEstimate {
                 phase: Phase::Minimize,
@@ -210,7 +217,7 @@ impl Replay {
                 basis: explain_basis,
             });
         }
-        let explain = if self.config.minimize { per_test } else { 0 };
+        let explain = if explaining { per_test } else { 0 };
         Estimate {
             left_ms: phases.iter().map(|p| p.left_ms).sum(),
             per_od_test: (rounds_left > 0).then(|| PerOdTest {
