@@ -1137,6 +1137,122 @@ fn a_round_in_a_shared_jvm_that_a_fresh_jvm_does_not_repeat_is_never_reported() 
 }
 
 #[test]
+fn alone_runs_after_the_first_share_a_jvm_and_count_only_when_they_agree_with_the_fresh_one() {
+    use odrust_engine::model::experiment::Isolation;
+    let suite = victim_suite();
+    let config = DetectConfig {
+        alone_runs: 3,
+        ..config(Strategy::RandomClassMethod, 7)
+    };
+    // Shareable experiments run "in a shared JVM". There the victim's first shared alone run
+    // fails (state the isolation left behind); every other run is as in a fresh JVM.
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    let mut alone: Vec<(bool, Isolation)> = Vec::new();
+    loop {
+        let step = detect::next(&config, &suite, &history).unwrap();
+        let Some(e) = step.experiment else { break };
+        let mut results = victim_executor(&e);
+        let shared = e.shareable;
+        if e.kind == ExperimentKind::Alone && e.targets == ["p.V#v"] {
+            let first_shared = shared && !alone.iter().any(|(s, _)| *s);
+            if first_shared {
+                results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
+            }
+            alone.push((
+                shared,
+                if first_shared {
+                    Isolation::Classloader
+                } else {
+                    Isolation::Jvm
+                },
+            ));
+        }
+        let mut r = record(&e, results);
+        if shared {
+            r.isolation = Isolation::Classloader;
+        }
+        history.push(r);
+    }
+    // The first alone run is fresh, the second may share a JVM; it disagreed with the fresh one,
+    // so the rest ran fresh until three counted.
+    let shareable: Vec<bool> = alone.iter().map(|(s, _)| *s).collect();
+    assert_eq!(shareable, [false, true, false, false], "{alone:?}");
+    let summary = detect::summary(&config, &suite, &history).unwrap();
+    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
+    assert_eq!(victim.kind, FlakyKind::VICTIM, "{}", victim.evidence);
+    assert_eq!(victim.alone.map(|a| (a.runs, a.passed)), Some((3, 3)));
+    assert!(
+        victim.evidence.contains(
+            "1 alone run in a shared JVM gave another outcome than the fresh one and was set aside"
+        ),
+        "{}",
+        victim.evidence
+    );
+    assert!(
+        summary
+            .notes
+            .iter()
+            .any(|n| n.starts_with("20 of 20 rounds and 1 alone run ran in shared JVMs")),
+        "{:?}",
+        summary.notes
+    );
+
+    // Where shared alone runs agree, they count: one fresh run and two shared ones.
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    loop {
+        let step = detect::next(&config, &suite, &history).unwrap();
+        let Some(e) = step.experiment else { break };
+        let mut r = record(&e, victim_executor(&e));
+        if e.shareable {
+            r.isolation = Isolation::Classloader;
+        }
+        history.push(r);
+    }
+    let alone: Vec<bool> = history
+        .iter()
+        .filter(|r| r.kind == ExperimentKind::Alone)
+        .map(|r| r.isolation == Isolation::Classloader)
+        .collect();
+    assert_eq!(alone, [false, true, true]);
+    let summary = detect::summary(&config, &suite, &history).unwrap();
+    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
+    assert_eq!(victim.kind, FlakyKind::VICTIM);
+    assert!(
+        victim.evidence.contains(
+            "passed alone 3/3 (the first in a fresh JVM, 2 in shared JVMs with fresh class loaders)"
+        ),
+        "{}",
+        victim.evidence
+    );
+    assert!(
+        summary.notes.iter().any(|n| n.contains(
+            "each OD test's first alone run ran in fresh JVMs (a later alone run in a shared JVM counts only when it agrees with the fresh one)"
+        )),
+        "{:?}",
+        summary.notes
+    );
+
+    // A shared alone run that fails where the fresh ones pass never makes the victim NOD.
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    loop {
+        let step = detect::next(&config, &suite, &history).unwrap();
+        let Some(e) = step.experiment else { break };
+        let mut results = victim_executor(&e);
+        if e.shareable && e.kind == ExperimentKind::Alone {
+            results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
+        }
+        let mut r = record(&e, results);
+        if e.shareable {
+            r.isolation = Isolation::Classloader;
+        }
+        history.push(r);
+    }
+    let summary = detect::summary(&config, &suite, &history).unwrap();
+    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
+    assert_eq!(victim.kind, FlakyKind::VICTIM, "{}", victim.evidence);
+}
+
+#[test]
 fn one_run_of_the_original_order_confirms_the_candidates_of_every_round_of_a_batch() {
     // Four victims, each failing after its own polluter (any test of class p.Pk before p.Vk#v).
     let suite = named(&[

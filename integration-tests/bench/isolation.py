@@ -3,8 +3,11 @@
 
     integration-tests/bench/isolation.py PROJECT_DIR [--runs 3] [--strategies reverse-passing,tuscan]
                                          [--mvn mvn] [--seed 1] [--set odrust.minimize=false ...]
+                                         [--variant NAME:ISOLATION:MVN ...]
 
-Runs are interleaved (jvm, classloader, jvm, ...) so that a noisy machine affects both alike. For
+With --variant, each variant names its isolation and the Maven command that runs it (a script that
+points Maven at another local repository compares two builds of odrust side by side). Runs are
+interleaved (jvm, classloader, jvm, ...) so that a noisy machine affects both alike. For
 each run: the wall time of the Maven invocation, the rounds, the rounds' own time (the sum of the
 round experiments' `millis` in detect/experiments.jsonl), orders per minute over the rounds, how
 many rounds ran in shared JVMs, the explanation experiments (how many, how many shared, their own
@@ -36,6 +39,7 @@ def run(project, mvn, strategy, isolation, seed, out, extra):
     rounds = [r for r in history if r["kind"] == "round"]
     round_s = sum(r["millis"] for r in rounds) / 1000
     explaining = [r for r in history if r["kind"] in EXPLAINING]
+    alone = [r for r in history if r["kind"] == "alone"]
     report = json.load(open(os.path.join(project, out, "report.json")))
     flaky = sorted(f"{f['test']}:{f['kind']}:{f.get('polluters')}:{sorted((f.get('cleaners') or {}).items())}:"
                    f"{f.get('state_setters')}" for f in report["flaky"])
@@ -44,6 +48,8 @@ def run(project, mvn, strategy, isolation, seed, out, extra):
             "shared": sum(1 for r in rounds if r.get("isolation") == "classloader"),
             "explaining": len(explaining), "explain_s": sum(r["millis"] for r in explaining) / 1000,
             "explain_shared": sum(1 for r in explaining if r.get("isolation") == "classloader"),
+            "alone": len(alone), "alone_s": sum(r["millis"] for r in alone) / 1000,
+            "alone_shared": sum(1 for r in alone if r.get("isolation") == "classloader"),
             "experiments": len(history), "flaky": flaky}
 
 
@@ -58,36 +64,45 @@ def main():
     p.add_argument("--mvn", default="mvn")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--set", action="append", default=[], help="another property, e.g. odrust.minimize=false")
+    p.add_argument("--variant", action="append", default=[],
+                   help="NAME:ISOLATION:MVN, e.g. before:classloader:/path/to/mvn-with-old-plugin (repeatable; "
+                        "default: jvm:jvm:MVN and classloader:classloader:MVN); the first is the base of the ratios")
     a = p.parse_args()
+    variants = [tuple(v.split(":", 2)) for v in a.variant] or [("jvm", "jvm", a.mvn), ("classloader", "classloader", a.mvn)]
     results = {}
     for strategy in a.strategies.split(","):
         for n in range(1, a.runs + 1):
-            for isolation in ("jvm", "classloader"):
-                r = run(a.project, a.mvn, strategy, isolation, a.seed, f"target/odrust-bench/{strategy}-{isolation}-{n}", a.set)
-                results.setdefault((strategy, isolation), []).append(r)
-                print(f"{strategy}\t{isolation}\trun {n}\twall {r['wall']:.1f} s\t{r['rounds']} rounds "
+            for name, isolation, mvn in variants:
+                r = run(a.project, mvn, strategy, isolation, a.seed, f"target/odrust-bench/{strategy}-{name}-{n}", a.set)
+                results.setdefault((strategy, name), []).append(r)
+                print(f"{strategy}\t{name}\trun {n}\twall {r['wall']:.1f} s\t{r['rounds']} rounds "
                       f"({r['shared']} shared) in {r['round_s']:.1f} s\t{r['per_min']:.0f} orders/min\t"
                       f"{r['explaining']} explanation runs ({r['explain_shared']} shared) in {r['explain_s']:.1f} s\t"
+                      f"{r['alone']} alone runs ({r['alone_shared']} shared) in {r['alone_s']:.1f} s\t"
                       f"{r['experiments']} experiments\t{' '.join(r['flaky']) or 'nothing found'}", flush=True)
     print()
-    print("| strategy | isolation | wall (median) | rounds | rounds' time (median) | orders/min (median) | explanation runs | their time (median) | same findings in every run |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| strategy | variant | wall (median) | rounds | rounds' time (median) | orders/min (median) | explanation runs | their time (median) | alone runs | their time (median) | same findings in every run |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    med = statistics.median
     for strategy in a.strategies.split(","):
-        base = results[(strategy, "jvm")]
-        for isolation in ("jvm", "classloader"):
-            rs = results[(strategy, isolation)]
+        base = results[(strategy, variants[0][0])]
+        for name, _, _ in variants:
+            rs = results[(strategy, name)]
             same = all(r["flaky"] == base[0]["flaky"] for r in rs)
-            print(f"| {strategy} | {isolation} | {statistics.median(r['wall'] for r in rs):.1f} s | {rs[0]['rounds']} | "
-                  f"{statistics.median(r['round_s'] for r in rs):.1f} s | {statistics.median(r['per_min'] for r in rs):.0f} | "
-                  f"{rs[0]['explaining']} ({rs[0]['explain_shared']} shared) | {statistics.median(r['explain_s'] for r in rs):.1f} s | "
+            print(f"| {strategy} | {name} | {med(r['wall'] for r in rs):.1f} s | {rs[0]['rounds']} | "
+                  f"{med(r['round_s'] for r in rs):.1f} s | {med(r['per_min'] for r in rs):.0f} | "
+                  f"{rs[0]['explaining']} ({rs[0]['explain_shared']} shared) | {med(r['explain_s'] for r in rs):.1f} s | "
+                  f"{rs[0]['alone']} ({rs[0]['alone_shared']} shared) | {med(r['alone_s'] for r in rs):.1f} s | "
                   f"{'yes' if same else 'NO'} |")
-        cl = results[(strategy, "classloader")]
-        ratio = statistics.median(r["per_min"] for r in cl) / statistics.median(r["per_min"] for r in base)
-        wall = statistics.median(r["wall"] for r in base) / statistics.median(r["wall"] for r in cl)
-        explain_jvm = statistics.median(r["explain_s"] for r in base)
-        explain_cl = statistics.median(r["explain_s"] for r in cl)
-        explain = f"{explain_jvm / explain_cl:.2f}x" if explain_cl else ""
-        print(f"| {strategy} | classloader / jvm | {wall:.2f}x faster | | | {ratio:.2f}x | | {explain} | |")
+        for name, _, _ in variants[1:]:
+            cl = results[(strategy, name)]
+            ratio = med(r["per_min"] for r in cl) / med(r["per_min"] for r in base)
+            wall = med(r["wall"] for r in base) / med(r["wall"] for r in cl)
+            explain_cl = med(r["explain_s"] for r in cl)
+            explain = f"{med(r['explain_s'] for r in base) / explain_cl:.2f}x" if explain_cl else ""
+            alone_cl = med(r["alone_s"] for r in cl)
+            alone = f"{med(r['alone_s'] for r in base) / alone_cl:.2f}x" if alone_cl else ""
+            print(f"| {strategy} | {name} / {variants[0][0]} | {wall:.2f}x faster | | | {ratio:.2f}x | | {explain} | | {alone} | |")
 
 
 if __name__ == "__main__":

@@ -48,9 +48,67 @@ impl Replay {
         od.alone.len() as u32 >= self.config.alone_runs || (passed > 0 && failed > 0)
     }
 
+    /// Alone runs still to run for the OD tests found so far, at most: those to run in fresh
+    /// JVMs, and those that may run in shared JVMs (`odrust.isolation=classloader`, once rounds
+    /// ran in shared JVMs: the run passed the check).
+    pub(super) fn alone_left_split(&self) -> (u32, u32) {
+        let sharing = self.alone_sharing();
+        self.od
+            .iter()
+            .filter(|od| !self.alone_runs_done(od))
+            .fold((0, 0), |(fresh, shared), od| {
+                let left = self.config.alone_runs.saturating_sub(od.alone.len() as u32);
+                let own =
+                    if !sharing || od.alone_set_aside > 0 || matches!(od.alone.first(), Some(None))
+                    {
+                        left
+                    } else if od.alone.is_empty() {
+                        left.min(1)
+                    } else {
+                        0
+                    };
+                (fresh + own, shared + left - own)
+            })
+    }
+
+    /// Whether alone runs after the first run in shared JVMs: rounds of this run did (it passed
+    /// the isolation check).
+    pub(super) fn alone_sharing(&self) -> bool {
+        self.rounds.iter().any(|r| r.in_jvm)
+    }
+
     /// Whether `od` needs another alone run.
     pub(super) fn needs_alone_run(&self, od: &OdTest) -> bool {
         !self.alone_runs_done(od)
+    }
+
+    /// Whether `od`'s next alone run may run in a shared JVM (`docs/isolation.md`): the first
+    /// alone run of a test is fresh (the classification a report shows is seen in a fresh JVM);
+    /// the later ones, which look for an outcome that changes, may share one, and count only
+    /// when they agree with the fresh one. One that does not is set aside, and the test's later
+    /// alone runs are fresh, so a test is NOD only on fresh JVMs' word.
+    pub(super) fn alone_shareable(od: &OdTest) -> bool {
+        matches!(od.alone.first(), Some(Some(_))) && od.alone_set_aside == 0
+    }
+
+    /// What the alone runs in shared JVMs did for `od`, for its evidence (empty when none ran).
+    fn alone_shared_text(od: &OdTest) -> String {
+        let mut text = String::new();
+        if od.alone_shared > 0 {
+            text.push_str(&format!(
+                " (the first in a fresh JVM, {} in shared JVMs with fresh class loaders)",
+                od.alone_shared
+            ));
+        }
+        if od.alone_set_aside > 0 {
+            text.push_str(&format!(
+                "; {} alone run{} in a shared JVM gave another outcome than the fresh one and {} set aside (the later alone runs ran in fresh JVMs)",
+                od.alone_set_aside,
+                if od.alone_set_aside == 1 { "" } else { "s" },
+                if od.alone_set_aside == 1 { "was" } else { "were" }
+            ));
+        }
+        text
     }
 
     pub(super) fn summarize(&self, experiments: usize) -> Summary {
@@ -64,7 +122,7 @@ impl Replay {
             let runs = od.alone.iter().filter(|v| v.is_some()).count() as u32;
             let passed = od.alone.iter().filter(|v| **v == Some(true)).count() as u32;
             let kind = self.kind_of(od);
-            let alone_text = match kind {
+            let mut alone_text = match kind {
                 FlakyKind::Unclassified if !complete => format!(
                     "alone runs not finished ({} of {})",
                     od.alone.len(),
@@ -77,6 +135,7 @@ impl Replay {
                     "passed alone only {passed}/{runs}, so its outcome changes without the order changing"
                 ),
             };
+            alone_text.push_str(&Self::alone_shared_text(od));
             if kind == FlakyKind::Unclassified {
                 unclassified += 1;
             }
@@ -209,18 +268,42 @@ impl Replay {
         let rounds_run = self.rounds.len() as u32;
         let shared = self.rounds.iter().filter(|r| r.in_jvm).count();
         let explaining = self.shared.experiments;
-        if shared > 0 || explaining > 0 {
+        let alone_shared: u32 = self
+            .od
+            .iter()
+            .map(|od| od.alone_shared + od.alone_set_aside)
+            .sum();
+        if shared > 0 || explaining > 0 || alone_shared > 0 {
             let rounds = (shared > 0).then(|| format!("{shared} of {rounds_run} rounds"));
+            let alone = (alone_shared > 0).then(|| {
+                format!(
+                    "{alone_shared} alone run{}",
+                    if alone_shared == 1 { "" } else { "s" }
+                )
+            });
             let explanations = (explaining > 0).then(|| {
                 format!(
                     "{explaining} explanation experiment{}",
                     if explaining == 1 { "" } else { "s" }
                 )
             });
-            let what: Vec<String> = rounds.into_iter().chain(explanations).collect();
+            let what: Vec<String> = rounds
+                .into_iter()
+                .chain(alone)
+                .chain(explanations)
+                .collect();
+            let fresh = if alone_shared > 0 {
+                "the baseline, confirmations and each OD test's first alone run ran in fresh JVMs (a later alone run in a shared JVM counts only when it agrees with the fresh one)"
+            } else {
+                "the baseline, confirmations and alone runs ran in fresh JVMs"
+            };
             let mut note = format!(
-                "{} ran in shared JVMs with fresh class loaders (odrust.isolation=classloader); the baseline, confirmations and alone runs ran in fresh JVMs",
-                what.join(" and ")
+                "{} ran in shared JVMs with fresh class loaders (odrust.isolation=classloader); {fresh}",
+                match what.as_slice() {
+                    [one] => one.clone(),
+                    [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                    [] => String::new(),
+                }
             );
             if explaining > 0 {
                 let checks = self.shared.checks;

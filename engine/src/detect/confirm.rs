@@ -58,6 +58,8 @@ impl Replay {
                     fail_order: fail_order.to_vec(),
                     pass_order,
                     alone: Vec::new(),
+                    alone_shared: 0,
+                    alone_set_aside: 0,
                 };
             // The verdict that repeats the round: fails (failed in round) or passes (passed in it).
             let repeats = pending.turn == Turn::PassedInRound;

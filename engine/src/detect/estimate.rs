@@ -39,6 +39,9 @@ pub fn prior_explain(n: usize) -> u32 {
 /// The baseline's model: cost per JVM (wall time less tests) and the mean test time.
 struct Model {
     cost0: u64,
+    /// What an order costs a shared JVM beyond its tests (`odrust.isolation=classloader`), once
+    /// one ran there.
+    cost0_shared: Option<u64>,
     /// The first test of a JVM: it pays for initializing what the module's tests share.
     first_ms: u64,
     /// Each test after it.
@@ -52,6 +55,11 @@ impl Model {
             0 => self.cost0,
             n => self.cost0 + self.first_ms + (n - 1) * self.rest_ms,
         }
+    }
+
+    /// An order of one test in a shared JVM, once an order ran in one.
+    fn shared_one(&self) -> Option<u64> {
+        Some(self.cost0_shared? + self.first_ms)
     }
 }
 
@@ -81,9 +89,14 @@ impl Replay {
         }
         let cost = cost_of(record);
         self.phases.costs.entry(phase).or_default().push(cost);
+        let tests: u64 = record.results.iter().filter_map(|r| r.time_ms).sum();
         if record.isolation == Isolation::Jvm {
-            let tests: u64 = record.results.iter().filter_map(|r| r.time_ms).sum();
             self.phases.overheads.push(cost.saturating_sub(tests));
+        } else {
+            self.phases.shared.entry(phase).or_default().push(cost);
+            self.phases
+                .shared_overheads
+                .push(cost.saturating_sub(tests));
         }
     }
 
@@ -104,12 +117,14 @@ impl Replay {
         // Everything but the tests' own times is what any experiment costs: the JVM's start and
         // exit, and odrust's time around it; the median over the fresh JVMs so far (the
         // baseline's first JVM alone is often slower than the ones after it).
-        let mut overheads = self.phases.overheads.clone();
-        overheads.sort_unstable();
+        let median = |values: &[u64]| {
+            let mut values = values.to_vec();
+            values.sort_unstable();
+            values.get(values.len().saturating_sub(1) / 2).copied()
+        };
         Some(Model {
-            cost0: overheads
-                .get(overheads.len().saturating_sub(1) / 2)
-                .copied()?,
+            cost0: median(&self.phases.overheads)?,
+            cost0_shared: median(&self.phases.shared_overheads),
             first_ms,
             rest_ms,
             tests: (cost.test_ms.len() as u64).max(1),
@@ -188,17 +203,52 @@ impl Replay {
             left_ms: confirm_ms * u64::from(planned),
             basis,
         });
-        let alone_left = if stop { 0 } else { self.alone_left() };
-        let (alone_ms, alone_basis) = price(Phase::Alone, None, model.as_ref().map(|m| m.order(1)));
+        // Alone runs: the first of each OD test in a fresh JVM, the later ones in shared JVMs
+        // when this run shares them; each kind priced at its own mean, else the model's.
+        let (fresh_left, shared_left) = if stop {
+            (0, 0)
+        } else {
+            self.alone_left_split()
+        };
+        let all = costs(Phase::Alone);
+        let shared = self
+            .phases
+            .shared
+            .get(&Phase::Alone)
+            .map_or(&[][..], Vec::as_slice);
+        let fresh_mean = (all.len() > shared.len()).then(|| {
+            (all.iter().sum::<u64>() - shared.iter().sum::<u64>())
+                / (all.len() - shared.len()) as u64
+        });
+        let (alone_ms, alone_basis) = match (fresh_mean, model.as_ref()) {
+            (Some(m), _) => (m, Basis::Measured),
+            (None, Some(m)) => (m.order(1), Basis::Model),
+            (None, None) => (0, Basis::Unknown),
+        };
+        let (shared_alone_ms, shared_basis) = match (mean(shared), model.as_ref()) {
+            (Some(m), _) => (m, Basis::Measured),
+            (None, Some(m)) => m
+                .shared_one()
+                .map_or((alone_ms, alone_basis), |ms| (ms, Basis::Model)),
+            (None, None) => (alone_ms, alone_basis),
+        };
         phases.push(PhaseEstimate {
             phase: Phase::Alone,
-            done: costs(Phase::Alone).len() as u32,
-            left: alone_left,
+            done: all.len() as u32,
+            left: fresh_left + shared_left,
             counted: true,
-            spent_ms: costs(Phase::Alone).iter().sum(),
-            left_ms: alone_ms * u64::from(alone_left),
-            basis: alone_basis,
+            spent_ms: all.iter().sum(),
+            left_ms: alone_ms * u64::from(fresh_left) + shared_alone_ms * u64::from(shared_left),
+            basis: if fresh_left == 0 && shared_left > 0 {
+                shared_basis
+            } else {
+                alone_basis
+            },
         });
+        let sharing = self.alone_sharing();
+        let per_test_alone_ms = alone_ms
+            + u64::from(self.config.alone_runs.saturating_sub(1))
+                * if sharing { shared_alone_ms } else { alone_ms };
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
         let (per_test, left) = if explaining {
             self.explain_left(n)
@@ -222,7 +272,7 @@ impl Replay {
             left_ms: phases.iter().map(|p| p.left_ms).sum(),
             per_od_test: (rounds_left > 0).then(|| PerOdTest {
                 alone: self.config.alone_runs,
-                alone_ms: alone_ms * u64::from(self.config.alone_runs),
+                alone_ms: per_test_alone_ms,
                 explain,
                 explain_ms: explain_ms * u64::from(explain),
             }),

@@ -5,7 +5,7 @@ use super::estimate::prior_explain;
 use super::phases::{Basis, Estimate, PhaseEstimate};
 use super::tests::suite_of;
 use super::*;
-use crate::model::experiment::{ExperimentRecord, ExperimentTime, TestResult};
+use crate::model::experiment::{ExperimentRecord, ExperimentTime, Isolation, TestResult};
 use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::Suite;
@@ -13,6 +13,8 @@ use crate::model::suite::Suite;
 const COST0: u64 = 900;
 const TEST_MS: u64 = 100;
 const INIT_MS: u64 = 400;
+/// What an order costs a shared JVM beyond its tests (`odrust.isolation=classloader`).
+const SHARED0: u64 = 150;
 
 fn suite() -> Suite {
     suite_of(&[
@@ -25,6 +27,11 @@ fn suite() -> Suite {
 /// The victim fails when `p.A#pollute` ran before it; every test takes `TEST_MS`, every JVM
 /// `COST0` more, 10 ms of it odrust's own.
 fn run(e: &crate::model::experiment::Experiment) -> ExperimentRecord {
+    run_in(e, false)
+}
+
+/// [`run`], in a shared JVM when `shared`: `SHARED0` instead of `COST0`.
+fn run_in(e: &crate::model::experiment::Experiment, shared: bool) -> ExperimentRecord {
     let mut polluted = false;
     let results = e
         .order
@@ -44,7 +51,7 @@ fn run(e: &crate::model::experiment::Experiment) -> ExperimentRecord {
             }
         })
         .collect();
-    let wall = COST0 + INIT_MS + TEST_MS * e.order.len() as u64;
+    let wall = if shared { SHARED0 } else { COST0 } + INIT_MS + TEST_MS * e.order.len() as u64;
     ExperimentRecord {
         millis: wall - 10,
         time: Some(ExperimentTime {
@@ -52,6 +59,11 @@ fn run(e: &crate::model::experiment::Experiment) -> ExperimentRecord {
             odrust_ms: 10,
             ..ExperimentTime::default()
         }),
+        isolation: if shared {
+            Isolation::Classloader
+        } else {
+            Isolation::Jvm
+        },
         ..ExperimentRecord::of(e, results)
     }
 }
@@ -66,6 +78,14 @@ fn config() -> DetectConfig {
 
 /// Runs the module to its end: every step's estimate, then the summary.
 fn drive(config: &DetectConfig) -> (Vec<(NextStep, usize)>, Summary) {
+    drive_with(config, &run)
+}
+
+/// [`drive`], running each experiment with `execute`.
+fn drive_with(
+    config: &DetectConfig,
+    execute: &dyn Fn(&crate::model::experiment::Experiment) -> ExperimentRecord,
+) -> (Vec<(NextStep, usize)>, Summary) {
     let suite = suite();
     let mut history = Vec::new();
     let mut steps = Vec::new();
@@ -76,7 +96,7 @@ fn drive(config: &DetectConfig) -> (Vec<(NextStep, usize)>, Summary) {
             break;
         };
         steps.push((step, history.len()));
-        history.push(run(&e));
+        history.push(execute(&e));
     }
     (steps, summary(config, &suite, &history).unwrap())
 }
@@ -155,6 +175,48 @@ fn alone_runs_are_counted_and_priced_at_one_test() {
     assert_eq!(alone.predicted_experiments, Some(alone.experiments));
     assert_eq!(alone.predicted_ms, Some(alone.actual_ms));
     assert_eq!(alone.basis, Some(Basis::Model));
+}
+
+#[test]
+fn alone_runs_in_shared_jvms_are_priced_as_shared_after_the_first_fresh_one() {
+    // As the plugin runs a module that passed the isolation check: every shareable experiment
+    // (rounds, alone runs after a test's first, explanation experiments) in a shared JVM.
+    let config = DetectConfig {
+        alone_runs: 3,
+        ..config()
+    };
+    let (steps, summary) = drive_with(&config, &|e| run_in(e, e.shareable));
+    let alone = summary
+        .phases
+        .iter()
+        .find(|p| p.phase == Phase::Alone)
+        .unwrap();
+    let one_fresh = COST0 + INIT_MS + TEST_MS;
+    let one_shared = SHARED0 + INIT_MS + TEST_MS;
+    assert_eq!(alone.experiments, 3);
+    assert_eq!(alone.actual_ms, one_fresh + 2 * one_shared);
+    assert_eq!(alone.predicted_ms, Some(alone.actual_ms), "{alone:?}");
+    // After the first (fresh) alone run: the two left priced as shared ones, from what rounds
+    // in shared JVMs cost beyond their tests.
+    let after_first = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .map(|e| phase(e, Phase::Alone))
+        .find(|a| a.done == 1)
+        .unwrap();
+    assert_eq!((after_first.left, after_first.left_ms), (2, 2 * one_shared));
+    // What one more OD test would add once rounds shared JVMs.
+    let per = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .filter(|e| {
+            e.phases
+                .iter()
+                .any(|p| p.phase == Phase::Rounds && p.done > 2)
+        })
+        .find_map(|e| e.per_od_test.clone())
+        .unwrap();
+    assert_eq!(per.alone_ms, one_fresh + 2 * one_shared);
 }
 
 #[test]

@@ -155,6 +155,10 @@ pub struct PhaseLog {
     pub(super) predicted: BTreeMap<Phase, (u32, u64, Basis)>,
     /// What each experiment in a fresh JVM cost beyond its tests' own times.
     pub(super) overheads: Vec<u64>,
+    /// Each phase's costs of the experiments that ran in shared JVMs (also in `costs`).
+    pub(super) shared: BTreeMap<Phase, Vec<u64>>,
+    /// What each experiment in a shared JVM cost beyond its tests' own times.
+    pub(super) shared_overheads: Vec<u64>,
 }
 
 impl PhaseLog {

@@ -13,7 +13,9 @@ use super::phases::PhaseLog;
 use super::shared::SharedRuns;
 use super::units::{cut_after_last, Results};
 use crate::error::EngineError;
-use crate::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TimeTally};
+use crate::model::experiment::{
+    Experiment, ExperimentKind, ExperimentRecord, Isolation, TimeTally,
+};
 use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
@@ -180,8 +182,14 @@ pub(super) struct OdTest {
     /// The orders of the confirm-fail and confirm-pass experiments.
     pub(super) fail_order: Vec<String>,
     pub(super) pass_order: Vec<String>,
-    /// Pass/not-pass/unknown per alone run so far.
+    /// Pass/not-pass/unknown per alone run so far that counts: every fresh-JVM run, and the
+    /// shared-JVM runs that agree with the first (fresh) one.
     pub(super) alone: Vec<Option<bool>>,
+    /// Of `alone`, the runs made in shared JVMs (`odrust.isolation=classloader`).
+    pub(super) alone_shared: u32,
+    /// Alone runs in shared JVMs whose outcome differed from the first, fresh one: not counted,
+    /// and every later alone run of the test is fresh.
+    pub(super) alone_set_aside: u32,
 }
 
 /// The state derived from a history.
@@ -574,13 +582,15 @@ impl Replay {
             .iter()
             .filter(|od| self.needs_alone_run(od))
             .map(|od| {
-                experiment(
+                let mut alone = experiment(
                     ExperimentKind::Alone,
                     None,
                     None,
                     vec![od.unit.clone()],
                     vec![od.test.clone()],
-                )
+                );
+                alone.shareable = Self::alone_shareable(od);
+                alone
             })
             .collect()
     }
@@ -702,7 +712,15 @@ impl Replay {
                     .iter_mut()
                     .find(|od| Some(od.test.as_str()) == target)
                 {
-                    od.alone.push(results.passed(&od.test));
+                    let outcome = results.passed(&od.test);
+                    if record.isolation == Isolation::Jvm {
+                        od.alone.push(outcome);
+                    } else if outcome.is_some() && od.alone.first() == Some(&outcome) {
+                        od.alone.push(outcome);
+                        od.alone_shared += 1;
+                    } else {
+                        od.alone_set_aside += 1;
+                    }
                 }
             }
             // Minimization keeps no state: `plan` reads `observed` and `spent`.

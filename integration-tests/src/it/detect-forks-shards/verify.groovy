@@ -110,8 +110,13 @@ def records = new File(basedir, 'target/classloader/detect/experiments.jsonl').r
 def inShared = records.findAll { it.isolation == 'classloader' }
 assert !inShared.isEmpty() : "no round ran in a shared JVM"
 def explaining = ['polluter-search', 'polluter-pair', 'cleaner', 'setter-search', 'setter-pair']
-assert inShared.every { it.kind == 'round' || it.kind in explaining } : "only rounds and explanations run in shared JVMs: " + inShared*.kind.unique()
+assert inShared.every { it.kind == 'round' || it.kind == 'alone' || it.kind in explaining } : "only rounds, alone runs and explanations run in shared JVMs: " + inShared*.kind.unique()
 assert inShared.any { it.kind in explaining } : "no explanation experiment ran in a shared JVM"
+// each OD test's first alone run is fresh (its classification is seen in a fresh JVM), later ones share
+def aloneRuns = records.findAll { it.kind == 'alone' }.groupBy { it.targets[0] }
+assert !aloneRuns.isEmpty()
+aloneRuns.each { test, runs -> assert runs[0].isolation == null : "the first alone run of " + test + " ran in a shared JVM" }
+assert aloneRuns.values().any { runs -> runs.drop(1).any { it.isolation == 'classloader' } } : "no later alone run shared a JVM"
 // the same cleaners and state-setters, and each reported claim was run again in a fresh JVM
 def claims = { r -> r.flaky.collect { [it.test, it.polluters, it.cleaners, it.state_setters] } }
 assert claims(shared) == claims(whole) : "classloader: " + claims(shared) + ", fresh JVMs: " + claims(whole)
@@ -127,7 +132,7 @@ assert records.findAll { it.kind == 'round' }.take(2).every { it.isolation == nu
 def check = json('target/classloader/detect/isolation-check.json')
 assert check.used == true && check.checked.size() == 4 && check.checked.every { it.same } : "check: " + check
 assert check.not_compared == [P + 'ExperimentCoinTest#flips'] : "not compared: " + check.not_compared
-assert shared.notes.any { it.contains(' rounds and ') && it.contains('ran in shared JVMs with fresh class loaders') } : shared.notes
+assert shared.notes.any { it.contains(' rounds, ') && it.contains(' alone runs and ') && it.contains('ran in shared JVMs with fresh class loaders') && it.contains("each OD test's first alone run ran in fresh JVMs") } : shared.notes
 assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
 assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
 // the progress line says which rounds ran in a shared JVM
