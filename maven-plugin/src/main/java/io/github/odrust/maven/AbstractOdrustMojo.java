@@ -6,7 +6,6 @@ import io.github.odrust.engine.EngineLoader;
 import io.github.odrust.maven.core.OutputLock;
 import io.github.odrust.maven.core.TestModule;
 import io.github.odrust.maven.core.UnknownSettings;
-import io.github.odrust.maven.fork.Spares;
 import io.github.odrust.maven.surefire.SurefireSettings;
 import io.github.odrust.maven.surefire.SurefireSettingsReader;
 import java.io.File;
@@ -66,14 +65,6 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     @Parameter(property = "odrust.timeout", defaultValue = "600")
     protected int timeout;
 
-    /**
-     * Start the next fresh test JVM while the one before it runs, when they are alike (same
-     * command, directory and environment): it waits, booted and with no class of the module
-     * loaded, for its order (docs/isolation.md, "Fresh JVMs started ahead").
-     */
-    @Parameter(property = "odrust.prestart", defaultValue = "true")
-    protected boolean prestart;
-
     /** Where odrust writes everything it produces. */
     @Parameter(property = "odrust.outputDirectory", defaultValue = "${project.build.directory}/odrust")
     protected File outputDirectory;
@@ -104,7 +95,6 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
             throw new MojoFailureException("odrust.timeout must be a positive number of seconds, not " + timeout);
         }
         refuseUnknownSettings();
-        Spares.enable(prestart);
         try (OutputLock lock = lock()) {
             executeMojo();
         } catch (IOException e) {
@@ -116,8 +106,6 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                 throw new MojoFailureException(message, e);
             }
             throw new MojoExecutionException(message, e);
-        } finally {
-            Spares.close();
         }
     }
 

@@ -71,7 +71,7 @@ public final class IsolatingLoader extends URLClassLoader {
     }
 
     /** Whether a classpath entry is one of the test framework's jars (by its Maven file name). */
-    public static boolean isFramework(String entry) {
+    static boolean isFramework(String entry) {
         String name = new File(entry).getName();
         return name.endsWith(".jar")
                 && name.matches(

@@ -97,20 +97,8 @@ public final class TestJvm {
 
     public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher)
             throws IOException, InterruptedException {
-        return run(spec, classpathJar, plan, log, watcher, false);
-    }
-
-    /**
-     * {@link #run(Spec, Path, Path, Path, Watcher)}, in a JVM started ahead of need when
-     * {@code spare} and {@link Spares} has one (its options must not depend on the run: no agent
-     * options file of the run's own).
-     */
-    public static Exit run(Spec spec, Path classpathJar, Path plan, Path log, Watcher watcher, boolean spare)
-            throws IOException, InterruptedException {
-        List<String> command = command(spec, classpathJar, plan);
-        Process ahead = spare ? Spares.take(spec, command) : null;
         return watch(
-                ahead != null ? ahead : start(spec, command),
+                start(spec, command(spec, classpathJar, plan)),
                 spec.timeoutSeconds,
                 log,
                 LOG_HEAD_BYTES,

@@ -382,8 +382,7 @@ public final class OrderRunner {
             }
         }
         if (exit == null) {
-            // A JVM started ahead of need only without an agent options file of this run's own.
-            exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher, recordOptions == null);
+            exit = TestJvm.run(spec, jar, planFile, jvmLog, watcher);
         }
         if (!exit.leftovers.isEmpty()) {
             log.warn("the tests left " + io.github.odrust.maven.core.Words.count(exit.leftovers.size(), "process")
