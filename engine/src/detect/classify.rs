@@ -71,10 +71,14 @@ impl Replay {
             })
     }
 
-    /// Whether alone runs after the first run in shared JVMs: rounds of this run did (it passed
-    /// the isolation check).
+    /// Whether alone runs after the first run in shared JVMs: rounds or alone runs of this run
+    /// did (it passed the isolation check).
     pub(super) fn alone_sharing(&self) -> bool {
         self.rounds.iter().any(|r| r.in_jvm)
+            || self
+                .od
+                .iter()
+                .any(|od| od.alone_shared + od.alone_set_aside > 0)
     }
 
     /// Whether `od` needs another alone run.
@@ -102,7 +106,7 @@ impl Replay {
         }
         if od.alone_set_aside > 0 {
             text.push_str(&format!(
-                "; {} alone run{} in a shared JVM gave another outcome than the fresh one and {} set aside (the later alone runs ran in fresh JVMs)",
+                "; {} alone run{} in a shared JVM gave another outcome than the fresh one and {} set aside (not counted; the test's later alone runs are in fresh JVMs)",
                 od.alone_set_aside,
                 if od.alone_set_aside == 1 { "" } else { "s" },
                 if od.alone_set_aside == 1 { "was" } else { "were" }

@@ -24,9 +24,10 @@ public final class Experiment {
     public List<String> targets = new ArrayList<>();
     /**
      * Whether it may run in a shared JVM with fresh class loaders once the module passed the
-     * isolation check ({@code odrust.isolation=classloader}, docs/isolation.md): rounds and
-     * explanation experiments, never the baseline, confirmations, alone runs or the fresh-JVM run
-     * of a claim a shared JVM showed. Absent when false.
+     * isolation check ({@code odrust.isolation=classloader}, docs/isolation.md): rounds,
+     * explanation experiments and an OD test's alone runs after its first; never the baseline,
+     * confirmations, an OD test's first alone run or the fresh-JVM run of a claim a shared JVM
+     * showed. Absent when false.
      */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Boolean shareable;

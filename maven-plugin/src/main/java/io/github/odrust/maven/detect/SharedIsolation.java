@@ -25,10 +25,11 @@ import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
 
 /**
- * {@code -Dodrust.isolation=classloader} (docs/isolation.md): the rounds and explanation
- * experiments of detection run in shared JVMs, each order in fresh class loaders, once the module
- * passed a check; everything else (the baseline, confirmations, alone runs, one run of each claim
- * an explanation reports) runs in fresh JVMs, so every finding is seen in fresh JVMs.
+ * {@code -Dodrust.isolation=classloader} (docs/isolation.md): the rounds, explanation experiments
+ * and alone runs after each OD test's first of detection run in shared JVMs, each order in fresh
+ * class loaders, once the module passed a check; everything else (the baseline, confirmations,
+ * each OD test's first alone run, one run of each claim an explanation reports) runs in fresh
+ * JVMs, so every finding is seen in fresh JVMs.
  *
  * <p>The check runs before the first round after {@value #FRESH_ROUNDS} rounds ran in fresh JVMs:
  * the original order twice and those rounds, one after the other in a shared JVM, must give each
@@ -260,20 +261,20 @@ final class SharedIsolation implements AutoCloseable {
         ReportWriter.atomicWrite(path, Json.PRETTY.toJson(file));
         if (firstDifference == null) {
             int skipped = flaky().size();
-            log.info(
-                    "isolation=classloader: " + String.join(", ", names)
-                            + " gave every test the same outcome in a shared JVM"
-                            + " with fresh class loaders as in fresh JVMs"
-                            + (skipped == 0
-                                    ? ""
-                                    : " (but " + io.github.odrust.maven.core.Words.count(skipped, "test")
-                                            + " whose outcome changed between baseline runs, not compared)")
-                            + (nod.isEmpty()
-                                    ? ""
-                                    : " (but " + String.join(", ", nod) + ", whose outcome changed between runs of the"
-                                            + " same order, NOD: not compared)")
-                            + "; the other rounds and the explanations run in shared JVMs (the baseline,"
-                            + " confirmations, alone runs and one run of each polluter, cleaner and state-setter found in fresh JVMs)");
+            log.info("isolation=classloader: " + String.join(", ", names)
+                    + " gave every test the same outcome in a shared JVM"
+                    + " with fresh class loaders as in fresh JVMs"
+                    + (skipped == 0
+                            ? ""
+                            : " (but " + io.github.odrust.maven.core.Words.count(skipped, "test")
+                                    + " whose outcome changed between baseline runs, not compared)")
+                    + (nod.isEmpty()
+                            ? ""
+                            : " (but " + String.join(", ", nod) + ", whose outcome changed between runs of the"
+                                    + " same order, NOD: not compared)")
+                    + "; the other rounds, the explanations and the alone runs after each OD test's first run in"
+                    + " shared JVMs (the baseline, confirmations, each OD test's first alone run and one run of each"
+                    + " polluter, cleaner and state-setter found in fresh JVMs)");
             return "ok";
         }
         log.warn("isolation=classloader is not used for this module: " + firstDifference
