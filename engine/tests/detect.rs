@@ -1136,6 +1136,32 @@ fn a_round_in_a_shared_jvm_that_a_fresh_jvm_does_not_repeat_is_never_reported() 
     assert_eq!(back, history);
 }
 
+type Outcomes = Vec<(String, RunOutcome)>;
+
+/// Detection of the victim suite to its end, as the plugin runs a module that passed the
+/// isolation check: every shareable experiment "in a shared JVM", where `shared` may change what
+/// its tests did.
+fn detect_sharing(
+    config: &DetectConfig,
+    shared: &mut dyn FnMut(&Experiment, &mut Outcomes),
+) -> Vec<ExperimentRecord> {
+    use odrust_engine::model::experiment::Isolation;
+    let suite = victim_suite();
+    let mut history: Vec<ExperimentRecord> = Vec::new();
+    while let Some(e) = detect::next(config, &suite, &history).unwrap().experiment {
+        let mut results = victim_executor(&e);
+        if e.shareable {
+            shared(&e, &mut results);
+        }
+        let mut r = record(&e, results);
+        if e.shareable {
+            r.isolation = Isolation::Classloader;
+        }
+        history.push(r);
+    }
+    history
+}
+
 #[test]
 fn alone_runs_after_the_first_share_a_jvm_and_count_only_when_they_agree_with_the_fresh_one() {
     use odrust_engine::model::experiment::Isolation;
@@ -1144,103 +1170,78 @@ fn alone_runs_after_the_first_share_a_jvm_and_count_only_when_they_agree_with_th
         alone_runs: 3,
         ..config(Strategy::RandomClassMethod, 7)
     };
-    // Shareable experiments run "in a shared JVM". There the victim's first shared alone run
-    // fails (state the isolation left behind); every other run is as in a fresh JVM.
-    let mut history: Vec<ExperimentRecord> = Vec::new();
-    let mut alone: Vec<bool> = Vec::new();
-    loop {
-        let step = detect::next(&config, &suite, &history).unwrap();
-        let Some(e) = step.experiment else { break };
-        let mut results = victim_executor(&e);
-        let shared = e.shareable;
-        if e.kind == ExperimentKind::Alone && e.targets == ["p.V#v"] {
-            if shared && !alone.contains(&true) {
-                results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
-            }
-            alone.push(shared);
+    let is_alone = |e: &Experiment| e.kind == ExperimentKind::Alone && e.targets == ["p.V#v"];
+    let alone_isolation = |history: &[ExperimentRecord]| -> Vec<bool> {
+        history
+            .iter()
+            .filter(|r| r.kind == ExperimentKind::Alone)
+            .map(|r| r.isolation == Isolation::Classloader)
+            .collect()
+    };
+    let victim = |history: &[ExperimentRecord]| {
+        let summary = detect::summary(&config, &suite, history).unwrap();
+        let v = summary
+            .flaky
+            .iter()
+            .find(|f| f.test == "p.V#v")
+            .unwrap()
+            .clone();
+        (v, summary.notes)
+    };
+
+    // The victim's first alone run in a shared JVM fails there (state the isolation left
+    // behind): it is set aside and the rest run fresh until three counted.
+    let mut failed_once = false;
+    let history = detect_sharing(&config, &mut |e, results| {
+        if is_alone(e) && !failed_once {
+            failed_once = true;
+            *results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
         }
-        let mut r = record(&e, results);
-        if shared {
-            r.isolation = Isolation::Classloader;
-        }
-        history.push(r);
-    }
-    // The first alone run is fresh, the second may share a JVM; it disagreed with the fresh one,
-    // so the rest ran fresh until three counted.
-    assert_eq!(alone, [false, true, false, false]);
-    let summary = detect::summary(&config, &suite, &history).unwrap();
-    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
-    assert_eq!(victim.kind, FlakyKind::VICTIM, "{}", victim.evidence);
-    assert_eq!(victim.alone.map(|a| (a.runs, a.passed)), Some((3, 3)));
+    });
+    assert_eq!(alone_isolation(&history), [false, true, false, false]);
+    let (v, notes) = victim(&history);
+    assert_eq!(v.kind, FlakyKind::VICTIM, "{}", v.evidence);
+    assert_eq!(v.alone.map(|a| (a.runs, a.passed)), Some((3, 3)));
     assert!(
-        victim.evidence.contains(
+        v.evidence.contains(
             "1 alone run in a shared JVM gave another outcome than the fresh one and was set aside (not counted"
         ),
         "{}",
-        victim.evidence
+        v.evidence
     );
     assert!(
-        summary
-            .notes
+        notes
             .iter()
             .any(|n| n.starts_with("20 of 20 rounds and 1 alone run ran in shared JVMs")),
-        "{:?}",
-        summary.notes
+        "{notes:?}"
     );
 
     // Where shared alone runs agree, they count: one fresh run and two shared ones.
-    let mut history: Vec<ExperimentRecord> = Vec::new();
-    loop {
-        let step = detect::next(&config, &suite, &history).unwrap();
-        let Some(e) = step.experiment else { break };
-        let mut r = record(&e, victim_executor(&e));
-        if e.shareable {
-            r.isolation = Isolation::Classloader;
-        }
-        history.push(r);
-    }
-    let alone: Vec<bool> = history
-        .iter()
-        .filter(|r| r.kind == ExperimentKind::Alone)
-        .map(|r| r.isolation == Isolation::Classloader)
-        .collect();
-    assert_eq!(alone, [false, true, true]);
-    let summary = detect::summary(&config, &suite, &history).unwrap();
-    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
-    assert_eq!(victim.kind, FlakyKind::VICTIM);
+    let history = detect_sharing(&config, &mut |_, _| {});
+    assert_eq!(alone_isolation(&history), [false, true, true]);
+    let (v, notes) = victim(&history);
+    assert_eq!(v.kind, FlakyKind::VICTIM);
     assert!(
-        victim.evidence.contains(
+        v.evidence.contains(
             "passed alone 3/3 (the first in a fresh JVM, 2 in shared JVMs with fresh class loaders)"
         ),
         "{}",
-        victim.evidence
+        v.evidence
     );
     assert!(
-        summary.notes.iter().any(|n| n.contains(
+        notes.iter().any(|n| n.contains(
             "each OD test's first alone run ran in fresh JVMs (a later alone run in a shared JVM counts only when it agrees with the fresh one)"
         )),
-        "{:?}",
-        summary.notes
+        "{notes:?}"
     );
 
     // A shared alone run that fails where the fresh ones pass never makes the victim NOD.
-    let mut history: Vec<ExperimentRecord> = Vec::new();
-    loop {
-        let step = detect::next(&config, &suite, &history).unwrap();
-        let Some(e) = step.experiment else { break };
-        let mut results = victim_executor(&e);
-        if e.shareable && e.kind == ExperimentKind::Alone {
-            results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
+    let history = detect_sharing(&config, &mut |e, results| {
+        if is_alone(e) {
+            *results = vec![("p.V#v".to_string(), RunOutcome::Fail)];
         }
-        let mut r = record(&e, results);
-        if e.shareable {
-            r.isolation = Isolation::Classloader;
-        }
-        history.push(r);
-    }
-    let summary = detect::summary(&config, &suite, &history).unwrap();
-    let victim = summary.flaky.iter().find(|f| f.test == "p.V#v").unwrap();
-    assert_eq!(victim.kind, FlakyKind::VICTIM, "{}", victim.evidence);
+    });
+    assert_eq!(victim(&history).0.kind, FlakyKind::VICTIM);
 }
 
 #[test]
