@@ -42,6 +42,9 @@ struct Model {
     /// What an order costs a shared JVM beyond its tests (`odrust.isolation=classloader`), once
     /// one ran there.
     cost0_shared: Option<u64>,
+    /// The first test of an order in a shared JVM (cheaper than in a fresh one: on light-4j
+    /// 120 ms against 380 ms).
+    first_shared: Option<u64>,
     /// The first test of a JVM: it pays for initializing what the module's tests share.
     first_ms: u64,
     /// Each test after it.
@@ -59,7 +62,7 @@ impl Model {
 
     /// An order of one test in a shared JVM, once an order ran in one.
     fn shared_one(&self) -> Option<u64> {
-        Some(self.cost0_shared? + self.first_ms)
+        Some(self.cost0_shared? + self.first_shared?)
     }
 }
 
@@ -97,6 +100,9 @@ impl Replay {
             self.phases
                 .shared_overheads
                 .push(cost.saturating_sub(tests));
+            if let Some(first) = record.results.first().and_then(|r| r.time_ms) {
+                self.phases.shared_first.push(first);
+            }
         }
     }
 
@@ -125,6 +131,7 @@ impl Replay {
         Some(Model {
             cost0: median(&self.phases.overheads)?,
             cost0_shared: median(&self.phases.shared_overheads),
+            first_shared: median(&self.phases.shared_first),
             first_ms,
             rest_ms,
             tests: (cost.test_ms.len() as u64).max(1),

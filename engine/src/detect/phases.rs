@@ -159,6 +159,9 @@ pub struct PhaseLog {
     pub(super) shared: BTreeMap<Phase, Vec<u64>>,
     /// What each experiment in a shared JVM cost beyond its tests' own times.
     pub(super) shared_overheads: Vec<u64>,
+    /// The first test's time of each experiment in a shared JVM (it loads the module's classes
+    /// anew, in a JVM whose JDK and test framework are warm).
+    pub(super) shared_first: Vec<u64>,
 }
 
 impl PhaseLog {
