@@ -34,11 +34,8 @@ impl Replay {
 
     /// Alone runs still to run for the OD tests found so far, at most.
     pub(super) fn alone_left(&self) -> u32 {
-        self.od
-            .iter()
-            .filter(|od| !self.alone_runs_done(od))
-            .map(|od| self.config.alone_runs.saturating_sub(od.alone.len() as u32))
-            .sum()
+        let (fresh, shared) = self.alone_left_split();
+        fresh + shared
     }
 
     /// Whether `od`'s alone runs are complete: `alone_runs` of them, or fewer that disagree.

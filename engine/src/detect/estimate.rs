@@ -70,7 +70,7 @@ fn mean(costs: &[u64]) -> Option<u64> {
     (!costs.is_empty()).then(|| costs.iter().sum::<u64>() / costs.len() as u64)
 }
 
-fn median(mut values: Vec<u32>) -> Option<u32> {
+fn median<T: Ord + Copy>(mut values: Vec<T>) -> Option<T> {
     values.sort_unstable();
     values.get(values.len().saturating_sub(1) / 2).copied()
 }
@@ -123,15 +123,10 @@ impl Replay {
         // Everything but the tests' own times is what any experiment costs: the JVM's start and
         // exit, and odrust's time around it; the median over the fresh JVMs so far (the
         // baseline's first JVM alone is often slower than the ones after it).
-        let median = |values: &[u64]| {
-            let mut values = values.to_vec();
-            values.sort_unstable();
-            values.get(values.len().saturating_sub(1) / 2).copied()
-        };
         Some(Model {
-            cost0: median(&self.phases.overheads)?,
-            cost0_shared: median(&self.phases.shared_overheads),
-            first_shared: median(&self.phases.shared_first),
+            cost0: median(self.phases.overheads.clone())?,
+            cost0_shared: median(self.phases.shared_overheads.clone()),
+            first_shared: median(self.phases.shared_first.clone()),
             first_ms,
             rest_ms,
             tests: (cost.test_ms.len() as u64).max(1),
