@@ -564,6 +564,72 @@ fn twelve_victims_of_one_polluter_share_the_work() {
 }
 
 #[test]
+fn victims_of_one_polluter_all_over_a_module_are_explained_together() {
+    // 90 classes of 10 tests; 12 victims in 12 classes (exposed by different orders: not
+    // related), all polluted by p.C40#t1, none cleaned: like one serialization filter that one
+    // test sets and nothing resets.
+    let suite = suite_of(
+        (0..90)
+            .map(|k| class(&format!("p.C{k}"), 10, 0, true))
+            .collect(),
+    );
+    let m = suite.ids().count();
+    let polluter = "p.C40#t1".to_string();
+    let victims: Vec<String> = (0..12)
+        .map(|i| format!("p.C{}#t{}", 3 + 7 * i, i % 10))
+        .collect();
+    let wiring = Wiring {
+        victims: victims
+            .iter()
+            .map(|v| (v.clone(), vec![(polluter.clone(), vec![])]))
+            .collect(),
+        brittles: vec![],
+    };
+    for seed in [4, 9] {
+        let config = DetectConfig {
+            minimize_budget: Some(5_000),
+            ..minimizing(Strategy::ReversePassing, seed)
+        };
+        let (history, summary) = detect_all(&config, &suite, &|e| wiring.run(e));
+        assert_eq!(summary.flaky.len(), 12, "seed {seed}: {:?}", summary.flaky);
+        for f in &summary.flaky {
+            assert_eq!(f.polluters, [vec![polluter.clone()]], "{}", f.test);
+            assert!(f.cleaners[&polluter].is_empty(), "{}", f.test);
+            assert!(f.minimize_complete, "{}", f.test);
+        }
+        // The first victim searches the module (at most 3·⌈log2 m⌉ + 2 group tests for the
+        // polluter, 2 runs to show nothing cleans); every other one verifies that polluter by its
+        // own pair; four runs of the whole module with every victim last (without and with the
+        // polluter first, forward and reversed) show for all of them that nothing else pollutes
+        // them and nothing cleans. Each alone: a pair, 4 runs for the rest, 2 for cleaners.
+        let log = log2_ceil(m);
+        let first = 3 * log + 2 + 2;
+        let total: u32 = summary.flaky.iter().map(|f| f.minimize_experiments).sum();
+        let runs: usize = history
+            .iter()
+            .filter(|r| r.kind.is_minimize())
+            .map(|r| r.order.len())
+            .sum();
+        eprintln!("seed {seed}: {total} explanation experiments, {runs} test runs");
+        assert!(
+            total <= first + 11 + 4,
+            "seed {seed}: {total} for 12 victims (the first alone {first})"
+        );
+        let long: Vec<&ExperimentRecord> = history
+            .iter()
+            .filter(|r| r.kind.is_minimize() && r.order.len() >= m - 1)
+            .collect();
+        assert!(long.len() <= 4 + 2, "seed {seed}: {long:?}");
+        for v in &victims {
+            assert!(history
+                .iter()
+                .any(|r| r.order == [polluter.clone(), v.clone()]));
+        }
+        assert_no_order_run_twice(&history);
+    }
+}
+
+#[test]
 fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
     // Like a global filter several tests configure: 6 polluters shared by 8 victims of one class.
     let suite = with_victim_class(59, 8);

@@ -2,7 +2,7 @@
 //! so far, its next experiment, and notes when it is cut short.
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
@@ -14,6 +14,9 @@ use crate::model::kind::OdRole;
 
 /// Culprits of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
+/// At most this many polluters of unrelated victims are tried by a victim's pairs, after its
+/// [`MAX_HINTS`]: each costs a pair run when it does not pollute it.
+pub(super) const MAX_OTHER_HINTS: usize = 4;
 /// At most this many explanation experiments are planned to run at the same time.
 pub(super) const EXPLAIN_BATCH: usize = 8;
 /// Cleaners tried first for one polluter of a victim: of that polluter for related victims, then
@@ -230,6 +233,21 @@ impl Replay {
             OdRole::Brittle => o.confirm_pass == od.confirm_pass,
         };
         let related: Vec<&OdTest> = self.od.iter().filter(|o| self.related(o, od)).collect();
+        // Other victims, for a victim: the polluters their pairs verified are tried after those
+        // of related ones (`others`: polluter, its victims, first seen).
+        let unrelated: Vec<&OdTest> = match role {
+            OdRole::Victim => self
+                .od
+                .iter()
+                .filter(|o| {
+                    o.test != od.test
+                        && self.kind_of(o).role() == Some(OdRole::Victim)
+                        && !self.related(o, od)
+                })
+                .collect(),
+            OdRole::Brittle => Vec::new(),
+        };
+        let mut others: Vec<(String, HashSet<&String>, usize)> = Vec::new();
         let shows = match role {
             OdRole::Victim => Some(false),
             OdRole::Brittle => Some(true),
@@ -284,6 +302,21 @@ impl Replay {
                 continue;
             }
             let Some(o) = related.iter().find(|o| order.last() == Some(&o.unit)) else {
+                if let Some(o) = unrelated.iter().find(|o| order.last() == Some(&o.unit)) {
+                    let first = &order[0];
+                    if order.len() == 2
+                        && at < known
+                        && first != &od.unit
+                        && verdict(order, o) == shows
+                    {
+                        match others.iter_mut().find(|(p, _, _)| p == first) {
+                            Some((_, victims, _)) => {
+                                victims.insert(&o.test);
+                            }
+                            None => others.push((first.clone(), HashSet::from([&o.test]), at)),
+                        }
+                    }
+                }
                 continue;
             };
             let first = &order[0];
@@ -334,8 +367,28 @@ impl Replay {
             .filter(|(t, _)| *t == od.test)
             .map(|(_, p)| p)
             .collect();
+        let mut culprits = best(culprits, MAX_HINTS);
+        // Then the polluters of unrelated victims, those of the most first: one cause often
+        // has victims all over a module.
+        others.sort_by_key(|(_, victims, at)| (Reverse(victims.len()), *at));
+        culprits.extend(
+            others
+                .into_iter()
+                .map(|(p, _, _)| p)
+                .filter(|p| !culprits.contains(p))
+                .take(MAX_OTHER_HINTS)
+                .collect::<Vec<_>>(),
+        );
+        let victims = match role {
+            OdRole::Victim => self
+                .victims_frozen
+                .clone()
+                .unwrap_or_else(|| self.victim_units()),
+            OdRole::Brittle => Vec::new(),
+        };
         Hints {
-            culprits: best(culprits, MAX_HINTS),
+            culprits,
+            victims,
             cleaners: cleaners
                 .into_iter()
                 .map(|(p, list)| (p, best(list, MAX_CLEANER_HINTS)))
@@ -350,6 +403,19 @@ impl Replay {
                 Vec::new()
             },
         }
+    }
+
+    /// The units of every victim, in the suite's order: explained together
+    /// ([`crate::explain::minimize::Hints::victims`]).
+    pub(super) fn victim_units(&self) -> Vec<String> {
+        let mut units: Vec<String> = Vec::new();
+        for o in &self.od {
+            if self.kind_of(o).role() == Some(OdRole::Victim) && !units.contains(&o.unit) {
+                units.push(o.unit.clone());
+            }
+        }
+        units.sort_by_key(|u| self.original.iter().position(|x| x == u));
+        units
     }
 
     /// Whether `od` is to be explained in this run (`minimize_only` names it, or is not set).
@@ -431,11 +497,18 @@ impl Replay {
             .collect();
         let searching = |e: &Explanation| matches!(e.stage, Stage::Culprits { .. } | Stage::Group);
         // An OD test whose related OD test is in the middle of its search waits for it: what
-        // that search verifies is then tried first (shared work) instead of searched again.
+        // that search verifies is then tried first (shared work) instead of searched again. A
+        // victim waits as well for any victim's search until it found a polluter: that one is
+        // tried first then, and its victims are explained together (`Hints::victims`).
+        let victim = |o: &OdTest| self.kind_of(o).role() == Some(OdRole::Victim);
         let waits = |od: &OdTest| {
             self.spent_on(od) == 0
                 && pending.iter().any(|(o, e, _)| {
-                    o.test != od.test && self.spent_on(o) > 0 && searching(e) && self.related(o, od)
+                    o.test != od.test
+                        && self.spent_on(o) > 0
+                        && searching(e)
+                        && (self.related(o, od)
+                            || (victim(o) && victim(od) && e.culprits.is_empty()))
                 })
         };
         let key = |od: &OdTest, explanation: &Explanation, next: &Next| {
@@ -448,13 +521,13 @@ impl Replay {
                 (false, _) => 3,
             }
         };
-        let mut ranked: Vec<(u8, &OdTest, &Next)> = pending
+        let mut ranked: Vec<(u8, &OdTest, &Explanation, &Next)> = pending
             .iter()
-            .map(|(od, e, next)| (key(od, e, next), *od, next))
+            .map(|(od, e, next)| (key(od, e, next), *od, e, next))
             .collect();
         // stable: among equals, the order OD tests are explained in
         ranked.sort_by_key(|r| r.0);
-        let Some(&(first_key, _, _)) = ranked.first() else {
+        let Some(&(first_key, ..)) = ranked.first() else {
             return Vec::new();
         };
         // Confirmations of claims are not bounded by the budget.
@@ -465,17 +538,31 @@ impl Replay {
                 .clamp(1, EXPLAIN_BATCH)
         };
         let mut batch: Vec<(&OdTest, &Next)> = Vec::new();
-        for (k, od, next) in ranked {
+        // Victims starting a search with no polluter known: one at a time (see `waits`).
+        let mut unhinted = false;
+        for (k, od, e, next) in ranked {
             if batch.len() >= room || k != first_key {
                 break;
             }
+            let blind = victim(od)
+                && self.spent_on(od) == 0
+                && searching(e)
+                && e.culprits.is_empty()
+                && next.query.order.len() > 2;
+            if blind && unhinted {
+                continue;
+            }
             // Not related, and not the same unit (a victim and a brittle of one dynamic container
             // run orders that end alike: one's run could serve or change the other's plan).
-            if batch
-                .iter()
-                .all(|(o, _)| o.unit != od.unit && !self.related(o, od) && !self.related(od, o))
-            {
+            // Nor the same order (victims of one cause share their group runs).
+            if batch.iter().all(|(o, n)| {
+                o.unit != od.unit
+                    && !self.related(o, od)
+                    && !self.related(od, o)
+                    && n.query.order != next.query.order
+            }) {
                 batch.push((od, next));
+                unhinted |= blind;
             }
         }
         batch.into_iter().map(|(_, next)| next.clone()).collect()

@@ -11,7 +11,7 @@ use super::findings::{
 };
 use super::phases::PhaseLog;
 use super::shared::SharedRuns;
-use super::units::{cut_after_last, Results};
+use super::units::{cut_after_last, observed_orders, Results};
 use crate::error::EngineError;
 use crate::model::experiment::{
     Experiment, ExperimentKind, ExperimentRecord, Isolation, TimeTally,
@@ -234,6 +234,10 @@ pub(super) struct Replay {
     pub(super) hints_frozen: HashMap<String, usize>,
     /// The same per (OD test, polluter), when its cleaner search started: the cleaner hints.
     pub(super) cleaner_hints_frozen: HashMap<(String, String), usize>,
+    /// The units of every victim when the first explanation experiment ran: explained together
+    /// (`explain::minimize::Hints::victims`), so the same for each of them even when a later run
+    /// finds more.
+    pub(super) victims_frozen: Option<Vec<String>>,
     /// The schedule of a systematic strategy (built once per call, when the baseline is done:
     /// `dependence-aware` and the cost-aware order need what the baseline recorded).
     pub(super) schedule: Option<Arc<Built>>,
@@ -315,6 +319,7 @@ impl Replay {
             short_orders: Vec::new(),
             hints_frozen: HashMap::new(),
             cleaner_hints_frozen: HashMap::new(),
+            victims_frozen: None,
             spent: HashMap::new(),
             shared: SharedRuns::default(),
             schedule: None,
@@ -646,6 +651,9 @@ impl Replay {
         }
         let results = Results::of(record);
         if record.kind.is_minimize() {
+            if self.victims_frozen.is_none() {
+                self.victims_frozen = Some(self.victim_units());
+            }
             let known = self.short_orders.len();
             if let Some(target) = record.targets.first() {
                 self.hints_frozen.entry(target.clone()).or_insert(known);
@@ -661,11 +669,16 @@ impl Replay {
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
             self.short_orders.push(record.order.clone());
         }
-        let earlier = self.observed.get(&record.order);
-        self.shared.absorb(record, &results, earlier);
-        self.observed
-            .entry(record.order.clone())
-            .or_insert_with(|| results.clone());
+        for order in observed_orders(record) {
+            let results = if order == record.order {
+                results.clone()
+            } else {
+                results.within(&order)
+            };
+            let earlier = self.observed.get(&order);
+            self.shared.absorb(record, &order, &results, earlier);
+            self.observed.entry(order).or_insert(results);
+        }
         if record.kind.is_minimize() {
             if let Some(target) = record.targets.first() {
                 *self.spent.entry(target.clone()).or_insert(0) += 1;

@@ -34,31 +34,34 @@ pub(super) struct SharedRuns {
 }
 
 impl SharedRuns {
-    /// Takes in one finished experiment, before the planner keeps its results; `earlier` is the
-    /// first run of the same order, if one ran before.
+    /// Takes in one finished experiment, before the planner keeps its results, as the run of
+    /// `order` (its order, or the part of it up to one of several subjects,
+    /// `replay::observed_orders`); `earlier` is the first run of `order`, if one ran before.
     pub(super) fn absorb(
         &mut self,
         record: &ExperimentRecord,
+        order: &[String],
         results: &Results,
         earlier: Option<&Results>,
     ) {
         let explaining = record.kind.is_minimize();
+        let whole = order == record.order.as_slice();
         if record.isolation == Isolation::Classloader {
             if earlier.is_none() {
-                self.first_shared.insert(record.order.clone());
+                self.first_shared.insert(order.to_vec());
             }
             if explaining {
-                self.experiments += 1;
-                if let Some(unit) = record.order.last() {
+                self.experiments += u32::from(whole);
+                if let Some(unit) = order.last() {
                     self.units.insert(unit.clone());
                 }
             }
             return;
         }
-        if !self.first_shared.contains(&record.order) {
+        if !self.first_shared.contains(order) {
             return;
         }
-        if explaining {
+        if explaining && whole {
             self.checks += 1;
             if let (Some(target), Some(before)) = (record.targets.first(), earlier) {
                 if before.passed(target) != results.passed(target) {
@@ -67,7 +70,7 @@ impl SharedRuns {
             }
         }
         self.fresh_again
-            .entry(record.order.clone())
+            .entry(order.to_vec())
             .or_insert_with(|| results.clone());
     }
 
@@ -156,7 +159,7 @@ mod tests {
         let mut observed: HashMap<Vec<String>, Results> = HashMap::new();
         for r in records {
             let results = Results::of(r);
-            shared.absorb(r, &results, observed.get(&r.order));
+            shared.absorb(r, &r.order, &results, observed.get(&r.order));
             observed.entry(r.order.clone()).or_insert(results);
         }
         (shared, observed)

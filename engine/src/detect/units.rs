@@ -1,7 +1,7 @@
 //! Orders and what ran in them: the unit of an order that runs a test, an order cut after some
 //! tests, one run's results by test.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::experiment::ExperimentRecord;
 use crate::model::testid::container_of;
@@ -33,6 +33,19 @@ impl Results {
     pub(super) fn message(&self, test: &str) -> Option<String> {
         self.0.get(test).and_then(|(_, m)| m.clone())
     }
+
+    /// The results of the tests `order` runs (a part of the run's order): a test's outcome
+    /// depends only on the tests before it.
+    pub(super) fn within(&self, order: &[String]) -> Self {
+        let units: HashSet<&str> = order.iter().map(String::as_str).collect();
+        Results(
+            self.0
+                .iter()
+                .filter(|(t, _)| units.contains(t.as_str()) || units.contains(container_of(t)))
+                .map(|(t, v)| (t.clone(), v.clone()))
+                .collect(),
+        )
+    }
 }
 
 /// The unit of `order` that ran `test`: the test itself, or its dynamic container.
@@ -53,5 +66,23 @@ pub(super) fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> 
     match last {
         Some(i) => order[..=i].to_vec(),
         None => order.to_vec(),
+    }
+}
+
+/// The orders whose outcomes `record` shows: its order, and when a minimization experiment runs
+/// several subjects after the tests it examines (victims of one cause,
+/// `explain::minimize::Hints::victims`), the part of it up to each of them. A test's outcome
+/// depends only on the tests before it.
+pub(super) fn observed_orders(record: &ExperimentRecord) -> Vec<Vec<String>> {
+    let whole = || vec![record.order.clone()];
+    if !record.kind.is_minimize() || record.targets.len() < 2 {
+        return whole();
+    }
+    let examined: HashSet<&String> = record.targets[1..].iter().collect();
+    match record.order.iter().rposition(|u| examined.contains(u)) {
+        Some(last) if last + 2 < record.order.len() => (last + 1..record.order.len())
+            .map(|end| record.order[..=end].to_vec())
+            .collect(),
+        _ => whole(),
     }
 }

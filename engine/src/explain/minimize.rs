@@ -48,6 +48,108 @@ pub struct Hints {
     pub pooled_cleaners: BTreeMap<String, Vec<String>>,
     /// The same for a polluter with no entry in `pooled_cleaners`.
     pub pooled_cleaners_default: Vec<String>,
+    /// The units of every victim of the suite (the subject among them), in the suite's order:
+    /// the victims of one polluter are explained together. See [`Cause`].
+    pub victims: Vec<String>,
+}
+
+/// The victims of one polluter, explained together (with every other victim: a test is a
+/// candidate of each victim whichever part of the order it is in): one run of every other test of the suite,
+/// then all of them, shows for each one at once what a victim's own group runs show one victim
+/// at a time (that nothing else pollutes it, that nothing cleans the polluter's pollution).
+///
+/// A test's outcome depends only on the tests before it, so in the order
+/// `[others..., v1, ..., vk]` victim `vi`'s verdict is that of the group run
+/// `[others..., v1, ..., v(i-1), vi]`: a set of its own candidates, then it. The order is run a
+/// second time reversed (`[reversed others..., vk, ..., v1]`), so every candidate of each victim
+/// is in one of the two sets, and those of the suite's other tests are in both, in opposite
+/// orders, as a victim's own search asks them (`both_ways`). With the polluter first
+/// (`[p, others..., v1, ..., vk]` and reversed) the same two runs show, for each victim that
+/// still fails in both, that no candidate cleans. A victim whose verdict is anything else (it
+/// fails where nothing may pollute it, passes where nothing may clean, or is not reported) is
+/// not concluded by them and searched on its own, as before.
+#[derive(Debug, Clone)]
+struct Cause<'a> {
+    /// The polluter.
+    polluter: &'a str,
+    /// Its victims' units (and every other victim's), in the suite's order.
+    victims: Vec<String>,
+    /// Every other unit of the suite, in the suite's order.
+    others: Vec<String>,
+}
+
+impl<'a> Cause<'a> {
+    /// The cause of `unit`'s single polluter when [`Hints::victims`] explains it with others;
+    /// `None` when it is the only victim, or no other test is left to clear.
+    fn of(polluter: &'a str, unit: &str, units: &[String], hints: &Hints) -> Option<Self> {
+        let victims: Vec<String> = hints
+            .victims
+            .iter()
+            .filter(|v| v.as_str() != polluter)
+            .cloned()
+            .collect();
+        if victims.len() < 2 || !victims.iter().any(|v| v == unit) {
+            return None;
+        }
+        let others: Vec<String> = units
+            .iter()
+            .filter(|u| u.as_str() != polluter && !victims.contains(u))
+            .cloned()
+            .collect();
+        (!others.is_empty()).then_some(Cause {
+            polluter,
+            victims,
+            others,
+        })
+    }
+
+    /// The whole order: (with the polluter first) the others, then the victims; reversed or
+    /// not.
+    fn order(&self, polluter_first: bool, reversed: bool) -> Vec<String> {
+        let mut order: Vec<String> = Vec::new();
+        if polluter_first {
+            order.push(self.polluter.to_string());
+        }
+        if reversed {
+            order.extend(self.others.iter().rev().cloned());
+            order.extend(self.victims.iter().rev().cloned());
+        } else {
+            order.extend(self.others.iter().cloned());
+            order.extend(self.victims.iter().cloned());
+        }
+        order
+    }
+
+    /// The part of [`Cause::order`] up to `unit`: the group run that serves it.
+    fn up_to(&self, unit: &str, polluter_first: bool, reversed: bool) -> Vec<String> {
+        let mut order = self.order(polluter_first, reversed);
+        if let Some(at) = order.iter().rposition(|u| u == unit) {
+            order.truncate(at + 1);
+        }
+        order
+    }
+
+    /// The subject's verdict in [`Cause::order`]: in the run of the part of it up to `unit`
+    /// (as the planner keeps a run for each subject in it), or of the whole order (one that ran
+    /// for another reason, such as a baseline run).
+    fn verdict(
+        &self,
+        observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
+        unit: &str,
+        polluter_first: bool,
+        reversed: bool,
+    ) -> Option<Option<bool>> {
+        observed(&self.up_to(unit, polluter_first, reversed))
+            .or_else(|| observed(&self.order(polluter_first, reversed)))
+    }
+
+    /// The tests under examination in [`Cause::order`]: the polluter (when first), then the
+    /// others, as they run (the victims after them are the subjects).
+    fn examined(&self, polluter_first: bool, reversed: bool) -> Vec<String> {
+        let mut order = self.order(polluter_first, reversed);
+        order.truncate(order.len() - self.victims.len());
+        order
+    }
 }
 
 /// Pooled cleaner hints stop after this many in a row do not clean: a cleaner of another
@@ -224,6 +326,36 @@ pub fn explain(
         }
     }
     let hinted = singles.clone();
+    // Victims of one polluter: two runs show for all of them that nothing else pollutes them.
+    let cause = match (role, hinted.as_slice()) {
+        (OdRole::Victim, [p]) => Cause::of(p, unit, units, hints),
+        _ => None,
+    };
+    let mut cleared = false;
+    if let Some(cause) = &cause {
+        for reversed in [false, true] {
+            match cause.verdict(observed, unit, false, reversed) {
+                Some(Some(true)) => cleared = reversed,
+                Some(_) => break,
+                None => {
+                    explanation.culprits = as_groups(&singles);
+                    explanation.culprits_open = units
+                        .iter()
+                        .filter(|u| u.as_str() != unit && !singles.contains(u))
+                        .cloned()
+                        .collect();
+                    explanation.stage = Stage::Culprits {
+                        found: singles.len(),
+                    };
+                    let examined = cause.examined(false, reversed);
+                    return (
+                        explanation,
+                        query(search_kind, cause.order(false, reversed), &examined),
+                    );
+                }
+            }
+        }
+    }
     let prefix: Vec<String> = prefix
         .iter()
         .filter(|t| !hinted.contains(t))
@@ -231,13 +363,15 @@ pub fn explain(
         .collect();
     let rest: Vec<String> = rest.into_iter().filter(|t| !hinted.contains(t)).collect();
     let mut joint: Vec<Vec<String>> = Vec::new();
-    for (round, (set, known_positive)) in [
-        (prefix.as_slice(), hinted.is_empty()),
-        (rest.as_slice(), false),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    let searched: &[(&[String], bool)] = if cleared {
+        &[]
+    } else {
+        &[
+            (prefix.as_slice(), hinted.is_empty()),
+            (rest.as_slice(), false),
+        ]
+    };
+    for (round, &(set, known_positive)) in searched.iter().enumerate() {
         let search = Search {
             known_positive,
             both_ways: true,
@@ -311,6 +445,43 @@ pub fn explain(
                 };
                 let cleans =
                     |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
+                // Victims of one polluter, its only one: two runs show for all of them that
+                // nothing cleans (unless cleaners are known: then they would only show that).
+                let by_cause = (role == OdRole::Victim
+                    && singles.len() == 1
+                    && !shared
+                    && hints.cleaners.get(polluter).is_none_or(Vec::is_empty))
+                .then(|| Cause::of(polluter, unit, units, hints))
+                .flatten();
+                if let Some(cause) = &by_cause {
+                    let mut none_cleans = false;
+                    for reversed in [false, true] {
+                        match cause.verdict(observed, unit, true, reversed) {
+                            Some(Some(false)) => none_cleans = reversed,
+                            Some(_) => break,
+                            None => {
+                                explanation.stage = Stage::Cleaners {
+                                    polluter: polluter.clone(),
+                                    left: candidates.len(),
+                                };
+                                explanation.cleaners.insert(polluter.clone(), Vec::new());
+                                let examined = cause.examined(true, reversed);
+                                return (
+                                    explanation,
+                                    query(
+                                        ExperimentKind::Cleaner,
+                                        cause.order(true, reversed),
+                                        &examined,
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    if none_cleans {
+                        explanation.cleaners.insert(polluter.clone(), Vec::new());
+                        continue;
+                    }
+                }
                 // Shared work: cleaners of this polluter for related victims, by their own triples.
                 let mut hinted: Vec<String> = Vec::new();
                 let mut tried: Vec<(&String, bool)> = hints
@@ -451,245 +622,5 @@ pub fn explain(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-
-    fn ids(names: &[&str]) -> Vec<String> {
-        names.iter().map(|n| n.to_string()).collect()
-    }
-
-    /// Drives `explain` to completion against `oracle` (the subject's verdict per order),
-    /// returning the explanation and the orders run.
-    fn drive(
-        subject: Subject<'_>,
-        units: &[String],
-        oracle: &dyn Fn(&[String]) -> Option<bool>,
-    ) -> (Explanation, Vec<Query>) {
-        drive_classes(subject, units, oracle, &|_, _| false)
-    }
-
-    /// Like [`drive`], with `same_class` telling which units share a class.
-    fn drive_classes(
-        subject: Subject<'_>,
-        units: &[String],
-        oracle: &dyn Fn(&[String]) -> Option<bool>,
-        same_class: &dyn Fn(&str, &str) -> bool,
-    ) -> (Explanation, Vec<Query>) {
-        let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
-        let mut queries = Vec::new();
-        loop {
-            let (explanation, next) = explain(
-                subject,
-                units,
-                &Hints::default(),
-                &|order| ran.borrow().get(order).copied(),
-                same_class,
-            );
-            let Some(q) = next else {
-                return (explanation, queries);
-            };
-            assert!(!ran.borrow().contains_key(&q.order), "ran twice: {q:?}");
-            assert_eq!(q.order.last().map(String::as_str), Some(subject.unit));
-            assert_eq!(q.targets[0], subject.test);
-            ran.borrow_mut().insert(q.order.clone(), oracle(&q.order));
-            queries.push(q);
-        }
-    }
-
-    /// The victim `v` with the failing `prefix`.
-    fn victim(prefix: &[String]) -> Subject<'_> {
-        Subject {
-            test: "v",
-            unit: "v",
-            role: OdRole::Victim,
-            prefix,
-        }
-    }
-
-    /// One shared state: the victim `v` fails iff the last test before it that is a polluter or
-    /// a cleaner (`is_cleaner`) is a polluter.
-    fn state<'a>(
-        polluters: &'a [&'a str],
-        is_cleaner: &'a dyn Fn(&str) -> bool,
-    ) -> impl Fn(&[String]) -> Option<bool> + 'a {
-        move |order: &[String]| {
-            let mut dirty = false;
-            for t in order {
-                if t == "v" {
-                    return Some(!dirty);
-                }
-                if polluters.contains(&t.as_str()) {
-                    dirty = true;
-                } else if is_cleaner(t) {
-                    dirty = false;
-                }
-            }
-            None
-        }
-    }
-
-    /// `p` and `q` pollute, `c` cleans.
-    fn polluted(order: &[String]) -> Option<bool> {
-        state(&["p", "q"], &|t| t == "c")(order)
-    }
-
-    #[test]
-    fn a_second_polluter_tries_the_first_ones_cleaners_by_their_triples_first() {
-        // p and q pollute; c0..c5 clean both; 40 other tests.
-        let mut names: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
-        for (i, n) in ["p", "c0", "c1", "q", "c2", "c3", "c4", "c5"]
-            .iter()
-            .enumerate()
-        {
-            names.insert(5 * i + 2, n.to_string());
-        }
-        names.push("v".into());
-        let prefix = ids(&["p"]);
-        let subject = victim(&prefix);
-        let oracle = state(&["p", "q"], &|t| t.starts_with('c'));
-        let (explanation, queries) = drive(subject, &names, &oracle);
-        assert_eq!(explanation.stage, Stage::Done);
-        let cleaners = ids(&["c0", "c1", "c2", "c3", "c4", "c5"]);
-        assert_eq!(explanation.cleaners["p"], cleaners);
-        assert_eq!(explanation.cleaners["q"], cleaners);
-        // q's search: one triple per cleaner p's search found, then the other 40 tests in one
-        // group run that fails the victim.
-        let of_q: Vec<&Query> = queries
-            .iter()
-            .filter(|q| q.kind == ExperimentKind::Cleaner && q.order[0] == "q")
-            .collect();
-        assert_eq!(of_q.len(), 6 + 1, "{of_q:?}");
-        assert!(of_q[..6].iter().all(|q| q.order.len() == 3), "{of_q:?}");
-    }
-
-    #[test]
-    fn victim_with_two_polluters_and_a_cleaner() {
-        let units = ids(&["a", "p", "b", "c", "q", "d", "v"]);
-        let prefix = ids(&["d", "q", "b", "a", "p"]);
-        let subject = victim(&prefix);
-        let (explanation, queries) = drive(subject, &units, &polluted);
-        assert_eq!(explanation.stage, Stage::Done);
-        assert_eq!(explanation.culprits, [ids(&["q"]), ids(&["p"])]);
-        assert_eq!(explanation.cleaners["p"], ids(&["c"]));
-        assert_eq!(explanation.cleaners["q"], ids(&["c"]));
-        let kinds = |k| queries.iter().filter(|q| q.kind == k).count();
-        // Cleaner candidates: every unit but v and the two polluters (4); one cleaner among 4
-        // costs at most 2·⌈log2 4⌉ + 1 group tests per polluter.
-        assert!(kinds(ExperimentKind::Cleaner) <= 2 * 5, "{queries:?}");
-        // Every cleaner query runs the polluter first and excludes the other polluter.
-        for q in queries.iter().filter(|q| q.kind == ExperimentKind::Cleaner) {
-            let examined = &q.order[1..q.order.len() - 1];
-            assert!(!examined.iter().any(|t| t == "p" || t == "q"), "{q:?}");
-        }
-        // Each polluter verified by its own pair run.
-        for p in ["p", "q"] {
-            assert!(queries
-                .iter()
-                .any(|q| q.kind == ExperimentKind::PolluterPair && q.order == ids(&[p, "v"])));
-        }
-    }
-
-    #[test]
-    fn a_polluter_its_cleaners_hide_from_both_sides_is_found_by_the_sweep() {
-        // p and q pollute; c and d reset the state (cleaners of both). In the failing prefix the
-        // half holding p is [c, p, d, x]: negative forward (d cleans) and reversed (c cleans).
-        let units = ids(&["c", "p", "d", "x", "y", "q", "z", "w", "v"]);
-        let prefix = ids(&["c", "p", "d", "x", "y", "q", "z", "w"]);
-        let oracle = state(&["p", "q"], &|t| t == "c" || t == "d");
-        let subject = victim(&prefix);
-        let (explanation, queries) = drive(subject, &units, &oracle);
-        assert_eq!(explanation.culprits, [ids(&["p"]), ids(&["q"])]);
-        assert_eq!(explanation.cleaners["p"], ids(&["c", "d"]));
-        assert_eq!(explanation.cleaners["q"], ids(&["c", "d"]));
-        assert!(explanation.culprits_complete);
-        // Without the sweep p is missed: the group tests over the prefix and the rest find q only.
-        let first_pair_of_p = queries
-            .iter()
-            .position(|q| q.order == ids(&["p", "v"]))
-            .expect("p verified by its pair");
-        assert!(queries[..first_pair_of_p]
-            .iter()
-            .any(|q| q.kind == ExperimentKind::Cleaner));
-    }
-
-    #[test]
-    fn victim_needing_two_tests_together_gets_a_group() {
-        let prefix = ids(&["a", "x", "b", "y", "c"]);
-        let units = ids(&["a", "x", "b", "y", "c", "v"]);
-        let oracle = |order: &[String]| {
-            let has = |t: &str| order.iter().any(|o| o == t);
-            Some(!(has("x") && has("y")))
-        };
-        let subject = victim(&prefix);
-        let (explanation, queries) = drive(subject, &units, &oracle);
-        assert_eq!(explanation.culprits, [ids(&["x", "y"])]);
-        assert!(explanation.cleaners.is_empty());
-        assert!(queries.iter().all(|q| q.kind != ExperimentKind::Cleaner));
-    }
-
-    #[test]
-    fn brittle_with_a_state_setter() {
-        let prefix = ids(&["a", "s", "b"]);
-        let units = ids(&["a", "s", "b", "t"]);
-        let oracle = |order: &[String]| Some(order.iter().any(|o| o == "s"));
-        let subject = Subject {
-            test: "t",
-            unit: "t",
-            role: OdRole::Brittle,
-            prefix: &prefix,
-        };
-        let (explanation, queries) = drive(subject, &units, &oracle);
-        assert_eq!(explanation.culprits, [ids(&["s"])]);
-        assert!(explanation.cleaners.is_empty());
-        assert!(queries.iter().all(|q| matches!(
-            q.kind,
-            ExperimentKind::SetterSearch | ExperimentKind::SetterPair
-        )));
-    }
-
-    #[test]
-    fn outcomes_already_observed_are_not_asked_again() {
-        let prefix = ids(&["a", "p"]);
-        let units = ids(&["a", "p", "v"]);
-        // Every order the explanation needs was already run.
-        let all = |order: &[String]| Some(polluted(order));
-        let (explanation, next) = explain(
-            Subject {
-                test: "v",
-                unit: "v",
-                role: OdRole::Victim,
-                prefix: &prefix,
-            },
-            &units,
-            &Hints::default(),
-            &all,
-            &|_, _| false,
-        );
-        assert!(next.is_none());
-        assert_eq!(explanation.culprits, [ids(&["p"])]);
-        assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
-    }
-
-    #[test]
-    fn regression_cleaners_of_a_same_class_polluter_come_from_that_class_only() {
-        // p and v share class K (with k2); c, in another class, resets the state. Running
-        // [p, c, v] would split K and rerun its setup: no real run can put c between p and v.
-        let prefix = ids(&["p", "k2"]);
-        let units = ids(&["c", "p", "k2", "v"]);
-        let in_k = |t: &str| matches!(t, "p" | "k2" | "v");
-        let same_class = |a: &str, b: &str| in_k(a) == in_k(b);
-        let subject = victim(&prefix);
-        let (explanation, queries) = drive_classes(subject, &units, &polluted, &same_class);
-        assert_eq!(explanation.culprits, [ids(&["p"])]);
-        assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
-        assert!(
-            queries
-                .iter()
-                .filter(|q| q.kind == ExperimentKind::Cleaner)
-                .all(|q| !q.order.contains(&"c".to_string())),
-            "{queries:?}"
-        );
-    }
-}
+#[path = "minimize_tests.rs"]
+mod tests;

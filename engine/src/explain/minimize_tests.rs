@@ -1,0 +1,431 @@
+//! Tests of explaining one OD test: polluters, cleaners, state-setters, victims of one cause.
+
+use super::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+fn ids(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
+}
+
+/// Drives `explain` to completion against `oracle` (the subject's verdict per order),
+/// returning the explanation and the orders run.
+fn drive(
+    subject: Subject<'_>,
+    units: &[String],
+    oracle: &dyn Fn(&[String]) -> Option<bool>,
+) -> (Explanation, Vec<Query>) {
+    drive_classes(subject, units, oracle, &|_, _| false)
+}
+
+/// Like [`drive`], with `same_class` telling which units share a class.
+fn drive_classes(
+    subject: Subject<'_>,
+    units: &[String],
+    oracle: &dyn Fn(&[String]) -> Option<bool>,
+    same_class: &dyn Fn(&str, &str) -> bool,
+) -> (Explanation, Vec<Query>) {
+    let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
+    let mut queries = Vec::new();
+    loop {
+        let (explanation, next) = explain(
+            subject,
+            units,
+            &Hints::default(),
+            &|order| ran.borrow().get(order).copied(),
+            same_class,
+        );
+        let Some(q) = next else {
+            return (explanation, queries);
+        };
+        assert!(!ran.borrow().contains_key(&q.order), "ran twice: {q:?}");
+        assert_eq!(q.order.last().map(String::as_str), Some(subject.unit));
+        assert_eq!(q.targets[0], subject.test);
+        ran.borrow_mut().insert(q.order.clone(), oracle(&q.order));
+        queries.push(q);
+    }
+}
+
+/// The victim `v` with the failing `prefix`.
+fn victim(prefix: &[String]) -> Subject<'_> {
+    Subject {
+        test: "v",
+        unit: "v",
+        role: OdRole::Victim,
+        prefix,
+    }
+}
+
+/// One shared state: the victim `v` fails iff the last test before it that is a polluter or
+/// a cleaner (`is_cleaner`) is a polluter.
+fn state<'a>(
+    polluters: &'a [&'a str],
+    is_cleaner: &'a dyn Fn(&str) -> bool,
+) -> impl Fn(&[String]) -> Option<bool> + 'a {
+    move |order: &[String]| {
+        let mut dirty = false;
+        for t in order {
+            if t == "v" {
+                return Some(!dirty);
+            }
+            if polluters.contains(&t.as_str()) {
+                dirty = true;
+            } else if is_cleaner(t) {
+                dirty = false;
+            }
+        }
+        None
+    }
+}
+
+/// `p` and `q` pollute, `c` cleans.
+fn polluted(order: &[String]) -> Option<bool> {
+    state(&["p", "q"], &|t| t == "c")(order)
+}
+
+#[test]
+fn a_second_polluter_tries_the_first_ones_cleaners_by_their_triples_first() {
+    // p and q pollute; c0..c5 clean both; 40 other tests.
+    let mut names: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+    for (i, n) in ["p", "c0", "c1", "q", "c2", "c3", "c4", "c5"]
+        .iter()
+        .enumerate()
+    {
+        names.insert(5 * i + 2, n.to_string());
+    }
+    names.push("v".into());
+    let prefix = ids(&["p"]);
+    let subject = victim(&prefix);
+    let oracle = state(&["p", "q"], &|t| t.starts_with('c'));
+    let (explanation, queries) = drive(subject, &names, &oracle);
+    assert_eq!(explanation.stage, Stage::Done);
+    let cleaners = ids(&["c0", "c1", "c2", "c3", "c4", "c5"]);
+    assert_eq!(explanation.cleaners["p"], cleaners);
+    assert_eq!(explanation.cleaners["q"], cleaners);
+    // q's search: one triple per cleaner p's search found, then the other 40 tests in one
+    // group run that fails the victim.
+    let of_q: Vec<&Query> = queries
+        .iter()
+        .filter(|q| q.kind == ExperimentKind::Cleaner && q.order[0] == "q")
+        .collect();
+    assert_eq!(of_q.len(), 6 + 1, "{of_q:?}");
+    assert!(of_q[..6].iter().all(|q| q.order.len() == 3), "{of_q:?}");
+}
+
+#[test]
+fn victim_with_two_polluters_and_a_cleaner() {
+    let units = ids(&["a", "p", "b", "c", "q", "d", "v"]);
+    let prefix = ids(&["d", "q", "b", "a", "p"]);
+    let subject = victim(&prefix);
+    let (explanation, queries) = drive(subject, &units, &polluted);
+    assert_eq!(explanation.stage, Stage::Done);
+    assert_eq!(explanation.culprits, [ids(&["q"]), ids(&["p"])]);
+    assert_eq!(explanation.cleaners["p"], ids(&["c"]));
+    assert_eq!(explanation.cleaners["q"], ids(&["c"]));
+    let kinds = |k| queries.iter().filter(|q| q.kind == k).count();
+    // Cleaner candidates: every unit but v and the two polluters (4); one cleaner among 4
+    // costs at most 2·⌈log2 4⌉ + 1 group tests per polluter.
+    assert!(kinds(ExperimentKind::Cleaner) <= 2 * 5, "{queries:?}");
+    // Every cleaner query runs the polluter first and excludes the other polluter.
+    for q in queries.iter().filter(|q| q.kind == ExperimentKind::Cleaner) {
+        let examined = &q.order[1..q.order.len() - 1];
+        assert!(!examined.iter().any(|t| t == "p" || t == "q"), "{q:?}");
+    }
+    // Each polluter verified by its own pair run.
+    for p in ["p", "q"] {
+        assert!(queries
+            .iter()
+            .any(|q| q.kind == ExperimentKind::PolluterPair && q.order == ids(&[p, "v"])));
+    }
+}
+
+#[test]
+fn a_polluter_its_cleaners_hide_from_both_sides_is_found_by_the_sweep() {
+    // p and q pollute; c and d reset the state (cleaners of both). In the failing prefix the
+    // half holding p is [c, p, d, x]: negative forward (d cleans) and reversed (c cleans).
+    let units = ids(&["c", "p", "d", "x", "y", "q", "z", "w", "v"]);
+    let prefix = ids(&["c", "p", "d", "x", "y", "q", "z", "w"]);
+    let oracle = state(&["p", "q"], &|t| t == "c" || t == "d");
+    let subject = victim(&prefix);
+    let (explanation, queries) = drive(subject, &units, &oracle);
+    assert_eq!(explanation.culprits, [ids(&["p"]), ids(&["q"])]);
+    assert_eq!(explanation.cleaners["p"], ids(&["c", "d"]));
+    assert_eq!(explanation.cleaners["q"], ids(&["c", "d"]));
+    assert!(explanation.culprits_complete);
+    // Without the sweep p is missed: the group tests over the prefix and the rest find q only.
+    let first_pair_of_p = queries
+        .iter()
+        .position(|q| q.order == ids(&["p", "v"]))
+        .expect("p verified by its pair");
+    assert!(queries[..first_pair_of_p]
+        .iter()
+        .any(|q| q.kind == ExperimentKind::Cleaner));
+}
+
+#[test]
+fn victim_needing_two_tests_together_gets_a_group() {
+    let prefix = ids(&["a", "x", "b", "y", "c"]);
+    let units = ids(&["a", "x", "b", "y", "c", "v"]);
+    let oracle = |order: &[String]| {
+        let has = |t: &str| order.iter().any(|o| o == t);
+        Some(!(has("x") && has("y")))
+    };
+    let subject = victim(&prefix);
+    let (explanation, queries) = drive(subject, &units, &oracle);
+    assert_eq!(explanation.culprits, [ids(&["x", "y"])]);
+    assert!(explanation.cleaners.is_empty());
+    assert!(queries.iter().all(|q| q.kind != ExperimentKind::Cleaner));
+}
+
+#[test]
+fn brittle_with_a_state_setter() {
+    let prefix = ids(&["a", "s", "b"]);
+    let units = ids(&["a", "s", "b", "t"]);
+    let oracle = |order: &[String]| Some(order.iter().any(|o| o == "s"));
+    let subject = Subject {
+        test: "t",
+        unit: "t",
+        role: OdRole::Brittle,
+        prefix: &prefix,
+    };
+    let (explanation, queries) = drive(subject, &units, &oracle);
+    assert_eq!(explanation.culprits, [ids(&["s"])]);
+    assert!(explanation.cleaners.is_empty());
+    assert!(queries.iter().all(|q| matches!(
+        q.kind,
+        ExperimentKind::SetterSearch | ExperimentKind::SetterPair
+    )));
+}
+
+#[test]
+fn outcomes_already_observed_are_not_asked_again() {
+    let prefix = ids(&["a", "p"]);
+    let units = ids(&["a", "p", "v"]);
+    // Every order the explanation needs was already run.
+    let all = |order: &[String]| Some(polluted(order));
+    let (explanation, next) = explain(
+        Subject {
+            test: "v",
+            unit: "v",
+            role: OdRole::Victim,
+            prefix: &prefix,
+        },
+        &units,
+        &Hints::default(),
+        &all,
+        &|_, _| false,
+    );
+    assert!(next.is_none());
+    assert_eq!(explanation.culprits, [ids(&["p"])]);
+    assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
+}
+
+/// One victim's wiring: its polluters, and the cleaners of any of them.
+type Wired<'a> = (&'a str, &'a [&'a str], &'a [&'a str]);
+
+/// Drives the explanations of several victims, one after the other, through one cache of
+/// runs that, like detection's, keeps every subject's verdict in an order at the part of it
+/// up to that subject; each victim's hints are `culprits` and `victims`. Returns the
+/// explanations and every order run.
+fn drive_victims(
+    units: &[String],
+    victims: &[Wired<'_>],
+    hints: &Hints,
+) -> (Vec<Explanation>, Vec<Query>) {
+    let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
+    let verdict = |order: &[String], v: &str| -> bool {
+        let (_, polluters, cleaners) = victims.iter().find(|w| w.0 == v).unwrap();
+        let mut dirty = false;
+        for t in order.iter().take_while(|t| t.as_str() != v) {
+            if polluters.contains(&t.as_str()) {
+                dirty = true;
+            } else if cleaners.contains(&t.as_str()) {
+                dirty = false;
+            }
+        }
+        !dirty
+    };
+    let mut queries: Vec<Query> = Vec::new();
+    let mut explanations = Vec::new();
+    for (v, _, _) in victims {
+        let prefix: Vec<String> = units
+            .iter()
+            .take_while(|u| u.as_str() != *v)
+            .cloned()
+            .collect();
+        loop {
+            let (explanation, next) = explain(
+                victim_named(v, &prefix),
+                units,
+                hints,
+                &|order| ran.borrow().get(order).copied(),
+                &|_, _| false,
+            );
+            let Some(q) = next else {
+                explanations.push(explanation);
+                break;
+            };
+            assert!(!ran.borrow().contains_key(&q.order), "ran twice: {q:?}");
+            assert_eq!(q.targets[0], *v);
+            // Every subject after the last examined test (as `detect::replay` keeps them).
+            let last = q
+                .order
+                .iter()
+                .rposition(|u| q.targets[1..].contains(u))
+                .unwrap_or(0);
+            for end in last + 1..q.order.len() {
+                let part = q.order[..=end].to_vec();
+                let subject = part.last().unwrap().clone();
+                if victims.iter().any(|w| w.0 == subject) {
+                    let passed = verdict(&part, &subject);
+                    ran.borrow_mut().entry(part).or_insert(Some(passed));
+                }
+            }
+            assert!(ran.borrow().contains_key(&q.order), "{q:?}");
+            queries.push(q);
+        }
+    }
+    (explanations, queries)
+}
+
+/// The victim `name` with the failing `prefix`.
+fn victim_named<'a>(name: &'a str, prefix: &'a [String]) -> Subject<'a> {
+    Subject {
+        test: name,
+        unit: name,
+        role: OdRole::Victim,
+        prefix,
+    }
+}
+
+/// 40 tests, with the polluter `p` and the victims `v1`..`v4` among them.
+fn cause_suite() -> Vec<String> {
+    let mut units: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+    for (i, n) in ["v1", "p", "v2", "v3", "v4"].iter().enumerate() {
+        units.insert(7 * i + 3, n.to_string());
+    }
+    units
+}
+
+fn cause_hints(victims: &[&str]) -> Hints {
+    Hints {
+        culprits: ids(&["p"]),
+        victims: ids(victims),
+        ..Hints::default()
+    }
+}
+
+#[test]
+fn victims_of_one_polluter_are_cleared_together_by_four_runs() {
+    let units = cause_suite();
+    let victims: Vec<Wired> = ["v1", "v2", "v3", "v4"]
+        .iter()
+        .map(|v| (*v, &["p"][..], &[][..]))
+        .collect();
+    let (explanations, queries) =
+        drive_victims(&units, &victims, &cause_hints(&["v1", "v2", "v3", "v4"]));
+    for e in &explanations {
+        assert_eq!(e.stage, Stage::Done);
+        assert!(e.culprits_complete);
+        assert_eq!(e.culprits, [ids(&["p"])]);
+        assert_eq!(e.cleaners["p"], Vec::<String>::new());
+    }
+    // One pair per victim, then the others and the victims, forward and reversed, without
+    // and with the polluter first: 4 runs for the 4 victims (each alone: at least 5).
+    let long: Vec<&Query> = queries.iter().filter(|q| q.order.len() > 3).collect();
+    assert_eq!(long.len(), 4, "{long:?}");
+    assert_eq!(queries.len(), 4 + 4, "{queries:?}");
+    let tail = |q: &Query| q.order[q.order.len() - 4..].to_vec();
+    assert_eq!(tail(long[0]), ids(&["v1", "v2", "v3", "v4"]));
+    assert_eq!(tail(long[1]), ids(&["v4", "v3", "v2", "v1"]));
+    assert_eq!(long[2].order[0], "p");
+    assert_eq!(long[2].kind, ExperimentKind::Cleaner);
+    assert_eq!(long[2].targets[..2], ids(&["v1", "p"]));
+    // Every other test of the suite is examined in each.
+    for q in &long {
+        assert_eq!(q.order.len(), units.len() - usize::from(q.order[0] != "p"));
+    }
+}
+
+#[test]
+fn a_victim_the_cause_runs_do_not_conclude_is_searched_on_its_own() {
+    // v2 has a second polluter q (one of the others); v3's pollution is cleaned by c.
+    let mut units = cause_suite();
+    units[12] = "q".into();
+    units[22] = "c".into();
+    let victims: Vec<Wired> = vec![
+        ("v1", &["p"], &[]),
+        ("v2", &["p", "q"], &[]),
+        ("v3", &["p"], &["c"]),
+        ("v4", &["p"], &[]),
+    ];
+    let (explanations, queries) =
+        drive_victims(&units, &victims, &cause_hints(&["v1", "v2", "v3", "v4"]));
+    let mut v2 = explanations[1].culprits.clone();
+    v2.sort();
+    assert_eq!(v2, [ids(&["p"]), ids(&["q"])]);
+    assert_eq!(explanations[2].cleaners["p"], ids(&["c"]));
+    for (i, e) in explanations.iter().enumerate() {
+        assert_eq!(e.stage, Stage::Done, "{i}");
+        assert!(e.culprits_complete, "{i}");
+        if i != 1 {
+            assert_eq!(e.culprits, [ids(&["p"])], "{i}");
+        }
+        if i != 2 {
+            assert_eq!(e.cleaners["p"], Vec::<String>::new(), "{i}");
+        }
+    }
+    // v1 ran its pair and the cause's 4 runs, v4 nothing but its pair: those runs
+    // concluded them.
+    let own = |v: &str| -> Vec<usize> {
+        queries
+            .iter()
+            .filter(|q| q.targets[0] == v)
+            .map(|q| q.order.len())
+            .collect()
+    };
+    assert_eq!(own("v1"), [2, 44, 44, 45, 45]);
+    assert_eq!(own("v4"), [2]);
+}
+
+#[test]
+fn a_victim_alone_or_with_a_cleaner_hint_searches_as_before() {
+    let units = cause_suite();
+    let victims: Vec<Wired> = vec![("v1", &["p"], &[]), ("v2", &["p"], &[])];
+    // Its polluter's only victim: no cause runs.
+    let (_, queries) = drive_victims(&units, &victims[..1], &cause_hints(&["v1"]));
+    assert!(queries.iter().all(|q| !q.order.ends_with(&ids(&["v4"]))));
+    assert!(queries
+        .iter()
+        .all(|q| q.order.last().map(String::as_str) == Some("v1")));
+    // Cleaners known for the polluter: its cleaner search tries them, not the cause runs.
+    let mut hints = cause_hints(&["v1", "v2"]);
+    hints.cleaners.insert("p".into(), ids(&["t5"]));
+    let (explanations, queries) = drive_victims(&units, &victims, &hints);
+    assert!(explanations.iter().all(|e| e.stage == Stage::Done));
+    assert!(queries
+        .iter()
+        .filter(|q| q.kind == ExperimentKind::Cleaner)
+        .all(|q| q.order.last() == Some(&q.targets[0])));
+}
+
+#[test]
+fn regression_cleaners_of_a_same_class_polluter_come_from_that_class_only() {
+    // p and v share class K (with k2); c, in another class, resets the state. Running
+    // [p, c, v] would split K and rerun its setup: no real run can put c between p and v.
+    let prefix = ids(&["p", "k2"]);
+    let units = ids(&["c", "p", "k2", "v"]);
+    let in_k = |t: &str| matches!(t, "p" | "k2" | "v");
+    let same_class = |a: &str, b: &str| in_k(a) == in_k(b);
+    let subject = victim(&prefix);
+    let (explanation, queries) = drive_classes(subject, &units, &polluted, &same_class);
+    assert_eq!(explanation.culprits, [ids(&["p"])]);
+    assert_eq!(explanation.cleaners["p"], Vec::<String>::new());
+    assert!(
+        queries
+            .iter()
+            .filter(|q| q.kind == ExperimentKind::Cleaner)
+            .all(|q| !q.order.contains(&"c".to_string())),
+        "{queries:?}"
+    );
+}
