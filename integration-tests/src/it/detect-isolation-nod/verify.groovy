@@ -17,4 +17,12 @@ def report = new JsonSlurper().parse(new File(basedir, 'target/odrust/report.jso
 def flaky = report.flaky.collectEntries { [(it.test): it] }
 assert flaky.keySet() == ['com.example.isonod.Alpha1VictimTest#startsEmpty'] as Set : "reported: " + flaky.keySet()
 assert flaky['com.example.isonod.Alpha1VictimTest#startsEmpty'].polluters == [['com.example.isonod.Alpha2PolluterTest#adds']]
+// The run without explanations, resumed with them: they ran in shared JVMs.
+def cut = new File(basedir, 'target/cut/detect/experiments.jsonl').readLines().findAll { it.trim() }.collect { new JsonSlurper().parseText(it) }
+def explaining = cut.findAll { it.kind in ['polluter-search', 'polluter-pair', 'cleaner'] }
+assert !explaining.isEmpty() : "no explanation after resuming"
+assert explaining.any { it.isolation == 'classloader' } : "the resumed run explained in fresh JVMs only"
+def resumed = new JsonSlurper().parse(new File(basedir, 'target/cut/report.json'))
+assert resumed.flaky.collect { it.test } == report.flaky.collect { it.test }
+assert resumed.flaky[0].polluters == report.flaky[0].polluters
 return true

@@ -133,9 +133,12 @@ public final class Detector {
     private JsonObject detect() throws MojoExecutionException, IOException {
         mainSince = System.nanoTime();
         if (isolation != null) {
-            // A resumed run checks against the baseline it recorded.
+            // A resumed run checks against the baseline and the fresh rounds it recorded (without
+            // those, a run resumed after its rounds never checked, so never shared a JVM).
             for (com.google.gson.JsonElement r : history.history()) {
-                if (ExperimentRecord.of(r).kind == ExperimentKind.BASELINE) {
+                ExperimentRecord record = ExperimentRecord.of(r);
+                boolean freshRound = record.kind == ExperimentKind.ROUND && !"classloader".equals(record.isolation);
+                if (record.kind == ExperimentKind.BASELINE || freshRound) {
                     isolation.resumed(r.getAsJsonObject());
                 }
             }

@@ -99,8 +99,8 @@ final class SharedIsolation implements AutoCloseable {
     }
 
     /**
-     * Takes note of a baseline run of an earlier run (resuming): what the check compares the
-     * original order's outcomes with.
+     * Takes note of a baseline run or a fresh round of an earlier run (resuming): what the check
+     * compares outcomes with.
      */
     void resumed(JsonObject baselineRecord) {
         Experiment exp = Json.WIRE.fromJson(baselineRecord, Experiment.class);
