@@ -8,14 +8,14 @@ use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
 use super::units::Results;
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
-use crate::model::experiment::ExperimentKind;
+use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
 
 /// Culprits of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
-/// At most this many polluters of unrelated victims are tried by a victim's pairs, after its
-/// [`MAX_HINTS`]: each costs a pair run when it does not pollute it.
+/// At most this many polluters of unrelated victims are tried by a victim's pairs when none of
+/// its [`MAX_HINTS`] pollutes it: each costs a pair run when it does not pollute it either.
 pub(super) const MAX_OTHER_HINTS: usize = 4;
 /// At most this many explanation experiments are planned to run at the same time.
 pub(super) const EXPLAIN_BATCH: usize = 8;
@@ -367,18 +367,15 @@ impl Replay {
             .filter(|(t, _)| *t == od.test)
             .map(|(_, p)| p)
             .collect();
-        let mut culprits = best(culprits, MAX_HINTS);
-        // Then the polluters of unrelated victims, those of the most first: one cause often
-        // has victims all over a module.
+        let culprits = best(culprits, MAX_HINTS);
+        // Then the polluters of unrelated victims, those of the most first.
         others.sort_by_key(|(_, victims, at)| (Reverse(victims.len()), *at));
-        culprits.extend(
-            others
-                .into_iter()
-                .map(|(p, _, _)| p)
-                .filter(|p| !culprits.contains(p))
-                .take(MAX_OTHER_HINTS)
-                .collect::<Vec<_>>(),
-        );
+        let other_culprits: Vec<String> = others
+            .into_iter()
+            .map(|(p, _, _)| p)
+            .filter(|p| !culprits.contains(p))
+            .take(MAX_OTHER_HINTS)
+            .collect();
         let victims = match role {
             OdRole::Victim => self
                 .victims_frozen
@@ -388,6 +385,7 @@ impl Replay {
         };
         Hints {
             culprits,
+            other_culprits,
             victims,
             cleaners: cleaners
                 .into_iter()
@@ -402,6 +400,37 @@ impl Replay {
             } else {
                 Vec::new()
             },
+        }
+    }
+
+    /// Victims of one cause: a cleaner run `record` that serves several victims (`orders`, its
+    /// parts up to each) and shows one still failing (nothing in it cleans) may conclude its
+    /// cleaner search without a run of its own: its cleaner hints for that polluter are frozen
+    /// as they are now, as if it had started that search (see `hints`). One it cleans searches
+    /// on its own later, with the hints of then.
+    pub(super) fn freeze_served(
+        &mut self,
+        record: &ExperimentRecord,
+        orders: &[Vec<String>],
+        results: &Results,
+    ) {
+        let (ExperimentKind::Cleaner, [_, polluter, ..]) = (record.kind, record.targets.as_slice())
+        else {
+            return;
+        };
+        if orders.len() < 2 {
+            return;
+        }
+        let known = self.short_orders.len();
+        for order in orders {
+            let unit = order.last();
+            for od in self.od.iter().filter(|od| Some(&od.unit) == unit) {
+                if results.passed(&od.test) == Some(false) {
+                    self.cleaner_hints_frozen
+                        .entry((od.test.clone(), polluter.clone()))
+                        .or_insert(known);
+                }
+            }
         }
     }
 
@@ -508,7 +537,9 @@ impl Replay {
                         && self.spent_on(o) > 0
                         && searching(e)
                         && (self.related(o, od)
-                            || (victim(o) && victim(od) && e.culprits.is_empty()))
+                            || (victim(o)
+                                && victim(od)
+                                && matches!(e.stage, Stage::Culprits { found: 0 })))
                 })
         };
         let key = |od: &OdTest, explanation: &Explanation, next: &Next| {

@@ -234,9 +234,7 @@ pub(super) struct Replay {
     pub(super) hints_frozen: HashMap<String, usize>,
     /// The same per (OD test, polluter), when its cleaner search started: the cleaner hints.
     pub(super) cleaner_hints_frozen: HashMap<(String, String), usize>,
-    /// The units of every victim when the first explanation experiment ran: explained together
-    /// (`explain::minimize::Hints::victims`), so the same for each of them even when a later run
-    /// finds more.
+    /// Every victim's unit when the first explanation experiment ran (`Hints::victims`).
     pub(super) victims_frozen: Option<Vec<String>>,
     /// The schedule of a systematic strategy (built once per call, when the baseline is done:
     /// `dependence-aware` and the cost-aware order need what the baseline recorded).
@@ -669,7 +667,9 @@ impl Replay {
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
             self.short_orders.push(record.order.clone());
         }
-        for order in observed_orders(record) {
+        let orders = observed_orders(record);
+        self.freeze_served(record, &orders, &results);
+        for order in orders {
             let results = if order == record.order {
                 results.clone()
             } else {

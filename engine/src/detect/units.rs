@@ -80,7 +80,10 @@ pub(super) fn observed_orders(record: &ExperimentRecord) -> Vec<Vec<String>> {
     }
     let examined: HashSet<&String> = record.targets[1..].iter().collect();
     match record.order.iter().rposition(|u| examined.contains(u)) {
+        // Not a part as short as a pair or triple run: those stay the runs of their own that
+        // verify a polluter or cleaner (the subject's verdict is also that of the whole order).
         Some(last) if last + 2 < record.order.len() => (last + 1..record.order.len())
+            .filter(|&end| end >= 3 || end + 1 == record.order.len())
             .map(|end| record.order[..=end].to_vec())
             .collect(),
         _ => whole(),

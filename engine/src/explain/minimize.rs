@@ -41,6 +41,9 @@ pub struct Subject<'a> {
 pub struct Hints {
     /// Culprits (single polluters or state-setters) of related OD tests.
     pub culprits: Vec<String>,
+    /// Polluters verified for unrelated victims (a victim's), tried after `culprits` and only
+    /// when none of those shows: one cause often has victims all over a module.
+    pub other_culprits: Vec<String>,
     /// Cleaners of a polluter for related victims, by polluter.
     pub cleaners: BTreeMap<String, Vec<String>>,
     /// Cleaners of other polluters (the victim's own, then related victims'), tried after
@@ -65,7 +68,10 @@ pub struct Hints {
 /// is in one of the two sets, and those of the suite's other tests are in both, in opposite
 /// orders, as a victim's own search asks them (`both_ways`). With the polluter first
 /// (`[p, others..., v1, ..., vk]` and reversed) the same two runs show, for each victim that
-/// still fails in both, that no candidate cleans. A victim whose verdict is anything else (it
+/// still fails in both, that no candidate cleans. The other victims ran only one way in the first
+/// two runs (those before `vi` forward, those after it reversed), so a victim clearing also runs
+/// them the other way, by its own short runs ([`Cause::crosswise`]), as a search does with every
+/// set it clears. A victim whose verdict is anything else (it
 /// fails where nothing may pollute it, passes where nothing may clean, or is not reported) is
 /// not concluded by them and searched on its own, as before.
 #[derive(Debug, Clone)]
@@ -81,19 +87,30 @@ struct Cause<'a> {
 impl<'a> Cause<'a> {
     /// The cause of `unit`'s single polluter when [`Hints::victims`] explains it with others;
     /// `None` when it is the only victim, or no other test is left to clear.
-    fn of(polluter: &'a str, unit: &str, units: &[String], hints: &Hints) -> Option<Self> {
+    /// `without`: tests left out of the runs (the cleaners of the polluter the subject
+    /// verified): victims that verified the same ones share them.
+    fn of(
+        polluter: &'a str,
+        unit: &str,
+        units: &[String],
+        hints: &Hints,
+        without: &[String],
+    ) -> Option<Self> {
         let victims: Vec<String> = hints
             .victims
             .iter()
             .filter(|v| v.as_str() != polluter)
             .cloned()
             .collect();
-        if victims.len() < 2 || !victims.iter().any(|v| v == unit) {
+        if victims.len() < 2
+            || !victims.iter().any(|v| v == unit)
+            || without.iter().any(|w| victims.contains(w))
+        {
             return None;
         }
         let others: Vec<String> = units
             .iter()
-            .filter(|u| u.as_str() != polluter && !victims.contains(u))
+            .filter(|u| u.as_str() != polluter && !victims.contains(u) && !without.contains(u))
             .cloned()
             .collect();
         (!others.is_empty()).then_some(Cause {
@@ -129,6 +146,19 @@ impl<'a> Cause<'a> {
         order
     }
 
+    /// The other victims in runs of their own before `unit`, where [`Cause::order`] and its
+    /// reverse ran them one way only: those before it in the suite reversed, those after it in
+    /// the suite's order (each only when two or more: one alone cannot hide another).
+    fn crosswise(&self, unit: &str) -> Vec<Vec<String>> {
+        let at = self.victims.iter().position(|v| v == unit).unwrap_or(0);
+        let before: Vec<String> = self.victims[..at].iter().rev().cloned().collect();
+        let after: Vec<String> = self.victims[at + 1..].to_vec();
+        [before, after]
+            .into_iter()
+            .filter(|set| set.len() >= 2)
+            .collect()
+    }
+
     /// The subject's verdict in [`Cause::order`]: in the run of the part of it up to `unit`
     /// (as the planner keeps a run for each subject in it), or of the whole order (one that ran
     /// for another reason, such as a baseline run).
@@ -162,7 +192,8 @@ pub struct Query {
     /// `polluter-search` (a set of tests, then the victim), `polluter-pair` (one test),
     /// `cleaner` (a polluter, a set of tests, the victim), `setter-search` or `setter-pair`.
     pub kind: ExperimentKind,
-    /// The order to run; the subject's unit is last.
+    /// The order to run; the subject's unit is last, or (victims of one cause, [`Cause`]) after
+    /// the tests under examination, with the other victims.
     pub order: Vec<String>,
     /// The subject first, then the tests under examination.
     pub targets: Vec<String>,
@@ -301,11 +332,12 @@ pub fn explain(
         .collect();
     let mut singles: Vec<String> = Vec::new();
     // Shared work: what related OD tests showed, by this test's own pair runs first.
-    for hint in hints
-        .culprits
-        .iter()
-        .filter(|h| h.as_str() != unit && units.contains(h))
-    {
+    let related = hints.culprits.iter().map(|h| (h, false));
+    let others = hints.other_culprits.iter().map(|h| (h, true));
+    for (hint, other) in related.chain(others) {
+        if hint.as_str() == unit || !units.contains(hint) || (other && !singles.is_empty()) {
+            continue;
+        }
         match shown(&[], std::slice::from_ref(hint)) {
             Some(true) => singles.push(hint.clone()),
             Some(false) => {}
@@ -328,32 +360,57 @@ pub fn explain(
     let hinted = singles.clone();
     // Victims of one polluter: two runs show for all of them that nothing else pollutes them.
     let cause = match (role, hinted.as_slice()) {
-        (OdRole::Victim, [p]) => Cause::of(p, unit, units, hints),
+        (OdRole::Victim, [p]) => Cause::of(p, unit, units, hints, &[]),
         _ => None,
     };
     let mut cleared = false;
     if let Some(cause) = &cause {
-        for reversed in [false, true] {
-            match cause.verdict(observed, unit, false, reversed) {
-                Some(Some(true)) => cleared = reversed,
-                Some(_) => break,
+        // The two runs of the module, then the other victims before and after it, each the
+        // other way round: there they ran only one way (a victim polluting it hidden by one
+        // cleaning it).
+        let mut asks: Vec<(Vec<String>, Vec<String>)> = [false, true]
+            .into_iter()
+            .map(|reversed| {
+                (
+                    cause.order(false, reversed),
+                    cause.examined(false, reversed),
+                )
+            })
+            .collect();
+        for set in cause.crosswise(unit) {
+            asks.push((then_unit(&[], &set), set));
+        }
+        let mut next = None;
+        cleared = true;
+        for (i, (order, examined)) in asks.into_iter().enumerate() {
+            let verdict = if i < 2 {
+                cause.verdict(observed, unit, false, i == 1)
+            } else {
+                observed(&order)
+            };
+            match verdict {
+                Some(Some(true)) => {}
+                Some(_) => {
+                    cleared = false;
+                    break;
+                }
                 None => {
-                    explanation.culprits = as_groups(&singles);
-                    explanation.culprits_open = units
-                        .iter()
-                        .filter(|u| u.as_str() != unit && !singles.contains(u))
-                        .cloned()
-                        .collect();
-                    explanation.stage = Stage::Culprits {
-                        found: singles.len(),
-                    };
-                    let examined = cause.examined(false, reversed);
-                    return (
-                        explanation,
-                        query(search_kind, cause.order(false, reversed), &examined),
-                    );
+                    next = Some((order, examined));
+                    break;
                 }
             }
+        }
+        if let Some((order, examined)) = next {
+            explanation.culprits = as_groups(&singles);
+            explanation.culprits_open = units
+                .iter()
+                .filter(|u| u.as_str() != unit && !singles.contains(u))
+                .cloned()
+                .collect();
+            explanation.stage = Stage::Culprits {
+                found: singles.len(),
+            };
+            return (explanation, query(search_kind, order, &examined));
         }
     }
     let prefix: Vec<String> = prefix
@@ -445,43 +502,6 @@ pub fn explain(
                 };
                 let cleans =
                     |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
-                // Victims of one polluter, its only one: two runs show for all of them that
-                // nothing cleans (unless cleaners are known: then they would only show that).
-                let by_cause = (role == OdRole::Victim
-                    && singles.len() == 1
-                    && !shared
-                    && hints.cleaners.get(polluter).is_none_or(Vec::is_empty))
-                .then(|| Cause::of(polluter, unit, units, hints))
-                .flatten();
-                if let Some(cause) = &by_cause {
-                    let mut none_cleans = false;
-                    for reversed in [false, true] {
-                        match cause.verdict(observed, unit, true, reversed) {
-                            Some(Some(false)) => none_cleans = reversed,
-                            Some(_) => break,
-                            None => {
-                                explanation.stage = Stage::Cleaners {
-                                    polluter: polluter.clone(),
-                                    left: candidates.len(),
-                                };
-                                explanation.cleaners.insert(polluter.clone(), Vec::new());
-                                let examined = cause.examined(true, reversed);
-                                return (
-                                    explanation,
-                                    query(
-                                        ExperimentKind::Cleaner,
-                                        cause.order(true, reversed),
-                                        &examined,
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    if none_cleans {
-                        explanation.cleaners.insert(polluter.clone(), Vec::new());
-                        continue;
-                    }
-                }
                 // Shared work: cleaners of this polluter for related victims, by their own triples.
                 let mut hinted: Vec<String> = Vec::new();
                 let mut tried: Vec<(&String, bool)> = hints
@@ -531,6 +551,49 @@ pub fn explain(
                                 ),
                             );
                         }
+                    }
+                }
+                // Victims of one polluter, its only one: two runs show for all of them that
+                // nothing cleans but the cleaners each verified (when they verified the same).
+                let by_cause = (role == OdRole::Victim && singles.len() == 1 && !shared)
+                    .then(|| Cause::of(polluter, unit, units, hints, &hinted))
+                    .flatten();
+                if let Some(cause) = &by_cause {
+                    let mut none_cleans = false;
+                    for reversed in [false, true] {
+                        match cause.verdict(observed, unit, true, reversed) {
+                            Some(Some(false)) => none_cleans = reversed,
+                            Some(_) => break,
+                            None => {
+                                explanation.stage = Stage::Cleaners {
+                                    polluter: polluter.clone(),
+                                    left: candidates.len() - hinted.len(),
+                                };
+                                explanation
+                                    .cleaners
+                                    .insert(polluter.clone(), in_suite_order(hinted));
+                                let examined = cause.examined(true, reversed);
+                                return (
+                                    explanation,
+                                    query(
+                                        ExperimentKind::Cleaner,
+                                        cause.order(true, reversed),
+                                        &examined,
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    if none_cleans {
+                        for c in &hinted {
+                            if !pass_cleaners.contains(c) {
+                                pass_cleaners.push(c.clone());
+                            }
+                        }
+                        explanation
+                            .cleaners
+                            .insert(polluter.clone(), in_suite_order(hinted));
+                        continue;
                     }
                 }
                 let candidates: Vec<String> = candidates
@@ -588,6 +651,36 @@ pub fn explain(
                 })
                 .cloned()
                 .collect();
+            // Victims of one polluter: two runs without the cleaners show for all of them
+            // (those that verified the same cleaners) that the cleaners hid no other polluter.
+            let cleaners_all: Vec<String> = in_suite_order(cleaners_all.into_iter().collect());
+            let by_cause = (role == OdRole::Victim && singles.len() == 1)
+                .then(|| Cause::of(&singles[0], unit, units, hints, &cleaners_all))
+                .flatten();
+            if let Some(cause) = &by_cause {
+                let mut hidden_none = false;
+                for reversed in [false, true] {
+                    match cause.verdict(observed, unit, false, reversed) {
+                        Some(Some(true)) => hidden_none = reversed,
+                        Some(_) => break,
+                        None => {
+                            explanation.culprits = as_groups(&singles);
+                            explanation.culprits_open = sweep.clone();
+                            explanation.stage = Stage::Culprits {
+                                found: singles.len(),
+                            };
+                            let examined = cause.examined(false, reversed);
+                            return (
+                                explanation,
+                                query(search_kind, cause.order(false, reversed), &examined),
+                            );
+                        }
+                    }
+                }
+                if hidden_none {
+                    break;
+                }
+            }
             let search = Search {
                 known_positive: false,
                 both_ways: true,

@@ -332,9 +332,25 @@ fn victims_of_one_polluter_are_cleared_together_by_four_runs() {
     }
     // One pair per victim, then the others and the victims, forward and reversed, without
     // and with the polluter first: 4 runs for the 4 victims (each alone: at least 5).
-    let long: Vec<&Query> = queries.iter().filter(|q| q.order.len() > 3).collect();
+    let long: Vec<&Query> = queries.iter().filter(|q| q.order.len() > 10).collect();
     assert_eq!(long.len(), 4, "{long:?}");
-    assert_eq!(queries.len(), 4 + 4, "{queries:?}");
+    // And each runs the victims it saw one way only the other way: v1 [v2, v3, v4, v1], v2
+    // [v3, v4, v2], v3 [v2, v1, v3], v4 [v3, v2, v1, v4].
+    let crosswise: Vec<Vec<String>> = queries
+        .iter()
+        .filter(|q| (3..=4).contains(&q.order.len()))
+        .map(|q| q.order.clone())
+        .collect();
+    assert_eq!(
+        crosswise,
+        [
+            ids(&["v2", "v3", "v4", "v1"]),
+            ids(&["v3", "v4", "v2"]),
+            ids(&["v2", "v1", "v3"]),
+            ids(&["v3", "v2", "v1", "v4"]),
+        ]
+    );
+    assert_eq!(queries.len(), 4 + 4 + 4, "{queries:?}");
     let tail = |q: &Query| q.order[q.order.len() - 4..].to_vec();
     assert_eq!(tail(long[0]), ids(&["v1", "v2", "v3", "v4"]));
     assert_eq!(tail(long[1]), ids(&["v4", "v3", "v2", "v1"]));
@@ -384,29 +400,85 @@ fn a_victim_the_cause_runs_do_not_conclude_is_searched_on_its_own() {
             .map(|q| q.order.len())
             .collect()
     };
-    assert_eq!(own("v1"), [2, 44, 44, 45, 45]);
-    assert_eq!(own("v4"), [2]);
+    assert_eq!(own("v1"), [2, 44, 44, 4, 45, 45]);
+    assert_eq!(own("v4"), [2, 4]);
 }
 
 #[test]
-fn a_victim_alone_or_with_a_cleaner_hint_searches_as_before() {
+fn polluters_of_unrelated_victims_are_tried_only_when_no_related_one_pollutes() {
     let units = cause_suite();
     let victims: Vec<Wired> = vec![("v1", &["p"], &[]), ("v2", &["p"], &[])];
-    // Its polluter's only victim: no cause runs.
-    let (_, queries) = drive_victims(&units, &victims[..1], &cause_hints(&["v1"]));
-    assert!(queries.iter().all(|q| !q.order.ends_with(&ids(&["v4"]))));
+    let pairs = |hints: &Hints| -> Vec<Vec<String>> {
+        let (explanations, queries) = drive_victims(&units, &victims, hints);
+        for e in &explanations {
+            assert_eq!(e.culprits, [ids(&["p"])]);
+            assert!(e.culprits_complete);
+        }
+        queries
+            .into_iter()
+            .filter(|q| q.order.len() == 2)
+            .map(|q| q.order)
+            .collect()
+    };
+    // A related victim's polluter p pollutes it: t9 (another victim's) is not tried.
+    let hints = Hints {
+        other_culprits: ids(&["t9"]),
+        ..cause_hints(&["v1", "v2"])
+    };
+    assert_eq!(pairs(&hints), [ids(&["p", "v1"]), ids(&["p", "v2"])]);
+    // No related polluter pollutes it (t4): then t9 and p are, in that order.
+    let hints = Hints {
+        culprits: ids(&["t4"]),
+        other_culprits: ids(&["t9", "p"]),
+        ..cause_hints(&["v1", "v2"])
+    };
+    let tried = pairs(&hints);
+    assert_eq!(
+        tried[..3],
+        [ids(&["t4", "v1"]), ids(&["t9", "v1"]), ids(&["p", "v1"])]
+    );
+}
+
+#[test]
+fn a_victim_alone_searches_as_before() {
+    let units = cause_suite();
+    let victims: Vec<Wired> = vec![("v1", &["p"], &[])];
+    // The only victim: no cause runs.
+    let (_, queries) = drive_victims(&units, &victims, &cause_hints(&["v1"]));
     assert!(queries
         .iter()
         .all(|q| q.order.last().map(String::as_str) == Some("v1")));
-    // Cleaners known for the polluter: its cleaner search tries them, not the cause runs.
+}
+
+#[test]
+fn victims_that_verified_the_same_cleaners_share_the_runs_without_them() {
+    // t5 cleans p's pollution for both victims; a related victim showed it (the hint).
+    let units = cause_suite();
+    let victims: Vec<Wired> = vec![("v1", &["p"], &["t5"]), ("v2", &["p"], &["t5"])];
     let mut hints = cause_hints(&["v1", "v2"]);
     hints.cleaners.insert("p".into(), ids(&["t5"]));
     let (explanations, queries) = drive_victims(&units, &victims, &hints);
-    assert!(explanations.iter().all(|e| e.stage == Stage::Done));
-    assert!(queries
-        .iter()
-        .filter(|q| q.kind == ExperimentKind::Cleaner)
-        .all(|q| q.order.last() == Some(&q.targets[0])));
+    for e in &explanations {
+        assert_eq!(e.stage, Stage::Done);
+        assert!(e.culprits_complete);
+        assert_eq!(e.culprits, [ids(&["p"])]);
+        assert_eq!(e.cleaners["p"], ids(&["t5"]));
+    }
+    let long = |kind: ExperimentKind, with_p: bool, with_c: bool| -> usize {
+        queries
+            .iter()
+            .filter(|q| q.kind == kind && q.order.len() > 10)
+            .filter(|q| q.order.contains(&"p".to_string()) == with_p)
+            .filter(|q| q.order.contains(&"t5".to_string()) == with_c)
+            .count()
+    };
+    // Forward and reversed, for both: no other polluter (t5 among the others), no other
+    // cleaner (p first, without t5), no polluter t5 hid (without p and t5).
+    assert_eq!(long(ExperimentKind::PolluterSearch, false, true), 2);
+    assert_eq!(long(ExperimentKind::Cleaner, true, false), 2);
+    assert_eq!(long(ExperimentKind::PolluterSearch, false, false), 2);
+    // Besides: each victim's pair and triple.
+    assert_eq!(queries.len(), 6 + 2 + 2, "{queries:?}");
 }
 
 #[test]
