@@ -540,7 +540,10 @@ fn twelve_victims_of_one_polluter_share_the_work() {
     // shows that nothing else of the prefix and the rest pollutes it (forward and reverse: 4
     // runs), verifies the shared cleaner by its own triple and shows that nothing else cleans
     // (1 run), and sweeps the suite without the cleaner for polluters it hid (forward and
-    // reverse: 2): 9. Without sharing: every victim costs as much as the first.
+    // reverse: 2): 9. Without sharing: every victim costs as much as the first. Victims of
+    // one cause (docs/minimize-algorithm.md) share the last two questions' runs (the first
+    // victim to ask them runs them, with up to 2 short runs of the other victims the other way
+    // round): most victims then cost their pair, triple and short runs.
     let log = log2_ceil(m);
     let alone = 3 * log + 2 + 2 * log + 1 + 2;
     let mut costs: Vec<u32> = summary
@@ -550,7 +553,7 @@ fn twelve_victims_of_one_polluter_share_the_work() {
         .collect();
     costs.sort();
     assert!(costs[..10].iter().all(|&c| c <= 9), "{costs:?}");
-    assert!(costs.iter().all(|&c| c <= alone), "{costs:?}");
+    assert!(costs.iter().all(|&c| c <= alone + 2), "{costs:?}");
     let total: u32 = costs.iter().sum();
     assert!(total < 12 * alone / 3, "{total} for 12 victims: {costs:?}");
     for v in &victims {

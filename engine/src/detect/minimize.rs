@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
-use super::units::Results;
+use super::units::{subjects, Results};
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::kind::FlakyKind;
@@ -403,28 +403,19 @@ impl Replay {
         }
     }
 
-    /// Victims of one cause: a cleaner run `record` that serves several victims (`orders`, its
-    /// parts up to each) and shows one still failing (nothing in it cleans) may conclude its
-    /// cleaner search without a run of its own: its cleaner hints for that polluter are frozen
-    /// as they are now, as if it had started that search (see `hints`). One it cleans searches
-    /// on its own later, with the hints of then.
-    pub(super) fn freeze_served(
-        &mut self,
-        record: &ExperimentRecord,
-        orders: &[Vec<String>],
-        results: &Results,
-    ) {
+    /// Victims of one cause: a cleaner run `record` with several subjects (`units::subjects`)
+    /// can conclude the cleaner search of each victim it shows still failing (nothing in it
+    /// cleans) without a run of that victim's own, so each of those has its cleaner hints for
+    /// the polluter frozen as they are now, as if it had started that search then (see `hints`;
+    /// one the other run of the pair then shows cleaned searches on its own with those hints).
+    pub(super) fn freeze_served(&mut self, record: &ExperimentRecord, results: &Results) {
         let (ExperimentKind::Cleaner, [_, polluter, ..]) = (record.kind, record.targets.as_slice())
         else {
             return;
         };
-        if orders.len() < 2 {
-            return;
-        }
         let known = self.short_orders.len();
-        for order in orders {
-            let unit = order.last();
-            for od in self.od.iter().filter(|od| Some(&od.unit) == unit) {
+        for unit in subjects(record) {
+            for od in self.od.iter().filter(|od| od.unit == *unit) {
                 if results.passed(&od.test) == Some(false) {
                     self.cleaner_hints_frozen
                         .entry((od.test.clone(), polluter.clone()))

@@ -667,9 +667,8 @@ impl Replay {
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
             self.short_orders.push(record.order.clone());
         }
-        let orders = observed_orders(record);
-        self.freeze_served(record, &orders, &results);
-        for order in orders {
+        self.freeze_served(record, &results);
+        for order in observed_orders(record) {
             let results = if order == record.order {
                 results.clone()
             } else {

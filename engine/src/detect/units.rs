@@ -69,23 +69,91 @@ pub(super) fn cut_after_last(order: &[String], tests: &[String]) -> Vec<String> 
     }
 }
 
-/// The orders whose outcomes `record` shows: its order, and when a minimization experiment runs
-/// several subjects after the tests it examines (victims of one cause,
-/// `explain::minimize::Hints::victims`), the part of it up to each of them. A test's outcome
-/// depends only on the tests before it.
-pub(super) fn observed_orders(record: &ExperimentRecord) -> Vec<Vec<String>> {
-    let whole = || vec![record.order.clone()];
+/// The units a minimization experiment runs after the last test it examines (victims of one
+/// cause, `explain::minimize::Hints::victims`): its subjects, when there are several.
+pub(super) fn subjects(record: &ExperimentRecord) -> &[String] {
     if !record.kind.is_minimize() || record.targets.len() < 2 {
-        return whole();
+        return &[];
     }
     let examined: HashSet<&String> = record.targets[1..].iter().collect();
     match record.order.iter().rposition(|u| examined.contains(u)) {
-        // Not a part as short as a pair or triple run: those stay the runs of their own that
-        // verify a polluter or cleaner (the subject's verdict is also that of the whole order).
-        Some(last) if last + 2 < record.order.len() => (last + 1..record.order.len())
-            .filter(|&end| end >= 3 || end + 1 == record.order.len())
-            .map(|end| record.order[..=end].to_vec())
-            .collect(),
-        _ => whole(),
+        Some(last) if last + 2 < record.order.len() => &record.order[last + 1..],
+        _ => &[],
+    }
+}
+
+/// The orders whose outcomes `record` shows: its order, and when a minimization experiment runs
+/// several subjects after the tests it examines ([`subjects`]), the part of it up to each of
+/// them. A test's outcome depends only on the tests before it.
+pub(super) fn observed_orders(record: &ExperimentRecord) -> Vec<Vec<String>> {
+    let subjects = subjects(record).len();
+    if subjects == 0 {
+        return vec![record.order.clone()];
+    }
+    let first = record.order.len() - subjects;
+    // Not a part as short as a pair or triple run: those stay the runs of their own that verify
+    // a polluter or cleaner (the subject's verdict is also that of the whole order).
+    (first..record.order.len())
+        .filter(|&end| end >= 3 || end + 1 == record.order.len())
+        .map(|end| record.order[..=end].to_vec())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::experiment::{ExperimentKind, Isolation, TestResult};
+    use crate::model::outcome::RunOutcome;
+
+    fn record(kind: ExperimentKind, order: &[&str], targets: &[&str]) -> ExperimentRecord {
+        let ids = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        ExperimentRecord {
+            id: 1,
+            kind,
+            round: None,
+            strategy: None,
+            targets: ids(targets),
+            results: order
+                .iter()
+                .map(|t| TestResult::new(t.to_string(), RunOutcome::Pass))
+                .collect(),
+            order: ids(order),
+            honoured: true,
+            millis: 0,
+            class_state: Vec::new(),
+            time: None,
+            isolation: Isolation::Jvm,
+            shareable: false,
+        }
+    }
+
+    fn lengths(orders: Vec<Vec<String>>) -> Vec<usize> {
+        orders.iter().map(Vec::len).collect()
+    }
+
+    #[test]
+    fn a_run_of_several_subjects_is_also_the_run_of_each_part_up_to_one_of_them() {
+        use ExperimentKind::*;
+        let cause = record(
+            PolluterSearch,
+            &["a", "b", "c", "v1", "v2", "v3"],
+            &["v2", "a", "b", "c"],
+        );
+        assert_eq!(subjects(&cause), ["v1", "v2", "v3"]);
+        assert_eq!(lengths(observed_orders(&cause)), [4, 5, 6]);
+        // One subject last, as every search, pair and triple: the order only.
+        let search = record(PolluterSearch, &["a", "b", "v"], &["v", "a", "b"]);
+        assert!(subjects(&search).is_empty());
+        assert_eq!(lengths(observed_orders(&search)), [3]);
+        let triple = record(Cleaner, &["p", "c", "v"], &["v", "p", "c"]);
+        assert_eq!(lengths(observed_orders(&triple)), [3]);
+        // Not a part as short as a pair or triple: the whole order only, its subjects all
+        // the same.
+        let small = record(Cleaner, &["p", "o", "v1", "v2"], &["v1", "p", "o"]);
+        assert_eq!(subjects(&small), ["v1", "v2"]);
+        assert_eq!(lengths(observed_orders(&small)), [4]);
+        // Not minimization: the order only.
+        let round = record(Round, &["a", "b", "c", "d"], &[]);
+        assert_eq!(lengths(observed_orders(&round)), [4]);
     }
 }

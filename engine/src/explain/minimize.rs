@@ -57,23 +57,24 @@ pub struct Hints {
 }
 
 /// The victims of one polluter, explained together (with every other victim: a test is a
-/// candidate of each victim whichever part of the order it is in): one run of every other test of the suite,
-/// then all of them, shows for each one at once what a victim's own group runs show one victim
-/// at a time (that nothing else pollutes it, that nothing cleans the polluter's pollution).
+/// candidate of each victim whichever part of the order it is in): one run of every other test
+/// of the suite, then all of them, shows for each one at once what a victim's own group runs
+/// show one victim at a time.
 ///
 /// A test's outcome depends only on the tests before it, so in the order
 /// `[others..., v1, ..., vk]` victim `vi`'s verdict is that of the group run
 /// `[others..., v1, ..., v(i-1), vi]`: a set of its own candidates, then it. The order is run a
 /// second time reversed (`[reversed others..., vk, ..., v1]`), so every candidate of each victim
 /// is in one of the two sets, and those of the suite's other tests are in both, in opposite
-/// orders, as a victim's own search asks them (`both_ways`). With the polluter first
-/// (`[p, others..., v1, ..., vk]` and reversed) the same two runs show, for each victim that
-/// still fails in both, that no candidate cleans. The other victims ran only one way in the first
-/// two runs (those before `vi` forward, those after it reversed), so a victim clearing also runs
-/// them the other way, by its own short runs ([`Cause::crosswise`]), as a search does with every
-/// set it clears. A victim whose verdict is anything else (it
-/// fails where nothing may pollute it, passes where nothing may clean, or is not reported) is
-/// not concluded by them and searched on its own, as before.
+/// orders, as a victim's own search asks them (`both_ways`). The other victims ran only one way
+/// there (those before `vi` forward, those after it reversed), so a victim also runs them the
+/// other way by its own short runs ([`Cause::crosswise`]). Three questions are asked this way:
+/// nothing else pollutes it (`[others..., victims...]`); with the polluter first and the
+/// cleaners the victim verified left out (`without`), nothing else cleans (it still fails);
+/// without the polluter and those cleaners, they hid no polluter (it passes). Victims that
+/// verified the same cleaners share the runs. A victim whose verdict is anything else (it fails
+/// where nothing may pollute it, passes where nothing may clean, or is not reported) is not
+/// concluded by them and searched on its own, as before.
 #[derive(Debug, Clone)]
 struct Cause<'a> {
     /// The polluter.
@@ -674,6 +675,26 @@ pub fn explain(
                                 explanation,
                                 query(search_kind, cause.order(false, reversed), &examined),
                             );
+                        }
+                    }
+                }
+                // The other victims the other way round (the culprit stage's runs, when it
+                // had them).
+                for set in cause.crosswise(unit) {
+                    if !hidden_none {
+                        break;
+                    }
+                    let order = then_unit(&[], &set);
+                    match observed(&order) {
+                        Some(Some(true)) => {}
+                        Some(_) => hidden_none = false,
+                        None => {
+                            explanation.culprits = as_groups(&singles);
+                            explanation.culprits_open = sweep.clone();
+                            explanation.stage = Stage::Culprits {
+                                found: singles.len(),
+                            };
+                            return (explanation, query(search_kind, order, &set));
                         }
                     }
                 }
