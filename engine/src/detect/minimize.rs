@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
-use super::units::{subjects, Results};
+use super::units::Results;
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::kind::FlakyKind;
@@ -403,18 +403,23 @@ impl Replay {
         }
     }
 
-    /// Victims of one cause: a cleaner run `record` with several subjects (`units::subjects`)
+    /// Victims of one cause: a cleaner run `record` with several `subjects` (`units::subjects`)
     /// can conclude the cleaner search of each victim it shows still failing (nothing in it
     /// cleans) without a run of that victim's own, so each of those has its cleaner hints for
     /// the polluter frozen as they are now, as if it had started that search then (see `hints`;
     /// one the other run of the pair then shows cleaned searches on its own with those hints).
-    pub(super) fn freeze_served(&mut self, record: &ExperimentRecord, results: &Results) {
+    pub(super) fn freeze_served(
+        &mut self,
+        record: &ExperimentRecord,
+        subjects: &[String],
+        results: &Results,
+    ) {
         let (ExperimentKind::Cleaner, [_, polluter, ..]) = (record.kind, record.targets.as_slice())
         else {
             return;
         };
         let known = self.short_orders.len();
-        for unit in subjects(record) {
+        for unit in subjects {
             for od in self.od.iter().filter(|od| od.unit == *unit) {
                 if results.passed(&od.test) == Some(false) {
                     self.cleaner_hints_frozen

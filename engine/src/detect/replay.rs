@@ -11,7 +11,7 @@ use super::findings::{
 };
 use super::phases::PhaseLog;
 use super::shared::SharedRuns;
-use super::units::{cut_after_last, observed_orders, Results};
+use super::units::{cut_after_last, observed_orders, subjects, Results};
 use crate::error::EngineError;
 use crate::model::experiment::{
     Experiment, ExperimentKind, ExperimentRecord, Isolation, TimeTally,
@@ -667,8 +667,9 @@ impl Replay {
         if !self.observed.contains_key(&record.order) && (2..=3).contains(&record.order.len()) {
             self.short_orders.push(record.order.clone());
         }
-        self.freeze_served(record, &results);
-        for order in observed_orders(record) {
+        let subjects = subjects(record);
+        self.freeze_served(record, subjects, &results);
+        for order in observed_orders(record, subjects) {
             let results = if order == record.order {
                 results.clone()
             } else {

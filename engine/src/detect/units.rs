@@ -83,10 +83,10 @@ pub(super) fn subjects(record: &ExperimentRecord) -> &[String] {
 }
 
 /// The orders whose outcomes `record` shows: its order, and when a minimization experiment runs
-/// several subjects after the tests it examines ([`subjects`]), the part of it up to each of
-/// them. A test's outcome depends only on the tests before it.
-pub(super) fn observed_orders(record: &ExperimentRecord) -> Vec<Vec<String>> {
-    let subjects = subjects(record).len();
+/// several subjects after the tests it examines (`subjects`, from [`subjects`]), the part of it
+/// up to each of them. A test's outcome depends only on the tests before it.
+pub(super) fn observed_orders(record: &ExperimentRecord, subjects: &[String]) -> Vec<Vec<String>> {
+    let subjects = subjects.len();
     if subjects == 0 {
         return vec![record.order.clone()];
     }
@@ -140,20 +140,23 @@ mod tests {
             &["v2", "a", "b", "c"],
         );
         assert_eq!(subjects(&cause), ["v1", "v2", "v3"]);
-        assert_eq!(lengths(observed_orders(&cause)), [4, 5, 6]);
+        assert_eq!(
+            lengths(observed_orders(&cause, subjects(&cause))),
+            [4, 5, 6]
+        );
         // One subject last, as every search, pair and triple: the order only.
         let search = record(PolluterSearch, &["a", "b", "v"], &["v", "a", "b"]);
         assert!(subjects(&search).is_empty());
-        assert_eq!(lengths(observed_orders(&search)), [3]);
+        assert_eq!(lengths(observed_orders(&search, subjects(&search))), [3]);
         let triple = record(Cleaner, &["p", "c", "v"], &["v", "p", "c"]);
-        assert_eq!(lengths(observed_orders(&triple)), [3]);
+        assert_eq!(lengths(observed_orders(&triple, subjects(&triple))), [3]);
         // Not a part as short as a pair or triple: the whole order only, its subjects all
         // the same.
         let small = record(Cleaner, &["p", "o", "v1", "v2"], &["v1", "p", "o"]);
         assert_eq!(subjects(&small), ["v1", "v2"]);
-        assert_eq!(lengths(observed_orders(&small)), [4]);
+        assert_eq!(lengths(observed_orders(&small, subjects(&small))), [4]);
         // Not minimization: the order only.
         let round = record(Round, &["a", "b", "c", "d"], &[]);
-        assert_eq!(lengths(observed_orders(&round)), [4]);
+        assert_eq!(lengths(observed_orders(&round, subjects(&round))), [4]);
     }
 }

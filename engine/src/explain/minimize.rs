@@ -181,6 +181,56 @@ impl<'a> Cause<'a> {
         order.truncate(order.len() - self.victims.len());
         order
     }
+
+    /// Asks the runs of [`Cause::order`] (forward, then reversed), then with `crosswise` the
+    /// other victims' [`Cause::crosswise`] runs, whether `unit` gave `expect` (passed: `true`)
+    /// in each.
+    fn ask(
+        &self,
+        observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
+        unit: &str,
+        polluter_first: bool,
+        expect: bool,
+        crosswise: bool,
+    ) -> Asked {
+        for reversed in [false, true] {
+            match self.verdict(observed, unit, polluter_first, reversed) {
+                Some(Some(v)) if v == expect => {}
+                Some(_) => return Asked::Not,
+                None => {
+                    return Asked::Run(
+                        self.order(polluter_first, reversed),
+                        self.examined(polluter_first, reversed),
+                    )
+                }
+            }
+        }
+        let sets = if crosswise {
+            self.crosswise(unit)
+        } else {
+            Vec::new()
+        };
+        for set in sets {
+            let mut order = set.clone();
+            order.push(unit.to_string());
+            match observed(&order) {
+                Some(Some(v)) if v == expect => {}
+                Some(_) => return Asked::Not,
+                None => return Asked::Run(order, set),
+            }
+        }
+        Asked::Holds
+    }
+}
+
+/// What [`Cause::ask`] found.
+enum Asked {
+    /// Every run gave the expected outcome.
+    Holds,
+    /// One did not (or was not reported): the victim is searched on its own.
+    Not,
+    /// The next run to ask: its order and the tests under examination in it.
+    Run(Vec<String>, Vec<String>),
 }
 
 /// Pooled cleaner hints stop after this many in a row do not clean: a cleaner of another
@@ -369,49 +419,21 @@ pub fn explain(
         // The two runs of the module, then the other victims before and after it, each the
         // other way round: there they ran only one way (a victim polluting it hidden by one
         // cleaning it).
-        let mut asks: Vec<(Vec<String>, Vec<String>)> = [false, true]
-            .into_iter()
-            .map(|reversed| {
-                (
-                    cause.order(false, reversed),
-                    cause.examined(false, reversed),
-                )
-            })
-            .collect();
-        for set in cause.crosswise(unit) {
-            asks.push((then_unit(&[], &set), set));
-        }
-        let mut next = None;
-        cleared = true;
-        for (i, (order, examined)) in asks.into_iter().enumerate() {
-            let verdict = if i < 2 {
-                cause.verdict(observed, unit, false, i == 1)
-            } else {
-                observed(&order)
-            };
-            match verdict {
-                Some(Some(true)) => {}
-                Some(_) => {
-                    cleared = false;
-                    break;
-                }
-                None => {
-                    next = Some((order, examined));
-                    break;
-                }
+        match cause.ask(observed, unit, false, true, true) {
+            Asked::Holds => cleared = true,
+            Asked::Not => {}
+            Asked::Run(order, examined) => {
+                explanation.culprits = as_groups(&singles);
+                explanation.culprits_open = units
+                    .iter()
+                    .filter(|u| u.as_str() != unit && !singles.contains(u))
+                    .cloned()
+                    .collect();
+                explanation.stage = Stage::Culprits {
+                    found: singles.len(),
+                };
+                return (explanation, query(search_kind, order, &examined));
             }
-        }
-        if let Some((order, examined)) = next {
-            explanation.culprits = as_groups(&singles);
-            explanation.culprits_open = units
-                .iter()
-                .filter(|u| u.as_str() != unit && !singles.contains(u))
-                .cloned()
-                .collect();
-            explanation.stage = Stage::Culprits {
-                found: singles.len(),
-            };
-            return (explanation, query(search_kind, order, &examined));
         }
     }
     let prefix: Vec<String> = prefix
@@ -560,41 +582,32 @@ pub fn explain(
                     .then(|| Cause::of(polluter, unit, units, hints, &hinted))
                     .flatten();
                 if let Some(cause) = &by_cause {
-                    let mut none_cleans = false;
-                    for reversed in [false, true] {
-                        match cause.verdict(observed, unit, true, reversed) {
-                            Some(Some(false)) => none_cleans = reversed,
-                            Some(_) => break,
-                            None => {
-                                explanation.stage = Stage::Cleaners {
-                                    polluter: polluter.clone(),
-                                    left: candidates.len() - hinted.len(),
-                                };
-                                explanation
-                                    .cleaners
-                                    .insert(polluter.clone(), in_suite_order(hinted));
-                                let examined = cause.examined(true, reversed);
-                                return (
-                                    explanation,
-                                    query(
-                                        ExperimentKind::Cleaner,
-                                        cause.order(true, reversed),
-                                        &examined,
-                                    ),
-                                );
+                    match cause.ask(observed, unit, true, false, false) {
+                        Asked::Holds => {
+                            for c in &hinted {
+                                if !pass_cleaners.contains(c) {
+                                    pass_cleaners.push(c.clone());
+                                }
                             }
+                            explanation
+                                .cleaners
+                                .insert(polluter.clone(), in_suite_order(hinted));
+                            continue;
                         }
-                    }
-                    if none_cleans {
-                        for c in &hinted {
-                            if !pass_cleaners.contains(c) {
-                                pass_cleaners.push(c.clone());
-                            }
+                        Asked::Not => {}
+                        Asked::Run(order, examined) => {
+                            explanation.stage = Stage::Cleaners {
+                                polluter: polluter.clone(),
+                                left: candidates.len() - hinted.len(),
+                            };
+                            explanation
+                                .cleaners
+                                .insert(polluter.clone(), in_suite_order(hinted));
+                            return (
+                                explanation,
+                                query(ExperimentKind::Cleaner, order, &examined),
+                            );
                         }
-                        explanation
-                            .cleaners
-                            .insert(polluter.clone(), in_suite_order(hinted));
-                        continue;
                     }
                 }
                 let candidates: Vec<String> = candidates
@@ -659,47 +672,19 @@ pub fn explain(
                 .then(|| Cause::of(&singles[0], unit, units, hints, &cleaners_all))
                 .flatten();
             if let Some(cause) = &by_cause {
-                let mut hidden_none = false;
-                for reversed in [false, true] {
-                    match cause.verdict(observed, unit, false, reversed) {
-                        Some(Some(true)) => hidden_none = reversed,
-                        Some(_) => break,
-                        None => {
-                            explanation.culprits = as_groups(&singles);
-                            explanation.culprits_open = sweep.clone();
-                            explanation.stage = Stage::Culprits {
-                                found: singles.len(),
-                            };
-                            let examined = cause.examined(false, reversed);
-                            return (
-                                explanation,
-                                query(search_kind, cause.order(false, reversed), &examined),
-                            );
-                        }
+                // The other victims the other way round, too (the culprit stage's runs, when
+                // it had them).
+                match cause.ask(observed, unit, false, true, true) {
+                    Asked::Holds => break,
+                    Asked::Not => {}
+                    Asked::Run(order, examined) => {
+                        explanation.culprits = as_groups(&singles);
+                        explanation.culprits_open = sweep.clone();
+                        explanation.stage = Stage::Culprits {
+                            found: singles.len(),
+                        };
+                        return (explanation, query(search_kind, order, &examined));
                     }
-                }
-                // The other victims the other way round (the culprit stage's runs, when it
-                // had them).
-                for set in cause.crosswise(unit) {
-                    if !hidden_none {
-                        break;
-                    }
-                    let order = then_unit(&[], &set);
-                    match observed(&order) {
-                        Some(Some(true)) => {}
-                        Some(_) => hidden_none = false,
-                        None => {
-                            explanation.culprits = as_groups(&singles);
-                            explanation.culprits_open = sweep.clone();
-                            explanation.stage = Stage::Culprits {
-                                found: singles.len(),
-                            };
-                            return (explanation, query(search_kind, order, &set));
-                        }
-                    }
-                }
-                if hidden_none {
-                    break;
                 }
             }
             let search = Search {
