@@ -6,20 +6,25 @@
 //! them: rounds (with their confirmations), then one alone run of each OD test at a time, then the
 //! explanations. A phase's cost per experiment is the mean of its own experiments so far
 //! (`measured`; the last [`RECENT`] rounds, so that rounds in shared JVMs are priced as such once
-//! they start), else a cost model (`model`): the median of what the fresh JVMs so far cost beyond
-//! their tests' own times, plus the tests an experiment of that phase runs at the baseline's
-//! times: the baseline's first test for the first (it pays for initializing what the tests share:
-//! an alone run of one test costs far more than a test's share of a round), the mean of the others
-//! for each after it (a confirmation or an explanation experiment runs about half the suite, an
-//! alone run one test). How many are left is counted (rounds, the confirmations planned, alone
+//! they start), else a cost model (`model`): what a JVM costs beyond its tests' own times, as a
+//! line over the number of tests it runs (JUnit and odrust spend a little per test and class:
+//! on a 837-test module a whole run's JVM cost 2.1 s beyond its tests, one of a single test
+//! 0.4 s), fitted to the fresh JVMs so far (and to the shared ones for shared JVMs), plus the
+//! tests an experiment of that phase runs at the baseline's times: the baseline's first test for
+//! the first (it pays for initializing what the tests share: an alone run of one test costs far
+//! more than a test's share of a round), the mean of the others for each after it (a
+//! confirmation runs about half the suite, an alone run one test, an explanation experiment
+//! [`explain_tests`]). How many are left is counted (rounds, the confirmations planned, alone
 //! runs of the OD tests found) or predicted: explanation experiments per OD test at the median of
-//! the OD tests already explained (before any, `2 ⌈log2(n + 1)⌉ + 2` for `n` tests: a search halving the
-//! suite for one culprit, and one for cleaners), within what is left of the budget.
+//! the OD tests of its kind already explained (the first of related ones, or another; before any,
+//! [`prior_explain`]), within what is left of the budget.
 //!
 //! Every number is of experiment time (a JVM's wall time plus odrust's own around it), one
 //! experiment after the other: with `odrust.forks` above 1 the plugin divides what runs in
 //! batches (rounds, confirmations, alone runs) by the forks, and explanations by as many as run
 //! side by side.
+
+use std::collections::BTreeMap;
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
@@ -31,17 +36,85 @@ use crate::schedule::dependence::cost_from_baseline;
 pub const RECENT: usize = 5;
 
 /// Explanation experiments expected for an OD test of a suite of `n` tests before any OD test
-/// of the run was explained.
-pub fn prior_explain(n: usize) -> u32 {
-    2 * (usize::BITS - n.leading_zeros()) + 2
+/// like it was explained: for the first of OD tests related to each other (the same role, and
+/// the same class or failing order: they share polluters and cleaners), a search of the suite
+/// for one culprit and one cleaner, `5 ⌈log2(n + 1)⌉ - 1` (docs/minimize-algorithm.md, the cost
+/// table: 34 for 100 tests, 51 for 1,000); for each other one, its own pair and triple and its
+/// share of the runs its cause's victims share, `⌈log2(n + 1)⌉ + 2` (5 to 14 on the benchmark
+/// modules).
+pub fn prior_explain(n: usize, first: bool) -> u32 {
+    let bits = (usize::BITS - n.leading_zeros()).max(1);
+    if first {
+        5 * bits - 1
+    } else {
+        bits + 2
+    }
+}
+
+/// Tests an explanation experiment runs on average, for `n` tests, before any ran: a search
+/// for one culprit among the `n` runs about `3.5 n` tests (halves of the prefix, each half that
+/// clears once more reversed; the rest forward and reversed; the cleaners' run) in about
+/// `3 ⌈log2(n + 1)⌉` experiments, pairs and triples among them. Not half the suite: on a
+/// 837-test module that priced explanations 3.7 times too high.
+pub fn explain_tests(n: usize) -> u64 {
+    let bits = u64::from(usize::BITS - n.leading_zeros()).max(1);
+    let n = n as u64;
+    (7 * n).div_ceil(6 * bits).clamp(1, n.max(1))
+}
+
+/// What a JVM costs beyond its tests' own times: `fixed` plus `per_test` (µs) for each test.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    fixed: u64,
+    per_test_us: u64,
+}
+
+impl Line {
+    fn at(&self, tests: u64) -> u64 {
+        self.fixed + self.per_test_us * tests / 1000
+    }
+
+    /// The line through `(tests, overhead)` points: the median overhead of each number of
+    /// tests, then least squares over those (a slope below 0 taken as 0). With one number of
+    /// tests: its median all `fixed` for fresh JVMs; for shared ones (`per_test`) all per test,
+    /// as a shared JVM does not start for an order: on a 821-test module an order of all its
+    /// tests cost a shared JVM 2.3 s beyond them, one of a single test 0.06 s, and a constant
+    /// priced aismessages' shared alone runs 2 to 3 times too high.
+    fn fit(points: &[(u64, u64)], per_test: bool) -> Option<Line> {
+        let mut by_size: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+        for &(tests, overhead) in points {
+            by_size.entry(tests).or_default().push(overhead);
+        }
+        let medians: Vec<(f64, f64)> = by_size
+            .into_iter()
+            .filter_map(|(t, o)| Some((t as f64, median(o)? as f64)))
+            .collect();
+        let k = medians.len() as f64;
+        let (mt, mo) = medians
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (t, o)| (a + t / k, b + o / k));
+        let var: f64 = medians.iter().map(|(t, _)| (t - mt) * (t - mt)).sum();
+        let per_test = if medians.len() >= 2 && var > 0.0 {
+            let cov: f64 = medians.iter().map(|(t, o)| (t - mt) * (o - mo)).sum();
+            (cov / var).max(0.0)
+        } else if per_test && mt > 0.0 {
+            mo / mt
+        } else {
+            0.0
+        };
+        (!medians.is_empty()).then(|| Line {
+            fixed: (mo - per_test * mt).max(0.0).round() as u64,
+            per_test_us: (per_test * 1000.0).round() as u64,
+        })
+    }
 }
 
 /// The baseline's model: cost per JVM (wall time less tests) and the mean test time.
 struct Model {
-    cost0: u64,
+    jvm: Line,
     /// What an order costs a shared JVM beyond its tests (`odrust.isolation=classloader`), once
     /// one ran there.
-    cost0_shared: Option<u64>,
+    shared: Option<Line>,
     /// The first test of an order in a shared JVM (cheaper than in a fresh one: on light-4j
     /// 120 ms against 380 ms).
     first_shared: Option<u64>,
@@ -55,14 +128,15 @@ struct Model {
 impl Model {
     fn order(&self, tests: u64) -> u64 {
         match tests {
-            0 => self.cost0,
-            n => self.cost0 + self.first_ms + (n - 1) * self.rest_ms,
+            0 => self.jvm.at(0),
+            n => self.jvm.at(n) + self.first_ms + (n - 1) * self.rest_ms,
         }
     }
 
-    /// An order of one test in a shared JVM, once an order ran in one.
-    fn shared_one(&self) -> Option<u64> {
-        Some(self.cost0_shared? + self.first_shared?)
+    /// An order of `tests` tests in a shared JVM, once an order ran in one.
+    fn shared_order(&self, tests: u64) -> Option<u64> {
+        let tests = tests.max(1);
+        Some(self.shared?.at(tests) + self.first_shared? + (tests - 1) * self.rest_ms)
     }
 }
 
@@ -93,13 +167,12 @@ impl Replay {
         let cost = cost_of(record);
         self.phases.costs.entry(phase).or_default().push(cost);
         let tests: u64 = record.results.iter().filter_map(|r| r.time_ms).sum();
+        let point = (record.order.len() as u64, cost.saturating_sub(tests));
         if record.isolation == Isolation::Jvm {
-            self.phases.overheads.push(cost.saturating_sub(tests));
+            self.phases.overheads.push(point);
         } else {
             self.phases.shared.entry(phase).or_default().push(cost);
-            self.phases
-                .shared_overheads
-                .push(cost.saturating_sub(tests));
+            self.phases.shared_overheads.push(point);
             if let Some(first) = record.results.first().and_then(|r| r.time_ms) {
                 self.phases.shared_first.push(first);
             }
@@ -121,11 +194,11 @@ impl Replay {
             n => (times.iter().sum::<u64>() - first_ms) / (n as u64 - 1),
         };
         // Everything but the tests' own times is what any experiment costs: the JVM's start and
-        // exit, and odrust's time around it; the median over the fresh JVMs so far (the
-        // baseline's first JVM alone is often slower than the ones after it).
+        // exit, and odrust's time around it, and a little per test; the medians over the fresh
+        // JVMs so far (the baseline's first JVM alone is often slower than the ones after it).
         Some(Model {
-            cost0: median(self.phases.overheads.clone())?,
-            cost0_shared: median(self.phases.shared_overheads.clone()),
+            jvm: Line::fit(&self.phases.overheads, false)?,
+            shared: Line::fit(&self.phases.shared_overheads, true),
             first_shared: median(self.phases.shared_first.clone()),
             first_ms,
             rest_ms,
@@ -230,7 +303,7 @@ impl Replay {
         let (shared_alone_ms, shared_basis) = match (mean(shared), model.as_ref()) {
             (Some(m), _) => (m, Basis::Measured),
             (None, Some(m)) => m
-                .shared_one()
+                .shared_order(1)
                 .map_or((alone_ms, alone_basis), |ms| (ms, Basis::Model)),
             (None, None) => (alone_ms, alone_basis),
         };
@@ -251,7 +324,15 @@ impl Replay {
         let per_test_alone_ms = alone_ms
             + u64::from(self.config.alone_runs.saturating_sub(1))
                 * if sharing { shared_alone_ms } else { alone_ms };
-        let (explain_ms, explain_basis) = price(Phase::Minimize, None, half);
+        // Explanation experiments share JVMs when the rounds did.
+        let explain_model = model.as_ref().map(|m| {
+            let tests = explain_tests(n);
+            sharing
+                .then(|| m.shared_order(tests))
+                .flatten()
+                .unwrap_or_else(|| m.order(tests))
+        });
+        let (explain_ms, explain_basis) = price(Phase::Minimize, None, explain_model);
         let (per_test, left) = if explaining {
             self.explain_left(n)
         } else {
@@ -282,45 +363,54 @@ impl Replay {
         }
     }
 
-    /// Per OD test to explain (NOD tests are not): the experiments spent on it, and whether its
-    /// explanation has a next experiment. [`Replay::explain`] is asked only once the explanations
-    /// began (before, nothing ran for any OD test and each one is to come), once per OD test.
-    fn explanations(&self) -> Vec<(u32, bool)> {
+    /// Per OD test to explain (NOD tests are not): the experiments spent on it, whether its
+    /// explanation has a next experiment, and whether it is the first of the OD tests related to
+    /// it (`Replay::related`) in the order they are explained. [`Replay::explain`] is asked only
+    /// once the explanations began (before, nothing ran for any OD test and each one is to
+    /// come), once per OD test.
+    fn explanations(&self) -> Vec<(u32, bool, bool)> {
         let begun = self.phases.started(Phase::Minimize);
-        self.to_explain()
+        let explained: Vec<_> = self
+            .to_explain()
             .into_iter()
             .filter(|od| self.kind_of(od).role().is_some() || !self.alone_runs_done(od))
-            .map(|od| {
+            .collect();
+        explained
+            .iter()
+            .enumerate()
+            .map(|(i, od)| {
                 let spent = self.spent_on(od);
                 let more = !begun || matches!(self.explain(od), Some((_, Some(_))));
-                (spent, more)
+                let first = !explained[..i].iter().any(|o| self.related(o, od));
+                (spent, more, first)
             })
             .collect()
     }
 
-    /// Explanation experiments expected for an OD test not explained yet (the median of those
-    /// explained, else [`prior_explain`]), and those left: that many for each OD test to explain
-    /// (at least one more for one under way), within what is left of the budget.
+    /// Explanation experiments expected for an OD test not explained yet, the first of related
+    /// ones or not (the median of those of its kind explained, else [`prior_explain`]), and
+    /// those left: that many for each OD test to explain (at least one more for one under way),
+    /// within what is left of the budget.
     fn explain_left(&self, n: usize) -> (u32, u32) {
         let all = self.explanations();
-        let finished: Vec<u32> = all
-            .iter()
-            .filter(|(spent, more)| *spent > 0 && !more)
-            .map(|(spent, _)| *spent)
-            .collect();
-        let per_test = median(finished).unwrap_or_else(|| prior_explain(n));
+        let per_test = |first: bool| {
+            let finished: Vec<u32> = all
+                .iter()
+                .filter(|(spent, more, f)| *spent > 0 && !more && *f == first)
+                .map(|(spent, _, _)| *spent)
+                .collect();
+            median(finished).unwrap_or_else(|| prior_explain(n, first))
+        };
+        let (first, other) = (per_test(true), per_test(false));
         let left: u32 = all
             .iter()
-            .filter(|(_, more)| *more)
-            .map(|(spent, _)| per_test.saturating_sub(*spent).max(1))
+            .filter(|(_, more, _)| *more)
+            .map(|(spent, _, f)| if *f { first } else { other }.saturating_sub(*spent).max(1))
             .sum();
         let budget = self
             .config
             .minimize_budget
             .unwrap_or_else(|| DEFAULT_MINIMIZE_BUDGET.saturating_mul((all.len() as u32).max(1)));
-        (
-            per_test,
-            left.min(budget.saturating_sub(self.budget_used())),
-        )
+        (first, left.min(budget.saturating_sub(self.budget_used())))
     }
 }

@@ -206,7 +206,7 @@ impl Replay {
 
     /// Whether `o` is related to `od` for shared work: another OD test of the same role, in the
     /// same class or exposed by the same failing (victims) or passing (brittles) order.
-    fn related(&self, o: &OdTest, od: &OdTest) -> bool {
+    pub(super) fn related(&self, o: &OdTest, od: &OdTest) -> bool {
         let role = self.kind_of(od).role();
         if o.test == od.test || role.is_none() || self.kind_of(o).role() != role {
             return false;

@@ -153,12 +153,14 @@ fn phase_text(
 pub struct PhaseLog {
     pub(super) costs: BTreeMap<Phase, Vec<u64>>,
     pub(super) predicted: BTreeMap<Phase, (u32, u64, Basis)>,
-    /// What each experiment in a fresh JVM cost beyond its tests' own times.
-    pub(super) overheads: Vec<u64>,
+    /// What each experiment in a fresh JVM cost beyond its tests' own times, with how many
+    /// tests it ran.
+    pub(super) overheads: Vec<(u64, u64)>,
     /// Each phase's costs of the experiments that ran in shared JVMs (also in `costs`).
     pub(super) shared: BTreeMap<Phase, Vec<u64>>,
-    /// What each experiment in a shared JVM cost beyond its tests' own times.
-    pub(super) shared_overheads: Vec<u64>,
+    /// What each experiment in a shared JVM cost beyond its tests' own times, with how many
+    /// tests it ran.
+    pub(super) shared_overheads: Vec<(u64, u64)>,
     /// The first test's time of each experiment in a shared JVM (it loads the module's classes
     /// anew, in a JVM whose JDK and test framework are warm).
     pub(super) shared_first: Vec<u64>,
