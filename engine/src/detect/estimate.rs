@@ -8,7 +8,7 @@
 //! (`measured`; the last [`RECENT`] rounds, so that rounds in shared JVMs are priced as such once
 //! they start), else a cost model (`model`): what a JVM costs beyond its tests' own times, as a
 //! line over the number of tests it runs (JUnit and odrust spend a little per test and class:
-//! on a 837-test module a whole run's JVM cost 2.1 s beyond its tests, one of a single test
+//! on an 821-test module a whole run's JVM cost 2.1 s beyond its tests, one of a single test
 //! 0.4 s), fitted to the fresh JVMs so far (and to the shared ones for shared JVMs), plus the
 //! tests an experiment of that phase runs at the baseline's times: the baseline's first test for
 //! the first (it pays for initializing what the tests share: an alone run of one test costs far
@@ -39,9 +39,10 @@ pub const RECENT: usize = 5;
 /// like it was explained: for the first of OD tests related to each other (the same role, and
 /// the same class or failing order: they share polluters and cleaners), a search of the suite
 /// for one culprit and one cleaner, `5 ⌈log2(n + 1)⌉ - 1` (docs/minimize-algorithm.md, the cost
-/// table: 34 for 100 tests, 51 for 1,000); for each other one, its own pair and triple and its
+/// table measured 34 for 100 tests, 51 for 1,000; this gives 34 and 49); for each other one, its own pair and triple and its
 /// share of the runs its cause's victims share, `⌈log2(n + 1)⌉ + 2` (5 to 14 on the benchmark
-/// modules).
+/// modules). Victims of one polluter that are not related (other classes and failing orders) are
+/// each predicted as a first, though they share runs once their polluter is known.
 pub fn prior_explain(n: usize, first: bool) -> u32 {
     let bits = (usize::BITS - n.leading_zeros()).max(1);
     if first {
@@ -55,7 +56,7 @@ pub fn prior_explain(n: usize, first: bool) -> u32 {
 /// for one culprit among the `n` runs about `3.5 n` tests (halves of the prefix, each half that
 /// clears once more reversed; the rest forward and reversed; the cleaners' run) in about
 /// `3 ⌈log2(n + 1)⌉` experiments, pairs and triples among them. Not half the suite: on a
-/// 837-test module that priced explanations 3.7 times too high.
+/// 821-test module that priced explanations 3.7 times too high.
 pub fn explain_tests(n: usize) -> u64 {
     let bits = u64::from(usize::BITS - n.leading_zeros()).max(1);
     let n = n as u64;
@@ -75,7 +76,8 @@ impl Line {
     }
 
     /// The line through `(tests, overhead)` points: the median overhead of each number of
-    /// tests, then least squares over those (a slope below 0 taken as 0). With one number of
+    /// tests, then least squares over those (a slope below 0 taken as 0, one that would start
+    /// the line below 0 as the slope through 0). With one number of
     /// tests: its median all `fixed` for fresh JVMs; for shared ones (`per_test`) all per test,
     /// as a shared JVM does not start for an order: on a 821-test module an order of all its
     /// tests cost a shared JVM 2.3 s beyond them, one of a single test 0.06 s, and a constant
@@ -96,7 +98,11 @@ impl Line {
         let var: f64 = medians.iter().map(|(t, _)| (t - mt) * (t - mt)).sum();
         let per_test = if medians.len() >= 2 && var > 0.0 {
             let cov: f64 = medians.iter().map(|(t, o)| (t - mt) * (o - mo)).sum();
-            (cov / var).max(0.0)
+            // A slope so steep that the line would start below 0 (one slow JVM beside faster
+            // smaller ones): the line through 0 and the mean point instead.
+            (cov / var)
+                .max(0.0)
+                .min(if mt > 0.0 { mo / mt } else { 0.0 })
         } else if per_test && mt > 0.0 {
             mo / mt
         } else {
@@ -167,7 +173,13 @@ impl Replay {
         let cost = cost_of(record);
         self.phases.costs.entry(phase).or_default().push(cost);
         let tests: u64 = record.results.iter().filter_map(|r| r.time_ms).sum();
-        let point = (record.order.len() as u64, cost.saturating_sub(tests));
+        // Tests that ran (the line is evaluated at the baseline's count of them).
+        let ran = record
+            .results
+            .iter()
+            .filter(|r| r.time_ms.is_some())
+            .count();
+        let point = (ran as u64, cost.saturating_sub(tests));
         if record.isolation == Isolation::Jvm {
             self.phases.overheads.push(point);
         } else {

@@ -223,6 +223,15 @@ impl<'a> Cause<'a> {
     }
 }
 
+/// Adds `cleaners` of one polluter to those found in this pass (pooled for its other polluters).
+fn found_cleaners(pass: &mut Vec<String>, cleaners: &[String]) {
+    for c in cleaners {
+        if !pass.contains(c) {
+            pass.push(c.clone());
+        }
+    }
+}
+
 /// What [`Cause::ask`] found.
 enum Asked {
     /// Every run gave the expected outcome.
@@ -584,11 +593,7 @@ pub fn explain(
                 if let Some(cause) = &by_cause {
                     match cause.ask(observed, unit, true, false, false) {
                         Asked::Holds => {
-                            for c in &hinted {
-                                if !pass_cleaners.contains(c) {
-                                    pass_cleaners.push(c.clone());
-                                }
-                            }
+                            found_cleaners(&mut pass_cleaners, &hinted);
                             explanation
                                 .cleaners
                                 .insert(polluter.clone(), in_suite_order(hinted));
@@ -642,11 +647,7 @@ pub fn explain(
                     GroupStep::Done(found) => {
                         let mut all = hinted;
                         all.extend(found.singles);
-                        for c in &all {
-                            if !pass_cleaners.contains(c) {
-                                pass_cleaners.push(c.clone());
-                            }
-                        }
+                        found_cleaners(&mut pass_cleaners, &all);
                         explanation
                             .cleaners
                             .insert(polluter.clone(), in_suite_order(all));
