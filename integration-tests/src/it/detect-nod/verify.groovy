@@ -30,4 +30,8 @@ assert baseline.dropRight(1).every { b -> b.results.any { it.outcome != 'pass' }
 // the plain tests pass in every experiment
 assert exps.every { x -> x.results.every { it.test == COIN || it.outcome == 'pass' } } : "a plain test failed"
 assert log.contains('BUILD SUCCESS') : "detect must succeed"
+// the run held the module's tests lock (beside any output directory) and emptied it at its end
+File testsLock = new File(basedir, 'target/odrust-tests.lock')
+assert testsLock.isFile() : "detect did not take " + testsLock
+assert testsLock.getText('UTF-8') == '' : "the tests lock still names a run: " + testsLock.getText('UTF-8')
 return true

@@ -95,7 +95,8 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
             throw new MojoFailureException("odrust.timeout must be a positive number of seconds, not " + timeout);
         }
         refuseUnknownSettings();
-        try (OutputLock lock = lock()) {
+        try (OutputLock tests = testsLock();
+                OutputLock lock = lock()) {
             executeMojo();
         } catch (IOException e) {
             throw new MojoExecutionException(
@@ -110,6 +111,14 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     }
 
     protected abstract void executeMojo() throws MojoExecutionException, MojoFailureException;
+
+    /**
+     * Whether this goal runs the module's tests, and so holds the module's tests lock while it runs
+     * (a goal that only reads or merges odrust's files does not).
+     */
+    protected boolean runsTests() {
+        return true;
+    }
 
     /** Refuses {@code -Dodrust.*} properties and {@code <configuration>} keys no goal knows. */
     private void refuseUnknownSettings() throws MojoFailureException {
@@ -128,6 +137,19 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     private OutputLock lock() throws IOException, MojoFailureException {
         try {
             return OutputLock.take(outputDirectory.toPath(), "odrust:" + mojoExecution.getGoal(), getLog()::warn);
+        } catch (OutputLock.HeldException e) {
+            throw new MojoFailureException("odrust: " + e.getMessage());
+        }
+    }
+
+    /** One run of test JVMs per module: this goal's lock on the module's build directory, or null. */
+    private OutputLock testsLock() throws IOException, MojoFailureException {
+        if (!runsTests()) {
+            return null;
+        }
+        try {
+            return OutputLock.takeTests(
+                    Path.of(project.getBuild().getDirectory()), "odrust:" + mojoExecution.getGoal(), getLog()::warn);
         } catch (OutputLock.HeldException e) {
             throw new MojoFailureException("odrust: " + e.getMessage());
         }

@@ -25,6 +25,12 @@ public class HistoryMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.history")
     protected String history;
 
+    /** Reads and writes odrust's files only: no test JVM, so no module tests lock. */
+    @Override
+    protected boolean runsTests() {
+        return false;
+    }
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         Path dir = RunRecords.directory(history, executionRoot());

@@ -51,6 +51,12 @@ public class MergeMojo extends AbstractCiMojo {
     @Parameter(property = "odrust.knownFlaky", defaultValue = "${project.basedir}/odrust-known-flaky.txt")
     protected File knownFlaky;
 
+    /** Reads and writes odrust's files only: no test JVM, so no module tests lock. */
+    @Override
+    protected boolean runsTests() {
+        return false;
+    }
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (from == null || from.trim().isEmpty()) {

@@ -48,6 +48,12 @@ public class QuarantineMojo extends AbstractOdrustMojo {
     @Parameter(property = "odrust.quarantine.today")
     protected String quarantineToday;
 
+    /** Reads and writes odrust's files only: no test JVM, so no module tests lock. */
+    @Override
+    protected boolean runsTests() {
+        return false;
+    }
+
     @Override
     protected void executeMojo() throws MojoExecutionException, MojoFailureException {
         if (owner == null

@@ -11,18 +11,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * One odrust run per output directory at a time. Every goal takes {@code odrust.lock} in its
- * output directory before it writes there: an operating-system file lock (so a run that dies
- * releases it with its process), and in the file the holder's goal, PID and start time, so that a
- * second run is refused with a message naming the first. A run that ends empties the file; one
- * that still names a holder but is not locked was left by a run that died (the OS lock went with
- * its process) and is taken over, with a line saying so.
+ * One odrust run per output directory, and one run of test JVMs per module, at a time. Every goal
+ * takes {@code odrust.lock} in its output directory before it writes there, and every goal that
+ * runs the module's tests takes {@code odrust-tests.lock} in the module's build directory (two runs
+ * with their own output directories still share the module's files: each would see the other's
+ * effects as flaky tests). Each is an operating-system file lock (so a run that dies releases it
+ * with its process), and in the file the holder's goal, PID and start time, so that a second run
+ * is refused with a message naming the first. A run that ends empties the file; one that still
+ * names a holder but is not locked was left by a run that died (the OS lock went with its process)
+ * and is taken over, with a line saying so.
  */
 public final class OutputLock implements AutoCloseable {
     /** The lock file's name in the output directory. */
     public static final String FILE = "odrust.lock";
+
+    /** The lock file's name in the module's build directory, held by goals that run its tests. */
+    public static final String TESTS_FILE = "odrust-tests.lock";
 
     /** Another run holds the lock; the message names it and what to do. */
     public static final class HeldException extends Exception {
@@ -48,8 +55,36 @@ public final class OutputLock implements AutoCloseable {
      * @throws HeldException when another run holds it
      */
     public static OutputLock take(Path dir, String goal, Consumer<String> log) throws IOException, HeldException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(FILE);
+        return take(
+                dir.resolve(FILE),
+                goal,
+                log,
+                holder -> "another odrust run is writing to " + dir + " (" + holder
+                        + "). Wait until it ends, or give this run its own directory with -Dodrust.outputDirectory=<dir>.");
+    }
+
+    /**
+     * Takes the lock of the module whose build directory is {@code buildDir}, for {@code goal}, which
+     * runs the module's tests. A second run in the module is refused whatever its output directory.
+     *
+     * @param log receives the line saying a stale lock was taken over
+     * @throws HeldException when another run holds it
+     */
+    public static OutputLock takeTests(Path buildDir, String goal, Consumer<String> log)
+            throws IOException, HeldException {
+        return take(
+                buildDir.resolve(TESTS_FILE),
+                goal,
+                log,
+                holder -> "another odrust run is running this module's tests (" + holder + "; lock "
+                        + buildDir.resolve(TESTS_FILE)
+                        + "). Two runs in one module share its files, whatever their output directories,"
+                        + " so each would see the other's effects as flaky tests. Wait until it ends.");
+    }
+
+    private static OutputLock take(Path file, String goal, Consumer<String> log, Function<String, String> refusal)
+            throws IOException, HeldException {
+        Files.createDirectories(file.getParent());
         FileChannel channel =
                 FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;
@@ -64,9 +99,7 @@ public final class OutputLock implements AutoCloseable {
         String holder = read(channel);
         if (lock == null) {
             channel.close();
-            throw new HeldException("another odrust run is writing to " + dir + " ("
-                    + (holder.isEmpty() ? "its holder did not say who it is" : holder)
-                    + "). Wait until it ends, or give this run its own directory with -Dodrust.outputDirectory=<dir>.");
+            throw new HeldException(refusal.apply(holder.isEmpty() ? "its holder did not say who it is" : holder));
         }
         if (!holder.isEmpty()) {
             log.accept("odrust: taking over " + file + " from a run that is no longer running (" + holder + ")");

@@ -47,6 +47,30 @@ class OutputLockTest {
     }
 
     @Test
+    void twoRunsInOneModuleAreRefusedWhateverTheirOutputDirectories() throws Exception {
+        Path target = dir.resolve("target");
+        List<String> lines = new ArrayList<>();
+        try (OutputLock tests = OutputLock.takeTests(target, "odrust:detect", lines::add);
+                OutputLock out = OutputLock.take(target.resolve("odrust-a"), "odrust:detect", lines::add)) {
+            // the second run's own output directory is free ...
+            try (OutputLock other = OutputLock.take(target.resolve("odrust-b"), "odrust:detect", lines::add)) {
+                assertTrue(Files.readString(other.file()).startsWith("odrust:detect, PID "));
+            }
+            // ... but the module's tests are not
+            OutputLock.HeldException e = assertThrows(
+                    OutputLock.HeldException.class, () -> OutputLock.takeTests(target, "odrust:repair", lines::add));
+            assertTrue(e.getMessage().contains("running this module's tests"), e.getMessage());
+            assertTrue(e.getMessage().contains("odrust:detect, PID " + ProcessHandle.current().pid()), e.getMessage());
+            assertTrue(e.getMessage().contains(target.resolve(OutputLock.TESTS_FILE).toString()), e.getMessage());
+            assertTrue(!e.getMessage().contains("-Dodrust.outputDirectory"), e.getMessage());
+        }
+        try (OutputLock again = OutputLock.takeTests(target, "odrust:repair", lines::add)) {
+            assertTrue(Files.readString(again.file()).startsWith("odrust:repair, PID "));
+        }
+        assertEquals(List.of(), lines);
+    }
+
+    @Test
     void aLockLeftByARunThatDiedIsTakenOverWithALine() throws Exception {
         Files.writeString(dir.resolve(OutputLock.FILE), "odrust:detect, PID 999999, started 2026-01-01T00:00:00Z");
         List<String> lines = new ArrayList<>();
