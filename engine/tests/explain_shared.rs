@@ -19,6 +19,17 @@ fn run(
     fresh: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
     shared: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
 ) -> (Vec<ExperimentRecord>, Summary) {
+    run_costing(config, suite, fresh, shared, &|_, _| 1)
+}
+
+/// [`run`], each run taking `millis(experiment, in a shared JVM)`.
+fn run_costing(
+    config: &DetectConfig,
+    suite: &Suite,
+    fresh: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+    shared: &dyn Fn(&Experiment) -> Vec<(String, RunOutcome)>,
+    millis: &dyn Fn(&Experiment, bool) -> u64,
+) -> (Vec<ExperimentRecord>, Summary) {
     let mut history: Vec<ExperimentRecord> = Vec::new();
     while let Some(e) = detect::next(config, suite, &history).unwrap().experiment {
         assert!(
@@ -35,6 +46,7 @@ fn run(
         if in_shared {
             r.isolation = Isolation::Classloader;
         }
+        r.millis = millis(&e, in_shared);
         history.push(r);
         assert!(history.len() < 5_000, "detection does not end");
     }
@@ -242,5 +254,132 @@ fn a_claim_found_when_the_budget_ends_is_still_confirmed_or_withdrawn() {
             .filter(|r| r.kind.is_minimize() && r.isolation == Isolation::Jvm)
             .count() as u32;
         assert!(spent <= budget + checks, "budget {budget}: {spent} spent");
+    }
+}
+
+/// `p.V#v` fails after `p.P#polluter` unless one of six cleaners `p.C#c1..c6` ran between.
+fn six_cleaners() -> (Suite, impl Fn(&Experiment) -> Vec<(String, RunOutcome)>) {
+    let suite = named(&[
+        ("p.X", &["x1", "x2", "x3"]),
+        ("p.V", &["v", "v2"]),
+        ("p.P", &["polluter", "p2"]),
+        ("p.C", &["c1", "c2", "c3", "c4", "c5", "c6"]),
+        ("p.Y", &["y1", "y2"]),
+    ]);
+    let execute = |e: &Experiment| {
+        let mut polluted = false;
+        e.order
+            .iter()
+            .map(|t| {
+                let fails = t == "p.V#v" && polluted;
+                if t == "p.P#polluter" {
+                    polluted = true;
+                } else if t.starts_with("p.C#") {
+                    polluted = false;
+                }
+                let outcome = if fails {
+                    RunOutcome::Fail
+                } else {
+                    RunOutcome::Pass
+                };
+                (t.clone(), outcome)
+            })
+            .collect()
+    };
+    (suite, execute)
+}
+
+/// Claim runs (`[p, t]`, `[p, c, t]`) in shared JVMs cost `shared_claim` ms, in fresh ones 1000.
+fn claims_costing(shared_claim: u64) -> impl Fn(&Experiment, bool) -> u64 {
+    move |e: &Experiment, in_shared: bool| {
+        if !in_shared {
+            1000
+        } else if e.order.len() <= 3 {
+            shared_claim
+        } else {
+            200
+        }
+    }
+}
+
+#[test]
+fn claim_runs_go_to_fresh_jvms_at_once_where_shared_ones_save_nothing() {
+    let (suite, execute) = six_cleaners();
+    for seed in 0..3 {
+        let config = minimizing(Strategy::ReversePassing, seed);
+        let (_, fresh_only) = detect_all(&config, &suite, &execute);
+        let v = &fresh_only.flaky[0];
+        assert_eq!(
+            v.polluters,
+            [vec!["p.P#polluter".to_string()]],
+            "seed {seed}"
+        );
+        assert_eq!(v.cleaners["p.P#polluter"].len(), 6, "seed {seed}");
+        // Shared claim runs save nothing here (as on a module whose threads retire a shared JVM
+        // after each order), or save most of a fresh JVM.
+        let (even, even_summary) =
+            run_costing(&config, &suite, &execute, &execute, &claims_costing(1000));
+        let (cheap, cheap_summary) =
+            run_costing(&config, &suite, &execute, &execute, &claims_costing(100));
+        for (history, summary) in [(&even, &even_summary), (&cheap, &cheap_summary)] {
+            let (got, want) = (&summary.flaky[0], &fresh_only.flaky[0]);
+            assert_eq!(
+                (&got.kind, &got.polluters, &got.cleaners),
+                (&want.kind, &want.polluters, &want.cleaners),
+                "seed {seed}"
+            );
+            assert!(got.minimize_complete, "seed {seed}");
+            assert_every_claim_seen_fresh(history, summary);
+        }
+        // Fresh claim runs that are not reruns of a shared one.
+        let at_once = |history: &[ExperimentRecord]| {
+            history
+                .iter()
+                .enumerate()
+                .filter(|(i, r)| {
+                    r.kind.is_minimize()
+                        && r.isolation == Isolation::Jvm
+                        && !history[..*i]
+                            .iter()
+                            .any(|s| s.isolation == Isolation::Classloader && s.order == r.order)
+                })
+                .count()
+        };
+        assert_eq!(at_once(&cheap), 0, "seed {seed}");
+        assert!(at_once(&even) >= 3, "seed {seed}: {}", at_once(&even));
+        let (again, _) = run_costing(&config, &suite, &execute, &execute, &claims_costing(1000));
+        assert_eq!(again, even, "seed {seed}: the same history again");
+        // Each claim run at once is one run where shared-then-fresh would be two.
+        let explaining =
+            |history: &[ExperimentRecord]| history.iter().filter(|r| r.kind.is_minimize()).count();
+        assert!(
+            explaining(&even) < explaining(&cheap),
+            "seed {seed}: {} against {}",
+            explaining(&even),
+            explaining(&cheap)
+        );
+        let note = |s: &Summary| {
+            s.notes
+                .iter()
+                .find(|n| n.contains("ran in shared JVMs"))
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert!(
+            note(&even_summary).contains("such runs went to a fresh JVM at once"),
+            "{}",
+            note(&even_summary)
+        );
+        assert!(
+            note(&even_summary)
+                .contains("took 1000 ms in a shared JVM and 1000 ms in a fresh one here (medians)"),
+            "{}",
+            note(&even_summary)
+        );
+        assert!(
+            !note(&cheap_summary).contains("at once"),
+            "{}",
+            note(&cheap_summary)
+        );
     }
 }

@@ -308,10 +308,15 @@ impl Replay {
             );
             if explaining > 0 {
                 let checks = self.shared.checks;
-                note.push_str(&format!(
-                    ", and each polluter, cleaner and state-setter reported was run again in a fresh JVM ({checks} run{})",
-                    if checks == 1 { "" } else { "s" }
-                ));
+                let runs = if checks == 1 { "" } else { "s" };
+                match self.shared.claims.note() {
+                    None => note.push_str(&format!(
+                        ", and each polluter, cleaner and state-setter reported was run again in a fresh JVM ({checks} run{runs})"
+                    )),
+                    Some(at_once) => note.push_str(&format!(
+                        ", and each polluter, cleaner and state-setter reported ran in a fresh JVM ({checks} run{runs} again after a shared one; {at_once})"
+                    )),
+                }
             }
             note.push_str(", so every finding reported was seen in fresh JVMs");
             let refuted: Vec<String> = self

@@ -44,12 +44,17 @@ pub const RECENT: usize = 5;
 /// modules). Victims of one polluter that are not related (other classes and failing orders) are
 /// each predicted as a first, though they share runs once their polluter is known.
 pub fn prior_explain(n: usize, first: bool) -> u32 {
-    let bits = (usize::BITS - n.leading_zeros()).max(1);
+    let bits = bits(n);
     if first {
         5 * bits - 1
     } else {
         bits + 2
     }
+}
+
+/// `⌈log2(n + 1)⌉`, at least 1: the halvings of a search among `n` tests.
+fn bits(n: usize) -> u32 {
+    (usize::BITS - n.leading_zeros()).max(1)
 }
 
 /// Tests an explanation experiment runs on average, for `n` tests, before any ran: a search
@@ -58,7 +63,7 @@ pub fn prior_explain(n: usize, first: bool) -> u32 {
 /// `3 ⌈log2(n + 1)⌉` experiments, pairs and triples among them. Not half the suite: on a
 /// 821-test module that priced explanations 3.7 times too high.
 pub fn explain_tests(n: usize) -> u64 {
-    let bits = u64::from(usize::BITS - n.leading_zeros()).max(1);
+    let bits = u64::from(bits(n));
     let n = n as u64;
     (7 * n).div_ceil(6 * bits).clamp(1, n.max(1))
 }

@@ -11,12 +11,6 @@ use crate::model::strategy::Strategy;
 use crate::model::suite::Suite;
 
 const COST0: u64 = 900;
-
-thread_local! {
-    /// The tests that fail after `p.A#pollute`: `p.B#victim`, unless a test says otherwise.
-    static VICTIMS: std::cell::RefCell<Vec<&'static str>> =
-        std::cell::RefCell::new(vec!["p.B#victim"]);
-}
 const TEST_MS: u64 = 100;
 const INIT_MS: u64 = 400;
 /// What an order costs a shared JVM beyond its tests (`odrust.isolation=classloader`), per test
@@ -25,6 +19,12 @@ const SHARED_PER_TEST: u64 = 20;
 /// The first test of an order in a shared JVM: it initializes the module's classes anew, in a
 /// warm JVM.
 const SHARED_INIT_MS: u64 = 100;
+
+thread_local! {
+    /// The tests that fail after `p.A#pollute`: `p.B#victim`, unless a test says otherwise.
+    static VICTIMS: std::cell::RefCell<Vec<&'static str>> =
+        std::cell::RefCell::new(vec!["p.B#victim"]);
+}
 
 fn suite() -> Suite {
     suite_of(&[

@@ -111,10 +111,11 @@ impl Replay {
         let role = self.kind_of(od).role()?;
         let any = |order: &[String]| self.observed.get(order);
         let (mut explanation, query) = self.explain_from(od, role, &any);
-        let next = |query: Option<Query>, shareable| {
+        // `shared`: it may run in a shared JVM, unless it is a claim run cheaper fresh at once.
+        let next = |query: Option<Query>, shared: bool| {
             query.map(|query| Next {
+                shareable: shared && self.shared.shareable(&query),
                 query,
-                shareable,
                 confirms: false,
             })
         };

@@ -8,13 +8,100 @@
 //! repeat, or whose search in shared JVMs found no single culprit, is explained again from
 //! fresh-JVM runs alone.
 //!
+//! A run that would itself be a claim (`[p, t]`, `[p, c, t]`) costs a shared run and, when it
+//! shows, a fresh one. Where shared JVMs save little on such short orders (a module whose tests
+//! leave threads that retire a shared JVM after each order, or whose first test in a class loader
+//! costs what a fresh JVM does), the fresh run alone is cheaper: [`ClaimCosts`] measures both
+//! costs and how often a shared claim run was run again fresh, and such runs go to a fresh JVM at
+//! once when that is cheaper on this run's own measurements.
+//!
 //! This file keeps what that needs from the history: which orders first ran in a shared JVM,
-//! their fresh reruns, and the OD tests whose claims a fresh JVM refuted.
+//! their fresh reruns, the OD tests whose claims a fresh JVM refuted, and what claim runs cost.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::units::Results;
-use crate::model::experiment::{ExperimentRecord, Isolation};
+use crate::explain::minimize::Query;
+use crate::model::experiment::{ExperimentKind, ExperimentRecord, Isolation};
+
+/// Claim runs measured in shared JVMs before their cost decides where the next ones run.
+const CLAIM_RUNS_SHARED: usize = 4;
+/// Fresh claim runs (checks of shared ones) measured before their cost decides.
+const CLAIM_RUNS_FRESH: usize = 2;
+
+/// Whether an explanation run is itself a claim's run should it show: one test (a pair) or one
+/// candidate cleaner of one polluter, then the subject's unit and nothing else.
+pub(super) fn claim_shaped(kind: ExperimentKind, order: &[String], targets: &[String]) -> bool {
+    let examined = match kind {
+        ExperimentKind::PolluterPair | ExperimentKind::SetterPair => 1,
+        ExperimentKind::Cleaner => 2,
+        _ => return false,
+    };
+    targets.len() == examined + 1
+        && order.len() == targets.len()
+        && order[..examined] == targets[1..]
+}
+
+/// What claim runs ([`claim_shaped`]) cost in this run, shared and fresh, and how often a shared
+/// one was run again in a fresh JVM (it showed its claim, or its test was explained again fresh).
+#[derive(Debug, Default)]
+pub(super) struct ClaimCosts {
+    /// Milliseconds of the first shared run of each claim order.
+    shared_ms: Vec<u64>,
+    /// The orders of those runs.
+    shared_orders: HashSet<Vec<String>>,
+    /// Milliseconds of each claim run in a fresh JVM.
+    fresh_ms: Vec<u64>,
+    /// Shared claim orders a fresh run of the same order followed.
+    again: usize,
+    /// Fresh claim runs planned fresh at once because of [`ClaimCosts::fresh_at_once`].
+    at_once: usize,
+}
+
+impl ClaimCosts {
+    /// Whether the next claim run is cheaper in a fresh JVM at once than shared first. Shared
+    /// first costs a shared run `s` and, with the share `q` of shared runs run again fresh, `q f`
+    /// more; fresh at once costs `f`. So fresh when `s > (1 - q) f`, with `q` taken as
+    /// `(again + 1) / (n + 2)` (a few early runs that all showed, cleaner hints, do not make it 1),
+    /// and only where a shared run costs at least half a fresh one: then fresh at once is no
+    /// dearer for any `q` of one half or more, and a module where shared runs are cheap is not
+    /// switched by a streak of claims that hold (after the switch no shared claim run is
+    /// measured again). Shared, as before, until [`CLAIM_RUNS_SHARED`] shared and
+    /// [`CLAIM_RUNS_FRESH`] fresh claim runs were measured.
+    pub(super) fn fresh_at_once(&self) -> bool {
+        if self.shared_ms.len() < CLAIM_RUNS_SHARED || self.fresh_ms.len() < CLAIM_RUNS_FRESH {
+            return false;
+        }
+        let (Some(s), Some(f)) = (median(&self.shared_ms), median(&self.fresh_ms)) else {
+            return false;
+        };
+        let (s, f) = (u128::from(s), u128::from(f));
+        let n = self.shared_ms.len() as u128 + 2;
+        let again = (self.again as u128 + 1).min(n);
+        // s > (1 - again / n) f, in integers
+        2 * s >= f && s * n > (n - again) * f
+    }
+
+    /// When claim runs went to fresh JVMs at once, what the note says: why, and how many did.
+    pub(super) fn note(&self) -> Option<String> {
+        if self.at_once == 0 {
+            return None;
+        }
+        let (s, f) = (median(&self.shared_ms)?, median(&self.fresh_ms)?);
+        Some(format!(
+            "a claim's own run (a polluter or state-setter then the test; a polluter, one cleaner, the test) took {s} ms in a shared JVM and {f} ms in a fresh one here (medians), and {} of {} shared ones had to run again fresh, so {} such runs went to a fresh JVM at once",
+            self.again,
+            self.shared_ms.len(),
+            self.at_once
+        ))
+    }
+}
+
+fn median(values: &[u64]) -> Option<u64> {
+    let mut v = values.to_vec();
+    v.sort_unstable();
+    v.get(v.len().saturating_sub(1) / 2).copied()
+}
 
 /// What explanation experiments in shared JVMs left, replayed from the history.
 #[derive(Debug, Default)]
@@ -31,6 +118,8 @@ pub(super) struct SharedRuns {
     pub(super) experiments: u32,
     /// Explanation experiments that reran, in a fresh JVM, an order first run in a shared one.
     pub(super) checks: u32,
+    /// What claim runs cost, shared and fresh.
+    pub(super) claims: ClaimCosts,
 }
 
 impl SharedRuns {
@@ -46,9 +135,22 @@ impl SharedRuns {
     ) {
         let explaining = record.kind.is_minimize();
         let whole = order == record.order.as_slice();
+        let claim = whole && claim_shaped(record.kind, &record.order, &record.targets);
+        if claim
+            && record.isolation != Isolation::Classloader
+            && !record.shareable
+            && !self.first_shared.contains(order)
+            && !record.targets.first().is_some_and(|t| self.refuted(t))
+            && self.claims.fresh_at_once()
+        {
+            self.claims.at_once += 1;
+        }
         if record.isolation == Isolation::Classloader {
             if earlier.is_none() {
                 self.first_shared.insert(order.to_vec());
+            }
+            if claim && self.claims.shared_orders.insert(order.to_vec()) {
+                self.claims.shared_ms.push(record.millis);
             }
             if explaining {
                 self.experiments += u32::from(whole);
@@ -58,8 +160,17 @@ impl SharedRuns {
             }
             return;
         }
+        if claim {
+            self.claims.fresh_ms.push(record.millis);
+        }
         if !self.first_shared.contains(order) {
             return;
+        }
+        if claim
+            && self.claims.shared_orders.contains(order)
+            && !self.fresh_again.contains_key(order)
+        {
+            self.claims.again += 1;
         }
         if explaining && whole {
             self.checks += 1;
@@ -86,6 +197,12 @@ impl SharedRuns {
         } else {
             observed.get(order)
         }
+    }
+
+    /// Whether `query`, an explanation's next run, may run in a shared JVM: not when it is a
+    /// claim run and those are cheaper in a fresh JVM at once ([`ClaimCosts::fresh_at_once`]).
+    pub(super) fn shareable(&self, query: &Query) -> bool {
+        !(claim_shaped(query.kind, &query.order, &query.targets) && self.claims.fresh_at_once())
     }
 
     /// Whether the first run of `order` was in a shared JVM.
@@ -213,5 +330,124 @@ mod tests {
         );
         assert_eq!(shared.checks, 0);
         assert!(!shared.explained_shared("p"));
+    }
+
+    fn costs(shared_ms: &[u64], fresh_ms: &[u64], again: usize) -> ClaimCosts {
+        ClaimCosts {
+            shared_ms: shared_ms.to_vec(),
+            fresh_ms: fresh_ms.to_vec(),
+            again,
+            ..ClaimCosts::default()
+        }
+    }
+
+    #[test]
+    fn claim_runs_go_fresh_at_once_only_when_that_is_cheaper_on_the_runs_measured() {
+        // dubbo-common: a 3-test order cost what a fresh JVM costs; 4 of 5 ran again fresh
+        assert!(costs(&[1400, 1300, 1370, 1500, 1350], &[1360, 1400], 4).fresh_at_once());
+        // as cheap shared as fresh: fresh at once even when few ran again (it needs no check)
+        assert!(costs(&[1000; 5], &[1000, 1000], 0).fresh_at_once());
+        // shared saves 40% and claims seldom show: shared (1 of 7 expected again: 600 < 857)
+        assert!(!costs(&[600; 5], &[1000, 1000], 0).fresh_at_once());
+        // ... and with most showing, fresh (6 of 7: 600 > 143)
+        assert!(costs(&[600; 5], &[1000, 1000], 5).fresh_at_once());
+        // light-4j: 0.5 s shared against 2.7 s fresh: shared, even when every claim showed
+        assert!(!costs(&[500; 5], &[2700, 2700], 4).fresh_at_once());
+        assert!(!costs(&[500; 20], &[2700, 2700], 20).fresh_at_once());
+        // too few runs measured: shared, as before
+        assert!(!costs(&[1400; 3], &[1360, 1400], 3).fresh_at_once());
+        assert!(!costs(&[1400; 5], &[1360], 5).fresh_at_once());
+        // runs that cost nothing measured (a simulation) decide nothing
+        assert!(!costs(&[0; 5], &[0, 0], 5).fresh_at_once());
+    }
+
+    #[test]
+    fn claim_runs_are_a_pair_or_one_cleaner_then_the_unit_alone() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(claim_shaped(
+            ExperimentKind::PolluterPair,
+            &v(&["p", "t"]),
+            &v(&["t", "p"])
+        ));
+        assert!(claim_shaped(
+            ExperimentKind::SetterPair,
+            &v(&["s", "b"]),
+            &v(&["b", "s"])
+        ));
+        assert!(claim_shaped(
+            ExperimentKind::Cleaner,
+            &v(&["p", "c", "t"]),
+            &v(&["t", "p", "c"])
+        ));
+        // a group of candidate cleaners, a search, or other victims after the unit: not a claim
+        assert!(!claim_shaped(
+            ExperimentKind::Cleaner,
+            &v(&["p", "c", "d", "t"]),
+            &v(&["t", "p", "c", "d"])
+        ));
+        assert!(!claim_shaped(
+            ExperimentKind::PolluterSearch,
+            &v(&["p", "t"]),
+            &v(&["t", "p"])
+        ));
+        assert!(!claim_shaped(
+            ExperimentKind::PolluterPair,
+            &v(&["p", "t", "u"]),
+            &v(&["t", "p"])
+        ));
+    }
+
+    #[test]
+    fn claim_costs_are_taken_from_the_history_and_a_shared_run_counts_as_run_again_once() {
+        let mut shared = SharedRuns::default();
+        let mut observed: HashMap<Vec<String>, Results> = HashMap::new();
+        fn feed(
+            shared: &mut SharedRuns,
+            observed: &mut HashMap<Vec<String>, Results>,
+            r: ExperimentRecord,
+        ) {
+            let results = Results::of(&r);
+            shared.absorb(&r, &r.order, &results, observed.get(&r.order));
+            observed.entry(r.order.clone()).or_insert(results);
+        }
+        for (i, shown) in [true, true, false, true].into_iter().enumerate() {
+            let culprit = format!("x{i}");
+            let mut r = record(&[&culprit, "v"], !shown, true);
+            r.millis = 1300;
+            feed(&mut shared, &mut observed, r.clone());
+            if shown {
+                r.isolation = Isolation::Jvm;
+                r.millis = 1400;
+                feed(&mut shared, &mut observed, r.clone());
+                feed(&mut shared, &mut observed, r); // a second fresh run of the same order is no second one again
+            }
+        }
+        assert_eq!(shared.claims.again, 3);
+        assert_eq!(shared.claims.fresh_ms.len(), 6);
+        assert_eq!(shared.claims.at_once, 0);
+        assert!(shared.claims.note().is_none());
+        // 2 * 1300 >= 1400, and 1300 * 6 > (6 - 4) * 1400
+        assert!(shared.claims.fresh_at_once());
+        // the next claim run, planned fresh at once
+        let mut r = record(&["x9", "v"], false, false);
+        r.shareable = false;
+        feed(&mut shared, &mut observed, r);
+        assert_eq!(shared.claims.at_once, 1);
+        assert_eq!(
+            shared.claims.note().unwrap(),
+            "a claim's own run (a polluter or state-setter then the test; a polluter, one cleaner, the test) took 1300 ms in a shared JVM and 1400 ms in a fresh one here (medians), and 3 of 4 shared ones had to run again fresh, so 1 such runs went to a fresh JVM at once"
+        );
+        let pair = Query {
+            kind: ExperimentKind::PolluterPair,
+            order: vec!["y".into(), "v".into()],
+            targets: vec!["v".into(), "y".into()],
+        };
+        assert!(!shared.shareable(&pair));
+        let search = Query {
+            kind: ExperimentKind::PolluterSearch,
+            order: vec!["y".into(), "z".into(), "v".into()],
+            targets: vec!["v".into(), "y".into(), "z".into()],
+        };
+        assert!(shared.shareable(&search));
     }
 }

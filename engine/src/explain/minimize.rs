@@ -534,6 +534,25 @@ pub fn explain(
                 };
                 let cleans =
                     |set: &[String]| observed(&then_unit(before, set)).map(|v| v == Some(true));
+                // Where this polluter's cleaner search stops: the cleaners found so far, `left`
+                // candidates not cleared, and the run it needs.
+                let cleaner_run = |mut explanation: Explanation,
+                                   left: usize,
+                                   found: Vec<String>,
+                                   order: Vec<String>,
+                                   examined: Vec<String>| {
+                    explanation.stage = Stage::Cleaners {
+                        polluter: polluter.clone(),
+                        left,
+                    };
+                    explanation
+                        .cleaners
+                        .insert(polluter.clone(), in_suite_order(found));
+                    (
+                        explanation,
+                        query(ExperimentKind::Cleaner, order, &examined),
+                    )
+                };
                 // Shared work: cleaners of this polluter for related victims, by their own triples.
                 let mut hinted: Vec<String> = Vec::new();
                 let mut tried: Vec<(&String, bool)> = hints
@@ -566,21 +585,13 @@ pub fn explain(
                         }
                         Some(false) => misses += usize::from(pooled),
                         None => {
-                            explanation.stage = Stage::Cleaners {
-                                polluter: polluter.clone(),
-                                left: candidates.len() - hinted.len(),
-                            };
-                            explanation
-                                .cleaners
-                                .insert(polluter.clone(), in_suite_order(hinted));
-                            let examined = vec![polluter.clone(), hint.clone()];
-                            return (
+                            let left = candidates.len() - hinted.len();
+                            return cleaner_run(
                                 explanation,
-                                query(
-                                    ExperimentKind::Cleaner,
-                                    then_unit(before, std::slice::from_ref(hint)),
-                                    &examined,
-                                ),
+                                left,
+                                hinted,
+                                then_unit(before, std::slice::from_ref(hint)),
+                                vec![polluter.clone(), hint.clone()],
                             );
                         }
                     }
@@ -601,17 +612,8 @@ pub fn explain(
                         }
                         Asked::Not => {}
                         Asked::Run(order, examined) => {
-                            explanation.stage = Stage::Cleaners {
-                                polluter: polluter.clone(),
-                                left: candidates.len() - hinted.len(),
-                            };
-                            explanation
-                                .cleaners
-                                .insert(polluter.clone(), in_suite_order(hinted));
-                            return (
-                                explanation,
-                                query(ExperimentKind::Cleaner, order, &examined),
-                            );
+                            let left = candidates.len() - hinted.len();
+                            return cleaner_run(explanation, left, hinted, order, examined);
                         }
                     }
                 }
@@ -628,21 +630,12 @@ pub fn explain(
                             .filter(|c| !ruled.contains(c))
                             .cloned()
                             .collect();
-                        explanation.stage = Stage::Cleaners {
-                            polluter: polluter.clone(),
-                            left: open.len(),
-                        };
                         let mut found = hinted;
                         found.extend(partial.singles);
-                        explanation
-                            .cleaners
-                            .insert(polluter.clone(), in_suite_order(found));
                         let mut examined = vec![polluter.clone()];
                         examined.extend(q.iter().cloned());
-                        return (
-                            explanation,
-                            query(ExperimentKind::Cleaner, then_unit(before, &q), &examined),
-                        );
+                        let order = then_unit(before, &q);
+                        return cleaner_run(explanation, open.len(), found, order, examined);
                     }
                     GroupStep::Done(found) => {
                         let mut all = hinted;

@@ -85,8 +85,10 @@ pub struct Experiment {
     /// Whether it may run in a shared JVM with fresh class loaders (`odrust.isolation=classloader`,
     /// once the module passed the isolation check, `docs/isolation.md`): rounds, explanation
     /// experiments and an OD test's alone runs after its first, which only propose or look for a
-    /// changing outcome; never the baseline, confirmations, an OD test's first alone run, or the
-    /// fresh-JVM run of a claim a shared JVM showed. Not part of the record (which says how it ran).
+    /// changing outcome; never the baseline, confirmations, an OD test's first alone run, the
+    /// fresh-JVM run of a claim a shared JVM showed, or a claim's own run where shared ones cost
+    /// about what fresh ones do (`detect::shared::ClaimCosts`). Not part of the record (which
+    /// says how it ran).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shareable: bool,
 }

@@ -100,7 +100,7 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
             executeMojo();
         } catch (IOException e) {
             throw new MojoExecutionException(
-                    "odrust could not take or release its lock in " + outputDirectory + ": " + e.getMessage(), e);
+                    "odrust could not take or release its lock " + e.getMessage(), e);
         } catch (EngineException e) {
             String message = "odrust: " + e.getMessage();
             if (e.isUserError()) {
@@ -113,7 +113,7 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
     protected abstract void executeMojo() throws MojoExecutionException, MojoFailureException;
 
     /**
-     * Whether this goal runs the module's tests, and so holds the module's tests lock while it runs
+     * Whether this goal starts test JVMs in the module, and so holds the module's tests lock while it runs
      * (a goal that only reads or merges odrust's files does not).
      */
     protected boolean runsTests() {

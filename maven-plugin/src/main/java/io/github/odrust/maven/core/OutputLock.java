@@ -84,30 +84,43 @@ public final class OutputLock implements AutoCloseable {
 
     private static OutputLock take(Path file, String goal, Consumer<String> log, Function<String, String> refusal)
             throws IOException, HeldException {
-        Files.createDirectories(file.getParent());
-        FileChannel channel =
-                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        FileLock lock;
+        FileChannel channel;
         try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null; // this JVM (another module's goal in a parallel build) holds it
+            Files.createDirectories(file.getParent());
+            channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+        try {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null; // this JVM (another module's goal in a parallel build) holds it
+            }
+            if (lock == null) {
+                String holder;
+                try {
+                    holder = read(channel);
+                } catch (IOException e) {
+                    holder = ""; // where locks are mandatory (Windows) the holder's file cannot be read
+                }
+                channel.close();
+                throw new HeldException(refusal.apply(holder.isEmpty() ? "its holder did not say who it is" : holder));
+            }
+            String holder = read(channel);
+            if (!holder.isEmpty()) {
+                log.accept("odrust: taking over " + file + " from a run that is no longer running (" + holder + ")");
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap(describe(goal).getBytes(StandardCharsets.UTF_8)), 0);
+            channel.force(true);
+            return new OutputLock(file, channel, lock);
         } catch (IOException e) {
             channel.close();
-            throw e;
+            throw new IOException(file + ": " + e.getMessage(), e);
         }
-        String holder = read(channel);
-        if (lock == null) {
-            channel.close();
-            throw new HeldException(refusal.apply(holder.isEmpty() ? "its holder did not say who it is" : holder));
-        }
-        if (!holder.isEmpty()) {
-            log.accept("odrust: taking over " + file + " from a run that is no longer running (" + holder + ")");
-        }
-        channel.truncate(0);
-        channel.write(ByteBuffer.wrap(describe(goal).getBytes(StandardCharsets.UTF_8)), 0);
-        channel.force(true);
-        return new OutputLock(file, channel, lock);
     }
 
     /** What the lock file says about its holder. */
