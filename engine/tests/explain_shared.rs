@@ -366,7 +366,7 @@ fn claim_runs_go_to_fresh_jvms_at_once_where_shared_ones_save_nothing() {
                 .unwrap_or_default()
         };
         assert!(
-            note(&even_summary).contains("such runs went to a fresh JVM at once"),
+            note(&even_summary).contains("so later ones went to a fresh JVM at once: since then"),
             "{}",
             note(&even_summary)
         );

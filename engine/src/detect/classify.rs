@@ -314,7 +314,12 @@ impl Replay {
                         ", and each polluter, cleaner and state-setter reported was run again in a fresh JVM ({checks} run{runs})"
                     )),
                     Some(at_once) => note.push_str(&format!(
-                        ", and each polluter, cleaner and state-setter reported ran in a fresh JVM ({checks} run{runs} again after a shared one; {at_once})"
+                        ", and each polluter, cleaner and state-setter reported ran in a fresh JVM ({}{at_once})",
+                        if checks == 0 {
+                            String::new()
+                        } else {
+                            format!("{checks} run{runs} again after a shared one; ")
+                        }
                     )),
                 }
             }

@@ -26,7 +26,7 @@ use crate::model::experiment::{ExperimentKind, ExperimentRecord, Isolation};
 
 /// Claim runs measured in shared JVMs before their cost decides where the next ones run.
 const CLAIM_RUNS_SHARED: usize = 4;
-/// Fresh claim runs (checks of shared ones) measured before their cost decides.
+/// Fresh claim runs measured before their cost decides.
 const CLAIM_RUNS_FRESH: usize = 2;
 
 /// Whether an explanation run is itself a claim's run should it show: one test (a pair) or one
@@ -54,8 +54,12 @@ pub(super) struct ClaimCosts {
     fresh_ms: Vec<u64>,
     /// Shared claim orders a fresh run of the same order followed.
     again: usize,
-    /// Fresh claim runs planned fresh at once because of [`ClaimCosts::fresh_at_once`].
-    at_once: usize,
+    /// Whether [`ClaimCosts::fresh_at_once`] held when a claim run came in: from then on the
+    /// planner sent claim runs to fresh JVMs at once.
+    switched: bool,
+    /// Fresh claim runs, since `switched`, whose order had not run in a shared JVM before (at
+    /// once, or in a test explained again from fresh JVMs alone).
+    unshared: usize,
 }
 
 impl ClaimCosts {
@@ -82,17 +86,20 @@ impl ClaimCosts {
         2 * s >= f && s * n > (n - again) * f
     }
 
-    /// When claim runs went to fresh JVMs at once, what the note says: why, and how many did.
+    /// When claim runs went to fresh JVMs at once, what the note says: why, and how many ran
+    /// fresh without a shared run first.
     pub(super) fn note(&self) -> Option<String> {
-        if self.at_once == 0 {
+        if self.unshared == 0 {
             return None;
         }
         let (s, f) = (median(&self.shared_ms)?, median(&self.fresh_ms)?);
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         Some(format!(
-            "a claim's own run (a polluter or state-setter then the test; a polluter, one cleaner, the test) took {s} ms in a shared JVM and {f} ms in a fresh one here (medians), and {} of {} shared ones had to run again fresh, so {} such runs went to a fresh JVM at once",
+            "a claim's own run (a polluter or state-setter then the test, or a polluter, one cleaner and the test) took {s} ms in a shared JVM and {f} ms in a fresh one here (medians), and {} of {} had to run again fresh, so later ones went to a fresh JVM at once: since then {} without a shared run first",
             self.again,
-            self.shared_ms.len(),
-            self.at_once
+            plural(self.shared_ms.len(), "shared one", "shared ones"),
+            plural(self.unshared, "claim run ran fresh", "claim runs ran fresh")
         ))
     }
 }
@@ -136,14 +143,15 @@ impl SharedRuns {
         let explaining = record.kind.is_minimize();
         let whole = order == record.order.as_slice();
         let claim = whole && claim_shaped(record.kind, &record.order, &record.targets);
-        if claim
-            && record.isolation != Isolation::Classloader
-            && !record.shareable
-            && !self.first_shared.contains(order)
-            && !record.targets.first().is_some_and(|t| self.refuted(t))
-            && self.claims.fresh_at_once()
-        {
-            self.claims.at_once += 1;
+        if claim {
+            let switched = self.claims.switched;
+            self.claims.switched |= self.claims.fresh_at_once();
+            if switched
+                && record.isolation != Isolation::Classloader
+                && !self.first_shared.contains(order)
+            {
+                self.claims.unshared += 1;
+            }
         }
         if record.isolation == Isolation::Classloader {
             if earlier.is_none() {
@@ -424,7 +432,6 @@ mod tests {
         }
         assert_eq!(shared.claims.again, 3);
         assert_eq!(shared.claims.fresh_ms.len(), 6);
-        assert_eq!(shared.claims.at_once, 0);
         assert!(shared.claims.note().is_none());
         // 2 * 1300 >= 1400, and 1300 * 6 > (6 - 4) * 1400
         assert!(shared.claims.fresh_at_once());
@@ -432,10 +439,10 @@ mod tests {
         let mut r = record(&["x9", "v"], false, false);
         r.shareable = false;
         feed(&mut shared, &mut observed, r);
-        assert_eq!(shared.claims.at_once, 1);
+        assert_eq!(shared.claims.unshared, 1);
         assert_eq!(
             shared.claims.note().unwrap(),
-            "a claim's own run (a polluter or state-setter then the test; a polluter, one cleaner, the test) took 1300 ms in a shared JVM and 1400 ms in a fresh one here (medians), and 3 of 4 shared ones had to run again fresh, so 1 such runs went to a fresh JVM at once"
+            "a claim's own run (a polluter or state-setter then the test, or a polluter, one cleaner and the test) took 1300 ms in a shared JVM and 1400 ms in a fresh one here (medians), and 3 of 4 shared ones had to run again fresh, so later ones went to a fresh JVM at once: since then 1 claim run ran fresh without a shared run first"
         );
         let pair = Query {
             kind: ExperimentKind::PolluterPair,

@@ -99,8 +99,7 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                 OutputLock lock = lock()) {
             executeMojo();
         } catch (IOException e) {
-            throw new MojoExecutionException(
-                    "odrust could not take or release its lock " + e.getMessage(), e);
+            throw new MojoExecutionException("odrust could not take or release its lock " + e.getMessage(), e);
         } catch (EngineException e) {
             String message = "odrust: " + e.getMessage();
             if (e.isUserError()) {

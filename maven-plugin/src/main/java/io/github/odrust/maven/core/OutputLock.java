@@ -90,7 +90,7 @@ public final class OutputLock implements AutoCloseable {
             channel = FileChannel.open(
                     file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
+            throw failure(file, e);
         }
         try {
             FileLock lock;
@@ -103,11 +103,15 @@ public final class OutputLock implements AutoCloseable {
                 String holder;
                 try {
                     holder = read(channel);
+                    if (holder.isEmpty()) {
+                        holder = "its holder did not say who it is";
+                    }
                 } catch (IOException e) {
-                    holder = ""; // where locks are mandatory (Windows) the holder's file cannot be read
+                    // where locks are mandatory (Windows) the holder's file cannot be read
+                    holder = "its file cannot be read while it is held";
                 }
                 channel.close();
-                throw new HeldException(refusal.apply(holder.isEmpty() ? "its holder did not say who it is" : holder));
+                throw new HeldException(refusal.apply(holder));
             }
             String holder = read(channel);
             if (!holder.isEmpty()) {
@@ -118,9 +122,19 @@ public final class OutputLock implements AutoCloseable {
             channel.force(true);
             return new OutputLock(file, channel, lock);
         } catch (IOException e) {
-            channel.close();
-            throw new IOException(file + ": " + e.getMessage(), e);
+            IOException failure = failure(file, e);
+            try {
+                channel.close();
+            } catch (IOException closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
         }
+    }
+
+    /** {@code e} naming the lock file, and what went wrong (some exceptions' message is a path only). */
+    private static IOException failure(Path file, IOException e) {
+        return new IOException("file " + file + ": " + e, e);
     }
 
     /** What the lock file says about its holder. */
@@ -147,13 +161,17 @@ public final class OutputLock implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            channel.truncate(0);
-        } finally {
             try {
-                lock.release();
+                channel.truncate(0);
             } finally {
-                channel.close();
+                try {
+                    lock.release();
+                } finally {
+                    channel.close();
+                }
             }
+        } catch (IOException e) {
+            throw failure(file, e);
         }
     }
 

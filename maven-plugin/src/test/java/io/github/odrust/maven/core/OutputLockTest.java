@@ -60,8 +60,15 @@ class OutputLockTest {
             OutputLock.HeldException e = assertThrows(
                     OutputLock.HeldException.class, () -> OutputLock.takeTests(target, "odrust:repair", lines::add));
             assertTrue(e.getMessage().contains("running this module's tests"), e.getMessage());
-            assertTrue(e.getMessage().contains("odrust:detect, PID " + ProcessHandle.current().pid()), e.getMessage());
-            assertTrue(e.getMessage().contains(target.resolve(OutputLock.TESTS_FILE).toString()), e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .contains("odrust:detect, PID "
+                                    + ProcessHandle.current().pid()),
+                    e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .contains(target.resolve(OutputLock.TESTS_FILE).toString()),
+                    e.getMessage());
             assertTrue(!e.getMessage().contains("-Dodrust.outputDirectory"), e.getMessage());
         }
         try (OutputLock again = OutputLock.takeTests(target, "odrust:repair", lines::add)) {
