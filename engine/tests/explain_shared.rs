@@ -258,35 +258,14 @@ fn a_claim_found_when_the_budget_ends_is_still_confirmed_or_withdrawn() {
 }
 
 /// `p.V#v` fails after `p.P#polluter` unless one of six cleaners `p.C#c1..c6` ran between.
-fn six_cleaners() -> (Suite, impl Fn(&Experiment) -> Vec<(String, RunOutcome)>) {
-    let suite = named(&[
+fn six_cleaners() -> Suite {
+    named(&[
         ("p.X", &["x1", "x2", "x3"]),
         ("p.V", &["v", "v2"]),
         ("p.P", &["polluter", "p2"]),
         ("p.C", &["c1", "c2", "c3", "c4", "c5", "c6"]),
         ("p.Y", &["y1", "y2"]),
-    ]);
-    let execute = |e: &Experiment| {
-        let mut polluted = false;
-        e.order
-            .iter()
-            .map(|t| {
-                let fails = t == "p.V#v" && polluted;
-                if t == "p.P#polluter" {
-                    polluted = true;
-                } else if t.starts_with("p.C#") {
-                    polluted = false;
-                }
-                let outcome = if fails {
-                    RunOutcome::Fail
-                } else {
-                    RunOutcome::Pass
-                };
-                (t.clone(), outcome)
-            })
-            .collect()
-    };
-    (suite, execute)
+    ])
 }
 
 /// Claim runs (`[p, t]`, `[p, c, t]`) in shared JVMs cost `shared_claim` ms, in fresh ones 1000.
@@ -304,7 +283,7 @@ fn claims_costing(shared_claim: u64) -> impl Fn(&Experiment, bool) -> u64 {
 
 #[test]
 fn claim_runs_go_to_fresh_jvms_at_once_where_shared_ones_save_nothing() {
-    let (suite, execute) = six_cleaners();
+    let (suite, execute) = (six_cleaners(), victim_executor);
     for seed in 0..3 {
         let config = minimizing(Strategy::ReversePassing, seed);
         let (_, fresh_only) = detect_all(&config, &suite, &execute);

@@ -225,7 +225,8 @@ pub fn victim_executor(e: &Experiment) -> Vec<(String, RunOutcome)> {
     victim_executor_with(e, &["p.P#polluter"])
 }
 
-/// As [`victim_executor`], with `polluters` each a polluter of `p.V#v` (cleaned by `p.C#cleaner`).
+/// As [`victim_executor`], with `polluters` each a polluter of `p.V#v` (cleaned by every test of
+/// class `p.C`: `p.C#cleaner` in [`victim_suite`]).
 pub fn victim_executor_with(e: &Experiment, polluters: &[&str]) -> Vec<(String, RunOutcome)> {
     let mut polluted = false;
     e.order
@@ -236,7 +237,7 @@ pub fn victim_executor_with(e: &Experiment, polluters: &[&str]) -> Vec<(String, 
                     polluted = true;
                     RunOutcome::Pass
                 }
-                "p.C#cleaner" => {
+                c if c.starts_with("p.C#") => {
                     polluted = false;
                     RunOutcome::Pass
                 }
