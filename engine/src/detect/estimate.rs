@@ -155,7 +155,8 @@ fn mean(costs: &[u64]) -> Option<u64> {
     (!costs.is_empty()).then(|| costs.iter().sum::<u64>() / costs.len() as u64)
 }
 
-fn median<T: Ord + Copy>(mut values: Vec<T>) -> Option<T> {
+/// The lower median of `values`; `None` when there is none.
+pub(super) fn median<T: Ord + Copy>(mut values: Vec<T>) -> Option<T> {
     values.sort_unstable();
     values.get(values.len().saturating_sub(1) / 2).copied()
 }

@@ -20,6 +20,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::estimate::median;
 use super::units::Results;
 use crate::explain::minimize::Query;
 use crate::model::experiment::{ExperimentKind, ExperimentRecord, Isolation};
@@ -60,6 +61,8 @@ pub(super) struct ClaimCosts {
     /// Fresh claim runs, since `switched`, whose order had not run in a shared JVM before (at
     /// once, or in a test explained again from fresh JVMs alone).
     unshared: usize,
+    /// [`ClaimCosts::decide`] on the figures above, kept up to date by [`ClaimCosts::measured`].
+    at_once: bool,
 }
 
 impl ClaimCosts {
@@ -73,10 +76,22 @@ impl ClaimCosts {
     /// measured again). Shared, as before, until [`CLAIM_RUNS_SHARED`] shared and
     /// [`CLAIM_RUNS_FRESH`] fresh claim runs were measured.
     pub(super) fn fresh_at_once(&self) -> bool {
+        self.at_once
+    }
+
+    /// Decides [`ClaimCosts::fresh_at_once`] again after a figure changed.
+    fn measured(&mut self) {
+        self.at_once = self.decide();
+    }
+
+    fn decide(&self) -> bool {
         if self.shared_ms.len() < CLAIM_RUNS_SHARED || self.fresh_ms.len() < CLAIM_RUNS_FRESH {
             return false;
         }
-        let (Some(s), Some(f)) = (median(&self.shared_ms), median(&self.fresh_ms)) else {
+        let (Some(s), Some(f)) = (
+            median(self.shared_ms.clone()),
+            median(self.fresh_ms.clone()),
+        ) else {
             return false;
         };
         let (s, f) = (u128::from(s), u128::from(f));
@@ -92,7 +107,10 @@ impl ClaimCosts {
         if self.unshared == 0 {
             return None;
         }
-        let (s, f) = (median(&self.shared_ms)?, median(&self.fresh_ms)?);
+        let (s, f) = (
+            median(self.shared_ms.clone())?,
+            median(self.fresh_ms.clone())?,
+        );
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         Some(format!(
@@ -102,12 +120,6 @@ impl ClaimCosts {
             plural(self.unshared, "claim run ran fresh", "claim runs ran fresh")
         ))
     }
-}
-
-fn median(values: &[u64]) -> Option<u64> {
-    let mut v = values.to_vec();
-    v.sort_unstable();
-    v.get(v.len().saturating_sub(1) / 2).copied()
 }
 
 /// What explanation experiments in shared JVMs left, replayed from the history.
@@ -159,6 +171,7 @@ impl SharedRuns {
             }
             if claim && self.claims.shared_orders.insert(order.to_vec()) {
                 self.claims.shared_ms.push(record.millis);
+                self.claims.measured();
             }
             if explaining {
                 self.experiments += u32::from(whole);
@@ -170,6 +183,7 @@ impl SharedRuns {
         }
         if claim {
             self.claims.fresh_ms.push(record.millis);
+            self.claims.measured();
         }
         if !self.first_shared.contains(order) {
             return;
@@ -179,6 +193,7 @@ impl SharedRuns {
             && !self.fresh_again.contains_key(order)
         {
             self.claims.again += 1;
+            self.claims.measured();
         }
         if explaining && whole {
             self.checks += 1;
@@ -341,12 +356,14 @@ mod tests {
     }
 
     fn costs(shared_ms: &[u64], fresh_ms: &[u64], again: usize) -> ClaimCosts {
-        ClaimCosts {
+        let mut costs = ClaimCosts {
             shared_ms: shared_ms.to_vec(),
             fresh_ms: fresh_ms.to_vec(),
             again,
             ..ClaimCosts::default()
-        }
+        };
+        costs.measured();
+        costs
     }
 
     #[test]
