@@ -134,11 +134,8 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
 
     /** One run per output directory: this goal's lock on it (docs/configuration.md, "One run at a time"). */
     private OutputLock lock() throws IOException, MojoFailureException {
-        try {
-            return OutputLock.take(outputDirectory.toPath(), "odrust:" + mojoExecution.getGoal(), getLog()::warn);
-        } catch (OutputLock.HeldException e) {
-            throw new MojoFailureException("odrust: " + e.getMessage());
-        }
+        return taken(
+                () -> OutputLock.take(outputDirectory.toPath(), "odrust:" + mojoExecution.getGoal(), getLog()::warn));
     }
 
     /** One run of test JVMs per module: this goal's lock on the module's build directory, or null. */
@@ -146,9 +143,19 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
         if (!runsTests()) {
             return null;
         }
+        return taken(() -> OutputLock.takeTests(
+                Path.of(project.getBuild().getDirectory()), "odrust:" + mojoExecution.getGoal(), getLog()::warn));
+    }
+
+    /** Taking one of the locks. */
+    private interface Taking {
+        OutputLock take() throws IOException, OutputLock.HeldException;
+    }
+
+    /** The lock {@code taking} takes; a lock another run holds fails the build naming that run. */
+    private static OutputLock taken(Taking taking) throws IOException, MojoFailureException {
         try {
-            return OutputLock.takeTests(
-                    Path.of(project.getBuild().getDirectory()), "odrust:" + mojoExecution.getGoal(), getLog()::warn);
+            return taking.take();
         } catch (OutputLock.HeldException e) {
             throw new MojoFailureException("odrust: " + e.getMessage());
         }
