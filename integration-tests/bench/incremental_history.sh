@@ -10,13 +10,17 @@
 # incremental (state in OUT/state.json) and a full detect, the one that goes first alternating
 # per commit. MAVEN_ARGS go to every mvn command (e.g. -Dmaven.compiler.source=8 on JDK 17).
 # Prints one line per commit: wall seconds and tests of each, and the test classes selected.
+# MODULE=path/of/module (environment): one module of a multi-module build, as CI drives it:
+# `mvn install -pl MODULE -am -DskipTests`, then each goal with `-pl MODULE`.
 # Needs the plugin installed (mvn install in the odrust checkout) and `bc`, `python3`.
 set -u
-[ $# -ge 3 ] || { sed -n 2,14p "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n 2,16p "$0"; exit 2; }
 checkout=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
 commits=(); while [ $# -gt 0 ] && [ "$1" != "--" ]; do commits+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
+install=(); goal=()
+if [ -n "${MODULE:-}" ]; then install=(-pl "$MODULE" -am); goal=(-pl "$MODULE"); fi
 mkdir -p "$out/logs" || exit 1
 P=io.github.odrust:odrust-maven-plugin:0.1.0-SNAPSHOT
 timed() { # name, command...: runs it, prints its wall seconds
@@ -37,10 +41,10 @@ n=0
 for sha in "${commits[@]}"; do
   n=$((n + 1))
   git -c advice.detachedHead=false checkout -q -f "$sha" > /dev/null 2>&1 || { echo "cannot check out $sha" >&2; exit 1; }
-  timed "$n-install" mvn -B -ntp install -DskipTests "${extra[@]}" > /dev/null
-  inc() { wi=$(timed "$n-incremental" mvn -B -ntp $P:incremental -Dodrust.seed=1 \
+  timed "$n-install" mvn -B -ntp install -DskipTests "${install[@]}" "${extra[@]}" > /dev/null
+  inc() { wi=$(timed "$n-incremental" mvn -B -ntp "${goal[@]}" $P:incremental -Dodrust.seed=1 \
       -Dodrust.incremental.state="$out/state.json" -Dodrust.outputDirectory="$out/inc-$n" "${extra[@]}"); }
-  full() { wf=$(timed "$n-detect" mvn -B -ntp $P:detect -Dodrust.seed=1 \
+  full() { wf=$(timed "$n-detect" mvn -B -ntp "${goal[@]}" $P:detect -Dodrust.seed=1 \
       -Dodrust.outputDirectory="$out/full-$n" "${extra[@]}"); }
   if [ $((n % 2)) -eq 1 ]; then inc; full; else full; inc; fi
   selected=$(grep -o 'odrust incremental: [0-9]* of [0-9]* test classes selected' "$out/logs/$n-incremental.log" \
