@@ -184,6 +184,41 @@ class ShuffleIT {
      * order); under an odd seed each draws from both orders, so two calls can disagree; with
      * {@code consistent-call K} every call gets call K's permutation.
      */
+    /**
+     * {@code runtime-cache}: the first JVM leaves the runtime's jar in the directory, whole (no
+     * part file left), the next ones use it as it is, a damaged one is written again, and every
+     * run shuffles as a run without the cache does.
+     */
+    @Test
+    void theRuntimeJarIsKeptForTheNextJvmsAndShufflesAlike() throws Exception {
+        String jdk = CaptureIT.jdks().get(0);
+        Path cache = dir.resolve("cache");
+        Run uncached = run(jdk, project() + "seed 11\n");
+        Run first = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
+        assertEquals(stable(uncached.lines), stable(first.lines), "the cached runtime shuffles as a temporary one does");
+        assertEquals(uncached.log, first.log);
+        List<Path> jars = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.list(cache)) {
+            files.forEach(jars::add);
+        }
+        assertEquals(1, jars.size(), "one jar and nothing else: " + jars);
+        Path jar = jars.get(0);
+        assertTrue(jar.getFileName().toString().matches("odrust-shuffle-rt-[0-9a-f]+\\.jar"), jar.toString());
+        java.nio.file.attribute.FileTime written = java.nio.file.attribute.FileTime.fromMillis(1_000_000L);
+        Files.setLastModifiedTime(jar, written);
+        Run second = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
+        assertEquals(stable(uncached.lines), stable(second.lines));
+        assertEquals(written, Files.getLastModifiedTime(jar), "the second JVM read the jar, did not write it");
+
+        Files.write(jar, "not a jar".getBytes(StandardCharsets.UTF_8));
+        Run repaired = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
+        assertEquals(stable(uncached.lines), stable(repaired.lines), "a damaged jar is written again: " + repaired.stderr);
+        assertTrue(Files.size(jar) > 1000, "the jar was written again");
+        try (java.util.stream.Stream<Path> files = Files.list(cache)) {
+            assertEquals(1, files.count());
+        }
+    }
+
     @Test
     void twoElementCallsDisagreeUnderOddSeedsAndAgreeWhenConsistent() throws Exception {
         String sample = "io.github.odrust.samples.shuffle.ShuffleTwoSample";

@@ -54,6 +54,7 @@ import java.util.Set;
  * track-allocations true                # remember where HashMaps and HashSets of the module are made
  * log /abs/shuffle.jsonl                # the counted calls (within 'only') and the final count
  * log-limit 64                          # at most this many calls in the log
+ * runtime-cache /abs/dir                # keep the shuffling runtime's jar here for the next JVMs
  * </pre>
  *
  * <p>{@code mode audit} ({@code odrust:audit}, docs/audit.md) takes a capture of the static state at
@@ -109,6 +110,11 @@ public class AgentOptions {
     public boolean trackAllocations;
     public Path log;
     public int logLimit = 64;
+    /**
+     * Shuffle mode: a directory where the shuffling runtime's jar is kept for the JVMs after this
+     * one ({@code runtime-cache}); null: a temporary jar per JVM.
+     */
+    public Path runtimeCache;
 
     /** Audit mode: where the captures and their index go. */
     public Path captures;
@@ -150,13 +156,14 @@ public class AgentOptions {
             "track-allocations",
             "log",
             "log-limit",
+            "runtime-cache",
             "captures",
             "capture-tests",
             "initialize-at",
             "trace-only"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
-            + "filter, consistent-call, track-allocations, log, log-limit, captures, capture-tests, initialize-at or trace-only";
+            + "filter, consistent-call, track-allocations, log, log-limit, runtime-cache, captures, capture-tests, initialize-at or trace-only";
 
     protected AgentOptions() {}
 
@@ -327,6 +334,9 @@ public class AgentOptions {
                     break;
                 case "log":
                     o.log = absolute(value, where);
+                    break;
+                case "runtime-cache":
+                    o.runtimeCache = absolute(value, where);
                     break;
                 case "occurrence":
                 case "capture-limit":
@@ -504,6 +514,11 @@ public class AgentOptions {
 
         public Writer log(Path file) {
             return line("log", file.toAbsolutePath().toString());
+        }
+
+        /** Shuffle mode: where the shuffling runtime's jar is kept between JVMs. */
+        public Writer runtimeCache(Path dir) {
+            return line("runtime-cache", dir.toAbsolutePath().toString());
         }
 
         /** Audit mode: the directory of the captures and {@code points.jsonl}. */

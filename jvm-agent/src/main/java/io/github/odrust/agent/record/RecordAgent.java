@@ -68,6 +68,7 @@ public final class RecordAgent {
                 s.trackAllocations = options.trackAllocations;
                 s.log = options.log;
                 s.logLimit = options.logLimit;
+                s.runtimeCache = options.runtimeCache;
                 io.github.odrust.agent.shuffle.ShuffleAgent.activate(s, inst);
                 return;
             }

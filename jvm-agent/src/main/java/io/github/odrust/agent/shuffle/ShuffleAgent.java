@@ -7,18 +7,23 @@ import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.zip.CRC32;
 
 /**
  * {@code mode shuffle} of the jvm-agent ({@code odrust:detect-id}, docs/id-tests.md): puts the
@@ -40,6 +45,8 @@ public final class ShuffleAgent {
         public boolean trackAllocations;
         public Path log;
         public int logLimit = 64;
+        /** Where the runtime's jar is kept for the next JVMs; null: a temporary jar for this one. */
+        public Path runtimeCache;
     }
 
     private static final String RT_DIR = "io/github/odrust/agent/shuffle/rt/";
@@ -53,7 +60,7 @@ public final class ShuffleAgent {
             if (!inst.isRetransformClassesSupported()) {
                 throw new IllegalStateException("this JVM cannot retransform classes");
             }
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar()));
+            inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar(s.runtimeCache)));
             Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
             String[] roots = new String[s.roots.size()];
             for (int i = 0; i < roots.length; i++) {
@@ -175,29 +182,38 @@ public final class ShuffleAgent {
                 Collections.emptyMap());
     }
 
-    /** A temporary jar with the runtime's classes, copied from the agent's own jar or class directory. */
-    private static File runtimeJar() throws IOException, URISyntaxException {
+    /**
+     * A jar with the runtime's classes, copied from the agent's own jar or class directory. With a
+     * {@code cache} directory, the jar an earlier JVM left there for the same classes (named by
+     * their checksums), else one written there for the next JVMs: writing it costs a JVM about as
+     * much as the rest of the agent's start. Without, a temporary file deleted on exit.
+     */
+    private static File runtimeJar(Path cache) throws IOException, URISyntaxException {
         Path self = Paths.get(ShuffleAgent.class
                 .getProtectionDomain()
                 .getCodeSource()
                 .getLocation()
                 .toURI());
-        List<String> names = new ArrayList<>();
+        // entry name -> its CRC-32 (a jar's central directory has them; a directory's are computed)
+        Map<String, Long> names = new TreeMap<>();
         if (Files.isDirectory(self)) {
             File[] files = self.resolve(RT_DIR).toFile().listFiles();
             if (files != null) {
                 for (File f : files) {
                     if (f.getName().endsWith(".class")) {
-                        names.add(RT_DIR + f.getName());
+                        CRC32 crc = new CRC32();
+                        crc.update(Files.readAllBytes(f.toPath()));
+                        names.put(RT_DIR + f.getName(), crc.getValue());
                     }
                 }
             }
         } else {
             try (JarFile jar = new JarFile(self.toFile())) {
                 for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
-                    String n = e.nextElement().getName();
+                    JarEntry entry = e.nextElement();
+                    String n = entry.getName();
                     if (n.startsWith(RT_DIR) && n.endsWith(".class")) {
-                        names.add(n);
+                        names.put(n, entry.getCrc());
                     }
                 }
             }
@@ -205,10 +221,49 @@ public final class ShuffleAgent {
         if (names.isEmpty()) {
             throw new IOException("the shuffling runtime is missing from " + self);
         }
-        File out = File.createTempFile("odrust-shuffle-rt", ".jar");
-        out.deleteOnExit();
+        if (cache == null) {
+            File out = File.createTempFile("odrust-shuffle-rt", ".jar");
+            out.deleteOnExit();
+            write(out.toPath(), names.keySet(), self);
+            return out;
+        }
+        CRC32 key = new CRC32();
+        for (Map.Entry<String, Long> e : names.entrySet()) {
+            key.update((e.getKey() + "=" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        Path cached = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(key.getValue()) + ".jar");
+        if (Files.isRegularFile(cached) && readable(cached)) {
+            return cached.toFile();
+        }
+        Files.createDirectories(cache);
+        // written whole beside it, then renamed: a JVM starting meanwhile never sees half a jar
+        Path part = cache.resolve(cached.getFileName() + "." + Long.toHexString(System.nanoTime())
+                + Long.toHexString(new Random().nextLong()) + ".part");
+        try {
+            write(part, names.keySet(), self);
+            Files.move(part, cached, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(part);
+            if (!Files.isRegularFile(cached) || !readable(cached)) { // another JVM may have put it there first
+                throw e;
+            }
+        }
+        return cached.toFile();
+    }
+
+    /** Whether {@code jar} opens as a jar (a damaged one is written again). */
+    private static boolean readable(Path jar) {
+        try (JarFile j = new JarFile(jar.toFile())) {
+            return j.size() > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Writes {@code names}, read from the agent's class loader, as a jar at {@code out}. */
+    private static void write(Path out, Iterable<String> names, Path self) throws IOException {
         ClassLoader loader = ShuffleAgent.class.getClassLoader();
-        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(out.toPath()))) {
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(out))) {
             for (String n : names) {
                 jar.putNextEntry(new JarEntry(n));
                 try (InputStream in = loader.getResourceAsStream(n)) {
@@ -220,7 +275,6 @@ public final class ShuffleAgent {
                 jar.closeEntry();
             }
         }
-        return out;
     }
 
     private static void copy(InputStream in, OutputStream out) throws IOException {

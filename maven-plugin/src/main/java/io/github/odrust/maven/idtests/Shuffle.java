@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.MojoFailureException;
@@ -125,6 +126,10 @@ public final class Shuffle {
         }
         if (trackAllocations) {
             w.trackAllocations(true);
+        }
+        if (module.project != null) {
+            // the shuffling runtime's jar, written by the first test JVM, read by the others
+            w.runtimeCache(Paths.get(module.project.getBuild().getDirectory(), "odrust-agent"));
         }
         return w.log(log).text();
     }
