@@ -6,7 +6,8 @@ Usage: explanations.py <output directory> [<output directory> ...]
 
 A claim's own run is a polluter or state-setter pair [p, t] or a cleaner run [p, c, t]: its order
 is its targets after the first, then the first (the engine's `claim_shaped`). Times are the
-experiments' own `millis` (their test JVMs, start to exit), not the run's wall time.
+experiments' own `millis`: the time odrust took to run each one (a fresh JVM's from its start to
+its exit; in a shared JVM, the order's own time there), not the run's wall time.
 """
 import collections
 import json
@@ -42,7 +43,8 @@ def summary(out):
             order = tuple(e['order'])
             if shape == 'claim':
                 (claim_shared_orders if where == 'shared' else claim_fresh_orders).add(order)
-    # a claim run that ran shared and then fresh: the fresh one checked the shared one
+    # a claim order that ran both shared and fresh (the planner runs an order again only to check
+    # it fresh): the fresh run checked the shared one, or its test was explained again fresh
     return {
         'counts': counts,
         'millis': millis,
@@ -64,7 +66,7 @@ def main(dirs):
     for k in keys:
         print('| ' + name(k) + ' | ' + ' | '.join(
             '%d, %.0f s' % (r['counts'][k], r['millis'][k] / 1000) for r in runs) + ' |')
-    print('| claim orders run shared, then fresh | ' + ' | '.join(str(r['checked']) for r in runs) + ' |')
+    print('| claim orders run shared and fresh | ' + ' | '.join(str(r['checked']) for r in runs) + ' |')
     print('| claim orders run fresh only | ' + ' | '.join(str(r['fresh_only']) for r in runs) + ' |')
     print('| rounds | ' + ' | '.join('%.0f s' % (r['rounds_ms'] / 1000) for r in runs) + ' |')
     print('| explanations / rounds | ' + ' | '.join(

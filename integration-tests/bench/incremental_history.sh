@@ -14,7 +14,7 @@
 # `mvn install -pl MODULE -am -DskipTests`, then each goal with `-pl MODULE`.
 # Needs the plugin installed (mvn install in the odrust checkout) and `bc`, `python3`.
 set -u
-[ $# -ge 3 ] || { sed -n 2,16p "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n 2,15p "$0"; exit 2; }
 checkout=$(realpath "$1"); out=$(realpath -m "$2"); shift 2
 commits=(); while [ $# -gt 0 ] && [ "$1" != "--" ]; do commits+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift

@@ -1,6 +1,7 @@
 package io.github.odrust.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -180,11 +181,6 @@ class ShuffleIT {
     }
 
     /**
-     * Calls of two elements: under an even seed each is swapped (every shuffled call changes the
-     * order); under an odd seed each draws from both orders, so two calls can disagree; with
-     * {@code consistent-call K} every call gets call K's permutation.
-     */
-    /**
      * {@code runtime-cache}: the first JVM leaves the runtime's jar in the directory, whole (no
      * part file left), the next ones use it as it is, a damaged one is written again, and every
      * run shuffles as a run without the cache does.
@@ -194,8 +190,11 @@ class ShuffleIT {
         String jdk = CaptureIT.jdks().get(0);
         Path cache = dir.resolve("cache");
         Run uncached = run(jdk, project() + "seed 11\n");
+        assertEquals("{\"count\":27}", uncached.log.get(uncached.log.size() - 1), "shuffling ran: " + uncached.stderr);
         Run first = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
-        assertEquals(stable(uncached.lines), stable(first.lines), "the cached runtime shuffles as a temporary one does");
+        assertFalse(first.stderr.contains("odrust-agent"), first.stderr);
+        assertEquals(
+                stable(uncached.lines), stable(first.lines), "the cached runtime shuffles as a temporary one does");
         assertEquals(uncached.log, first.log);
         List<Path> jars = new ArrayList<>();
         try (java.util.stream.Stream<Path> files = Files.list(cache)) {
@@ -208,17 +207,33 @@ class ShuffleIT {
         Files.setLastModifiedTime(jar, written);
         Run second = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
         assertEquals(stable(uncached.lines), stable(second.lines));
+        assertEquals(uncached.log, second.log);
         assertEquals(written, Files.getLastModifiedTime(jar), "the second JVM read the jar, did not write it");
 
         Files.write(jar, "not a jar".getBytes(StandardCharsets.UTF_8));
         Run repaired = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
-        assertEquals(stable(uncached.lines), stable(repaired.lines), "a damaged jar is written again: " + repaired.stderr);
+        assertEquals(
+                stable(uncached.lines), stable(repaired.lines), "a damaged jar is written again: " + repaired.stderr);
+        assertEquals(uncached.log, repaired.log);
         assertTrue(Files.size(jar) > 1000, "the jar was written again");
+
+        // a cache that cannot be written (a file where its directory should be): a temporary jar,
+        // said once on stderr, and the run shuffles all the same
+        Path blocked = dir.resolve("blocked");
+        Files.write(blocked, "a file".getBytes(StandardCharsets.UTF_8));
+        Run fallback = run(jdk, project() + "seed 11\nruntime-cache " + blocked + "\n");
+        assertEquals(uncached.log, fallback.log, fallback.stderr);
+        assertTrue(fallback.stderr.contains("cannot keep the shuffling runtime's jar in " + blocked), fallback.stderr);
         try (java.util.stream.Stream<Path> files = Files.list(cache)) {
             assertEquals(1, files.count());
         }
     }
 
+    /**
+     * Calls of two elements: under an even seed each is swapped (every shuffled call changes the
+     * order); under an odd seed each draws from both orders, so two calls can disagree; with
+     * {@code consistent-call K} every call gets call K's permutation.
+     */
     @Test
     void twoElementCallsDisagreeUnderOddSeedsAndAgreeWhenConsistent() throws Exception {
         String sample = "io.github.odrust.samples.shuffle.ShuffleTwoSample";

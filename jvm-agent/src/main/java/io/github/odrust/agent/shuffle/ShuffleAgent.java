@@ -186,7 +186,8 @@ public final class ShuffleAgent {
      * A jar with the runtime's classes, copied from the agent's own jar or class directory. With a
      * {@code cache} directory, the jar an earlier JVM left there for the same classes (named by
      * their checksums), else one written there for the next JVMs: writing it costs a JVM about as
-     * much as the rest of the agent's start. Without, a temporary file deleted on exit.
+     * much as the rest of the agent's start. Without one, or when it cannot be written there (said
+     * on stderr), a temporary file deleted on exit.
      */
     private static File runtimeJar(Path cache) throws IOException, URISyntaxException {
         Path self = Paths.get(ShuffleAgent.class
@@ -221,34 +222,44 @@ public final class ShuffleAgent {
         if (names.isEmpty()) {
             throw new IOException("the shuffling runtime is missing from " + self);
         }
-        if (cache == null) {
-            File out = File.createTempFile("odrust-shuffle-rt", ".jar");
-            out.deleteOnExit();
-            write(out.toPath(), names.keySet(), self);
-            return out;
+        if (cache != null) {
+            try {
+                return cached(cache, names, self);
+            } catch (IOException e) {
+                System.err.println("odrust-agent: cannot keep the shuffling runtime's jar in " + cache + " (" + e
+                        + "); this JVM writes a temporary one");
+            }
         }
+        File out = File.createTempFile("odrust-shuffle-rt", ".jar");
+        out.deleteOnExit();
+        write(out.toPath(), names.keySet(), self);
+        return out;
+    }
+
+    /** The runtime's jar in {@code cache}: the one an earlier JVM left for these classes, else written now. */
+    private static File cached(Path cache, Map<String, Long> names, Path self) throws IOException {
         CRC32 key = new CRC32();
         for (Map.Entry<String, Long> e : names.entrySet()) {
             key.update((e.getKey() + "=" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        Path cached = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(key.getValue()) + ".jar");
-        if (Files.isRegularFile(cached) && readable(cached)) {
-            return cached.toFile();
+        Path jar = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(key.getValue()) + ".jar");
+        if (Files.isRegularFile(jar) && readable(jar)) {
+            return jar.toFile();
         }
         Files.createDirectories(cache);
         // written whole beside it, then renamed: a JVM starting meanwhile never sees half a jar
-        Path part = cache.resolve(cached.getFileName() + "." + Long.toHexString(System.nanoTime())
+        Path part = cache.resolve(jar.getFileName() + "." + Long.toHexString(System.nanoTime())
                 + Long.toHexString(new Random().nextLong()) + ".part");
         try {
             write(part, names.keySet(), self);
-            Files.move(part, cached, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(part, jar, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             Files.deleteIfExists(part);
-            if (!Files.isRegularFile(cached) || !readable(cached)) { // another JVM may have put it there first
+            if (!Files.isRegularFile(jar) || !readable(jar)) { // another JVM may have put it there first
                 throw e;
             }
         }
-        return cached.toFile();
+        return jar.toFile();
     }
 
     /** Whether {@code jar} opens as a jar (a damaged one is written again). */
@@ -260,19 +271,32 @@ public final class ShuffleAgent {
         }
     }
 
-    /** Writes {@code names}, read from the agent's class loader, as a jar at {@code out}. */
+    /**
+     * Writes {@code names} as a jar at {@code out}, each read from {@code self} (the agent's jar or
+     * class directory: the copy whose checksums name the kept jar, not another one a test class
+     * path may hold).
+     */
     private static void write(Path out, Iterable<String> names, Path self) throws IOException {
-        ClassLoader loader = ShuffleAgent.class.getClassLoader();
+        JarFile source = Files.isDirectory(self) ? null : new JarFile(self.toFile());
         try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(out))) {
             for (String n : names) {
                 jar.putNextEntry(new JarEntry(n));
-                try (InputStream in = loader.getResourceAsStream(n)) {
-                    if (in == null) {
+                if (source == null) {
+                    Files.copy(self.resolve(n), jar);
+                } else {
+                    JarEntry entry = source.getJarEntry(n);
+                    if (entry == null) {
                         throw new IOException("cannot read " + n + " from " + self);
                     }
-                    copy(in, jar);
+                    try (InputStream in = source.getInputStream(entry)) {
+                        copy(in, jar);
+                    }
                 }
                 jar.closeEntry();
+            }
+        } finally {
+            if (source != null) {
+                source.close();
             }
         }
     }
