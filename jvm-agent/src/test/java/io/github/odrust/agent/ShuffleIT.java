@@ -181,6 +181,28 @@ class ShuffleIT {
     }
 
     /**
+     * A result of fewer than two elements has one order only: such a call is neither counted nor
+     * shuffled (every covered API on empty and one-element collections), so a seed shuffles only
+     * the one set of three and the count is 1.
+     */
+    @Test
+    void resultsOfFewerThanTwoElementsAreNotCounted() throws Exception {
+        String sample = "io.github.odrust.samples.shuffle.ShuffleSmallSample";
+        for (String jdk : CaptureIT.jdks()) {
+            Run plain = run(jdk, null, sample);
+            assertEquals(3, plain.lines.size(), jdk + ": " + plain.lines);
+            for (long seed : new long[] {2, 12}) {
+                Run r = run(jdk, project() + "seed " + seed + "\n", sample);
+                assertEquals(plain.lines.subList(0, 2), r.lines.subList(0, 2), jdk + ", seed " + seed);
+                assertNotEquals(plain.lines.get(2), r.lines.get(2), jdk + ", seed " + seed + ": the set of three");
+                assertEquals(2, r.log.size(), jdk + ": one counted call and the count: " + r.log);
+                assertTrue(r.log.get(0).startsWith("{\"index\":1,\"api\":\"HashMap$KeySet.iterator\""), r.log.get(0));
+                assertEquals("{\"count\":1}", r.log.get(1), jdk);
+            }
+        }
+    }
+
+    /**
      * {@code runtime-cache}: the first JVM leaves the runtime's jar in the directory, whole (no
      * part file left), the next ones use it as it is, a damaged one is written again, and every
      * run shuffles as a run without the cache does.

@@ -40,7 +40,7 @@ import org.apache.maven.plugin.logging.Log;
  */
 public final class IdDetector {
     /** The agent's way of counting calls; a run recorded with another is not resumed. */
-    static final int COUNTING = 2;
+    static final int COUNTING = 3;
 
     /** What the user asked for. */
     public static final class Settings {
@@ -75,8 +75,8 @@ public final class IdDetector {
             o.addProperty("filter", filter.any ? "any" : "project");
             o.add("include", Json.WIRE.toJsonTree(filter.include));
             o.addProperty("isolation", shared ? "classloader" : "fresh");
-            // how calls are counted (2: not inside the JDK's class loading and initialization):
-            // records counted otherwise number other calls
+            // how calls are counted (2: not inside the JDK's class loading and initialization; 3:
+            // nor on fewer than two elements): records counted otherwise number other calls
             o.addProperty("counting", COUNTING);
             return o;
         }

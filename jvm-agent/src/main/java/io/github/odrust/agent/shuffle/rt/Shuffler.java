@@ -26,9 +26,10 @@ import java.util.stream.Stream;
  * the JDK methods the agent retransforms ({@code ShuffleTransformer}) hand their result to these
  * static methods, which return a seeded permutation of it when the call counts.
  *
- * <p>A call <em>counts</em> when the first frame of its stack that is neither the JDK nor an
- * assertion library belongs to the module's own code (its class directories, or an
- * {@code include} prefix), or any non-JDK frame with {@code filter any}. Counted calls are
+ * <p>A call <em>counts</em> when its result has two elements or more (fewer have one order only)
+ * and the first frame of its stack that is neither the JDK nor an assertion library belongs to
+ * the module's own code (its class directories, or an {@code include} prefix), or any non-JDK
+ * frame with {@code filter any}. Counted calls are
  * numbered 1, 2, 3, ... in the order they happen in this JVM; a counted call is shuffled when the
  * run has a seed and its number is in the {@code only} ranges (all, when there are none). The
  * permutation of call k depends only on (seed, k), so shuffling fewer calls leaves the others'
@@ -245,6 +246,9 @@ public final class Shuffler {
         }
         busy[0] = true;
         try {
+            if (fewerThanTwo(collection)) {
+                return it;
+            }
             long k = decide(api, source);
             if (k <= 0) {
                 return it;
@@ -282,6 +286,10 @@ public final class Shuffler {
         }
         busy[0] = true;
         try {
+            long size = s.getExactSizeIfKnown();
+            if (size >= 0 && size < 2) {
+                return s;
+            }
             long k = decide(api, source);
             if (k <= 0) {
                 return s;
@@ -357,6 +365,9 @@ public final class Shuffler {
         long k;
         busy[0] = true;
         try {
+            if (fewerThanTwo(target)) {
+                return false;
+            }
             k = decide(api, source);
             if (k <= 0) {
                 return false;
@@ -423,6 +434,20 @@ public final class Shuffler {
     }
 
     // ---- deciding ----------------------------------------------------------------------------------
+
+    /**
+     * Whether {@code collection} (a Collection or Map) has fewer than two elements: then it has one
+     * order only, and the call neither counts nor is shuffled (as an array of fewer than two).
+     */
+    private static boolean fewerThanTwo(Object collection) {
+        if (collection instanceof Collection) {
+            return ((Collection<?>) collection).size() < 2;
+        }
+        if (collection instanceof Map) {
+            return ((Map<?, ?>) collection).size() < 2;
+        }
+        return false;
+    }
 
     /** LinkedHashMap/LinkedHashSet keep their insertion order: never shuffled. */
     private static boolean skip(Object collection, Object source) {
