@@ -296,13 +296,15 @@ final class ShuffleTransformer implements ClassFileTransformer {
                                 false);
                         break;
                     case SPLITERATOR:
+                        push(hook.collection);
                         push(hook.source);
                         super.visitLdcInsn(hook.api);
                         super.visitMethodInsn(
                                 Opcodes.INVOKESTATIC,
                                 RT,
                                 "spliterator",
-                                "(Ljava/util/Spliterator;Ljava/lang/Object;Ljava/lang/String;)Ljava/util/Spliterator;",
+                                "(Ljava/util/Spliterator;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/String;)"
+                                        + "Ljava/util/Spliterator;",
                                 false);
                         break;
                     case ARRAY:

@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
 
 /**
  * ShuffleIT's program for results of fewer than two elements: every covered API on an empty and a
- * one-element collection (none of these calls counts: they have one order only), then one set of
- * three elements iterated (the one counted call). One line per call.
+ * one-element collection (none of these calls counts: they have one order only), a spliterator
+ * made on an empty map and traversed after a put (it binds late, as the JDK's does), then one set
+ * of three elements iterated (the one counted call).
  */
 public final class ShuffleSmallSample {
     private ShuffleSmallSample() {}
@@ -51,6 +52,13 @@ public final class ShuffleSmallSample {
             out.add(String.valueOf(new ArrayList<>(concurrent.keySet())));
             System.out.println(n + ": " + out);
         }
+        // a spliterator binds to its map at its first traversal, not when it is made
+        Map<String, Integer> late = new HashMap<>();
+        java.util.Spliterator<String> spliterator = late.keySet().spliterator();
+        late.put("late", 1);
+        List<String> seen = new ArrayList<>();
+        spliterator.forEachRemaining(seen::add);
+        System.out.println("late-binding " + seen);
         Set<String> three = new HashSet<>();
         Collections.addAll(three, "x", "y", "z");
         StringBuilder line = new StringBuilder();

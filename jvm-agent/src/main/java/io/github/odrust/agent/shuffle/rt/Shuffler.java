@@ -276,7 +276,7 @@ public final class Shuffler {
     }
 
     /** {@code spliterator()} of a HashSet, a HashMap view or a PriorityQueue. */
-    public static Spliterator<?> spliterator(Spliterator<?> s, Object source, String api) {
+    public static Spliterator<?> spliterator(Spliterator<?> s, Object collection, Object source, String api) {
         if (!on || skip(source, source)) {
             return s;
         }
@@ -286,8 +286,9 @@ public final class Shuffler {
         }
         busy[0] = true;
         try {
-            long size = s.getExactSizeIfKnown();
-            if (size >= 0 && size < 2) {
+            // the collection's size, not the spliterator's: asking a late-binding spliterator
+            // binds it to the collection now, not at its first traversal as the JDK does
+            if (fewerThanTwo(collection)) {
                 return s;
             }
             long k = decide(api, source);
