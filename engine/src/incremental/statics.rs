@@ -236,7 +236,7 @@ impl<'a> Immutability<'a> {
     /// what the instruction right before makes, and that cannot change: a lambda or method
     /// reference capturing nothing (`invokedynamic` of `LambdaMetafactory` with no arguments), or
     /// a new object of an immutable class (`invokespecial C.<init>`; anonymous classes count as
-    /// final), or an empty array.
+    /// final; a plain `new Object()`, a lock or sentinel, has no state), or an empty array.
     fn immutable_value(&self, owner: &ClassFile, field: &Field) -> bool {
         let Some(code) = owner
             .method("<clinit>", "()V")
@@ -273,7 +273,12 @@ impl<'a> Immutability<'a> {
                     kind: InvokeKind::Special,
                     method,
                     ..
-                }) => method.name == "<init>" && self.class(&method.owner),
+                }) => {
+                    // the class constructed, exactly: a plain `new Object()` (a lock, a
+                    // sentinel) has no state
+                    method.name == "<init>"
+                        && (method.owner == "java.lang.Object" || self.class(&method.owner))
+                }
                 // `iconst_0; newarray|anewarray; putstatic`: an empty array has nothing to change.
                 _ => {
                     i > 0

@@ -111,8 +111,8 @@ fn immutable_values_are_decided_by_reading_the_classes() {
             "COUNTING"
         ],
         "final record, final class of final immutable fields, self-referencing record, \
-         non-capturing lambda and method reference, a stateless anonymous class, enums without \
-         mutable state and JDK value types are not tracked"
+         non-capturing lambda and method reference, a stateless anonymous class, a plain Object \
+         (a lock), enums without mutable state and JDK value types are not tracked"
     );
     assert!(immutable.class(&format!("{P}Values$Node")));
     assert!(!immutable.class(&format!("{P}Values$Counter")));
