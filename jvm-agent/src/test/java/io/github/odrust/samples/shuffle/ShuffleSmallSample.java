@@ -12,10 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * ShuffleIT's program for results of fewer than two elements: every covered API on an empty and a
- * one-element collection (none of these calls counts: they have one order only), a spliterator
- * made on an empty map and traversed after a put (it binds late, as the JDK's does), then one set
- * of three elements iterated (the one counted call).
+ * ShuffleIT's program for results of fewer than two elements: the covered collection APIs
+ * (iterators, spliterators, {@code toArray} with and without a longer array, {@code forEach}) on an
+ * empty and a one-element collection (none of these calls counts: they have one order only), a
+ * spliterator made on an empty map and traversed after a put (one of fewer than two elements is
+ * left to the JDK, which binds it at its first traversal), then one set of three elements
+ * iterated (the one counted call).
  */
 public final class ShuffleSmallSample {
     private ShuffleSmallSample() {}
@@ -46,6 +48,14 @@ public final class ShuffleSmallSample {
             }
             out.add(set.stream().collect(Collectors.joining(",")));
             out.add(java.util.Arrays.toString(set.toArray()));
+            out.add(java.util.Arrays.toString(set.toArray(new String[4])));
+            out.add(java.util.Arrays.toString(queue.toArray()));
+            queue.forEach(q -> out.add("q" + q));
+            out.add(String.valueOf(queue.stream().count()));
+            out.add(map.values().stream().map(String::valueOf).collect(Collectors.joining(",")));
+            out.add(String.valueOf(map.entrySet().stream().count()));
+            map.values().forEach(v -> out.add("v" + v));
+            out.add(java.util.Arrays.toString(map.keySet().toArray(new String[3])));
             for (Integer q : queue) {
                 out.add(String.valueOf(q));
             }

@@ -39,8 +39,11 @@ import org.apache.maven.plugin.logging.Log;
  * directory aside.
  */
 public final class IdDetector {
-    /** The agent's way of counting calls; a run recorded with another is not resumed. */
-    static final int COUNTING = 3;
+    /**
+     * The agent's way of counting calls; a run recorded with another is not resumed, and a report
+     * made with another is not repaired (its pins name other calls).
+     */
+    public static final int COUNTING = 3;
 
     /** What the user asked for. */
     public static final class Settings {

@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * the JDK methods the agent retransforms ({@code ShuffleTransformer}) hand their result to these
  * static methods, which return a seeded permutation of it when the call counts.
  *
- * <p>A call <em>counts</em> when its result has two elements or more (fewer have one order only)
- * and the first frame of its stack that is neither the JDK nor an assertion library belongs to
+ * <p>A call <em>counts</em> when its result has two elements or more (a JDK collection of fewer
+ * when the call is made has one order only) and the first frame of its stack that is neither the JDK nor an assertion library belongs to
  * the module's own code (its class directories, or an {@code include} prefix), or any non-JDK
  * frame with {@code filter any}. Counted calls are
  * numbered 1, 2, 3, ... in the order they happen in this JVM; a counted call is shuffled when the
@@ -327,6 +327,10 @@ public final class Shuffler {
         }
         busy[0] = true;
         try {
+            // toArray(T[]) into a longer array: the collection's own size decides
+            if (fewerThanTwo(collection)) {
+                return a;
+            }
             long k = decide(api, source);
             if (k <= 0) {
                 return a;
@@ -437,10 +441,16 @@ public final class Shuffler {
     // ---- deciding ----------------------------------------------------------------------------------
 
     /**
-     * Whether {@code collection} (a Collection or Map) has fewer than two elements: then it has one
-     * order only, and the call neither counts nor is shuffled (as an array of fewer than two).
+     * Whether {@code collection} (a Collection or Map of the JDK's own) has fewer than two elements
+     * when the call is made: then the result has one order only, and the call neither counts nor is
+     * shuffled (as an array of fewer than two). A subclass outside the JDK is not asked (its
+     * {@code size()} is the module's code: it may throw, or a mock may record the call); its calls
+     * count as before.
      */
     private static boolean fewerThanTwo(Object collection) {
+        if (collection == null || collection.getClass().getClassLoader() != null) {
+            return false;
+        }
         if (collection instanceof Collection) {
             return ((Collection<?>) collection).size() < 2;
         }

@@ -107,6 +107,19 @@ public final class IdRepairer {
                     + (made == null || !made.isJsonPrimitive() ? "an older odrust" : "odrust " + made.getAsString())
                     + ", and this is odrust " + engineVersion + again);
         }
+        JsonElement settings = report.get("settings");
+        JsonElement counting = settings != null && settings.isJsonObject()
+                ? settings.getAsJsonObject().get("counting")
+                : null;
+        int expected = io.github.odrust.maven.idtests.IdDetector.COUNTING;
+        if (counting == null
+                || !counting.isJsonPrimitive()
+                || !String.valueOf(expected).equals(counting.getAsString())) {
+            throw new MojoFailureException(f
+                    + " numbers the shuffled calls as an earlier odrust did (settings.counting "
+                    + (counting == null ? "missing" : counting.toString()) + ", this odrust counts as " + expected
+                    + "), so its pins and failing seeds name other calls here" + again);
+        }
         JsonElement outcome = report.get("outcome");
         JsonElement tests = outcome != null && outcome.isJsonObject()
                 ? outcome.getAsJsonObject().get("tests")
