@@ -18,10 +18,11 @@
 //! one). So is the `Module` attribute of `module-info`.
 //!
 //! A jar's checksum ([`jar_checksum`]) is that of its entries as its central directory lists
-//! them — each file's name, CRC-32 and size, sorted by name — leaving out directories,
-//! `META-INF/MANIFEST.MF` and `META-INF/maven/` (build tools write dates, tool versions and the
-//! pom there): a jar rebuilt from the same classes and resources has the same checksum however
-//! its entries are ordered, compressed or time-stamped. A file that is not a readable zip (or a
+//! them — each file's name, CRC-32 and size, sorted by name — leaving out directories and what
+//! packaging writes about the build (`META-INF/MANIFEST.MF`, `META-INF/maven/`, where build tools
+//! write dates, tool versions and the pom; `META-INF/INDEX.LIST`; the legal files
+//! `META-INF/LICENSE*`, `NOTICE*`, `DEPENDENCIES*`): a jar rebuilt from the same classes and
+//! resources has the same checksum however its entries are ordered, compressed or time-stamped. A file that is not a readable zip (or a
 //! ZIP64 one) falls back to the SHA-256 of its bytes.
 
 use std::path::Path;
@@ -55,13 +56,12 @@ fn entries_checksum(path: &Path, without_classes: bool) -> Result<String, Engine
         Some(mut entries) => {
             entries.retain(|e| {
                 !e.name.ends_with('/')
-                    && e.name != "META-INF/MANIFEST.MF"
-                    && !e.name.starts_with("META-INF/maven/")
+                    && !build_metadata(&e.name)
                     && (!without_classes || !is_read_class(&e.name))
             });
             entries.sort_by(|a, b| (&a.name, a.crc, a.size).cmp(&(&b.name, b.crc, b.size)));
             let mut h = Sha256::new();
-            h.update(b"jar-entries-1\n");
+            h.update(b"jar-entries-2\n");
             for e in entries {
                 h.update(e.name.as_bytes());
                 h.update(format!("\0{:08x}\0{}\n", e.crc, e.size).as_bytes());
@@ -70,6 +70,25 @@ fn entries_checksum(path: &Path, without_classes: bool) -> Result<String, Engine
         }
         None => sha256_hex(&bytes),
     })
+}
+
+/// Whether a jar entry is what packaging writes about the build rather than what the code reads:
+/// `META-INF/MANIFEST.MF`, `META-INF/maven/` (dates, tool versions, the pom),
+/// `META-INF/INDEX.LIST` (a listing of the jar's own packages), and the legal files the packaging
+/// copies in (`META-INF/LICENSE*`, `NOTICE*`, `DEPENDENCIES*`: Apache builds put the project's
+/// root `LICENSE` in every module's jar, so a change there would otherwise select every test).
+fn build_metadata(name: &str) -> bool {
+    let Some(file) = name.strip_prefix("META-INF/") else {
+        return false;
+    };
+    if file == "MANIFEST.MF" || file == "INDEX.LIST" || file.starts_with("maven/") {
+        return true;
+    }
+    let upper = file.to_ascii_uppercase();
+    !file.contains('/')
+        && ["LICENSE", "NOTICE", "DEPENDENCIES"]
+            .iter()
+            .any(|legal| upper.starts_with(legal))
 }
 
 /// A jar's class files: (entry name, bytes), in the jar's order.

@@ -148,13 +148,22 @@ fn a_rebuilt_jar_with_the_same_entries_has_the_same_checksum() {
         ("com/acme/Kit.class", 0xabcd_0001, 900, 1),
         ("com/acme/kit.properties", 0x2222, 12, 1),
         ("META-INF/maven/com.acme/kit/pom.properties", 0x3333, 60, 1),
+        ("META-INF/INDEX.LIST", 0x6666, 40, 1),
+        ("META-INF/LICENSE", 0x7777, 11000, 1),
+        ("META-INF/NOTICE.txt", 0x8888, 170, 1),
+        ("META-INF/DEPENDENCIES", 0x9999, 4000, 1),
     ]));
-    // rebuilt: other times, another entry order, another manifest and pom.properties
+    // rebuilt: other times, another entry order, another manifest and pom.properties, another
+    // package index and other legal files (the project's root LICENSE changed)
     let rebuilt = sum(zip(&[
         ("com/acme/kit.properties", 0x2222, 12, 9),
         ("com/acme/Kit.class", 0xabcd_0001, 900, 9),
         ("META-INF/MANIFEST.MF", 0x4444, 81, 9),
         ("META-INF/maven/com.acme/kit/pom.properties", 0x5555, 61, 9),
+        ("META-INF/INDEX.LIST", 0x6667, 52, 9),
+        ("META-INF/LICENSE", 0x7778, 11060, 9),
+        ("META-INF/NOTICE.txt", 0x8889, 171, 9),
+        ("META-INF/DEPENDENCIES", 0x999a, 4010, 9),
     ]));
     assert_eq!(built, rebuilt);
     assert_ne!(

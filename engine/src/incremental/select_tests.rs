@@ -134,7 +134,7 @@ fn first_run_is_full_and_says_why() {
         ["every test class is selected: no saved incremental state (first run)"]
     );
     assert!(s.changed.is_empty());
-    assert_eq!(s.state.version, 3);
+    assert_eq!(s.state.version, 4);
     assert_eq!(s.state.build_fingerprint, "fp-1");
     assert_eq!(s.state.classes["com.acme.Calc"].kind, ClassKind::Main);
     assert_eq!(s.state.classes["com.acme.CalcTest"].kind, ClassKind::Test);
@@ -331,7 +331,7 @@ fn a_bad_or_other_version_state_is_a_full_run() {
     let m = Module::new();
     for (state, why) in [
         (
-            json!({"version": 3, "classes": "x"}),
+            json!({"version": 4, "classes": "x"}),
             "the saved incremental state cannot be read: ",
         ),
         (
@@ -340,7 +340,7 @@ fn a_bad_or_other_version_state_is_a_full_run() {
         ),
         (
             json!({"version": 7, "whatever": true}),
-            "the saved incremental state has version 7, this odrust reads version 3",
+            "the saved incremental state has version 7, this odrust reads version 4",
         ),
         (Value::Null, "no saved incremental state (first run)"),
     ] {
@@ -362,7 +362,7 @@ fn the_state_round_trips_through_json_text() {
     let first = select(&m.request(None)).unwrap();
     let text = serde_json::to_string(&first.state).unwrap();
     let back: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(back["version"], json!(3));
+    assert_eq!(back["version"], json!(4));
     let second = select(&m.request(Some(back))).unwrap();
     assert!(!second.full && second.selected.is_empty());
     assert_eq!(second.state, first.state);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// The version of the state's JSON this engine writes and reads: 3 since the classes of the
 /// project's own jars are in `classes` (2: jars checksummed by their entries; 1: by their bytes).
-pub const STATE_VERSION: u32 = 3;
+pub const STATE_VERSION: u32 = 4;
 
 /// Whether a class comes from the main or the test class directories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub struct JarState {
     pub checksum: String,
 }
 
-/// The saved state: `{"version": 3, "build_fingerprint": "...", "classes": {"com.acme.Foo":
+/// The saved state: `{"version": 4, "build_fingerprint": "...", "classes": {"com.acme.Foo":
 /// {"checksum": "...", "kind": "main"}}, "jars": [{"path": "...", "checksum": "..."}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -122,7 +122,7 @@ mod tests {
         let value = serde_json::to_value(&state).unwrap();
         assert_eq!(
             value,
-            json!({"version": 3, "build_fingerprint": "fp",
+            json!({"version": 4, "build_fingerprint": "fp",
                    "classes": {"com.acme.Foo": {"checksum": "ab", "kind": "test"}},
                    "jars": [{"path": "/m2/x.jar", "checksum": "cd"}]})
         );
@@ -140,9 +140,9 @@ mod tests {
         let other = State::from_json(Some(&json!({"version": 2}))).unwrap_err();
         assert_eq!(
             other.to_string(),
-            "the saved incremental state has version 2, this odrust reads version 3"
+            "the saved incremental state has version 2, this odrust reads version 4"
         );
-        let bad = State::from_json(Some(&json!({"version": 3, "classes": 3}))).unwrap_err();
+        let bad = State::from_json(Some(&json!({"version": 4, "classes": 3}))).unwrap_err();
         assert!(matches!(bad, Unusable::Unreadable(_)), "{bad:?}");
         assert!(bad
             .to_string()
