@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
 use super::replay::Replay;
+use super::shared::median;
 use crate::model::experiment::{ExperimentRecord, Isolation};
 use crate::schedule::dependence::cost_from_baseline;
 
@@ -153,12 +154,6 @@ impl Model {
 
 fn mean(costs: &[u64]) -> Option<u64> {
     (!costs.is_empty()).then(|| costs.iter().sum::<u64>() / costs.len() as u64)
-}
-
-/// The lower median of `values`; `None` when there is none.
-pub(super) fn median<T: Ord + Copy>(mut values: Vec<T>) -> Option<T> {
-    values.sort_unstable();
-    values.get(values.len().saturating_sub(1) / 2).copied()
 }
 
 impl Replay {

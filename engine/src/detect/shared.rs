@@ -20,7 +20,6 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::estimate::median;
 use super::units::Results;
 use crate::explain::minimize::Query;
 use crate::model::experiment::{ExperimentKind, ExperimentRecord, Isolation};
@@ -120,6 +119,13 @@ impl ClaimCosts {
             plural(self.unshared, "claim run ran fresh", "claim runs ran fresh")
         ))
     }
+}
+
+/// The lower median of `values`; `None` when there is none (here, below `estimate`, which uses it
+/// too: `estimate` imports `replay`, which imports this file).
+pub(super) fn median<T: Ord + Copy>(mut values: Vec<T>) -> Option<T> {
+    values.sort_unstable();
+    values.get(values.len().saturating_sub(1) / 2).copied()
 }
 
 /// What explanation experiments in shared JVMs left, replayed from the history.
