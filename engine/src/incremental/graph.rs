@@ -76,6 +76,12 @@ impl ClassGraph {
     /// Everything any of `starts` reaches (those that are nodes included), each with a shortest
     /// path from one of them; starts that are not nodes are left out.
     pub fn reach_from(&self, starts: &[&str]) -> Reach<'_> {
+        self.reach_avoiding(starts, |_| false)
+    }
+
+    /// What `starts` reach without entering a node for which `stop` holds (the starts are
+    /// entered whatever `stop` says).
+    pub fn reach_avoiding(&self, starts: &[&str], stop: impl Fn(&str) -> bool) -> Reach<'_> {
         let mut parent = HashMap::new();
         let mut queue = VecDeque::new();
         for start in starts {
@@ -88,6 +94,9 @@ impl ClassGraph {
         {
             while let Some(node) = queue.pop_front() {
                 for &next in &self.successors[node.index()] {
+                    if stop(self.graph[next].as_str()) {
+                        continue;
+                    }
                     if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
                         e.insert(node);
                         queue.push_back(next);
@@ -190,6 +199,22 @@ mod tests {
         assert!(r.path("Nowhere").is_none());
         assert!(g.reach("Nowhere").is_empty());
         assert_eq!(g.reach("X").classes(), ["X"]);
+    }
+
+    #[test]
+    fn a_reach_can_avoid_nodes() {
+        let g = graph(&[
+            ("T", &["A", "S"]),
+            ("A", &["B"]),
+            ("S", &["C", "B"]),
+            ("C", &["D"]),
+        ]);
+        // S is not entered, so what only S leads to is not reached; B is, through A.
+        let r = g.reach_avoiding(&["T"], |n| n == "S");
+        assert_eq!(r.classes(), ["A", "B", "T"]);
+        // A start is entered whatever the predicate says.
+        let r = g.reach_avoiding(&["S"], |n| n == "S" || n == "D");
+        assert_eq!(r.classes(), ["B", "C", "S"]);
     }
 
     #[test]

@@ -9,13 +9,14 @@
 //! - [`graph`]: the class-level dependency graph, its closure and shortest paths.
 //! - [`state`]: the versioned state kept between runs.
 //! - [`reach`]: the classes a test class reaches (`reachable_classes`), for odrust:diagnose.
-//! - [`statics`]: which static fields a test reads and writes (a method-level call graph), and
-//!   which types cannot change.
+//! - [`statics`]: which static fields a test reads and writes (a method-level call graph).
+//! - [`immutable`]: which types cannot change, for [`statics`].
 //! - [`select`]: the selection (`incremental_select`): changed classes, affected tests, tests
 //!   sharing mutable static state with them.
 
 pub mod checksum;
 pub mod graph;
+pub mod immutable;
 pub mod reach;
 pub mod select;
 pub mod state;

@@ -441,7 +441,7 @@ fn which_statics_are_mutable() {
         .map(|f| ClassFile::read(f).unwrap())
         .collect();
     let classes: BTreeMap<String, &ClassFile> = list.iter().map(|c| (c.name.clone(), c)).collect();
-    let immutable = super::super::statics::Immutability::new(&classes);
+    let immutable = super::super::immutable::Immutability::new(&classes);
     let mutable = |class: &str| -> Vec<String> {
         let c = classes[&format!("com.acme.{class}")];
         c.fields

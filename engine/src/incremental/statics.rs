@@ -27,9 +27,19 @@
 //! an immutable type ([`Immutability`]; so an enum constant is tracked only when its enum has a
 //! field that can change). For a tracked field,
 //! `putstatic` writes it; `getstatic` reads it, and of a field whose type is not immutable it also *uses* the
-//! object, which may change it (`MAP.put`): a use counts as a write. What a class's static
-//! initializer does to its own fields is neither: it runs once per JVM, before any use, whichever
-//! test comes first.
+//! object, which may change it (`MAP.put`): a use counts as a write.
+//!
+//! **Initialization.** What a class's static initializer does to its own fields is neither: it
+//! runs once per JVM, before any use, whichever test comes first. So is what the methods it calls
+//! do to them (`LoggerFactory.<clinit>` calling `setLoggerAdapter`, which writes
+//! `LoggerFactory.ADAPTER`), for a test that reaches those methods only through that initializer:
+//! decided per test, a touch of a field of `Y` in method `m` is left out when every call chain
+//! from the test's code to `m` passes through `Y.<clinit>`. Computed as: `m` is not reached from
+//! the test's code without entering a static initializer, and among the static initializers the
+//! test reaches, `Y.<clinit>` is the only one that reaches `m` without entering another one. Code
+//! that may run later than the initializer that made it — a lambda's body, a method reference's
+//! target, the callbacks of a created object — counts as the test's own code: a `Timer` task
+//! an initializer schedules writes whenever it runs.
 //!
 //! What cannot be seen: reflection, `MethodHandle`s made at run time, code of the JDK and of
 //! libraries (a library that keeps a reference and calls it later), and fields of classes
@@ -38,49 +48,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::graph::ClassGraph;
-use crate::jvm::classfile::{ClassFile, Constant, Field, FieldOp, InvokeKind, Op};
-
-/// Guard against cycles in crafted class hierarchies.
-const MAX_DEPTH: usize = 64;
-
-/// The JDK types whose instances cannot change. The engine does not read the JDK's class files,
-/// so these are the JDK's documented immutable value classes; types of the module (and of the
-/// project's own jars) are decided by reading them ([`Immutability`]).
-const JDK_IMMUTABLE: [&str; 33] = [
-    "java.lang.String",
-    "java.lang.Integer",
-    "java.lang.Long",
-    "java.lang.Short",
-    "java.lang.Byte",
-    "java.lang.Character",
-    "java.lang.Boolean",
-    "java.lang.Float",
-    "java.lang.Double",
-    "java.lang.Class",
-    "java.lang.Void",
-    "java.math.BigInteger",
-    "java.math.BigDecimal",
-    "java.util.regex.Pattern",
-    "java.util.UUID",
-    "java.util.Locale",
-    "java.util.OptionalInt",
-    "java.util.OptionalLong",
-    "java.util.OptionalDouble",
-    "java.nio.charset.Charset",
-    "java.net.URI",
-    "java.time.Duration",
-    "java.time.Instant",
-    "java.time.LocalDate",
-    "java.time.LocalDateTime",
-    "java.time.LocalTime",
-    "java.time.MonthDay",
-    "java.time.OffsetDateTime",
-    "java.time.OffsetTime",
-    "java.time.Period",
-    "java.time.Year",
-    "java.time.YearMonth",
-    "java.time.ZonedDateTime",
-];
+use super::immutable::Immutability;
+use super::immutable::{superclass_chain, MAX_DEPTH};
+use crate::jvm::classfile::{ClassFile, Field, FieldOp, InvokeKind, Op};
 
 /// How a test's code touches a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -117,184 +87,6 @@ pub struct Uses {
     pub fields: BTreeMap<String, (How, String)>,
 }
 
-/// Whether a type's instances can change, decided from the module's class files.
-///
-/// Immutable: the primitive types, [`JDK_IMMUTABLE`], and a module class that is final (or an
-/// enum, or a record) whose instance fields — its own and its superclasses' — are all final and
-/// of immutable types (decided the same way; a type met again while deciding counts as immutable,
-/// so `record Node(int v, Node next)` is). Arrays, interfaces, abstract and non-final classes,
-/// and any other type outside the module are not.
-#[derive(Debug)]
-pub struct Immutability<'a> {
-    classes: &'a BTreeMap<String, &'a ClassFile>,
-    decided: std::cell::RefCell<BTreeMap<String, bool>>,
-    /// The types being decided, outermost first (each assumed immutable meanwhile).
-    deciding: std::cell::RefCell<Vec<String>>,
-    /// The types that were assumed immutable while being decided.
-    assumed: std::cell::RefCell<BTreeSet<String>>,
-}
-
-impl<'a> Immutability<'a> {
-    /// Over `classes` (dotted binary names).
-    pub fn new(classes: &'a BTreeMap<String, &'a ClassFile>) -> Self {
-        Immutability {
-            classes,
-            decided: Default::default(),
-            deciding: Default::default(),
-            assumed: Default::default(),
-        }
-    }
-
-    /// Whether values of the field descriptor's type cannot change.
-    pub fn descriptor(&self, descriptor: &str) -> bool {
-        match descriptor.as_bytes().first() {
-            Some(b'L') => self.class(&descriptor[1..].trim_end_matches(';').replace('/', ".")),
-            Some(b'[') | None => false,
-            Some(_) => true,
-        }
-    }
-
-    /// Whether instances of the class (dotted) cannot change.
-    pub fn class(&self, name: &str) -> bool {
-        if JDK_IMMUTABLE.contains(&name) {
-            return true;
-        }
-        if let Some(&known) = self.decided.borrow().get(name) {
-            return known;
-        }
-        if self.deciding.borrow().iter().any(|d| d == name) {
-            // Assumed while deciding, so a type that holds itself is decided by its other fields.
-            self.assumed.borrow_mut().insert(name.to_string());
-            return true;
-        }
-        let Some(class) = self.classes.get(name) else {
-            return false;
-        };
-        self.deciding.borrow_mut().push(name.to_string());
-        // An anonymous class cannot be extended, whether or not javac marks it final.
-        let anonymous = class
-            .own_inner_entry()
-            .is_some_and(|i| i.simple_name.is_none());
-        let answer = !class.access.is_interface()
-            && !class.access.is_abstract()
-            && (class.access.is_final() || class.access.is_enum() || anonymous)
-            && self.fields_immutable(class, 0);
-        self.deciding.borrow_mut().pop();
-        // An answer that assumed a type still being decided further out holds only if that
-        // assumption does: kept only once no such type is left (`Tree { final Node root; int
-        // size }` with `Node { final Tree owner }`: Node is not kept as immutable).
-        let outer_assumed = {
-            let deciding = self.deciding.borrow();
-            self.assumed.borrow().iter().any(|a| deciding.contains(a))
-        };
-        if !outer_assumed {
-            self.decided.borrow_mut().insert(name.to_string(), answer);
-        }
-        self.assumed.borrow_mut().remove(name);
-        answer
-    }
-
-    /// Whether the instance fields of `class` and its superclasses are final and immutable.
-    fn fields_immutable(&self, class: &ClassFile, depth: usize) -> bool {
-        if depth > MAX_DEPTH {
-            return false;
-        }
-        let own = class
-            .fields
-            .iter()
-            .filter(|f| !f.access.is_static())
-            .all(|f| f.access.is_final() && self.descriptor(&f.descriptor));
-        own && match class.super_class.as_deref() {
-            None | Some("java.lang.Object" | "java.lang.Enum" | "java.lang.Record") => true,
-            Some(other) => match self.classes.get(other) {
-                Some(parent) => self.fields_immutable(parent, depth + 1),
-                None => JDK_IMMUTABLE.contains(&other),
-            },
-        }
-    }
-
-    /// Whether `field` (of `owner`) is a static field whose value can change: not synthetic, not
-    /// an enum constant, not final with an immutable value (a constant, an immutable type, or
-    /// what the static initializer stores in it: a function made by a lambda or method reference
-    /// that captures nothing, an object of an immutable class, anonymous ones included).
-    pub fn tracked(&self, owner: &ClassFile, field: &Field) -> bool {
-        // An enum constant is a static final field of its enum's type: tracked when the enum can
-        // change (a non-final field), like any other.
-        if !field.access.is_static() || field.access.is_synthetic() {
-            return false;
-        }
-        if !field.access.is_final() {
-            return true;
-        }
-        if field.constant_value.is_some() || self.descriptor(&field.descriptor) {
-            return false;
-        }
-        !self.immutable_value(owner, field)
-    }
-
-    /// Whether every write of the static final `field` in its class's static initializer stores
-    /// what the instruction right before makes, and that cannot change: a lambda or method
-    /// reference capturing nothing (`invokedynamic` of `LambdaMetafactory` with no arguments), or
-    /// a new object of an immutable class (`invokespecial C.<init>`; anonymous classes count as
-    /// final; a plain `new Object()`, a lock or sentinel, has no state), or an empty array.
-    fn immutable_value(&self, owner: &ClassFile, field: &Field) -> bool {
-        let Some(code) = owner
-            .method("<clinit>", "()V")
-            .and_then(|m| m.code.as_ref())
-        else {
-            return false;
-        };
-        let ins = &code.instructions;
-        let mut writes = 0;
-        for (i, instruction) in ins.iter().enumerate() {
-            let Op::Field {
-                op: FieldOp::PutStatic,
-                field: target,
-            } = &instruction.op
-            else {
-                continue;
-            };
-            if target.owner != owner.name || target.name != field.name {
-                continue;
-            }
-            writes += 1;
-            let before =
-                (i > 0 && ins[i - 1].index + 1 == instruction.index).then(|| &ins[i - 1].op);
-            let immutable = match before {
-                Some(Op::Invoke {
-                    kind: InvokeKind::Dynamic,
-                    method,
-                    ..
-                }) => {
-                    method.owner == "java.lang.invoke.LambdaMetafactory"
-                        && method.descriptor.starts_with("()")
-                }
-                Some(Op::Invoke {
-                    kind: InvokeKind::Special,
-                    method,
-                    ..
-                }) => {
-                    // the class constructed, exactly: a plain `new Object()` (a lock, a
-                    // sentinel) has no state
-                    method.name == "<init>"
-                        && (method.owner == "java.lang.Object" || self.class(&method.owner))
-                }
-                // `iconst_0; newarray|anewarray; putstatic`: an empty array has nothing to change.
-                _ => {
-                    i > 0
-                        && ins[i - 1].index + 2 == instruction.index
-                        && ins[i - 1].op == Op::Const(Constant::Int(0))
-                        && field.descriptor.starts_with('[')
-                }
-            };
-            if !immutable {
-                return false;
-            }
-        }
-        writes > 0
-    }
-}
-
 /// The module's methods as a call graph, with the tracked static fields each method touches.
 #[derive(Debug)]
 pub struct Statics<'a> {
@@ -302,23 +94,17 @@ pub struct Statics<'a> {
     graph: ClassGraph,
     /// Per method node, the tracked fields it touches directly.
     touches: BTreeMap<String, Vec<(String, How)>>,
+    /// Methods that may run later than the code that leads to them: lambda bodies, method
+    /// references' targets, callbacks of created objects.
+    deferred: BTreeSet<String>,
+    /// Per static initializer, the methods with touches it reaches without entering another
+    /// initializer or a deferred method (remembered: they do not depend on the test).
+    regions: std::cell::RefCell<BTreeMap<String, std::rc::Rc<BTreeSet<String>>>>,
 }
 
-/// `name` and its superclasses among `classes`, nearest first (bounded: a crafted cycle ends).
-fn superclass_chain<'a>(
-    classes: &BTreeMap<String, &'a ClassFile>,
-    name: &str,
-) -> Vec<&'a ClassFile> {
-    let mut out: Vec<&'a ClassFile> = Vec::new();
-    let mut next = classes.get(name).copied();
-    while let Some(c) = next.filter(|_| out.len() < MAX_DEPTH) {
-        out.push(c);
-        next = c
-            .super_class
-            .as_deref()
-            .and_then(|s| classes.get(s).copied());
-    }
-    out
+/// Whether a node is a static initializer.
+fn is_initializer(node: &str) -> bool {
+    node.ends_with(".<clinit>()V")
 }
 
 /// `com.acme.Reg` + `put` + `(Ljava/lang/Object;)V` → the node `com.acme.Reg.put(Ljava/lang/Object;)V`.
@@ -354,6 +140,7 @@ impl<'a> Statics<'a> {
             immutable,
             external: Default::default(),
             overrides: Default::default(),
+            deferred: Default::default(),
         };
         let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut touches: BTreeMap<String, Vec<(String, How)>> = BTreeMap::new();
@@ -371,6 +158,8 @@ impl<'a> Statics<'a> {
             classes,
             graph: ClassGraph::new(&edges),
             touches,
+            deferred: builder.deferred.into_inner(),
+            regions: Default::default(),
         }
     }
 
@@ -429,9 +218,30 @@ impl<'a> Statics<'a> {
     fn uses(&self, entries: &[String]) -> Uses {
         let starts: Vec<&str> = entries.iter().map(String::as_str).collect();
         let reach = self.graph.reach_from(&starts);
+        let reached = reach.classes();
+        // What runs outside any static initializer: the test's code, and deferred code
+        // whatever made it.
+        let mut own: Vec<&str> = starts.clone();
+        own.extend(
+            reached
+                .iter()
+                .copied()
+                .filter(|n| self.deferred.contains(*n)),
+        );
+        let outside = self.graph.reach_avoiding(&own, is_initializer);
+        let initializers: Vec<&str> = reached
+            .iter()
+            .copied()
+            .filter(|n| is_initializer(n))
+            .collect();
         let mut fields: BTreeMap<String, (How, String)> = BTreeMap::new();
-        for method in reach.classes() {
+        for method in reached {
             for (field, how) in self.touches.get(method).into_iter().flatten() {
+                if !outside.contains(method)
+                    && self.initialization_only(method, field, &initializers)
+                {
+                    continue;
+                }
                 let stronger = fields.get(field).is_none_or(|(known, _)| how > known);
                 if stronger {
                     let path = reach
@@ -449,6 +259,50 @@ impl<'a> Statics<'a> {
     }
 }
 
+impl Statics<'_> {
+    /// Whether `method`, which the test reaches only through the static `initializers` it
+    /// reaches, touches `field` only as part of its own class's initialization: of those
+    /// initializers, only the field's class's own leads to `method` without entering another.
+    fn initialization_only(&self, method: &str, field: &str, initializers: &[&str]) -> bool {
+        let Some((owner, _)) = field.rsplit_once('.') else {
+            return false;
+        };
+        let own = node(owner, "<clinit>", "()V");
+        let mut through_own = false;
+        for &initializer in initializers {
+            if self.region(initializer).contains(method) {
+                if initializer != own {
+                    return false;
+                }
+                through_own = true;
+            }
+        }
+        through_own
+    }
+
+    /// The methods with touches `initializer` reaches without entering another static
+    /// initializer or a deferred method.
+    fn region(&self, initializer: &str) -> std::rc::Rc<BTreeSet<String>> {
+        if let Some(known) = self.regions.borrow().get(initializer) {
+            return known.clone();
+        }
+        let reach = self.graph.reach_avoiding(&[initializer], |n| {
+            is_initializer(n) || self.deferred.contains(n)
+        });
+        let found: BTreeSet<String> = reach
+            .classes()
+            .into_iter()
+            .filter(|n| self.touches.contains_key(*n))
+            .map(str::to_string)
+            .collect();
+        let found = std::rc::Rc::new(found);
+        self.regions
+            .borrow_mut()
+            .insert(initializer.to_string(), found.clone());
+        found
+    }
+}
+
 /// What [`Statics::new`] needs while reading methods.
 struct Builder<'a> {
     classes: &'a BTreeMap<String, &'a ClassFile>,
@@ -459,6 +313,8 @@ struct Builder<'a> {
     external: std::cell::RefCell<BTreeMap<String, bool>>,
     /// The overrides of a virtual call's method in module subtypes, by (owner, name, descriptor).
     overrides: std::cell::RefCell<BTreeMap<(String, String, String), Vec<String>>>,
+    /// Methods found to run later than the code that leads to them ([`Statics::deferred`]).
+    deferred: std::cell::RefCell<BTreeSet<String>>,
 }
 
 impl<'a> Builder<'a> {
@@ -478,6 +334,8 @@ impl<'a> Builder<'a> {
         let Some(code) = &method.code else {
             return (targets, fields);
         };
+        // Run when the function the call site makes is called: maybe long after this code.
+        let mut later = BTreeSet::new();
         for handle in &code.dynamic_targets {
             let m = &handle.member;
             match handle.kind {
@@ -486,31 +344,31 @@ impl<'a> Builder<'a> {
                     &m.owner,
                     &m.name,
                     &m.descriptor,
-                    &mut targets,
+                    &mut later,
                 ),
                 6 => self.invoke(
                     InvokeKind::Static,
                     &m.owner,
                     &m.name,
                     &m.descriptor,
-                    &mut targets,
+                    &mut later,
                 ),
                 7 => self.invoke(
                     InvokeKind::Special,
                     &m.owner,
                     &m.name,
                     &m.descriptor,
-                    &mut targets,
+                    &mut later,
                 ),
                 8 => {
-                    self.initializer(&m.owner, &mut targets);
-                    self.callbacks(&m.owner, &mut targets);
+                    self.initializer(&m.owner, &mut later);
+                    self.callbacks(&m.owner, &mut later);
                     self.invoke(
                         InvokeKind::Special,
                         &m.owner,
                         &m.name,
                         &m.descriptor,
-                        &mut targets,
+                        &mut later,
                     );
                 }
                 9 => self.invoke(
@@ -518,12 +376,16 @@ impl<'a> Builder<'a> {
                     &m.owner,
                     &m.name,
                     &m.descriptor,
-                    &mut targets,
+                    &mut later,
                 ),
                 // A field handle: getstatic/putstatic when called; rare, its class initialized.
-                _ => self.initializer(&m.owner, &mut targets),
+                _ => self.initializer(&m.owner, &mut later),
             }
         }
+        self.deferred
+            .borrow_mut()
+            .extend(later.iter().filter(|n| !is_initializer(n)).cloned());
+        targets.extend(later);
         for instruction in &code.instructions {
             match &instruction.op {
                 Op::Field { op, field } => {
@@ -634,7 +496,9 @@ impl<'a> Builder<'a> {
                 let callable =
                     !m.access.is_static() && !m.access.is_private() && !m.name.starts_with('<');
                 if callable && (object_method || external) {
-                    targets.insert(node(&c.name, &m.name, &m.descriptor));
+                    let callback = node(&c.name, &m.name, &m.descriptor);
+                    self.deferred.borrow_mut().insert(callback.clone());
+                    targets.insert(callback);
                 }
             }
         }

@@ -172,3 +172,49 @@ fn types_that_refer_to_each_other_are_decided_whichever_comes_first() {
     let immutable = Immutability::new(&map);
     assert!(immutable.class(&format!("{P}Values$Node")));
 }
+
+#[test]
+fn what_only_a_class_initializer_does_to_its_own_fields_is_not_a_write() {
+    let list = classes();
+    let map = by_name(&list);
+    let statics = Statics::new(&map);
+    // `InitOwn.<clinit>` calls `choose()`, which writes `adapter`: reached only through that
+    // initializer, it is initialization. The hook's lambda body may run at any time later.
+    assert_eq!(
+        touched(&statics, "InitReadTest"),
+        [
+            ("InitOwn.adapter".to_string(), How::Uses),
+            ("InitOwn.fired".to_string(), How::Writes)
+        ]
+    );
+    // The same helper called from the test's own code writes.
+    assert_eq!(
+        touched(&statics, "InitResetTest"),
+        [
+            ("InitOwn.adapter".to_string(), How::Writes),
+            ("InitOwn.fired".to_string(), How::Writes)
+        ]
+    );
+    // Another class's initializer writing InitOwn's field writes it: whether it ran before a
+    // test that reads the field depends on the order.
+    let uses = statics.of_class(&format!("{P}InitOtherTest"));
+    let (how, path) = &uses.fields[&format!("{P}InitOwn.level")];
+    assert_eq!(*how, How::Writes);
+    assert_eq!(
+        path,
+        "InitOtherTest.touches -> InitOther.<clinit> -> InitOwn.setLevel"
+    );
+    assert!(!uses.fields.contains_key(&format!("{P}InitOwn.adapter")));
+}
+
+#[test]
+fn a_value_that_comes_from_one_of_two_branches_is_tracked() {
+    let list = classes();
+    let map = by_name(&list);
+    let immutable = Immutability::new(&map);
+    let owner = map[&format!("{P}InitOwn")];
+    let either = owner.fields.iter().find(|f| f.name == "EITHER").unwrap();
+    // `c ? new ArrayList() : new Object()`: the instruction before the putstatic makes an
+    // Object, but the other branch jumps to it with a list.
+    assert!(immutable.tracked(owner, either));
+}

@@ -93,6 +93,10 @@ pub struct Code {
     /// reference's target), in code order: code that runs when the function the call site makes
     /// is called.
     pub dynamic_targets: Vec<Handle>,
+    /// The offsets control can reach other than by falling through: the targets of branches,
+    /// `goto`s and switches, and the exception handlers' starts; sorted, each once. A value that
+    /// an instruction at such an offset consumes may come from more than one place.
+    pub jump_targets: Vec<u32>,
 }
 
 /// A bootstrap method of the `BootstrapMethods` attribute.
@@ -120,6 +124,15 @@ pub struct Handle {
     pub member: MemberRef,
 }
 
+/// What [`decode`] reads from a method's bytecode (the fields of [`Code`] it makes).
+struct Decoded {
+    instruction_count: u32,
+    instructions: Vec<Instruction>,
+    dynamic_targets: Vec<Handle>,
+    /// Branch and switch targets (not the exception handlers: they are in the table after).
+    jump_targets: Vec<u32>,
+}
+
 /// Reads a `Code` attribute, decoding its bytecode.
 pub(super) fn parse_code(
     r: &mut Reader<'_>,
@@ -134,10 +147,22 @@ pub(super) fn parse_code(
     }
     let start = r.pos;
     let bytes = r.take(code_length as usize, "the bytecode")?;
-    let (instruction_count, instructions, dynamic_targets) =
-        decode(bytes, start, pool, bootstraps)?;
+    let Decoded {
+        instruction_count,
+        instructions,
+        dynamic_targets,
+        mut jump_targets,
+    } = decode(bytes, start, pool, bootstraps)?;
     let handlers = r.u2("the exception table length")?;
-    r.take(handlers as usize * 8, "the exception table")?;
+    let table = r.take(handlers as usize * 8, "the exception table")?;
+    // start_pc, end_pc, handler_pc, catch_type: u2 each.
+    jump_targets.extend(
+        table
+            .chunks_exact(8)
+            .map(|e| u32::from(u16::from_be_bytes([e[4], e[5]]))),
+    );
+    jump_targets.sort_unstable();
+    jump_targets.dedup();
     let attributes = r.u2("the code's attribute count")?;
     for _ in 0..attributes {
         r.u2("an attribute name")?;
@@ -151,6 +176,7 @@ pub(super) fn parse_code(
         instruction_count,
         instructions,
         dynamic_targets,
+        jump_targets,
     })
 }
 
@@ -195,9 +221,10 @@ fn decode(
     start: usize,
     pool: &Pool<'_>,
     bootstraps: &[BootstrapMethod],
-) -> Parse<(u32, Vec<Instruction>, Vec<Handle>)> {
+) -> Parse<Decoded> {
     let mut out = Vec::new();
     let mut dynamic_targets = Vec::new();
+    let mut jumps: Vec<u32> = Vec::new();
     let mut pc = 0usize;
     let mut index = 0u32;
     let operand = |pc: usize, from: usize, n: usize| -> Parse<&[u8]> {
@@ -271,6 +298,32 @@ fn decode(
             },
         };
         operand(pc, 0, length)?;
+        let mut jump = |delta: i64| {
+            if let Ok(target) = u32::try_from(pc as i64 + delta) {
+                jumps.push(target);
+            }
+        };
+        match opcode {
+            // if<cond>, if_icmp<cond>, if_acmp<cond>, goto, jsr, ifnull, ifnonnull
+            0x99..=0xa8 | 0xc6 | 0xc7 => jump(i64::from(u2_at(pc, 1)? as i16)),
+            0xc8 | 0xc9 => jump(i64::from(i4_at(pc, 1)?)),
+            0xaa | 0xab => {
+                let base = 1 + (4 - (pc + 1) % 4) % 4;
+                jump(i64::from(i4_at(pc, base)?));
+                if opcode == 0xaa {
+                    let low = i4_at(pc, base + 4)?;
+                    let high = i4_at(pc, base + 8)?;
+                    for k in 0..(i64::from(high) - i64::from(low) + 1) as usize {
+                        jump(i64::from(i4_at(pc, base + 12 + 4 * k)?));
+                    }
+                } else {
+                    for k in 0..i4_at(pc, base + 4)? as usize {
+                        jump(i64::from(i4_at(pc, base + 12 + 8 * k)?));
+                    }
+                }
+            }
+            _ => {}
+        }
         let op = match opcode {
             0x01 => Some(Op::Const(Constant::Null)),
             0x02..=0x08 => Some(Op::Const(Constant::Int(i32::from(opcode) - 3))),
@@ -378,5 +431,10 @@ fn decode(
         pc += length;
         index += 1;
     }
-    Ok((index, out, dynamic_targets))
+    Ok(Decoded {
+        instruction_count: index,
+        instructions: out,
+        dynamic_targets,
+        jump_targets: jumps,
+    })
 }
