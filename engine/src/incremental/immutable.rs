@@ -216,11 +216,19 @@ impl<'a> Immutability<'a> {
                         && (method.owner == "java.lang.Object" || self.class(&method.owner))
                 }
                 // `iconst_0; newarray|anewarray; putstatic`: an empty array has nothing to change.
+                // The instruction between is not kept; its length tells it: `newarray` takes 2
+                // bytes, `anewarray` 3 (`aaload`, 1, is `GRID[0]`: an array anyone can change).
+                // No branch may join at it (`new int[c ? n : 0]`).
                 _ => {
-                    i > 0
-                        && ins[i - 1].index + 2 == instruction.index
-                        && ins[i - 1].op == Op::Const(Constant::Int(0))
-                        && field.descriptor.starts_with('[')
+                    i > 0 && {
+                        let zero = &ins[i - 1];
+                        let between = zero.offset + 1;
+                        zero.index + 2 == instruction.index
+                            && zero.op == Op::Const(Constant::Int(0))
+                            && matches!(instruction.offset - between, 2 | 3)
+                            && code.jump_targets.binary_search(&between).is_err()
+                            && field.descriptor.starts_with('[')
+                    }
                 }
             };
             if !immutable {

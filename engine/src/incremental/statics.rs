@@ -34,7 +34,9 @@
 //! do to them (`LoggerFactory.<clinit>` calling `setLoggerAdapter`, which writes
 //! `LoggerFactory.ADAPTER`), for a test that reaches those methods only through that initializer:
 //! decided per test, a touch of a field of `Y` in method `m` is left out when every call chain
-//! from the test's code to `m` passes through `Y.<clinit>`. Computed as: `m` is not reached from
+//! from the test's code to `m` passes through `Y.<clinit>` (the initializers of the test class,
+//! of its superclasses and of the classes its annotations name are the test's code: what they
+//! call counts). Computed as: `m` is not reached from
 //! the test's code without entering a static initializer, and among the static initializers the
 //! test reaches, `Y.<clinit>` is the only one that reaches `m` without entering another one. Code
 //! that may run later than the initializer that made it — a lambda's body, a method reference's

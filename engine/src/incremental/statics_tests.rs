@@ -217,4 +217,10 @@ fn a_value_that_comes_from_one_of_two_branches_is_tracked() {
     // `c ? new ArrayList() : new Object()`: the instruction before the putstatic makes an
     // Object, but the other branch jumps to it with a list.
     assert!(immutable.tracked(owner, either));
+    // `new int[c ? 4 : 0]` (the branches join at the newarray) and `GRID[0]` (`iconst_0;
+    // aaload`) look like `iconst_0; newarray` and are not empty arrays.
+    for name in ["SIZED", "ROW", "GRID"] {
+        let f = owner.fields.iter().find(|f| f.name == name).unwrap();
+        assert!(immutable.tracked(owner, f), "{name}");
+    }
 }

@@ -214,8 +214,8 @@ pub fn operand_length(opcode: u8) -> Option<usize> {
 }
 
 /// Decodes every instruction of `code` (`start` is its offset in the file, for messages);
-/// returns how many there are, the interesting ones, and the method handles of its
-/// `invokedynamic` call sites.
+/// returns how many there are, the interesting ones, the method handles of its `invokedynamic`
+/// call sites, and the targets of its branches and switches.
 fn decode(
     code: &[u8],
     start: usize,
