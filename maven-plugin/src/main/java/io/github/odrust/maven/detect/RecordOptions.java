@@ -1,6 +1,7 @@
 package io.github.odrust.maven.detect;
 
 import io.github.odrust.agent.format.AgentOptions;
+import io.github.odrust.maven.core.ProjectRoots;
 import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
@@ -9,9 +10,10 @@ import java.util.List;
 
 /**
  * The options file of the jvm-agent's recording mode ({@code -javaagent:agent.jar=FILE}; format in
- * {@link AgentOptions} and docs/protocol.md): the module's class directories (and the reactor's,
- * when they are on its classpath as directories) are instrumented, plus the user's
- * {@code odrust.dependence.include}.
+ * {@link AgentOptions} and docs/protocol.md): the project's own code on the test classpath is
+ * instrumented ({@link ProjectRoots}: the class directories, and the jars of the same reactor or
+ * groupId, so a sibling module counts alike whether the build gives it as a directory or as a
+ * jar), plus the user's {@code odrust.dependence.include}.
  */
 public final class RecordOptions {
     /**
@@ -32,10 +34,8 @@ public final class RecordOptions {
     public static void write(Path file, TestModule module, List<String> include) throws IOException {
         AgentOptions.Writer w = new AgentOptions.Writer()
                 .comment("odrust: which classes the jvm-agent records static field accesses of");
-        for (File entry : module.classpath) {
-            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                w.root(entry);
-            }
+        for (File root : ProjectRoots.of(module).all()) {
+            w.root(root);
         }
         CONSTANT_TYPES.forEach(w::constantType);
         include.forEach(w::include);
