@@ -41,9 +41,10 @@ import org.apache.maven.plugin.logging.Log;
 public final class IdDetector {
     /**
      * The agent's way of counting calls; a run recorded with another is not resumed, and a report
-     * made with another is not repaired (its pins name other calls).
+     * made with another is not repaired (its pins name other calls). 4: the project's own jars
+     * (a sibling module given as a jar) count as its code.
      */
-    public static final int COUNTING = 3;
+    public static final int COUNTING = 4;
 
     /** What the user asked for. */
     public static final class Settings {

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.odrust.agent.format.AgentOptions;
+import io.github.odrust.maven.core.ProjectRoots;
 import io.github.odrust.maven.core.TestModule;
 import java.io.File;
 import java.io.IOException;
@@ -106,11 +107,9 @@ public final class Shuffle {
             w.consistentCall(consistentCall);
         }
         filter.extraRoots.forEach(w::root);
-        for (File entry : module.classpath) {
-            if (entry.isDirectory() && !entry.equals(module.agentJar)) {
-                w.root(entry);
-            }
-        }
+        // The project's own code: class directories, and the jars of its reactor or groupId (a
+        // sibling module counts alike whether the build gives it as a directory or as a jar).
+        ProjectRoots.of(module).all().forEach(w::root);
         filter.include.forEach(w::include);
         if (filter.any) {
             w.filter("any");
