@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * The options file of the jvm-agent's recording mode ({@code -javaagent:agent.jar=FILE}; format in
  * {@link AgentOptions} and docs/protocol.md): the project's own code on the test classpath is
- * instrumented ({@link ProjectRoots}: the class directories, and the jars of the same reactor or
- * groupId, so a sibling module counts alike whether the build gives it as a directory or as a
+ * instrumented ({@link ProjectRoots}: the class directories, and the project's jars, so a sibling
+ * module of the module's groupId counts alike whether the build gives it as a directory or as a
  * jar), plus the user's {@code odrust.dependence.include}.
  */
 public final class RecordOptions {

@@ -80,7 +80,8 @@ public final class IdDetector {
             o.add("include", Json.WIRE.toJsonTree(filter.include));
             o.addProperty("isolation", shared ? "classloader" : "fresh");
             // how calls are counted (2: not inside the JDK's class loading and initialization; 3:
-            // nor on fewer than two elements): records counted otherwise number other calls
+            // nor on fewer than two elements; 4: the project's jars are its code): records counted
+            // otherwise number other calls
             o.addProperty("counting", COUNTING);
             return o;
         }

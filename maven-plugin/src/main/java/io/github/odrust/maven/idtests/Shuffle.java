@@ -107,8 +107,8 @@ public final class Shuffle {
             w.consistentCall(consistentCall);
         }
         filter.extraRoots.forEach(w::root);
-        // The project's own code: class directories, and the jars of its reactor or groupId (a
-        // sibling module counts alike whether the build gives it as a directory or as a jar).
+        // The project's own code: class directories, and the project's jars (ProjectRoots: a
+        // sibling module of its groupId counts alike as a directory or as a jar).
         ProjectRoots.of(module).all().forEach(w::root);
         filter.include.forEach(w::include);
         if (filter.any) {
