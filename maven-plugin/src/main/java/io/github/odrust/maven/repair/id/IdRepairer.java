@@ -212,8 +212,9 @@ public final class IdRepairer {
                 ? choice.get("line").getAsInt()
                 : -1;
         if (site.file == null) {
-            site.refused = "the source of " + cls + " is not under the module's source roots (a class of a"
-                    + " library or a generated one cannot be edited)";
+            site.refused = "the source of " + cls + " is not under the module's source roots: odrust edits"
+                    + " only this module's sources (the fix of a class of another module of the project"
+                    + " belongs in that module's source; a library's or a generated class cannot be edited)";
             return site;
         }
         if (site.line < 1 && !site.strategy.equals("JSONAssertion")) {
