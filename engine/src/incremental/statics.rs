@@ -32,7 +32,7 @@
 //! **Initialization.** What a class's static initializer does to its own fields is neither: it
 //! runs once per JVM, before any use, whichever test comes first. So is what the methods it calls
 //! do to them (`LoggerFactory.<clinit>` calling `setLoggerAdapter`, which writes
-//! `LoggerFactory.ADAPTER`), for a test that reaches those methods only through that initializer:
+//! `LoggerFactory.LOGGER_ADAPTER`), for a test that reaches those methods only through that initializer:
 //! decided per test, a touch of a field of `Y` in method `m` is left out when every call chain
 //! from the test's code to `m` passes through `Y.<clinit>` (the initializers of the test class,
 //! of its superclasses and of the classes its annotations name are the test's code: what they
@@ -50,8 +50,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::graph::ClassGraph;
-use super::immutable::Immutability;
-use super::immutable::{superclass_chain, MAX_DEPTH};
+use super::immutable::{superclass_chain, Immutability, MAX_DEPTH};
 use crate::jvm::classfile::{ClassFile, Field, FieldOp, InvokeKind, Op};
 
 /// How a test's code touches a field.
