@@ -9,13 +9,24 @@
 //! `explain::minimize::explain`, the function the planner calls; linear is what the previous
 //! procedure ran: a pair `[t, v]` per test of the prefix (plus its delta debugging) and a triple
 //! `[p, c, v]` per other test and single polluter. Counts are deterministic.
+//!
+//! The second table adds what the baseline's recording (`targeted`, `dependence-aware`) gives the
+//! planner: the victim reads a static field its polluters and cleaners write, and so do `n`
+//! other tests that neither pollute nor clean it; a third of the module writes a logger field
+//! everyone reads. The hints are built by the real `DependenceMap` and tried as the planner does
+//! (`detect::minimize`): up to 4 culprits of the prefix, then each verified polluter's
+//! rewriters.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use odrust_engine::explain::minimize::{explain, Hints, Subject};
+use odrust_engine::explain::minimize::{explain, Explanation, Hints, Subject};
+use odrust_engine::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TestResult};
 use odrust_engine::model::kind::OdRole;
+use odrust_engine::model::outcome::RunOutcome;
 use odrust_engine::model::seed::Xorshift;
+use odrust_engine::model::suite::{ClassRecord, Framework, Suite};
+use odrust_engine::schedule::dependence::DependenceMap;
 
 fn main() {
     println!(
@@ -33,16 +44,50 @@ fn main() {
         (3_000, 1, 1),
         (3_000, 2, 2),
     ] {
-        let (group, linear) = cost(m, p, c, (m * 7 + p * 3 + c) as u64);
+        let (group, linear, explanation) = cost(m, p, c, (m * 7 + p * 3 + c) as u64, None);
+        assert_eq!(explanation.culprits.len(), p, "every polluter found");
         println!(
             "| {m} | {p} | {c} | {group} | {linear} | {:.3} |",
             group as f64 / linear as f64
         );
     }
+    println!();
+    println!(
+        "| tests m | polluters p | cleaners per polluter c | other writers n | group testing | with the recording | ratio |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (m, p, c, n) in [
+        (100, 1, 1, 3),
+        (400, 1, 1, 3),
+        (400, 1, 10, 3),
+        (800, 2, 10, 3),
+        (800, 2, 10, 30),
+        (800, 2, 10, 300),
+        (1_000, 3, 2, 3),
+        (3_000, 2, 2, 3),
+    ] {
+        let seed = (m * 7 + p * 3 + c) as u64;
+        let (group, _, plain) = cost(m, p, c, seed, None);
+        let (recorded, _, hinted) = cost(m, p, c, seed, Some(n));
+        // The hints change the order of the questions only.
+        assert_eq!(hinted, plain, "the same explanation");
+        println!(
+            "| {m} | {p} | {c} | {n} | {group} | {recorded} | {:.3} |",
+            recorded as f64 / group as f64
+        );
+    }
 }
 
-/// Experiments to explain one victim: (group testing, linear search).
-fn cost(m: usize, p: usize, c: usize, seed: u64) -> (usize, usize) {
+/// Experiments to explain one victim: (group testing, linear search), and the explanation; with
+/// `writers` = `Some(n)`, group testing with the hints a recording gives when `n` other tests
+/// write the victim's field.
+fn cost(
+    m: usize,
+    p: usize,
+    c: usize,
+    seed: u64,
+    writers: Option<usize>,
+) -> (usize, usize, Explanation) {
     let units: Vec<String> = (0..m)
         .map(|i| format!("p.C{}#t{}", i / 10, i % 10))
         .collect();
@@ -93,23 +138,145 @@ fn cost(m: usize, p: usize, c: usize, seed: u64) -> (usize, usize) {
         role: OdRole::Victim,
         prefix: &prefix,
     };
-    loop {
+    let recording = writers.map(|n| {
+        let noise: Vec<String> = (0..n).map(|_| pick(&mut taken)).collect();
+        Recording::of(&units, &victim, &polluters, &noise)
+    });
+    let explanation = loop {
+        let hints = recording
+            .as_ref()
+            .map(|r| r.hints(&prefix, &ran.borrow()))
+            .unwrap_or_default();
         let (explanation, next) = explain(
             subject,
             &units,
-            &Hints::default(),
+            &hints,
             &|order| ran.borrow().get(order).copied(),
             &|_, _| false,
         );
         let Some(query) = next else {
-            assert_eq!(explanation.culprits.len(), p, "every polluter found");
-            break;
+            break explanation;
         };
         let verdict = fails(&query.order);
         ran.borrow_mut().insert(query.order, verdict);
-    }
+    };
     let ddmin = 2 * (usize::BITS - (prefix.len() - 1).leading_zeros()) as usize;
     let linear = ddmin + prefix.len() + p * (m - 1 - p);
     let group = ran.borrow().len();
-    (group, linear)
+    (group, linear, explanation)
+}
+
+/// The baseline's recording of a simulated module, and the hints the planner takes from it.
+struct Recording {
+    units: Vec<String>,
+    victim: u32,
+    map: DependenceMap,
+}
+
+impl Recording {
+    /// The victim reads `S#F` and the logger; polluters, cleaners and `noise` write `F`; every
+    /// third test writes the logger (a call on it, as the agent counts a mutable object's read).
+    fn of(
+        units: &[String],
+        victim: &str,
+        polluters: &[(String, Vec<String>)],
+        noise: &[String],
+    ) -> Recording {
+        let writes_f = |t: &String| {
+            noise.contains(t) || polluters.iter().any(|(p, cl)| p == t || cl.contains(t))
+        };
+        let results: Vec<TestResult> = units
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut writes: Vec<String> = Vec::new();
+                if writes_f(t) {
+                    writes.push("p.S#F".into());
+                }
+                if i % 3 == 0 {
+                    writes.push("p.Log#L".into());
+                }
+                let reads = if t == victim {
+                    vec!["p.S#F".into(), "p.Log#L".into()]
+                } else {
+                    vec!["p.Log#L".into()]
+                };
+                TestResult {
+                    reads: Some(reads),
+                    writes: Some(writes),
+                    ..TestResult::new(t.clone(), RunOutcome::Pass)
+                }
+            })
+            .collect();
+        let baseline = Experiment {
+            id: 1,
+            kind: ExperimentKind::Baseline,
+            round: None,
+            strategy: None,
+            order: units.to_vec(),
+            targets: Vec::new(),
+            shareable: false,
+        };
+        let record = ExperimentRecord::of(&baseline, results);
+        let mut classes: Vec<ClassRecord> = Vec::new();
+        for t in units {
+            let class = t.split('#').next().unwrap_or_default();
+            if classes.last().map(|c| c.class.as_str()) != Some(class) {
+                classes.push(ClassRecord {
+                    class: class.into(),
+                    framework: Framework::Junit4,
+                    reorderable: true,
+                    tests: Vec::new(),
+                    dynamic: Vec::new(),
+                });
+            }
+            if let Some(c) = classes.last_mut() {
+                c.tests.push(t.clone());
+            }
+        }
+        let suite = Suite {
+            schema_version: 1,
+            module: "g:a".into(),
+            classes,
+        };
+        let map = DependenceMap::from_records(&suite, units, &[&record], &[]);
+        let victim = units.iter().position(|u| u == victim).unwrap_or_default() as u32;
+        Recording {
+            units: units.to_vec(),
+            victim,
+            map,
+        }
+    }
+
+    /// The hints `detect::minimize` gives the victim: the writers of what it reads in the
+    /// prefix, up to 4 (about the depth of a binary search over it), then, per polluter its pair
+    /// verified, its rewriters.
+    fn hints(&self, prefix: &[String], ran: &HashMap<Vec<String>, Option<bool>>) -> Hints {
+        let depth = (usize::BITS - prefix.len().saturating_sub(1).leading_zeros()) as usize;
+        let name = |u: u32| self.units[u as usize].clone();
+        let victim = name(self.victim);
+        let mut hints = Hints {
+            recorded_culprits: self
+                .map
+                .writers_read_by(self.victim)
+                .into_iter()
+                .map(name)
+                .filter(|t| prefix.contains(t))
+                .take(depth.clamp(1, 4))
+                .collect(),
+            ..Hints::default()
+        };
+        for (order, verdict) in ran {
+            if let ([p, v], Some(false)) = (order.as_slice(), verdict) {
+                if *v == victim {
+                    let at = self.units.iter().position(|u| u == p).unwrap_or_default();
+                    let list = self.map.rewriters(at as u32, self.victim);
+                    hints
+                        .recorded_cleaners
+                        .insert(p.clone(), list.into_iter().take(64).map(name).collect());
+                }
+            }
+        }
+        hints
+    }
 }

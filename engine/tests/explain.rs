@@ -409,15 +409,18 @@ fn log2_ceil(m: usize) -> u32 {
     usize::BITS - (m.max(1) - 1).leading_zeros()
 }
 
-#[test]
-fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_the_bound() {
-    // 120 classes of 10 tests: p.C<k>#t<i>.
+/// `p.C<k>#t<i>`.
+fn t(k: usize, i: usize) -> String {
+    format!("p.C{k}#t{i}")
+}
+
+/// 120 classes of 10 tests (`p.C<k>#t<i>`): two victims and a brittle.
+fn module_of_1200() -> (odrust_engine::model::suite::Suite, Wiring) {
     let suite = suite_of(
         (0..120)
             .map(|k| class(&format!("p.C{k}"), 10, 0, true))
             .collect(),
     );
-    let t = |k: usize, i: usize| format!("p.C{k}#t{i}");
     let wiring = Wiring {
         victims: vec![
             // Two single polluters, one with a cleaner in a third class (it can hide the
@@ -431,6 +434,12 @@ fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_th
         ],
         brittles: vec![(t(3, 3), vec![t(66, 6), t(111, 1)], vec![])],
     };
+    (suite, wiring)
+}
+
+#[test]
+fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_the_bound() {
+    let (suite, wiring) = module_of_1200();
     let m = suite.ids().count();
     let config = DetectConfig {
         minimize_budget: Some(2_000),
@@ -506,6 +515,99 @@ fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_th
             summary.notes
         );
     }
+}
+
+#[test]
+fn tests_the_recording_names_are_tried_first_and_explain_the_same_for_fewer_runs() {
+    // The module above, with the baseline recorded (`targeted`): each victim reads a field its
+    // polluters and cleaners write, the brittle one its state-setters write, and two tests
+    // write each field without polluting, cleaning or setting anything.
+    let (suite, wiring) = module_of_1200();
+    let noise = [
+        ("p.C5#t5", "p.S#V0"),
+        ("p.C60#t0", "p.S#V0"),
+        ("p.C8#t8", "p.S#V1"),
+        ("p.C30#t3", "p.S#V1"),
+        ("p.C1#t1", "p.S#B0"),
+        ("p.C2#t2", "p.S#B0"),
+    ];
+    let run = |config: &DetectConfig| {
+        let mut history: Vec<ExperimentRecord> = Vec::new();
+        loop {
+            let step = detect::next(config, &suite, &history).unwrap();
+            let Some(e) = step.experiment else {
+                break;
+            };
+            let mut r = record(&e, wiring.run(&e));
+            if r.kind == ExperimentKind::Baseline {
+                r = wiring.recorded(r, &noise);
+            }
+            history.push(r);
+            assert!(history.len() < 5_000, "runaway");
+        }
+        let summary = detect::summary(config, &suite, &history).unwrap();
+        (history, summary)
+    };
+    let recorded = DetectConfig {
+        minimize_budget: Some(2_000),
+        ..minimizing(Strategy::Targeted, 11)
+    };
+    // The same, with every recorded field declared dependence-free: no hints.
+    let unhinted = DetectConfig {
+        dependence_free: vec!["p.S#*".into()],
+        ..recorded.clone()
+    };
+    let (history, summary) = run(&recorded);
+    let (_, plain) = run(&unhinted);
+    let explained = |s: &detect::Summary| {
+        let mut found: Vec<String> = s
+            .flaky
+            .iter()
+            .map(|f| {
+                assert!(f.minimize_complete, "{}", f.test);
+                // Culprits are listed in the failing order's order: the orders found differ.
+                let mut polluters = f.polluters.clone();
+                polluters.sort();
+                let mut setters = f.state_setters.clone();
+                setters.sort();
+                format!(
+                    "{} {:?} {:?} {:?} {:?}",
+                    f.test, f.kind, polluters, f.cleaners, setters
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(explained(&summary), explained(&plain));
+    assert_eq!(summary.flaky.len(), 3, "{:?}", summary.flaky);
+    let spent =
+        |s: &detect::Summary| -> u32 { s.flaky.iter().map(|f| f.minimize_experiments).sum() };
+    // (The rounds differ too: without the fields the targeted orders are others.)
+    assert!(
+        spent(&summary) < spent(&plain),
+        "{} explanation runs with the recording's hints, {} without",
+        spent(&summary),
+        spent(&plain)
+    );
+    // The second victim's polluter is verified by its pair before any set is searched, and its
+    // cleaners by their triples before any set.
+    let v2 = minimize_records(&history, &t(55, 5));
+    let first_set = v2.iter().position(|r| r.order.len() > 3).unwrap();
+    assert!(v2[..first_set]
+        .iter()
+        .any(|r| r.order == [t(20, 0), t(55, 5)]));
+    let cleaner_runs: Vec<&Vec<String>> = v2
+        .iter()
+        .filter(|r| r.kind == ExperimentKind::Cleaner)
+        .map(|r| &r.order)
+        .collect();
+    // Both cleaners by their own triples before any set of candidates is run.
+    let first_set = cleaner_runs.iter().position(|o| o.len() > 3).unwrap();
+    for c in [t(20, 7), t(101, 4)] {
+        assert!(cleaner_runs[..first_set].contains(&&vec![t(20, 0), c, t(55, 5)]));
+    }
+    assert_no_order_run_twice(&history);
 }
 
 #[test]

@@ -328,6 +328,48 @@ impl Wiring {
         }
     }
 
+    /// `record` (a baseline run) with what the jvm-agent would record for this wiring: victim
+    /// `i` reads `p.S#V<i>`, which its polluters and cleaners write; brittle `i` reads
+    /// `p.S#B<i>`, which its state-setters and breakers write; each `(test, field)` of `noise`
+    /// writes that field too (writing it without polluting or cleaning anything).
+    pub fn recorded(
+        &self,
+        mut record: ExperimentRecord,
+        noise: &[(&str, &str)],
+    ) -> ExperimentRecord {
+        for r in &mut record.results {
+            let t = r.test.as_str();
+            let mut reads: Vec<String> = Vec::new();
+            let mut writes: Vec<String> = noise
+                .iter()
+                .filter(|(n, _)| *n == t)
+                .map(|(_, f)| f.to_string())
+                .collect();
+            for (i, (victim, polluters)) in self.victims.iter().enumerate() {
+                if victim == t {
+                    reads.push(format!("p.S#V{i}"));
+                }
+                if polluters
+                    .iter()
+                    .any(|(p, cl)| p == t || cl.iter().any(|c| c == t))
+                {
+                    writes.push(format!("p.S#V{i}"));
+                }
+            }
+            for (i, (brittle, setters, breakers)) in self.brittles.iter().enumerate() {
+                if brittle == t {
+                    reads.push(format!("p.S#B{i}"));
+                }
+                if setters.iter().chain(breakers).any(|s| s == t) {
+                    writes.push(format!("p.S#B{i}"));
+                }
+            }
+            r.reads = Some(reads);
+            r.writes = Some(writes);
+        }
+        record
+    }
+
     /// The outcomes of running `e` in one JVM.
     pub fn run(&self, e: &Experiment) -> Vec<(String, RunOutcome)> {
         let mut dirty: Vec<Option<&str>> = vec![None; self.victims.len()];

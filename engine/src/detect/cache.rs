@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use super::config::DetectConfig;
 use crate::model::experiment::ExperimentRecord;
 use crate::model::suite::Suite;
-use crate::schedule::dependence::PlanInfo;
+use crate::schedule::dependence::{DependenceMap, PlanInfo};
 use crate::schedule::targeted::TargetedPlan;
 use crate::schedule::{CostModel, Schedule};
 
@@ -17,6 +17,8 @@ pub(super) struct Built {
     pub(super) extra: Vec<Vec<String>>,
     /// `dependence-aware`: what it runs, with tuscan's for comparison.
     pub(super) info: Option<PlanInfo>,
+    /// `dependence-aware`: the units as it numbers them, and the recording it was planned from.
+    pub(super) recording: Option<(Vec<String>, DependenceMap)>,
 }
 
 /// Everything a [`Built`] depends on, hashed: the strategy, seed, `k`, dependence-free

@@ -17,6 +17,17 @@ pub(super) const MAX_HINTS: usize = 16;
 /// At most this many polluters of unrelated victims are tried by a victim's pairs when none of
 /// its [`MAX_HINTS`] pollutes it: each costs a pair run when it does not pollute it either.
 pub(super) const MAX_OTHER_HINTS: usize = 4;
+/// At most this many tests the recording names in the prefix of an OD test are tried as its
+/// culprits by their own pair runs ([`recorded_cap`]).
+pub(super) const MAX_RECORDED_HINTS: usize = 4;
+/// How many of the tests the recording names among `candidates` tests are tried by their own
+/// pairs: about the depth of a binary search over them, at least 1, at most
+/// [`MAX_RECORDED_HINTS`].
+fn recorded_cap(candidates: usize) -> usize {
+    let depth = usize::BITS - candidates.saturating_sub(1).leading_zeros();
+    (depth as usize).clamp(1, MAX_RECORDED_HINTS)
+}
+
 /// At most this many explanation experiments are planned to run at the same time.
 pub(super) const EXPLAIN_BATCH: usize = 8;
 /// Cleaners tried first for one polluter of a victim: of that polluter for related victims, then
@@ -384,10 +395,13 @@ impl Replay {
                 .unwrap_or_else(|| self.victim_units()),
             OdRole::Brittle => Vec::new(),
         };
+        let (recorded_culprits, recorded_cleaners) = self.recorded_hints(od, role);
         Hints {
             culprits,
             other_culprits,
             victims,
+            recorded_culprits,
+            recorded_cleaners,
             cleaners: cleaners
                 .into_iter()
                 .map(|(p, list)| (p, best(list, MAX_CLEANER_HINTS)))
@@ -402,6 +416,67 @@ impl Replay {
                 Vec::new()
             },
         }
+    }
+
+    /// What the baseline's recording (`targeted`, `dependence-aware`) names for `od`: the tests
+    /// of its failing (passing) order's prefix that write a static field it read, at most
+    /// [`recorded_cap`]; and (a victim), per test a pair run `[p, od]` ran with, the tests that
+    /// write what `p` wrote and `od` read, at most [`MAX_CLEANER_HINTS`] (read only for the
+    /// polluters among them). Most specific (rarest field) first. They come from the recording
+    /// and `od`'s own pair runs only, and a polluter's pair runs before its cleaner search, so
+    /// they never change once a search started.
+    fn recorded_hints(
+        &self,
+        od: &OdTest,
+        role: OdRole,
+    ) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
+        let Some((units, map)) = self.recording() else {
+            return (Vec::new(), BTreeMap::new());
+        };
+        let index = |unit: &str| units.iter().position(|u| u == unit).map(|i| i as u32);
+        let Some(subject) = index(&od.unit) else {
+            return (Vec::new(), BTreeMap::new());
+        };
+        let order = match role {
+            OdRole::Victim => &od.fail_order,
+            OdRole::Brittle => &od.pass_order,
+        };
+        let prefix: HashSet<&String> = order.iter().take_while(|u| **u != od.unit).collect();
+        // The prefix is known to hold a culprit; in the rest, the writers of its state are
+        // mostly its cleaners (tried as cleaners, once a polluter is known).
+        let culprits: Vec<String> = map
+            .writers_read_by(subject)
+            .into_iter()
+            .map(|u| &units[u as usize])
+            .filter(|u| prefix.contains(u))
+            .take(recorded_cap(prefix.len()))
+            .cloned()
+            .collect();
+        let mut cleaners = BTreeMap::new();
+        if role == OdRole::Victim {
+            for order in &self.short_orders {
+                // Every pair run's first test, whatever its first run showed: a polluter a
+                // fresh JVM verified after a shared one did not show it has its entry too
+                // (only verified polluters' entries are read).
+                let [p, v] = order.as_slice() else {
+                    continue;
+                };
+                if *v != od.unit || cleaners.contains_key(p) {
+                    continue;
+                }
+                let Some(polluter) = index(p) else {
+                    continue;
+                };
+                let list: Vec<String> = map
+                    .rewriters(polluter, subject)
+                    .into_iter()
+                    .take(MAX_CLEANER_HINTS)
+                    .map(|u| units[u as usize].clone())
+                    .collect();
+                cleaners.insert(p.clone(), list);
+            }
+        }
+        (culprits, cleaners)
     }
 
     /// Victims of one cause: a cleaner run `record` with several `subjects` (`units::subjects`)

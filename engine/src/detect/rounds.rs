@@ -9,7 +9,7 @@ use super::replay::{Candidate, Pending, Replay, RoundRun, Turn};
 use super::units::Results;
 use crate::model::experiment::{Experiment, ExperimentRecord, Isolation};
 use crate::model::strategy::Strategy;
-use crate::schedule::dependence::{cost_from_baseline, describe, PlanInfo};
+use crate::schedule::dependence::{cost_from_baseline, describe, DependenceMap, PlanInfo};
 use crate::schedule::random::reverse_order;
 use crate::schedule::Schedule;
 
@@ -46,6 +46,7 @@ impl Replay {
                     schedule: Some(plan.schedule),
                     extra: plan.extra,
                     info: Some(plan.info),
+                    recording: Some((crate::schedule::unit_ids(&self.suite), plan.map)),
                 }
             } else {
                 Built {
@@ -58,6 +59,7 @@ impl Replay {
                     ),
                     extra: Vec::new(),
                     info: None,
+                    recording: None,
                 }
             }
         }));
@@ -89,6 +91,16 @@ impl Replay {
     /// baseline is done, and for other strategies).
     pub(super) fn targeted_rounds(&self) -> u64 {
         self.targeted.as_ref().map_or(0, |t| t.orders.len() as u64)
+    }
+
+    /// The baseline's recording, once planned from (`targeted`, `dependence-aware`): the units
+    /// as it numbers them, and the map.
+    pub(super) fn recording(&self) -> Option<(&[String], &DependenceMap)> {
+        if let Some(plan) = &self.targeted {
+            return Some((&plan.units, &plan.map));
+        }
+        let (units, map) = self.schedule.as_ref()?.recording.as_ref()?;
+        Some((units, map))
     }
 
     /// The schedule of a systematic strategy, once built.

@@ -54,6 +54,15 @@ pub struct Hints {
     /// The units of every victim of the suite (the subject among them), in the suite's order:
     /// the victims of one polluter are explained together. See [`Cause`].
     pub victims: Vec<String>,
+    /// Tests of the prefix whose recorded static-field writes the subject read (the baseline's
+    /// recording, `docs/dependence.md`), most specific first: tried after the other culprit
+    /// hints, only while none shows.
+    pub recorded_culprits: Vec<String>,
+    /// Per polluter verified for the subject: tests whose recorded writes meet what it wrote
+    /// and the subject read, most specific first; tried after the pooled cleaners, until
+    /// [`POOLED_MISSES`] in a row of them miss, and only when `cleaners` has none for that
+    /// polluter (no related victim verified its cleaners).
+    pub recorded_cleaners: BTreeMap<String, Vec<String>>,
 }
 
 /// The victims of one polluter, explained together (with every other victim: a test is a
@@ -242,6 +251,19 @@ enum Asked {
     Run(Vec<String>, Vec<String>),
 }
 
+/// Where a hint comes from. Culprit hints of each source but the first are tried only while
+/// none showed; cleaner hints of each source but the first stop on their own after
+/// [`POOLED_MISSES`] misses in a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// Verified for a related OD test (a cleaner: for this polluter).
+    Related = 0,
+    /// Verified for an unrelated victim (a culprit), or for another polluter (a pooled cleaner).
+    Pooled = 1,
+    /// Named by the recording.
+    Recorded = 2,
+}
+
 /// Pooled cleaner hints stop after this many in a row do not clean: a cleaner of another
 /// polluter is likely, not certain, to clean this one (a miss costs one run).
 pub const POOLED_MISSES: usize = 3;
@@ -392,14 +414,27 @@ pub fn explain(
         .collect();
     let mut singles: Vec<String> = Vec::new();
     // Shared work: what related OD tests showed, by this test's own pair runs first.
-    let related = hints.culprits.iter().map(|h| (h, false));
-    let others = hints.other_culprits.iter().map(|h| (h, true));
-    for (hint, other) in related.chain(others) {
-        if hint.as_str() == unit || !units.contains(hint) || (other && !singles.is_empty()) {
+    // Then, only while none showed, the polluters of unrelated victims, then the tests the
+    // recording says write what it reads (`Hints::recorded_culprits`).
+    let related = hints.culprits.iter().map(|h| (h, Source::Related));
+    let others = hints.other_culprits.iter().map(|h| (h, Source::Pooled));
+    let recorded = hints
+        .recorded_culprits
+        .iter()
+        .map(|h| (h, Source::Recorded));
+    // The culprit the recording named: verified for this OD test alone, it is no sign of a
+    // cause with other victims.
+    let mut by_recording = false;
+    for (hint, source) in related.chain(others).chain(recorded) {
+        let only_first = source != Source::Related;
+        if hint.as_str() == unit || !units.contains(hint) || (only_first && !singles.is_empty()) {
             continue;
         }
         match shown(&[], std::slice::from_ref(hint)) {
-            Some(true) => singles.push(hint.clone()),
+            Some(true) => {
+                singles.push(hint.clone());
+                by_recording = source == Source::Recorded;
+            }
             Some(false) => {}
             None => {
                 explanation.culprits = as_groups(&singles);
@@ -418,9 +453,10 @@ pub fn explain(
         }
     }
     let hinted = singles.clone();
-    // Victims of one polluter: two runs show for all of them that nothing else pollutes them.
+    // Victims of one polluter: two runs show for all of them that nothing else pollutes them
+    // (when another victim verified it: one the recording named may be this victim's alone).
     let cause = match (role, hinted.as_slice()) {
-        (OdRole::Victim, [p]) => Cause::of(p, unit, units, hints, &[]),
+        (OdRole::Victim, [p]) if !by_recording => Cause::of(p, unit, units, hints, &[]),
         _ => None,
     };
     let mut cleared = false;
@@ -555,35 +591,48 @@ pub fn explain(
                 };
                 // Shared work: cleaners of this polluter for related victims, by their own triples.
                 let mut hinted: Vec<String> = Vec::new();
-                let mut tried: Vec<(&String, bool)> = hints
+                let mut tried: Vec<(&String, Source)> = hints
                     .cleaners
                     .get(polluter)
                     .into_iter()
                     .flatten()
-                    .map(|h| (h, false))
+                    .map(|h| (h, Source::Related))
                     .collect();
                 // Then the cleaners of this victim's polluters searched before in this pass, then
-                // the pool.
+                // the pool, then the tests the recording says rewrite what the polluter left.
                 let pool = hints
                     .pooled_cleaners
                     .get(polluter)
                     .unwrap_or(&hints.pooled_cleaners_default);
-                for h in pass_cleaners.iter().chain(pool) {
+                let pooled = pass_cleaners
+                    .iter()
+                    .chain(pool)
+                    .map(|h| (h, Source::Pooled));
+                // (Only for the first victim to search this polluter's cleaners: once related
+                // victims verified them, the rest is concluded without more triples.)
+                let recorded = hints
+                    .recorded_cleaners
+                    .get(polluter)
+                    .filter(|_| hints.cleaners.get(polluter).is_none_or(|c| c.is_empty()))
+                    .into_iter()
+                    .flatten();
+                for (h, source) in pooled.chain(recorded.map(|h| (h, Source::Recorded))) {
                     if !tried.iter().any(|(t, _)| *t == h) {
-                        tried.push((h, true));
+                        tried.push((h, source));
                     }
                 }
-                let mut misses = 0;
-                for (hint, pooled) in tried.into_iter().filter(|(h, _)| candidates.contains(h)) {
-                    if pooled && misses >= POOLED_MISSES {
-                        break;
+                // Misses in a row, per source (related hints never stop).
+                let mut misses = [0usize; 3];
+                for (hint, source) in tried.into_iter().filter(|(h, _)| candidates.contains(h)) {
+                    if source != Source::Related && misses[source as usize] >= POOLED_MISSES {
+                        continue;
                     }
                     match cleans(std::slice::from_ref(hint)) {
                         Some(true) => {
                             hinted.push(hint.clone());
-                            misses = 0;
+                            misses[source as usize] = 0;
                         }
-                        Some(false) => misses += usize::from(pooled),
+                        Some(false) => misses[source as usize] += 1,
                         None => {
                             let left = candidates.len() - hinted.len();
                             return cleaner_run(

@@ -25,13 +25,24 @@ fn drive_classes(
     oracle: &dyn Fn(&[String]) -> Option<bool>,
     same_class: &dyn Fn(&str, &str) -> bool,
 ) -> (Explanation, Vec<Query>) {
+    drive_hinted(subject, units, oracle, same_class, &Hints::default())
+}
+
+/// Like [`drive_classes`], with `hints`.
+fn drive_hinted(
+    subject: Subject<'_>,
+    units: &[String],
+    oracle: &dyn Fn(&[String]) -> Option<bool>,
+    same_class: &dyn Fn(&str, &str) -> bool,
+    hints: &Hints,
+) -> (Explanation, Vec<Query>) {
     let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
     let mut queries = Vec::new();
     loop {
         let (explanation, next) = explain(
             subject,
             units,
-            &Hints::default(),
+            hints,
             &|order| ran.borrow().get(order).copied(),
             same_class,
         );
@@ -500,4 +511,139 @@ fn regression_cleaners_of_a_same_class_polluter_come_from_that_class_only() {
             .all(|q| !q.order.contains(&"c".to_string())),
         "{queries:?}"
     );
+}
+
+/// `t0` .. `t<n-1>`, then the victim `v`.
+fn numbered(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("t{i}"))
+        .chain(["v".into()])
+        .collect()
+}
+
+/// Drives the victim `v` of 32 numbered tests, failed after `t0..t9`, polluted by `t5` and
+/// cleaned by `t20` alone, with `hints`: every cleaner run's order (after checking the cleaner).
+fn t5_cleaner_runs(hints: &Hints) -> Vec<Vec<String>> {
+    let units = numbered(32);
+    let prefix: Vec<String> = units[..10].to_vec();
+    let is_cleaner = |t: &str| t == "t20";
+    let oracle = state(&["t5"], &is_cleaner);
+    let never = |_: &str, _: &str| false;
+    let (explanation, queries) = drive_hinted(victim(&prefix), &units, &oracle, &never, hints);
+    assert_eq!(explanation.cleaners["t5"], ids(&["t20"]));
+    queries
+        .into_iter()
+        .filter(|q| q.kind == ExperimentKind::Cleaner)
+        .map(|q| q.order)
+        .collect()
+}
+
+#[test]
+fn tests_the_recording_names_are_tried_first_and_the_explanation_is_the_same() {
+    // 64 tests; the victim failed after t0..t39. Polluters t17 (in the prefix) and t50; t3,
+    // t30, t45 and t60 clean both.
+    let units = numbered(64);
+    let prefix: Vec<String> = units[..40].to_vec();
+    let is_cleaner = |t: &str| matches!(t, "t3" | "t30" | "t45" | "t60");
+    let oracle = state(&["t17", "t50"], &is_cleaner);
+    let never = |_: &str, _: &str| false;
+    let (plain, plain_queries) =
+        drive_hinted(victim(&prefix), &units, &oracle, &never, &Hints::default());
+    let mut hints = Hints {
+        // t8 writes what v reads but does not pollute it.
+        recorded_culprits: ids(&["t8", "t17"]),
+        ..Hints::default()
+    };
+    hints
+        .recorded_cleaners
+        .insert("t17".into(), ids(&["t30", "t9", "t45", "t3", "t60"]));
+    let (hinted, queries) = drive_hinted(victim(&prefix), &units, &oracle, &never, &hints);
+    assert_eq!(hinted, plain);
+    assert_eq!(hinted.culprits, [ids(&["t17"]), ids(&["t50"])]);
+    assert_eq!(hinted.cleaners["t17"], ids(&["t3", "t30", "t45", "t60"]));
+    assert!(hinted.culprits_complete);
+    // Its own pairs first: the miss, then the polluter.
+    assert_eq!(queries[0].order, ids(&["t8", "v"]));
+    assert_eq!(queries[1].order, ids(&["t17", "v"]));
+    // t17's cleaners by their own triples, in the recording's order (t9 a miss).
+    let triples: Vec<Vec<String>> = queries
+        .iter()
+        .filter(|q| q.kind == ExperimentKind::Cleaner && q.order.first() == Some(&units[17]))
+        .take(5)
+        .map(|q| q.order.clone())
+        .collect();
+    let triple = |c: &str| ids(&["t17", c, "v"]);
+    assert_eq!(
+        triples,
+        [
+            triple("t30"),
+            triple("t9"),
+            triple("t45"),
+            triple("t3"),
+            triple("t60")
+        ]
+    );
+    assert!(
+        queries.len() < plain_queries.len(),
+        "{} runs with the recording's hints, {} without",
+        queries.len(),
+        plain_queries.len()
+    );
+}
+
+#[test]
+fn recorded_cleaner_hints_stop_after_misses_in_a_row() {
+    let mut hints = Hints::default();
+    hints
+        .recorded_cleaners
+        .insert("t5".into(), ids(&["t1", "t2", "t3", "t20"]));
+    let runs = t5_cleaner_runs(&hints);
+    let triple = |c: &str| ids(&["t5", c, "v"]);
+    assert_eq!(runs[..3], [triple("t1"), triple("t2"), triple("t3")]);
+    // Three misses in a row: t20 is left to group testing (a set of more than one first).
+    assert!(runs[3].len() > 3, "{:?}", runs[3]);
+}
+
+#[test]
+fn recorded_cleaner_hints_are_tried_after_the_pool_stopped() {
+    // The pool misses three times in a row and stops (t4 is not tried by its own triple); the
+    // recording's hints have their own count: t20 cleans.
+    let mut hints = Hints {
+        pooled_cleaners_default: ids(&["t1", "t2", "t3", "t4"]),
+        ..Hints::default()
+    };
+    hints.recorded_cleaners.insert("t5".into(), ids(&["t20"]));
+    let runs = t5_cleaner_runs(&hints);
+    let triple = |c: &str| ids(&["t5", c, "v"]);
+    assert_eq!(
+        runs[..4],
+        [triple("t1"), triple("t2"), triple("t3"), triple("t20")]
+    );
+}
+
+#[test]
+fn a_polluter_only_the_recording_named_does_not_start_the_runs_of_its_cause() {
+    // p pollutes v1 and v2; only the recording names p (no other victim verified it).
+    let units = cause_suite();
+    let victims: Vec<Wired> = vec![("v1", &["p"], &[]), ("v2", &["p"], &[])];
+    let long = |hints: &Hints| -> usize {
+        let (explanations, queries) = drive_victims(&units, &victims, hints);
+        for e in &explanations {
+            assert_eq!(e.culprits, [ids(&["p"])]);
+        }
+        // The culprit runs of a cause: every victim after the others (one not last).
+        queries
+            .iter()
+            .filter(|q| q.kind == ExperimentKind::PolluterSearch)
+            .filter(|q| q.order.last() != Some(&q.targets[0]))
+            .count()
+    };
+    let recorded = Hints {
+        recorded_culprits: ids(&["p"]),
+        victims: ids(&["v1", "v2"]),
+        ..Hints::default()
+    };
+    assert_eq!(long(&recorded), 0);
+    // Verified for a related victim, p does start them.
+    assert!(long(&cause_hints(&["v1", "v2"])) > 0);
 }

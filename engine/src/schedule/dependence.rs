@@ -35,6 +35,8 @@ pub struct DependenceMap {
     unrecorded: Vec<bool>,
     /// Field names, by bit.
     fields: Vec<String>,
+    /// Per field, how many recorded units write it.
+    writers: Vec<u32>,
 }
 
 impl DependenceMap {
@@ -125,11 +127,21 @@ impl DependenceMap {
                 })
                 .collect()
         };
+        let mut writers = vec![0u32; fields.len()];
+        for (u, set) in writes.iter().enumerate() {
+            if recorded[u] {
+                let distinct: std::collections::BTreeSet<&usize> = set.iter().collect();
+                for f in distinct {
+                    writers[*f] += 1;
+                }
+            }
+        }
         DependenceMap {
             reads: bits(reads),
             writes: bits(writes),
             unrecorded: recorded.iter().map(|r| !r).collect(),
             fields,
+            writers,
         }
     }
 
@@ -238,6 +250,64 @@ impl DependenceMap {
         runs
     }
 
+    /// Units whose recording writes a specific field `subject` read (see
+    /// [`SPECIFIC_SHARE`]), most specific first: by how many units write the rarest such field,
+    /// then in unit order. These are the likeliest culprits of
+    /// an OD test `subject` (a polluter or state-setter changes what it reads); empty when
+    /// `subject` is unrecorded.
+    pub fn writers_read_by(&self, subject: u32) -> Vec<u32> {
+        let s = subject as usize;
+        if self.unrecorded[s] {
+            return Vec::new();
+        }
+        self.ranked(&self.reads[s], &[s])
+    }
+
+    /// Units whose recording writes a field `polluter` wrote and `subject` read (any field
+    /// `subject` read when `polluter` is unrecorded or shares none with it), most specific
+    /// first as in [`DependenceMap::writers_read_by`]: the likeliest cleaners of `polluter` for
+    /// victim `subject` (a cleaner resets what the polluter left).
+    pub fn rewriters(&self, polluter: u32, subject: u32) -> Vec<u32> {
+        let (p, s) = (polluter as usize, subject as usize);
+        if self.unrecorded[s] {
+            return Vec::new();
+        }
+        let both: Vec<u64> = self.reads[s]
+            .iter()
+            .zip(&self.writes[p])
+            .map(|(r, w)| r & w)
+            .collect();
+        let mask = if self.unrecorded[p] || both.iter().all(|w| *w == 0) {
+            &self.reads[s]
+        } else {
+            &both
+        };
+        self.ranked(mask, &[p, s])
+    }
+
+    /// Recorded units (but `except`) writing a specific field of `mask`, by the number of
+    /// writers of the rarest such field, then in unit order. A field is specific when at most a
+    /// [`SPECIFIC_SHARE`]th of the recorded units (or 4) write it: one that most of the module
+    /// writes (a configuration singleton every test loads) names no likelier culprit than any
+    /// other test.
+    fn ranked(&self, mask: &[u64], except: &[usize]) -> Vec<u32> {
+        let writers = &self.writers;
+        let recorded = self.unrecorded.iter().filter(|u| !**u).count();
+        let limit = (recorded / SPECIFIC_SHARE).max(4) as u32;
+        let mut ranked: Vec<(u32, u32)> = (0..self.writes.len())
+            .filter(|u| !self.unrecorded[*u] && !except.contains(u))
+            .filter_map(|u| {
+                let rarest = bits_of(&self.writes[u], mask)
+                    .map(|f| writers[f])
+                    .filter(|w| *w <= limit)
+                    .min()?;
+                Some((rarest, u as u32))
+            })
+            .collect();
+        ranked.sort_unstable();
+        ranked.into_iter().map(|(_, u)| u).collect()
+    }
+
     /// The fields through which `b` may depend on `a` (empty when either is unrecorded).
     pub fn shared(&self, a: u32, b: u32) -> Vec<&str> {
         let (a, b) = (a as usize, b as usize);
@@ -249,6 +319,24 @@ impl DependenceMap {
             .map(|f| self.fields[f].as_str())
             .collect()
     }
+}
+
+/// A field written by more than this share of the recorded units (and more than 4) names no
+/// culprit or cleaner ([`DependenceMap::writers_read_by`], [`DependenceMap::rewriters`]).
+pub const SPECIFIC_SHARE: usize = 10;
+
+/// The field numbers set in both `a` and `mask`.
+fn bits_of<'a>(a: &'a [u64], mask: &'a [u64]) -> impl Iterator<Item = usize> + 'a {
+    a.iter().zip(mask).enumerate().flat_map(|(word, (a, m))| {
+        let mut bits = a & m;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                word * 64 + b
+            })
+        })
+    })
 }
 
 /// The orders of a `dependence-aware` run.
@@ -452,243 +540,5 @@ pub struct PlanInfo {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::experiment::{ClassState, ExperimentKind, TestResult};
-    use crate::model::outcome::RunOutcome;
-    use crate::model::suite::{ClassRecord, Framework};
-
-    fn suite() -> Suite {
-        Suite {
-            schema_version: 1,
-            module: "m".into(),
-            classes: vec![
-                ClassRecord {
-                    class: "p.A".into(),
-                    framework: Framework::Junit4,
-                    reorderable: true,
-                    tests: vec!["p.A#a1".into(), "p.A#a2".into()],
-                    dynamic: Vec::new(),
-                },
-                ClassRecord {
-                    class: "p.B".into(),
-                    framework: Framework::Junit5,
-                    reorderable: true,
-                    tests: vec!["p.B#b1".into(), "p.B#dyn".into()],
-                    dynamic: vec!["p.B#dyn".into()],
-                },
-            ],
-        }
-    }
-
-    fn result(test: &str, reads: Option<&[&str]>, writes: Option<&[&str]>) -> TestResult {
-        let strings = |l: &[&str]| l.iter().map(|s| s.to_string()).collect();
-        TestResult {
-            time_ms: Some(10),
-            reads: reads.map(strings),
-            writes: writes.map(strings),
-            ..TestResult::new(test, RunOutcome::Pass)
-        }
-    }
-
-    fn record(results: Vec<TestResult>, class_state: Vec<ClassState>) -> ExperimentRecord {
-        ExperimentRecord {
-            id: 1,
-            kind: ExperimentKind::Baseline,
-            round: None,
-            strategy: None,
-            order: Vec::new(),
-            targets: Vec::new(),
-            results,
-            honoured: true,
-            millis: 1000,
-            class_state,
-            time: None,
-            isolation: Default::default(),
-            shareable: false,
-        }
-    }
-
-    fn units() -> Vec<String> {
-        ["p.A#a1", "p.A#a2", "p.B#b1", "p.B#dyn"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    }
-
-    #[test]
-    fn a_reader_depends_on_a_writer_of_the_same_field_only() {
-        let rec = record(
-            vec![
-                result("p.A#a1", Some(&[]), Some(&["p.S#X"])),
-                result("p.A#a2", Some(&["p.S#X"]), Some(&[])),
-                result("p.B#b1", Some(&["p.S#Y"]), Some(&[])),
-                result("p.B#dyn[1]", Some(&[]), Some(&["p.S#Y"])),
-                result("p.B#dyn[2]", Some(&["p.S#X"]), Some(&[])),
-            ],
-            vec![],
-        );
-        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
-        assert!(map.depends(0, 1), "a2 reads X, which a1 wrote");
-        assert!(!map.depends(1, 0), "a1 reads nothing");
-        assert!(
-            map.depends(3, 2),
-            "b1 reads Y, written by an invocation of dyn"
-        );
-        assert!(map.depends(0, 3), "an invocation of dyn reads X");
-        assert!(!map.depends(2, 1) && !map.depends(1, 2) && !map.depends(0, 0));
-        assert_eq!(map.shared(0, 1), vec!["p.S#X"]);
-        assert_eq!((map.unrecorded(), map.field_count()), (0, 2));
-    }
-
-    #[test]
-    fn dependence_free_fields_are_ignored_and_unrecorded_units_touch_everything() {
-        let rec = record(
-            vec![
-                result("p.A#a1", Some(&[]), Some(&["p.Log#LOGGER", "p.S#X"])),
-                result("p.A#a2", Some(&["p.Log#LOGGER"]), Some(&[])),
-                result("p.B#b1", None, None),
-            ],
-            vec![],
-        );
-        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &["p.Log#*".into()]);
-        assert!(!map.depends(0, 1), "the logger is dependence-free");
-        assert!(
-            map.depends(0, 2) && map.depends(2, 1),
-            "b1 was not recorded"
-        );
-        assert!(map.depends(3, 0), "dyn never ran");
-        assert_eq!(map.unrecorded(), 2);
-    }
-
-    #[test]
-    fn class_state_counts_for_every_test_of_the_class() {
-        let rec = record(
-            vec![
-                result("p.A#a1", Some(&[]), Some(&[])),
-                result("p.A#a2", Some(&[]), Some(&[])),
-                result("p.B#b1", Some(&["p.S#Z"]), Some(&[])),
-                result("p.B#dyn[1]", Some(&[]), Some(&[])),
-            ],
-            vec![ClassState {
-                class: "p.A".into(),
-                reads: vec![],
-                writes: vec!["p.S#Z".into()],
-            }],
-        );
-        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
-        assert!(map.depends(0, 2) && map.depends(1, 2));
-        assert!(!map.depends(3, 2) && !map.depends(0, 1));
-    }
-
-    #[test]
-    fn readers_never_run_clean_get_packed_clean_runs() {
-        let rec = record(
-            vec![
-                result("p.A#a1", Some(&[]), Some(&["p.S#X"])),
-                result("p.A#a2", Some(&["p.S#X"]), Some(&[])),
-                result("p.B#b1", Some(&["p.S#Y"]), Some(&["p.S#X"])),
-                result("p.B#dyn[1]", Some(&["p.S#X"]), Some(&[])),
-            ],
-            vec![],
-        );
-        let map = DependenceMap::from_records(&suite(), &units(), &[&rec], &[]);
-        // a2 and dyn only ever run after a writer of X; b1 runs first once.
-        let runs = map.clean_runs(vec![vec![0, 1], vec![2, 3], vec![0, 3]]);
-        // a2 alone first; b1 would write X before dyn reads it, but b1 needs no run: dyn joins a2.
-        assert_eq!(runs, vec![vec![1, 3]]);
-        // Nothing needed when every reader already ran first somewhere.
-        assert!(map
-            .clean_runs(vec![vec![1, 0], vec![3, 2], vec![2]])
-            .is_empty());
-        // A writer of what a later reader reads starts a new run.
-        let runs = map.clean_runs(Vec::<Vec<u32>>::new());
-        assert_eq!(runs, vec![vec![1, 2], vec![3]]);
-    }
-
-    #[test]
-    fn the_cheaper_of_covering_and_tuscan_runs() {
-        use crate::model::strategy::Strategy;
-        let classes = (0..3)
-            .map(|c| ClassRecord {
-                class: format!("p.C{c}"),
-                framework: Framework::Junit4,
-                reorderable: true,
-                tests: (0..4).map(|t| format!("p.C{c}#t{t}")).collect(),
-                dynamic: Vec::new(),
-            })
-            .collect();
-        let suite = Suite {
-            schema_version: 1,
-            module: "m".into(),
-            classes,
-        };
-        let everyone = |field: &str| {
-            let ids: Vec<String> = suite.ids().map(String::from).collect();
-            let results = ids
-                .iter()
-                .map(|t| result(t, Some(&[field]), Some(&[field])))
-                .collect();
-            record(results, vec![])
-        };
-        let weight = |i: &PlanInfo| i.orders * DEFAULT_COST0_IN_TESTS + i.executions;
-        // Everything shares one mutable static: tuscan's orders cover it as cheaply as anything.
-        let dense = everyone("p.S#X");
-        let p = plan(&suite, &[&dense], &[], 3, None, None);
-        let tuscan = p.info.tuscan.as_deref().unwrap();
-        assert!(weight(&p.info) <= weight(tuscan));
-        assert_eq!(p.info.pairs, tuscan.pairs);
-        assert_eq!(p.info.strategy, Strategy::DependenceAware);
-        // Nothing shared: no order at all beats tuscan.
-        let p = plan(&suite, &[&dense], &["p.S#*".into()], 3, None, None);
-        assert!(!p.info.uses_tuscan);
-        assert_eq!((p.info.orders, p.info.pairs), (0, 0));
-        assert!(p.extra.is_empty(), "nobody reads anything that counts");
-        // When every JVM start is expensive, tuscan's fewer, longer orders win over many short ones.
-        let mut rec = everyone("p.S#NONE");
-        for (i, r) in rec.results.iter_mut().enumerate() {
-            // A chain of pairs t_i -> t_{i+1} across the suite, nothing else.
-            r.writes = Some(vec![format!("p.S#F{i}")]);
-            r.reads = Some(vec![format!("p.S#F{}", i.wrapping_sub(1))]);
-        }
-        let cheap = plan(&suite, &[&rec], &[], 3, None, None);
-        assert!(!cheap.info.uses_tuscan, "11 pairs need a few short orders");
-        let expensive = CostModel {
-            cost0_ms: 1_000_000,
-            test_ms: BTreeMap::new(),
-        };
-        let p = plan(&suite, &[&rec], &[], 3, None, Some(&expensive));
-        let tuscan = p.info.tuscan.as_deref().unwrap();
-        assert_eq!(
-            p.info.uses_tuscan,
-            tuscan.orders < cheap.info.orders,
-            "{} vs {}",
-            tuscan.orders,
-            cheap.info.orders
-        );
-        assert!(p.info.predicted_ms.unwrap() <= tuscan.predicted_ms.unwrap());
-    }
-
-    #[test]
-    fn globs_match_like_a_shell() {
-        assert!(glob("p.C#*", "p.C#LOG"));
-        assert!(glob("*#LOGGER", "a.b.C#LOGGER"));
-        assert!(glob("*", ""));
-        assert!(glob("a*b*c", "axxbyyc"));
-        assert!(!glob("a*b*c", "axxcyyb"));
-        assert!(!glob("p.C#X", "p.C#XY"));
-        assert!(!glob("ab*ba", "aba"));
-    }
-
-    #[test]
-    fn the_baseline_gives_cost0_and_test_times() {
-        let rec = record(
-            vec![result("p.A#a1", None, None), result("p.A#a2", None, None)],
-            vec![],
-        );
-        let cost = cost_from_baseline(&[&rec]).unwrap();
-        assert_eq!(cost.cost0_ms, 980);
-        assert_eq!(cost.ms("p.A#a1"), 10);
-        assert!(cost_from_baseline(&[]).is_none());
-    }
-}
+#[path = "dependence_tests.rs"]
+mod tests;

@@ -76,6 +76,8 @@ pub struct TargetedPlan {
     pub new_units: usize,
     /// Pairs with a unit of a new or changed class (in [`TargetedPlan::pairs`], first).
     pub new_pairs: usize,
+    /// The recording it was planned from (explanations try the tests it names first).
+    pub map: DependenceMap,
     /// Of those, the ones covered by the orders or the baseline.
     pub new_covered: usize,
 }
@@ -251,6 +253,7 @@ pub fn plan_new_first(
         pairs_total,
         orders,
         covered_by_orders,
+        map,
     }
 }
 
