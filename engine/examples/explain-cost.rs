@@ -18,7 +18,7 @@
 //! rewriters.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use odrust_engine::explain::minimize::{explain, Explanation, Hints, Subject};
 use odrust_engine::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TestResult};
@@ -248,32 +248,31 @@ impl Recording {
         }
     }
 
-    /// The hints `detect::minimize` gives the victim: the writers of what it reads in the
-    /// prefix, up to 4 (about the depth of a binary search over it), then, per polluter its pair
-    /// verified, its rewriters.
+    /// The hints `detect::minimize` gives the victim, chosen by the same functions: the
+    /// writers of what it reads in the prefix, then, per polluter its pair verified, its
+    /// rewriters.
     fn hints(&self, prefix: &[String], ran: &HashMap<Vec<String>, Option<bool>>) -> Hints {
-        let depth = (usize::BITS - prefix.len().saturating_sub(1).leading_zeros()) as usize;
+        let index = |t: &String| self.units.iter().position(|u| u == t).map(|i| i as u32);
         let name = |u: u32| self.units[u as usize].clone();
         let victim = name(self.victim);
+        let prefix: HashSet<u32> = prefix.iter().filter_map(index).collect();
         let mut hints = Hints {
             recorded_culprits: self
                 .map
-                .writers_read_by(self.victim)
+                .culprit_candidates(self.victim, &prefix)
                 .into_iter()
                 .map(name)
-                .filter(|t| prefix.contains(t))
-                .take(depth.clamp(1, 4))
                 .collect(),
             ..Hints::default()
         };
         for (order, verdict) in ran {
             if let ([p, v], Some(false)) = (order.as_slice(), verdict) {
                 if *v == victim {
-                    let at = self.units.iter().position(|u| u == p).unwrap_or_default();
-                    let list = self.map.rewriters(at as u32, self.victim);
+                    let Some(at) = index(p) else { continue };
+                    let list = self.map.cleaner_candidates(at, self.victim);
                     hints
                         .recorded_cleaners
-                        .insert(p.clone(), list.into_iter().take(64).map(name).collect());
+                        .insert(p.clone(), list.into_iter().map(name).collect());
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! so far, its next experiment, and notes when it is cut short.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
@@ -17,17 +17,6 @@ pub(super) const MAX_HINTS: usize = 16;
 /// At most this many polluters of unrelated victims are tried by a victim's pairs when none of
 /// its [`MAX_HINTS`] pollutes it: each costs a pair run when it does not pollute it either.
 pub(super) const MAX_OTHER_HINTS: usize = 4;
-/// At most this many tests the recording names in the prefix of an OD test are tried as its
-/// culprits by their own pair runs ([`recorded_cap`]).
-pub(super) const MAX_RECORDED_HINTS: usize = 4;
-/// How many of the tests the recording names among `candidates` tests are tried by their own
-/// pairs: about the depth of a binary search over them, at least 1, at most
-/// [`MAX_RECORDED_HINTS`].
-fn recorded_cap(candidates: usize) -> usize {
-    let depth = usize::BITS - candidates.saturating_sub(1).leading_zeros();
-    (depth as usize).clamp(1, MAX_RECORDED_HINTS)
-}
-
 /// At most this many explanation experiments are planned to run at the same time.
 pub(super) const EXPLAIN_BATCH: usize = 8;
 /// Cleaners tried first for one polluter of a victim: of that polluter for related victims, then
@@ -419,12 +408,16 @@ impl Replay {
     }
 
     /// What the baseline's recording (`targeted`, `dependence-aware`) names for `od`: the tests
-    /// of its failing (passing) order's prefix that write a static field it read, at most
-    /// [`recorded_cap`]; and (a victim), per test a pair run `[p, od]` ran with, the tests that
-    /// write what `p` wrote and `od` read, at most [`MAX_CLEANER_HINTS`] (read only for the
-    /// polluters among them). Most specific (rarest field) first. They come from the recording
-    /// and `od`'s own pair runs only, and a polluter's pair runs before its cleaner search, so
-    /// they never change once a search started.
+    /// of its failing (passing) order's prefix that write a static field it read
+    /// ([`culprit_candidates`]); and (a victim), per test a pair run `[p, od]` ran
+    /// with, the tests that write what `p` wrote and `od` read
+    /// ([`cleaner_candidates`]; read only for the polluters among them). Most specific (rarest
+    /// field) first. They come from the recording and `od`'s own pair runs only, and a
+    /// polluter's pair runs before its cleaner search, so they never change once a search
+    /// started.
+    ///
+    /// [`culprit_candidates`]: crate::schedule::dependence::DependenceMap::culprit_candidates
+    /// [`cleaner_candidates`]: crate::schedule::dependence::DependenceMap::cleaner_candidates
     fn recorded_hints(
         &self,
         od: &OdTest,
@@ -433,24 +426,30 @@ impl Replay {
         let Some((units, map)) = self.recording() else {
             return (Vec::new(), BTreeMap::new());
         };
-        let index = |unit: &str| units.iter().position(|u| u == unit).map(|i| i as u32);
-        let Some(subject) = index(&od.unit) else {
+        let index: HashMap<&str, u32> = units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.as_str(), i as u32))
+            .collect();
+        let Some(&subject) = index.get(od.unit.as_str()) else {
             return (Vec::new(), BTreeMap::new());
         };
         let order = match role {
             OdRole::Victim => &od.fail_order,
             OdRole::Brittle => &od.pass_order,
         };
-        let prefix: HashSet<&String> = order.iter().take_while(|u| **u != od.unit).collect();
         // The prefix is known to hold a culprit; in the rest, the writers of its state are
         // mostly its cleaners (tried as cleaners, once a polluter is known).
+        let prefix: HashSet<u32> = order
+            .iter()
+            .take_while(|u| **u != od.unit)
+            .filter_map(|u| index.get(u.as_str()).copied())
+            .collect();
+        let name = |u: u32| units[u as usize].clone();
         let culprits: Vec<String> = map
-            .writers_read_by(subject)
+            .culprit_candidates(subject, &prefix)
             .into_iter()
-            .map(|u| &units[u as usize])
-            .filter(|u| prefix.contains(u))
-            .take(recorded_cap(prefix.len()))
-            .cloned()
+            .map(name)
             .collect();
         let mut cleaners = BTreeMap::new();
         if role == OdRole::Victim {
@@ -464,14 +463,13 @@ impl Replay {
                 if *v != od.unit || cleaners.contains_key(p) {
                     continue;
                 }
-                let Some(polluter) = index(p) else {
+                let Some(&polluter) = index.get(p.as_str()) else {
                     continue;
                 };
                 let list: Vec<String> = map
-                    .rewriters(polluter, subject)
+                    .cleaner_candidates(polluter, subject)
                     .into_iter()
-                    .take(MAX_CLEANER_HINTS)
-                    .map(|u| units[u as usize].clone())
+                    .map(name)
                     .collect();
                 cleaners.insert(p.clone(), list);
             }

@@ -15,7 +15,7 @@
 //! Fields matching a dependence-free pattern (`odrust.dependence.free`) are ignored.
 //! What the recording can and cannot see: `docs/dependence.md`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -250,6 +250,32 @@ impl DependenceMap {
         runs
     }
 
+    /// The culprits the recording names for OD test `subject` among `prefix` (its failing
+    /// order's prefix for a victim, its passing order's for a brittle): the specific writers of
+    /// what it read there ([`DependenceMap::writers_read_by`]), most specific first, at most about
+    /// the depth of a binary search over the prefix (⌈log2 prefix⌉, 1 to
+    /// [`MAX_RECORDED_CULPRITS`]). An explanation tries each by its own pair run before it group
+    /// tests the prefix (docs/minimize-algorithm.md, "Tests the recording names"). The
+    /// planner and the `explain-cost` example both choose through this.
+    pub fn culprit_candidates(&self, subject: u32, prefix: &HashSet<u32>) -> Vec<u32> {
+        let depth = usize::BITS - prefix.len().saturating_sub(1).leading_zeros();
+        let cap = (depth as usize).clamp(1, MAX_RECORDED_CULPRITS);
+        self.writers_read_by(subject)
+            .into_iter()
+            .filter(|u| prefix.contains(u))
+            .take(cap)
+            .collect()
+    }
+
+    /// The cleaners the recording names for `polluter` of victim `subject`: its rewriters
+    /// ([`DependenceMap::rewriters`]), at most [`MAX_RECORDED_CLEANERS`]. An explanation tries
+    /// each by its own triple run after the cleaners other victims verified.
+    pub fn cleaner_candidates(&self, polluter: u32, subject: u32) -> Vec<u32> {
+        let mut out = self.rewriters(polluter, subject);
+        out.truncate(MAX_RECORDED_CLEANERS);
+        out
+    }
+
     /// Units whose recording writes a specific field `subject` read (see
     /// [`SPECIFIC_SHARE`]), most specific first: by how many units write the rarest such field,
     /// then in unit order. These are the likeliest culprits of
@@ -320,6 +346,13 @@ impl DependenceMap {
             .collect()
     }
 }
+
+/// At most this many tests the recording names in an OD test's prefix are tried as its culprits
+/// ([`DependenceMap::culprit_candidates`]): each that is not one costs a pair run.
+pub const MAX_RECORDED_CULPRITS: usize = 4;
+/// At most this many tests the recording names are tried as cleaners of one polluter
+/// ([`DependenceMap::cleaner_candidates`]).
+pub const MAX_RECORDED_CLEANERS: usize = 64;
 
 /// A field written by more than this share of the recorded units (and more than 4) names no
 /// culprit or cleaner ([`DependenceMap::writers_read_by`], [`DependenceMap::rewriters`]).

@@ -165,6 +165,74 @@ fn a_field_most_of_the_module_writes_names_no_candidate() {
     assert_eq!(map.rewriters(0, 39), vec![1]);
 }
 
+/// `n` tests of one class: the first `writers` write `p.S#X`, the last reads it.
+fn one_field_module(n: usize, writers: usize) -> (Vec<String>, DependenceMap) {
+    let names: Vec<String> = (0..n).map(|i| format!("p.A#t{i}")).collect();
+    let suite = Suite {
+        schema_version: 1,
+        module: "m".into(),
+        classes: vec![ClassRecord {
+            class: "p.A".into(),
+            framework: Framework::Junit4,
+            reorderable: true,
+            tests: names.clone(),
+            dynamic: Vec::new(),
+        }],
+    };
+    let results: Vec<TestResult> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let reads: &[&str] = if i == n - 1 { &["p.S#X"] } else { &[] };
+            let writes: &[&str] = if i < writers { &["p.S#X"] } else { &[] };
+            result(name, Some(reads), Some(writes))
+        })
+        .collect();
+    let map = DependenceMap::from_records(&suite, &names, &[&record(results, vec![])], &[]);
+    (names, map)
+}
+
+#[test]
+fn culprit_candidates_are_the_prefix_writers_up_to_a_binary_search_depth() {
+    // 200 tests, 8 write X (specific: at most a tenth), t199 reads it.
+    let (_, map) = one_field_module(200, 8);
+    let set = |r: std::ops::Range<u32>| r.collect::<HashSet<u32>>();
+    assert_eq!(
+        map.culprit_candidates(199, &set(0..8)),
+        vec![0, 1, 2],
+        "8 tests: depth 3"
+    );
+    assert_eq!(
+        map.culprit_candidates(199, &set(5..6)),
+        vec![5],
+        "one test: 1"
+    );
+    assert_eq!(
+        map.culprit_candidates(199, &set(6..8)),
+        vec![6],
+        "two tests: 1"
+    );
+    assert_eq!(
+        map.culprit_candidates(199, &set(0..150)),
+        vec![0, 1, 2, 3],
+        "never more than {MAX_RECORDED_CULPRITS}"
+    );
+    assert!(
+        map.culprit_candidates(199, &set(10..150)).is_empty(),
+        "no writer in the prefix"
+    );
+}
+
+#[test]
+fn cleaner_candidates_stop_at_their_cap() {
+    // 1000 tests, 80 write X (specific: at most 100), t999 reads it.
+    let (_, map) = one_field_module(1000, 80);
+    let cleaners = map.cleaner_candidates(0, 999);
+    assert_eq!(cleaners.len(), MAX_RECORDED_CLEANERS);
+    assert_eq!(cleaners[0], 1, "the polluter itself is not its cleaner");
+    assert_eq!(map.rewriters(0, 999).len(), 79);
+}
+
 #[test]
 fn an_unrecorded_subject_has_no_candidates() {
     let rec = record(
