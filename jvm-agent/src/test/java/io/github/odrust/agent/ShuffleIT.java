@@ -229,10 +229,19 @@ class ShuffleIT {
         assertTrue(jar.getFileName().toString().matches("odrust-shuffle-rt-[0-9a-f]+\\.jar"), jar.toString());
         java.nio.file.attribute.FileTime written = java.nio.file.attribute.FileTime.fromMillis(1_000_000L);
         Files.setLastModifiedTime(jar, written);
+        // half-written jars: one a JVM killed long ago left, one another JVM may be writing now
+        Path stale = cache.resolve(jar.getFileName() + ".1f.part");
+        Path writing = cache.resolve(jar.getFileName() + ".2f.part");
+        Files.write(stale, "half".getBytes(StandardCharsets.UTF_8));
+        Files.write(writing, "half".getBytes(StandardCharsets.UTF_8));
+        Files.setLastModifiedTime(stale, written);
         Run second = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
         assertEquals(stable(uncached.lines), stable(second.lines));
         assertEquals(uncached.log, second.log);
         assertEquals(written, Files.getLastModifiedTime(jar), "the second JVM read the jar, did not write it");
+        assertFalse(Files.exists(stale), "a part left long ago is deleted");
+        assertTrue(Files.exists(writing), "a part written now is left to its writer");
+        Files.delete(writing);
 
         Files.write(jar, "not a jar".getBytes(StandardCharsets.UTF_8));
         Run repaired = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");

@@ -8,6 +8,7 @@ import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -243,6 +244,7 @@ public final class ShuffleAgent {
             key.update((e.getKey() + "=" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
         }
         Path jar = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(key.getValue()) + ".jar");
+        sweep(cache);
         if (Files.isRegularFile(jar) && readable(jar)) {
             return jar.toFile();
         }
@@ -260,6 +262,31 @@ public final class ShuffleAgent {
             }
         }
         return jar.toFile();
+    }
+
+    /** A {@code .part} file this old was left by a JVM killed while writing it. */
+    static final long STALE_PART_MILLIS = 10 * 60 * 1000L;
+
+    /**
+     * Deletes the half-written runtime jars ({@code .part}) that JVMs killed while writing them left
+     * in {@code cache}: those older than {@link #STALE_PART_MILLIS} (a younger one may be being
+     * written now). Best effort: what cannot be listed or deleted stays.
+     */
+    private static void sweep(Path cache) {
+        long before = System.currentTimeMillis() - STALE_PART_MILLIS;
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(cache, "odrust-shuffle-rt-*.part")) {
+            for (Path part : parts) {
+                try {
+                    if (Files.getLastModifiedTime(part).toMillis() < before) {
+                        Files.deleteIfExists(part);
+                    }
+                } catch (IOException e) {
+                    // another JVM swept it, or it cannot be deleted: left as it is
+                }
+            }
+        } catch (IOException e) {
+            // no cache directory yet, or it cannot be listed
+        }
     }
 
     /** Whether {@code jar} opens as a jar (a damaged one is written again). */
