@@ -1,0 +1,188 @@
+package io.github.odrust.agent.shuffle.rt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A seed permutes a call's elements from an order that does not depend on the JVM: the same seed
+ * and call give the same result whatever order the JDK returned them in (reflection's members and
+ * {@code File.list} by name; collections' elements by their own hash codes, then identity-hashed
+ * ones by class).
+ */
+class ShufflerTest {
+    @AfterEach
+    void off() {
+        Shuffler.end();
+    }
+
+    private static List<Object> shuffled(List<?> items, long seed, long call, Shuffler.Order order) throws Exception {
+        Shuffler.begin(seed, new long[0], false, 0, false, null, 0);
+        List<Object> out = new ArrayList<>(items);
+        Shuffler.reorder(out, Shuffler.positions(out, call, order));
+        return out;
+    }
+
+    private static List<Object> shuffled(List<?> items, long seed, long call) throws Exception {
+        return shuffled(items, seed, call, Shuffler.Order.KEYS);
+    }
+
+    private static List<Object> byName(List<?> items, long seed, long call) throws Exception {
+        return shuffled(items, seed, call, Shuffler.Order.NAMES);
+    }
+
+    @Test
+    void namesInAnyOwnOrderComeOutAlike() throws Exception {
+        List<String> names = Arrays.asList("delta", "alpha", "echo", "charlie", "bravo", "foxtrot");
+        List<String> reversed = new ArrayList<>(names);
+        Collections.reverse(reversed);
+        List<String> sorted = new ArrayList<>(names);
+        Collections.sort(sorted);
+        // odd seeds: under an even one a result equal to the JDK's own order is rotated, so there
+        // the result depends on that order (see anEvenSeedAlwaysChangesTheOwnOrder)
+        for (long seed : new long[] {11, 13}) {
+            for (long call = 1; call <= 20; call++) {
+                List<Object> a = byName(names, seed, call);
+                assertEquals(a, byName(reversed, seed, call), "seed " + seed + ", call " + call);
+                assertEquals(a, byName(sorted, seed, call), "seed " + seed + ", call " + call);
+                List<Object> elements = new ArrayList<>(a);
+                elements.sort(Comparator.comparing(String::valueOf));
+                assertEquals(sorted, elements, "a permutation");
+            }
+        }
+    }
+
+    @Test
+    void methodsInAnyOwnOrderComeOutAlike() throws Exception {
+        List<Method> own = Arrays.asList(String.class.getMethods());
+        List<Method> other = new ArrayList<>(own);
+        Collections.reverse(other);
+        assertEquals(byName(own, 13, 7), byName(other, 13, 7));
+        assertNotEquals(byName(own, 13, 7), byName(own, 15, 7), "another seed, another order");
+    }
+
+    @Test
+    void anEvenSeedAlwaysChangesTheOwnOrder() throws Exception {
+        // Two elements: every even seed's result differs from the order given, whichever it is.
+        for (List<String> own : Arrays.asList(Arrays.asList("a", "b"), Arrays.asList("b", "a"))) {
+            for (long call = 1; call <= 50; call++) {
+                assertNotEquals(own, byName(own, 20, call), "call " + call + " of " + own);
+            }
+        }
+        // Under an odd seed the order given may come out (two calls can then disagree).
+        int kept = 0;
+        for (long call = 1; call <= 50; call++) {
+            kept += byName(Arrays.asList("a", "b"), 21, call).equals(Arrays.asList("a", "b")) ? 1 : 0;
+        }
+        assertNotEquals(0, kept, "some odd-seed calls keep the order");
+        assertNotEquals(50, kept, "and some change it");
+    }
+
+    /** An object without its own hashCode: a HashSet iterates it by its identity hash code. */
+    static final class Bean {
+        final String name;
+
+        Bean(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    enum Colour {
+        RED,
+        GREEN,
+        BLUE
+    }
+
+    @Test
+    void collectionElementsInAnyOwnOrderComeOutAlike() throws Exception {
+        // jxpath's TestBean.getSet: a String, an Integer and a bean hashed by identity
+        Bean bean = new Bean("Name 4");
+        // a JDK object whose hash code mixes in a class's identity hash code: by its text
+        Object descriptor = new java.beans.PropertyDescriptor("name", Bean.class, null, null);
+        List<Object> own = Arrays.asList("String 4", 4, bean, Colour.GREEN, String.class, null, descriptor);
+        for (long seed : new long[] {11, 13}) {
+            for (long call = 1; call <= 20; call++) {
+                List<Object> expected = shuffled(own, seed, call);
+                for (int rotation = 1; rotation < own.size(); rotation++) {
+                    List<Object> other = new ArrayList<>(own);
+                    Collections.rotate(other, rotation);
+                    assertEquals(expected, shuffled(other, seed, call), "seed " + seed + ", call " + call);
+                }
+            }
+        }
+        // map entries by their keys
+        java.util.Map<Object, Object> a = new java.util.HashMap<>();
+        a.put("x", bean);
+        a.put(Colour.RED, "r");
+        a.put(7L, new Bean("v"));
+        List<Object> entries = new ArrayList<>(a.entrySet());
+        List<Object> reversed = new ArrayList<>(entries);
+        Collections.reverse(reversed);
+        for (long call = 1; call <= 20; call++) {
+            assertEquals(shuffled(entries, 13, call), shuffled(reversed, 13, call), "call " + call);
+            assertNotEquals(entries, shuffled(entries, 12, call), "an even seed changes every call");
+        }
+    }
+
+    @Test
+    void beansHashedByIdentityKeepTheJdksOrderBetweenThem() throws Exception {
+        // nothing tells them apart but their identity: the permutation is applied to the JDK's
+        // order as it is, so another JDK order gives the same positions, not the same beans
+        Bean a = new Bean("a");
+        Bean b = new Bean("b");
+        Bean c = new Bean("c");
+        for (long call = 1; call <= 10; call++) {
+            List<Object> abc = shuffled(Arrays.asList(a, b, c), 13, call);
+            List<Object> cba = shuffled(Arrays.asList(c, b, a), 13, call);
+            List<Object> swapped = new ArrayList<>();
+            for (Object o : abc) {
+                swapped.add(o == a ? c : o == c ? a : b);
+            }
+            assertEquals(swapped, cba, "call " + call);
+        }
+    }
+
+    @Test
+    void valuesAreNotHashedAndKeysWhoseHashCodeThrowsGoLast() throws Exception {
+        Hashed value = new Hashed();
+        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Shuffler.Order.VALUES);
+        assertEquals(0, value.hashed, "a map's values are not hashed");
+        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Shuffler.Order.KEYS);
+        assertEquals(1, value.hashed, "a key is");
+        Object throwing = new Object() {
+            @Override
+            public int hashCode() {
+                throw new IllegalStateException("not now");
+            }
+        };
+        List<Object> keys = Arrays.asList(throwing, "k", 3);
+        List<Object> out = shuffled(keys, 13, 1);
+        assertEquals(3, out.size());
+        assertTrue(out.contains(throwing));
+    }
+
+    /** Counts its hashCode calls. */
+    static final class Hashed {
+        int hashed;
+
+        @Override
+        public int hashCode() {
+            hashed++;
+            return 42;
+        }
+    }
+}
