@@ -143,15 +143,15 @@ public final class Shuffler {
         // Touch everything the hot path uses before it may run inside HashMap.
         BUSY.get();
         KIND.get(Shuffler.class);
-        DESCRIPTOR.get(String.class);
+        Keyed.warm();
         List<Object> warm = new ArrayList<>();
         warm.add("a");
         warm.add(Thread.State.NEW);
         warm.add(Shuffler.class);
         warm.add(1);
         warm.add(new Object());
-        reorder(warm, positions(warm, 1, Order.KEYS));
-        reorder(warm, positions(warm, 1, Order.NAMES));
+        reorder(warm, positions(warm, 1, Keyed.Order.KEYS));
+        reorder(warm, positions(warm, 1, Keyed.Order.NAMES));
         walker.walk(new FirstCounted(true));
         new ShuffledIterator(new ArrayList<>(), new ArrayList<>(), null).hasNext();
         Runtime.getRuntime()
@@ -271,7 +271,7 @@ public final class Shuffler {
             }
             // the permutation of the positions: remove() finds an element by where the JDK's own
             // iterator has it
-            List<Object> positions = positions(items, k, Order.of(api));
+            List<Object> positions = positions(items, k, Keyed.Order.of(api));
             List<Object> shuffled = new ArrayList<>(items.size());
             for (Object p : positions) {
                 shuffled.add(items.get((Integer) p));
@@ -311,7 +311,7 @@ public final class Shuffler {
                     items.add(o);
                 }
             });
-            reorder(items, positions(items, k, Order.of(api)));
+            reorder(items, positions(items, k, Keyed.Order.of(api)));
             return Spliterators.spliterator(
                     items.toArray(),
                     characteristics & (Spliterator.DISTINCT | Spliterator.NONNULL | Spliterator.IMMUTABLE));
@@ -351,7 +351,7 @@ public final class Shuffler {
                 items.add(a[i]);
             }
             // reflection's members and File.list: no collection, ordered by their texts
-            reorder(items, positions(items, k, collection == null ? Order.NAMES : Order.of(api)));
+            reorder(items, positions(items, k, collection == null ? Keyed.Order.NAMES : Keyed.Order.of(api)));
             for (int i = 0; i < n; i++) {
                 a[i] = items.get(i);
             }
@@ -393,7 +393,7 @@ public final class Shuffler {
             while (it.hasNext()) {
                 items.add(it.next());
             }
-            reorder(items, positions(items, k, Order.of(api)));
+            reorder(items, positions(items, k, Keyed.Order.of(api)));
         } finally {
             busy[0] = false;
         }
@@ -706,18 +706,18 @@ public final class Shuffler {
      * machine. The JDK's own order does depend on it: a HashSet of objects without their own
      * {@code hashCode} iterates by identity hash codes, which differ from one JVM to the next, and
      * HotSpot orders reflection's members by where their names sit in memory, which depends on
-     * every class loaded before. The items are ordered by {@link Keyed} (see {@link Order});
+     * every class loaded before. The items are ordered by {@link Keyed} (see {@link Keyed.Order});
      * items it cannot tell apart keep the JDK's order between them. Under an even seed a result
      * equal to the JDK's order is rotated by one: every shuffled call still changes it (so there,
      * and with {@code consistent-call}, a result can depend on the JDK's order).
      */
-    static List<Object> positions(List<Object> items, long k, Order order) {
+    static List<Object> positions(List<Object> items, long k, Keyed.Order order) {
         int n = items.size();
         Keyed[] keyed = new Keyed[n];
         for (int i = 0; i < n; i++) {
-            keyed[i] = order == Order.NAMES
+            keyed[i] = order == Keyed.Order.NAMES
                     ? Keyed.named(items.get(i), i)
-                    : Keyed.of(items.get(i), i, order == Order.KEYS);
+                    : Keyed.of(items.get(i), i, order == Keyed.Order.KEYS);
         }
         java.util.Arrays.sort(keyed);
         List<Object> positions = new ArrayList<>(n);
@@ -744,128 +744,6 @@ public final class Shuffler {
         Object[] own = items.toArray();
         for (int i = 0; i < own.length; i++) {
             items.set(i, own[(Integer) positions.get(i)]);
-        }
-    }
-
-    /** What a call's elements are, for the order its permutation starts from ({@link Keyed}). */
-    enum Order {
-        /** Reflection's members and {@code File.list}: by their texts. */
-        NAMES,
-        /** Hash keys (a HashSet's elements, a map's keys or entries): the JDK hashed them already. */
-        KEYS,
-        /** A map's values, a PriorityQueue's elements: hashed by nobody, so not by odrust either. */
-        VALUES;
-
-        static Order of(String api) {
-            return api.indexOf("Values") >= 0 || api.startsWith("PriorityQueue") ? VALUES : KEYS;
-        }
-    }
-
-    /** Whether a class of the JDK's own is a {@code java.beans} descriptor (a PropertyDescriptor). */
-    private static final ClassValue<Boolean> DESCRIPTOR = new ClassValue<Boolean>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            if (type.getClassLoader() != null) {
-                return false;
-            }
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                if (c.getName().equals("java.beans.FeatureDescriptor")) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    };
-
-    /**
-     * An item's place in the order a permutation starts from: values the same in every JVM first —
-     * strings, boxed numbers and characters by their hash codes, enum constants and classes by
-     * their names, a {@code java.beans} descriptor (whose hash code mixes in a class's identity
-     * hash code) by its text, and (hash keys only, which the JDK hashed already) an object whose
-     * hash code is not its identity hash code by it — then everything else by class name. For a
-     * map entry, its key's. Nothing else of the module's code runs: a map's values and a
-     * PriorityQueue's elements are never hashed here, and a key's {@code hashCode} that throws
-     * puts it with the rest.
-     */
-    static final class Keyed implements Comparable<Keyed> {
-        final int position;
-        final int rank;
-        final int hash;
-        final String type;
-        /** The item's text (reflection's members, File.list, names), or null. */
-        final String text;
-
-        private Keyed(int position, int rank, int hash, String type, String text) {
-            this.position = position;
-            this.rank = rank;
-            this.hash = hash;
-            this.type = type;
-            this.text = text;
-        }
-
-        static Keyed named(Object item, int position) {
-            return new Keyed(position, 0, 0, "", String.valueOf(item));
-        }
-
-        static Keyed of(Object item, int position, boolean key) {
-            try {
-                Object o = item instanceof Map.Entry ? ((Map.Entry<?, ?>) item).getKey() : item;
-                if (o == null) {
-                    return new Keyed(position, 0, 0, "", null);
-                }
-                if (o instanceof String) {
-                    return new Keyed(position, 0, o.hashCode(), "java.lang.String", (String) o);
-                }
-                if (o instanceof Enum) {
-                    Enum<?> e = (Enum<?>) o;
-                    String name = e.name();
-                    return new Keyed(
-                            position, 0, name.hashCode(), e.getDeclaringClass().getName(), name);
-                }
-                if (o instanceof Class) {
-                    String name = ((Class<?>) o).getName();
-                    return new Keyed(position, 0, name.hashCode(), "java.lang.Class", name);
-                }
-                Class<?> c = o.getClass();
-                boolean jdk = c.getClassLoader() == null;
-                if (jdk && (o instanceof Number || o instanceof Boolean || o instanceof Character)) {
-                    return new Keyed(position, 0, o.hashCode(), c.getName(), null);
-                }
-                if (DESCRIPTOR.get(c)) {
-                    String text = String.valueOf(o);
-                    return new Keyed(position, 0, text.hashCode(), c.getName(), text);
-                }
-                if (key) {
-                    int h = o.hashCode();
-                    if (h != System.identityHashCode(o)) {
-                        return new Keyed(position, 0, h, c.getName(), null);
-                    }
-                }
-                return new Keyed(position, 1, 0, c.getName(), null);
-            } catch (OutOfMemoryError e) {
-                throw e;
-            } catch (Throwable e) {
-                // a key whose hashCode (or an entry whose getKey) throws: with the rest
-                return new Keyed(position, 1, 0, "", null);
-            }
-        }
-
-        @Override
-        public int compareTo(Keyed o) {
-            if (rank != o.rank) {
-                return rank < o.rank ? -1 : 1;
-            }
-            if (hash != o.hash) {
-                return hash < o.hash ? -1 : 1;
-            }
-            int byType = type.compareTo(o.type);
-            if (byType != 0) {
-                return byType;
-            }
-            if (text == null || o.text == null) {
-                return text == o.text ? 0 : text == null ? -1 : 1;
-            }
-            return text.compareTo(o.text);
         }
     }
 

@@ -25,7 +25,7 @@ class ShufflerTest {
         Shuffler.end();
     }
 
-    private static List<Object> shuffled(List<?> items, long seed, long call, Shuffler.Order order) throws Exception {
+    private static List<Object> shuffled(List<?> items, long seed, long call, Keyed.Order order) throws Exception {
         Shuffler.begin(seed, new long[0], false, 0, false, null, 0);
         List<Object> out = new ArrayList<>(items);
         Shuffler.reorder(out, Shuffler.positions(out, call, order));
@@ -33,11 +33,11 @@ class ShufflerTest {
     }
 
     private static List<Object> shuffled(List<?> items, long seed, long call) throws Exception {
-        return shuffled(items, seed, call, Shuffler.Order.KEYS);
+        return shuffled(items, seed, call, Keyed.Order.KEYS);
     }
 
     private static List<Object> byName(List<?> items, long seed, long call) throws Exception {
-        return shuffled(items, seed, call, Shuffler.Order.NAMES);
+        return shuffled(items, seed, call, Keyed.Order.NAMES);
     }
 
     @Test
@@ -159,9 +159,9 @@ class ShufflerTest {
     @Test
     void valuesAreNotHashedAndKeysWhoseHashCodeThrowsGoLast() throws Exception {
         Hashed value = new Hashed();
-        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Shuffler.Order.VALUES);
+        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Keyed.Order.VALUES);
         assertEquals(0, value.hashed, "a map's values are not hashed");
-        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Shuffler.Order.KEYS);
+        shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Keyed.Order.KEYS);
         assertEquals(1, value.hashed, "a key is");
         Object throwing = new Object() {
             @Override
