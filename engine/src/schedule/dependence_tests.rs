@@ -135,17 +135,7 @@ fn culprit_and_cleaner_candidates_come_rarest_field_first() {
 fn a_field_most_of_the_module_writes_names_no_candidate() {
     // 40 units: every one writes p.S#ALL; u0 and u1 also write p.S#X. u39 reads both.
     let names: Vec<String> = (0..40).map(|i| format!("p.A#t{i}")).collect();
-    let suite = Suite {
-        schema_version: 1,
-        module: "m".into(),
-        classes: vec![ClassRecord {
-            class: "p.A".into(),
-            framework: Framework::Junit4,
-            reorderable: true,
-            tests: names.clone(),
-            dynamic: Vec::new(),
-        }],
-    };
+    let suite = one_class(&names);
     let results: Vec<TestResult> = names
         .iter()
         .enumerate()
@@ -165,20 +155,25 @@ fn a_field_most_of_the_module_writes_names_no_candidate() {
     assert_eq!(map.rewriters(0, 39), vec![1]);
 }
 
-/// `n` tests of one class: the first `writers` write `p.S#X`, the last reads it.
-fn one_field_module(n: usize, writers: usize) -> (Vec<String>, DependenceMap) {
-    let names: Vec<String> = (0..n).map(|i| format!("p.A#t{i}")).collect();
-    let suite = Suite {
+/// A suite of one class `p.A` holding `names`.
+fn one_class(names: &[String]) -> Suite {
+    Suite {
         schema_version: 1,
         module: "m".into(),
         classes: vec![ClassRecord {
             class: "p.A".into(),
             framework: Framework::Junit4,
             reorderable: true,
-            tests: names.clone(),
+            tests: names.to_vec(),
             dynamic: Vec::new(),
         }],
-    };
+    }
+}
+
+/// `n` tests of one class: the first `writers` write `p.S#X`, the last reads it.
+fn one_field_module(n: usize, writers: usize) -> (Vec<String>, DependenceMap) {
+    let names: Vec<String> = (0..n).map(|i| format!("p.A#t{i}")).collect();
+    let suite = one_class(&names);
     let results: Vec<TestResult> = names
         .iter()
         .enumerate()
