@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * An item's place in the order a permutation starts from: values the same in every JVM first —
- * strings, boxed numbers and characters by their hash codes, enum constants and classes by
+ * strings, boxed numbers and characters by their hash codes (not an {@code AtomicInteger}), enum constants and classes by
  * their names, a {@code java.beans} descriptor (whose hash code mixes in a class's identity
  * hash code) by its text, and (hash keys only, which the JDK hashed already) an object whose
  * hash code is not its identity hash code by it — then everything else by class name. For a
@@ -88,7 +88,10 @@ final class Keyed implements Comparable<Keyed> {
             }
             Class<?> c = o.getClass();
             boolean jdk = c.getClassLoader() == null;
-            if (jdk && (o instanceof Number || o instanceof Boolean || o instanceof Character)) {
+            // boxed values; not java.util.concurrent's counters (numbers hashed by identity)
+            if (jdk
+                    && (o instanceof Number || o instanceof Boolean || o instanceof Character)
+                    && !c.getName().startsWith("java.util.concurrent.")) {
                 return new Keyed(position, 0, o.hashCode(), c.getName(), null);
             }
             if (DESCRIPTOR.get(c)) {

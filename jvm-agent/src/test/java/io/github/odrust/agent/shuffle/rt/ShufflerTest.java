@@ -157,6 +157,23 @@ class ShufflerTest {
     }
 
     @Test
+    void countersHashedByIdentityAreNotTakenForValues() throws Exception {
+        // an AtomicInteger is a Number whose hash code is its identity: with the beans, by class
+        java.util.concurrent.atomic.AtomicInteger x = new java.util.concurrent.atomic.AtomicInteger(1);
+        java.util.concurrent.atomic.AtomicInteger y = new java.util.concurrent.atomic.AtomicInteger(2);
+        java.util.concurrent.atomic.AtomicInteger z = new java.util.concurrent.atomic.AtomicInteger(3);
+        for (long call = 1; call <= 10; call++) {
+            List<Object> xyz = shuffled(Arrays.asList(x, y, z), 13, call, Keyed.Order.VALUES);
+            List<Object> zyx = shuffled(Arrays.asList(z, y, x), 13, call, Keyed.Order.VALUES);
+            List<Object> swapped = new ArrayList<>();
+            for (Object o : xyz) {
+                swapped.add(o == x ? z : o == z ? x : y);
+            }
+            assertEquals(swapped, zyx, "call " + call);
+        }
+    }
+
+    @Test
     void valuesAreNotHashedAndKeysWhoseHashCodeThrowsGoLast() throws Exception {
         Hashed value = new Hashed();
         shuffled(Arrays.asList(value, new Hashed(), "v"), 13, 1, Keyed.Order.VALUES);
