@@ -105,8 +105,8 @@ class ShuffleIT {
             Run again = run(jdk, project() + "seed 11\n");
             Run b = run(jdk, project() + "seed 12\n");
             assertEquals(stable(a.lines), stable(again.lines), jdk + ": same seed, same permutations");
-            // reflection's members are permuted from their texts, not from the order HotSpot gives
-            // them (which can differ between JVMs): the same seed gives the same lines as they are
+            // the same seed gives the same lines as they are, reflection's included (ShufflerTest
+            // checks that its order no longer starts from HotSpot's, which can differ between JVMs)
             assertEquals(a.lines, again.lines, jdk + ": same seed, same order, reflection's included");
             assertEquals("{\"count\":" + calls + "}", a.log.get(a.log.size() - 1), jdk);
             for (int i = 0; i < calls; i++) {
