@@ -16,6 +16,13 @@
 //! everyone reads. The hints are built by the real `DependenceMap` and tried as the planner does
 //! (`detect::minimize`): up to 4 culprits of the prefix, then each verified polluter's
 //! rewriters.
+//!
+//! The third table puts the victim's polluters in its own class (classes of 10 tests, the
+//! victim last of the module, its failing prefix half the module then its class): the
+//! experiments and test runs of the search for polluters when the planner knows the classes
+//! (its class is run as one group first) against when it does not (group testing over the
+//! prefix, then the rest, as before the class run). Cleaner searches are not counted (a
+//! same-class polluter's cleaners come from its class only when classes are known).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -76,6 +83,74 @@ fn main() {
             recorded as f64 / group as f64
         );
     }
+    println!();
+    println!(
+        "| tests m | polluters p in its class | experiments, classes unknown | with its class first | tests run, classes unknown | with its class first |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (m, p) in [(100, 1), (400, 1), (400, 2), (1_000, 1), (1_000, 3)] {
+        let seed = (m * 7 + p * 3) as u64;
+        let (plain_runs, plain_tests, plain) = class_cost(m, p, seed, false);
+        let (runs, tests, by_class) = class_cost(m, p, seed, true);
+        assert_eq!(by_class.culprits, plain.culprits, "the same polluters");
+        assert_eq!(by_class.culprits.len(), p, "every polluter found");
+        println!("| {m} | {p} | {plain_runs} | {runs} | {plain_tests} | {tests} |");
+    }
+}
+
+/// The search for polluters of a victim (the module's last test) whose `p` polluters are in its
+/// own class of 10 tests: (experiments, tests they ran, the explanation), with the classes known
+/// to the planner (`by_class`) or not. No cleaners.
+fn class_cost(m: usize, p: usize, seed: u64, by_class: bool) -> (usize, usize, Explanation) {
+    let units: Vec<String> = (0..m)
+        .map(|i| format!("p.C{}#t{}", i / 10, i % 10))
+        .collect();
+    let victim = units[m - 1].clone();
+    let class_of = |t: &str| t.split('#').next().unwrap_or_default().to_string();
+    let mut x = Xorshift::new(seed);
+    let mut polluters: Vec<String> = Vec::new();
+    while polluters.len() < p {
+        let t = units[m - 10 + (x.next_u64() % 9) as usize].clone();
+        if !polluters.contains(&t) {
+            polluters.push(t);
+        }
+    }
+    // The failing order: half the module, then the victim's class (JUnit runs it as a block).
+    let prefix: Vec<String> = units[..m / 2]
+        .iter()
+        .chain(&units[m - 10..m - 1])
+        .cloned()
+        .collect();
+    let fails = |order: &[String]| {
+        let at = order.iter().position(|t| *t == victim)?;
+        Some(!order[..at].iter().any(|t| polluters.contains(t)))
+    };
+    let ran: RefCell<HashMap<Vec<String>, Option<bool>>> = RefCell::new(HashMap::new());
+    let mut culprit_runs: Vec<usize> = Vec::new();
+    let subject = Subject {
+        test: &victim,
+        unit: &victim,
+        role: OdRole::Victim,
+        prefix: &prefix,
+    };
+    let explanation = loop {
+        let (explanation, next) = explain(
+            subject,
+            &units,
+            &Hints::default(),
+            &|order| ran.borrow().get(order).copied(),
+            &|a, b| by_class && class_of(a) == class_of(b),
+        );
+        let Some(query) = next else {
+            break explanation;
+        };
+        if query.kind != ExperimentKind::Cleaner {
+            culprit_runs.push(query.order.len());
+        }
+        let verdict = fails(&query.order);
+        ran.borrow_mut().insert(query.order, verdict);
+    };
+    (culprit_runs.len(), culprit_runs.iter().sum(), explanation)
 }
 
 /// Experiments to explain one victim: (group testing, linear search), and the explanation; with

@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::explain::cause::{Asked, Cause};
 use crate::explain::ddmin::{ddmin_step, DdminStep};
 use crate::explain::group::{find_all_step, GroupStep, Groups, Search};
 use crate::model::experiment::ExperimentKind;
@@ -65,173 +66,6 @@ pub struct Hints {
     pub recorded_cleaners: BTreeMap<String, Vec<String>>,
 }
 
-/// The victims of one polluter, explained together (with every other victim: a test is a
-/// candidate of each victim whichever part of the order it is in): one run of every other test
-/// of the suite, then all of them, shows for each one at once what a victim's own group runs
-/// show one victim at a time.
-///
-/// A test's outcome depends only on the tests before it, so in the order
-/// `[others..., v1, ..., vk]` victim `vi`'s verdict is that of the group run
-/// `[others..., v1, ..., v(i-1), vi]`: a set of its own candidates, then it. The order is run a
-/// second time reversed (`[reversed others..., vk, ..., v1]`), so every candidate of each victim
-/// is in one of the two sets, and those of the suite's other tests are in both, in opposite
-/// orders, as a victim's own search asks them (`both_ways`). The other victims ran only one way
-/// there (those before `vi` forward, those after it reversed), so a victim also runs them the
-/// other way by its own short runs ([`Cause::crosswise`]). Three questions are asked this way:
-/// nothing else pollutes it (`[others..., victims...]`); with the polluter first and the
-/// cleaners the victim verified left out (`without`), nothing else cleans (it still fails);
-/// without the polluter and those cleaners, they hid no polluter (it passes). Victims that
-/// verified the same cleaners share the runs. A victim whose verdict is anything else (it fails
-/// where nothing may pollute it, passes where nothing may clean, or is not reported) is not
-/// concluded by them and searched on its own, as before.
-#[derive(Debug, Clone)]
-struct Cause<'a> {
-    /// The polluter.
-    polluter: &'a str,
-    /// Its victims' units (and every other victim's), in the suite's order.
-    victims: Vec<String>,
-    /// Every other unit of the suite, in the suite's order.
-    others: Vec<String>,
-}
-
-impl<'a> Cause<'a> {
-    /// The cause of `unit`'s single polluter when [`Hints::victims`] explains it with others;
-    /// `None` when it is the only victim, or no other test is left to clear.
-    /// `without`: tests left out of the runs (the cleaners of the polluter the subject
-    /// verified): victims that verified the same ones share them.
-    fn of(
-        polluter: &'a str,
-        unit: &str,
-        units: &[String],
-        hints: &Hints,
-        without: &[String],
-    ) -> Option<Self> {
-        let victims: Vec<String> = hints
-            .victims
-            .iter()
-            .filter(|v| v.as_str() != polluter)
-            .cloned()
-            .collect();
-        if victims.len() < 2
-            || !victims.iter().any(|v| v == unit)
-            || without.iter().any(|w| victims.contains(w))
-        {
-            return None;
-        }
-        let others: Vec<String> = units
-            .iter()
-            .filter(|u| u.as_str() != polluter && !victims.contains(u) && !without.contains(u))
-            .cloned()
-            .collect();
-        (!others.is_empty()).then_some(Cause {
-            polluter,
-            victims,
-            others,
-        })
-    }
-
-    /// The whole order: (with the polluter first) the others, then the victims; reversed or
-    /// not.
-    fn order(&self, polluter_first: bool, reversed: bool) -> Vec<String> {
-        let mut order: Vec<String> = Vec::new();
-        if polluter_first {
-            order.push(self.polluter.to_string());
-        }
-        if reversed {
-            order.extend(self.others.iter().rev().cloned());
-            order.extend(self.victims.iter().rev().cloned());
-        } else {
-            order.extend(self.others.iter().cloned());
-            order.extend(self.victims.iter().cloned());
-        }
-        order
-    }
-
-    /// The part of [`Cause::order`] up to `unit`: the group run that serves it.
-    fn up_to(&self, unit: &str, polluter_first: bool, reversed: bool) -> Vec<String> {
-        let mut order = self.order(polluter_first, reversed);
-        if let Some(at) = order.iter().rposition(|u| u == unit) {
-            order.truncate(at + 1);
-        }
-        order
-    }
-
-    /// The other victims in runs of their own before `unit`, where [`Cause::order`] and its
-    /// reverse ran them one way only: those before it in the suite reversed, those after it in
-    /// the suite's order (each only when two or more: one alone cannot hide another).
-    fn crosswise(&self, unit: &str) -> Vec<Vec<String>> {
-        let at = self.victims.iter().position(|v| v == unit).unwrap_or(0);
-        let before: Vec<String> = self.victims[..at].iter().rev().cloned().collect();
-        let after: Vec<String> = self.victims[at + 1..].to_vec();
-        [before, after]
-            .into_iter()
-            .filter(|set| set.len() >= 2)
-            .collect()
-    }
-
-    /// The subject's verdict in [`Cause::order`]: in the run of the part of it up to `unit`
-    /// (as the planner keeps a run for each subject in it), or of the whole order (one that ran
-    /// for another reason, such as a baseline run).
-    fn verdict(
-        &self,
-        observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
-        unit: &str,
-        polluter_first: bool,
-        reversed: bool,
-    ) -> Option<Option<bool>> {
-        observed(&self.up_to(unit, polluter_first, reversed))
-            .or_else(|| observed(&self.order(polluter_first, reversed)))
-    }
-
-    /// The tests under examination in [`Cause::order`]: the polluter (when first), then the
-    /// others, as they run (the victims after them are the subjects).
-    fn examined(&self, polluter_first: bool, reversed: bool) -> Vec<String> {
-        let mut order = self.order(polluter_first, reversed);
-        order.truncate(order.len() - self.victims.len());
-        order
-    }
-
-    /// Asks the runs of [`Cause::order`] (forward, then reversed), then with `crosswise` the
-    /// other victims' [`Cause::crosswise`] runs, whether `unit` gave `expect` (passed: `true`)
-    /// in each.
-    fn ask(
-        &self,
-        observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
-        unit: &str,
-        polluter_first: bool,
-        expect: bool,
-        crosswise: bool,
-    ) -> Asked {
-        for reversed in [false, true] {
-            match self.verdict(observed, unit, polluter_first, reversed) {
-                Some(Some(v)) if v == expect => {}
-                Some(_) => return Asked::Not,
-                None => {
-                    return Asked::Run(
-                        self.order(polluter_first, reversed),
-                        self.examined(polluter_first, reversed),
-                    )
-                }
-            }
-        }
-        let sets = if crosswise {
-            self.crosswise(unit)
-        } else {
-            Vec::new()
-        };
-        for set in sets {
-            let mut order = set.clone();
-            order.push(unit.to_string());
-            match observed(&order) {
-                Some(Some(v)) if v == expect => {}
-                Some(_) => return Asked::Not,
-                None => return Asked::Run(order, set),
-            }
-        }
-        Asked::Holds
-    }
-}
-
 /// Adds `cleaners` of one polluter to those found in this pass (pooled for its other polluters).
 fn found_cleaners(pass: &mut Vec<String>, cleaners: &[String]) {
     for c in cleaners {
@@ -239,16 +73,6 @@ fn found_cleaners(pass: &mut Vec<String>, cleaners: &[String]) {
             pass.push(c.clone());
         }
     }
-}
-
-/// What [`Cause::ask`] found.
-enum Asked {
-    /// Every run gave the expected outcome.
-    Holds,
-    /// One did not (or was not reported): the victim is searched on its own.
-    Not,
-    /// The next run to ask: its order and the tests under examination in it.
-    Run(Vec<String>, Vec<String>),
 }
 
 /// Where a hint comes from. Culprit hints of each source but the first are tried only while
@@ -422,9 +246,9 @@ pub fn explain(
         .recorded_culprits
         .iter()
         .map(|h| (h, Source::Recorded));
-    // The culprit the recording named: verified for this OD test alone, it is no sign of a
-    // cause with other victims.
-    let mut by_recording = false;
+    // Culprits only this OD test's own runs suggested (the recording, its class): verified for
+    // it alone, they are no sign of a cause with other victims.
+    let mut own_only = false;
     for (hint, source) in related.chain(others).chain(recorded) {
         let only_first = source != Source::Related;
         if hint.as_str() == unit || !units.contains(hint) || (only_first && !singles.is_empty()) {
@@ -433,7 +257,7 @@ pub fn explain(
         match shown(&[], std::slice::from_ref(hint)) {
             Some(true) => {
                 singles.push(hint.clone());
-                by_recording = source == Source::Recorded;
+                own_only = source == Source::Recorded;
             }
             Some(false) => {}
             None => {
@@ -452,11 +276,51 @@ pub fn explain(
             }
         }
     }
+    // Its class first, as one group, unless another OD test's culprit showed (then the cause is
+    // likely shared, and its runs come next): the tests of one class are the likeliest to share
+    // a state, and they are few, so one short run (and group testing inside it when it shows)
+    // finds them where group testing over the prefix would run halves of hundreds of tests on
+    // the way down to each. Only a shortcut: each test it finds is verified by its own pair
+    // run, and what it clears is searched again with everything else below. One way only; a
+    // class as large as half the suite is not run apart.
+    if singles.is_empty() || own_only {
+        let class: Vec<String> = units
+            .iter()
+            .filter(|u| u.as_str() != unit && !singles.contains(u) && same_class(u, unit))
+            .cloned()
+            .collect();
+        if !class.is_empty() && class.len() * 2 <= units.len().saturating_sub(1) {
+            let search = Search {
+                known_positive: false,
+                both_ways: false,
+            };
+            match find_all_step(&class, search, |s| shown(&[], s)) {
+                GroupStep::Query(q, partial) => {
+                    singles.extend(partial.singles);
+                    explanation.culprits = as_groups(&singles);
+                    explanation.culprits_open = prefix
+                        .iter()
+                        .chain(&rest)
+                        .filter(|t| !singles.contains(t))
+                        .cloned()
+                        .collect();
+                    explanation.stage = Stage::Culprits {
+                        found: singles.len(),
+                    };
+                    return (explanation, query(culprit_kind(&q), then_unit(&[], &q), &q));
+                }
+                GroupStep::Done(found) => {
+                    own_only |= !found.singles.is_empty();
+                    singles.extend(found.singles);
+                }
+            }
+        }
+    }
     let hinted = singles.clone();
     // Victims of one polluter: two runs show for all of them that nothing else pollutes them
-    // (when another victim verified it: one the recording named may be this victim's alone).
+    // (when another victim verified it: one this victim's own runs suggested may be its alone).
     let cause = match (role, hinted.as_slice()) {
-        (OdRole::Victim, [p]) if !by_recording => Cause::of(p, unit, units, hints, &[]),
+        (OdRole::Victim, [p]) if !own_only => Cause::of(p, unit, units, &hints.victims, &[]),
         _ => None,
     };
     let mut cleared = false;
@@ -648,7 +512,7 @@ pub fn explain(
                 // Victims of one polluter, its only one: two runs show for all of them that
                 // nothing cleans but the cleaners each verified (when they verified the same).
                 let by_cause = (role == OdRole::Victim && singles.len() == 1 && !shared)
-                    .then(|| Cause::of(polluter, unit, units, hints, &hinted))
+                    .then(|| Cause::of(polluter, unit, units, &hints.victims, &hinted))
                     .flatten();
                 if let Some(cause) = &by_cause {
                     match cause.ask(observed, unit, true, false, false) {
@@ -712,7 +576,7 @@ pub fn explain(
             // (those that verified the same cleaners) that the cleaners hid no other polluter.
             let cleaners_all: Vec<String> = in_suite_order(cleaners_all.into_iter().collect());
             let by_cause = (role == OdRole::Victim && singles.len() == 1)
-                .then(|| Cause::of(&singles[0], unit, units, hints, &cleaners_all))
+                .then(|| Cause::of(&singles[0], unit, units, &hints.victims, &cleaners_all))
                 .flatten();
             if let Some(cause) = &by_cause {
                 // The other victims the other way round, too (the culprit stage's runs, when

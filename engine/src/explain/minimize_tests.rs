@@ -647,3 +647,88 @@ fn a_polluter_only_the_recording_named_does_not_start_the_runs_of_its_cause() {
     // Verified for a related victim, p does start them.
     assert!(long(&cause_hints(&["v1", "v2"])) > 0);
 }
+
+/// 40 classes `k0` .. `k39` of 10 tests each (`k7#3` is test 3 of class 7), the victim `k7#9`
+/// last of its class; its failing order ran classes 0-29 (the 299 tests before it). The
+/// victim's state is polluted by `polluters`, cleaned by nothing. Returns the explanation and
+/// the queries, with the victim as `v`.
+fn classes_of_ten(polluters: &[&str], hints: &Hints) -> (Explanation, Vec<Query>) {
+    let units: Vec<String> = (0..40)
+        .flat_map(|k| (0..10).map(move |i| format!("k{k}#{i}")))
+        .map(|t| if t == "k7#9" { "v".to_string() } else { t })
+        .collect();
+    let prefix: Vec<String> = units[..units.iter().position(|u| u == "v").unwrap()]
+        .iter()
+        .chain(&units[80..300])
+        .cloned()
+        .collect();
+    let class_of = |t: &str| -> String {
+        if t == "v" {
+            "k7".into()
+        } else {
+            t.split('#').next().unwrap_or(t).to_string()
+        }
+    };
+    let same_class = |a: &str, b: &str| class_of(a) == class_of(b);
+    let oracle = state(polluters, &|_| false);
+    drive_hinted(victim(&prefix), &units, &oracle, &same_class, hints)
+}
+
+/// Tests run by `queries`, all together.
+fn tests_run(queries: &[Query]) -> usize {
+    queries.iter().map(|q| q.order.len()).sum()
+}
+
+#[test]
+fn polluters_in_the_victims_own_class_are_found_by_one_short_run_of_its_class() {
+    let (explanation, queries) = classes_of_ten(&["k7#2", "k7#5"], &Hints::default());
+    assert_eq!(explanation.stage, Stage::Done);
+    assert_eq!(explanation.culprits, [ids(&["k7#2"]), ids(&["k7#5"])]);
+    // The first run is its class: the 9 other tests, then it.
+    let class: Vec<String> = (0..9)
+        .map(|i| format!("k7#{i}"))
+        .chain(["v".into()])
+        .collect();
+    assert_eq!(queries[0].order, class);
+    // Then group testing inside the class, and the rest of the module without the two
+    // polluters, forward and reversed (2 x 397 tests): no run of hundreds of tests finds them.
+    let long: Vec<usize> = queries
+        .iter()
+        .map(|q| q.order.len())
+        .filter(|&n| n > 10)
+        .collect();
+    assert_eq!(long.len(), 4, "{long:?}");
+    assert!(
+        tests_run(&queries) < 2 * 400 + 100,
+        "{}",
+        tests_run(&queries)
+    );
+}
+
+#[test]
+fn a_class_that_does_not_pollute_its_victim_costs_one_short_run() {
+    // The polluter is in another class: the class run passes, and the search is the one over
+    // the module, as without it.
+    let (explanation, queries) = classes_of_ten(&["k12#4"], &Hints::default());
+    assert_eq!(explanation.culprits, [ids(&["k12#4"])]);
+    let short_class_runs = queries
+        .iter()
+        .filter(|q| q.order.len() == 10 && q.order.iter().all(|t| t.starts_with("k7#") || t == "v"))
+        .count();
+    assert_eq!(short_class_runs, 1);
+}
+
+#[test]
+fn a_polluter_a_related_victim_verified_skips_the_class_run() {
+    // A related OD test's polluter shows: it is likely the cause of both; the class is not run.
+    let hints = Hints {
+        culprits: ids(&["k12#4"]),
+        ..Hints::default()
+    };
+    let (explanation, queries) = classes_of_ten(&["k12#4"], &hints);
+    assert_eq!(explanation.culprits, [ids(&["k12#4"])]);
+    assert_eq!(queries[0].order, ids(&["k12#4", "v"]));
+    assert!(!queries
+        .iter()
+        .any(|q| q.order.len() == 10 && q.order[0] == "k7#0"));
+}

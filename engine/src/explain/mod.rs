@@ -11,8 +11,10 @@
 //! - [`ddmin`]: delta debugging (Zeller's ddmin), direct and resumable from known answers.
 //! - [`group`]: adaptive group testing: every member of a set with an effect, by binary splitting.
 //! - [`minimize`]: the next query of an explanation, from the outcomes observed so far.
+//! - `cause`: the victims of one polluter, explained together by runs of the whole module.
 //! - [`flakerate`]: flake rates (closed forms, exact counting, seeded sampling).
 
+mod cause;
 pub mod ddmin;
 pub mod flakerate;
 pub mod group;
