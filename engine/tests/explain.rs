@@ -645,9 +645,10 @@ fn twelve_victims_of_one_polluter_share_the_work() {
     // reverse: 2): 9. Without sharing: every victim costs as much as the first. Victims of
     // one cause (docs/minimize-algorithm.md) share the last two questions' runs (the first
     // victim to ask them runs them, with up to 2 short runs of the other victims the other way
-    // round): most victims then cost their pair, triple and short runs.
+    // round): most victims then cost their pair, triple and short runs. The first one also runs
+    // its class (the other victims, none a polluter) once before its prefix: 1 more.
     let log = log2_ceil(m);
-    let alone = 3 * log + 2 + 2 * log + 1 + 2;
+    let alone = 3 * log + 2 + 2 * log + 1 + 2 + 1;
     let mut costs: Vec<u32> = summary
         .flaky
         .iter()
@@ -771,6 +772,8 @@ fn victims_sharing_six_polluters_verify_them_by_pairs_instead_of_searching() {
         .map(|f| f.minimize_experiments)
         .collect();
     costs.sort();
+    // docs/minimize-algorithm.md quotes these (`-- --nocapture`).
+    println!("six polluters: explanation experiments per victim {costs:?}");
     assert!(costs[..7].iter().all(|&c| c <= 16), "{costs:?}");
     assert!(
         costs[7] <= 3 * 6 * log2_ceil(m) + 2 + 6 * (2 * log2_ceil(m) + 1),
@@ -836,6 +839,15 @@ fn victims_whose_polluters_share_many_cleaners_verify_them_by_triples_instead_of
         })
         .collect();
     cleaner_runs.sort();
+    // docs/minimize-algorithm.md quotes these (`-- --nocapture`).
+    let all = history
+        .iter()
+        .filter(|r| victims.iter().any(|v| r.targets.first() == Some(v)))
+        .filter(|r| r.kind.is_minimize())
+        .count();
+    println!(
+        "many cleaners: {all} explanation experiments, cleaner runs per victim {cleaner_runs:?}"
+    );
     assert!(
         cleaner_runs[..4].iter().all(|&c| c <= 4 * (10 + 3)),
         "{cleaner_runs:?}"

@@ -2,7 +2,8 @@
 //! (`docs/minimize-algorithm.md`).
 //!
 //! For a **victim**: *every* single polluter among the suite's tests, by adaptive group testing
-//! ([`crate::explain::group`]): first over the tests that ran before it in its failing order
+//! ([`crate::explain::group`]): first over the other tests of its class (one run, when no other OD
+//! test's polluter does it), then over the tests that ran before it in its failing order
 //! (known to fail it), then over all the others; each polluter is verified by its own pair run
 //! `[p, v]`. When no single test fails it, delta debugging ([`crate::explain::ddmin`]) finds a
 //! 1-minimal polluter group. Then every cleaner of each single polluter, by group testing over
@@ -228,7 +229,8 @@ pub fn explain(
         tests
     };
 
-    // Single culprits: first among the tests that ran before it (known to show the dependency),
+    // Single culprits: first the hints and its class (below), then among the tests that ran
+    // before it (known to show the dependency, unless culprits were found and left out),
     // then among every other test of the suite.
     let in_prefix: HashSet<&String> = prefix.iter().collect();
     let rest: Vec<String> = units
@@ -282,7 +284,8 @@ pub fn explain(
     // finds them where group testing over the prefix would run halves of hundreds of tests on
     // the way down to each. Only a shortcut: each test it finds is verified by its own pair
     // run, and what it clears is searched again with everything else below. One way only; a
-    // class as large as half the suite is not run apart.
+    // class larger than half the suite is not run apart. A group of its tests that shows the
+    // dependency only together (no single culprit) is left to the search below.
     if singles.is_empty() || own_only {
         let class: Vec<String> = units
             .iter()

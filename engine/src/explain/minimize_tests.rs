@@ -648,11 +648,15 @@ fn a_polluter_only_the_recording_named_does_not_start_the_runs_of_its_cause() {
     assert!(long(&cause_hints(&["v1", "v2"])) > 0);
 }
 
-/// 40 classes `k0` .. `k39` of 10 tests each (`k7#3` is test 3 of class 7), the victim `k7#9`
-/// last of its class; its failing order ran classes 0-29 (the 299 tests before it). The
-/// victim's state is polluted by `polluters`, cleaned by nothing. Returns the explanation and
-/// the queries, with the victim as `v`.
-fn classes_of_ten(polluters: &[&str], hints: &Hints) -> (Explanation, Vec<Query>) {
+/// 40 classes `k0` .. `k39` of 10 tests each (`k7#3` is test 3 of class 7), the subject `k7#9`
+/// (named `v`) last of its class; its failing (passing) order ran classes 0-29, the 299 tests
+/// before it. `shows(order)` is its verdict; `by_class`: whether the planner knows the classes.
+fn classes_of_ten_with(
+    role: OdRole,
+    verdict: &dyn Fn(&[String]) -> Option<bool>,
+    hints: &Hints,
+    by_class: bool,
+) -> (Explanation, Vec<Query>) {
     let units: Vec<String> = (0..40)
         .flat_map(|k| (0..10).map(move |i| format!("k{k}#{i}")))
         .map(|t| if t == "k7#9" { "v".to_string() } else { t })
@@ -669,9 +673,21 @@ fn classes_of_ten(polluters: &[&str], hints: &Hints) -> (Explanation, Vec<Query>
             t.split('#').next().unwrap_or(t).to_string()
         }
     };
-    let same_class = |a: &str, b: &str| class_of(a) == class_of(b);
+    let same_class = |a: &str, b: &str| by_class && class_of(a) == class_of(b);
+    let subject = Subject {
+        test: "v",
+        unit: "v",
+        role,
+        prefix: &prefix,
+    };
+    drive_hinted(subject, &units, verdict, &same_class, hints)
+}
+
+/// [`classes_of_ten_with`] for a victim whose state `polluters` pollute and nothing cleans, the
+/// classes known.
+fn classes_of_ten(polluters: &[&str], hints: &Hints) -> (Explanation, Vec<Query>) {
     let oracle = state(polluters, &|_| false);
-    drive_hinted(victim(&prefix), &units, &oracle, &same_class, hints)
+    classes_of_ten_with(OdRole::Victim, &oracle, hints, true)
 }
 
 /// Tests run by `queries`, all together.
@@ -679,17 +695,20 @@ fn tests_run(queries: &[Query]) -> usize {
     queries.iter().map(|q| q.order.len()).sum()
 }
 
+/// The other 9 tests of the subject's class, then it.
+fn class_run() -> Vec<String> {
+    (0..9)
+        .map(|i| format!("k7#{i}"))
+        .chain(["v".into()])
+        .collect()
+}
+
 #[test]
 fn polluters_in_the_victims_own_class_are_found_by_one_short_run_of_its_class() {
     let (explanation, queries) = classes_of_ten(&["k7#2", "k7#5"], &Hints::default());
     assert_eq!(explanation.stage, Stage::Done);
     assert_eq!(explanation.culprits, [ids(&["k7#2"]), ids(&["k7#5"])]);
-    // The first run is its class: the 9 other tests, then it.
-    let class: Vec<String> = (0..9)
-        .map(|i| format!("k7#{i}"))
-        .chain(["v".into()])
-        .collect();
-    assert_eq!(queries[0].order, class);
+    assert_eq!(queries[0].order, class_run());
     // Then group testing inside the class, and the rest of the module without the two
     // polluters, forward and reversed (2 x 397 tests): no run of hundreds of tests finds them.
     let long: Vec<usize> = queries
@@ -706,16 +725,17 @@ fn polluters_in_the_victims_own_class_are_found_by_one_short_run_of_its_class() 
 }
 
 #[test]
-fn a_class_that_does_not_pollute_its_victim_costs_one_short_run() {
-    // The polluter is in another class: the class run passes, and the search is the one over
-    // the module, as without it.
-    let (explanation, queries) = classes_of_ten(&["k12#4"], &Hints::default());
+fn a_class_that_does_not_pollute_its_victim_costs_one_short_run_and_nothing_else_changes() {
+    // The polluter is in another class: the class run passes, and then every question is the
+    // one asked when the classes are not known.
+    let oracle = state(&["k12#4"], &|_| false);
+    let hints = Hints::default();
+    let (plain, plain_queries) = classes_of_ten_with(OdRole::Victim, &oracle, &hints, false);
+    let (explanation, queries) = classes_of_ten_with(OdRole::Victim, &oracle, &hints, true);
     assert_eq!(explanation.culprits, [ids(&["k12#4"])]);
-    let short_class_runs = queries
-        .iter()
-        .filter(|q| q.order.len() == 10 && q.order.iter().all(|t| t.starts_with("k7#") || t == "v"))
-        .count();
-    assert_eq!(short_class_runs, 1);
+    assert_eq!(explanation, plain);
+    assert_eq!(queries[0].order, class_run());
+    assert_eq!(queries[1..], plain_queries[..]);
 }
 
 #[test]
@@ -728,7 +748,42 @@ fn a_polluter_a_related_victim_verified_skips_the_class_run() {
     let (explanation, queries) = classes_of_ten(&["k12#4"], &hints);
     assert_eq!(explanation.culprits, [ids(&["k12#4"])]);
     assert_eq!(queries[0].order, ids(&["k12#4", "v"]));
-    assert!(!queries
-        .iter()
-        .any(|q| q.order.len() == 10 && q.order[0] == "k7#0"));
+    assert!(!queries.iter().any(|q| q.order == class_run()));
+}
+
+#[test]
+fn a_polluter_only_its_class_showed_does_not_start_the_runs_of_its_cause() {
+    // Another victim (k20#3) is in the suite: a polluter a related victim verified would start
+    // the runs of the whole module shared by the victims of one cause. One found in its own
+    // class was verified for this victim alone: its explanation asks exactly what it asks
+    // with no other victim.
+    let alone = classes_of_ten(&["k7#2"], &Hints::default());
+    let hints = Hints {
+        victims: ids(&["v", "k20#3"]),
+        ..Hints::default()
+    };
+    let with_victims = classes_of_ten(&["k7#2"], &hints);
+    assert_eq!(with_victims.0.culprits, [ids(&["k7#2"])]);
+    assert_eq!(with_victims, alone);
+}
+
+#[test]
+fn a_brittles_state_setter_in_its_class_is_found_by_the_class_run() {
+    // The brittle passes only after k7#4.
+    let passes = |order: &[String]| {
+        let at = order.iter().position(|t| t == "v")?;
+        Some(order[..at].iter().any(|t| t == "k7#4"))
+    };
+    let (explanation, queries) =
+        classes_of_ten_with(OdRole::Brittle, &passes, &Hints::default(), true);
+    assert_eq!(explanation.stage, Stage::Done);
+    assert_eq!(explanation.culprits, [ids(&["k7#4"])]);
+    assert_eq!(queries[0].order, class_run());
+    assert_eq!(queries[0].kind, ExperimentKind::SetterSearch);
+    assert!(queries.iter().all(|q| matches!(
+        q.kind,
+        ExperimentKind::SetterSearch | ExperimentKind::SetterPair
+    )));
+    let long = queries.iter().filter(|q| q.order.len() > 10).count();
+    assert_eq!(long, 4);
 }
