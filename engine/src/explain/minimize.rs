@@ -239,6 +239,20 @@ pub fn explain(
         .cloned()
         .collect();
     let mut singles: Vec<String> = Vec::new();
+    // Where the explanation stands while hints and the class run are asked, before the search
+    // over the prefix: the culprits found so far; every other test still open.
+    let before_search = |explanation: &mut Explanation, singles: &[String]| {
+        explanation.culprits = as_groups(singles);
+        explanation.culprits_open = prefix
+            .iter()
+            .chain(&rest)
+            .filter(|t| !singles.contains(t))
+            .cloned()
+            .collect();
+        explanation.stage = Stage::Culprits {
+            found: singles.len(),
+        };
+    };
     // Shared work: what related OD tests showed, by this test's own pair runs first.
     // Then, only while none showed, the polluters of unrelated victims, then the tests the
     // recording says write what it reads (`Hints::recorded_culprits`).
@@ -263,16 +277,7 @@ pub fn explain(
             }
             Some(false) => {}
             None => {
-                explanation.culprits = as_groups(&singles);
-                explanation.culprits_open = prefix
-                    .iter()
-                    .chain(&rest)
-                    .filter(|t| !singles.contains(t))
-                    .cloned()
-                    .collect();
-                explanation.stage = Stage::Culprits {
-                    found: singles.len(),
-                };
+                before_search(&mut explanation, &singles);
                 let pair = std::slice::from_ref(hint);
                 return (explanation, query(pair_kind, then_unit(&[], pair), pair));
             }
@@ -300,16 +305,7 @@ pub fn explain(
             match find_all_step(&class, search, |s| shown(&[], s)) {
                 GroupStep::Query(q, partial) => {
                     singles.extend(partial.singles);
-                    explanation.culprits = as_groups(&singles);
-                    explanation.culprits_open = prefix
-                        .iter()
-                        .chain(&rest)
-                        .filter(|t| !singles.contains(t))
-                        .cloned()
-                        .collect();
-                    explanation.stage = Stage::Culprits {
-                        found: singles.len(),
-                    };
+                    before_search(&mut explanation, &singles);
                     return (explanation, query(culprit_kind(&q), then_unit(&[], &q), &q));
                 }
                 GroupStep::Done(found) => {
