@@ -23,10 +23,17 @@
 //! (its class is run as one group first) against when it does not (group testing over the
 //! prefix, then the rest, as before the class run). Cleaner searches are not counted (a
 //! same-class polluter's cleaners come from its class only when classes are known).
+//!
+//! The fourth table gives the tests run times (most a few milliseconds, twelve of them, in three
+//! classes, seconds: a module's time is often most in a few of its tests) and compares group
+//! testing that cuts each set in the middle with cuts by cost (`odrust.costAware`): the time of
+//! every run the explanation asks (its tests' times plus a fixed cost per run), and that the
+//! explanation is the same.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
+use odrust_engine::explain::group::Cut;
 use odrust_engine::explain::minimize::{explain, Explanation, Hints, Subject};
 use odrust_engine::model::experiment::{Experiment, ExperimentKind, ExperimentRecord, TestResult};
 use odrust_engine::model::kind::OdRole;
@@ -96,6 +103,63 @@ fn main() {
         assert_eq!(by_class.culprits.len(), p, "every polluter found");
         println!("| {m} | {p} | {plain_runs} | {runs} | {plain_tests} | {tests} |");
     }
+    println!();
+    println!(
+        "| tests m | polluters p | cleaners per polluter c | experiments, cut in halves | cut by cost | time, cut in halves | cut by cost | ratio |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (m, p, c) in [
+        (400, 1, 1),
+        (1_000, 1, 0),
+        (1_000, 1, 1),
+        (1_000, 2, 1),
+        (1_000, 3, 2),
+        (3_000, 2, 2),
+    ] {
+        let seed = (m * 7 + p * 3 + c) as u64;
+        let times = slow_classes(m, seed);
+        let ms = |u: &String| times[u];
+        let by_cost = Cut::Cost {
+            ms: &ms,
+            run_ms: RUN_MS,
+        };
+        let time = |orders: &[Vec<String>]| -> u64 {
+            orders
+                .iter()
+                .map(|o| RUN_MS + o.iter().map(|u| times[u]).sum::<u64>())
+                .sum()
+        };
+        let (halves, _, plain, plain_orders) = drive(m, p, c, seed, None, Cut::Halves);
+        let (runs, _, cut, cut_orders) = drive(m, p, c, seed, None, by_cost);
+        assert_eq!(cut, plain, "the same explanation");
+        let (before, after) = (time(&plain_orders), time(&cut_orders));
+        println!(
+            "| {m} | {p} | {c} | {halves} | {runs} | {:.0} s | {:.0} s | {:.2} |",
+            before as f64 / 1000.0,
+            after as f64 / 1000.0,
+            after as f64 / before as f64
+        );
+    }
+}
+
+/// What a run costs beyond its tests in the fourth table, in milliseconds.
+const RUN_MS: u64 = 500;
+
+/// Run times of the tests of a module of `m` tests in classes of 10 (the names [`drive`]
+/// gives): 1 to 10 ms each, but in three classes (placed by `seed`) four tests take 1 to 6 s,
+/// so that about four fifths of the module's time is in 12 of its tests.
+fn slow_classes(m: usize, seed: u64) -> HashMap<String, u64> {
+    let mut x = Xorshift::new(seed ^ 0x5eed);
+    let mut times: HashMap<String, u64> = (0..m)
+        .map(|i| (format!("p.C{}#t{}", i / 10, i % 10), 1 + x.next_u64() % 10))
+        .collect();
+    for _ in 0..3 {
+        let class = x.next_u64() % (m as u64 / 10);
+        for t in 0..4 {
+            times.insert(format!("p.C{class}#t{t}"), 1_000 + x.next_u64() % 5_000);
+        }
+    }
+    times
 }
 
 /// The search for polluters of a victim (the module's last test) whose `p` polluters are in its
@@ -140,6 +204,7 @@ fn class_cost(m: usize, p: usize, seed: u64, by_class: bool) -> (usize, usize, E
             &Hints::default(),
             &|order| ran.borrow().get(order).copied(),
             &|a, b| by_class && class_of(a) == class_of(b),
+            Cut::Halves,
         );
         let Some(query) = next else {
             break explanation;
@@ -163,6 +228,19 @@ fn cost(
     seed: u64,
     writers: Option<usize>,
 ) -> (usize, usize, Explanation) {
+    let (group, linear, explanation, _) = drive(m, p, c, seed, writers, Cut::Halves);
+    (group, linear, explanation)
+}
+
+/// [`cost`] with group testing cutting sets as `cut` says; also every order run.
+fn drive(
+    m: usize,
+    p: usize,
+    c: usize,
+    seed: u64,
+    writers: Option<usize>,
+    cut: Cut<'_, String>,
+) -> (usize, usize, Explanation, Vec<Vec<String>>) {
     let units: Vec<String> = (0..m)
         .map(|i| format!("p.C{}#t{}", i / 10, i % 10))
         .collect();
@@ -217,6 +295,7 @@ fn cost(
         let noise: Vec<String> = (0..n).map(|_| pick(&mut taken)).collect();
         Recording::of(&units, &victim, &polluters, &noise)
     });
+    let mut orders: Vec<Vec<String>> = Vec::new();
     let explanation = loop {
         let hints = recording
             .as_ref()
@@ -228,17 +307,19 @@ fn cost(
             &hints,
             &|order| ran.borrow().get(order).copied(),
             &|_, _| false,
+            cut,
         );
         let Some(query) = next else {
             break explanation;
         };
         let verdict = fails(&query.order);
+        orders.push(query.order.clone());
         ran.borrow_mut().insert(query.order, verdict);
     };
     let ddmin = 2 * (usize::BITS - (prefix.len() - 1).leading_zeros()) as usize;
     let linear = ddmin + prefix.len() + p * (m - 1 - p);
     let group = ran.borrow().len();
-    (group, linear, explanation)
+    (group, linear, explanation, orders)
 }
 
 /// The baseline's recording of a simulated module, and the hints the planner takes from it.

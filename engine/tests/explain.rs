@@ -517,6 +517,29 @@ fn a_module_of_1200_tests_gets_every_polluter_cleaner_and_state_setter_within_th
     }
 }
 
+/// What a summary explains, per OD test, sorted (every explanation complete): culprits are
+/// listed in the failing order's order, and runs that found other failing orders list them
+/// otherwise.
+fn explained(s: &detect::Summary) -> Vec<String> {
+    let mut found: Vec<String> = s
+        .flaky
+        .iter()
+        .map(|f| {
+            assert!(f.minimize_complete, "{}", f.test);
+            let mut polluters = f.polluters.clone();
+            polluters.sort();
+            let mut setters = f.state_setters.clone();
+            setters.sort();
+            format!(
+                "{} {:?} {:?} {:?} {:?}",
+                f.test, f.kind, polluters, f.cleaners, setters
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 #[test]
 fn tests_the_recording_names_are_tried_first_and_explain_the_same_for_fewer_runs() {
     // The module above, with the baseline recorded (`targeted`): each victim reads a field its
@@ -559,26 +582,6 @@ fn tests_the_recording_names_are_tried_first_and_explain_the_same_for_fewer_runs
     };
     let (history, summary) = run(&recorded);
     let (_, plain) = run(&unhinted);
-    let explained = |s: &detect::Summary| {
-        let mut found: Vec<String> = s
-            .flaky
-            .iter()
-            .map(|f| {
-                assert!(f.minimize_complete, "{}", f.test);
-                // Culprits are listed in the failing order's order: the orders found differ.
-                let mut polluters = f.polluters.clone();
-                polluters.sort();
-                let mut setters = f.state_setters.clone();
-                setters.sort();
-                format!(
-                    "{} {:?} {:?} {:?} {:?}",
-                    f.test, f.kind, polluters, f.cleaners, setters
-                )
-            })
-            .collect();
-        found.sort();
-        found
-    };
     assert_eq!(explained(&summary), explained(&plain));
     assert_eq!(summary.flaky.len(), 3, "{:?}", summary.flaky);
     let spent =
@@ -607,6 +610,102 @@ fn tests_the_recording_names_are_tried_first_and_explain_the_same_for_fewer_runs
     for c in [t(20, 7), t(101, 4)] {
         assert!(cleaner_runs[..first_set].contains(&&vec![t(20, 0), c, t(55, 5)]));
     }
+    assert_no_order_run_twice(&history);
+}
+
+#[test]
+fn with_the_tests_times_explanations_report_the_same_for_less_time_and_try_more_recorded_writers() {
+    // The module above with times (and, with `targeted`, recorded): a test takes 40 ms, but
+    // those of six classes beside the polluters take 2 s each, and a run costs 500 ms beyond its
+    // tests. The second victim's field is also written by 16 tests that neither pollute nor
+    // clean it, all before its polluter in the suite: those of them in its failing prefix come
+    // first among the writers the recording names, and its polluter after the four the depth
+    // of a search over the prefix allows.
+    let (suite, wiring) = module_of_1200();
+    const RUN_MS: u64 = 500;
+    let slow = [19, 21, 39, 41, 89, 91];
+    let ms = |test: &str| -> u64 {
+        let class: usize = test
+            .trim_start_matches("p.C")
+            .split('#')
+            .next()
+            .and_then(|k| k.parse().ok())
+            .unwrap_or(0);
+        if slow.contains(&class) {
+            2_000
+        } else {
+            40
+        }
+    };
+    let writers: Vec<String> = (1..=16).map(|k| format!("p.C{k}#t5")).collect();
+    let noise: Vec<(&str, &str)> = writers.iter().map(|w| (w.as_str(), "p.S#V1")).collect();
+    let run = |strategy: Strategy, cost_aware: bool| {
+        let config = DetectConfig {
+            minimize_budget: Some(2_000),
+            cost_aware,
+            ..minimizing(strategy, 11)
+        };
+        let mut history: Vec<ExperimentRecord> = Vec::new();
+        loop {
+            let step = detect::next(&config, &suite, &history).unwrap();
+            let Some(e) = step.experiment else {
+                break;
+            };
+            let mut r = record(&e, wiring.run(&e));
+            if r.kind == ExperimentKind::Baseline {
+                r = wiring.recorded(r, &noise);
+                for x in &mut r.results {
+                    x.time_ms = Some(ms(&x.test));
+                }
+                r.millis = RUN_MS + r.results.iter().map(|x| ms(&x.test)).sum::<u64>();
+            }
+            history.push(r);
+            assert!(history.len() < 5_000, "runaway");
+        }
+        let summary = detect::summary(&config, &suite, &history).unwrap();
+        (history, summary)
+    };
+    // What the explanation experiments take: their tests' times and the cost of each run.
+    let time = |h: &[ExperimentRecord]| -> u64 {
+        h.iter()
+            .filter(|r| r.kind.is_minimize())
+            .map(|r| RUN_MS + r.order.iter().map(|u| ms(u)).sum::<u64>())
+            .sum()
+    };
+    // Without a recording (`reverse-passing`) only the cuts differ.
+    let (history, summary) = run(Strategy::ReversePassing, true);
+    let (plain_history, plain) = run(Strategy::ReversePassing, false);
+    assert_eq!(summary.flaky.len(), 3, "{:?}", summary.flaky);
+    assert_eq!(explained(&summary), explained(&plain));
+    assert!(
+        time(&history) < time(&plain_history),
+        "reverse-passing: {} ms cut by cost, {} ms cut in halves",
+        time(&history),
+        time(&plain_history)
+    );
+    let (history, summary) = run(Strategy::Targeted, true);
+    let (plain_history, plain) = run(Strategy::Targeted, false);
+    assert_eq!(summary.flaky.len(), 3, "{:?}", summary.flaky);
+    assert_eq!(explained(&summary), explained(&plain));
+    assert!(
+        time(&history) < time(&plain_history),
+        "targeted: {} ms with the times, {} ms cut in halves",
+        time(&history),
+        time(&plain_history)
+    );
+    // The second victim's polluter: by its pair before any set is searched, with the times;
+    // after a search of its prefix started, without.
+    let pair_first = |h: &[ExperimentRecord]| {
+        let runs = minimize_records(h, &t(55, 5));
+        let pair = runs
+            .iter()
+            .position(|r| r.order == [t(20, 0), t(55, 5)])
+            .unwrap();
+        let set = runs.iter().position(|r| r.order.len() > 3).unwrap();
+        pair < set
+    };
+    assert!(pair_first(&history));
+    assert!(!pair_first(&plain_history));
     assert_no_order_run_twice(&history);
 }
 

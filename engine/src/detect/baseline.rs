@@ -7,11 +7,19 @@ use super::findings::{FailingTest, FlakyTest};
 use super::replay::Replay;
 use crate::model::experiment::ExperimentRecord;
 use crate::model::kind::FlakyKind;
+use crate::schedule::dependence::cost_from_baseline;
 
 impl Replay {
     /// Sorts the baseline's tests into reference (passing), failing and NOD.
     pub(super) fn finish_baseline(&mut self, last: &ExperimentRecord) {
         self.baseline_done = true;
+        // The cost model of the plan, unless configured: the baseline's times (systematic
+        // schedules are priced by it; with `odrust.costAware` they rank their orders by it and
+        // explanations plan from it, `Replay::times`).
+        if self.cost.is_none() {
+            let records: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
+            self.cost = cost_from_baseline(&records);
+        }
         // Result ids in order of first appearance across the baseline runs.
         let mut ids: Vec<&str> = Vec::new();
         let mut seen = HashSet::new();

@@ -62,6 +62,8 @@ pub struct DetectConfig {
     pub cost: Option<CostModel>,
     /// Without `cost`: order systematic schedules by the cost model the baseline measured
     /// ([`crate::schedule::dependence::cost_from_baseline`]). The plan's predicted cost is reported either way.
+    /// With or without `cost`: explanations plan from that model (where group testing cuts a
+    /// set, how many culprits the recording names are tried).
     pub cost_aware: bool,
     /// `dependence-aware`: field patterns (`pkg.C#F`, `*` wildcards) that never make tests dependent.
     pub dependence_free: Vec<String>,
@@ -193,7 +195,8 @@ pub struct RawConfig {
     /// The cost model; none when absent or null.
     #[serde(default)]
     pub cost: Option<RawCost>,
-    /// Order systematic schedules by the baseline's measured cost; false when absent.
+    /// Order systematic schedules, and plan explanations, by the baseline's measured cost; false
+    /// when absent.
     #[serde(default)]
     pub cost_aware: bool,
     /// `dependence-aware`: dependence-free field patterns; none when absent.

@@ -7,10 +7,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::replay::{OdTest, Replay};
 use super::units::Results;
+use crate::explain::group::Cut;
 use crate::explain::minimize::{explain, Explanation, Hints, Query, Stage, Subject};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::kind::FlakyKind;
 use crate::model::kind::OdRole;
+use crate::schedule::CostModel;
 
 /// Culprits of related OD tests tried first for another.
 pub(super) const MAX_HINTS: usize = 16;
@@ -89,6 +91,15 @@ fn claims(od: &OdTest, role: OdRole, explanation: &Explanation) -> Vec<Claim> {
 }
 
 impl Replay {
+    /// With `odrust.costAware`: the tests' times explanations plan from (the cost model of the
+    /// plan: the configured one, else the baseline's measurement, set when the baseline is
+    /// done, so the searches replay the same way for the rest of the run and on resume).
+    /// Group testing then cuts a set where the search below is expected to cost least
+    /// ([`Cut::Cost`]), and more of the culprits the recording names are tried.
+    fn times(&self) -> Option<&CostModel> {
+        self.cost.as_ref().filter(|_| self.config.cost_aware)
+    }
+
     /// Minimization experiments run for `od` so far.
     pub(super) fn spent_on(&self, od: &OdTest) -> u32 {
         self.spent.get(&od.test).copied().unwrap_or(0)
@@ -202,7 +213,15 @@ impl Replay {
             _ => false,
         };
         let hints = self.hints(od, role);
-        explain(subject, &self.original, &hints, &observed, &same_class)
+        let ms = |unit: &String| self.times().map_or(0, |m| m.unit_ms(unit));
+        let cut = match self.times() {
+            Some(model) => Cut::Cost {
+                ms: &ms,
+                run_ms: model.cost0_ms,
+            },
+            None => Cut::Halves,
+        };
+        explain(subject, &self.original, &hints, &observed, &same_class, cut)
     }
 
     /// Whether `o` is related to `od` for shared work: another OD test of the same role, in the
@@ -446,8 +465,19 @@ impl Replay {
             .filter_map(|u| index.get(u.as_str()).copied())
             .collect();
         let name = |u: u32| units[u as usize].clone();
+        // With the tests' times (`odrust.costAware`): more of them, while all their pair runs
+        // together cost less than one run of the prefix (where a search would start).
+        // (Without them, no more than the depth of a search allows: pairs and limit of 0.)
+        let model = self.times();
+        let run = |tests: &[u32]| -> u64 {
+            model.map_or(0, |m| {
+                let ms: u64 = tests.iter().map(|&u| m.unit_ms(&units[u as usize])).sum();
+                m.cost0_ms + ms + m.unit_ms(&od.unit)
+            })
+        };
+        let prefix_run = run(&prefix.iter().copied().collect::<Vec<u32>>());
         let culprits: Vec<String> = map
-            .culprit_candidates(subject, &prefix)
+            .culprit_candidates_within(subject, &prefix, |u| run(&[u]), prefix_run)
             .into_iter()
             .map(name)
             .collect();

@@ -9,7 +9,7 @@ use super::replay::{Candidate, Pending, Replay, RoundRun, Turn};
 use super::units::Results;
 use crate::model::experiment::{Experiment, ExperimentRecord, Isolation};
 use crate::model::strategy::Strategy;
-use crate::schedule::dependence::{cost_from_baseline, describe, DependenceMap, PlanInfo};
+use crate::schedule::dependence::{describe, DependenceMap, PlanInfo};
 use crate::schedule::random::reverse_order;
 use crate::schedule::Schedule;
 
@@ -23,9 +23,6 @@ impl Replay {
             return;
         }
         let baselines: Vec<&ExperimentRecord> = self.baseline_records.iter().collect();
-        if self.cost.is_none() {
-            self.cost = cost_from_baseline(&baselines);
-        }
         let ranking = if config.cost.is_some() || config.cost_aware {
             self.cost.as_ref()
         } else {

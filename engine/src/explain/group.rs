@@ -20,12 +20,24 @@
 //! group): a set that shows it while neither half does, in either order, is returned in
 //! [`Groups::joint`] for delta debugging.
 //!
+//! # Where a set is cut
+//!
+//! With [`Cut::Halves`] a set is cut in the middle. With [`Cut::Cost`] (the members' run times
+//! known) it is cut where the search below it is expected to cost least ([`cheapest_cut`]),
+//! between a quarter and three quarters of it: a few slow tests among many fast ones then leave
+//! the path to a member after a few cuts, instead of being run again at every level on the way
+//! down (a module's time is often most in a few of its tests). Only the runs asked change:
+//! every member found is still verified by its own run, and every member cleared was in a set
+//! cleared in every way it was asked; the paths can be longer (below).
+//!
 //! # Cost
 //!
 //! For `p` members among `m` (and no hiding), binary splitting asks at most two halves per set
 //! on the path from the whole set to each member: at most `2·p·⌈log2 m⌉` sets, plus one more for
 //! every half cleared with `both_ways` (its reverse): at most `3·p·⌈log2 m⌉` runs, and 1 (or 2)
-//! when there is no member at all. Linear search asks `m`. The tests check these bounds.
+//! when there is no member at all. Linear search asks `m`. The tests check these bounds. Cut by
+//! cost, a path is at most `⌈log_{4/3} m⌉` cuts long (about 2.4 times `log2 m`), so the bound
+//! is `3·p·⌈log_{4/3} m⌉ + 2`: more runs in the worst case, each expected to cost less.
 
 use std::convert::Infallible;
 
@@ -69,9 +81,102 @@ pub struct Search {
     pub both_ways: bool,
 }
 
+/// Where a set that shows the effect is cut in two.
+pub enum Cut<'a, T> {
+    /// In the middle (by count).
+    Halves,
+    /// Where the search below is expected to cost least ([`cheapest_cut`]): `ms` is a member's
+    /// run time, `run_ms` what a run costs beyond its tests' times.
+    Cost {
+        /// A member's time in one run, in milliseconds.
+        ms: &'a dyn Fn(&T) -> u64,
+        /// What one run costs beyond its tests' times, in milliseconds.
+        run_ms: u64,
+    },
+}
+
+impl<T> Clone for Cut<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Cut<'_, T> {}
+
+impl<T> std::fmt::Debug for Cut<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cut::Halves => f.write_str("Halves"),
+            Cut::Cost { run_ms, .. } => write!(f, "Cost {{ run_ms: {run_ms} }}"),
+        }
+    }
+}
+
+impl<T> Cut<'_, T> {
+    /// Where to cut `set` (two or more members): the length of its first part, in `1..len`.
+    fn at(&self, set: &[T]) -> usize {
+        match self {
+            Cut::Halves => set.len() / 2,
+            Cut::Cost { ms, run_ms } => {
+                let costs: Vec<u64> = set.iter().map(ms).collect();
+                cheapest_cut(&costs, *run_ms)
+            }
+        }
+    }
+}
+
+/// The cut of a set of members with run times `ms` (in its order) that leaves the least
+/// expected cost below it: the length of the first part, between a quarter and three quarters
+/// of the set (at least 1 and at most `len - 1`; the middle for a set of fewer than two
+/// members, or when no member has a time). The bound keeps the path from a set down to a
+/// member at most `⌈log_{4/3} m⌉` cuts long.
+///
+/// A member sought is taken to be any one of the set with equal chance, so each part is
+/// searched next with the chance of its share of the members; searching a part of `k > 1`
+/// members whose tests take `t` costs about `2·t` (the part, then parts of it half as long on
+/// the way down) plus `2·log2(k)` runs of `run_ms` (two parts asked per level); a part of one
+/// member costs nothing more. Of equally cheap cuts the one nearest the middle is taken, so
+/// equal times cut in the middle as [`Cut::Halves`] does.
+pub fn cheapest_cut(ms: &[u64], run_ms: u64) -> usize {
+    let n = ms.len();
+    let total: u64 = ms.iter().fold(0, |a, &b| a.saturating_add(b));
+    if n < 2 || total == 0 {
+        return n / 2;
+    }
+    let below = |k: usize, t: u64| -> f64 {
+        if k <= 1 {
+            0.0
+        } else {
+            2.0 * t as f64 + 2.0 * run_ms as f64 * (k as f64).log2()
+        }
+    };
+    let lowest = (n / 4).max(1);
+    let highest = (3 * n / 4).clamp(lowest, n - 1);
+    let mut before: u64 = ms[..lowest - 1].iter().fold(0, |a, &b| a.saturating_add(b));
+    let expected: Vec<(usize, f64)> = (lowest..=highest)
+        .map(|i| {
+            before = before.saturating_add(ms[i - 1]);
+            let cost = i as f64 * below(i, before)
+                + (n - i) as f64 * below(n - i, total.saturating_sub(before));
+            (i, cost)
+        })
+        .collect();
+    let least = expected
+        .iter()
+        .map(|&(_, c)| c)
+        .fold(f64::INFINITY, f64::min);
+    expected
+        .into_iter()
+        .filter(|&(_, c)| c <= least * (1.0 + 1e-9))
+        .map(|(i, _)| i)
+        .min_by_key(|&i| ((2 * i).abs_diff(n), i))
+        .unwrap_or(n / 2)
+}
+
 /// Every member of `items` that shows the effect on its own, driven by the answers `known` has
 /// (`None`: not asked yet): the first ordered subset whose answer is unknown, or the result.
-pub fn find_all_step<T, F>(items: &[T], search: Search, known: F) -> GroupStep<T>
+/// A set that shows the effect is cut as `cut` says.
+pub fn find_all_step<T, F>(items: &[T], search: Search, cut: Cut<'_, T>, known: F) -> GroupStep<T>
 where
     T: Clone,
     F: Fn(&[T]) -> Option<bool>,
@@ -81,6 +186,7 @@ where
         items,
         search.known_positive,
         search,
+        cut,
         &mut found,
         &mut |subset: &[T]| known(subset).ok_or_else(|| subset.to_vec()),
     ) {
@@ -90,7 +196,7 @@ where
 }
 
 /// [`find_all_step`] with an oracle that is always answered.
-pub fn find_all<T, F>(items: &[T], search: Search, mut oracle: F) -> Groups<T>
+pub fn find_all<T, F>(items: &[T], search: Search, cut: Cut<'_, T>, mut oracle: F) -> Groups<T>
 where
     T: Clone,
     F: FnMut(&[T]) -> bool,
@@ -100,6 +206,7 @@ where
         items,
         search.known_positive,
         search,
+        cut,
         &mut found,
         &mut |s: &[T]| Ok(oracle(s)),
     );
@@ -114,6 +221,7 @@ fn visit<T, E, F>(
     set: &[T],
     known_positive: bool,
     search: Search,
+    cut: Cut<'_, T>,
     found: &mut Groups<T>,
     test: &mut F,
 ) -> Result<bool, E>
@@ -144,9 +252,9 @@ where
         found.singles.push(set[0].clone());
         return Ok(true);
     }
-    let mid = set.len() / 2;
-    let left = visit(&set[..mid], false, search, found, test)?;
-    let right = visit(&set[mid..], false, search, found, test)?;
+    let mid = cut.at(set);
+    let left = visit(&set[..mid], false, search, cut, found, test)?;
+    let right = visit(&set[mid..], false, search, cut, found, test)?;
     if !left && !right {
         found.joint.push(showing);
     }
@@ -208,7 +316,7 @@ mod tests {
             }
             let asked = RefCell::new(0usize);
             let oracle = victim(&polluters, &[]);
-            let found = find_all(&items, BOTH, |s| {
+            let found = find_all(&items, BOTH, Cut::Halves, |s| {
                 *asked.borrow_mut() += 1;
                 oracle(s)
             });
@@ -232,7 +340,7 @@ mod tests {
     fn no_member_costs_one_run_or_two_both_ways() {
         let items: Vec<u32> = (0..100).collect();
         let asked = RefCell::new(Vec::new());
-        let found = find_all(&items, BOTH, |s| {
+        let found = find_all(&items, BOTH, Cut::Halves, |s| {
             asked.borrow_mut().push(s.to_vec());
             false
         });
@@ -243,7 +351,7 @@ mod tests {
             items.iter().rev().cloned().collect::<Vec<_>>()
         );
         let once = RefCell::new(0);
-        find_all(&items, FORWARD, |_| {
+        find_all(&items, FORWARD, Cut::Halves, |_| {
             *once.borrow_mut() += 1;
             false
         });
@@ -256,19 +364,21 @@ mod tests {
         let items: Vec<u32> = (0..10).collect();
         let oracle = victim(&[3], &[(3, 7)]);
         assert!(!oracle(&items));
-        assert_eq!(find_all(&items, BOTH, &oracle).singles, [3]);
+        assert_eq!(find_all(&items, BOTH, Cut::Halves, &oracle).singles, [3]);
         // Without the reverse run it is missed: the documented limit.
-        assert!(find_all(&items, FORWARD, &oracle).singles.is_empty());
+        assert!(find_all(&items, FORWARD, Cut::Halves, &oracle)
+            .singles
+            .is_empty());
         // A second polluter after the cleaner is found too, and so is the hidden one.
         let oracle = victim(&[3, 8], &[(3, 7)]);
-        assert_eq!(find_all(&items, BOTH, &oracle).singles, [3, 8]);
+        assert_eq!(find_all(&items, BOTH, Cut::Halves, &oracle).singles, [3, 8]);
     }
 
     #[test]
     fn a_polluter_hidden_from_both_sides_is_missed_as_documented() {
         let items: Vec<u32> = (0..8).collect();
         let oracle = victim(&[3], &[(3, 1), (3, 6)]);
-        let found = find_all(&items, BOTH, &oracle);
+        let found = find_all(&items, BOTH, Cut::Halves, &oracle);
         assert!(found.singles.is_empty());
     }
 
@@ -277,7 +387,7 @@ mod tests {
         // The victim fails only when 2 and 9 both ran before it.
         let items: Vec<u32> = (0..16).collect();
         let oracle = |s: &[u32]| s.contains(&2) && s.contains(&9);
-        let found = find_all(&items, BOTH, oracle);
+        let found = find_all(&items, BOTH, Cut::Halves, oracle);
         assert!(found.singles.is_empty());
         assert_eq!(found.joint, std::slice::from_ref(&items));
     }
@@ -294,7 +404,7 @@ mod tests {
         let mut distinct: HashSet<Vec<u32>> = HashSet::new();
         let result = loop {
             let known = |s: &[u32]| answers.iter().find(|(q, _)| q == s).map(|(_, a)| *a);
-            match find_all_step(&items, search, known) {
+            match find_all_step(&items, search, Cut::Halves, known) {
                 GroupStep::Query(q, _) => {
                     assert_ne!(q, items, "the known input is never asked");
                     assert!(distinct.insert(q.clone()), "asked twice: {q:?}");
@@ -305,6 +415,154 @@ mod tests {
             }
         };
         assert_eq!(result.singles, [5, 33]);
-        assert_eq!(result, find_all(&items, search, &oracle));
+        assert_eq!(result, find_all(&items, search, Cut::Halves, &oracle));
+    }
+
+    #[test]
+    fn equal_or_unknown_times_cut_in_the_middle() {
+        for n in 0..40usize {
+            assert_eq!(cheapest_cut(&vec![7; n], 500), n / 2, "n={n}");
+            assert_eq!(cheapest_cut(&vec![0; n], 500), n / 2, "n={n}");
+            assert_eq!(cheapest_cut(&vec![3; n], 0), n / 2, "n={n}");
+        }
+    }
+
+    #[test]
+    fn a_slow_member_is_cut_off_from_many_fast_ones() {
+        let mut ms = vec![5u64; 200];
+        ms[120] = 20_000;
+        let at = cheapest_cut(&ms, 500);
+        assert!(at == 120 || at == 121, "cut at {at}");
+        let mut ms = vec![5u64; 4];
+        ms[0] = 20_000;
+        assert_eq!(cheapest_cut(&ms, 500), 1);
+        // Never less than a quarter: a slow member last of 200 is not cut off alone.
+        let mut ms = vec![5u64; 200];
+        ms[199] = 20_000;
+        assert_eq!(cheapest_cut(&ms, 500), 150);
+        // Where runs cost far more than the tests, the count decides: the middle.
+        let mut ms = vec![1u64; 64];
+        ms[3] = 40;
+        assert_eq!(cheapest_cut(&ms, 1_000_000), 32);
+    }
+
+    /// The time `find_all` spends: each run costs `run_ms` plus its members' times.
+    fn spent(
+        items: &[u32],
+        ms: &[u64],
+        run_ms: u64,
+        cut: Cut<'_, u32>,
+        oracle: &dyn Fn(&[u32]) -> bool,
+    ) -> (Groups<u32>, u64) {
+        let total = RefCell::new(0u64);
+        let found = find_all(items, BOTH, cut, |s| {
+            *total.borrow_mut() += run_ms + s.iter().map(|&t| ms[t as usize]).sum::<u64>();
+            oracle(s)
+        });
+        (found, total.into_inner())
+    }
+
+    #[test]
+    fn a_slow_class_beside_the_polluter_is_run_once_or_twice_not_at_every_level() {
+        // 200 fast tests; a class of four slow ones (5 s each) right before the polluter: cut
+        // in halves, the path down to the polluter runs them at every level.
+        let items: Vec<u32> = (0..200).collect();
+        let mut ms = vec![5u64; 200];
+        for slow in &mut ms[95..99] {
+            *slow = 5_000;
+        }
+        let oracle = victim(&[99], &[]);
+        let weight = |t: &u32| ms[*t as usize];
+        let by_cost = Cut::Cost {
+            ms: &weight,
+            run_ms: 500,
+        };
+        let (a, halves) = spent(&items, &ms, 500, Cut::Halves, &oracle);
+        let (b, cost) = spent(&items, &ms, 500, by_cost, &oracle);
+        assert_eq!(a.singles, [99]);
+        assert_eq!(b.singles, [99]);
+        assert!(
+            cost * 2 < halves,
+            "cut by cost {cost} ms, in halves {halves} ms"
+        );
+    }
+
+    #[test]
+    fn cuts_by_cost_find_the_members_and_clear_the_rest() {
+        let run_ms = 500;
+        let (mut halves_total, mut cost_total) = (0u64, 0u64);
+        for seed in 1..=20u64 {
+            let mut x = Xorshift::new(seed);
+            let m = 800usize;
+            let items: Vec<u32> = (0..m as u32).collect();
+            // Most tests take a few milliseconds; three classes of four take seconds each. (A
+            // cleaner can hide a polluter differently on other paths: these instances find the
+            // same members either way.)
+            let mut ms: Vec<u64> = (0..m).map(|_| 1 + x.next_u64() % 10).collect();
+            for _ in 0..3 {
+                let at = (x.next_u64() % (m as u64 - 4)) as usize;
+                for slow in &mut ms[at..at + 4] {
+                    *slow = 1_000 + x.next_u64() % 5_000;
+                }
+            }
+            let polluters: Vec<u32> = (0..1 + seed % 3)
+                .map(|_| (x.next_u64() % m as u64) as u32)
+                .collect();
+            let cleaners: Vec<(u32, u32)> = polluters
+                .iter()
+                .map(|&p| (p, (x.next_u64() % m as u64) as u32))
+                .filter(|&(p, c)| p != c && !polluters.contains(&c))
+                .collect();
+            let oracle = victim(&polluters, &cleaners);
+            let weight = |t: &u32| ms[*t as usize];
+            let by_cost = Cut::Cost {
+                ms: &weight,
+                run_ms,
+            };
+            let (a, halves) = spent(&items, &ms, run_ms, Cut::Halves, &oracle);
+            let (b, cost) = spent(&items, &ms, run_ms, by_cost, &oracle);
+            assert_eq!(a.singles, b.singles, "seed {seed}");
+            let mut cleared = b.cleared.clone();
+            cleared.extend(&b.singles);
+            cleared.sort();
+            assert_eq!(cleared, items, "seed {seed}: every member found or cleared");
+            halves_total += halves;
+            cost_total += cost;
+        }
+        assert!(
+            cost_total < halves_total,
+            "cut by cost {cost_total} ms, in halves {halves_total} ms"
+        );
+    }
+
+    #[test]
+    fn cuts_by_cost_keep_their_bound_however_skewed_the_times() {
+        // Times growing tenfold per member: every cut would cut off the slowest alone.
+        for (m, p) in [(40usize, 1usize), (300, 2), (1000, 3)] {
+            let items: Vec<u32> = (0..m as u32).collect();
+            let ms: Vec<u64> = (0..m).map(|i| 10u64.pow(i as u32 % 13)).collect();
+            let polluters: Vec<u32> = (0..p as u32).map(|k| k * 7 % m as u32).collect();
+            let oracle = victim(&polluters, &[]);
+            let weight = |t: &u32| ms[*t as usize];
+            let by_cost = Cut::Cost {
+                ms: &weight,
+                run_ms: 1,
+            };
+            let asked = RefCell::new(0usize);
+            let found = find_all(&items, BOTH, by_cost, |s| {
+                *asked.borrow_mut() += 1;
+                oracle(s)
+            });
+            let mut want = polluters.clone();
+            want.sort();
+            assert_eq!(found.singles, want);
+            let depth = ((m as f64).ln() / (4.0f64 / 3.0).ln()).ceil() as usize;
+            let bound = 3 * p * depth + 2;
+            assert!(
+                *asked.borrow() <= bound,
+                "m={m}: {} > {bound}",
+                asked.borrow()
+            );
+        }
     }
 }

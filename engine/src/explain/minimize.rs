@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::explain::cause::{Asked, Cause};
 use crate::explain::ddmin::{ddmin_step, DdminStep};
-use crate::explain::group::{find_all_step, GroupStep, Groups, Search};
+use crate::explain::group::{find_all_step, Cut, GroupStep, Groups, Search};
 use crate::model::experiment::ExperimentKind;
 use crate::model::kind::OdRole;
 
@@ -159,12 +159,15 @@ pub struct Explanation {
 /// its victim share a class, only tests of that class can run between them (JUnit runs a class
 /// as one block, so `[p, c, v]` with `c` elsewhere would rerun the class's setup before `v` and
 /// show cleaners that no real run can have).
+/// `cut` says where group testing cuts a set in two: in the middle, or where the search below
+/// is expected to cost least given the units' run times (`docs/minimize-algorithm.md`).
 pub fn explain(
     subject: Subject<'_>,
     units: &[String],
     hints: &Hints,
     observed: &dyn Fn(&[String]) -> Option<Option<bool>>,
     same_class: &dyn Fn(&str, &str) -> bool,
+    cut: Cut<'_, String>,
 ) -> (Explanation, Option<Query>) {
     let Subject {
         test,
@@ -302,7 +305,7 @@ pub fn explain(
                 known_positive: false,
                 both_ways: false,
             };
-            match find_all_step(&class, search, |s| shown(&[], s)) {
+            match find_all_step(&class, search, cut, |s| shown(&[], s)) {
                 GroupStep::Query(q, partial) => {
                     singles.extend(partial.singles);
                     before_search(&mut explanation, &singles);
@@ -364,7 +367,7 @@ pub fn explain(
             known_positive,
             both_ways: true,
         };
-        let found: Groups<String> = match find_all_step(set, search, |s| shown(&[], s)) {
+        let found: Groups<String> = match find_all_step(set, search, cut, |s| shown(&[], s)) {
             GroupStep::Query(q, partial) => {
                 let ruled: HashSet<&String> =
                     partial.cleared.iter().chain(&partial.singles).collect();
@@ -533,7 +536,7 @@ pub fn explain(
                     .into_iter()
                     .filter(|c| !hinted.contains(c))
                     .collect();
-                match find_all_step(&candidates, search, cleans) {
+                match find_all_step(&candidates, search, cut, cleans) {
                     GroupStep::Query(q, partial) => {
                         let ruled: HashSet<&String> =
                             partial.cleared.iter().chain(&partial.singles).collect();
@@ -597,7 +600,7 @@ pub fn explain(
                 known_positive: false,
                 both_ways: true,
             };
-            match find_all_step(&sweep, search, |s| shown(&[], s)) {
+            match find_all_step(&sweep, search, cut, |s| shown(&[], s)) {
                 GroupStep::Query(q, partial) => {
                     let ruled: HashSet<&String> =
                         partial.cleared.iter().chain(&partial.singles).collect();

@@ -45,6 +45,7 @@ fn drive_hinted(
             hints,
             &|order| ran.borrow().get(order).copied(),
             same_class,
+            Cut::Halves,
         );
         let Some(q) = next else {
             return (explanation, queries);
@@ -225,6 +226,7 @@ fn outcomes_already_observed_are_not_asked_again() {
         &Hints::default(),
         &all,
         &|_, _| false,
+        Cut::Halves,
     );
     assert!(next.is_none());
     assert_eq!(explanation.culprits, [ids(&["p"])]);
@@ -271,6 +273,7 @@ fn drive_victims(
                 hints,
                 &|order| ran.borrow().get(order).copied(),
                 &|_, _| false,
+                Cut::Halves,
             );
             let Some(q) = next else {
                 explanations.push(explanation);

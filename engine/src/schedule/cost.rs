@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::program::{solve, MAX_CLASSES};
+use crate::model::testid::is_invocation_of;
 
 /// The real cost of running orders: `cost0_ms` per order (a JVM start) plus the time of every
 /// test execution.
@@ -35,6 +36,30 @@ impl CostModel {
             .get(test)
             .copied()
             .unwrap_or_else(|| self.default_ms())
+    }
+
+    /// The time of one run of the unit of an order `unit`: its test's, or (a dynamic container,
+    /// `Class#method`) its invocations' together (`Class#method[...]`); the mean when the model
+    /// has neither.
+    pub fn unit_ms(&self, unit: &str) -> u64 {
+        if let Some(ms) = self.test_ms.get(unit) {
+            return *ms;
+        }
+        let mut found = false;
+        let total: u64 = self
+            .test_ms
+            .range(format!("{unit}[")..)
+            .take_while(|(t, _)| is_invocation_of(t, unit))
+            .map(|(_, ms)| {
+                found = true;
+                *ms
+            })
+            .sum();
+        if found {
+            total
+        } else {
+            self.default_ms()
+        }
     }
 }
 
@@ -117,5 +142,29 @@ pub fn lower_bound(sizes: &[usize]) -> LowerBound {
     LowerBound {
         orders,
         executions: n * n.saturating_sub(1) + orders,
+    }
+}
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+
+    #[test]
+    fn a_units_time_is_its_tests_or_its_invocations_together_or_the_mean() {
+        let model = CostModel {
+            cost0_ms: 900,
+            test_ms: [
+                ("A#a", 10u64),
+                ("A#p[1]", 300),
+                ("A#p[2]", 500),
+                ("A#pq", 7),
+            ]
+            .iter()
+            .map(|(t, ms)| (t.to_string(), *ms))
+            .collect(),
+        };
+        assert_eq!(model.unit_ms("A#a"), 10);
+        assert_eq!(model.unit_ms("A#p"), 800, "not A#pq");
+        assert_eq!(model.unit_ms("B#b"), (10 + 300 + 500 + 7) / 4);
     }
 }

@@ -256,15 +256,40 @@ impl DependenceMap {
     /// the depth of a binary search over the prefix (⌈log2 prefix⌉, 1 to
     /// [`MAX_RECORDED_CULPRITS`]). An explanation tries each by its own pair run before it group
     /// tests the prefix (docs/minimize-algorithm.md, "Tests the recording names"). The
-    /// planner and the `explain-cost` example both choose through this.
+    /// planner and the `explain-cost` example both choose through this (the planner, with the
+    /// tests' times, through [`DependenceMap::culprit_candidates_within`]).
     pub fn culprit_candidates(&self, subject: u32, prefix: &HashSet<u32>) -> Vec<u32> {
+        self.culprit_candidates_within(subject, prefix, |_| 0, 0)
+    }
+
+    /// [`DependenceMap::culprit_candidates`], then more of the same writers (up to
+    /// [`MAX_RECORDED_CULPRITS_BY_COST`] in all) while the pair runs of all of them together,
+    /// at `pair_ms` each, cost less than `limit_ms` (with `odrust.costAware`: one run of the
+    /// prefix).
+    pub fn culprit_candidates_within(
+        &self,
+        subject: u32,
+        prefix: &HashSet<u32>,
+        pair_ms: impl Fn(u32) -> u64,
+        limit_ms: u64,
+    ) -> Vec<u32> {
         let depth = usize::BITS - prefix.len().saturating_sub(1).leading_zeros();
         let cap = (depth as usize).clamp(1, MAX_RECORDED_CULPRITS);
-        self.writers_read_by(subject)
+        let mut spent = 0u64;
+        let mut out: Vec<u32> = Vec::new();
+        for u in self
+            .writers_read_by(subject)
             .into_iter()
             .filter(|u| prefix.contains(u))
-            .take(cap)
-            .collect()
+        {
+            spent = spent.saturating_add(pair_ms(u));
+            if out.len() >= cap && (out.len() >= MAX_RECORDED_CULPRITS_BY_COST || spent >= limit_ms)
+            {
+                break;
+            }
+            out.push(u);
+        }
+        out
     }
 
     /// The cleaners the recording names for `polluter` of victim `subject`: its rewriters
@@ -350,6 +375,10 @@ impl DependenceMap {
 /// At most this many tests the recording names in an OD test's prefix are tried as its culprits
 /// ([`DependenceMap::culprit_candidates`]): each that is not one costs a pair run.
 pub const MAX_RECORDED_CULPRITS: usize = 4;
+
+/// At most this many culprits the recording names are tried when their pair runs together cost
+/// less than one run of the prefix ([`DependenceMap::culprit_candidates_within`]).
+pub const MAX_RECORDED_CULPRITS_BY_COST: usize = 16;
 /// At most this many tests the recording names are tried as cleaners of one polluter
 /// ([`DependenceMap::cleaner_candidates`]).
 pub const MAX_RECORDED_CLEANERS: usize = 64;

@@ -119,8 +119,9 @@ public class DetectMojo extends AbstractCiMojo {
     protected String dependenceInclude;
 
     /**
-     * For systematic strategies: run first the orders covering the most pairs per predicted
-     * millisecond (from the baseline's recorded times). On by default with a time budget.
+     * Plan from the baseline's recorded times: systematic strategies run first the orders
+     * covering the most pairs per predicted millisecond, and explanations cut the sets they
+     * group test where the search is expected to cost least. On by default with a time budget.
      */
     @Parameter(property = "odrust.costAware")
     protected Boolean costAware;
