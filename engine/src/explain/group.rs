@@ -150,7 +150,8 @@ pub fn cheapest_cut(ms: &[u64], run_ms: u64) -> usize {
             2.0 * t as f64 + 2.0 * run_ms as f64 * (k as f64).log2()
         }
     };
-    let lowest = (n / 4).max(1);
+    // Each part at most three quarters of the set: `⌈n/4⌉ ..= ⌊3n/4⌋`.
+    let lowest = n.div_ceil(4);
     let highest = (3 * n / 4).clamp(lowest, n - 1);
     let mut before: u64 = ms[..lowest - 1].iter().fold(0, |a, &b| a.saturating_add(b));
     let expected: Vec<(usize, f64)> = (lowest..=highest)
@@ -436,6 +437,10 @@ mod tests {
         let mut ms = vec![5u64; 4];
         ms[0] = 20_000;
         assert_eq!(cheapest_cut(&ms, 500), 1);
+        // No part over three quarters, however small the set: of 7, at least 2.
+        let mut ms = vec![5u64; 7];
+        ms[0] = 20_000;
+        assert_eq!(cheapest_cut(&ms, 500), 2);
         // Never less than a quarter: a slow member last of 200 is not cut off alone.
         let mut ms = vec![5u64; 200];
         ms[199] = 20_000;
