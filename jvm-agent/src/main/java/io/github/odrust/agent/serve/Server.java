@@ -109,6 +109,13 @@ public final class Server {
         } catch (IOException e) {
             // its jars stay open until the JVM ends
         }
+        // This thread holds the order's loader no more; what memory still holds after a
+        // collection is held JVM-wide. Not checked when the JVM retires anyway.
+        Thread.currentThread().setContextClassLoader(runner);
+        loader = null;
+        if (leaked.isEmpty() && notRestored.isEmpty()) {
+            notRestored.addAll(Memory.nearlyFull());
+        }
         EventWriter.clockOrigin(0);
         done(plan.events, status, leaked, notRestored);
     }

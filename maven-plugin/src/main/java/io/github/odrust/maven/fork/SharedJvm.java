@@ -70,6 +70,13 @@ public final class SharedJvm implements AutoCloseable {
         return retired == null && process.isAlive();
     }
 
+    /** Runs no more orders, for {@code why} (its caller saw it cannot: out of memory, say). */
+    public void retire(String why) {
+        if (retired == null) {
+            retired = why;
+        }
+    }
+
     /** Why it may not run another order, or null. */
     public String retired() {
         return retired != null ? retired : process.isAlive() ? null : "it ended";

@@ -357,9 +357,17 @@ public final class OrderRunner {
         if (shared != null && index == 1 && shared.usable()) {
             int resultsBefore = result.results.size();
             SharedJvm.Served served = shared.run(planFile, events, spec.timeoutSeconds, watcher);
-            if (!served.done && !served.exit.timedOut && result.results.size() == resultsBefore && running[0] == null) {
-                // The shared JVM ended before it ran anything of this order (a thread an earlier
-                // order left called System.exit, say): the order runs in a fresh JVM instead.
+            boolean nothingRan = result.results.size() == resultsBefore && running[0] == null;
+            // Out of memory before the order's first test: what earlier orders left holds it, not
+            // this order (a fresh JVM's tests start with all of it).
+            boolean outOfMemory = served.done && jvm.outOfMemory != null;
+            if (nothingRan && !served.exit.timedOut && (!served.done || outOfMemory)) {
+                // The shared JVM ended (a thread an earlier order left called System.exit, say) or
+                // ran out of memory before it ran anything of this order: the order runs in a fresh
+                // JVM instead, and the shared JVM runs no more.
+                if (outOfMemory) {
+                    shared.retire("it ran out of memory before an order's first test (" + jvm.outOfMemory + ")");
+                }
                 log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " ("
                         + shared.retired() + "); running it in a fresh JVM");
                 result.segments.subList(segmentBase, result.segments.size()).clear();
@@ -369,8 +377,12 @@ public final class OrderRunner {
                 flags[1] = false;
                 jvm.outOfMemory = null;
                 Files.deleteIfExists(events);
+                Files.deleteIfExists(events.resolveSibling(events.getFileName() + ".done"));
                 tail[0] = new EventTail(events);
             } else {
+                if (jvm.outOfMemory != null) {
+                    shared.retire("it ran out of memory (" + jvm.outOfMemory + ")");
+                }
                 exit = served.exit;
                 jvm.shared = true;
                 jvm.log = shared.log().toAbsolutePath().toString();
@@ -447,6 +459,12 @@ public final class OrderRunner {
             case "exit":
                 return "the test called System.exit(" + exit.exitCode + "), which ended the test JVM";
             default:
+                if (jvm.outOfMemory != null && jvm.shared) {
+                    return "the shared test JVM ran out of memory during this test (" + jvm.outOfMemory
+                            + "), maybe for what earlier orders in it left (the next order starts a new one);"
+                            + " if it happens in fresh JVMs too, give the tests more memory in Surefire's argLine"
+                            + " (e.g. -Xmx1g); see " + jvm.log;
+                }
                 if (jvm.outOfMemory != null) {
                     return "the test JVM ran out of memory during this test (" + jvm.outOfMemory
                             + "); give the tests more"
