@@ -63,7 +63,7 @@ pub struct DetectConfig {
     /// Without `cost`: order systematic schedules by the cost model the baseline measured
     /// ([`crate::schedule::dependence::cost_from_baseline`]). The plan's predicted cost is reported either way.
     /// With or without `cost`: explanations plan from that model (where group testing cuts a
-    /// set, how many culprits the recording names are tried).
+    /// set, which of its tests are asked alone, how many culprits the recording names are tried).
     pub cost_aware: bool,
     /// `dependence-aware`: field patterns (`pkg.C#F`, `*` wildcards) that never make tests dependent.
     pub dependence_free: Vec<String>,

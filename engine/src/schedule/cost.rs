@@ -42,8 +42,19 @@ impl CostModel {
     /// `Class#method`) its invocations' together (`Class#method[...]`); the mean when the model
     /// has neither.
     pub fn unit_ms(&self, unit: &str) -> u64 {
+        self.measured_unit_ms(unit)
+            .unwrap_or_else(|| self.default_ms())
+    }
+
+    /// [`Self::unit_ms`] with the mean given: the caller computes [`Self::default_ms`] (a sum
+    /// over every test) once for many units.
+    pub fn unit_ms_or(&self, unit: &str, mean: u64) -> u64 {
+        self.measured_unit_ms(unit).unwrap_or(mean)
+    }
+
+    fn measured_unit_ms(&self, unit: &str) -> Option<u64> {
         if let Some(ms) = self.test_ms.get(unit) {
-            return *ms;
+            return Some(*ms);
         }
         let mut found = false;
         let total: u64 = self
@@ -55,11 +66,7 @@ impl CostModel {
                 *ms
             })
             .sum();
-        if found {
-            total
-        } else {
-            self.default_ms()
-        }
+        found.then_some(total)
     }
 }
 
@@ -166,5 +173,7 @@ mod unit_tests {
         assert_eq!(model.unit_ms("A#a"), 10);
         assert_eq!(model.unit_ms("A#p"), 800, "not A#pq");
         assert_eq!(model.unit_ms("B#b"), (10 + 300 + 500 + 7) / 4);
+        assert_eq!(model.unit_ms_or("B#b", 42), 42);
+        assert_eq!(model.unit_ms_or("A#p", 42), 800);
     }
 }

@@ -121,7 +121,8 @@ public class DetectMojo extends AbstractCiMojo {
     /**
      * Plan from the baseline's recorded times: systematic strategies run first the orders
      * covering the most pairs per predicted millisecond, and explanations cut the sets they
-     * group test where the search is expected to cost least. On by default with a time budget.
+     * group test where the search is expected to cost least and ask their slowest tests alone.
+     * On by default with a time budget.
      */
     @Parameter(property = "odrust.costAware")
     protected Boolean costAware;
