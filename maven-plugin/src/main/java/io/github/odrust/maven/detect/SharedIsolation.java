@@ -213,6 +213,7 @@ final class SharedIsolation implements AutoCloseable {
             fresh.add(roundResults.get(i));
         }
         JsonArray checked = new JsonArray();
+        List<String> ranFresh = new ArrayList<>();
         String firstDifference = null;
         Path dir = out.resolve("detect").resolve("isolation-check");
         for (int i = 0; i < orders.size() && firstDifference == null; i++) {
@@ -232,6 +233,13 @@ final class SharedIsolation implements AutoCloseable {
             List<String> differences = differences(fresh.get(i), shared, ignored);
             JsonObject entry = new JsonObject();
             entry.addProperty("order", names.get(i));
+            // Out of memory in its shared JVM (or that JVM had ended), the order ran again in a fresh
+            // one: nothing compared.
+            boolean inShared = shared.jvms.stream().anyMatch(j -> j.shared);
+            entry.addProperty("in_shared_jvm", inShared);
+            if (!inShared) {
+                ranFresh.add(names.get(i));
+            }
             if (!differences.isEmpty()) {
                 // Run it again: a test that is NOD is no evidence against shared JVMs.
                 Set<String> found = recheck(jar, orders.get(i), names.get(i), fresh.get(i), shared, ignored, dir, i);
@@ -251,6 +259,10 @@ final class SharedIsolation implements AutoCloseable {
                 firstDifference = String.join("; ", running.notRestored()) + " (" + names.get(i)
                         + "), which a shared JVM" + " cannot undo";
             }
+        }
+        if (firstDifference == null && ranFresh.size() == orders.size()) {
+            firstDifference = "no order of the check ran in a shared JVM (each ran out of memory there, or the JVM"
+                    + " had ended), so nothing was compared";
         }
         JsonObject file = new JsonObject();
         file.addProperty("used", firstDifference == null);
@@ -272,6 +284,10 @@ final class SharedIsolation implements AutoCloseable {
                             ? ""
                             : " (but " + String.join(", ", nod) + ", whose outcome changed between runs of the"
                                     + " same order, NOD: not compared)")
+                    + (ranFresh.isEmpty()
+                            ? ""
+                            : " (but " + String.join(", ", ranFresh) + ", which ran in a fresh JVM after the"
+                                    + " shared one ran out of memory or had ended: not compared)")
                     + "; the other rounds, the explanations and the alone runs after each OD test's first run in"
                     + " shared JVMs (the baseline, confirmations, each OD test's first alone run and one run of each"
                     + " polluter, cleaner and state-setter found in fresh JVMs)");

@@ -358,18 +358,26 @@ public final class OrderRunner {
             int resultsBefore = result.results.size();
             SharedJvm.Served served = shared.run(planFile, events, spec.timeoutSeconds, watcher);
             boolean nothingRan = result.results.size() == resultsBefore && running[0] == null;
-            // Out of memory before the order's first test: what earlier orders left holds it, not
-            // this order (a fresh JVM's tests start with all of it).
-            boolean outOfMemory = served.done && jvm.outOfMemory != null;
-            if (nothingRan && !served.exit.timedOut && (!served.done || outOfMemory)) {
-                // The shared JVM ended (a thread an earlier order left called System.exit, say) or
-                // ran out of memory before it ran anything of this order: the order runs in a fresh
-                // JVM instead, and the shared JVM runs no more.
+            // Out of memory in a shared JVM: what earlier orders left there may hold it (a fresh
+            // JVM's tests start with all of it), before the order's first test or during one.
+            boolean outOfMemory = jvm.outOfMemory != null;
+            if (!served.exit.timedOut && ((nothingRan && !served.done) || outOfMemory)) {
+                // The shared JVM ended before it ran anything of this order (a thread an earlier
+                // order left called System.exit, say) or ran out of memory: the whole order runs
+                // in a fresh JVM instead, and the shared JVM runs no more. A test that runs out of
+                // memory in a fresh JVM too is reported from there.
                 if (outOfMemory) {
-                    shared.retire("it ran out of memory before an order's first test (" + jvm.outOfMemory + ")");
+                    shared.retire("it ran out of memory (" + jvm.outOfMemory + ")");
+                    String where = nothingRan
+                            ? "before the order's first test"
+                            : running[0] != null ? "during " + running[0] : "during the order";
+                    log.info("odrust: a shared test JVM ran out of memory (" + jvm.outOfMemory + ") " + where
+                            + "; the order runs again in a fresh JVM, and a new shared JVM runs the next ones");
                 }
                 log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " ("
                         + shared.retired() + "); running it in a fresh JVM");
+                result.results.subList(resultsBefore, result.results.size()).clear();
+                running[0] = null;
                 result.segments.subList(segmentBase, result.segments.size()).clear();
                 currentSegment[0] = -1;
                 started.clear();
@@ -380,9 +388,6 @@ public final class OrderRunner {
                 Files.deleteIfExists(events.resolveSibling(events.getFileName() + ".done"));
                 tail[0] = new EventTail(events);
             } else {
-                if (jvm.outOfMemory != null) {
-                    shared.retire("it ran out of memory (" + jvm.outOfMemory + ")");
-                }
                 exit = served.exit;
                 jvm.shared = true;
                 jvm.log = shared.log().toAbsolutePath().toString();
@@ -459,12 +464,6 @@ public final class OrderRunner {
             case "exit":
                 return "the test called System.exit(" + exit.exitCode + "), which ended the test JVM";
             default:
-                if (jvm.outOfMemory != null && jvm.shared) {
-                    return "the shared test JVM ran out of memory during this test (" + jvm.outOfMemory
-                            + "), maybe for what earlier orders in it left (the next order starts a new one);"
-                            + " if it happens in fresh JVMs too, give the tests more memory in Surefire's argLine"
-                            + " (e.g. -Xmx1g); see " + jvm.log;
-                }
                 if (jvm.outOfMemory != null) {
                     return "the test JVM ran out of memory during this test (" + jvm.outOfMemory
                             + "); give the tests more"
