@@ -235,10 +235,15 @@ final class SharedIsolation implements AutoCloseable {
             entry.addProperty("order", names.get(i));
             // Out of memory in its shared JVM (or that JVM had ended), the order ran again in a fresh
             // one: nothing compared.
-            boolean inShared = shared.jvms.stream().anyMatch(j -> j.shared);
+            boolean inShared = ranShared(shared);
             entry.addProperty("in_shared_jvm", inShared);
             if (!inShared) {
                 ranFresh.add(names.get(i));
+                entry.addProperty("same", true);
+                entry.add("differences", new JsonArray());
+                entry.add("warnings", Json.WIRE.toJsonTree(shared.warnings));
+                checked.add(entry);
+                continue;
             }
             if (!differences.isEmpty()) {
                 // Run it again: a test that is NOD is no evidence against shared JVMs.
@@ -260,7 +265,8 @@ final class SharedIsolation implements AutoCloseable {
                         + "), which a shared JVM" + " cannot undo";
             }
         }
-        if (firstDifference == null && ranFresh.size() == orders.size()) {
+        boolean noneShared = firstDifference == null && ranFresh.size() == orders.size();
+        if (noneShared) {
             firstDifference = "no order of the check ran in a shared JVM (each ran out of memory there, or the JVM"
                     + " had ended), so nothing was compared";
         }
@@ -294,9 +300,16 @@ final class SharedIsolation implements AutoCloseable {
             return "ok";
         }
         log.warn("isolation=classloader is not used for this module: " + firstDifference
-                + ". A shared JVM keeps something"
-                + " a fresh one does not, so the rounds of this module run in fresh JVMs (details: " + path + ")");
+                + (noneShared
+                        ? ". If they ran out of memory, give the tests more in Surefire's argLine (e.g. -Xmx1g)"
+                        : ". A shared JVM keeps something a fresh one does not")
+                + ", so the rounds of this module run in fresh JVMs (details: " + path + ")");
         return firstDifference;
+    }
+
+    /** Whether {@code run} ran (at least in part) in a shared JVM, not again in a fresh one. */
+    private static boolean ranShared(RunResult run) {
+        return run.jvms.stream().anyMatch(j -> j.shared);
     }
 
     /**
@@ -335,7 +348,9 @@ final class SharedIsolation implements AutoCloseable {
             if (inShared) {
                 SharedJvm running = take(jar);
                 try {
-                    sharedRuns.add(runner.shared(running).run(text, what));
+                    RunResult again = runner.shared(running).run(text, what);
+                    // out of memory there, it ran in a fresh JVM
+                    (ranShared(again) ? sharedRuns : freshRuns).add(again);
                 } finally {
                     give(running);
                 }

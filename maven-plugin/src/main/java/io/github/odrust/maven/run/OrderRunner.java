@@ -356,12 +356,15 @@ public final class OrderRunner {
         TestJvm.Exit exit = null;
         if (shared != null && index == 1 && shared.usable()) {
             int resultsBefore = result.results.size();
+            int statesBefore = result.classStates.size();
             SharedJvm.Served served = shared.run(planFile, events, spec.timeoutSeconds, watcher);
             boolean nothingRan = result.results.size() == resultsBefore && running[0] == null;
             // Out of memory in a shared JVM: what earlier orders left there may hold it (a fresh
-            // JVM's tests start with all of it), before the order's first test or during one.
+            // JVM's tests start with all of it), before the order's first test or, when it ran
+            // orders before this one, during a test.
             boolean outOfMemory = jvm.outOfMemory != null;
-            if (!served.exit.timedOut && ((nothingRan && !served.done) || outOfMemory)) {
+            boolean again = nothingRan ? !served.done || outOfMemory : outOfMemory && shared.served() > 1;
+            if (!served.exit.timedOut && again) {
                 // The shared JVM ended before it ran anything of this order (a thread an earlier
                 // order left called System.exit, say) or ran out of memory: the whole order runs
                 // in a fresh JVM instead, and the shared JVM runs no more. A test that runs out of
@@ -374,10 +377,16 @@ public final class OrderRunner {
                     log.info("odrust: a shared test JVM ran out of memory (" + jvm.outOfMemory + ") " + where
                             + "; the order runs again in a fresh JVM, and a new shared JVM runs the next ones");
                 }
-                log.debug("odrust: the shared JVM ended before running " + planFile.getFileName() + " ("
-                        + shared.retired() + "); running it in a fresh JVM");
+                log.debug("odrust: the shared JVM could not run " + planFile.getFileName() + " (" + shared.retired()
+                        + "); running it in a fresh JVM");
                 result.results.subList(resultsBefore, result.results.size()).clear();
+                result.classStates
+                        .subList(statesBefore, result.classStates.size())
+                        .clear();
                 running[0] = null;
+                jvm.startMs = null;
+                jvm.firstTestMs = null;
+                jvm.endMs = null;
                 result.segments.subList(segmentBase, result.segments.size()).clear();
                 currentSegment[0] = -1;
                 started.clear();
@@ -388,6 +397,10 @@ public final class OrderRunner {
                 Files.deleteIfExists(events.resolveSibling(events.getFileName() + ".done"));
                 tail[0] = new EventTail(events);
             } else {
+                if (outOfMemory) {
+                    // during a test of its first order (nothing earlier in it): as a fresh JVM would
+                    shared.retire("it ran out of memory (" + jvm.outOfMemory + ")");
+                }
                 exit = served.exit;
                 jvm.shared = true;
                 jvm.log = shared.log().toAbsolutePath().toString();
