@@ -230,7 +230,6 @@ final class SharedIsolation implements AutoCloseable {
             }
             Set<String> ignored = new LinkedHashSet<>(flaky());
             ignored.addAll(nod);
-            List<String> differences = differences(fresh.get(i), shared, ignored);
             JsonObject entry = new JsonObject();
             entry.addProperty("order", names.get(i));
             // Out of memory in its shared JVM (or that JVM had ended), the order ran again in a fresh
@@ -245,6 +244,7 @@ final class SharedIsolation implements AutoCloseable {
                 checked.add(entry);
                 continue;
             }
+            List<String> differences = differences(fresh.get(i), shared, ignored);
             if (!differences.isEmpty()) {
                 // Run it again: a test that is NOD is no evidence against shared JVMs.
                 Set<String> found = recheck(jar, orders.get(i), names.get(i), fresh.get(i), shared, ignored, dir, i);
