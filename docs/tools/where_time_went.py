@@ -9,7 +9,8 @@ Usage: where_time_went.py <output directory>
   whose medians make up 80% of the sum.
 - Explanation runs (polluter, cleaner and state-setter searches and pairs) by order length: the
   whole module (at least 90% of its tests), 20 tests or more, fewer than 20; count and `millis`.
-- Shared-JVM orders: by the threads the agent found left running (`exp-N/events-*.done`), with
+- Shared-JVM orders: by the threads the agent found left running, or idle pool workers it kept
+  (`exp-N/events-*.done`), with
   the median of their `exit_ms` (the time after the tests: the grace a leaked thread waits out)
   and `setup_ms` (a first order in a new JVM sets up more).
 """
@@ -66,12 +67,15 @@ def main(out):
         done = glob.glob(os.path.join(detect, f"exp-{r['id']}", 'events-*.jsonl.done'))
         if not done:
             continue
-        leaked = []
+        leaked, idle = [], []
         for d in done:
-            leaked += json.load(open(d)).get('leaked_threads') or []
-        key = ('nothing' if not leaked
-               else 'only the process reaper' if set(leaked) == {'process reaper (daemon)'}
-               else 'threads of the tests')
+            record = json.load(open(d))
+            leaked += record.get('leaked_threads') or []
+            idle += record.get('idle_threads') or []
+        key = ('threads of the tests' if leaked and set(leaked) != {'process reaper (daemon)'}
+               else 'only the process reaper' if leaked
+               else 'idle pool workers, kept' if idle
+               else 'nothing')
         t = r.get('time') or {}
         if t.get('exit_ms') is None or t.get('setup_ms') is None:
             continue

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -21,9 +20,9 @@ import java.util.Set;
  * {@code java -cp <classpath jar> io.github.odrust.agent.Main --serve}: reads plan file paths from
  * standard input, one per line, and runs each plan as {@link Agent#run} does in a fresh JVM, but
  * in a fresh order {@link IsolatingLoader} (below the framework loader the plans share),
- * restoring the {@link JdkState} afterwards. When a plan is
- * done, writes {@code <events>.done} (docs/protocol.md, "Shared JVM"): the runner's status, the
- * threads the order left running and what could not be restored; the plugin then sends the next
+ * restoring the {@link JdkState} afterwards. When a plan is done, writes {@code <events>.done}
+ * (docs/protocol.md, "Shared JVM"): the runner's status, the threads the order left running, the
+ * idle pool workers it left (kept) and what could not be restored; the plugin then sends the next
  * plan, or closes standard input to end the JVM. Tests get an empty standard input.
  */
 public final class Server {
@@ -83,7 +82,7 @@ public final class Server {
             // The runner reports a bad plan in its events; nothing else to serve.
             int status = Agent.run(planFile);
             EventWriter.clockOrigin(0);
-            done(null, status, new ArrayList<String>(), state.restore());
+            done(null, status, new Threads.Left(), state.restore());
             return;
         }
         IsolatingLoader loader = IsolatingLoader.order(plan.classpath, frameworks.of(plan.classpath), runner);
@@ -102,8 +101,13 @@ public final class Server {
                 io.github.odrust.agent.shuffle.ShuffleAgent.endOrder();
             }
         }
+        // Threads left behind get their grace before the JDK state is put back: one that ends
+        // in it may still change that state.
+        Threads.Left left = Threads.left(before, loader);
         List<String> notRestored = state.restore();
-        List<String> leaked = Threads.leaked(before, loader);
+        if (left.problem != null) {
+            notRestored.add(left.problem);
+        }
         try {
             loader.close();
         } catch (IOException e) {
@@ -113,21 +117,25 @@ public final class Server {
         // collection is held JVM-wide. Not checked when the JVM retires anyway.
         Thread.currentThread().setContextClassLoader(runner);
         loader = null;
-        if (leaked.isEmpty() && notRestored.isEmpty()) {
+        if (left.running.isEmpty() && notRestored.isEmpty()) {
             notRestored.addAll(Memory.nearlyFull());
         }
         EventWriter.clockOrigin(0);
-        done(plan.events, status, leaked, notRestored);
+        done(plan.events, status, left, notRestored);
     }
 
-    private static void done(String events, int status, List<String> leaked, List<String> notRestored) {
+    private static void done(String events, int status, Threads.Left left, List<String> notRestored) {
         if (events == null) {
             return;
         }
         Path file = Paths.get(events + ".done");
         Path tmp = Paths.get(events + ".done.tmp");
-        String text =
-                Json.obj().put("status", status).put("leaked_threads", leaked).put("not_restored", notRestored) + "\n";
+        String text = Json.obj()
+                        .put("status", status)
+                        .put("leaked_threads", left.running)
+                        .put("idle_threads", left.idle)
+                        .put("not_restored", notRestored)
+                + "\n";
         try {
             Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

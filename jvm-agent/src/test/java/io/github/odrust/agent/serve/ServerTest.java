@@ -214,4 +214,48 @@ class ServerTest {
         Served again = serve("SampleLeaks", "setsAUrlFactory");
         assertNotEquals(Arrays.asList("pass"), again.outcomes());
     }
+
+    @Test
+    void idlePoolWorkersAreKept() throws Exception {
+        // A fixed pool's worker takes its next task, untimed; a cached pool's polls with its
+        // keep-alive time: neither runs again without a task, which only their order could give.
+        Served fixed = serve("SampleIdle", "leavesAFixedPool");
+        assertEquals(Arrays.asList("pass"), fixed.outcomes());
+        assertTrue(fixed.done.contains("\"leaked_threads\":[]"), fixed.done);
+        assertTrue(fixed.done.contains("\"idle_threads\":[\"odrust-sample-fixed-1\"]"), fixed.done);
+        assertTrue(fixed.done.contains("\"not_restored\":[]"), fixed.done);
+        // The next order finds the kept worker still idle, and keeps its own.
+        Served cached = serve("SampleIdle", "leavesACachedPool");
+        assertTrue(cached.done.contains("\"leaked_threads\":[]"), cached.done);
+        assertTrue(cached.done.contains("\"idle_threads\":[\"odrust-sample-cached-1 (daemon)\"]"), cached.done);
+        assertTrue(cached.done.contains("\"not_restored\":[]"), cached.done);
+        // A thread that sleeps still counts as left running.
+        Served sleeping = serve("SampleLeaks", "leavesAThreadRunning");
+        assertTrue(sleeping.done.contains("\"leaked_threads\":[\"odrust-sample-leak (daemon)\"]"), sleeping.done);
+        assertTrue(sleeping.done.contains("\"idle_threads\":[]"), sleeping.done);
+    }
+
+    @Test
+    void aScheduledTaskStillToRunIsAThreadLeftRunning() throws Exception {
+        Served s = serve("SampleIdle", "leavesAScheduledTask");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(s.done.contains("\"leaked_threads\":[\"odrust-sample-timer-1 (daemon)\"]"), s.done);
+        assertTrue(s.done.contains("\"idle_threads\":[]"), s.done);
+    }
+
+    @Test
+    void moreIdleThreadsThanItKeepsRetireTheJvm() throws Exception {
+        Served s = serve("SampleIdle", "leavesManyIdleWorkers");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(s.done.contains("\"leaked_threads\":[]"), s.done);
+        assertTrue(s.done.contains("70 idle threads that orders left are alive (more than 64)"), s.done);
+    }
+
+    @Test
+    void aThreadWaitingForACollectedObjectIsAThreadLeftRunning() throws Exception {
+        // No thread of the order has to wake it: a garbage collection does.
+        Served s = serve("SampleIdle", "leavesAThreadWaitingForACollectedObject");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(s.done.contains("\"leaked_threads\":[\"odrust-sample-cleaner (daemon)\"]"), s.done);
+    }
 }
