@@ -67,9 +67,9 @@ final class Threads {
      * What the order left: the threads alive now that were not in {@code before} and belong to
      * the order (non-daemon, or created by its code: their class or their context class loader is
      * {@code loader}), split into those that can still run and idle pool workers. JDK-wide helpers
-     * (the common fork-join pool, reference handlers, the process reaper, the JDK's
-     * {@code CompletableFuture} delay scheduler) are not counted, and not waited for. The grace
-     * ends early once every thread left ended or is idle, and stayed so between two looks.
+     * (the common fork-join pool, reference handlers, the process reaper) are not counted, and not
+     * waited for. The grace ends early once every thread left ended or is idle, and stayed so
+     * between two looks.
      */
     static Left left(Set<Thread> before, ClassLoader loader) {
         long deadline = System.currentTimeMillis() + GRACE_MILLIS;
@@ -190,7 +190,10 @@ final class Threads {
         return true;
     }
 
-    /** Whether {@code info} is of an idle pool worker, holding no lock. */
+    /**
+     * Whether {@code info} is of an idle pool worker, holding no lock. (Whether it moved is told by
+     * its waited count, which HotSpot raises at every park and wait.)
+     */
     static boolean idle(ThreadInfo info) {
         return info.getLockedMonitors().length == 0
                 && info.getLockedSynchronizers().length == 0
@@ -247,17 +250,15 @@ final class Threads {
      * a process, and make each such order wait out the grace. Only a {@code java.lang} thread of
      * the root group by that name: a thread a test makes is of its own group and class. (From JDK
      * 19 on the reaper is an {@code InnocuousThread} of its own group with no context class
-     * loader: it never belonged to an order there.) And the {@code CompletableFuture} delay
-     * scheduler the first {@code orTimeout}, {@code completeOnTimeout} or {@code delayedExecutor}
-     * starts (a plain daemon {@code Thread} in the caller's group, with its context class loader).
+     * loader: it never belonged to an order there.)
      */
     static boolean jdkHelper(Thread t) {
         ThreadGroup group = t.getThreadGroup();
-        if (!t.isDaemon() || group == null || t.getClass().getClassLoader() != null) {
-            return false;
-        }
-        return t.getName().equals("CompletableFutureDelayScheduler")
-                || group.getParent() == null && t.getName().equals("process reaper");
+        return t.isDaemon()
+                && group != null
+                && group.getParent() == null
+                && t.getClass().getClassLoader() == null
+                && t.getName().equals("process reaper");
     }
 
     private static boolean belongs(Thread t, ClassLoader loader) {

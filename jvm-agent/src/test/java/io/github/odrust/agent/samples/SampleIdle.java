@@ -15,7 +15,8 @@ import org.junit.Test;
 /**
  * Leaves thread pools behind without shutting them down, as many test suites do: idle workers
  * that only wait for a task (a fixed pool's, a cached pool's), or a scheduled pool with a task
- * still to run; or a thread waiting for a collected object.
+ * still to run; or a thread waiting for a collected object. Or wakes an idle worker an earlier
+ * order left.
  */
 public class SampleIdle {
     private static ThreadFactory named(String prefix, boolean daemon) {
@@ -74,5 +75,18 @@ public class SampleIdle {
         while (t.getState() != Thread.State.WAITING) {
             Thread.sleep(1);
         }
+    }
+
+    /** Interrupts the idle worker {@link #leavesAFixedPool} left in this JVM: it runs again. */
+    @Test
+    public void interruptsTheFixedPoolsWorker() {
+        boolean found = false;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("odrust-sample-fixed-1")) {
+                t.interrupt();
+                found = true;
+            }
+        }
+        assertTrue(found);
     }
 }

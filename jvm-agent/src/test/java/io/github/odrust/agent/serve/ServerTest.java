@@ -258,4 +258,16 @@ class ServerTest {
         assertEquals(Arrays.asList("pass"), s.outcomes());
         assertTrue(s.done.contains("\"leaked_threads\":[\"odrust-sample-cleaner (daemon)\"]"), s.done);
     }
+
+    @Test
+    void anIdleWorkerThatRunsAgainRetiresTheJvm() throws Exception {
+        Served fixed = serve("SampleIdle", "leavesAFixedPool");
+        assertTrue(fixed.done.contains("\"idle_threads\":[\"odrust-sample-fixed-1\"]"), fixed.done);
+        // A later order reaches it through what the JVM shares (here: the thread itself).
+        Served woken = serve("SampleIdle", "interruptsTheFixedPoolsWorker");
+        assertEquals(Arrays.asList("pass"), woken.outcomes());
+        assertTrue(
+                woken.done.contains("an idle thread an earlier order left ran again (odrust-sample-fixed-1)"),
+                woken.done);
+    }
 }

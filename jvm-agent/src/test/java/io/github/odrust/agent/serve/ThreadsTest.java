@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
+import java.util.Arrays;
 import java.util.Timer;
 import java.util.TimerTask;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,12 +26,17 @@ class ThreadsTest {
     }
 
     private static ThreadInfo parked(Thread t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        return until(t.getId(), Thread.State.WAITING, Thread.State.TIMED_WAITING);
+    }
+
+    /** Thread {@code id} once it is in one of {@code states} (or after 10 s: the assertion then says). */
+    private static ThreadInfo until(long id, Thread.State... states) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         ThreadInfo info;
         do {
             Thread.sleep(5);
-            info = ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.getId()}, true, true)[0];
-        } while (info.getThreadState() == Thread.State.RUNNABLE && System.nanoTime() < deadline);
+            info = ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {id}, true, true)[0];
+        } while (!Arrays.asList(states).contains(info.getThreadState()) && System.nanoTime() < deadline);
         return info;
     }
 
@@ -55,9 +62,8 @@ class ThreadsTest {
         try {
             ThreadInfo worker = workerOf(pool);
             pool.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.HOURS);
-            Thread.sleep(20);
-            ThreadInfo waiting =
-                    ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {worker.getThreadId()}, true, true)[0];
+            // Once woken, it waits for the task's time.
+            ThreadInfo waiting = until(worker.getThreadId(), Thread.State.TIMED_WAITING);
             assertFalse(Threads.idle(waiting), "a scheduled pool waiting to run its task");
         } finally {
             pool.shutdownNow();
@@ -69,7 +75,7 @@ class ThreadsTest {
         Timer timer = new Timer("odrust-test-timer", true);
         try {
             AtomicReference<Thread> thread = new AtomicReference<>();
-            java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch ran = new CountDownLatch(1);
             timer.schedule(
                     new TimerTask() {
                         @Override
@@ -87,8 +93,9 @@ class ThreadsTest {
                         public void run() {}
                     },
                     TimeUnit.HOURS.toMillis(1));
-            Thread.sleep(20);
-            assertFalse(Threads.idle(parked(thread.get())), "a timer with a task to run");
+            assertFalse(
+                    Threads.idle(until(thread.get().getId(), Thread.State.TIMED_WAITING)),
+                    "a timer with a task to run");
         } finally {
             timer.cancel();
         }
