@@ -221,26 +221,22 @@ class ServerTest {
         // keep-alive time: neither runs again without a task, which only their order could give.
         Served fixed = serve("SampleIdle", "leavesAFixedPool");
         assertEquals(Arrays.asList("pass"), fixed.outcomes());
-        assertTrue(fixed.done.contains("\"leaked_threads\":[]"), fixed.done);
-        assertTrue(fixed.done.contains("\"idle_threads\":[\"odrust-sample-fixed-1\"]"), fixed.done);
+        assertThreads(fixed, "", "\"odrust-sample-fixed-1\"");
         assertTrue(fixed.done.contains("\"not_restored\":[]"), fixed.done);
         // The next order finds the kept worker still idle, and keeps its own.
         Served cached = serve("SampleIdle", "leavesACachedPool");
-        assertTrue(cached.done.contains("\"leaked_threads\":[]"), cached.done);
-        assertTrue(cached.done.contains("\"idle_threads\":[\"odrust-sample-cached-1 (daemon)\"]"), cached.done);
+        assertThreads(cached, "", "\"odrust-sample-cached-1 (daemon)\"");
         assertTrue(cached.done.contains("\"not_restored\":[]"), cached.done);
         // A thread that sleeps still counts as left running.
         Served sleeping = serve("SampleLeaks", "leavesAThreadRunning");
-        assertTrue(sleeping.done.contains("\"leaked_threads\":[\"odrust-sample-leak (daemon)\"]"), sleeping.done);
-        assertTrue(sleeping.done.contains("\"idle_threads\":[]"), sleeping.done);
+        assertThreads(sleeping, "\"odrust-sample-leak (daemon)\"", "");
     }
 
     @Test
     void aScheduledTaskStillToRunIsAThreadLeftRunning() throws Exception {
         Served s = serve("SampleIdle", "leavesAScheduledTask");
         assertEquals(Arrays.asList("pass"), s.outcomes());
-        assertTrue(s.done.contains("\"leaked_threads\":[\"odrust-sample-timer-1 (daemon)\"]"), s.done);
-        assertTrue(s.done.contains("\"idle_threads\":[]"), s.done);
+        assertThreads(s, "\"odrust-sample-timer-1 (daemon)\"", "");
     }
 
     @Test
@@ -269,5 +265,11 @@ class ServerTest {
         assertTrue(
                 woken.done.contains("an idle thread an earlier order left ran again (odrust-sample-fixed-1)"),
                 woken.done);
+    }
+
+    /** The threads {@code s}'s order left, as its {@code .done} names them (JSON array contents). */
+    private static void assertThreads(Served s, String leaked, String idle) {
+        assertTrue(s.done.contains("\"leaked_threads\":[" + leaked + "]"), s.done);
+        assertTrue(s.done.contains("\"idle_threads\":[" + idle + "]"), s.done);
     }
 }

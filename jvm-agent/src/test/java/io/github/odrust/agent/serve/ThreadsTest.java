@@ -11,6 +11,7 @@ import java.util.TimerTask;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,6 +54,18 @@ class ThreadsTest {
             fixed.shutdownNow();
             cached.shutdownNow();
             scheduled.shutdownNow();
+        }
+    }
+
+    @Test
+    void anIdleForkJoinWorkerIsIdle() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(1);
+        try {
+            AtomicReference<Thread> worker = new AtomicReference<>();
+            pool.submit(() -> worker.set(Thread.currentThread())).get(10, TimeUnit.SECONDS);
+            assertTrue(Threads.idle(parked(worker.get())), "a fork-join pool's worker waiting for work");
+        } finally {
+            pool.shutdownNow();
         }
     }
 
