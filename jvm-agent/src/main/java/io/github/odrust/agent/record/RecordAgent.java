@@ -4,13 +4,20 @@ import java.lang.instrument.Instrumentation;
 
 /**
  * {@code -javaagent:<odrust-jvm-agent.jar>=<options-file>}: records which static fields each test
- * reads and writes (DTDetector's dependence-aware strategy). Never stops the JVM: a bad options
- * file is reported on stderr and nothing is recorded.
+ * reads and writes (DTDetector's dependence-aware strategy), or diagnoses, audits or shuffles as the
+ * options say. Never stops the JVM: a bad options file is reported on stderr and nothing is recorded.
+ * {@code =serve} (a shared JVM's, docs/isolation.md) does nothing but hand the instrumentation to
+ * {@link io.github.odrust.agent.serve.Server}.
  */
 public final class RecordAgent {
     private RecordAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
+        // A shared JVM (Main --serve) uses it between orders; a fresh JVM never does.
+        io.github.odrust.agent.serve.Server.instrumentation(inst);
+        if ("serve".equals(args)) {
+            return;
+        }
         try {
             Options options;
             try {

@@ -18,14 +18,14 @@ import java.util.logging.LogManager;
 import java.util.logging.Logger;
 import javax.net.ssl.HostnameVerifier;
 import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * The JDK-level state tests commonly change, captured before an order and put back after it
  * (docs/isolation.md lists it): system properties, the default locale (and its display and format
  * categories), the default time zone, {@code System.in/out/err}, the thread's context class loader,
  * the security manager, the default authenticator, proxy selector, cookie handler and response
- * cache, HTTPS defaults, and the root logger's level and handlers.
+ * cache, HTTPS defaults ({@link HttpsDefaults}: the default SSL context and socket factory as they
+ * were, not yet made included), and the root logger's level and handlers.
  */
 public final class JdkState {
     private final Properties properties;
@@ -42,7 +42,7 @@ public final class JdkState {
     private final ProxySelector proxySelector;
     private final CookieHandler cookieHandler;
     private final ResponseCache responseCache;
-    private final SSLSocketFactory sslSocketFactory;
+    private final HttpsDefaults https;
     private final HostnameVerifier hostnameVerifier;
     private final Level rootLevel;
     private final List<Handler> rootHandlers;
@@ -64,7 +64,7 @@ public final class JdkState {
         proxySelector = ProxySelector.getDefault();
         cookieHandler = CookieHandler.getDefault();
         responseCache = ResponseCache.getDefault();
-        sslSocketFactory = HttpsURLConnection.getDefaultSSLSocketFactory();
+        https = HttpsDefaults.capture();
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
         Logger root = LogManager.getLogManager().getLogger("");
         rootLevel = root == null ? null : root.getLevel();
@@ -104,7 +104,7 @@ public final class JdkState {
         ProxySelector.setDefault(proxySelector);
         CookieHandler.setDefault(cookieHandler);
         ResponseCache.setDefault(responseCache);
-        HttpsURLConnection.setDefaultSSLSocketFactory(sslSocketFactory);
+        https.restore(failed);
         HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
         Logger root = LogManager.getLogManager().getLogger("");
         if (root != null) {

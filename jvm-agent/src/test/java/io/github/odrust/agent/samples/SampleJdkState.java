@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,12 +16,15 @@ import java.net.Authenticator;
 import java.net.CacheRequest;
 import java.net.CacheResponse;
 import java.net.CookieManager;
+import java.net.InetAddress;
 import java.net.Proxy;
 import java.net.ProxySelector;
 import java.net.ResponseCache;
+import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URLConnection;
+import java.security.SecureRandom;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +34,14 @@ import java.util.logging.ConsoleHandler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLContextSpi;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLServerSocketFactory;
+import javax.net.ssl.SSLSessionContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManager;
 import org.junit.Test;
 
 /**
@@ -74,6 +87,84 @@ public class SampleJdkState {
     }
 
     static final class MarkedAuthenticator extends Authenticator {}
+
+    static final class MarkedSocketFactory extends SSLSocketFactory {
+        @Override
+        public String[] getDefaultCipherSuites() {
+            return new String[0];
+        }
+
+        @Override
+        public String[] getSupportedCipherSuites() {
+            return new String[0];
+        }
+
+        @Override
+        public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
+            throw new IOException("marked");
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            throw new IOException("marked");
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress local, int localPort) throws IOException {
+            throw new IOException("marked");
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            throw new IOException("marked");
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port, InetAddress local, int localPort) throws IOException {
+            throw new IOException("marked");
+        }
+    }
+
+    static final class MarkedSpi extends SSLContextSpi {
+        @Override
+        protected void engineInit(KeyManager[] km, TrustManager[] tm, SecureRandom sr) {}
+
+        @Override
+        protected SSLSocketFactory engineGetSocketFactory() {
+            return new MarkedSocketFactory();
+        }
+
+        @Override
+        protected SSLServerSocketFactory engineGetServerSocketFactory() {
+            return null;
+        }
+
+        @Override
+        protected SSLEngine engineCreateSSLEngine() {
+            return null;
+        }
+
+        @Override
+        protected SSLEngine engineCreateSSLEngine(String host, int port) {
+            return null;
+        }
+
+        @Override
+        protected SSLSessionContext engineGetServerSessionContext() {
+            return null;
+        }
+
+        @Override
+        protected SSLSessionContext engineGetClientSessionContext() {
+            return null;
+        }
+    }
+
+    static final class MarkedContext extends SSLContext {
+        MarkedContext() {
+            super(new MarkedSpi(), null, "TLS");
+        }
+    }
 
     static final class MarkedHandler extends ConsoleHandler {}
 
@@ -121,6 +212,33 @@ public class SampleJdkState {
         assertFalse(Level.FINEST.equals(Logger.getLogger("").getLevel()));
         for (java.util.logging.Handler h : Logger.getLogger("").getHandlers()) {
             assertFalse(h.getClass().getName().contains("Marked"));
+        }
+    }
+
+    /** What jsoup's TLS tests do: HTTPS connections then use the context set (as in a fresh JVM). */
+    @Test
+    public void setsTheDefaultSslContext() {
+        SSLContext.setDefault(new MarkedContext());
+        assertTrue(HttpsURLConnection.getDefaultSSLSocketFactory() instanceof MarkedSocketFactory);
+    }
+
+    @Test
+    public void seesTheJdksSslContext() throws Exception {
+        assertFalse(SSLContext.getDefault() instanceof MarkedContext);
+        assertFalse(HttpsURLConnection.getDefaultSSLSocketFactory() instanceof MarkedSocketFactory);
+    }
+
+    /** java.base is opened to the shared JVM's runner alone, never to a test's classes. */
+    @Test
+    public void cannotOpenJavaxNetSsl() throws Exception {
+        java.lang.reflect.Field f = HttpsURLConnection.class.getDeclaredField("defaultSSLSocketFactory");
+        try {
+            f.setAccessible(true);
+            fail("javax.net.ssl is open to a test");
+        } catch (RuntimeException e) {
+            assertEquals(
+                    "java.lang.reflect.InaccessibleObjectException",
+                    e.getClass().getName());
         }
     }
 

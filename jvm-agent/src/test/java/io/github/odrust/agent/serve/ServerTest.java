@@ -38,8 +38,15 @@ class ServerTest {
         start("-Duser.timezone=UTC");
     }
 
-    /** Starts the server with {@code options} among its JVM options. */
+    /** Starts the server as the plugin does, with {@code options} among its JVM options. */
     private void start(String... options) throws IOException {
+        List<String> withAgent = new ArrayList<>(Arrays.asList(options));
+        withAgent.add("-javaagent:" + agentJar() + "=serve");
+        startWithout(withAgent.toArray(new String[0]));
+    }
+
+    /** Starts the server with {@code options} and no -javaagent of its own. */
+    private void startWithout(String... options) throws IOException {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> command =
                 new ArrayList<>(Arrays.asList(java, "-Duser.timezone=UTC", "-Duser.language=en", "-Duser.country=US"));
@@ -51,6 +58,25 @@ class ServerTest {
         pb.redirectOutput(dir.resolve("server.log").toFile());
         server = pb.start();
         control = server.getOutputStream();
+    }
+
+    /**
+     * The agent jar's manifest alone (its classes are on the server's classpath, which a
+     * -javaagent jar's premain class is loaded from too: the jar is built only after these tests).
+     */
+    private Path agentJar() throws IOException {
+        Path jar = dir.resolve("agent.jar");
+        if (!Files.exists(jar)) {
+            java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+            manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+            manifest.getMainAttributes()
+                    .putValue("Premain-Class", io.github.odrust.agent.record.RecordAgent.class.getName());
+            try (OutputStream out = Files.newOutputStream(jar);
+                    java.util.jar.JarOutputStream j = new java.util.jar.JarOutputStream(out, manifest)) {
+                j.flush();
+            }
+        }
+        return jar;
     }
 
     @AfterEach
@@ -168,6 +194,30 @@ class ServerTest {
         long start = ((Number) next.events.get(0).get("uptime_ms")).longValue();
         long end = ((Number) next.events.get(next.events.size() - 1).get("uptime_ms")).longValue();
         assertTrue(0 <= start && start <= end && end < 30_000, start + " " + end);
+    }
+
+    @Test
+    void theHttpsDefaultsAreNotMadeBeforeATestSetsThem() throws Exception {
+        // As in a fresh JVM: a default SSL context a test sets is the one HTTPS connections use,
+        // which fails if the server made the socket factory from the JDK's own context first.
+        Served sets = serve("SampleJdkState", "setsTheDefaultSslContext", "cannotOpenJavaxNetSsl");
+        assertEquals(Arrays.asList("pass", "pass"), sets.outcomes());
+        assertTrue(sets.done.contains("\"not_restored\":[]"), sets.done);
+        // Put back: the JDK's own, made by this order...
+        Served next = serve("SampleJdkState", "seesTheJdksSslContext");
+        assertEquals(Arrays.asList("pass"), next.outcomes());
+        // ...and unmade again after it.
+        Served again = serve("SampleJdkState", "setsTheDefaultSslContext");
+        assertEquals(Arrays.asList("pass"), again.outcomes());
+    }
+
+    @Test
+    void withoutItsAgentTheServerSaysWhatItCannotRestore() throws Exception {
+        stop();
+        startWithout();
+        Served s = serve("SampleJdkState", "seesNoAuthenticator");
+        assertEquals(Arrays.asList("pass"), s.outcomes());
+        assertTrue(log().contains("has no odrust -javaagent to open javax.net.ssl with"), log());
     }
 
     @Test

@@ -144,7 +144,8 @@ final class SharedIsolation implements AutoCloseable {
                     out.resolve("forks").resolve("shared-" + started), module.jvm.workingDirectory, out);
             spec = module.jvm.isolated(dir.work, dir.tmp);
         }
-        SharedJvm jvm = SharedJvm.start(spec, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
+        SharedJvm jvm = SharedJvm.start(
+                spec, module.agentJar, jar, out.resolve("detect").resolve("shared-jvm-" + started + ".log"));
         slots.put(jvm, new Slot(jvm, dir, started));
         return jvm;
     }

@@ -42,10 +42,11 @@ public final class SharedJvm implements AutoCloseable {
         this.output = CappedLog.start(process.getInputStream(), log, TestJvm.LOG_HEAD_BYTES, TestJvm.LOG_TAIL_BYTES);
     }
 
-    /** Starts a shared JVM as {@code spec} says, its output in {@code log}. */
-    public static SharedJvm start(TestJvm.Spec spec, Path classpathJar, Path log) throws IOException {
+    /** Starts a shared JVM as {@code spec} says, with odrust's agent jar, its output in {@code log}. */
+    public static SharedJvm start(TestJvm.Spec spec, java.io.File agentJar, Path classpathJar, Path log)
+            throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        return new SharedJvm(TestJvm.start(spec, TestJvm.serveCommand(spec, classpathJar)), log);
+        return new SharedJvm(TestJvm.start(spec, TestJvm.serveCommand(spec, agentJar.toPath(), classpathJar)), log);
     }
 
     /** What one order did in this JVM. */

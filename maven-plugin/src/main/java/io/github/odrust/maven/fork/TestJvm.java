@@ -88,9 +88,18 @@ public final class TestJvm {
         return cmd;
     }
 
-    /** The command of a shared JVM (docs/isolation.md): it reads plan files from its standard input. */
-    public static List<String> serveCommand(Spec spec, Path classpathJar) {
-        List<String> cmd = command(spec, classpathJar, classpathJar);
+    /**
+     * The command of a shared JVM (docs/isolation.md): it reads plan files from its standard input.
+     * The agent jar is its {@code -javaagent} ({@code =serve}) unless a mode's already is: the JVM
+     * reads and restores the JDK's HTTPS defaults between orders through it.
+     */
+    public static List<String> serveCommand(Spec spec, Path agentJar, Path classpathJar) {
+        String agent = "-javaagent:" + agentJar.toAbsolutePath();
+        boolean has = false;
+        for (String arg : spec.jvmArgs) {
+            has |= arg.equals(agent) || arg.startsWith(agent + "=");
+        }
+        List<String> cmd = command(has ? spec : spec.withJvmArg(agent + "=serve"), classpathJar, classpathJar);
         cmd.set(cmd.size() - 1, "--serve");
         return cmd;
     }

@@ -356,7 +356,8 @@ public final class IdDetector {
                             .getBytes(StandardCharsets.UTF_8));
             TestJvm.Spec spec = module.jvm.withJvmArg(
                     "-javaagent:" + module.agentJar.getAbsolutePath() + "=" + options.toAbsolutePath());
-            shared = SharedJvm.start(spec, sharedJar, dir.resolve("shared-jvm-" + sharedStarted + ".log"));
+            shared = SharedJvm.start(
+                    spec, module.agentJar, sharedJar, dir.resolve("shared-jvm-" + sharedStarted + ".log"));
             return shared;
         } catch (IOException e) {
             sharedBroken = true;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +35,34 @@ class TestJvmTest {
             Thread.sleep(100);
         }
         assertFalse(child.isPresent() && child.get().isAlive(), "pid " + pid + " still runs");
+    }
+
+    @Test
+    void aSharedJvmHasOdrustsAgentOnceAfterTheArgLine() {
+        TestJvm.Spec spec = new TestJvm.Spec();
+        spec.java = "java";
+        spec.jvmArgs.add("-javaagent:/m2/jacoco.jar=destfile=x");
+        Path agent = Paths.get("/m2/odrust-jvm-agent.jar");
+        List<String> serve = TestJvm.serveCommand(spec, agent, Paths.get("/t/cp.jar"));
+        assertEquals(
+                List.of(
+                        "java",
+                        "-javaagent:/m2/jacoco.jar=destfile=x",
+                        "-javaagent:/m2/odrust-jvm-agent.jar=serve",
+                        "-cp",
+                        "/t/cp.jar",
+                        "io.github.odrust.agent.Main",
+                        "--serve"),
+                serve);
+        // A mode that brings the agent with its own options (detect-id's shuffling) keeps just that one.
+        TestJvm.Spec shuffled = spec.withJvmArg("-javaagent:/m2/odrust-jvm-agent.jar=/t/shuffle.options");
+        List<String> once = TestJvm.serveCommand(shuffled, agent, Paths.get("/t/cp.jar"));
+        assertEquals(
+                1,
+                once.stream().filter(a -> a.startsWith("-javaagent:/m2/odrust")).count(),
+                once.toString());
+        assertTrue(once.contains("-javaagent:/m2/odrust-jvm-agent.jar=/t/shuffle.options"), once.toString());
+        assertTrue(spec.jvmArgs.size() == 1, "the spec is left as it was: " + spec.jvmArgs);
     }
 
     @Test

@@ -87,7 +87,7 @@ final class RepairJvms implements AutoCloseable {
         }
         if (current == null) {
             started++;
-            current = SharedJvm.start(module.jvm, jar, dir.resolve("shared-jvm-" + started + ".log"));
+            current = SharedJvm.start(module.jvm, module.agentJar, jar, dir.resolve("shared-jvm-" + started + ".log"));
         }
         return current;
     }
