@@ -14,7 +14,11 @@ public final class RecordAgent {
 
     public static void premain(String args, Instrumentation inst) {
         // A shared JVM (Main --serve) uses it between orders; a fresh JVM never does.
-        io.github.odrust.agent.serve.Server.instrumentation(inst);
+        try {
+            io.github.odrust.agent.serve.Server.instrumentation(inst);
+        } catch (Throwable t) {
+            // a Server class of another odrust on the classpath: the shared JVM then says so
+        }
         if ("serve".equals(args)) {
             return;
         }

@@ -17,9 +17,11 @@ import javax.net.ssl.SSLSocketFactory;
  * asks, from what is set then ({@code SSLContext.setDefault}, the {@code javax.net.ssl.*}
  * properties), and a test can rely on that. So they are read and put back without being made,
  * unset included: through their private fields, which the shared JVM's {@code -javaagent} opens to
- * odrust's own classes alone (tests run in other loaders, so other modules, and see java.base as
- * usual). Without that agent the socket factory is read through its public getter, which makes it,
- * and the default context is neither read nor put back.
+ * the application class loader's unnamed module, where odrust's runner is (the orders' tests and
+ * libraries are defined by order loaders, in modules of their own, and see java.base as usual).
+ * Without that agent the socket factory is read through its public getter, which makes it, and the
+ * default context is neither read nor put back. What JSSE reads once per JVM (the key and trust
+ * store properties, when it first makes its own context) is not made again.
  */
 final class HttpsDefaults {
     private static volatile Instrumentation instrumentation;
@@ -42,7 +44,8 @@ final class HttpsDefaults {
     }
 
     /**
-     * Opens {@code javax.net.ssl} to this class's module (the runner's, which no test class is in)
+     * Opens {@code javax.net.ssl} to this class's module (the application loader's, where no order's
+     * tests are)
      * and finds the two fields; returns why it could not, or null. Called once, when a JVM starts
      * serving.
      */
@@ -82,11 +85,6 @@ final class HttpsDefaults {
         } catch (Throwable t) {
             return "the JDK's HTTPS default fields could not be read (" + t + ")";
         }
-    }
-
-    /** Whether {@link #open} found the fields. */
-    static synchronized boolean opened() {
-        return socketFactoryField != null;
     }
 
     static synchronized HttpsDefaults capture() {

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code java -cp <classpath jar> io.github.odrust.agent.Main --serve}: reads plan file paths from
+ * {@code java -javaagent:<agent jar>=serve -cp <classpath jar> io.github.odrust.agent.Main --serve}
+ * (or the agent with a mode's options): reads plan file paths from
  * standard input, one per line, and runs each plan as {@link Agent#run} does in a fresh JVM, but
  * in a fresh order {@link IsolatingLoader} (below the framework loader the plans share),
  * restoring the {@link JdkState} afterwards. When a plan is done, writes {@code <events>.done}
