@@ -112,8 +112,9 @@ assert patch.contains('+        Set<String> names = new LinkedHashSet<>();') && 
 assert new File(basedir, 'src/main/java/com/example/Catalog.java').text.contains('new HashSet<>()') : "a source was changed"
 assert new File(basedir, 'src/test/java/com/example/TagsTest.java').text.contains('.containsExactly(')
 
-// 4: same settings: resumed, nothing ran again
+// 4: same settings: resumed, nothing ran again (so its report has no phase of its own)
 assert log =~ /resuming after \d+ experiments/
+assert first.phases == [] : first.phases
 
 // 5: one even seed: the single-call tests, not the one that needs two calls to disagree; every
 // run in a fresh JVM (the default isolation)
@@ -122,3 +123,17 @@ def lastExps = new File(basedir, 'target/odrust/id/experiments.jsonl').readLines
 assert lastExps.every { !it.shared } && lastExps.every { it.kind != 'confirm-pin' } : "fresh is the default"
 assert last.settings.seeds == [8]
 assert last.outcome.tests*.test as Set == singleCall
+
+// each phase of this run as predicted against taken (docs/id-tests.md, "Estimates"): phase 1
+// priced after its first run, the searches at their start from phase 1's runs
+def phases = last.phases.collectEntries { [(it.phase): it] }
+assert phases.keySet() == ['phase 1', 'searches'] as Set : last.phases
+assert phases['phase 1'].experiments == 2 && phases['phase 1'].actual_ms > 0 && phases['phase 1'].predicted_ms_after_first > 0 : phases
+def searches = phases['searches']
+assert searches.experiments == lastExps.size() - 2 && searches.actual_ms > 0 : searches
+assert searches.predicted_ms > 0 : searches
+def said = (log =~ /odrust detect-id: (\d+) tests failed under a seed; predicted ~(\d+) experiments \(~[0-9.]+ (s|min): (\d+) per test, [0-9.]+ s each\)/).collect { it }
+assert !said.isEmpty() : "no priced prediction of the searches"
+def (whole, candidates, predicted, unit, perTest) = said.last()
+assert candidates as int >= singleCall.size() && predicted as int == (candidates as int) * (perTest as int) : whole
+assert searches.predicted_experiments == predicted as int : searches

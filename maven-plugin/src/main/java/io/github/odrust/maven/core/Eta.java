@@ -195,6 +195,16 @@ public final class Eta {
     /** How often the time left is said at most, but for a new unit. */
     public static final long EVERY_NANOS = 10_000_000_000L;
 
+    /** The experiments that ran. */
+    public int experiments() {
+        return experiments;
+    }
+
+    /** Their time (ms). */
+    public long millis() {
+        return millis;
+    }
+
     /** The experiments predicted at the start. */
     public int predictedExperiments() {
         return predictedExperiments;

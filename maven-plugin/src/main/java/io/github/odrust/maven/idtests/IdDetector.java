@@ -226,6 +226,9 @@ public final class IdDetector {
                     + dir.resolve("shared-jvm-" + sharedStarted + ".log")
                     + "); every run goes to a fresh JVM");
         }
+        if ("clean".equals(e.kind) || "shuffled".equals(e.kind)) {
+            phase1Costs(e.kind, result, (System.nanoTime() - start) / 1_000_000);
+        }
         Shuffle.Log shuffled = Shuffle.read(shuffleLog);
         JsonObject record = Json.WIRE.toJsonTree(e).getAsJsonObject();
         record.addProperty("fingerprint", fingerprint);
@@ -267,6 +270,57 @@ public final class IdDetector {
     /** Phase 1's runs, then the candidates' searches: their time left. */
     private Eta phase1;
 
+    /** Phase 1's time as predicted after its first run (ms; -1: none ran here). */
+    private long phase1Predicted = -1;
+
+    /**
+     * Each phase-1 run's time outside its tests (ms): its JVM's start with the agent, the runner's
+     * set-up and the JVM's exit (by the JVM's own clock), and odrust's time around the JVM. A run
+     * whose JVM gave no clock counts its whole time less its tests'.
+     */
+    private final List<Long> overheads = new ArrayList<>();
+
+    /** The first test's time in the clean run (ms): what a JVM's first test pays for what the tests share. */
+    private Long firstTestMs;
+
+    private void phase1Costs(String kind, RunResult result, long wallMs) {
+        long tests = 0;
+        for (RunResult.TestResult r : result.results) {
+            if (r.timeMs != null) {
+                tests += r.timeMs;
+                if (firstTestMs == null && "clean".equals(kind)) {
+                    firstTestMs = r.timeMs;
+                }
+            }
+        }
+        long outside = 0;
+        long jvmMs = 0;
+        for (RunResult.Jvm jvm : result.jvms) {
+            long[] p = jvm.phases();
+            if (p == null) {
+                overheads.add(Math.max(0, wallMs - tests));
+                return;
+            }
+            outside += p[0] + p[1] + p[3];
+            jvmMs += jvm.millis;
+        }
+        overheads.add(outside + Math.max(0, wallMs - jvmMs));
+    }
+
+    /**
+     * What a search's experiment is predicted to cost (ms) before one ran: a run alone in a fresh
+     * JVM, priced as phase 1's median time outside its tests plus the clean run's first test
+     * (docs/id-tests.md, "Estimates"); 0 when phase 1 ran in an earlier invocation.
+     */
+    long searchPrior() {
+        if (overheads.isEmpty()) {
+            return 0;
+        }
+        List<Long> sorted = new ArrayList<>(overheads);
+        java.util.Collections.sort(sorted);
+        return sorted.get((sorted.size() - 1) / 2) + (firstTestMs == null ? 0 : firstTestMs);
+    }
+
     private Eta searches;
     private int searching;
 
@@ -286,6 +340,7 @@ public final class IdDetector {
         if (p.candidates == null) {
             if (phase1 == null) {
                 phase1 = new Eta("phase 1 run", p.phase1Total, 1, 1, 0);
+                phase1Predicted = Math.max(1, p.phase1Total - p.phase1Done) * ms;
             }
             phase1.begin();
             phase1.position(p.phase1Done);
@@ -297,7 +352,7 @@ public final class IdDetector {
             }
         } else {
             if (searches == null) {
-                searches = new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, 0);
+                searches = new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
                 log.info("odrust detect-id: " + Words.count(p.candidates, "test") + " failed under a seed; "
                         + searches.prediction());
             }
@@ -378,12 +433,42 @@ public final class IdDetector {
         }
     }
 
+    /**
+     * This invocation's phases, predicted against taken (docs/id-tests.md, "Estimates"): phase 1 as
+     * predicted after its first run, the searches at their start; a phase an earlier invocation ran
+     * is left out.
+     */
+    private com.google.gson.JsonArray phases() {
+        com.google.gson.JsonArray phases = new com.google.gson.JsonArray();
+        if (phase1 != null) {
+            JsonObject o = new JsonObject();
+            o.addProperty("phase", "phase 1");
+            o.addProperty("experiments", phase1.experiments());
+            o.addProperty("actual_ms", phase1.millis());
+            o.addProperty("predicted_ms_after_first", phase1Predicted);
+            phases.add(o);
+        }
+        if (searches != null) {
+            JsonObject o = new JsonObject();
+            o.addProperty("phase", "searches");
+            o.addProperty("experiments", searches.experiments());
+            o.addProperty("actual_ms", searches.millis());
+            o.addProperty("predicted_experiments", searches.predictedExperiments());
+            if (searches.predictedMillis() > 0) {
+                o.addProperty("predicted_ms", searches.predictedMillis());
+            }
+            phases.add(o);
+        }
+        return phases;
+    }
+
     private JsonObject write(JsonObject outcome, String reproduceTemplate) throws MojoExecutionException {
         JsonObject report = new JsonObject();
         report.addProperty("module", module.id());
         report.addProperty("engine", engine.version());
         report.add("settings", settings.toJson());
         report.add("outcome", outcome);
+        report.add("phases", phases());
         JsonObject rendered = engine.call("id_report", new IdReportRequest(module.id(), outcome, reproduceTemplate));
         try {
             ReportWriter.atomicWrite(dir.resolve("report.json"), Json.WIRE.toJson(report) + "\n");
