@@ -11,7 +11,9 @@ import java.util.Locale;
  * predicted to take the median number of experiments of the units that ended (before any, a
  * {@code prior}; never more than a {@code cap}, the goal's budget per unit), each at the mean cost
  * of the experiments so far (before any, a {@code priorMillis} from elsewhere, e.g. detect's
- * experiments, or no time at all). The prediction at the start is kept, to be set against what
+ * experiments, or no time at all). Units may also follow a first one (a cause's other tests,
+ * which mostly check what the first found): those are predicted apart, at their own prior and the
+ * median of the followers that ended. The prediction at the start is kept, to be set against what
  * the goal took at its end.
  */
 public final class Eta {
@@ -24,6 +26,14 @@ public final class Eta {
     private int done;
     /** The experiments of each ended unit that ran any here (a unit an earlier run recorded whole runs none). */
     private final List<Integer> ended = new ArrayList<>();
+
+    /** Of {@link #units}, those that follow a first one; their prior, how many ended, what they took. */
+    private int followers;
+
+    private final int followerPrior;
+    private int followersDone;
+    private final List<Integer> endedFollowers = new ArrayList<>();
+    private boolean currentFollows;
 
     private int current;
     private boolean underWay;
@@ -40,9 +50,19 @@ public final class Eta {
      * ran (0: unknown).
      */
     public Eta(String unit, int units, int prior, int cap, long priorMillis) {
+        this(unit, units, prior, 0, 0, cap, priorMillis);
+    }
+
+    /**
+     * As {@link #Eta(String, int, int, int, long)}, with {@code followers} more units that follow a
+     * first one, {@code followerPrior} experiments each before one ended.
+     */
+    public Eta(String unit, int firsts, int prior, int followers, int followerPrior, int cap, long priorMillis) {
         this.unit = unit;
-        this.units = units;
+        this.units = firsts + followers;
         this.prior = prior;
+        this.followers = followers;
+        this.followerPrior = followerPrior;
         this.cap = cap;
         this.priorMillis = priorMillis;
         this.predictedExperiments = experimentsLeft();
@@ -51,11 +71,29 @@ public final class Eta {
 
     /** A unit starts. */
     public void begin() {
+        begin(false);
+    }
+
+    /** A unit starts: one that follows a first one ({@code follows}), or a first. */
+    public void begin(boolean follows) {
+        begin(follows, follows);
+    }
+
+    /**
+     * A unit starts that was counted as a follower ({@code counted}) or a first; {@code follows}
+     * says what it is (a cause's test whose first diagnosis was not confirmed is diagnosed as a
+     * first, and priced so from now on).
+     */
+    public void begin(boolean follows, boolean counted) {
         if (underWay) {
             end();
         }
+        if (counted && !follows && followers > followersDone) {
+            followers--;
+        }
         underWay = true;
         current = 0;
+        currentFollows = follows && followersDone < followers;
     }
 
     /** One experiment of the unit under way ran, in {@code ms}. */
@@ -81,9 +119,12 @@ public final class Eta {
     public void end() {
         if (underWay) {
             if (current > 0) {
-                ended.add(current);
+                (currentFollows ? endedFollowers : ended).add(current);
             }
             done++;
+            if (currentFollows) {
+                followersDone++;
+            }
             underWay = false;
             current = 0;
         }
@@ -91,7 +132,8 @@ public final class Eta {
 
     /**
      * At least {@code before} units ended before the one under way: where the planner says the
-     * run stands (a resumed run, or units that needed no experiment).
+     * run stands (a resumed run, or units that needed no experiment). The units skipped so are
+     * taken as first ones (no goal that has followers calls this).
      */
     public void position(int before) {
         done = Math.max(done, Math.min(before, units - (underWay ? 1 : 0)));
@@ -119,11 +161,15 @@ public final class Eta {
         return (time.jvmMs + time.odrustMs) / time.experiments;
     }
 
-    /** Experiments a unit is expected to take. */
+    /** Experiments a first unit is expected to take. */
     int perUnit() {
-        int per = prior;
-        if (!ended.isEmpty()) {
-            List<Integer> sorted = new ArrayList<>(ended);
+        return perUnit(ended, prior);
+    }
+
+    private int perUnit(List<Integer> endedUnits, int unitPrior) {
+        int per = unitPrior;
+        if (!endedUnits.isEmpty()) {
+            List<Integer> sorted = new ArrayList<>(endedUnits);
             Collections.sort(sorted);
             per = sorted.get((sorted.size() - 1) / 2);
         }
@@ -134,10 +180,12 @@ public final class Eta {
     /** Experiments still to run: the rest of the unit under way (at least one), and the units not started. */
     public int experimentsLeft() {
         int per = perUnit();
-        int notStarted = Math.max(0, units - done - (underWay ? 1 : 0));
-        int left = notStarted * per;
+        int perFollower = perUnit(endedFollowers, followerPrior);
+        int followersLeft = Math.max(0, followers - followersDone - (underWay && currentFollows ? 1 : 0));
+        int firstsLeft = Math.max(0, units - done - (underWay ? 1 : 0) - followersLeft);
+        int left = firstsLeft * per + followersLeft * perFollower;
         if (underWay) {
-            left += Math.max(1, per - current);
+            left += Math.max(1, (currentFollows ? perFollower : per) - current);
         }
         return left;
     }
@@ -162,11 +210,14 @@ public final class Eta {
 
     /** "predicted ~40 experiments (~3 min: 9 per cause, 4.1 s each)" for the start, or without a time. */
     public String prediction() {
+        String per = perUnit() + " per " + unit
+                + (followers > 0
+                        ? ", " + perUnit(endedFollowers, followerPrior) + " per other " + unit + " of a cause"
+                        : "");
         return "predicted ~" + Words.count(predictedExperiments, "experiment")
                 + (predictedMillis > 0
-                        ? " (~" + duration(predictedMillis) + ": " + perUnit() + " per " + unit + ", "
-                                + seconds(priorMillis) + " each)"
-                        : " (" + perUnit() + " per " + unit + ")");
+                        ? " (~" + duration(predictedMillis) + ": " + per + ", " + seconds(priorMillis) + " each)"
+                        : " (" + per + ")");
     }
 
     /** "42 experiments in 3 min (predicted at the start: ~40 in ~2.5 min)" for the end. */

@@ -68,6 +68,9 @@ public final class Diagnoser {
      */
     static final int EXPERIMENTS_PER_TEST = 6;
 
+    /** Experiments a cause's other test is predicted to take: the restore of the cause's diagnosis. */
+    static final int EXPERIMENTS_PER_OTHER_TEST = 1;
+
     /** The engine's budget per test when none is set (Rust: {@code diagnose::DEFAULT_DIAGNOSE_BUDGET}). */
     static final int DEFAULT_BUDGET = 40;
 
@@ -79,6 +82,65 @@ public final class Diagnoser {
         this.dir = out.resolve("diagnose");
         this.settings = settings;
         this.log = log;
+    }
+
+    /**
+     * What one diagnosis experiment is predicted to cost (ms) before one ran: a fresh JVM's start-up
+     * (detect's {@code cost0_ms}) and the tests it runs, a target with the first of its polluters
+     * (or of its state-setters), at their times in the detect run that showed it fail
+     * ({@code detect/exp-N/result.json}), averaged over the targets; detect's mean experiment when
+     * neither is known (docs/detect.md, "Estimates").
+     */
+    static long perExperiment(Path out, Summary.TimeSpent time, List<Summary.FlakyTest> targets) {
+        long fallback = Eta.perExperiment(time);
+        if (time == null || time.cost0Ms == null) {
+            return fallback;
+        }
+        java.util.Map<Integer, java.util.Map<String, Long>> runs = new java.util.HashMap<>();
+        long sum = 0;
+        int priced = 0;
+        for (Summary.FlakyTest target : targets) {
+            java.util.Map<String, Long> times =
+                    runs.computeIfAbsent(target.failingExperiment, id -> testTimes(out, id));
+            List<String> tests = new ArrayList<>();
+            tests.add(target.test);
+            List<List<String>> culprits = "brittle".equals(target.kind) ? target.stateSetters : target.polluters;
+            if (culprits != null && !culprits.isEmpty()) {
+                tests.addAll(culprits.get(0));
+            }
+            long ms = 0;
+            boolean known = true;
+            for (String t : tests) {
+                Long m = times.get(t);
+                known &= m != null;
+                ms += m == null ? 0 : m;
+            }
+            if (known) {
+                sum += ms;
+                priced++;
+            }
+        }
+        return priced == 0 ? fallback : time.cost0Ms + sum / priced;
+    }
+
+    /** Each test's time in detect's experiment {@code id} (empty when its result cannot be read). */
+    private static java.util.Map<String, Long> testTimes(Path out, int id) {
+        java.util.Map<String, Long> times = new java.util.HashMap<>();
+        Path file = out.resolve("detect").resolve("exp-" + id).resolve("result.json");
+        try {
+            JsonObject result = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8))
+                    .getAsJsonObject();
+            for (JsonElement e : result.getAsJsonArray("results")) {
+                JsonObject r = e.getAsJsonObject();
+                JsonElement ms = r.get("time_ms");
+                if (r.has("test") && ms != null && !ms.isJsonNull()) {
+                    times.merge(r.get("test").getAsString(), ms.getAsLong(), Long::sum);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not priced from it
+        }
+        return times;
     }
 
     /** Checks report.json and the test before anything runs. */
@@ -95,21 +157,33 @@ public final class Diagnoser {
             log.info("odrust diagnose: " + input.reportFile + " has no victim or brittle: nothing to diagnose.");
             return verdicts;
         }
+        // a cause's tests after its first mostly check its diagnosis: one restore each
+        java.util.Set<Integer> causes = new java.util.HashSet<>();
+        int followers = 0;
+        for (Summary.FlakyTest target : targets) {
+            io.github.odrust.engine.protocol.Cause cause = input.report.causeOf(target.test);
+            if (cause != null && !causes.add(cause.id)) {
+                followers++;
+            }
+        }
         eta = new Eta(
                 "test",
-                targets.size(),
+                targets.size() - followers,
                 EXPERIMENTS_PER_TEST,
+                followers,
+                EXPERIMENTS_PER_OTHER_TEST,
                 settings.budget != null ? settings.budget : DEFAULT_BUDGET,
-                Eta.perExperiment(input.report.summary.time));
+                perExperiment(out, input.report.summary.time, targets));
         log.info("odrust diagnose: " + module.id() + ", " + Words.count(targets.size(), "order-dependent test") + "; "
                 + eta.prediction() + "; experiments in " + dir.resolve("experiments.jsonl"));
+        java.util.Set<Integer> begun = new java.util.HashSet<>();
         // One diagnosis per root cause: the first confirmed one is verified for the cause's
         // other tests with one restore each (and made anew for a test it does not explain).
         java.util.Map<Integer, DiagnoseRequest.Shared> byCause = new java.util.HashMap<>();
         for (Summary.FlakyTest target : targets) {
             io.github.odrust.engine.protocol.Cause cause = input.report.causeOf(target.test);
             DiagnoseRequest.Shared shared = cause == null ? null : byCause.get(cause.id);
-            eta.begin();
+            eta.begin(shared != null, cause != null && !begun.add(cause.id));
             JsonObject verdict = diagnose(target, input.reportFile, shared);
             eta.end();
             verdicts.add(verdict);

@@ -322,11 +322,15 @@ public final class IdDetector {
     }
 
     private Eta searches;
+
+    /** The candidate the searches were at when this invocation began them (1: from the start). */
+    private int searchesResumedAt = 1;
+
     private int searching;
 
     /**
-     * Experiments a candidate's search is predicted to take before one ended: 10 on commons-jxpath,
-     * 5 on ormlite-core (docs/id-tests-real-projects.md, "Speed").
+     * Experiments a candidate's search is predicted to take before one ended: about 8 on
+     * commons-jxpath (122 for 15 tests), 5 on ormlite-core (docs/id-tests-real-projects.md).
      */
     static final int EXPERIMENTS_PER_CANDIDATE = 8;
 
@@ -353,6 +357,7 @@ public final class IdDetector {
         } else {
             if (searches == null) {
                 searches = new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
+                searchesResumedAt = p.candidate;
                 log.info("odrust detect-id: " + Words.count(p.candidates, "test") + " failed under a seed; "
                         + searches.prediction());
             }
@@ -453,9 +458,14 @@ public final class IdDetector {
             o.addProperty("phase", "searches");
             o.addProperty("experiments", searches.experiments());
             o.addProperty("actual_ms", searches.millis());
-            o.addProperty("predicted_experiments", searches.predictedExperiments());
-            if (searches.predictedMillis() > 0) {
-                o.addProperty("predicted_ms", searches.predictedMillis());
+            if (searchesResumedAt > 1) {
+                // an earlier invocation searched the first ones: the prediction was of them all
+                o.addProperty("resumed_at_test", searchesResumedAt);
+            } else {
+                o.addProperty("predicted_experiments", searches.predictedExperiments());
+                if (searches.predictedMillis() > 0) {
+                    o.addProperty("predicted_ms", searches.predictedMillis());
+                }
             }
             phases.add(o);
         }

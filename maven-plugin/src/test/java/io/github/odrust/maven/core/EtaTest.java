@@ -40,6 +40,63 @@ class EtaTest {
     }
 
     @Test
+    void aCausesOtherTestsArePredictedApart() {
+        // 2 causes of 3 and 2 tests: 2 first tests at 6, 3 others at 1
+        Eta eta = new Eta("test", 2, 6, 3, 1, 40, 1000);
+        assertEquals(2 * 6 + 3, eta.predictedExperiments());
+        assertTrue(
+                eta.prediction()
+                        .startsWith("predicted ~15 experiments (~15.0 s: 6 per test, 1 per other test of a cause"),
+                eta.prediction());
+        eta.begin(false);
+        for (int i = 0; i < 4; i++) {
+            eta.ran(1000);
+        }
+        eta.end();
+        assertEquals(4 + 3, eta.experimentsLeft(), "the other first test at the median of 4; the others at 1");
+        eta.begin(true);
+        eta.ran(1000);
+        eta.ran(1000);
+        eta.end();
+        assertEquals(4 + 2 * 2, eta.experimentsLeft(), "the others now at their own median, 2");
+        eta.begin(false);
+        eta.ran(1000);
+        assertEquals(3 + 2 * 2, eta.experimentsLeft());
+        assertEquals("test 3 of 5, ~7 experiments (~7.0 s) left", eta.text());
+        // a test said to follow beyond the followers counted is a first one
+        eta.end();
+        eta.begin(true);
+        eta.end();
+        eta.begin(true);
+        eta.end();
+        eta.begin(true);
+        // (the first tests' median is now 1, of 4 and 1; the others' 2)
+        assertEquals(1, eta.experimentsLeft(), "past the 3 followers: priced as a first");
+    }
+
+    @Test
+    void aFollowerDiagnosedAsAFirstIsPricedAsOne() {
+        // cause X: x1, x2, x3; cause Y: y1. x1's diagnosis is not confirmed, so x2 is diagnosed whole.
+        Eta eta = new Eta("test", 2, 6, 2, 1, 40, 1000);
+        eta.begin(false, false); // x1
+        for (int i = 0; i < 6; i++) {
+            eta.ran(1000);
+        }
+        eta.end();
+        eta.begin(false, true); // x2, counted as a follower, diagnosed as a first
+        eta.ran(1000);
+        assertEquals(5 + 6 + 1, eta.experimentsLeft(), "x2 and y1 at 6 (5 to go for x2), x3 at 1");
+        eta.end();
+        eta.begin(true, true); // x3 follows x2's confirmed diagnosis
+        eta.ran(1000);
+        eta.end();
+        eta.begin(false, false); // y1
+        eta.ran(1000);
+        eta.ran(1000);
+        assertEquals(1, eta.experimentsLeft(), "no follower left to charge; y1 past the median of 6 and 1");
+    }
+
+    @Test
     void aRunThatOnlyReplaysSaysSo() {
         Eta eta = new Eta("test", 2, 6, 40, 1000);
         assertEquals("no experiment ran (none was needed, or an earlier run recorded them)", eta.outcome());
