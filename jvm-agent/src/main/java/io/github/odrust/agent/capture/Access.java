@@ -20,7 +20,7 @@ import java.util.Set;
  * fields. Everything is reached reflectively: the agent is compiled for Java 8. Without an
  * {@link Instrumentation} (tests in-process) only what plain reflection allows works.
  */
-final class Access {
+public final class Access {
     private final Instrumentation inst;
     private final Set<String> opened = new HashSet<>();
     private Object unsafe;
@@ -32,7 +32,7 @@ final class Access {
     /** Why jdk.internal.misc.Unsafe is not available, or null. */
     private String unsafeProblem;
 
-    Access(Instrumentation inst) {
+    public Access(Instrumentation inst) {
         this.inst = inst;
         try {
             if (inst != null) {
@@ -76,7 +76,7 @@ final class Access {
     }
 
     /** Makes {@code o} accessible, opening its package to this agent first when the agent can. */
-    void accessible(AccessibleObject o, Class<?> owner) {
+    public void accessible(AccessibleObject o, Class<?> owner) {
         try {
             o.setAccessible(true);
             return;

@@ -2,11 +2,7 @@ package io.github.odrust.agent.serve;
 
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
@@ -45,45 +41,35 @@ final class HttpsDefaults {
 
     /**
      * Opens {@code javax.net.ssl} to this class's module (the application loader's, where no order's
-     * tests are)
-     * and finds the two fields; returns why it could not, or null. Called once, when a JVM starts
-     * serving.
+     * tests are) through the diagnosis agent's {@link io.github.odrust.agent.capture.Access}, and
+     * finds the two fields; returns why it could not, or null. Called once, when a JVM starts serving.
      */
     static synchronized String open() {
-        try {
-            Method getModule = Class.class.getMethod("getModule");
-            Object base = getModule.invoke(Object.class);
-            Object self = getModule.invoke(HttpsDefaults.class);
-            Instrumentation inst = instrumentation;
-            if (inst == null) {
-                return "the shared JVM has no odrust -javaagent to open javax.net.ssl with";
-            }
-            Class<?> moduleClass = Class.forName("java.lang.Module");
-            Method redefine = Instrumentation.class.getMethod(
-                    "redefineModule", moduleClass, Set.class, Map.class, Map.class, Set.class, Map.class);
-            redefine.invoke(
-                    inst,
-                    base,
-                    Collections.emptySet(),
-                    Collections.emptyMap(),
-                    Collections.singletonMap("javax.net.ssl", Collections.singleton(self)),
-                    Collections.emptySet(),
-                    Collections.emptyMap());
-        } catch (NoSuchMethodException e) {
-            // Java 8: no modules, the fields are accessible as they are
-        } catch (Throwable t) {
-            return "javax.net.ssl could not be opened (" + t + ")";
+        Instrumentation inst = instrumentation;
+        if (inst == null && !java8()) {
+            return "the shared JVM has no odrust -javaagent to open javax.net.ssl with";
         }
         try {
+            io.github.odrust.agent.capture.Access access = new io.github.odrust.agent.capture.Access(inst);
             Field factory = HttpsURLConnection.class.getDeclaredField("defaultSSLSocketFactory");
             Field context = SSLContext.class.getDeclaredField("defaultContext");
-            factory.setAccessible(true);
-            context.setAccessible(true);
+            access.accessible(factory, HttpsURLConnection.class);
+            access.accessible(context, SSLContext.class);
             socketFactoryField = factory;
             contextField = context;
             return null;
         } catch (Throwable t) {
-            return "the JDK's HTTPS default fields could not be read (" + t + ")";
+            return "the JDK's HTTPS default fields could not be opened (" + t + ")";
+        }
+    }
+
+    /** Java 8: no modules, the fields are accessible as they are. */
+    private static boolean java8() {
+        try {
+            Class.class.getMethod("getModule");
+            return false;
+        } catch (NoSuchMethodException e) {
+            return true;
         }
     }
 
