@@ -33,7 +33,24 @@ public final class Access {
     private String unsafeProblem;
 
     public Access(Instrumentation inst) {
+        this(inst, true);
+    }
+
+    /**
+     * An access that only opens packages to read fields: {@code jdk.internal.misc} is neither exported
+     * nor used (a shared JVM's runner, whose module other code may reach through the application
+     * class loader).
+     */
+    public static Access fieldsOnly(Instrumentation inst) {
+        return new Access(inst, false);
+    }
+
+    private Access(Instrumentation inst, boolean withUnsafe) {
         this.inst = inst;
+        if (!withUnsafe) {
+            unsafeProblem = "jdk.internal.misc.Unsafe is not asked for";
+            return;
+        }
         try {
             if (inst != null) {
                 Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");

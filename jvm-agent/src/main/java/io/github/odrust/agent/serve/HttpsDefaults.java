@@ -50,7 +50,7 @@ final class HttpsDefaults {
             return "the shared JVM has no odrust -javaagent to open javax.net.ssl with";
         }
         try {
-            io.github.odrust.agent.capture.Access access = new io.github.odrust.agent.capture.Access(inst);
+            io.github.odrust.agent.capture.Access access = io.github.odrust.agent.capture.Access.fieldsOnly(inst);
             Field factory = HttpsURLConnection.class.getDeclaredField("defaultSSLSocketFactory");
             Field context = SSLContext.class.getDeclaredField("defaultContext");
             access.accessible(factory, HttpsURLConnection.class);

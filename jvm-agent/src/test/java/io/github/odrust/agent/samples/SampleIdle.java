@@ -77,14 +77,24 @@ public class SampleIdle {
         }
     }
 
-    /** Interrupts the idle worker {@link #leavesAFixedPool} left in this JVM: it runs again. */
+    /**
+     * Interrupts the idle worker {@link #leavesAFixedPool} left in this JVM: it runs again, and
+     * waits again before this test ends (on a busy machine it might not have run yet).
+     */
     @Test
-    public void interruptsTheFixedPoolsWorker() {
+    public void interruptsTheFixedPoolsWorker() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         boolean found = false;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().equals("odrust-sample-fixed-1")) {
+                long waited = mx.getThreadInfo(t.getId()).getWaitedCount();
                 t.interrupt();
                 found = true;
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (mx.getThreadInfo(t.getId()).getWaitedCount() == waited && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertTrue(mx.getThreadInfo(t.getId()).getWaitedCount() != waited);
             }
         }
         assertTrue(found);

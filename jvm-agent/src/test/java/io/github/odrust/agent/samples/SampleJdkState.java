@@ -242,6 +242,28 @@ public class SampleJdkState {
         }
     }
 
+    /**
+     * Nor is anything else opened or exported, even to code the application class loader defines
+     * (where a shared JVM's runner is): JDK internals stay as in a fresh JVM.
+     */
+    @Test
+    public void cannotReachJdkInternals() throws Exception {
+        assertEquals("refused", reachUnsafe());
+        Class<?> appCopy = ClassLoader.getSystemClassLoader().loadClass(SampleJdkState.class.getName());
+        assertFalse(appCopy == SampleJdkState.class);
+        assertEquals("refused", appCopy.getMethod("reachUnsafe").invoke(null));
+    }
+
+    /** "refused" when jdk.internal.misc is not exported to this class's module. */
+    public static String reachUnsafe() throws Exception {
+        try {
+            Class.forName("jdk.internal.misc.Unsafe").getMethod("getUnsafe").invoke(null);
+            return "reached";
+        } catch (IllegalAccessException e) {
+            return "refused";
+        }
+    }
+
     /** Java 9+: the default authenticator (reflection: the samples compile for Java 8). */
     @Test
     public void seesNoAuthenticator() throws Exception {
