@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.TimeZone;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
@@ -22,17 +21,17 @@ import javax.net.ssl.HttpsURLConnection;
 /**
  * The JDK-level state tests commonly change, captured before an order and put back after it
  * (docs/isolation.md lists it): system properties, the default locale (and its display and format
- * categories), the default time zone, {@code System.in/out/err}, the thread's context class loader,
- * the security manager, the default authenticator, proxy selector, cookie handler and response
- * cache, HTTPS defaults ({@link HttpsDefaults}: the default SSL context and socket factory as they
- * were, not yet made included), and the root logger's level and handlers.
+ * categories), {@code System.in/out/err}, the thread's context class loader, the security manager,
+ * the default authenticator, proxy selector, cookie handler and response cache, the HTTPS hostname
+ * verifier, what the JDK makes on first use ({@link LazyDefaults}: the default time zone, SSL
+ * context and socket factory as they were, not yet made included), and the root logger's level and
+ * handlers.
  */
 public final class JdkState {
     private final Properties properties;
     private final Locale locale;
     private final Locale display;
     private final Locale format;
-    private final TimeZone timeZone;
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
@@ -42,7 +41,7 @@ public final class JdkState {
     private final ProxySelector proxySelector;
     private final CookieHandler cookieHandler;
     private final ResponseCache responseCache;
-    private final HttpsDefaults https;
+    private final LazyDefaults lazy;
     private final HostnameVerifier hostnameVerifier;
     private final Level rootLevel;
     private final List<Handler> rootHandlers;
@@ -54,7 +53,6 @@ public final class JdkState {
         locale = Locale.getDefault();
         display = Locale.getDefault(Locale.Category.DISPLAY);
         format = Locale.getDefault(Locale.Category.FORMAT);
-        timeZone = (TimeZone) TimeZone.getDefault().clone();
         in = System.in;
         out = System.out;
         err = System.err;
@@ -64,7 +62,7 @@ public final class JdkState {
         proxySelector = ProxySelector.getDefault();
         cookieHandler = CookieHandler.getDefault();
         responseCache = ResponseCache.getDefault();
-        https = HttpsDefaults.capture();
+        lazy = LazyDefaults.capture();
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
         Logger root = LogManager.getLogManager().getLogger("");
         rootLevel = root == null ? null : root.getLevel();
@@ -88,7 +86,6 @@ public final class JdkState {
         Locale.setDefault(locale);
         Locale.setDefault(Locale.Category.DISPLAY, display);
         Locale.setDefault(Locale.Category.FORMAT, format);
-        TimeZone.setDefault((TimeZone) timeZone.clone());
         System.setIn(in);
         System.setOut(out);
         System.setErr(err);
@@ -104,7 +101,7 @@ public final class JdkState {
         ProxySelector.setDefault(proxySelector);
         CookieHandler.setDefault(cookieHandler);
         ResponseCache.setDefault(responseCache);
-        https.restore(failed);
+        lazy.restore(failed);
         HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
         Logger root = LogManager.getLogManager().getLogger("");
         if (root != null) {

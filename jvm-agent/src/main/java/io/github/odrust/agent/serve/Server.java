@@ -31,18 +31,19 @@ public final class Server {
 
     /**
      * The JVM's {@code -javaagent} (odrust's own, started with {@code =serve} or a mode's options):
-     * kept to open what the JDK state needs ({@link HttpsDefaults}) once serving starts.
+     * kept to open what the JDK state needs ({@link LazyDefaults}) once serving starts.
      */
     public static void instrumentation(java.lang.instrument.Instrumentation inst) {
-        HttpsDefaults.instrumentation(inst);
+        LazyDefaults.instrumentation(inst);
     }
 
     /** Serves plans until standard input ends; returns the exit status. */
     public static int serve() {
-        String closed = HttpsDefaults.open();
+        String closed = LazyDefaults.open();
         if (closed != null) {
             System.err.println("odrust-agent: " + closed
-                    + "; HTTPS defaults are read through their getters, which make them, between orders");
+                    + "; the default time zone and HTTPS socket factory are read through their getters, which make"
+                    + " them, between orders");
         }
         BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         System.setIn(new ByteArrayInputStream(new byte[0]));

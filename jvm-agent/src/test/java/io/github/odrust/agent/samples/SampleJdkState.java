@@ -215,6 +215,13 @@ public class SampleJdkState {
         }
     }
 
+    /** The JDK makes the default time zone from the property on first use (the server's is UTC). */
+    @Test
+    public void setsTheTimeZoneProperty() {
+        System.setProperty("user.timezone", "Asia/Tokyo");
+        assertEquals("Asia/Tokyo", TimeZone.getDefault().getID());
+    }
+
     /** What jsoup's TLS tests do: HTTPS connections then use the context set (as in a fresh JVM). */
     @Test
     public void setsTheDefaultSslContext() {

@@ -213,12 +213,26 @@ class ServerTest {
     }
 
     @Test
+    void theDefaultTimeZoneIsNotMadeBeforeATestSetsItsProperty() throws Exception {
+        // As in a fresh JVM: the default time zone is made from user.timezone on first use.
+        Served sets = serve("SampleJdkState", "setsTheTimeZoneProperty");
+        assertEquals(Arrays.asList("pass"), sets.outcomes());
+        // Put back: the property, and the zone made from it by this order...
+        Served next = serve("SampleJdkState", "seesDefaults");
+        assertEquals(Arrays.asList("pass"), next.outcomes());
+        // ...unmade again after it.
+        Served again = serve("SampleJdkState", "setsTheTimeZoneProperty");
+        assertEquals(Arrays.asList("pass"), again.outcomes());
+        assertTrue(again.done.contains("\"not_restored\":[]"), again.done);
+    }
+
+    @Test
     void withoutItsAgentTheServerSaysWhatItCannotRestore() throws Exception {
         stop();
         startWithout();
         Served s = serve("SampleJdkState", "seesNoAuthenticator");
         assertEquals(Arrays.asList("pass"), s.outcomes());
-        assertTrue(log().contains("has no odrust -javaagent to open javax.net.ssl with"), log());
+        assertTrue(log().contains("has no odrust -javaagent to open java.util and javax.net.ssl with"), log());
     }
 
     @Test
