@@ -22,6 +22,9 @@ import java.util.Set;
  */
 public final class Access {
     private final Instrumentation inst;
+    /** Open a package before trying plain reflection (on Java 9-15 that would warn, or succeed illegally). */
+    private final boolean openFirst;
+
     private final Set<String> opened = new HashSet<>();
     private Object unsafe;
     private Method shouldBeInitialized;
@@ -37,9 +40,8 @@ public final class Access {
     }
 
     /**
-     * An access that only opens packages to read fields: {@code jdk.internal.misc} is neither exported
-     * nor used (a shared JVM's runner, whose module other code may reach through the application
-     * class loader).
+     * An access that only opens packages to read fields, before any plain reflection (which on Java
+     * 9-15 warns, or succeeds illegally): {@code jdk.internal.misc} is neither exported nor used.
      */
     public static Access fieldsOnly(Instrumentation inst) {
         return new Access(inst, false);
@@ -47,6 +49,7 @@ public final class Access {
 
     private Access(Instrumentation inst, boolean withUnsafe) {
         this.inst = inst;
+        this.openFirst = !withUnsafe;
         if (!withUnsafe) {
             unsafeProblem = "jdk.internal.misc.Unsafe is not asked for";
             return;
@@ -94,6 +97,11 @@ public final class Access {
 
     /** Makes {@code o} accessible, opening its package to this agent first when the agent can. */
     public void accessible(AccessibleObject o, Class<?> owner) {
+        if (openFirst && inst != null) {
+            open(owner, true);
+            o.setAccessible(true);
+            return;
+        }
         try {
             o.setAccessible(true);
             return;

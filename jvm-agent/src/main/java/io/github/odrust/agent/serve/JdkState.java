@@ -23,7 +23,7 @@ import javax.net.ssl.HttpsURLConnection;
  * (docs/isolation.md lists it): system properties, the default locale (and its display and format
  * categories), {@code System.in/out/err}, the thread's context class loader, the security manager,
  * the default authenticator, proxy selector, cookie handler and response cache, the HTTPS hostname
- * verifier, what the JDK makes on first use ({@link LazyDefaults}: the default time zone, SSL
+ * verifier, what the JDK makes on first use ({@link LazyVault}: the default time zone, SSL
  * context and socket factory as they were, not yet made included), and the root logger's level and
  * handlers.
  */
@@ -41,12 +41,16 @@ public final class JdkState {
     private final ProxySelector proxySelector;
     private final CookieHandler cookieHandler;
     private final ResponseCache responseCache;
-    private final LazyDefaults lazy;
+    /** What the JDK makes on first use, as {@link LazyVault} captured it. */
+    private final Object lazy;
+
     private final HostnameVerifier hostnameVerifier;
     private final Level rootLevel;
     private final List<Handler> rootHandlers;
 
     private JdkState() {
+        // first: without the fields, reading the time zone makes it, which sets user.timezone
+        lazy = LazyVault.capture();
         Properties copy = new Properties();
         copy.putAll(System.getProperties());
         properties = copy;
@@ -62,7 +66,6 @@ public final class JdkState {
         proxySelector = ProxySelector.getDefault();
         cookieHandler = CookieHandler.getDefault();
         responseCache = ResponseCache.getDefault();
-        lazy = LazyDefaults.capture();
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
         Logger root = LogManager.getLogManager().getLogger("");
         rootLevel = root == null ? null : root.getLevel();
@@ -101,7 +104,7 @@ public final class JdkState {
         ProxySelector.setDefault(proxySelector);
         CookieHandler.setDefault(cookieHandler);
         ResponseCache.setDefault(responseCache);
-        lazy.restore(failed);
+        LazyVault.restore(lazy, failed);
         HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
         Logger root = LogManager.getLogManager().getLogger("");
         if (root != null) {

@@ -16,8 +16,8 @@ import javax.net.ssl.SSLSocketFactory;
  * when a test first asks, and a test can rely on that (one that sets {@code user.timezone}, or its
  * own SSL context, before first use). So they are read and put back without being made, unset
  * included: through their private fields, which the shared JVM's {@code -javaagent} opens to the
- * application class loader's unnamed module, where odrust's runner is (the orders' tests and
- * libraries are defined by order loaders, in modules of their own, and see java.base as usual).
+ * module of the class loader this class runs in, one of odrust's own ({@link LazyVault}; the
+ * orders' tests and libraries are defined by other loaders, and see java.base as usual).
  * Without that agent the time zone and the socket factory are read through their public getters,
  * which make them, and the default context is neither read nor put back. What JSSE reads once per
  * JVM (the key and trust store properties, when it first makes its own context) is not made again.
@@ -46,8 +46,8 @@ final class LazyDefaults {
     }
 
     /**
-     * Opens {@code java.util} and {@code javax.net.ssl} to this class's module (the application
-     * loader's, where no order's tests are) through the diagnosis agent's
+     * Opens {@code java.util} and {@code javax.net.ssl} to this class's module (its own loader's,
+     * {@link LazyVault}) through the diagnosis agent's
      * {@link io.github.odrust.agent.capture.Access}, without exporting anything else, and finds the
      * fields; returns why it could not, or null. Called once, when a JVM starts serving.
      */

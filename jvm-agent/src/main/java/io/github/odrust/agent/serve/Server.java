@@ -31,15 +31,15 @@ public final class Server {
 
     /**
      * The JVM's {@code -javaagent} (odrust's own, started with {@code =serve} or a mode's options):
-     * kept to open what the JDK state needs ({@link LazyDefaults}) once serving starts.
+     * kept to open what the JDK state needs ({@link LazyVault}) once serving starts.
      */
     public static void instrumentation(java.lang.instrument.Instrumentation inst) {
-        LazyDefaults.instrumentation(inst);
+        LazyVault.instrumentation(inst);
     }
 
     /** Serves plans until standard input ends; returns the exit status. */
     public static int serve() {
-        String closed = LazyDefaults.open();
+        String closed = LazyVault.open();
         if (closed != null) {
             System.err.println("odrust-agent: " + closed
                     + "; the default time zone and HTTPS socket factory are read through their getters, which make"

@@ -256,9 +256,28 @@ public class SampleJdkState {
     @Test
     public void cannotReachJdkInternals() throws Exception {
         assertEquals("refused", reachUnsafe());
+        assertEquals("refused", openJdkFields());
         Class<?> appCopy = ClassLoader.getSystemClassLoader().loadClass(SampleJdkState.class.getName());
         assertFalse(appCopy == SampleJdkState.class);
         assertEquals("refused", appCopy.getMethod("reachUnsafe").invoke(null));
+        assertEquals("refused", appCopy.getMethod("openJdkFields").invoke(null));
+    }
+
+    /** "refused" when neither field the shared JVM restores can be opened from this class's module. */
+    public static String openJdkFields() throws Exception {
+        String seen = "refused";
+        for (java.lang.reflect.Field f : new java.lang.reflect.Field[] {
+            java.util.TimeZone.class.getDeclaredField("defaultTimeZone"),
+            HttpsURLConnection.class.getDeclaredField("defaultSSLSocketFactory")
+        }) {
+            try {
+                f.setAccessible(true);
+                seen = "opened " + f;
+            } catch (RuntimeException e) {
+                // as in a fresh JVM
+            }
+        }
+        return seen;
     }
 
     /** "refused" when jdk.internal.misc is not exported to this class's module. */
