@@ -26,6 +26,19 @@ public final class Access {
     private final boolean openFirst;
 
     private final Set<String> opened = new HashSet<>();
+
+    /** Whether this JVM has modules (Java 9+); on Java 8 plain reflection reaches every field. */
+    private static final boolean MODULES = hasModules();
+
+    private static boolean hasModules() {
+        try {
+            Class.class.getMethod("getModule");
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
     private Object unsafe;
     private Method shouldBeInitialized;
     private Method staticFieldBase;
@@ -97,7 +110,7 @@ public final class Access {
 
     /** Makes {@code o} accessible, opening its package to this agent first when the agent can. */
     public void accessible(AccessibleObject o, Class<?> owner) {
-        if (openFirst && inst != null) {
+        if (openFirst && inst != null && MODULES) {
             open(owner, true);
             o.setAccessible(true);
             return;

@@ -17,8 +17,8 @@ import java.util.List;
  */
 final class LazyVault {
     private static volatile Instrumentation instrumentation;
-    private static Method capture;
-    private static Method restore;
+    private static volatile Method capture;
+    private static volatile Method restore;
 
     private LazyVault() {}
 
@@ -32,9 +32,12 @@ final class LazyVault {
         try {
             URL location =
                     LazyDefaults.class.getProtectionDomain().getCodeSource().getLocation();
-            ClassLoader vault = new URLClassLoader(
-                    new URL[] {location}, ClassLoader.getSystemClassLoader().getParent());
+            ClassLoader vault = new URLClassLoader(new URL[] {location}, platform());
             Class<?> lazy = Class.forName(LazyDefaults.class.getName(), true, vault);
+            if (lazy.getClassLoader() != vault) {
+                return "odrust's own class loader for the JDK's lazily made defaults got them from "
+                        + lazy.getClassLoader() + " (a java.system.class.loader of the argLine's?)";
+            }
             Method give = lazy.getDeclaredMethod("instrumentation", Instrumentation.class);
             Method open = lazy.getDeclaredMethod("open");
             Method c = lazy.getDeclaredMethod("capture");
@@ -51,6 +54,16 @@ final class LazyVault {
             return problem;
         } catch (Throwable t) {
             return "odrust's own class loader for the JDK's lazily made defaults could not be made (" + t + ")";
+        }
+    }
+
+    /** The platform class loader (Java 9+), or the extension loader (Java 8). */
+    private static ClassLoader platform() {
+        try {
+            return (ClassLoader)
+                    ClassLoader.class.getMethod("getPlatformClassLoader").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return ClassLoader.getSystemClassLoader().getParent();
         }
     }
 
