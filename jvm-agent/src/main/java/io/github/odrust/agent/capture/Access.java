@@ -27,10 +27,10 @@ public final class Access {
 
     private final Set<String> opened = new HashSet<>();
 
-    /** Whether this JVM has modules (Java 9+); on Java 8 plain reflection reaches every field. */
-    private static final boolean MODULES = hasModules();
+    private static final boolean MODULES = modules();
 
-    private static boolean hasModules() {
+    /** Whether this JVM has modules (Java 9+); on Java 8 plain reflection reaches every field. */
+    public static boolean modules() {
         try {
             Class.class.getMethod("getModule");
             return true;

@@ -53,7 +53,8 @@ final class LazyDefaults {
      */
     static synchronized String open() {
         Instrumentation inst = instrumentation;
-        if (inst == null && !java8()) {
+        // Java 8 has no modules: the fields are accessible as they are
+        if (inst == null && io.github.odrust.agent.capture.Access.modules()) {
             return "the shared JVM has no odrust -javaagent to open java.util and javax.net.ssl with";
         }
         try {
@@ -70,16 +71,6 @@ final class LazyDefaults {
             return null;
         } catch (Throwable t) {
             return "the JDK's lazily made default fields could not be opened (" + t + ")";
-        }
-    }
-
-    /** Java 8: no modules, the fields are accessible as they are. */
-    private static boolean java8() {
-        try {
-            Class.class.getMethod("getModule");
-            return false;
-        } catch (NoSuchMethodException e) {
-            return true;
         }
     }
 
