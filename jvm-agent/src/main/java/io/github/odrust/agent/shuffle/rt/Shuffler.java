@@ -719,7 +719,7 @@ public final class Shuffler {
                     ? Keyed.named(items.get(i), i)
                     : Keyed.of(items.get(i), i, order == Keyed.Order.KEYS);
         }
-        java.util.Arrays.sort(keyed);
+        Keyed.sort(keyed);
         List<Object> positions = new ArrayList<>(n);
         for (Keyed key : keyed) {
             positions.add(key.position);

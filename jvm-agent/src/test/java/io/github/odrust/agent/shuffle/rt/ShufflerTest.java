@@ -192,6 +192,56 @@ class ShufflerTest {
         assertTrue(Keyed.of(throwing, 0, true).compareTo(Keyed.of(3, 2, true)) > 0, "after the values");
     }
 
+    /**
+     * Keyed.sort (primitive keys first) puts items exactly where a stable object sort does: equal
+     * hashes, the extremes of int, identity-hashed items, items that tie on everything.
+     */
+    @Test
+    void theFastSortOrdersAsTheStableSortDoes() {
+        java.util.Random random = new java.util.Random(7);
+        int[] hashes = {Integer.MIN_VALUE, -1, 0, 1, 5, Integer.MAX_VALUE};
+        for (int round = 0; round < 300; round++) {
+            int n = 1 + random.nextInt(round < 200 ? 12 : 3000);
+            List<Object> items = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                switch (random.nextInt(6)) {
+                    case 0:
+                        items.add(new Object());
+                        break;
+                    case 1:
+                        items.add(hashes[random.nextInt(hashes.length)]);
+                        break;
+                    case 2:
+                        items.add(new Hashed());
+                        break;
+                    case 3:
+                        items.add("s" + random.nextInt(8));
+                        break;
+                    case 4:
+                        items.add(hashes[random.nextInt(hashes.length)] + 0L);
+                        break;
+                    default:
+                        items.add(random.nextInt(4) == 0 ? null : Thread.State.values()[random.nextInt(3)]);
+                }
+            }
+            for (Keyed.Order order : Keyed.Order.values()) {
+                Keyed[] expected = new Keyed[n];
+                for (int i = 0; i < n; i++) {
+                    expected[i] = order == Keyed.Order.NAMES
+                            ? Keyed.named(items.get(i), i)
+                            : Keyed.of(items.get(i), i, order == Keyed.Order.KEYS);
+                }
+                Keyed[] actual = expected.clone();
+                Arrays.sort(expected);
+                Keyed.sort(actual);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(
+                            expected[i].position, actual[i].position, "round " + round + ", " + order + ", place " + i);
+                }
+            }
+        }
+    }
+
     /** Counts its hashCode calls. */
     static final class Hashed {
         int hashed;
