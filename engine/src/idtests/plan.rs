@@ -12,7 +12,9 @@
 //!    shuffles other calls than in the full order, whose call numbers differ); then
 //!    bisection of the counted invocations `[1, N]` under that seed, halving a failing range
 //!    until one invocation is left, or until neither half fails alone (the test needs shuffled
-//!    invocations in both), or the budget runs out. No seed failing alone: a confirmation in the
+//!    invocations in both), or the budget runs out; a right half whose left half passed is taken
+//!    to fail without a run, the one invocation found last is run, and when it passes the halving
+//!    goes back to the last range that failed and runs both halves from there ([`bisect`]). No seed failing alone: a confirmation in the
 //!    full order decides between `id` (it fails there again) and `unconfirmed`. Before the
 //!    bisection, the calls of that run at a site earlier candidates were pinned to are shuffled
 //!    alone ([`Planner::site_first`]): tests of one module share a few sites.
@@ -717,42 +719,7 @@ impl<'a> Planner<'a> {
             return Ok(v);
         }
         // (d) Bisection of [1, N] under that seed.
-        let n = alone.count;
-        let (mut lo, mut hi) = (1u64, n);
-        let mut last = alone;
-        loop {
-            if lo == hi {
-                let v = self.pinned(c, seed, lo, hi, n, last, None);
-                return self.classify(c, v);
-            }
-            let mid = lo + (hi - lo) / 2;
-            let Some(left) = self.ask(c, IdKind::Bisect, Some(seed), vec![[lo, mid]])? else {
-                {
-                    let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget));
-                    return self.confirm_fresh(c, v);
-                }
-            };
-            if self.failed(left, &test) {
-                hi = mid;
-                last = left;
-                continue;
-            }
-            let Some(right) = self.ask(c, IdKind::Bisect, Some(seed), vec![[mid + 1, hi]])? else {
-                {
-                    let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::Budget));
-                    return self.confirm_fresh(c, v);
-                }
-            };
-            if self.failed(right, &test) {
-                lo = mid + 1;
-                last = right;
-                continue;
-            }
-            {
-                let v = self.pinned(c, seed, lo, hi, n, last, Some(Why::BothHalves));
-                return self.confirm_fresh(c, v);
-            }
-        }
+        self.bisect_all(c, seed, alone)
     }
 }
 
@@ -763,6 +730,7 @@ enum Why {
     Budget,
 }
 
+mod bisect;
 mod verdicts;
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ const DISAGREE: &str = "com.a.SerializeTest#sameTwice";
 const SHARE_A: &str = "com.a.BeanATest#a";
 const SHARE_B: &str = "com.a.BeanBTest#b";
 const SHARE_PAIR: &str = "com.a.BeanPairTest#pair";
+const FAR: &str = "com.a.FarTest#far";
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// What a test sees of its run.
@@ -76,6 +77,8 @@ fn behaviour(test: &str) -> (u64, fn(&Ctx) -> bool) {
         SHARE_A => (12, |c| c.odd() && c.has(7)),
         SHARE_B => (12, |c| c.odd() && c.has(3)),
         SHARE_PAIR => (12, |c| c.odd() && c.has(2) && c.has(9)),
+        // Needs its 8th and 11th calls shuffled: both in the right half, in two of its quarters.
+        FAR => (12, |c| c.odd() && c.has(8) && c.has(11)),
         _ => (1, |_| false),
     }
 }
@@ -335,8 +338,8 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
     assert_eq!(v.verify_seeds[..2], [1, 3]);
     assert!(v.verify_seeds[2..].iter().all(|s| !SEEDS.contains(s)));
     assert_eq!(v.verify_seeds[2..].iter().collect::<BTreeSet<_>>().len(), 8);
-    // alone clean, alone under 1, then halves: [1,5] fails, [1,3] passes, [4,5] fails, [4,4]
-    // passes, [5,5] fails
+    // alone clean, alone under 1, then halves: [1,5] fails, [1,3] passes (so [4,5] is taken to
+    // fail without running it), [4,4] passes, [5,5] fails
     let mine: Vec<&IdExperiment> = run
         .asked
         .iter()
@@ -353,14 +356,13 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
             (IdKind::Alone, Some(1), vec![]),
             (IdKind::Bisect, Some(1), vec![[1, 5]]),
             (IdKind::Bisect, Some(1), vec![[1, 3]]),
-            (IdKind::Bisect, Some(1), vec![[4, 5]]),
             (IdKind::Bisect, Some(1), vec![[4, 4]]),
             (IdKind::Bisect, Some(1), vec![[5, 5]]),
             // then every call as invocation 5: it still fails, so another order fails it
             (IdKind::Consistent, Some(1), vec![]),
         ]
     );
-    assert_eq!(mine[7].consistent_call, Some(5));
+    assert_eq!(mine[6].consistent_call, Some(5));
     assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
     assert!(mine.iter().all(|e| e.order == [PIN]));
     assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
@@ -368,8 +370,8 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
 
 #[test]
 fn a_test_needing_two_shuffled_calls_is_pinned_to_a_range() {
-    let o = drive(request(Vec::new())).outcome;
-    let v = verdict(&o, TWO);
+    let run = drive(request(Vec::new()));
+    let v = verdict(&run.outcome, TWO);
     assert_eq!(v.status, IdStatus::Id);
     let pin = v.pin.as_ref().unwrap();
     assert_eq!((pin.invocation, pin.range), (None, Some([6, 8])));
@@ -380,12 +382,71 @@ fn a_test_needing_two_shuffled_calls_is_pinned_to_a_range() {
     );
     assert!(v.reason.contains("both halves"), "{}", v.reason);
     assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[6, 8]]);
+    // [1,5] passes, so [6,10] is taken to fail unrun; [6,8] fails, [6,7] passes, so [8,8] is
+    // taken to fail and run as the last call: it passes, and the search goes back to [6,8],
+    // whose halves have both run and passed
+    let bisect: Vec<Vec<Range>> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(TWO) && e.kind == IdKind::Bisect)
+        .map(|e| e.only.clone())
+        .collect();
+    assert_eq!(
+        bisect,
+        [vec![[1, 5]], vec![[6, 8]], vec![[6, 7]], vec![[8, 8]]]
+    );
+    assert_eq!(v.experiments.len(), 6, "alone clean, alone, 4 halves");
     assert!(v.repairs.is_empty());
     assert!(v
         .no_repair
         .as_deref()
         .unwrap()
         .contains("not pinned to one call"));
+}
+
+#[test]
+fn a_right_half_taken_to_fail_that_does_not_is_run_from_the_last_range_that_failed() {
+    let base = IdRequest {
+        tests: vec![FAR.to_string()],
+        ..request(Vec::new())
+    };
+    let run = drive(base);
+    let v = verdict(&run.outcome, FAR);
+    assert_eq!(v.status, IdStatus::Id);
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!((pin.invocation, pin.range), (None, Some([7, 12])));
+    assert!(v.reason.contains("both halves"), "{}", v.reason);
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[7, 12]]);
+    let bisect: Vec<Vec<Range>> = run
+        .asked
+        .iter()
+        .filter(|e| e.kind == IdKind::Bisect)
+        .map(|e| e.only.clone())
+        .collect();
+    // [1,6] passes: [7,12] taken to fail; [7,9] passes: [10,12]; [10,11] passes: [12,12], run
+    // as the last call, passes. Back to [1,12]: [7,12] runs and fails, [10,12] runs and passes,
+    // and [7,9] had passed: neither half of [7,12] fails alone
+    assert_eq!(
+        bisect,
+        [
+            vec![[1, 6]],
+            vec![[7, 9]],
+            vec![[10, 11]],
+            vec![[12, 12]],
+            vec![[7, 12]],
+            vec![[10, 12]]
+        ]
+    );
+    // and the failing run it names shuffled exactly that range
+    let last = run
+        .history
+        .iter()
+        .find(|r| r.experiment.only == [[7, 12]])
+        .unwrap();
+    assert_eq!(
+        pin.calls.iter().map(|c| c.index).collect::<Vec<_>>(),
+        last.calls.iter().map(|c| c.index).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -802,7 +863,6 @@ fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
             (IdKind::Alone, true, vec![]),
             (IdKind::Bisect, true, vec![[1, 5]]),
             (IdKind::Bisect, true, vec![[1, 3]]),
-            (IdKind::Bisect, true, vec![[4, 5]]),
             (IdKind::Bisect, true, vec![[4, 4]]),
             (IdKind::Bisect, true, vec![[5, 5]]),
             // the pin's reproduction in a fresh JVM, then the consistent run (fresh: a claim)

@@ -1,6 +1,7 @@
 //! The verdicts of a candidate's search ([`super`]): pinned to one invocation or a range by the
 //! bisection, or to a site earlier candidates were pinned to ([`Planner::site_first`]).
 
+use super::bisect::{Bisected, Calls};
 use super::{
     as_ranges, dexfix, failure_message, ranges_text, site_key, Candidate, IdCall, IdKind, IdRecord,
     IdStatus, IdVerdict, Pin, Planner, Reproduce, Stop, Why, SITES_TRIED,
@@ -44,45 +45,18 @@ impl<'a> Planner<'a> {
             if !self.failed(r, &c.test) {
                 continue;
             }
-            let (mut lo, mut hi) = (0usize, ks.len() - 1);
-            let mut last = r;
-            loop {
-                if lo == hi {
-                    let v = self.pinned(c, seed, ks[lo], ks[lo], n, last, None);
-                    return self.classify(c, v).map(Some);
+            let calls = Calls::Some(&ks);
+            return match self.bisect(c, seed, calls, r)? {
+                Bisected::One(i, last) => {
+                    let k = calls.at(i);
+                    let v = self.pinned(c, seed, k, k, n, last, None);
+                    self.classify(c, v).map(Some)
                 }
-                let mid = lo + (hi - lo) / 2;
-                let Some(left) =
-                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[lo..=mid]))?
-                else {
-                    {
-                        let v = self.at_site(c, seed, &ks[lo..=hi], n, last, Why::Budget);
-                        return self.confirm_fresh(c, v).map(Some);
-                    }
-                };
-                if self.failed(left, &c.test) {
-                    hi = mid;
-                    last = left;
-                    continue;
+                Bisected::Range(lo, hi, last, why) => {
+                    let v = self.at_site(c, seed, &ks[lo..=hi], n, last, why);
+                    self.confirm_fresh(c, v).map(Some)
                 }
-                let Some(right) =
-                    self.ask(c, IdKind::Bisect, Some(seed), as_ranges(&ks[mid + 1..=hi]))?
-                else {
-                    {
-                        let v = self.at_site(c, seed, &ks[lo..=hi], n, last, Why::Budget);
-                        return self.confirm_fresh(c, v).map(Some);
-                    }
-                };
-                if self.failed(right, &c.test) {
-                    lo = mid + 1;
-                    last = right;
-                    continue;
-                }
-                {
-                    let v = self.at_site(c, seed, &ks[lo..=hi], n, last, Why::BothHalves);
-                    return self.confirm_fresh(c, v).map(Some);
-                }
-            }
+            };
         }
         Ok(None)
     }
