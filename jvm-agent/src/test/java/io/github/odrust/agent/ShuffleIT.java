@@ -32,6 +32,12 @@ class ShuffleIT {
     @TempDir
     Path dir;
 
+    /**
+     * Whether the JVMs keep the JDK's class data sharing on, as test JVMs do: without it, the bytes
+     * a JVM rebuilds a loaded JDK class from for retransformation vary from one JVM to the next.
+     */
+    boolean classDataSharing;
+
     @BeforeAll
     static void locate() throws IOException {
         RecordIT.locate();
@@ -60,7 +66,9 @@ class ShuffleIT {
         Files.deleteIfExists(log);
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(jdk, "bin", "java").toString());
-        cmd.add("-Xshare:off");
+        if (!classDataSharing) {
+            cmd.add("-Xshare:off");
+        }
         if (options != null) {
             Path opts = dir.resolve("shuffle.options");
             Files.write(opts, (options + "log " + log + "\n").getBytes(StandardCharsets.UTF_8));
@@ -208,14 +216,15 @@ class ShuffleIT {
     }
 
     /**
-     * {@code runtime-cache}: the first JVM leaves the runtime's jar in the directory, whole (no
-     * part file left), the next ones use it as it is, a damaged one is written again, and every
-     * run shuffles as a run without the cache does.
+     * {@code runtime-cache}: the first JVM leaves the runtime's jar and the JDK classes it rewrote in
+     * the directory, whole (no part file left), the next ones use them as they are, a damaged one
+     * is written again, and every run shuffles as a run without the cache does.
      */
     @Test
     void theRuntimeJarIsKeptForTheNextJvmsAndShufflesAlike() throws Exception {
         String jdk = CaptureIT.jdks().get(0);
         Path cache = dir.resolve("cache");
+        classDataSharing = true;
         Run uncached = run(jdk, project() + "seed 11\n");
         assertEquals("{\"count\":27}", uncached.log.get(uncached.log.size() - 1), "shuffling ran: " + uncached.stderr);
         Run first = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
@@ -223,15 +232,25 @@ class ShuffleIT {
         assertEquals(
                 stable(uncached.lines), stable(first.lines), "the cached runtime shuffles as a temporary one does");
         assertEquals(uncached.log, first.log);
-        List<Path> jars = new ArrayList<>();
+        List<Path> kept = new ArrayList<>();
         try (java.util.stream.Stream<Path> files = Files.list(cache)) {
-            files.forEach(jars::add);
+            files.sorted().forEach(kept::add);
         }
-        assertEquals(1, jars.size(), "one jar and nothing else: " + jars);
-        Path jar = jars.get(0);
+        // the runtime's jar and the JDK classes the transformer rewrote, and nothing else
+        assertEquals(2, kept.size(), "a jar and a class file: " + kept);
+        Path classes = kept.get(0);
+        Path jar = kept.get(1);
         assertTrue(jar.getFileName().toString().matches("odrust-shuffle-rt-[0-9a-f]+\\.jar"), jar.toString());
+        assertTrue(
+                classes.getFileName().toString().matches("odrust-shuffle-classes-[0-9a-f]+-[0-9a-f]+\\.bin"),
+                classes.toString());
+        // the bytes the JVM hands over to be rewritten are rebuilt from the loaded classes, and the
+        // first JVM (no file to read) rebuilds some otherwise: the second keeps its variants too
+        Run warm = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
+        assertEquals(uncached.log, warm.log);
         java.nio.file.attribute.FileTime written = java.nio.file.attribute.FileTime.fromMillis(1_000_000L);
         Files.setLastModifiedTime(jar, written);
+        Files.setLastModifiedTime(classes, written);
         // half-written jars: one a JVM killed long ago left, one another JVM may be writing now
         Path stale = cache.resolve(jar.getFileName() + ".1f.part");
         Path writing = cache.resolve(jar.getFileName() + ".2f.part");
@@ -242,9 +261,18 @@ class ShuffleIT {
         assertEquals(stable(uncached.lines), stable(second.lines));
         assertEquals(uncached.log, second.log);
         assertEquals(written, Files.getLastModifiedTime(jar), "the second JVM read the jar, did not write it");
+        assertEquals(
+                written, Files.getLastModifiedTime(classes), "the second JVM took the rewritten classes as they were");
         assertFalse(Files.exists(stale), "a part left long ago is deleted");
         assertTrue(Files.exists(writing), "a part written now is left to its writer");
         Files.delete(writing);
+
+        Files.write(classes, "not a class cache".getBytes(StandardCharsets.UTF_8));
+        Run rewritten = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
+        assertEquals(
+                stable(uncached.lines), stable(rewritten.lines), "damaged classes are rewritten: " + rewritten.stderr);
+        assertEquals(uncached.log, rewritten.log);
+        assertTrue(Files.size(classes) > 1000, "the classes were written again");
 
         Files.write(jar, "not a jar".getBytes(StandardCharsets.UTF_8));
         Run repaired = run(jdk, project() + "seed 11\nruntime-cache " + cache + "\n");
@@ -261,7 +289,7 @@ class ShuffleIT {
         assertEquals(uncached.log, fallback.log, fallback.stderr);
         assertTrue(fallback.stderr.contains("cannot keep the shuffling runtime's jar in " + blocked), fallback.stderr);
         try (java.util.stream.Stream<Path> files = Files.list(cache)) {
-            assertEquals(1, files.count());
+            assertEquals(2, files.count());
         }
     }
 

@@ -51,6 +51,8 @@ public final class ShuffleAgent {
     }
 
     private static final String RT_DIR = "io/github/odrust/agent/shuffle/rt/";
+    private static final String TRANSFORMER = "io/github/odrust/agent/shuffle/ShuffleTransformer";
+    private static final String ASM_DIR = "io/github/odrust/agent/shaded/asm/";
 
     public static void activate(Settings s, Instrumentation inst) {
         try {
@@ -61,7 +63,8 @@ public final class ShuffleAgent {
             if (!inst.isRetransformClassesSupported()) {
                 throw new IllegalStateException("this JVM cannot retransform classes");
             }
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(runtimeJar(s.runtimeCache)));
+            RuntimeJar runtime = runtimeJar(s.runtimeCache);
+            inst.appendToBootstrapClassLoaderSearch(new JarFile(runtime.jar));
             Class<?> rt = Class.forName(ShuffleTransformer.RT.replace('/', '.'), true, null);
             String[] roots = new String[s.roots.size()];
             for (int i = 0; i < roots.length; i++) {
@@ -94,7 +97,10 @@ public final class ShuffleAgent {
                     s.log == null ? null : s.log.toString(),
                     s.logLimit);
             readRuntime(inst, rt);
-            ShuffleTransformer transformer = new ShuffleTransformer();
+            ShuffleTransformer transformer = new ShuffleTransformer(
+                    runtime.kept && runtime.transformerKey != 0
+                            ? ClassCache.open(s.runtimeCache, runtime.transformerKey)
+                            : ClassCache.NONE);
             inst.addTransformer(transformer, true);
             List<Class<?>> targets = new ArrayList<>();
             for (String name : ShuffleTransformer.HOOKS.keySet()) {
@@ -107,6 +113,14 @@ public final class ShuffleAgent {
             }
             inst.retransformClasses(targets.toArray(new Class<?>[0]));
             inst.removeTransformer(transformer);
+            if (transformer.failures.isEmpty()) {
+                try {
+                    transformer.cache.save();
+                } catch (IOException e) {
+                    System.err.println("odrust-agent: cannot keep the rewritten JDK classes in " + s.runtimeCache + " ("
+                            + e + "); the next JVMs rewrite them again");
+                }
+            }
             for (String f : transformer.failures) {
                 System.err.println("odrust-agent: not shuffled: " + f);
             }
@@ -190,7 +204,24 @@ public final class ShuffleAgent {
      * much as the rest of the agent's start. Without one, or when it cannot be written there (said
      * on stderr), a temporary file deleted on exit.
      */
-    private static File runtimeJar(Path cache) throws IOException, URISyntaxException {
+    /** The runtime's jar, whether it is the one kept in the cache, and the transformer's version. */
+    private static final class RuntimeJar {
+        final File jar;
+        final boolean kept;
+        /**
+         * A checksum of the transformer's classes, ASM's and the runtime's in the agent's jar (0 when
+         * the agent runs from a class directory): the version of what {@link ClassCache} keeps.
+         */
+        final long transformerKey;
+
+        RuntimeJar(File jar, boolean kept, long transformerKey) {
+            this.jar = jar;
+            this.kept = kept;
+            this.transformerKey = transformerKey;
+        }
+    }
+
+    private static RuntimeJar runtimeJar(Path cache) throws IOException, URISyntaxException {
         Path self = Paths.get(ShuffleAgent.class
                 .getProtectionDomain()
                 .getCodeSource()
@@ -198,6 +229,7 @@ public final class ShuffleAgent {
                 .toURI());
         // entry name -> its CRC-32 (a jar's central directory has them; a directory's are computed)
         Map<String, Long> names = new TreeMap<>();
+        Map<String, Long> transformer = new TreeMap<>();
         if (Files.isDirectory(self)) {
             File[] files = self.resolve(RT_DIR).toFile().listFiles();
             if (files != null) {
@@ -217,15 +249,23 @@ public final class ShuffleAgent {
                     if (n.startsWith(RT_DIR) && n.endsWith(".class")) {
                         names.put(n, entry.getCrc());
                     }
+                    if (n.startsWith(TRANSFORMER) || n.startsWith(ASM_DIR)) {
+                        transformer.put(n, entry.getCrc());
+                    }
                 }
             }
+        }
+        long transformerKey = 0;
+        if (!transformer.isEmpty()) {
+            transformer.putAll(names);
+            transformerKey = checksum(transformer);
         }
         if (names.isEmpty()) {
             throw new IOException("the shuffling runtime is missing from " + self);
         }
         if (cache != null) {
             try {
-                return cached(cache, names, self);
+                return new RuntimeJar(cached(cache, names, self), true, transformerKey);
             } catch (IOException e) {
                 System.err.println("odrust-agent: cannot keep the shuffling runtime's jar in " + cache + " (" + e
                         + "); this JVM writes a temporary one");
@@ -234,16 +274,21 @@ public final class ShuffleAgent {
         File out = File.createTempFile("odrust-shuffle-rt", ".jar");
         out.deleteOnExit();
         write(out.toPath(), names.keySet(), self);
-        return out;
+        return new RuntimeJar(out, false, transformerKey);
     }
 
-    /** The runtime's jar in {@code cache}: the one an earlier JVM left for these classes, else written now. */
-    private static File cached(Path cache, Map<String, Long> names, Path self) throws IOException {
+    /** A CRC-32 of entry names and their checksums. */
+    private static long checksum(Map<String, Long> names) {
         CRC32 key = new CRC32();
         for (Map.Entry<String, Long> e : names.entrySet()) {
             key.update((e.getKey() + "=" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        Path jar = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(key.getValue()) + ".jar");
+        return key.getValue();
+    }
+
+    /** The runtime's jar in {@code cache}: the one an earlier JVM left for these classes, else written now. */
+    private static File cached(Path cache, Map<String, Long> names, Path self) throws IOException {
+        Path jar = cache.resolve("odrust-shuffle-rt-" + Long.toHexString(checksum(names)) + ".jar");
         sweep(cache);
         if (Files.isRegularFile(jar) && readable(jar)) {
             return jar.toFile();
@@ -274,7 +319,7 @@ public final class ShuffleAgent {
      */
     private static void sweep(Path cache) {
         long before = System.currentTimeMillis() - STALE_PART_MILLIS;
-        try (DirectoryStream<Path> parts = Files.newDirectoryStream(cache, "odrust-shuffle-rt-*.part")) {
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(cache, "odrust-shuffle-*.part")) {
             for (Path part : parts) {
                 try {
                     if (Files.getLastModifiedTime(part).toMillis() < before) {

@@ -197,6 +197,13 @@ final class ShuffleTransformer implements ClassFileTransformer {
         return Collections.unmodifiableMap(m);
     }
 
+    /** The classes rewritten by earlier JVMs, and where this one's are kept. */
+    final ClassCache cache;
+
+    ShuffleTransformer(ClassCache cache) {
+        this.cache = cache;
+    }
+
     /** Classes whose transformation failed, with why (reported by the agent). */
     final List<String> failures = Collections.synchronizedList(new ArrayList<String>());
     /** Classes transformed. */
@@ -213,7 +220,11 @@ final class ShuffleTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            byte[] out = rewrite(className, hooks, bytes);
+            byte[] out = cache.get(className, bytes);
+            if (out == null) {
+                out = rewrite(className, hooks, bytes);
+                cache.put(className, bytes, out);
+            }
             transformed.add(className);
             return out;
         } catch (Throwable t) {
