@@ -80,6 +80,7 @@ impl<'a> Planner<'a> {
         calls: Calls,
         whole: &'a IdRecord,
     ) -> Result<Bisected<'a>, Stop> {
+        debug_assert!(calls.len() > 0, "a bisection of no calls");
         // the last range a run failed with, and that run
         let (mut plo, mut phi, mut proven) = (0usize, calls.len().saturating_sub(1), whole);
         // the range searched, within it (inferred when its left sibling passed and it did not run)

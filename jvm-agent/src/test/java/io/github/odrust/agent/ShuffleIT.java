@@ -261,8 +261,14 @@ class ShuffleIT {
         assertEquals(stable(uncached.lines), stable(second.lines));
         assertEquals(uncached.log, second.log);
         assertEquals(written, Files.getLastModifiedTime(jar), "the second JVM read the jar, did not write it");
-        assertEquals(
-                written, Files.getLastModifiedTime(classes), "the second JVM took the rewritten classes as they were");
+        if (Files.isRegularFile(Paths.get(jdk, "lib", "server", "classes.jsa"))) {
+            // with class data sharing the bytes a JVM rebuilds its JDK classes from are the same
+            // from one JVM to the next (without, some vary: those are rewritten each time)
+            assertEquals(
+                    written,
+                    Files.getLastModifiedTime(classes),
+                    "the second JVM took the rewritten classes as they were");
+        }
         assertFalse(Files.exists(stale), "a part left long ago is deleted");
         assertTrue(Files.exists(writing), "a part written now is left to its writer");
         Files.delete(writing);

@@ -111,7 +111,14 @@ public final class ShuffleAgent {
                     transformer.failures.add(name + ": not modifiable");
                 }
             }
-            inst.retransformClasses(targets.toArray(new Class<?>[0]));
+            try {
+                inst.retransformClasses(targets.toArray(new Class<?>[0]));
+            } catch (Throwable t) {
+                if (transformer.cache.hits()) {
+                    transformer.cache.discard(); // the next JVM rewrites them, if the file was the cause
+                }
+                throw t;
+            }
             inst.removeTransformer(transformer);
             if (transformer.failures.isEmpty()) {
                 try {
@@ -197,13 +204,6 @@ public final class ShuffleAgent {
                 Collections.emptyMap());
     }
 
-    /**
-     * A jar with the runtime's classes, copied from the agent's own jar or class directory. With a
-     * {@code cache} directory, the jar an earlier JVM left there for the same classes (named by
-     * their checksums), else one written there for the next JVMs: writing it costs a JVM about as
-     * much as the rest of the agent's start. Without one, or when it cannot be written there (said
-     * on stderr), a temporary file deleted on exit.
-     */
     /** The runtime's jar, whether it is the one kept in the cache, and the transformer's version. */
     private static final class RuntimeJar {
         final File jar;
@@ -221,6 +221,13 @@ public final class ShuffleAgent {
         }
     }
 
+    /**
+     * A jar with the runtime's classes, copied from the agent's own jar or class directory. With a
+     * {@code cache} directory, the jar an earlier JVM left there for the same classes (named by
+     * their checksums), else one written there for the next JVMs: writing it costs a JVM about as
+     * much as the rest of the agent's start. Without one, or when it cannot be written there (said
+     * on stderr), a temporary file deleted on exit.
+     */
     private static RuntimeJar runtimeJar(Path cache) throws IOException, URISyntaxException {
         Path self = Paths.get(ShuffleAgent.class
                 .getProtectionDomain()
@@ -230,6 +237,7 @@ public final class ShuffleAgent {
         // entry name -> its CRC-32 (a jar's central directory has them; a directory's are computed)
         Map<String, Long> names = new TreeMap<>();
         Map<String, Long> transformer = new TreeMap<>();
+        boolean asm = false; // the rewritten classes depend on ASM's version too: kept only with it
         if (Files.isDirectory(self)) {
             File[] files = self.resolve(RT_DIR).toFile().listFiles();
             if (files != null) {
@@ -251,12 +259,13 @@ public final class ShuffleAgent {
                     }
                     if (n.startsWith(TRANSFORMER) || n.startsWith(ASM_DIR)) {
                         transformer.put(n, entry.getCrc());
+                        asm |= n.startsWith(ASM_DIR);
                     }
                 }
             }
         }
         long transformerKey = 0;
-        if (!transformer.isEmpty()) {
+        if (asm) {
             transformer.putAll(names);
             transformerKey = checksum(transformer);
         }

@@ -84,20 +84,51 @@ class ClassCacheTest {
     }
 
     @Test
-    void aFileGrownPastItsLimitKeepsWhatTheLastJvmUsed() throws Exception {
+    void atMostAFewVariantsOfAClassAreKept() throws Exception {
         ClassCache first = ClassCache.open(dir, 9);
-        for (int i = 0; i <= ClassCache.MAX_ENTRIES; i++) {
+        for (int i = 0; i < ClassCache.VARIANTS + 3; i++) {
             first.put("java/util/HashMap", bytes("variant " + i), bytes("rewritten " + i));
         }
+        first.put("java/util/HashSet", bytes("set"), bytes("rewritten set"));
         first.save();
         ClassCache next = ClassCache.open(dir, 9);
-        assertArrayEquals(bytes("rewritten 0"), next.get("java/util/HashMap", bytes("variant 0")));
-        next.put("java/util/HashSet", bytes("set"), bytes("rewritten set"));
+        for (int i = 0; i < ClassCache.VARIANTS; i++) {
+            assertArrayEquals(bytes("rewritten " + i), next.get("java/util/HashMap", bytes("variant " + i)));
+        }
+        assertNull(next.get("java/util/HashMap", bytes("variant " + ClassCache.VARIANTS)), "past the limit");
+        assertArrayEquals(bytes("rewritten set"), next.get("java/util/HashSet", bytes("set")));
+        // a JVM that only adds a variant past the limit does not write the file
+        next.put("java/util/HashMap", bytes("one more"), bytes("rewritten more"));
+        FileTime written = FileTime.fromMillis(1_000_000L);
+        Path file = dir.resolve(ClassCache.fileName(9));
+        Files.setLastModifiedTime(file, written);
         next.save();
-        ClassCache last = ClassCache.open(dir, 9);
-        assertArrayEquals(bytes("rewritten 0"), last.get("java/util/HashMap", bytes("variant 0")));
-        assertArrayEquals(bytes("rewritten set"), last.get("java/util/HashSet", bytes("set")));
-        assertNull(last.get("java/util/HashMap", bytes("variant 1")), "not used by the last JVM");
+        assertEquals(written, Files.getLastModifiedTime(file));
+    }
+
+    @Test
+    void rewrittenBytesThatDoNotMatchTheirChecksumsAreIgnored() throws Exception {
+        ClassCache first = ClassCache.open(dir, 11);
+        first.put("java/util/HashMap", bytes("original"), bytes("rewritten bytes"));
+        first.save();
+        Path file = dir.resolve(ClassCache.fileName(11));
+        byte[] whole = Files.readAllBytes(file);
+        String text = new String(whole, StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("rewritten bytes");
+        whole[at] = (byte) 'R';
+        Files.write(file, whole);
+        assertNull(ClassCache.open(dir, 11).get("java/util/HashMap", bytes("original")));
+        // a length past the file's end (a huge allocation otherwise) is refused too
+        whole[at] = (byte) 'r';
+        whole[at - 1] = (byte) 0x7f;
+        whole[at - 4] = (byte) 0x7f;
+        Files.write(file, whole);
+        ClassCache huge = ClassCache.open(dir, 11);
+        assertNull(huge.get("java/util/HashMap", bytes("original")));
+        huge.put("java/util/HashMap", bytes("original"), bytes("rewritten bytes"));
+        huge.save();
+        assertArrayEquals(
+                bytes("rewritten bytes"), ClassCache.open(dir, 11).get("java/util/HashMap", bytes("original")));
     }
 
     @Test

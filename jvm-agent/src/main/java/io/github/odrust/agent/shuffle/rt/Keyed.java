@@ -126,6 +126,7 @@ final class Keyed implements Comparable<Keyed> {
             java.util.Arrays.sort(keyed);
             return;
         }
+        // rank is 0 or 1 (bit 62), the hash's 32 bits in signed order (30-61), the position (0-29)
         long[] keys = new long[n];
         for (int i = 0; i < n; i++) {
             Keyed k = keyed[i];
