@@ -137,3 +137,12 @@ assert !said.isEmpty() : "no priced prediction of the searches"
 def (whole, candidates, predicted, unit, perTest) = said.last()
 assert candidates as int >= singleCall.size() && predicted as int == (candidates as int) * (perTest as int) : whole
 assert searches.predicted_experiments == predicted as int : searches
+// and again once the first test's search ended, from its experiments and their time
+def again = (log =~ /odrust detect-id: after the first test's search \((\d+) experiments? in [0-9.]+ s\): predicted ~(\d+) experiments? in ~\d+ s in all/).collect { it }
+if (last.outcome.tests.size() > 1) {
+    assert !again.isEmpty() : "no prediction after the first test's search"
+    def (line, firstSearch, total) = again.last()
+    assert searches.predicted_experiments_after_first == total as int : searches
+    assert (total as int) >= (firstSearch as int) + last.outcome.tests.size() - 1 : line
+    assert searches.predicted_ms_after_first > 0 : searches
+}

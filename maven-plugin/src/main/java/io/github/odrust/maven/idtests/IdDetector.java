@@ -329,6 +329,15 @@ public final class IdDetector {
     private int searching;
 
     /**
+     * The searches in all as predicted once the first test's search ended (its experiments and
+     * time, then the mean of them for the rest): experiments and ms; null until then, or when an
+     * earlier invocation began them. The start's prediction rests on a prior of
+     * {@link #EXPERIMENTS_PER_CANDIDATE} a test, which a module whose runs alone pin most tests
+     * (ormlite-core: about 4) does not bear out.
+     */
+    private long[] searchesAfterFirst;
+
+    /**
      * Experiments a candidate's search is predicted to take before one ended: about 8 on
      * commons-jxpath (122 for 15 tests), 5 on ormlite-core (docs/id-tests-real-projects.md).
      */
@@ -365,6 +374,21 @@ public final class IdDetector {
                 searching = p.candidate;
                 searches.begin();
                 searches.position(p.candidate - 1);
+                if (searchesAfterFirst == null
+                        && searchesResumedAt == 1
+                        && p.candidate > 1
+                        && searches.experiments() > 0) {
+                    searchesAfterFirst = new long[] {
+                        searches.experiments() + searches.experimentsLeft(), searches.millis() + searches.leftMillis()
+                    };
+                    log.info(String.format(
+                            Locale.ROOT,
+                            "odrust detect-id: after the first test's search (%s in %.1f s): predicted ~%s in ~%.0f s in all",
+                            Words.count(searches.experiments(), "experiment"),
+                            searches.millis() / 1000.0,
+                            Words.count((int) searchesAfterFirst[0], "experiment"),
+                            searchesAfterFirst[1] / 1000.0));
+                }
             }
             searches.ran(ms);
             left = searches.due(System.nanoTime());
@@ -440,8 +464,8 @@ public final class IdDetector {
 
     /**
      * This invocation's phases, predicted against taken (docs/id-tests.md, "Estimates"): phase 1 as
-     * predicted after its first run, the searches at their start; a phase an earlier invocation ran
-     * is left out.
+     * predicted after its first run, the searches at their start and after the first test's
+     * search; a phase an earlier invocation ran is left out.
      */
     private com.google.gson.JsonArray phases() {
         com.google.gson.JsonArray phases = new com.google.gson.JsonArray();
@@ -465,6 +489,10 @@ public final class IdDetector {
                 o.addProperty("predicted_experiments", searches.predictedExperiments());
                 if (searches.predictedMillis() > 0) {
                     o.addProperty("predicted_ms", searches.predictedMillis());
+                }
+                if (searchesAfterFirst != null) {
+                    o.addProperty("predicted_experiments_after_first", searchesAfterFirst[0]);
+                    o.addProperty("predicted_ms_after_first", searchesAfterFirst[1]);
                 }
             }
             phases.add(o);
