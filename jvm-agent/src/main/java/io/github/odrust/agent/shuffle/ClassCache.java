@@ -17,9 +17,8 @@ import java.util.zip.CRC32;
 
 /**
  * The JDK classes {@link ShuffleTransformer} rewrote, kept in the runtime cache directory
- * ({@code runtime-cache}) for the next JVMs: loading ASM and rewriting HashMap and the others is
- * most of what the shuffle agent costs a JVM's start (docs/benchmarks.md, "The shuffle agent's
- * start"). A class is taken from it only when the bytes the JVM hands over match those it was
+ * ({@code runtime-cache}) for the next JVMs: loading ASM and rewriting HashMap and the others cost
+ * each JVM about 20 ms of its start (docs/benchmarks.md, "The shuffle agent's start"). A class is taken from it only when the bytes the JVM hands over match those it was
  * rewritten from (length, CRC-32 and Adler-32), so another JDK, or another agent that changed the
  * class first, gets it rewritten anew. The bytes a JVM hands over for retransformation are rebuilt
  * from the loaded class and can differ with what ran before (the first JVM, which found no file,
