@@ -495,7 +495,16 @@ impl<'a> Planner<'a> {
     /// permuted as k is (the order that fails it, applied alike to all its calls, as an
     /// implementation keeping one order would): failing, another order fails it; passing, it
     /// fails only when two of its calls disagree (`needs`, and said in its reason).
-    fn classify(&mut self, c: &mut Candidate, v: IdVerdict) -> Result<IdVerdict, Stop> {
+    ///
+    /// `last` is the run that failed with k shuffled: when it ran in a fresh JVM under the same
+    /// seed and counted one call only, it was that run already (its one call permuted as k, no
+    /// other call to permute), so it classifies the test without another run.
+    fn classify(
+        &mut self,
+        c: &mut Candidate,
+        v: IdVerdict,
+        last: &IdRecord,
+    ) -> Result<IdVerdict, Stop> {
         let mut v = self.confirm_fresh(c, v)?;
         if c.refuted.is_some() {
             return Ok(v);
@@ -507,6 +516,22 @@ impl<'a> Planner<'a> {
         else {
             return Ok(v);
         };
+        let e = &last.experiment;
+        if last.count == 1
+            && k == 1
+            && !e.shared
+            && e.seed == Some(seed)
+            && e.consistent_call.is_none()
+            && e.only.iter().all(|[a, b]| (*a..=*b).contains(&1))
+            && self.failed(last, &c.test)
+        {
+            v.needs = Some(IdNeeds::AnotherOrder);
+            v.reason.push_str(&format!(
+                "; that run (experiment {}) counted no other call, so it already had every call permuted as invocation 1",
+                e.id
+            ));
+            return Ok(v);
+        }
         if c.spent >= self.budget {
             return Ok(v);
         }

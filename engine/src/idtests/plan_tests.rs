@@ -599,10 +599,15 @@ fn a_run_that_did_not_run_as_asked_counts_as_not_failing_with_a_note() {
 fn one_counted_call_is_pinned_by_the_alone_run() {
     let mut base = request(Vec::new());
     base.tests = vec![PLAIN.into(), ONE.into()];
-    let o = drive(base).outcome;
+    let run = drive(base);
+    let o = run.outcome;
     let v = verdict(&o, ONE);
-    // alone clean, alone (pins the one call), and every call as that one
-    assert_eq!(v.experiments.len(), 3);
+    // alone clean and alone (pins the one call); with no other call counted, that run already had
+    // every call permuted as the one: no consistent run
+    assert_eq!(v.experiments.len(), 2);
+    assert!(run.asked.iter().all(|e| e.kind != IdKind::Consistent));
+    assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
+    assert!(v.reason.contains("counted no other call"), "{}", v.reason);
     let pin = v.pin.as_ref().unwrap();
     assert_eq!(pin.invocation, Some(1));
     assert_eq!(pin.call.as_ref().unwrap().api, "HashSet.iterator");
@@ -885,6 +890,36 @@ fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
         .collect();
     assert_eq!(two.last().unwrap().kind, IdKind::ConfirmPin);
     assert_eq!(two.last().unwrap().only, vec![[6, 8]]);
+}
+
+#[test]
+fn one_counted_call_pinned_in_a_shared_jvm_still_gets_its_consistent_run_fresh() {
+    let mut base = IdRequest {
+        shared: true,
+        ..request(Vec::new())
+    };
+    base.tests = vec![PLAIN.into(), ONE.into()];
+    let run = drive(base);
+    let steps: Vec<(IdKind, bool)> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(ONE))
+        .map(|e| (e.kind, e.shared))
+        .collect();
+    // the run that pinned the one call was shared: it does not stand for the consistent run
+    assert_eq!(
+        steps,
+        [
+            (IdKind::AloneClean, true),
+            (IdKind::Alone, true),
+            (IdKind::ConfirmPin, false),
+            (IdKind::Consistent, false),
+        ]
+    );
+    assert_eq!(
+        verdict(&run.outcome, ONE).needs,
+        Some(IdNeeds::AnotherOrder)
+    );
 }
 
 #[test]

@@ -63,7 +63,7 @@ impl<'a> Planner<'a> {
             Bisected::One(i, last) => {
                 let k = calls.at(i);
                 let v = self.pinned(c, seed, k, k, n, last, None);
-                self.classify(c, v)
+                self.classify(c, v, last)
             }
             Bisected::Range(lo, hi, last, why) => {
                 let v = self.pinned(c, seed, calls.at(lo), calls.at(hi), n, last, Some(why));

@@ -50,7 +50,7 @@ impl<'a> Planner<'a> {
                 Bisected::One(i, last) => {
                     let k = calls.at(i);
                     let v = self.pinned(c, seed, k, k, n, last, None);
-                    self.classify(c, v).map(Some)
+                    self.classify(c, v, last).map(Some)
                 }
                 Bisected::Range(lo, hi, last, why) => {
                     let v = self.at_site(c, seed, &ks[lo..=hi], n, last, why);
