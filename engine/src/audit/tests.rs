@@ -266,6 +266,7 @@ impl Sim {
                     time_ms: None,
                     reads: None,
                     writes: None,
+                    calls: None,
                 });
             }
         }

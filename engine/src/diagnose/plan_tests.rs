@@ -95,6 +95,7 @@ impl Module {
             time_ms: None,
             reads: None,
             writes: None,
+            calls: None,
         }]
     }
 

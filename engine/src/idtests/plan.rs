@@ -203,6 +203,8 @@ struct Candidate {
     /// Why the search in shared JVMs is not reported (a pin a fresh JVM did not repeat, or no pin
     /// from runs in shared JVMs), when it is not: the search runs again in fresh JVMs.
     refuted: Option<String>,
+    /// The counted calls it made in its first failing run of phase 1, when the agent said.
+    calls: Option<u64>,
 }
 
 /// What a candidate's plan stops at: the experiment to run next.
@@ -352,7 +354,12 @@ impl<'a> Planner<'a> {
                 .map(|(s, _)| *s)
                 .collect();
             if !failing_seeds.is_empty() {
+                let calls = shuffled
+                    .iter()
+                    .find(|(s, _)| *s == failing_seeds[0])
+                    .and_then(|(_, r)| Self::test_calls(test, &r.results));
                 candidates.push(Candidate {
+                    calls,
                     test: test.clone(),
                     failing_seeds,
                     ids: Vec::new(),
@@ -372,10 +379,24 @@ impl<'a> Planner<'a> {
         // 3. One candidate after another.
         let mut verdicts = Vec::new();
         self.progress.candidates = Some(candidates.len());
+        let models: Vec<usize> = candidates
+            .iter()
+            .map(|c| self.search_model(c.calls))
+            .collect();
+        let (mut took, mut predicted) = (0, 0);
         for (k, mut c) in candidates.into_iter().enumerate() {
             self.progress.candidate = k + 1;
-            match self.searched(&mut c) {
+            let search = self.searched(&mut c);
+            self.progress.experiments_left = Some(Self::experiments_left(
+                took,
+                predicted,
+                &models[k..],
+                c.ids.len(),
+            ));
+            match search {
                 Ok(v) => {
+                    took += v.experiments.len();
+                    predicted += models[k];
                     if let Some(site) = v
                         .pin
                         .as_ref()
@@ -756,6 +777,7 @@ enum Why {
 }
 
 mod bisect;
+mod estimate;
 mod verdicts;
 
 #[cfg(test)]

@@ -174,7 +174,9 @@ fn execute(e: &IdExperiment, fingerprint: &str) -> IdRecord {
         } else {
             RunOutcome::Pass
         };
-        results.push(TestResult::new(test.clone(), outcome));
+        let mut result = TestResult::new(test.clone(), outcome);
+        result.calls = Some(n);
+        results.push(result);
     }
     IdRecord {
         experiment: e.clone(),
@@ -1117,6 +1119,16 @@ fn each_step_says_where_the_run_stands() {
                 assert_eq!(*searched.first().unwrap(), 1);
                 assert_eq!(*searched.last().unwrap(), candidates);
                 assert!(seen.iter().all(|(_, p)| p.budget > 0));
+                // the searches' experiments left: none said in phase 1; at the first search, each
+                // candidate's from its calls: PIN 9 and TWO 10 (4 + 4 each), BRITTLE 1 (2), FULL 3
+                // (4 + 2), ONCE 2 (4 + 1), ZERO 0 (2)
+                assert!(seen[..phase1]
+                    .iter()
+                    .all(|(_, p)| p.experiments_left.is_none()));
+                assert_eq!(seen[phase1].1.experiments_left, Some(31));
+                assert!(seen[phase1..]
+                    .iter()
+                    .all(|(_, p)| p.experiments_left.is_some_and(|n| n >= 1)));
                 break;
             }
         }

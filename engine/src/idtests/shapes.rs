@@ -218,6 +218,11 @@ pub struct IdProgress {
     /// The experiments a candidate's search may take (the budget; a search again in fresh JVMs
     /// and the confirmation of a pin come on top).
     pub budget: usize,
+    /// Once phase 1 is done: the experiments predicted for the searches from this one on (this
+    /// one included), from the calls each candidate made in its failing run, scaled by what the
+    /// searches that ended took against their prediction (docs/id-tests.md, "Estimates").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experiments_left: Option<usize>,
 }
 
 /// How a candidate ended.

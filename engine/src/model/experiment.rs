@@ -113,6 +113,10 @@ pub struct TestResult {
     /// Recorded runs: the static fields it wrote, reads of possibly mutable objects included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes: Option<Vec<String>>,
+    /// Runs with the shuffle agent (`detect-id`): the counted calls made while it ran (its set-up
+    /// and tear-down included, its class's one-time set-up not); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<u64>,
 }
 
 /// Static fields a class's fixtures read and wrote outside any test (recorded runs).
@@ -372,6 +376,7 @@ impl TestResult {
             time_ms: None,
             reads: None,
             writes: None,
+            calls: None,
         }
     }
 }

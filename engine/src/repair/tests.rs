@@ -27,6 +27,7 @@ fn result(test: &str, outcome: RunOutcome) -> TestResult {
         time_ms: None,
         reads: None,
         writes: None,
+        calls: None,
     }
 }
 

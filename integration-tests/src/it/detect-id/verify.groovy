@@ -132,11 +132,24 @@ assert phases['phase 1'].experiments == 2 && phases['phase 1'].actual_ms > 0 && 
 def searches = phases['searches']
 assert searches.experiments == lastExps.size() - 2 && searches.actual_ms > 0 : searches
 assert searches.predicted_ms > 0 : searches
-def said = (log =~ /odrust detect-id: (\d+) tests failed under a seed; predicted ~(\d+) experiments \(~[0-9.]+ (s|min): (\d+) per test, [0-9.]+ s each\)/).collect { it }
-assert !said.isEmpty() : "no priced prediction of the searches"
-def (whole, candidates, predicted, unit, perTest) = said.last()
-assert candidates as int >= singleCall.size() && predicted as int == (candidates as int) * (perTest as int) : whole
+def said = (log =~ /odrust detect-id: (\d+) tests failed under a seed; predicted ~(\d+) experiments \(~[0-9.]+ (s|min): from each test's counted calls, [0-9.]+ s each\)/).collect { it }
+assert !said.isEmpty() : "no priced prediction of the searches from the tests' calls"
+def (whole, candidates, predicted, unit) = said.last()
+// at least 2 a test (alone, clean and under a seed), at most the budget of 30
+assert candidates as int >= singleCall.size() && (predicted as int) >= 2 * (candidates as int) && (predicted as int) <= 30 * (candidates as int) : whole
 assert searches.predicted_experiments == predicted as int : searches
+// what it rests on: each test's counted calls in phase 1's runs, from the agent's test events
+def phase1Runs = lastExps.findAll { it.kind in ['clean', 'shuffled'] }
+assert phase1Runs.size() == 2 && phase1Runs.every { e -> e.results.every { it.calls != null } && e.results.sum { it.calls } <= e.count } : phase1Runs*.results
+assert phase1Runs.every { e -> e.results.any { it.calls > 0 } } : phase1Runs*.results
+// a test whose run alone counted one call is classified by that run: no consistent run
+def lastByTest = last.outcome.tests.collectEntries { [(it.test): it] }
+def oneCall = lastExps.findAll { e -> e.kind == 'alone' && e.count == 1 && e.results.any { it.test == e.test && it.outcome != 'pass' } }*.test as Set
+assert !oneCall.isEmpty() : "no test pinned by a run alone that counted one call"
+oneCall.each { t ->
+    assert !lastExps.any { it.kind == 'consistent' && it.test == t } : "a consistent run of " + t
+    assert lastByTest[t].needs == 'another-order' && lastByTest[t].reason.contains('counted no other call') : lastByTest[t]
+}
 // and again once the first test's search ended, from its experiments and their time
 def again = (log =~ /odrust detect-id: after the first test's search \((\d+) experiments? in [0-9.]+ s\): predicted ~(\d+) experiments? in ~\d+ s in all/).collect { it }
 if (last.outcome.tests.size() > 1) {

@@ -45,8 +45,33 @@ public final class EventWriter {
         }
     }
 
+    /** Shuffle mode: the runtime's {@code count()} of counted calls; null in any other mode. */
+    private static volatile java.lang.reflect.Method callCount;
+
+    /** The shuffle agent hands over its runtime's count: each {@code test} event then says its calls. */
+    public static void countCallsWith(java.lang.reflect.Method count) {
+        callCount = count;
+    }
+
+    /** The counted calls so far; -1 when not counting. */
+    private static long calls() {
+        java.lang.reflect.Method m = callCount;
+        if (m == null) {
+            return -1;
+        }
+        try {
+            return ((Number) m.invoke(null)).longValue();
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    /** The count at the running test's {@code test-start}; -1 when not counting. */
+    private volatile long callsAtStart = -1;
+
     public void testStarted(String id) {
         running = id;
+        callsAtStart = calls();
         Recorder.beginTest();
         Diagnosis.beforeTest(id);
         Json event = Json.event("test-start").put("test", id);
@@ -96,6 +121,13 @@ public final class EventWriter {
                 .put("message", msg)
                 .put("exception", t == null ? null : t.getClass().getName())
                 .put("trace", t == null ? null : trace(t));
+        long before = callsAtStart;
+        if (wasRunning && before >= 0) {
+            long now = calls();
+            if (now >= before) {
+                event.put("calls", now - before);
+            }
+        }
         String[] compared = compared(t);
         if (compared != null) {
             event.put("expected", compared[0]).put("actual", compared[1]);

@@ -40,6 +40,13 @@ public final class IdStep {
         public int candidate;
         /** The experiments a candidate's search may take. */
         public int budget;
+        /**
+         * Once phase 1 is done: the experiments predicted from this one to the end of the searches
+         * (null before, or from an engine that does not say).
+         */
+        @com.google.gson.annotations.SerializedName("experiments_left")
+        @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer experimentsLeft;
     }
 
     /** Rust: {@code idtests::IdExperiment}. */

@@ -44,6 +44,15 @@ public final class Eta {
     private long lastSaid;
     private int lastUnit = -1;
 
+    /** Whether the planner predicts the experiments left ({@link #planned(String, int, int, long, int, String)}). */
+    private final boolean planner;
+    /** What the planner's prediction rests on. */
+    private String basis;
+    /** The experiments left as the planner last said, and those that ran since. */
+    private int plannedLeft;
+
+    private int ranSincePlanned;
+
     /**
      * {@code units} units of experiments named {@code unit} ("cause"), {@code prior} experiments
      * each before any ended, at most {@code cap} (0: no cap), {@code priorMillis} each before any
@@ -58,6 +67,33 @@ public final class Eta {
      * first one, {@code followerPrior} experiments each before one ended.
      */
     public Eta(String unit, int firsts, int prior, int followers, int followerPrior, int cap, long priorMillis) {
+        this(unit, firsts, prior, followers, followerPrior, cap, priorMillis, -1);
+    }
+
+    /**
+     * {@code units} units whose experiments left the planner predicts ({@code left} at the start,
+     * then {@link #planned(int)} with each experiment) instead of this estimate's median of the
+     * units that ended; {@code priorMillis} each before any ran (0: unknown); {@code basis} says
+     * what the planner's prediction rests on ("from each test's counted calls").
+     */
+    public static Eta planned(String unit, int units, int cap, long priorMillis, int left, String basis) {
+        int perUnit = units > 0 ? (left + units - 1) / units : left;
+        Eta eta = new Eta(unit, units, perUnit, 0, 0, cap, priorMillis, Math.max(0, left));
+        eta.basis = basis;
+        return eta;
+    }
+
+    private Eta(
+            String unit,
+            int firsts,
+            int prior,
+            int followers,
+            int followerPrior,
+            int cap,
+            long priorMillis,
+            int plannedLeft) {
+        this.plannedLeft = plannedLeft;
+        this.planner = plannedLeft >= 0;
         this.unit = unit;
         this.units = firsts + followers;
         this.prior = prior;
@@ -96,8 +132,20 @@ public final class Eta {
         currentFollows = follows && followersDone < followers;
     }
 
+    /**
+     * The planner's experiments left from the one about to run on (with an estimate from
+     * {@link #planned(String, int, int, long, int, String)}; ignored otherwise, and when negative).
+     */
+    public void planned(int left) {
+        if (planner && left >= 0) {
+            plannedLeft = left;
+            ranSincePlanned = 0;
+        }
+    }
+
     /** One experiment of the unit under way ran, in {@code ms}. */
     public void ran(long ms) {
+        ranSincePlanned++;
         current++;
         experiments++;
         millis += Math.max(0, ms);
@@ -179,6 +227,9 @@ public final class Eta {
 
     /** Experiments still to run: the rest of the unit under way (at least one), and the units not started. */
     public int experimentsLeft() {
+        if (planner) {
+            return Math.max(underWay ? 1 : 0, plannedLeft - ranSincePlanned);
+        }
         int per = perUnit();
         int perFollower = perUnit(endedFollowers, followerPrior);
         int followersLeft = Math.max(0, followers - followersDone - (underWay && currentFollows ? 1 : 0));
@@ -210,10 +261,12 @@ public final class Eta {
 
     /** "predicted ~40 experiments (~3 min: 9 per cause, 4.1 s each)" for the start, or without a time. */
     public String prediction() {
-        String per = perUnit() + " per " + unit
-                + (followers > 0
-                        ? ", " + perUnit(endedFollowers, followerPrior) + " per other " + unit + " of a cause"
-                        : "");
+        String per = planner
+                ? basis
+                : perUnit() + " per " + unit
+                        + (followers > 0
+                                ? ", " + perUnit(endedFollowers, followerPrior) + " per other " + unit + " of a cause"
+                                : "");
         return "predicted ~" + Words.count(predictedExperiments, "experiment")
                 + (predictedMillis > 0
                         ? " (~" + duration(predictedMillis) + ": " + per + ", " + seconds(priorMillis) + " each)"

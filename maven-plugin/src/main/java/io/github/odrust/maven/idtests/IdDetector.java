@@ -330,16 +330,17 @@ public final class IdDetector {
 
     /**
      * The searches in all as predicted once the first test's search ended (its experiments and
-     * time, then the mean of them for the rest): experiments and ms; null until then, or when an
-     * earlier invocation began them. The start's prediction rests on a prior of
-     * {@link #EXPERIMENTS_PER_CANDIDATE} a test, which a module whose runs alone pin most tests
-     * (ormlite-core: about 4) does not bear out.
+     * time, then the engine's prediction for the rest, scaled by what the first took against its
+     * own, at the mean cost so far): experiments and ms; null until then, or when an earlier
+     * invocation began them. The start's prediction is the engine's from each test's counted
+     * calls in phase 1 (docs/id-tests.md, "Estimates"), or a prior of
+     * {@link #EXPERIMENTS_PER_CANDIDATE} a test from an engine that does not say.
      */
     private long[] searchesAfterFirst;
 
     /**
-     * Experiments a candidate's search is predicted to take before one ended: about 8 on
-     * commons-jxpath (122 for 15 tests), 5 on ormlite-core (docs/id-tests-real-projects.md).
+     * Experiments a candidate's search is predicted to take before one ended, when the engine does
+     * not predict them: about 8 on commons-jxpath (122 for 15 tests).
      */
     static final int EXPERIMENTS_PER_CANDIDATE = 8;
 
@@ -365,10 +366,21 @@ public final class IdDetector {
             }
         } else {
             if (searches == null) {
-                searches = new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
+                searches = p.experimentsLeft != null
+                        ? Eta.planned(
+                                "test",
+                                p.candidates,
+                                p.budget,
+                                searchPrior(),
+                                p.experimentsLeft,
+                                "from each test's counted calls")
+                        : new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
                 searchesResumedAt = p.candidate;
                 log.info("odrust detect-id: " + Words.count(p.candidates, "test") + " failed under a seed; "
                         + searches.prediction());
+            }
+            if (p.experimentsLeft != null) {
+                searches.planned(p.experimentsLeft);
             }
             if (p.candidate != searching) {
                 searching = p.candidate;

@@ -297,6 +297,9 @@ public final class OrderRunner {
                                 : null;
                         r.jvm = index;
                         r.segment = currentSegment[0] >= 0 ? currentSegment[0] : null;
+                        r.calls = e.has("calls") && !e.get("calls").isJsonNull()
+                                ? e.get("calls").getAsLong()
+                                : null;
                         r.reads = stringList(e, "reads");
                         r.writes = stringList(e, "writes");
                         result.results.add(r);

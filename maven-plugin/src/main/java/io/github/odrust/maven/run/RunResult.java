@@ -61,6 +61,8 @@ public final class RunResult {
         public List<String> reads;
 
         public List<String> writes;
+        /** Runs with the shuffle agent: the counted calls made while it ran (null otherwise; docs/protocol.md). */
+        public Long calls;
     }
 
     /** Static fields read and written by a class's fixtures outside any test (recorded runs only). */
@@ -148,6 +150,9 @@ public final class RunResult {
             }
             if (t.writes != null) {
                 o.add("writes", JSON.toJsonTree(t.writes));
+            }
+            if (t.calls != null) {
+                o.addProperty("calls", t.calls);
             }
             results.add(o);
         }

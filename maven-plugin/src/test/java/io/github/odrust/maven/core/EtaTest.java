@@ -40,6 +40,35 @@ class EtaTest {
     }
 
     @Test
+    void thePlannersPredictionIsTakenAsItSaysIt() {
+        Eta eta = Eta.planned("test", 3, 30, 300, 11, "from each test's counted calls");
+        assertEquals(11, eta.predictedExperiments());
+        assertEquals(3300, eta.predictedMillis());
+        assertTrue(
+                eta.prediction()
+                        .startsWith("predicted ~11 experiments (~3.3 s: from each test's counted calls, 0.3 s each)"),
+                eta.prediction());
+        eta.begin();
+        eta.planned(11);
+        eta.ran(200);
+        eta.planned(10);
+        eta.ran(400);
+        // the planner's count less the one that ran since it said, at the mean cost so far
+        assertEquals(9, eta.experimentsLeft());
+        assertEquals(9 * 300, eta.leftMillis());
+        // a planner that scales its rest by what ended: its word is taken, never below the one
+        // under way
+        eta.planned(0);
+        assertEquals(1, eta.experimentsLeft());
+        eta.end();
+        assertEquals(0, eta.experimentsLeft());
+        // an estimate of its own ignores planned counts
+        Eta own = new Eta("test", 2, 6, 30, 0);
+        own.planned(50);
+        assertEquals(12, own.experimentsLeft());
+    }
+
+    @Test
     void aCausesOtherTestsArePredictedApart() {
         // 2 causes of 3 and 2 tests: 2 first tests at 6, 3 others at 1
         Eta eta = new Eta("test", 2, 6, 3, 1, 40, 1000);
