@@ -517,19 +517,31 @@ impl<'a> Planner<'a> {
     /// implementation keeping one order would): failing, another order fails it; passing, it
     /// fails only when two of its calls disagree (`needs`, and said in its reason).
     ///
-    /// `last` is the run that failed with k shuffled: when it ran in a fresh JVM under the same
-    /// seed and counted one call only, it was that run already (its one call permuted as k, no
-    /// other call to permute), so it classifies the test without another run.
+    /// `last` is the run that failed with k shuffled (found in a shared JVM: the fresh run that
+    /// confirmed it): when it ran in a fresh JVM under the same seed and counted one call only, it
+    /// was that run already (its one call permuted as k, no other call to permute), so it
+    /// classifies the test without another run.
     fn classify(
         &mut self,
         c: &mut Candidate,
         v: IdVerdict,
-        last: &IdRecord,
+        last: &'a IdRecord,
     ) -> Result<IdVerdict, Stop> {
         let mut v = self.confirm_fresh(c, v)?;
         if c.refuted.is_some() {
             return Ok(v);
         }
+        let last = if last.experiment.shared {
+            let confirmed = c.ids.last().copied();
+            match self.records.iter().find(|r| {
+                Some(r.experiment.id) == confirmed && r.experiment.kind == IdKind::ConfirmPin
+            }) {
+                Some(r) => *r,
+                None => last,
+            }
+        } else {
+            last
+        };
         let Some((seed, k)) = v
             .pin
             .as_ref()

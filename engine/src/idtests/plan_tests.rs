@@ -895,7 +895,7 @@ fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
 }
 
 #[test]
-fn one_counted_call_pinned_in_a_shared_jvm_still_gets_its_consistent_run_fresh() {
+fn one_counted_call_pinned_in_a_shared_jvm_is_classified_by_its_fresh_confirmation() {
     let mut base = IdRequest {
         shared: true,
         ..request(Vec::new())
@@ -908,20 +908,59 @@ fn one_counted_call_pinned_in_a_shared_jvm_still_gets_its_consistent_run_fresh()
         .filter(|e| e.test.as_deref() == Some(ONE))
         .map(|e| (e.kind, e.shared))
         .collect();
-    // the run that pinned the one call was shared: it does not stand for the consistent run
+    // the run that pinned the one call was shared: the fresh run that confirmed it (one call
+    // counted) stands for the consistent run
     assert_eq!(
         steps,
         [
             (IdKind::AloneClean, true),
             (IdKind::Alone, true),
             (IdKind::ConfirmPin, false),
-            (IdKind::Consistent, false),
         ]
     );
-    assert_eq!(
-        verdict(&run.outcome, ONE).needs,
-        Some(IdNeeds::AnotherOrder)
+    let v = verdict(&run.outcome, ONE);
+    assert_eq!(v.needs, Some(IdNeeds::AnotherOrder));
+    let confirm = run
+        .asked
+        .iter()
+        .find(|e| e.kind == IdKind::ConfirmPin && e.test.as_deref() == Some(ONE))
+        .unwrap();
+    assert!(
+        v.reason.contains(&format!(
+            "that run (experiment {}) counted no other call",
+            confirm.id
+        )),
+        "{}",
+        v.reason
     );
+}
+
+#[test]
+fn a_fresh_confirmation_that_counted_more_calls_does_not_stand_for_the_consistent_run() {
+    // a shared pin whose fresh confirmation counted more calls than the shared run: the
+    // consistent run goes ahead
+    let mut base = IdRequest {
+        shared: true,
+        ..request(Vec::new())
+    };
+    base.tests = vec![PLAIN.into(), ONE.into()];
+    let run = drive_with(base, &|r| {
+        if r.experiment.kind == IdKind::ConfirmPin {
+            r.count = 3;
+        }
+    });
+    let steps: Vec<IdKind> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(ONE))
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(steps.last(), Some(&IdKind::Consistent));
+    assert!(run
+        .asked
+        .iter()
+        .filter(|e| e.kind == IdKind::Consistent)
+        .all(|e| !e.shared));
 }
 
 #[test]

@@ -24,7 +24,7 @@ def twin = byTest['com.example.TwinTest#sameTextEachTime']
 assert twin.failing_seeds == [21, 23] && twin.needs == 'calls-to-disagree' : twin
 assert twin.reason.contains('it fails only when two of its calls return different orders') : twin.reason
 assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
-assert log =~ /\[id \d+\] consistent seed 2[123] as call 1: CatalogTest#joinedNames: 1 failed/ : "no consistent run of CatalogTest#joinedNames, or it passed"
+assert log =~ /\[id \d+\] consistent seed 2[123] as call \d+: TagsTest#tagsInOrder: 1 failed/ : "no consistent run of TagsTest#tagsInOrder, or it passed"
 
 // runs alone went to shared JVMs (goal 1's odrust.id.isolation=classloader); each pin they
 // found ran again in a fresh JVM (confirm-pin) before it was reported
@@ -33,6 +33,13 @@ assert firstExps.any { it.shared } : "no run alone in a shared JVM"
 assert firstExps.findAll { it.kind in ['clean', 'shuffled', 'confirm', 'confirm-pin', 'consistent'] }.every { !it.shared } : "a claim ran in a shared JVM"
 def confirmed = firstExps.findAll { it.kind == 'confirm-pin' }*.test as Set
 assert confirmed.containsAll(singleCall) : "pins confirmed fresh: " + confirmed
+// a pin whose fresh confirmation counted one call: that run was the consistent run already
+def oneCallConfirmed = firstExps.findAll { e -> e.kind == 'confirm-pin' && e.count == 1 }*.test as Set
+assert oneCallConfirmed.contains('com.example.CatalogTest#joinedNames') : oneCallConfirmed
+oneCallConfirmed.each { t ->
+    assert !firstExps.any { it.kind == 'consistent' && it.test == t } : "a consistent run of " + t
+    assert byTest[t].needs == 'another-order' && byTest[t].reason.contains('counted no other call') : byTest[t]
+}
 assert log =~ /odrust detect-id: \d+ runs alone ran in \d+ shared JVMs? \(fresh class loaders\)/ : "the shared JVMs are not reported"
 
 def joined = byTest['com.example.CatalogTest#joinedNames']
