@@ -884,14 +884,21 @@ fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
         .iter()
         .filter(|e| matches!(e.kind, IdKind::Clean | IdKind::Shuffled | IdKind::Confirm))
         .all(|e| !e.shared));
-    // the range of TWO is confirmed fresh too
     let two: Vec<&IdExperiment> = run
         .asked
         .iter()
         .filter(|e| e.test.as_deref() == Some(TWO))
         .collect();
-    assert_eq!(two.last().unwrap().kind, IdKind::ConfirmPin);
-    assert_eq!(two.last().unwrap().only, vec![[6, 8]]);
+    // the range of TWO is confirmed fresh too: its whole fails there, and each half passes
+    let confirmations: Vec<Vec<Range>> = two
+        .iter()
+        .filter(|e| e.kind == IdKind::ConfirmPin)
+        .map(|e| e.only.clone())
+        .collect();
+    assert_eq!(confirmations, [vec![[6, 8]], vec![[6, 7]], vec![[8, 8]]]);
+    assert!(two
+        .iter()
+        .all(|e| e.kind != IdKind::ConfirmPin || !e.shared));
 }
 
 #[test]
@@ -1045,6 +1052,59 @@ fn a_fresh_confirmation_that_fails_through_another_call_refutes_the_pin() {
             .unwrap()
             .class,
         "com.a.Foo"
+    );
+}
+
+#[test]
+fn a_range_whose_half_fails_in_a_fresh_jvm_is_searched_again_fresh() {
+    // in the shared JVM, PIN's 5th call shuffled alone does not fail it (the JVM holds other
+    // state); anywhere else, and fresh, it does: the shared search ends at a range neither of
+    // whose halves failed there, which a fresh JVM does not bear out
+    let base = IdRequest {
+        shared: true,
+        ..request(Vec::new())
+    };
+    let run = drive_with(base, &|r| {
+        let e = &r.experiment;
+        if e.shared && e.test.as_deref() == Some(PIN) && e.only == vec![[5, 5]] {
+            for t in &mut r.results {
+                t.outcome = RunOutcome::Pass;
+            }
+        }
+    });
+    let mine: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(PIN))
+        .collect();
+    // the range's whole and its halves ran fresh; the half with call 5 failed there
+    let fresh_halves: Vec<Vec<Range>> = mine
+        .iter()
+        .filter(|e| e.kind == IdKind::ConfirmPin)
+        .map(|e| e.only.clone())
+        .collect();
+    assert!(fresh_halves.contains(&vec![[5, 5]]), "{fresh_halves:?}");
+    let v = verdict(&run.outcome, PIN);
+    assert_eq!(v.pin.as_ref().unwrap().invocation, Some(5), "{}", v.reason);
+    assert!(
+        v.reason.contains("alone fail it") && v.reason.contains("searched again in fresh JVMs"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
+    // TWO's range (6 and 8 together) is borne out: its halves pass fresh too
+    let two = verdict(&run.outcome, TWO);
+    assert!(two.pin.as_ref().unwrap().range.is_some(), "{}", two.reason);
+    assert!(!two.reason.contains("searched again"), "{}", two.reason);
+    let two_fresh: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.test.as_deref() == Some(TWO) && e.kind == IdKind::ConfirmPin)
+        .collect();
+    assert_eq!(
+        two_fresh.len(),
+        3,
+        "the whole and its two halves: {two_fresh:?}"
     );
 }
 

@@ -67,9 +67,57 @@ impl<'a> Planner<'a> {
             }
             Bisected::Range(lo, hi, last, why) => {
                 let v = self.pinned(c, seed, calls.at(lo), calls.at(hi), n, last, Some(why));
-                self.confirm_fresh(c, v)
+                let mut v = self.confirm_fresh(c, v)?;
+                if let Why::BothHalves = why {
+                    self.confirm_halves(c, seed, calls, lo, hi)?;
+                    v.experiments = c.ids.clone();
+                }
+                Ok(v)
             }
         }
+    }
+
+    /// A range `lo..=hi` of `calls` pinned in shared JVMs because neither half failed alone
+    /// there: once its whole ran fresh ([`Planner::confirm_fresh`]), each half runs alone in a
+    /// fresh JVM too, since "not when only either half is" is a claim as well. A half that fails
+    /// there refutes the range (`c.refuted`: the search runs again in fresh JVMs). Nothing for a
+    /// search in fresh JVMs, or one already refuted.
+    pub(super) fn confirm_halves(
+        &mut self,
+        c: &mut Candidate,
+        seed: u64,
+        calls: Calls,
+        lo: usize,
+        hi: usize,
+    ) -> Result<(), Stop> {
+        if c.fresh || c.refuted.is_some() || lo >= hi {
+            return Ok(());
+        }
+        let mid = lo + (hi - lo) / 2;
+        for (a, b) in [(lo, mid), (mid + 1, hi)] {
+            let only = calls.ranges(a, b);
+            let e = self.experiment(
+                IdKind::ConfirmPin,
+                Some(&c.test),
+                vec![c.test.clone()],
+                Some(seed),
+                only.clone(),
+            );
+            let Some(r) = self.take(&e) else {
+                return Err(e);
+            };
+            c.ids.push(r.experiment.id);
+            if self.failed(r, &c.test) {
+                c.refuted = Some(format!(
+                    "pinned first in shared JVMs to invocations {} together, but in a fresh JVM invocations {} alone fail it (experiment {})",
+                    super::ranges_text(&calls.ranges(lo, hi)),
+                    super::ranges_text(&only),
+                    r.experiment.id
+                ));
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
     /// Bisects `calls` under `seed`, `whole` being the run that failed with all of them shuffled.

@@ -54,7 +54,12 @@ impl<'a> Planner<'a> {
                 }
                 Bisected::Range(lo, hi, last, why) => {
                     let v = self.at_site(c, seed, &ks[lo..=hi], n, last, why);
-                    self.confirm_fresh(c, v).map(Some)
+                    let mut v = self.confirm_fresh(c, v)?;
+                    if let Why::BothHalves = why {
+                        self.confirm_halves(c, seed, calls, lo, hi)?;
+                        v.experiments = c.ids.clone();
+                    }
+                    Ok(Some(v))
                 }
             };
         }

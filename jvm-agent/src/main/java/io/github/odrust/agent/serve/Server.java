@@ -35,6 +35,47 @@ public final class Server {
      */
     public static void instrumentation(java.lang.instrument.Instrumentation inst) {
         LazyVault.instrumentation(inst);
+        Server.inst = inst;
+    }
+
+    private static volatile java.lang.instrument.Instrumentation inst;
+
+    /**
+     * Whether {@code java.sql.DriverManager} was loaded in this JVM (so it found its drivers
+     * already, with an earlier order's loader): the loaded classes the platform loader defined, as
+     * the agent sees them; false without the agent.
+     */
+    static boolean driverManagerLoaded() {
+        java.lang.instrument.Instrumentation i = inst;
+        if (i == null) {
+            return false;
+        }
+        try {
+            for (Class<?> c :
+                    i.getInitiatedClasses(ClassLoader.getSystemClassLoader().getParent())) {
+                if (c.getName().equals("java.sql.DriverManager")) {
+                    return true;
+                }
+            }
+        } catch (Throwable t) {
+            // not known: as if not loaded
+        }
+        return false;
+    }
+
+    /**
+     * Calls {@link JdbcDrivers}'s {@code method} as a class of the order's {@code loader} does;
+     * problems are printed, the order goes on as it would have without it.
+     */
+    private static void jdbc(IsolatingLoader loader, String method, String done) {
+        try {
+            Class<?> drivers = loader.defineOwn(JdbcDrivers.class);
+            if (drivers != null) {
+                drivers.getMethod(method, ClassLoader.class).invoke(null, loader);
+            }
+        } catch (Throwable t) {
+            System.err.println("odrust-agent: the order's JDBC drivers could not be " + done + " (" + t + ")");
+        }
     }
 
     /** Serves plans until standard input ends; returns the exit status. */
@@ -102,6 +143,10 @@ public final class Server {
         }
         IsolatingLoader loader = IsolatingLoader.order(plan.classpath, frameworks.of(plan.classpath), runner);
         Thread.currentThread().setContextClassLoader(loader);
+        if (driverManagerLoaded()) {
+            // an earlier order used DriverManager: it does not look for this order's drivers
+            jdbc(loader, "register", "registered");
+        }
         if (plan.shuffle != null) {
             String problem = io.github.odrust.agent.shuffle.ShuffleAgent.beginOrder(plan.shuffle);
             if (problem != null) {
@@ -119,6 +164,9 @@ public final class Server {
         // Threads left behind get their grace before the JDK state is put back: one that ends
         // in it may still change that state.
         Threads.Left left = Threads.left(before, loader);
+        if (driverManagerLoaded()) {
+            jdbc(loader, "release", "deregistered");
+        }
         List<String> notRestored = state.restore();
         if (left.problem != null) {
             notRestored.add(left.problem);

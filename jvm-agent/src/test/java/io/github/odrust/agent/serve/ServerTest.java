@@ -236,6 +236,19 @@ class ServerTest {
     }
 
     @Test
+    void aJdbcDriverFoundAsAServiceServesEveryOrderAndIsReleasedAfterIt() throws Exception {
+        // DriverManager looks for service drivers once per JVM, with the first order's loader: the
+        // next orders found no driver their classes could use ("No suitable driver")
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(
+                    Arrays.asList("pass"), serve("SampleJdbc", "connects").outcomes(), "order " + i + ": " + log());
+        }
+        // each order's driver was deregistered at its end: DriverManager holds no order's loader
+        List<String> seen = Files.readAllLines(dir.resolve("seen.txt"), StandardCharsets.UTF_8);
+        assertEquals(Arrays.asList("deregistered", "deregistered", "deregistered"), seen, log());
+    }
+
+    @Test
     void aThreadLeftRunningIsReported() throws Exception {
         Served s = serve("SampleLeaks", "leavesAThreadRunning");
         assertEquals(Arrays.asList("pass"), s.outcomes());

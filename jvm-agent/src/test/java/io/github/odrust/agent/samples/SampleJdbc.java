@@ -1,0 +1,19 @@
+package io.github.odrust.agent.samples;
+
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertSame;
+
+import java.sql.DriverManager;
+import org.junit.Test;
+
+/** Connects through {@link DriverManager} to the driver it finds as a service, as a test of a JDBC module does. */
+public class SampleJdbc {
+    @Test
+    public void connects() throws Exception {
+        assertNotNull(DriverManager.getConnection(SampleDriver.URL + "db"));
+        // the driver of this test's own class loader, as in a fresh JVM
+        assertSame(
+                SampleDriver.class,
+                DriverManager.getDriver(SampleDriver.URL + "db").getClass());
+    }
+}
