@@ -379,20 +379,17 @@ impl<'a> Planner<'a> {
         // 3. One candidate after another.
         let mut verdicts = Vec::new();
         self.progress.candidates = Some(candidates.len());
-        let models: Vec<usize> = candidates
+        let (models, fresh): (Vec<usize>, Vec<usize>) = candidates
             .iter()
             .map(|c| self.search_model(c.calls))
-            .collect();
+            .unzip();
         let (mut took, mut predicted) = (0, 0);
         for (k, mut c) in candidates.into_iter().enumerate() {
             self.progress.candidate = k + 1;
             let search = self.searched(&mut c);
-            self.progress.experiments_left = Some(Self::experiments_left(
-                took,
-                predicted,
-                &models[k..],
-                c.ids.len(),
-            ));
+            let left = Self::experiments_left(took, predicted, &models[k..], c.ids.len());
+            self.progress.experiments_left = Some(left);
+            self.progress.fresh_left = Some(Self::fresh_left(left, &models[k..], &fresh[k..]));
             match search {
                 Ok(v) => {
                     took += v.experiments.len();

@@ -1225,11 +1225,43 @@ fn each_step_says_where_the_run_stands() {
                     .iter()
                     .all(|(_, p)| p.experiments_left.is_none()));
                 assert_eq!(seen[phase1].1.experiments_left, Some(31));
+                assert_eq!(seen[phase1].1.fresh_left, Some(31), "every run fresh");
                 assert!(seen[phase1..]
                     .iter()
                     .all(|(_, p)| p.experiments_left.is_some_and(|n| n >= 1)));
                 break;
             }
         }
+    }
+}
+
+#[test]
+fn with_shared_jvms_the_searches_are_predicted_with_their_fresh_confirmations() {
+    let base = IdRequest {
+        shared: true,
+        ..request(Vec::new())
+    };
+    let mut history = Vec::new();
+    loop {
+        let r = IdRequest {
+            next_id: history.len() + 1,
+            history: history.clone(),
+            ..base.clone()
+        };
+        let IdStep::Run {
+            experiment,
+            progress,
+        } = next(&r).unwrap()
+        else {
+            panic!("no search");
+        };
+        if progress.candidates.is_some() {
+            // PIN 9 and TWO 10 calls (5 + 4 each, 2 fresh), BRITTLE 1 (3, 1 fresh), FULL 3 (5 + 2,
+            // 2 fresh), ONCE 2 (5 + 1, 2 fresh), ZERO 0 (3, 1 fresh)
+            assert_eq!(progress.experiments_left, Some(37));
+            assert_eq!(progress.fresh_left, Some(10));
+            break;
+        }
+        history.push(execute(&experiment, &base.fingerprint));
     }
 }

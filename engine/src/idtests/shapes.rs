@@ -223,6 +223,10 @@ pub struct IdProgress {
     /// searches that ended took against their prediction (docs/id-tests.md, "Estimates").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub experiments_left: Option<usize>,
+    /// Of `experiments_left`, those predicted in fresh JVMs (all of them unless runs alone go to
+    /// shared JVMs), for their price.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fresh_left: Option<usize>,
 }
 
 /// How a candidate ended.

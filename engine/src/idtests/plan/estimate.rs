@@ -26,13 +26,23 @@ impl Planner<'_> {
     /// its failing run: alone without shuffling and alone under a seed; with one call, that run
     /// pins and classifies it; with more, a bisection of about log2 of them, its last call's
     /// run and the run with every call permuted alike. At most the budget.
-    pub(super) fn search_model(&self, calls: Option<u64>) -> usize {
-        let model = match calls {
-            None => SEARCH_PRIOR,
-            Some(0 | 1) => 2,
-            Some(m) => 4 + (u64::BITS - (m - 1).leading_zeros()) as usize,
+    ///
+    /// With shared JVMs the runs alone go there and a pin runs once more in a fresh JVM
+    /// (`confirm-pin`), which also classifies a one-call test: one experiment more. Returns the
+    /// experiments and, of them, those in fresh JVMs.
+    pub(super) fn search_model(&self, calls: Option<u64>) -> (usize, usize) {
+        let (model, fresh) = match (calls, self.request.shared) {
+            (None, _) => (SEARCH_PRIOR, SEARCH_PRIOR),
+            (Some(0 | 1), false) => (2, 2),
+            (Some(0 | 1), true) => (3, 1),
+            (Some(m), false) => {
+                let n = 4 + (u64::BITS - (m - 1).leading_zeros()) as usize;
+                (n, n)
+            }
+            (Some(m), true) => (5 + (u64::BITS - (m - 1).leading_zeros()) as usize, 2),
         };
-        model.min(self.budget.max(2))
+        let model = model.min(self.budget.max(2));
+        (model, fresh.min(model))
     }
 
     /// Experiments left from the current search on: `models` are the predictions of it and of the
@@ -54,6 +64,19 @@ impl Planner<'_> {
             .max(1);
         let rest: usize = rest.iter().sum();
         current + (rest as f64 * ratio).round() as usize
+    }
+}
+
+impl Planner<'_> {
+    /// Of `left` experiments, those predicted in fresh JVMs: `left` in the share the searches'
+    /// `fresh` predictions have of their `models`.
+    pub(super) fn fresh_left(left: usize, models: &[usize], fresh: &[usize]) -> usize {
+        let all: usize = models.iter().sum();
+        if all == 0 {
+            return left;
+        }
+        let share = fresh.iter().sum::<usize>() as f64 / all as f64;
+        ((left as f64 * share).round() as usize).min(left)
     }
 }
 
@@ -89,5 +112,13 @@ mod tests {
         // the ended searches took twice their prediction: (16 + 8) / (8 + 8) = 1.5
         assert_eq!(Planner::experiments_left(16, 8, &[2, 4], 0), 3 + 6);
         assert_eq!(Planner::experiments_left(16, 8, &[], 0), 0);
+    }
+
+    #[test]
+    fn the_fresh_share_follows_the_predictions() {
+        // fresh searches: all of them; shared ones: 1 of 3 and 2 of 8
+        assert_eq!(Planner::fresh_left(11, &[7, 2, 2], &[7, 2, 2]), 11);
+        assert_eq!(Planner::fresh_left(22, &[3, 8], &[1, 2]), 6);
+        assert_eq!(Planner::fresh_left(5, &[], &[]), 5);
     }
 }

@@ -47,6 +47,10 @@ public final class IdStep {
         @com.google.gson.annotations.SerializedName("experiments_left")
         @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Integer experimentsLeft;
+        /** Of {@link #experimentsLeft}, those predicted in fresh JVMs; null when not said. */
+        @com.google.gson.annotations.SerializedName("fresh_left")
+        @com.google.gson.annotations.JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer freshLeft;
     }
 
     /** Rust: {@code idtests::IdExperiment}. */

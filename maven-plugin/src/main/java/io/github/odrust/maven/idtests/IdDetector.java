@@ -321,6 +321,21 @@ public final class IdDetector {
         return sorted.get((sorted.size() - 1) / 2) + (firstTestMs == null ? 0 : firstTestMs);
     }
 
+    /**
+     * What the searches' experiment is predicted to cost (ms) when {@code fresh} of {@code left}
+     * run in fresh JVMs ({@link #searchPrior}) and the rest in shared ones, each of those priced
+     * as the clean run's first test (an order's classes are loaded anew there, but no JVM
+     * starts); {@link #searchPrior} when the engine does not say.
+     */
+    long searchPrice(int left, Integer fresh) {
+        long prior = searchPrior();
+        if (fresh == null || left <= 0 || fresh >= left) {
+            return prior;
+        }
+        long shared = firstTestMs == null ? 0 : firstTestMs;
+        return (Math.max(0, fresh) * prior + (left - Math.max(0, fresh)) * shared) / left;
+    }
+
     private Eta searches;
 
     /** The candidate the searches were at when this invocation began them (1: from the start). */
@@ -371,7 +386,7 @@ public final class IdDetector {
                                 "test",
                                 p.candidates,
                                 p.budget,
-                                searchPrior(),
+                                searchPrice(p.experimentsLeft, p.freshLeft),
                                 p.experimentsLeft,
                                 "from each test's counted calls")
                         : new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
