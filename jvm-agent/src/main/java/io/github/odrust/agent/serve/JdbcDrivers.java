@@ -35,10 +35,8 @@ public final class JdbcDrivers {
                 drivers.next();
                 loaded++;
             } catch (Throwable t) {
-                // as DriverManager: a provider that cannot be loaded is skipped
-                if (!(t instanceof java.util.ServiceConfigurationError)) {
-                    break;
-                }
+                // as DriverManager: the look-up ends at the first provider that cannot be loaded
+                break;
             }
         }
         String named = System.getProperty("jdbc.drivers");

@@ -42,8 +42,8 @@ public final class Server {
 
     /**
      * Whether {@code java.sql.DriverManager} was loaded in this JVM (so it found its drivers
-     * already, with an earlier order's loader): the loaded classes the platform loader defined, as
-     * the agent sees them; false without the agent.
+     * already, with an earlier order's loader): the classes the loader of {@code java.sql} loaded,
+     * as the agent sees them; false without the agent.
      */
     static boolean driverManagerLoaded() {
         java.lang.instrument.Instrumentation i = inst;
@@ -51,8 +51,12 @@ public final class Server {
             return false;
         }
         try {
-            for (Class<?> c :
-                    i.getInitiatedClasses(ClassLoader.getSystemClassLoader().getParent())) {
+            // the platform loader defines java.sql; on Java 8 the boot loader does
+            ClassLoader definer =
+                    System.getProperty("java.specification.version", "").startsWith("1.")
+                            ? null
+                            : ClassLoader.getSystemClassLoader().getParent();
+            for (Class<?> c : i.getInitiatedClasses(definer)) {
                 if (c.getName().equals("java.sql.DriverManager")) {
                     return true;
                 }
