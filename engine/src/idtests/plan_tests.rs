@@ -206,6 +206,8 @@ fn request(history: Vec<IdRecord>) -> IdRequest {
 struct Run {
     outcome: IdOutcome,
     asked: Vec<IdExperiment>,
+    /// Where the run stood with each experiment asked.
+    progress: Vec<IdProgress>,
     history: Vec<IdRecord>,
 }
 
@@ -214,6 +216,7 @@ struct Run {
 fn drive_with(base: IdRequest, tweak: &dyn Fn(&mut IdRecord)) -> Run {
     let mut history = base.history.clone();
     let mut asked = Vec::new();
+    let mut progresses = Vec::new();
     for _ in 0..500 {
         let r = IdRequest {
             next_id: history.len() + 1,
@@ -221,16 +224,21 @@ fn drive_with(base: IdRequest, tweak: &dyn Fn(&mut IdRecord)) -> Run {
             ..base.clone()
         };
         match next(&r).unwrap() {
-            IdStep::Run { experiment, .. } => {
+            IdStep::Run {
+                experiment,
+                progress,
+            } => {
                 let mut rec = execute(&experiment, &base.fingerprint);
                 tweak(&mut rec);
                 asked.push(experiment);
+                progresses.push(progress);
                 history.push(rec);
             }
             IdStep::Done { outcome } => {
                 return Run {
                     outcome,
                     asked,
+                    progress: progresses,
                     history,
                 }
             }
@@ -1185,54 +1193,40 @@ fn after_two_shared_searches_fresh_jvms_do_not_bear_out_the_rest_run_fresh() {
 #[test]
 fn each_step_says_where_the_run_stands() {
     let base = request(Vec::new());
-    let mut history = Vec::new();
-    let mut seen = Vec::new();
-    loop {
-        let r = IdRequest {
-            next_id: history.len() + 1,
-            history: history.clone(),
-            ..base.clone()
-        };
-        match next(&r).unwrap() {
-            IdStep::Run {
-                experiment,
-                progress,
-            } => {
-                seen.push((experiment.kind, progress));
-                history.push(execute(&experiment, &base.fingerprint));
-            }
-            IdStep::Done { outcome } => {
-                let phase1 = base.clean_runs as usize + base.seeds.len();
-                for (k, (kind, p)) in seen.iter().enumerate().take(phase1) {
-                    assert!(matches!(kind, IdKind::Clean | IdKind::Shuffled), "{kind:?}");
-                    assert_eq!(
-                        (p.phase1_done, p.phase1_total, p.candidates),
-                        (k, phase1, None)
-                    );
-                }
-                let searched: Vec<usize> =
-                    seen[phase1..].iter().map(|(_, p)| p.candidate).collect();
-                let candidates = seen[phase1].1.candidates.unwrap();
-                assert!(candidates >= outcome.tests.len().min(1), "{candidates}");
-                assert!(searched.windows(2).all(|w| w[0] <= w[1]), "{searched:?}");
-                assert_eq!(*searched.first().unwrap(), 1);
-                assert_eq!(*searched.last().unwrap(), candidates);
-                assert!(seen.iter().all(|(_, p)| p.budget > 0));
-                // the searches' experiments left: none said in phase 1; at the first search, each
-                // candidate's from its calls: PIN 9 and TWO 10 (4 + 4 each), BRITTLE 1 (2), FULL 3
-                // (4 + 2), ONCE 2 (4 + 1), ZERO 0 (2)
-                assert!(seen[..phase1]
-                    .iter()
-                    .all(|(_, p)| p.experiments_left.is_none()));
-                assert_eq!(seen[phase1].1.experiments_left, Some(31));
-                assert_eq!(seen[phase1].1.fresh_left, Some(31), "every run fresh");
-                assert!(seen[phase1..]
-                    .iter()
-                    .all(|(_, p)| p.experiments_left.is_some_and(|n| n >= 1)));
-                break;
-            }
-        }
+    let run = drive(base.clone());
+    let seen: Vec<(IdKind, IdProgress)> = run
+        .asked
+        .iter()
+        .map(|e| e.kind)
+        .zip(run.progress.iter().copied())
+        .collect();
+    let outcome = run.outcome;
+    let phase1 = base.clean_runs as usize + base.seeds.len();
+    for (k, (kind, p)) in seen.iter().enumerate().take(phase1) {
+        assert!(matches!(kind, IdKind::Clean | IdKind::Shuffled), "{kind:?}");
+        assert_eq!(
+            (p.phase1_done, p.phase1_total, p.candidates),
+            (k, phase1, None)
+        );
     }
+    let searched: Vec<usize> = seen[phase1..].iter().map(|(_, p)| p.candidate).collect();
+    let candidates = seen[phase1].1.candidates.unwrap();
+    assert!(candidates >= outcome.tests.len().min(1), "{candidates}");
+    assert!(searched.windows(2).all(|w| w[0] <= w[1]), "{searched:?}");
+    assert_eq!(*searched.first().unwrap(), 1);
+    assert_eq!(*searched.last().unwrap(), candidates);
+    assert!(seen.iter().all(|(_, p)| p.budget > 0));
+    // the searches' experiments left: none said in phase 1; at the first search, each
+    // candidate's from its calls: PIN 9 and TWO 10 (4 + 4 each), BRITTLE 1 (2), FULL 3
+    // (4 + 2), ONCE 2 (4 + 1), ZERO 0 (2)
+    assert!(seen[..phase1]
+        .iter()
+        .all(|(_, p)| p.experiments_left.is_none()));
+    assert_eq!(seen[phase1].1.experiments_left, Some(31));
+    assert_eq!(seen[phase1].1.fresh_left, Some(31), "every run fresh");
+    assert!(seen[phase1..]
+        .iter()
+        .all(|(_, p)| p.experiments_left.is_some_and(|n| n >= 1)));
 }
 
 #[test]
@@ -1241,27 +1235,14 @@ fn with_shared_jvms_the_searches_are_predicted_with_their_fresh_confirmations() 
         shared: true,
         ..request(Vec::new())
     };
-    let mut history = Vec::new();
-    loop {
-        let r = IdRequest {
-            next_id: history.len() + 1,
-            history: history.clone(),
-            ..base.clone()
-        };
-        let IdStep::Run {
-            experiment,
-            progress,
-        } = next(&r).unwrap()
-        else {
-            panic!("no search");
-        };
-        if progress.candidates.is_some() {
-            // PIN 9 and TWO 10 calls (5 + 4 each, 2 fresh), BRITTLE 1 (3, 1 fresh), FULL 3 (5 + 2,
-            // 2 fresh), ONCE 2 (5 + 1, 2 fresh), ZERO 0 (3, 1 fresh)
-            assert_eq!(progress.experiments_left, Some(37));
-            assert_eq!(progress.fresh_left, Some(10));
-            break;
-        }
-        history.push(execute(&experiment, &base.fingerprint));
-    }
+    let run = drive(base);
+    let first = run
+        .progress
+        .iter()
+        .find(|p| p.candidates.is_some())
+        .expect("a search");
+    // PIN 9 and TWO 10 calls (5 + 4 each, 2 fresh), BRITTLE 1 (3, 1 fresh), FULL 3 (5 + 2,
+    // 2 fresh), ONCE 2 (5 + 1, 2 fresh), ZERO 0 (3, 1 fresh)
+    assert_eq!(first.experiments_left, Some(37));
+    assert_eq!(first.fresh_left, Some(10));
 }

@@ -31,15 +31,14 @@ impl Planner<'_> {
     /// (`confirm-pin`), which also classifies a one-call test: one experiment more. Returns the
     /// experiments and, of them, those in fresh JVMs.
     pub(super) fn search_model(&self, calls: Option<u64>) -> (usize, usize) {
+        // ⌈log2 m⌉ for m ≥ 2
+        let halvings = |m: u64| (u64::BITS - (m - 1).leading_zeros()) as usize;
         let (model, fresh) = match (calls, self.request.shared) {
             (None, _) => (SEARCH_PRIOR, SEARCH_PRIOR),
             (Some(0 | 1), false) => (2, 2),
             (Some(0 | 1), true) => (3, 1),
-            (Some(m), false) => {
-                let n = 4 + (u64::BITS - (m - 1).leading_zeros()) as usize;
-                (n, n)
-            }
-            (Some(m), true) => (5 + (u64::BITS - (m - 1).leading_zeros()) as usize, 2),
+            (Some(m), false) => (4 + halvings(m), 4 + halvings(m)),
+            (Some(m), true) => (5 + halvings(m), 2),
         };
         let model = model.min(self.budget.max(2));
         (model, fresh.min(model))
@@ -65,9 +64,7 @@ impl Planner<'_> {
         let rest: usize = rest.iter().sum();
         current + (rest as f64 * ratio).round() as usize
     }
-}
 
-impl Planner<'_> {
     /// Of `left` experiments, those predicted in fresh JVMs: `left` in the share the searches'
     /// `fresh` predictions have of their `models`.
     pub(super) fn fresh_left(left: usize, models: &[usize], fresh: &[usize]) -> usize {

@@ -47,7 +47,7 @@ public final class Eta {
     /** Whether the planner predicts the experiments left ({@link #planned(String, int, int, long, int, String)}). */
     private final boolean planner;
     /** What the planner's prediction rests on. */
-    private String basis;
+    private final String basis;
     /** The experiments left as the planner last said, and those that ran since. */
     private int plannedLeft;
 
@@ -67,7 +67,7 @@ public final class Eta {
      * first one, {@code followerPrior} experiments each before one ended.
      */
     public Eta(String unit, int firsts, int prior, int followers, int followerPrior, int cap, long priorMillis) {
-        this(unit, firsts, prior, followers, followerPrior, cap, priorMillis, -1);
+        this(unit, firsts, prior, followers, followerPrior, cap, priorMillis, -1, null);
     }
 
     /**
@@ -78,9 +78,7 @@ public final class Eta {
      */
     public static Eta planned(String unit, int units, int cap, long priorMillis, int left, String basis) {
         int perUnit = units > 0 ? (left + units - 1) / units : left;
-        Eta eta = new Eta(unit, units, perUnit, 0, 0, cap, priorMillis, Math.max(0, left));
-        eta.basis = basis;
-        return eta;
+        return new Eta(unit, units, perUnit, 0, 0, cap, priorMillis, Math.max(0, left), basis);
     }
 
     private Eta(
@@ -91,9 +89,11 @@ public final class Eta {
             int followerPrior,
             int cap,
             long priorMillis,
-            int plannedLeft) {
+            int plannedLeft,
+            String basis) {
         this.plannedLeft = plannedLeft;
         this.planner = plannedLeft >= 0;
+        this.basis = basis;
         this.unit = unit;
         this.units = firsts + followers;
         this.prior = prior;
