@@ -7,14 +7,9 @@ import java.net.CookieHandler;
 import java.net.ProxySelector;
 import java.net.ResponseCache;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogManager;
-import java.util.logging.Logger;
 import javax.net.ssl.HostnameVerifier;
 import javax.net.ssl.HttpsURLConnection;
 
@@ -24,8 +19,8 @@ import javax.net.ssl.HttpsURLConnection;
  * categories), {@code System.in/out/err}, the thread's context class loader, the security manager,
  * the default authenticator, proxy selector, cookie handler and response cache, the HTTPS hostname
  * verifier, what the JDK makes on first use ({@link LazyVault}: the default time zone, SSL
- * context and socket factory as they were, not yet made included), and the root logger's level and
- * handlers.
+ * context and socket factory as they were, not yet made included), and {@code java.util.logging}
+ * ({@link JulState}).
  */
 public final class JdkState {
     private final Properties properties;
@@ -45,8 +40,7 @@ public final class JdkState {
     private final Object lazy;
 
     private final HostnameVerifier hostnameVerifier;
-    private final Level rootLevel;
-    private final List<Handler> rootHandlers;
+    private final JulState jul;
 
     private JdkState() {
         // first: without the fields, reading the time zone makes it, which sets user.timezone
@@ -67,10 +61,7 @@ public final class JdkState {
         cookieHandler = CookieHandler.getDefault();
         responseCache = ResponseCache.getDefault();
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
-        Logger root = LogManager.getLogManager().getLogger("");
-        rootLevel = root == null ? null : root.getLevel();
-        rootHandlers =
-                root == null ? new ArrayList<Handler>() : new ArrayList<Handler>(Arrays.asList(root.getHandlers()));
+        jul = JulState.capture(Server.loggingStarted());
     }
 
     public static JdkState capture() {
@@ -83,6 +74,7 @@ public final class JdkState {
      */
     public List<String> restore() {
         List<String> failed = new ArrayList<String>();
+        List<String> logging = JulState.readAtStart();
         Properties copy = new Properties();
         copy.putAll(properties);
         System.setProperties(copy);
@@ -106,21 +98,7 @@ public final class JdkState {
         ResponseCache.setDefault(responseCache);
         LazyVault.restore(lazy, failed);
         HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
-        Logger root = LogManager.getLogManager().getLogger("");
-        if (root != null) {
-            root.setLevel(rootLevel);
-            for (Handler h : root.getHandlers()) {
-                if (!rootHandlers.contains(h)) {
-                    root.removeHandler(h);
-                }
-            }
-            List<Handler> now = Arrays.asList(root.getHandlers());
-            for (Handler h : rootHandlers) {
-                if (!now.contains(h)) {
-                    root.addHandler(h);
-                }
-            }
-        }
+        jul.restore(logging, Server.loggingStarted(), failed);
         failed.addAll(jvmWideFactories());
         return failed;
     }

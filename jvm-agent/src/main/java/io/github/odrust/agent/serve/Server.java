@@ -46,23 +46,48 @@ public final class Server {
      * as the agent sees them; false without the agent.
      */
     static boolean driverManagerLoaded() {
+        // the platform loader defines java.sql; on Java 8 the boot loader does
+        return loaded(
+                "java.sql.DriverManager",
+                System.getProperty("java.specification.version", "").startsWith("1.")
+                        ? null
+                        : ClassLoader.getSystemClassLoader().getParent(),
+                false);
+    }
+
+    /** Once true, true for the JVM's life. */
+    private static volatile boolean loggingStarted;
+
+    /**
+     * Whether {@code java.util.logging} has started in this JVM (its log manager made its root
+     * logger, after reading its configuration): whether the boot loader loaded that logger's
+     * class, as the agent sees it; true without the agent, which cannot tell (capturing the state
+     * then starts it).
+     */
+    static boolean loggingStarted() {
+        if (!loggingStarted) {
+            loggingStarted = loaded("java.util.logging.LogManager$RootLogger", null, true);
+        }
+        return loggingStarted;
+    }
+
+    /**
+     * Whether {@code definer} (null: the boot loader) loaded the class {@code name}, as the agent
+     * sees it; {@code unknown} without the agent.
+     */
+    private static boolean loaded(String name, ClassLoader definer, boolean unknown) {
         java.lang.instrument.Instrumentation i = inst;
         if (i == null) {
-            return false;
+            return unknown;
         }
         try {
-            // the platform loader defines java.sql; on Java 8 the boot loader does
-            ClassLoader definer =
-                    System.getProperty("java.specification.version", "").startsWith("1.")
-                            ? null
-                            : ClassLoader.getSystemClassLoader().getParent();
             for (Class<?> c : i.getInitiatedClasses(definer)) {
-                if (c.getName().equals("java.sql.DriverManager")) {
+                if (c.getName().equals(name)) {
                     return true;
                 }
             }
         } catch (Throwable t) {
-            // not known: as if not loaded
+            return unknown;
         }
         return false;
     }

@@ -227,6 +227,26 @@ class ServerTest {
     }
 
     @Test
+    void loggingATestConfiguredIsPutBackForTheNextOrder() throws Exception {
+        // The first order starts java.util.logging in this JVM, the second finds it started.
+        for (int i = 0; i < 2; i++) {
+            Served changed = serve("SampleJul", "changesLogging");
+            assertEquals(Arrays.asList("pass"), changed.outcomes(), "order " + (i + 1));
+            assertTrue(changed.done.contains("\"not_restored\":[]"), changed.done);
+        }
+        Served next = serve("SampleJul", "seesTheConfiguredDefaults");
+        assertEquals(Arrays.asList("pass"), next.outcomes());
+    }
+
+    @Test
+    void loggingIsNotStartedBeforeATestNamesItsConfiguration() throws Exception {
+        Served first = serve("SampleJul", "namesItsConfigurationBeforeLogging");
+        assertEquals(Arrays.asList("pass"), first.outcomes());
+        // A JVM reads that property once: this one cannot give the next order a fresh JVM's logging.
+        assertTrue(first.done.contains("logging started after a test set java.util.logging.config.file"), first.done);
+    }
+
+    @Test
     void withoutItsAgentTheServerSaysWhatItCannotRestore() throws Exception {
         stop();
         startWithout();
