@@ -19,8 +19,8 @@ import javax.net.ssl.HttpsURLConnection;
  * categories), {@code System.in/out/err}, the thread's context class loader, the security manager,
  * the default authenticator, proxy selector, cookie handler and response cache, the HTTPS hostname
  * verifier, what the JDK makes on first use ({@link LazyVault}: the default time zone, SSL
- * context and socket factory as they were, not yet made included), and {@code java.util.logging}
- * ({@link JulState}).
+ * context and socket factory as they were, not yet made included), {@code java.util.logging}
+ * ({@link JulState}), and {@code DriverManager}'s login timeout and log writer.
  */
 public final class JdkState {
     private final Properties properties;
@@ -41,6 +41,10 @@ public final class JdkState {
 
     private final HostnameVerifier hostnameVerifier;
     private final JulState jul;
+    /** {@code DriverManager}'s login timeout and log writer; not read while it is not loaded. */
+    private final int loginTimeout;
+
+    private final java.io.PrintWriter sqlLogWriter;
 
     private JdkState() {
         // first: without the fields, reading the time zone makes it, which sets user.timezone
@@ -62,6 +66,9 @@ public final class JdkState {
         responseCache = ResponseCache.getDefault();
         hostnameVerifier = HttpsURLConnection.getDefaultHostnameVerifier();
         jul = JulState.capture(Server.loggingStarted());
+        boolean jdbc = Server.driverManagerLoaded();
+        loginTimeout = jdbc ? java.sql.DriverManager.getLoginTimeout() : 0;
+        sqlLogWriter = jdbc ? java.sql.DriverManager.getLogWriter() : null;
     }
 
     public static JdkState capture() {
@@ -99,6 +106,11 @@ public final class JdkState {
         LazyVault.restore(lazy, failed);
         HttpsURLConnection.setDefaultHostnameVerifier(hostnameVerifier);
         jul.restore(logging, Server.loggingStarted(), failed);
+        if (Server.driverManagerLoaded()) {
+            // as a fresh JVM has them when DriverManager was not loaded before the order
+            java.sql.DriverManager.setLoginTimeout(loginTimeout);
+            java.sql.DriverManager.setLogWriter(sqlLogWriter);
+        }
         failed.addAll(jvmWideFactories());
         return failed;
     }

@@ -1,6 +1,8 @@
 package io.github.odrust.agent.samples;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 
 import java.sql.DriverManager;
@@ -15,5 +17,10 @@ public class SampleJdbc {
         assertSame(
                 SampleDriver.class,
                 DriverManager.getDriver(SampleDriver.URL + "db").getClass());
+        // JVM-wide settings an earlier order changed are as a fresh JVM has them
+        assertEquals(0, DriverManager.getLoginTimeout());
+        assertNull(DriverManager.getLogWriter());
+        DriverManager.setLoginTimeout(7);
+        DriverManager.setLogWriter(new java.io.PrintWriter(new java.io.StringWriter()));
     }
 }
