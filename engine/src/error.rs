@@ -24,7 +24,7 @@ pub enum IdError {
         class: String,
     },
     /// The method part does not start with a Java identifier.
-    #[error("`{method}` does not start with a Java method name")]
+    #[error("`{method}` does not start with a JVM method name")]
     BadMethod {
         /// The method part that failed.
         method: String,

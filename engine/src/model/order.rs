@@ -411,11 +411,11 @@ mod tests {
 
     #[test]
     fn malformed_line_names_source_line_and_text() {
-        let err = parse_order_text("# c\np.A#a1\n\np.A#a 2\n", "orders/x.txt").unwrap_err();
+        let err = parse_order_text("# c\np.A#a1\n\np.A#a;2\n", "orders/x.txt").unwrap_err();
         assert_eq!(err.code(), "malformed-order");
         let msg = err.to_string();
         assert!(
-            msg.starts_with("malformed order in orders/x.txt, line 4: `p.A#a 2`"),
+            msg.starts_with("malformed order in orders/x.txt, line 4: `p.A#a;2`"),
             "{msg}"
         );
     }

@@ -1,7 +1,8 @@
 //! Test ids: parsing and validating the names users and the agent give to tests.
 //!
 //! An id is `Class#method` (see `docs/protocol.md`): the class part is a binary class name
-//! (dot-separated Java identifiers, `$` for nested classes), the method part a Java identifier
+//! (dot-separated Java identifiers, `$` for nested classes), the method part a JVM method name
+//! (a Java identifier, or what Kotlin's backquoted names allow: `Test That Nulls Fail`)
 //! optionally followed by an invocation suffix `[...]` (JUnit 4 `Parameterized` names such as
 //! `adds[0: 1+1=2]`, JUnit 5 invocations such as `adds[2]`). Anything goes inside the brackets,
 //! because JUnit 4 lets a parameter name contain almost anything.
@@ -82,7 +83,7 @@ pub fn parse(text: &str) -> Result<TestId<'_>, IdError> {
             class: class.to_string(),
         });
     }
-    let method_name_len = identifier_len(method);
+    let method_name_len = method_name_len(method);
     if method_name_len == 0 {
         return Err(IdError::BadMethod {
             method: method.to_string(),
@@ -137,7 +138,7 @@ fn invocation_start(id: &str) -> Option<usize> {
     let from = match id.find('#') {
         Some(hash) => {
             let method = &id[hash + 1..];
-            let name = identifier_len(method);
+            let name = method_name_len(method);
             match method[name..].strip_prefix('(').and_then(|r| r.find(')')) {
                 Some(close) => hash + 1 + name + close + 2,
                 None => 0,
@@ -166,6 +167,27 @@ fn is_class_name(s: &str) -> bool {
     !s.is_empty()
         && s.split('.')
             .all(|part| identifier_len(part) == part.len() && !part.is_empty())
+}
+
+/// The length in bytes of the JVM method name `s` starts with (0 if none): up to the first `(`
+/// (an overloaded method's parameter list) or `[` (an invocation suffix). Besides Java
+/// identifiers the JVM allows any character in a method name but `.`, `;`, `[`, `/`, `<` and
+/// `>`, and Kotlin's backquoted names use that (`fun `Test That Nulls Fail`()`): spaces, `-`,
+/// `,`, `'`. A name that does not start with a letter, digit, `_` or `$`, or holds a control
+/// character, is refused: it is a typo far more often than a test.
+fn method_name_len(s: &str) -> usize {
+    let end = s.find(['(', '[']).unwrap_or(s.len());
+    let name = &s[..end];
+    let starts_well = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    let allowed = |c: char| !matches!(c, '.' | ';' | '/' | '<' | '>') && !c.is_control();
+    if starts_well && name.chars().all(allowed) {
+        end
+    } else {
+        0
+    }
 }
 
 /// The length in bytes of the Java identifier `s` starts with (0 if none).
@@ -240,15 +262,21 @@ mod tests {
             })
         );
         assert_eq!(
-            parse("a.B#9m"),
+            parse("a.B# m"),
             Err(IdError::BadMethod {
-                method: "9m".into()
+                method: " m".into()
             })
         );
         assert_eq!(
-            parse("a.B#m x"),
-            Err(IdError::BadSuffix {
-                method: "m x".into()
+            parse("a.B#m;x"),
+            Err(IdError::BadMethod {
+                method: "m;x".into()
+            })
+        );
+        assert_eq!(
+            parse("a.B#m\tx"),
+            Err(IdError::BadMethod {
+                method: "m\tx".into()
             })
         );
         assert_eq!(
@@ -264,6 +292,26 @@ mod tests {
             })
         );
         assert!(parse("a b.C#m").is_err());
+    }
+
+    #[test]
+    fn a_kotlin_backquoted_method_name_is_a_method_name() {
+        let id = parse("nullability.test.BetweenTest#Test That Second Null Causes Compile Error")
+            .unwrap();
+        assert_eq!(id.class(), "nullability.test.BetweenTest");
+        assert_eq!(
+            id.method_name(),
+            "Test That Second Null Causes Compile Error"
+        );
+        assert_eq!(id.invocation(), None);
+        let inv = parse("a.B#it's a test, really - 2[1]").unwrap();
+        assert_eq!(inv.method_name(), "it's a test, really - 2");
+        assert_eq!(inv.invocation(), Some("[1]"));
+        assert_eq!(container_of("a.B#two words[1]"), "a.B#two words");
+        assert!(parse("a.B#9 lives").is_ok());
+        let dotted = parse("a.B.two words").unwrap();
+        assert_eq!(dotted.class(), "a.B");
+        assert_eq!(dotted.method(), "two words");
     }
 
     #[test]

@@ -52,7 +52,8 @@ pub fn render_id(request: &IdReportRequest) -> IdRendered {
 
 /// `template` with `{test}`, `{seed}` and `{only}` filled: `{only}` as `5` or `3-7`,
 /// comma-joined; when `only` is empty (everything shuffled), the word holding `{only}` is left
-/// out with the space before it.
+/// out with the space before it. Inside single quotes (`'{test}'`, as the plugin writes it) a
+/// `'` of the id (a Kotlin name's `it's`) is written `'\''`, so the shell reads it back whole.
 pub fn fill_command(template: &str, r: &Reproduce) -> String {
     let mut cmd = template.to_string();
     if r.only.is_empty() {
@@ -78,7 +79,9 @@ pub fn fill_command(template: &str, r: &Reproduce) -> String {
     } else {
         cmd = cmd.replace("{only}", &ranges_text(&r.only));
     }
-    cmd.replace("{test}", &r.test)
+    let quoted = r.test.replace('\'', "'\\''");
+    cmd.replace("'{test}'", &format!("'{quoted}'"))
+        .replace("{test}", &r.test)
         .replace("{seed}", &r.seed.to_string())
 }
 
@@ -540,6 +543,17 @@ mod tests {
         assert_eq!(
             fill_command("-Dodrust.id.only={only} mvn {test}", &r(vec![])),
             "mvn p.T#t"
+        );
+        let kotlin = Reproduce {
+            test: "p.T#it's two words".into(),
+            ..r(vec![])
+        };
+        assert_eq!(
+            fill_command(
+                "mvn x -Dodrust.order='{test}' -Dodrust.id.seed={seed}",
+                &kotlin
+            ),
+            "mvn x -Dodrust.order='p.T#it'\\''s two words' -Dodrust.id.seed=7"
         );
     }
 

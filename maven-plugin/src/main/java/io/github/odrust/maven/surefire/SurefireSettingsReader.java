@@ -160,8 +160,9 @@ public final class SurefireSettingsReader {
         }
         Object reuse = field(mojo, "reuseForks");
         s.reuseForks = reuse == null || (Boolean) reuse;
-        s.groups = (String) field(mojo, "groups");
-        s.excludedGroups = (String) field(mojo, "excludedGroups");
+        // a property left empty (<excludedGroups>${excludedGroups}</excludedGroups>) sets nothing
+        s.groups = blankIsNull((String) field(mojo, "groups"));
+        s.excludedGroups = blankIsNull((String) field(mojo, "excludedGroups"));
         s.test = (String) field(mojo, "test");
         Object timeout = field(mojo, "forkedProcessTimeoutInSeconds");
         s.forkedProcessTimeoutInSeconds =
@@ -195,6 +196,10 @@ public final class SurefireSettingsReader {
     }
 
     /** The value of a field declared by the mojo class or a superclass, or null when that Surefire version has none. */
+    private static String blankIsNull(String s) {
+        return s == null || s.trim().isEmpty() ? null : s.trim();
+    }
+
     static Object field(Object target, String name) {
         for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
             try {
