@@ -308,9 +308,9 @@ public final class IdDetector {
     }
 
     /**
-     * What a search's experiment is predicted to cost (ms) before one ran: a run alone in a fresh
-     * JVM, priced as phase 1's median time outside its tests plus the clean run's first test
-     * (docs/id-tests.md, "Estimates"); 0 when phase 1 ran in an earlier invocation.
+     * Phase 1's price of a run alone in a fresh JVM (ms): its median time outside its tests plus
+     * the clean run's first test (docs/id-tests.md, "Estimates"); 0 when phase 1 ran in an
+     * earlier invocation.
      */
     long searchPrior() {
         if (overheads.isEmpty()) {
@@ -321,14 +321,35 @@ public final class IdDetector {
         return sorted.get((sorted.size() - 1) / 2) + (firstTestMs == null ? 0 : firstTestMs);
     }
 
+    /** The searches' first run alone in a fresh JVM, as it took (ms); null until one ran here. */
+    private Long firstAloneMs;
+
+    /**
+     * A search's run alone in a fresh JVM (ms): the geometric mean of {@code prior} (phase 1's
+     * price, high when the suite's first test is heavy: it carries the JVM's warm-up and its own
+     * work) and {@code measured} (the first such run, of one test only: cheap or dear as that
+     * test is); either alone when the other is not known. On commons-jxpath, ormlite-core and
+     * mybatis-dynamic-sql the searches then took 0.76-1.13 of the prediction; with the prior
+     * alone, 0.36-0.83 (docs/id-tests.md, "Estimates").
+     */
+    static long freshPrice(long prior, Long measured) {
+        if (measured == null || measured <= 0) {
+            return prior;
+        }
+        if (prior <= 0) {
+            return measured;
+        }
+        return Math.round(Math.sqrt((double) prior * measured));
+    }
+
     /**
      * What the searches' experiment is predicted to cost (ms) when {@code fresh} of {@code left}
-     * run in fresh JVMs ({@link #searchPrior}) and the rest in shared ones, each of those priced
+     * run in fresh JVMs ({@link #freshPrice}) and the rest in shared ones, each of those priced
      * as the clean run's first test (an order's classes are loaded anew there, but no JVM
-     * starts); {@link #searchPrior} when the engine does not say.
+     * starts); the fresh price when the engine does not say.
      */
     long searchPrice(int left, Integer fresh) {
-        long prior = searchPrior();
+        long prior = freshPrice(searchPrior(), firstAloneMs);
         if (fresh == null || left <= 0 || fresh >= left) {
             return prior;
         }
@@ -380,6 +401,9 @@ public final class IdDetector {
                 left += "; then the tests that failed under a seed are searched";
             }
         } else {
+            if (firstAloneMs == null && step.experiment != null && !Boolean.TRUE.equals(step.experiment.shared)) {
+                firstAloneMs = ms;
+            }
             if (searches == null) {
                 searches = p.experimentsLeft != null
                         ? Eta.planned(
@@ -389,7 +413,12 @@ public final class IdDetector {
                                 searchPrice(p.experimentsLeft, p.freshLeft),
                                 p.experimentsLeft,
                                 "from each test's counted calls")
-                        : new Eta("test", p.candidates, EXPERIMENTS_PER_CANDIDATE, p.budget, searchPrior());
+                        : new Eta(
+                                "test",
+                                p.candidates,
+                                EXPERIMENTS_PER_CANDIDATE,
+                                p.budget,
+                                freshPrice(searchPrior(), firstAloneMs));
                 searchesResumedAt = p.candidate;
                 log.info("odrust detect-id: " + Words.count(p.candidates, "test") + " failed under a seed; "
                         + searches.prediction());

@@ -1,0 +1,19 @@
+package io.github.odrust.maven.idtests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class IdDetectorTest {
+    @Test
+    void aFreshRunIsPricedBetweenPhaseOnesPriceAndTheFirstRunMeasured() {
+        // mybatis-dynamic-sql: the suite's first test ran a compiler (5.4 s priced), the first run
+        // alone took 1.0 s, the searches' runs 2.1 s on average
+        assertEquals(2352, IdDetector.freshPrice(5448, 1015L));
+        // either alone when the other is not known
+        assertEquals(5448, IdDetector.freshPrice(5448, null));
+        assertEquals(5448, IdDetector.freshPrice(5448, 0L));
+        assertEquals(1015, IdDetector.freshPrice(0, 1015L));
+        assertEquals(0, IdDetector.freshPrice(0, null));
+    }
+}
