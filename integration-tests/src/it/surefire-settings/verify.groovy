@@ -24,7 +24,7 @@ assert r.results*.test == methods.collect { S + '#' + it } : "ran " + r.results*
 def bad = r.results.findAll { it.outcome != 'pass' }
 assert bad.isEmpty() : "settings not honoured by odrust:\n  " + bad.collect { it.test + ' ' + it.outcome + ': ' + it.message }.join('\n  ')
 
-// 3: discovery honoured <excludes>
+// 3: discovery honoured <excludes> and <excludedGroups> (SettingsTest#excludedGroups is tagged out)
 def suite = new JsonSlurper().parse(new File(basedir, 'target/odrust/suite.json'))
 assert suite.classes.collect { it['class'] } == [S] : "suite classes: " + suite.classes.collect { it['class'] }
 assert suite.classes[0].tests as Set == methods.collect { S + '#' + it } as Set : "suite tests: " + suite.classes[0].tests

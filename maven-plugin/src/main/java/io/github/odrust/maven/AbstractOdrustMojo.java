@@ -187,8 +187,11 @@ public abstract class AbstractOdrustMojo extends AbstractMojo {
                     + "); odrust runs each order in one JVM, exactly as asked.");
         }
         if (settings.groups != null || settings.excludedGroups != null) {
-            getLog().warn("Surefire's groups/excludedGroups (" + settings.groups + " / " + settings.excludedGroups
-                    + ") are not honoured by odrust yet: tests of every group are discovered.");
+            getLog().info("Surefire's groups/excludedGroups are honoured: tests are discovered with "
+                    + (settings.groups == null ? "" : "groups=" + settings.groups)
+                    + (settings.groups != null && settings.excludedGroups != null ? ", " : "")
+                    + (settings.excludedGroups == null ? "" : "excludedGroups=" + settings.excludedGroups)
+                    + " (JUnit 5 tags, JUnit 4 categories).");
         }
         Artifact agent = plugin.getArtifactMap().get("io.github.odrust:odrust-jvm-agent");
         if (agent == null || agent.getFile() == null) {

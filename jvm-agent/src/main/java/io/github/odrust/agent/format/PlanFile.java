@@ -31,6 +31,14 @@ public final class PlanFile {
     public Set<String> frameworks;
 
     /**
+     * Surefire's {@code groups} and {@code excludedGroups} for discovery (JUnit 5 tag expressions,
+     * JUnit 4 category classes), comma-separated as Surefire takes them; null when not set.
+     */
+    public String groups;
+
+    public String excludedGroups;
+
+    /**
      * In a shared JVM started with the shuffle agent: the shuffle options of this order (its seed,
      * ranges, log), or null.
      */
@@ -63,6 +71,17 @@ public final class PlanFile {
             line("odrust-plan", String.valueOf(VERSION));
             line("mode", mode);
             line("events", events.toAbsolutePath().toString());
+        }
+
+        /** Surefire's groups and excludedGroups (null: not set), for discovery. */
+        public Writer groups(String groups, String excludedGroups) {
+            if (groups != null) {
+                line("groups", groups);
+            }
+            if (excludedGroups != null) {
+                line("excluded-groups", excludedGroups);
+            }
+            return this;
         }
 
         public Writer frameworks(List<String> frameworks) {
@@ -218,6 +237,12 @@ public final class PlanFile {
                 }
                 case "candidate":
                     p.candidates.add(rest(f, name, no).trim());
+                    break;
+                case "groups":
+                    p.groups = rest(f, name, no).trim();
+                    break;
+                case "excluded-groups":
+                    p.excludedGroups = rest(f, name, no).trim();
                     break;
                 case "shuffle":
                     p.shuffle = rest(f, name, no);

@@ -97,6 +97,97 @@ public final class Junit4Support implements Framework {
         return null;
     }
 
+    /** Surefire's groups as JUnit 4 categories, once per JVM; null when none are set or they cannot be matched. */
+    private Categories categories;
+
+    private boolean categoriesRead;
+
+    private Categories categories(Class<?> first) {
+        if (!categoriesRead) {
+            categoriesRead = true;
+            List<String> include = Groups.split(ctx.plan.groups);
+            List<String> exclude = Groups.split(ctx.plan.excludedGroups);
+            List<String> all = new ArrayList<>(include);
+            all.addAll(exclude);
+            for (String g : all) {
+                if (Groups.isExpression(g)) {
+                    events.warning(
+                            first.getName(),
+                            "Surefire's groups/excludedGroups element '" + g + "' is an expression, which odrust does"
+                                    + " not match against JUnit 4 categories: every JUnit 4 test is discovered");
+                    return null;
+                }
+            }
+            if (!all.isEmpty()) {
+                categories = new Categories(classes(include), classes(exclude), !include.isEmpty());
+            }
+        }
+        return categories;
+    }
+
+    private List<Class<?>> classes(List<String> names) {
+        List<Class<?>> out = new ArrayList<>();
+        for (String n : names) {
+            try {
+                out.add(Class.forName(n, false, ctx.loader));
+            } catch (ClassNotFoundException | LinkageError e) {
+                // no such category: it matches no JUnit 4 test (as a tag no JUnit 4 test has)
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Which JUnit 4 tests Surefire's groups keep, as its JUnit 4.7+ provider matches categories: a
+     * test's categories are its method's and its class's {@code @Category} (inherited), and one
+     * matches a group when it is that class or a subclass of it; kept when one matches an included
+     * group (or none is set) and none an excluded one.
+     */
+    static final class Categories {
+        private final List<Class<?>> include;
+        private final List<Class<?>> exclude;
+        private final boolean includeSet;
+
+        Categories(List<Class<?>> include, List<Class<?>> exclude, boolean includeSet) {
+            this.include = include;
+            this.exclude = exclude;
+            this.includeSet = includeSet;
+        }
+
+        boolean keeps(Description d, Class<?> cls) {
+            List<Class<?>> of = new ArrayList<>();
+            add(of, d.getAnnotation(org.junit.experimental.categories.Category.class));
+            Class<?> testClass = d.getTestClass() != null ? d.getTestClass() : cls;
+            add(of, testClass.getAnnotation(org.junit.experimental.categories.Category.class));
+            if (includeSet && !matches(of, include)) {
+                return false;
+            }
+            return !matches(of, exclude);
+        }
+
+        private static void add(List<Class<?>> to, org.junit.experimental.categories.Category c) {
+            if (c == null) {
+                return;
+            }
+            try {
+                Collections.addAll(to, c.value());
+            } catch (RuntimeException | LinkageError e) {
+                // a category class that cannot be loaded matches nothing
+            }
+        }
+
+        private static boolean matches(List<Class<?>> categories, List<Class<?>> groups) {
+            for (Class<?> c : categories) {
+                for (Class<?> g : groups) {
+                    if (g.isAssignableFrom(c)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
     @Override
     public boolean discover(Class<?> cls) {
         if (!isJUnit4Test(cls)) {
@@ -113,6 +204,7 @@ public final class Junit4Support implements Framework {
         List<String> ids = new ArrayList<>();
         boolean initError = false;
         boolean ignoredClass = false;
+        Categories groups = categories(cls);
         for (Description d : leaves) {
             if (d.getMethodName() == null) {
                 ignoredClass = true; // e.g. an @Ignore'd class: one description without methods
@@ -120,8 +212,13 @@ public final class Junit4Support implements Framework {
             }
             if ("initializationError".equals(d.getMethodName())) {
                 initError = true;
+            } else if (groups != null && !groups.keeps(d, cls)) {
+                continue;
             }
             ids.add(id(d));
+        }
+        if (groups != null && ids.isEmpty()) {
+            return true; // every test of the class is out of Surefire's groups
         }
         String fixed = fixedOrder(cls);
         boolean sortable = runner instanceof Sortable;

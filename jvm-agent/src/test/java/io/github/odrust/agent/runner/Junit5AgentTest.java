@@ -28,6 +28,58 @@ class Junit5AgentTest {
     }
 
     @Test
+    void surefiresGroupsKeepTheTaggedTestsAndItsExcludedGroupsDropThem() throws Exception {
+        Harness h = Harness.discover(dir, "SampleJ5Tagged", "SampleJ4Categorized")
+                .line("frameworks", "junit4,junit5")
+                .line("groups", "fast, " + Harness.P + "SampleJ4Categorized$Slow")
+                .line("excluded-groups", "slow")
+                .go()
+                .ok();
+        assertEquals(list("SampleJ5Tagged#fast"), strip((List<?>)
+                record(h, "SampleJ5Tagged").get("tests")));
+        // a JUnit 4 category matches its subclasses too, as Surefire's JUnit 4.7+ provider does
+        List<String> j4 =
+                new ArrayList<>(strip((List<?>) record(h, "SampleJ4Categorized").get("tests")));
+        j4.sort(null); // JUnit 4's own method order
+        assertEquals(list("SampleJ4Categorized#slow", "SampleJ4Categorized#verySlow"), j4);
+
+        Harness excluded = Harness.discover(dir, "SampleJ5Tagged", "SampleJ4Categorized")
+                .line("frameworks", "junit4,junit5")
+                .line("excluded-groups", "unit, " + Harness.P + "SampleJ4Categorized$Slow")
+                .go()
+                .ok();
+        // every Jupiter test of the class is tagged unit: the class is not a test any more
+        assertTrue(excluded.events("class").stream()
+                .noneMatch(c -> String.valueOf(c.get("class")).endsWith("J5Tagged")));
+        assertEquals(list("SampleJ4Categorized#plain"), strip((List<?>)
+                record(excluded, "SampleJ4Categorized").get("tests")));
+    }
+
+    @Test
+    void aGroupIsAJupiterTagExpression() throws Exception {
+        Harness h = Harness.discover(dir, "SampleJ5Tagged")
+                .line("frameworks", "junit5")
+                .line("groups", "unit & !slow")
+                .go()
+                .ok();
+        assertEquals(list("SampleJ5Tagged#fast", "SampleJ5Tagged#plain"), strip((List<?>)
+                record(h, "SampleJ5Tagged").get("tests")));
+    }
+
+    @Test
+    void aJunit4CategoryExpressionIsSaidAndFiltersNothing() throws Exception {
+        Harness h = Harness.discover(dir, "SampleJ4Categorized")
+                .line("frameworks", "junit4")
+                .line("groups", Harness.P + "SampleJ4Categorized$Slow & !" + Harness.P + "SampleJ4Categorized$VerySlow")
+                .go()
+                .ok();
+        assertEquals(3, ((List<?>) record(h, "SampleJ4Categorized").get("tests")).size());
+        assertTrue(h.events("warning").stream()
+                .anyMatch(w -> String.valueOf(w.get("message"))
+                        .contains("is an expression, which odrust does not match against JUnit 4 categories")));
+    }
+
+    @Test
     void discoversJupiterClassesNestedAndDynamicAndFallsBackToJUnit4() throws Exception {
         Harness h = Harness.discover(
                         dir,

@@ -57,7 +57,8 @@ public final class Discovery {
                     .frameworks(module.frameworks)
                     .classpath(module.classpath)
                     .systemProperties(module.systemProperties)
-                    .configurationParameters(module.settings.junitPlatformConfiguration);
+                    .configurationParameters(module.settings.junitPlatformConfiguration)
+                    .groups(module.settings.groups, module.settings.excludedGroups);
             candidates.forEach(p::candidate);
             p.write(plan);
             Path jar = dir.resolve("classpath.jar");

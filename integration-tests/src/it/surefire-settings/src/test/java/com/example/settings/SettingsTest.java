@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -103,5 +104,11 @@ class SettingsTest {
     void classpathDependencyScopeExclude() {
         assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apache.commons.io.IOUtils"),
                 "runtime-scoped commons-io is excluded by classpathDependencyScopeExclude=runtime");
+    }
+
+    @Test
+    @Tag("odrust-it-excluded")
+    void excludedGroups() {
+        org.junit.jupiter.api.Assertions.fail("excludedGroups leaves this test out: it must not run");
     }
 }

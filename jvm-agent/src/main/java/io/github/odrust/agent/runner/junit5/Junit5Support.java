@@ -4,6 +4,7 @@ import io.github.odrust.agent.runner.Agent;
 import io.github.odrust.agent.runner.Context;
 import io.github.odrust.agent.runner.EventWriter;
 import io.github.odrust.agent.runner.Framework;
+import io.github.odrust.agent.runner.Groups;
 import io.github.odrust.agent.runner.Json;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -31,6 +32,7 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.EngineFilter;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
@@ -90,6 +92,23 @@ public final class Junit5Support implements Framework {
 
     // ------------------------------------------------------------ discovery
 
+    /**
+     * Surefire's {@code groups} and {@code excludedGroups} as its JUnit Platform provider applies
+     * them: each comma-separated element a tag expression, tests with any included and none
+     * excluded kept.
+     */
+    private LauncherDiscoveryRequest withGroups(LauncherDiscoveryRequestBuilder b) {
+        List<String> include = Groups.split(ctx.plan.groups);
+        List<String> exclude = Groups.split(ctx.plan.excludedGroups);
+        if (!include.isEmpty()) {
+            b.filters(TagFilter.includeTags(include));
+        }
+        if (!exclude.isEmpty()) {
+            b.filters(TagFilter.excludeTags(exclude));
+        }
+        return b.build();
+    }
+
     @Override
     public boolean discover(Class<?> cls) {
         if (emitted.contains(cls.getName())) {
@@ -97,8 +116,10 @@ public final class Junit5Support implements Framework {
         }
         TestPlan plan;
         try {
-            plan = launcher.discover(request(
-                    Collections.<DiscoverySelector>singletonList(DiscoverySelectors.selectClass(cls)), ctx.config()));
+            plan = launcher.discover(withGroups(LauncherDiscoveryRequestBuilder.request()
+                    .selectors(Collections.<DiscoverySelector>singletonList(DiscoverySelectors.selectClass(cls)))
+                    .filters(EngineFilter.includeEngines(JUPITER))
+                    .configurationParameters(ctx.config())));
         } catch (RuntimeException | LinkageError e) {
             events.warning(cls.getName(), "JUnit Platform discovery failed: " + e);
             return false;
