@@ -614,9 +614,9 @@ fn id_ops_through_protocol() {
         v["reproduce"],
         json!({"test": "p.T#b", "seed": 1, "only": [[2, 2]]})
     );
-    assert_eq!(v["repairs"][0]["strategy"], "HashToLinkedHash");
-    assert_eq!(v["repairs"][0]["line"], 3);
-    assert_eq!(v["repairs"][1]["strategy"], "ChangeContainsExactly");
+    assert_eq!(v["repairs"][0]["strategy"], "ChangeContainsExactly");
+    assert_eq!(v["repairs"][1]["strategy"], "HashToLinkedHash");
+    assert_eq!(v["repairs"][1]["line"], 3);
     assert_eq!(v["verify_seeds"].as_array().unwrap().len(), 3);
     assert_eq!(v["experiments"], json!([4, 5, 6, 7, 8, 9]));
 

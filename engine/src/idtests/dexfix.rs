@@ -2,15 +2,17 @@
 //! may make it independent of the order the JDK API returns, and where. The engine chooses; the
 //! plugin edits the sources and verifies each choice under the verdict's `verify_seeds`.
 //!
+//! In the order tried (DexFix's: the test's assertion first, then the code, JSON last):
+//!
+//! - `ChangeContainsExactly`: the assertion of the test's code at the call compares without
+//!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Offered
+//!   when an assertion library made the call (the agent's `assertion`: AssertJ, Hamcrest, Truth
+//!   iterating the collection), for any API.
 //! - `HashToLinkedHash`: the iterated `HashMap` / `HashSet` is allocated as a `LinkedHashMap` /
 //!   `LinkedHashSet` (at the allocation site), so it iterates in insertion order. Offered when the
 //!   agent saw where the collection was allocated.
 //! - `SortFields`: the result of `Class.getDeclaredFields` (`getMethods`, ...) is sorted by name
 //!   at the call.
-//! - `ChangeContainsExactly`: the assertion of the test's code at the call compares without
-//!   order (`containsExactly` → `containsExactlyInAnyOrder`, lists compared as sets). Offered
-//!   when an assertion library made the call (the agent's `assertion`: AssertJ, Hamcrest, Truth
-//!   iterating the collection), for any API.
 //! - `JSONAssertion`: where the test method compares a JSON text literal with a string, it compares
 //!   them as JSON (key order ignored). Offered last, for any API: the JSON is often made by a
 //!   library (`-Dodrust.id.filter=any`), far from the call's line, so the plugin looks in the test
@@ -113,6 +115,12 @@ pub fn choices(
     let (owner, method) = owner_and_method(&call.api);
     let mut out = Vec::new();
     let mut why_not = None;
+    // The test's own assertion first, as DexFix orders them: a fix of test code only, which
+    // developers take more readily, and the main code's order is not wrong because a test
+    // assumed another (mybatis-dynamic-sql's maintainers changed 11 such assertions, no HashMap).
+    if call.assertion {
+        out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
+    }
     match owner {
         "HashMap" | "HashSet" => match &call.alloc {
             Some(alloc) => out.push(at_frame(
@@ -133,9 +141,6 @@ pub fn choices(
             at,
         )),
         _ => {}
-    }
-    if call.assertion {
-        out.push(at_frame(RepairStrategy::ChangeContainsExactly, None, at));
     }
     // JSONAssertion compares JSON texts: offered when the failure shows a JSON member
     // (`"key":`; Java and AssertJ print maps with `=`) or says nothing, not for a printed set.
@@ -229,22 +234,22 @@ mod tests {
     }
 
     #[test]
-    fn hash_collections_get_the_linked_variant_first_when_the_allocation_is_known() {
+    fn the_tests_assertion_comes_before_the_linked_variant_of_a_known_allocation() {
         let (c, why) = choices_of(&call("HashMap$KeySet.iterator", true));
         assert_eq!(why, None);
         let s: Vec<_> = c.iter().map(|c| c.strategy).collect();
         assert_eq!(
             s,
             [
-                RepairStrategy::HashToLinkedHash,
-                RepairStrategy::ChangeContainsExactly
+                RepairStrategy::ChangeContainsExactly,
+                RepairStrategy::HashToLinkedHash
             ]
         );
-        assert_eq!(c[0].class, "com.a.Bar");
-        assert_eq!(c[0].line, Some(3));
-        assert_eq!(c[0].target.as_deref(), Some("HashSet"));
-        assert_eq!(c[1].class, "com.a.Foo");
-        assert_eq!(c[1].target, None);
+        assert_eq!(c[0].class, "com.a.Foo");
+        assert_eq!(c[0].target, None);
+        assert_eq!(c[1].class, "com.a.Bar");
+        assert_eq!(c[1].line, Some(3));
+        assert_eq!(c[1].target.as_deref(), Some("HashSet"));
 
         let (c, why) = choices_of(&call("HashSet.iterator", false));
         assert_eq!(c.len(), 1);
@@ -255,9 +260,9 @@ mod tests {
     #[test]
     fn reflection_is_sorted_and_other_apis_only_change_the_assertion() {
         let (c, _) = choices_of(&call("Class.getMethods", false));
-        assert_eq!(c[0].strategy, RepairStrategy::SortFields);
-        assert_eq!(c[0].target.as_deref(), Some("getMethods"));
-        assert_eq!(c[1].strategy, RepairStrategy::ChangeContainsExactly);
+        assert_eq!(c[0].strategy, RepairStrategy::ChangeContainsExactly);
+        assert_eq!(c[1].strategy, RepairStrategy::SortFields);
+        assert_eq!(c[1].target.as_deref(), Some("getMethods"));
         for api in [
             "File.list",
             "PriorityQueue.iterator",

@@ -333,15 +333,15 @@ fn a_test_is_pinned_to_the_one_shuffled_call_with_its_repairs() {
     assert_eq!(
         strategies,
         [
-            RepairStrategy::HashToLinkedHash,
             RepairStrategy::ChangeContainsExactly,
+            RepairStrategy::HashToLinkedHash,
             RepairStrategy::JsonAssertion
         ]
     );
-    assert_eq!(v.repairs[0].class, "com.a.Foo");
-    assert_eq!(v.repairs[0].line, Some(4));
-    assert_eq!(v.repairs[0].target.as_deref(), Some("HashSet"));
-    assert_eq!(v.repairs[1].line, Some(12));
+    assert_eq!(v.repairs[0].line, Some(12));
+    assert_eq!(v.repairs[1].class, "com.a.Foo");
+    assert_eq!(v.repairs[1].line, Some(4));
+    assert_eq!(v.repairs[1].target.as_deref(), Some("HashSet"));
     assert_eq!(v.no_repair, None);
     // the failing seeds, then 8 more, none of them a seed of the request
     assert_eq!(v.verify_seeds.len(), 10);

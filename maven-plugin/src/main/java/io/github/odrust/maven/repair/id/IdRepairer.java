@@ -176,20 +176,65 @@ public final class IdRepairer {
         for (JsonObject verdict : verdicts) {
             bySite.computeIfAbsent(site(verdict), k -> new ArrayList<>()).add(verdict);
         }
+        estimate = IdRepairEstimate.of(report);
+        java.util.Map<String, Long> together = new java.util.HashMap<>();
         for (java.util.Map.Entry<String, List<JsonObject>> group : bySite.entrySet()) {
-            List<JsonObject> shared =
-                    group.getKey().isEmpty() || group.getValue().size() < 2 ? null : repairTogether(group.getValue());
-            if (shared != null) {
-                entries.addAll(shared);
-                write(entries);
-                continue;
+            if (!group.getKey().isEmpty() && group.getValue().size() >= 2) {
+                // the runs without a patch under each failing seed, then the candidate's
+                java.util.Set<Long> failing = new java.util.HashSet<>();
+                java.util.Set<Long> verify = new java.util.HashSet<>();
+                for (JsonObject v : group.getValue()) {
+                    v.getAsJsonArray("failing_seeds").forEach(x -> failing.add(x.getAsLong()));
+                    v.getAsJsonArray("verify_seeds").forEach(x -> verify.add(x.getAsLong()));
+                }
+                together.put(group.getKey(), estimate.add(failing.size() + 1 + verify.size()));
+            } else {
+                group.getValue().forEach(v -> estimate.add(aloneRuns(v)));
+            }
+        }
+        if (!verdicts.isEmpty()) {
+            log.info("odrust repair: " + Words.count(verdicts.size(), "ID test") + ", " + estimate.start());
+        }
+        int k = 0;
+        for (java.util.Map.Entry<String, List<JsonObject>> group : bySite.entrySet()) {
+            Long predicted = together.get(group.getKey());
+            if (predicted != null) {
+                log.info("odrust repair: " + estimate.at(++k));
+                long start = System.nanoTime();
+                List<JsonObject> shared = repairTogether(group.getValue());
+                estimate.ended(predicted, (System.nanoTime() - start) / 1_000_000);
+                if (shared != null) {
+                    entries.addAll(shared);
+                    write(entries);
+                    continue;
+                }
+                group.getValue().forEach(v -> estimate.add(aloneRuns(v)));
             }
             for (JsonObject verdict : group.getValue()) {
+                log.info("odrust repair: " + estimate.at(++k));
+                long start = System.nanoTime();
                 entries.add(repair(verdict));
+                estimate.ended(estimate.price(aloneRuns(verdict)), (System.nanoTime() - start) / 1_000_000);
                 write(entries);
             }
         }
+        if (!verdicts.isEmpty()) {
+            log.info("odrust repair: the ID tests' repairs " + estimate.outcome());
+        }
         return entries;
+    }
+
+    /** What repairs are predicted to take, said as they run; null before {@link #run}. */
+    private IdRepairEstimate estimate;
+
+    /**
+     * A test's runs alone for its first candidate: clean and under each seed it is verified under;
+     * none when no rewrite applies.
+     */
+    private static int aloneRuns(JsonObject verdict) {
+        boolean any =
+                verdict.has("repairs") && verdict.getAsJsonArray("repairs").size() > 0;
+        return any ? 1 + verdict.getAsJsonArray("verify_seeds").size() : 0;
     }
 
     /** A repair choice made ready: its source file and text, and DexFix's candidates; or why not. */
@@ -207,10 +252,18 @@ public final class IdRepairer {
         Site site = new Site();
         site.strategy = choice.get("strategy").getAsString();
         String cls = str(choice.get("class"), null);
-        site.file = source(cls, str(choice.get("file"), null));
+        String fileName = str(choice.get("file"), null);
+        site.file = source(cls, fileName);
         site.line = choice.has("line") && !choice.get("line").isJsonNull()
                 ? choice.get("line").getAsInt()
                 : -1;
+        String language = language(fileName);
+        if (language != null) {
+            site.refused = "the call is in " + fileName + ", " + language + ": odrust's rewrites (here "
+                    + site.strategy + (site.line > 0 ? " at line " + site.line : "")
+                    + ") edit and compile Java sources only";
+            return site;
+        }
         if (site.file == null) {
             site.refused = "the source of " + cls + " is not under the module's source roots: odrust edits"
                     + " only this module's sources (the fix of a class of another module of the project"
@@ -240,6 +293,24 @@ public final class IdRepairer {
             site.refused = "odrust does not know this strategy";
         }
         return site;
+    }
+
+    /** What a source file that is not Java is written in ("a Kotlin source"); null for a Java one or none. */
+    static String language(String fileName) {
+        if (fileName == null || fileName.endsWith(".java")) {
+            return null;
+        }
+        String ext = fileName.contains(".") ? fileName.substring(fileName.lastIndexOf('.') + 1) : "";
+        switch (ext) {
+            case "kt":
+                return "a Kotlin source";
+            case "groovy":
+                return "a Groovy source";
+            case "scala":
+                return "a Scala source";
+            default:
+                return "not a Java source";
+        }
     }
 
     /** The first repair choice of a verdict as a key (strategy, class, file, line, target); empty without one. */
@@ -975,6 +1046,9 @@ public final class IdRepairer {
         JsonArray a = new JsonArray();
         entries.forEach(a::add);
         file.add("repairs", a);
+        if (estimate != null) {
+            file.add("estimate", estimate.json());
+        }
         Path f = dir.resolve("id-repair.json");
         try {
             ReportWriter.atomicWrite(f, Json.WIRE.toJson(file) + "\n");

@@ -1257,4 +1257,13 @@ class DexFixTest {
                 IdRepairer.jsonLibraries(
                         List.of(none.toFile(), dir.resolve("missing.jar").toFile())));
     }
+
+    @Test
+    void aCallInAKotlinSourceIsSaidToBeOutOfTheRewritesReach() {
+        assertEquals("a Kotlin source", IdRepairer.language("JoinMapperNewSyntaxTest.kt"));
+        assertEquals("a Groovy source", IdRepairer.language("SpecTest.groovy"));
+        assertEquals("not a Java source", IdRepairer.language("Generated"));
+        assertEquals(null, IdRepairer.language("FragmentCollectorTest.java"));
+        assertEquals(null, IdRepairer.language(null));
+    }
 }
