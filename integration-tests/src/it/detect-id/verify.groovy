@@ -84,6 +84,11 @@ assert upper.shared_with == ['com.example.CatalogTest#joinedNames'] : upper
 assert log.contains('2 ID tests pinned to one call site (HashToLinkedHash at Catalog.java:14): trying one patch for all of them')
 assert log.contains('one patch for 2 tests: com.example.CatalogTest#joinedNames, com.example.CatalogTest#joinedNamesUpperCase')
 assert log =~ /odrust repair: 5 verified patches for 7 implementation-dependent tests/ : "the closing line"
+// an estimate from detect-id's runs at the start, the time left at each repair, both in id-repair.json
+assert log =~ /odrust repair: 7 ID tests, 5 repairs to verify, predicted ~[\d.]+ s \(each: its first candidate's runs alone at/
+assert log =~ /odrust repair: repair 5 of 5, ~[\d.]+ s left/
+def estimate = slurp('target/odrust/repair/id-repair.json').estimate
+assert estimate.repairs == 5 && estimate.predicted_ms > 0 && estimate.actual_ms > 0 : estimate
 def reading = repairs['com.example.DescriberTest#describesReadingFields']
 assert reading.source == 'SortFields' && reading.patch == repairs['com.example.DescriberTest#describesFieldsInOrder'].patch : reading
 assert reading.shared_with == ['com.example.DescriberTest#describesFieldsInOrder'] : reading
