@@ -22,9 +22,10 @@ import java.util.logging.Logger;
  *       again (which closes and removes every handler and sets each logger's level as configured)
  *       and each logger's filter and parent-handler use are set back to the configuration's. An
  *       order that changed the configuration, added handlers or set levels leaves none of it.
- *   <li>An order that started logging after setting one of those properties itself: a JVM reads
- *       them once, so this one can no longer give later orders what a fresh JVM would; it is
- *       reported as not restored (the JVM retires).
+ *   <li>An order that set one of those properties: the configuration is read again with the
+ *       properties put back, but a log manager is chosen once per JVM; and an order that set them
+ *       after logging had started here ran without them. Both are reported as not restored (the
+ *       JVM retires, so the next order may be a new JVM's first).
  *   <li>Another log manager (the JVM's options name it): only the root logger's level and
  *       handlers are put back.
  * </ul>
@@ -87,13 +88,17 @@ final class JulState {
         if (!startedNow) {
             return;
         }
-        if (!started) {
-            for (int i = 0; i < READ_AT_START.size(); i++) {
-                if (!Objects.equals(properties.get(i), atEnd.get(i))) {
-                    failed.add("logging started after a test set " + READ_AT_START.get(i)
-                            + ", which a JVM reads once, when logging starts");
-                    return;
-                }
+        for (int i = 0; i < READ_AT_START.size(); i++) {
+            String name = READ_AT_START.get(i);
+            if (Objects.equals(properties.get(i), atEnd.get(i))) {
+                continue;
+            }
+            if (started) {
+                // read again below for the next order, but this one ran without it
+                failed.add("a test set " + name + " after logging had started in this JVM; a fresh JVM would"
+                        + " have read it when logging started");
+            } else if (name.equals("java.util.logging.manager")) {
+                failed.add("logging started after a test set " + name + ", which a JVM reads once");
             }
         }
         try {

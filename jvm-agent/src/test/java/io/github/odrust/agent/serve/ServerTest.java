@@ -242,8 +242,18 @@ class ServerTest {
     void loggingIsNotStartedBeforeATestNamesItsConfiguration() throws Exception {
         Served first = serve("SampleJul", "namesItsConfigurationBeforeLogging");
         assertEquals(Arrays.asList("pass"), first.outcomes());
-        // A JVM reads that property once: this one cannot give the next order a fresh JVM's logging.
-        assertTrue(first.done.contains("logging started after a test set java.util.logging.config.file"), first.done);
+        assertTrue(first.done.contains("\"not_restored\":[]"), first.done);
+        // the configuration read again with the properties put back: the JDK's, as a fresh JVM's
+        Served next = serve("SampleJul", "seesTheConfiguredDefaults");
+        assertEquals(Arrays.asList("pass"), next.outcomes());
+        // Logging has started in this JVM now: a test that names its configuration runs without
+        // it, which a fresh JVM would not do; said, so that the JVM retires.
+        Served again = serve("SampleJul", "namesItsConfigurationBeforeLogging");
+        assertEquals(1, again.outcomes().size());
+        assertTrue(again.outcomes().get(0).startsWith("fail"), again.outcomes().toString());
+        assertTrue(
+                again.done.contains("a test set java.util.logging.config.file after logging had started in this JVM"),
+                again.done);
     }
 
     @Test

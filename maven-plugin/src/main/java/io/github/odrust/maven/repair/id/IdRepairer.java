@@ -229,11 +229,16 @@ public final class IdRepairer {
 
     /**
      * A test's runs alone for its first candidate: clean and under each seed it is verified under;
-     * none when no rewrite applies.
+     * none when no rewrite applies, or only rewrites of sources that are not Java.
      */
-    private static int aloneRuns(JsonObject verdict) {
-        boolean any =
-                verdict.has("repairs") && verdict.getAsJsonArray("repairs").size() > 0;
+    static int aloneRuns(JsonObject verdict) {
+        boolean any = false;
+        if (verdict.has("repairs")) {
+            for (JsonElement c : verdict.getAsJsonArray("repairs")) {
+                // a rewrite in a Kotlin, Groovy or Scala source is refused at once
+                any |= language(str(c.getAsJsonObject().get("file"), null)) == null;
+            }
+        }
         return any ? 1 + verdict.getAsJsonArray("verify_seeds").size() : 0;
     }
 

@@ -1265,5 +1265,14 @@ class DexFixTest {
         assertEquals("not a Java source", IdRepairer.language("Generated"));
         assertEquals(null, IdRepairer.language("FragmentCollectorTest.java"));
         assertEquals(null, IdRepairer.language(null));
+        // nothing to verify for a test whose rewrites are all in Kotlin: no time predicted for it
+        com.google.gson.JsonObject kotlin = com.google.gson.JsonParser.parseString("{\"verify_seeds\": [1, 2],"
+                        + " \"repairs\": [{\"strategy\": \"ChangeContainsExactly\", \"file\": \"JoinTest.kt\"}]}")
+                .getAsJsonObject();
+        assertEquals(0, IdRepairer.aloneRuns(kotlin));
+        kotlin.getAsJsonArray("repairs")
+                .add(com.google.gson.JsonParser.parseString(
+                        "{\"strategy\": \"HashToLinkedHash\", \"file\": \"Provider.java\"}"));
+        assertEquals(3, IdRepairer.aloneRuns(kotlin));
     }
 }
