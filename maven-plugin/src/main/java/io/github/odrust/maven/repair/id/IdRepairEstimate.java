@@ -69,9 +69,12 @@ final class IdRepairEstimate {
         return aloneRuns <= 0 ? 0 : aloneRuns * aloneMs + suiteMs;
     }
 
-    /** A repair of {@code aloneRuns} runs alone and one of the original order, to come; its prediction (ms). */
+    /** A repair of {@code aloneRuns} runs alone and one of the original order, to come (none: not counted); its prediction (ms). */
     long add(int aloneRuns) {
         long p = price(aloneRuns);
+        if (aloneRuns <= 0) {
+            return 0; // nothing to verify: not a repair to count
+        }
         units++;
         total += p;
         if (typical == 0) {

@@ -211,10 +211,15 @@ public final class IdRepairer {
                 group.getValue().forEach(v -> estimate.add(aloneRuns(v)));
             }
             for (JsonObject verdict : group.getValue()) {
-                log.info("odrust repair: " + estimate.at(++k));
+                int runs = aloneRuns(verdict);
+                if (runs > 0) {
+                    log.info("odrust repair: " + estimate.at(++k));
+                }
                 long start = System.nanoTime();
                 entries.add(repair(verdict));
-                estimate.ended(estimate.price(aloneRuns(verdict)), (System.nanoTime() - start) / 1_000_000);
+                if (runs > 0) {
+                    estimate.ended(estimate.price(runs), (System.nanoTime() - start) / 1_000_000);
+                }
                 write(entries);
             }
         }

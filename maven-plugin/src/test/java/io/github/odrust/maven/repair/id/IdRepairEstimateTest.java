@@ -20,11 +20,11 @@ class IdRepairEstimateTest {
         IdRepairEstimate e = fromReport();
         assertEquals(12 * 2000 + 32000, e.add(12));
         assertEquals(5 * 2000 + 32000, e.add(5));
-        assertEquals(0, e.add(0), "a test no rewrite applies to runs nothing");
+        assertEquals(0, e.add(0), "a test no rewrite applies to runs nothing, and is not counted");
         String start = e.start();
-        assertTrue(start.startsWith("3 repairs to verify, predicted ~1.6 min"), start);
+        assertTrue(start.startsWith("2 repairs to verify, predicted ~1.6 min"), start);
         assertTrue(start.contains("2.0 s and one run of the original order at 32.0 s"), start);
-        assertEquals("repair 1 of 3, ~1.6 min left", e.at(1));
+        assertEquals("repair 1 of 2, ~1.6 min left", e.at(1));
     }
 
     @Test
