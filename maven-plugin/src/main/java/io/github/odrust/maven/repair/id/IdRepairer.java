@@ -179,7 +179,7 @@ public final class IdRepairer {
         estimate = IdRepairEstimate.of(report);
         java.util.Map<String, Long> together = new java.util.HashMap<>();
         for (java.util.Map.Entry<String, List<JsonObject>> group : bySite.entrySet()) {
-            if (!group.getKey().isEmpty() && group.getValue().size() >= 2) {
+            if (together(group.getKey(), group.getValue())) {
                 // the runs without a patch under each failing seed, then the candidate's
                 java.util.Set<Long> failing = new java.util.HashSet<>();
                 java.util.Set<Long> verify = new java.util.HashSet<>();
@@ -227,6 +227,19 @@ public final class IdRepairer {
             log.info("odrust repair: the ID tests' repairs " + estimate.outcome());
         }
         return entries;
+    }
+
+    /**
+     * Whether the tests of one first repair choice ({@code key}, {@link #site}) are tried with one
+     * patch: two or more, at a site in a Java source (one in another language is refused at once,
+     * and each test then tries its other choices on its own).
+     */
+    private static boolean together(String key, List<JsonObject> group) {
+        if (key.isEmpty() || group.size() < 2) {
+            return false;
+        }
+        JsonObject first = group.get(0).getAsJsonArray("repairs").get(0).getAsJsonObject();
+        return language(str(first.get("file"), null)) == null;
     }
 
     /** What repairs are predicted to take, said as they run; null before {@link #run}. */
