@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Surefire's {@code groups} and {@code excludedGroups} (docs/configuration.md, "What odrust takes
- * from Surefire"), which discovery applies: JUnit 5 tag expressions, JUnit 4 category classes.
+ * Surefire's {@code groups} and {@code excludedGroups} (docs/run-order.md), which discovery
+ * applies: JUnit 5 tag expressions, JUnit 4 category classes.
  */
 public final class Groups {
     private Groups() {}

@@ -119,6 +119,15 @@ public final class Junit4Support implements Framework {
                 }
             }
             if (!all.isEmpty()) {
+                try {
+                    Class.forName("org.junit.experimental.categories.Category", false, ctx.loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    events.warning(
+                            first.getName(),
+                            "Surefire's groups/excludedGroups name JUnit 4 categories, which this JUnit (before 4.8)"
+                                    + " does not have: every JUnit 4 test is discovered");
+                    return null;
+                }
                 categories = new Categories(classes(include), classes(exclude), !include.isEmpty());
             }
         }
