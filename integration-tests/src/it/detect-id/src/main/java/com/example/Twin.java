@@ -9,7 +9,11 @@ public final class Twin {
 
     /** The same two names, from a new set each time. */
     public static String text() {
-        Set<String> names = new HashSet<>(Arrays.asList("p", "q"));
-        return String.join(",", names);
+        return String.join(",", names());
+    }
+
+    /** A new set of the two names; callers count on its class being HashSet. */
+    public static Set<String> names() {
+        return new HashSet<>(Arrays.asList("p", "q"));
     }
 }

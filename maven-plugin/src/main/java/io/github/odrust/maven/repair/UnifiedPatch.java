@@ -44,6 +44,47 @@ public final class UnifiedPatch {
         return text.toString();
     }
 
+    /**
+     * {@code before} with the changes of every text of {@code afters} (each {@code before} with some
+     * lines changed) made at once, each line keeping its ending; null when two of them change the
+     * same or neighbouring lines differently (a change both make, such as one import added by two,
+     * is made once).
+     */
+    public static String merge(String before, List<String> afters) {
+        List<String> a = lines(before);
+        List<AbstractDelta<String>> all = new ArrayList<>();
+        for (String after : afters) {
+            for (AbstractDelta<String> d : DiffUtils.diff(a, lines(after)).getDeltas()) {
+                boolean same = all.stream()
+                        .anyMatch(o -> start(o) == start(d)
+                                && o.getSource().getLines().equals(d.getSource().getLines())
+                                && o.getTarget().getLines().equals(d.getTarget().getLines()));
+                if (!same) {
+                    all.add(d);
+                }
+            }
+        }
+        all.sort((x, y) -> Integer.compare(start(x), start(y)));
+        for (int i = 0; i + 1 < all.size(); i++) {
+            if (start(all.get(i + 1)) <= end(all.get(i))) {
+                return null;
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        int at = 0;
+        for (AbstractDelta<String> d : all) {
+            for (; at < start(d); at++) {
+                text.append(a.get(at));
+            }
+            d.getTarget().getLines().forEach(text::append);
+            at = end(d);
+        }
+        for (; at < a.size(); at++) {
+            text.append(a.get(at));
+        }
+        return text.toString();
+    }
+
     private static void hunk(StringBuilder text, List<String> a, List<String> b, List<AbstractDelta<String>> deltas) {
         AbstractDelta<String> first = deltas.get(0);
         AbstractDelta<String> last = deltas.get(deltas.size() - 1);

@@ -1,6 +1,7 @@
 package io.github.odrust.maven.repair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -68,6 +69,24 @@ class UnifiedPatchTest {
 
     private static String hunks(String patch) {
         return patch.substring(patch.indexOf("@@"));
+    }
+
+    @Test
+    void changesOfOneFileAreMergedWhenTheyTouchOtherLines() {
+        String before = "import a;\r\nclass T {\r\n  x(1);\r\n  keep;\r\n  y(2);\r\n}\r\n";
+        String one = "import a;\r\nimport b;\r\nclass T {\r\n  x(9);\r\n  keep;\r\n  y(2);\r\n}\r\n";
+        String two = "import a;\r\nimport b;\r\nclass T {\r\n  x(1);\r\n  keep;\r\n  y(8);\r\n}\r\n";
+        // the import both add is added once; each keeps its CRLF
+        assertEquals(
+                "import a;\r\nimport b;\r\nclass T {\r\n  x(9);\r\n  keep;\r\n  y(8);\r\n}\r\n",
+                UnifiedPatch.merge(before, List.of(one, two)));
+        assertEquals(one, UnifiedPatch.merge(before, List.of(one)));
+        assertEquals(before, UnifiedPatch.merge(before, List.of()));
+        // the same line changed two ways, or neighbouring lines changed: not merged
+        String other = "import a;\r\nclass T {\r\n  x(7);\r\n  keep;\r\n  y(2);\r\n}\r\n";
+        assertNull(UnifiedPatch.merge(before, List.of(one, other)));
+        String next = "import a;\r\nclass T {\r\n  x(1);\r\n  kept;\r\n  y(2);\r\n}\r\n";
+        assertNull(UnifiedPatch.merge(before, List.of(other, next)));
     }
 
     @Test

@@ -9,11 +9,11 @@ import java.util.Locale;
 
 /**
  * How long the repair of ID tests will take (docs/id-tests.md, "Repairs"): each repair (a test, or
- * the tests pinned to one call site) predicted as its first candidate's verification, runs alone
- * (clean and under each seed it is verified under) and one run of the original order, each priced
- * from the last odrust:detect-id's runs; the rest scaled by what the ended repairs took against
- * their prediction. Said at the start, at each repair and at the end, where it is set against what
- * the repair took ({@code id-repair.json}'s {@code estimate}).
+ * the tests pinned to one call site) predicted as its first candidate's runs alone (clean and under
+ * each seed it is verified under), and one run of the original order with every patch found, each
+ * priced from the last odrust:detect-id's runs; the rest scaled by what the ended repairs took
+ * against their prediction. Said at the start, at each repair and at the end, where it is set
+ * against what the repair took ({@code id-repair.json}'s {@code estimate}).
  */
 final class IdRepairEstimate {
     /** A run alone and a run of the original order (ms); 0 when detect-id's report does not say. */
@@ -64,12 +64,38 @@ final class IdRepairEstimate {
         return alone > 0 && suite > 0 ? new IdRepairEstimate(alone, suite) : new IdRepairEstimate(0, 0);
     }
 
-    /** A repair of {@code aloneRuns} runs alone and one of the original order (ms); 0 for none (nothing to verify). */
+    /** A repair of {@code aloneRuns} runs alone (ms); 0 for none (nothing to verify). */
     long price(int aloneRuns) {
-        return aloneRuns <= 0 ? 0 : aloneRuns * aloneMs + suiteMs;
+        return Math.max(0, aloneRuns) * aloneMs;
     }
 
-    /** A repair of {@code aloneRuns} runs alone and one of the original order, to come (none: not counted); its prediction (ms). */
+    /** A run of the original order with patches, to come when there is a repair to verify. */
+    void addOriginalOrder() {
+        if (units > 0) {
+            originalOrders++;
+            total += suiteMs;
+        }
+    }
+
+    /** Runs of the original order with patches: to come, ended. */
+    private int originalOrders;
+
+    private int originalOrdersDone;
+
+    /** "~40 s left" as a run of the original order with patches starts. */
+    String originalOrderAt() {
+        return priced() ? "~" + Eta.duration(left()) + " left" : "no time predicted";
+    }
+
+    /** A run of the original order with patches ended after {@code ms}. */
+    void endedOriginalOrder(long ms) {
+        if (originalOrdersDone++ < originalOrders) {
+            predictedDone += suiteMs;
+        }
+        actualDone += ms;
+    }
+
+    /** A repair of {@code aloneRuns} runs alone, to come (none: not counted); its prediction (ms). */
     long add(int aloneRuns) {
         long p = price(aloneRuns);
         if (aloneRuns <= 0) {
@@ -102,8 +128,8 @@ final class IdRepairEstimate {
             return what + " (no time predicted: the last odrust:detect-id did not run its phases here)";
         }
         return what + ", predicted ~" + Eta.duration(total) + " (each: its first candidate's runs alone at "
-                + seconds(aloneMs) + " and one run of the original order at " + seconds(suiteMs)
-                + ", from the last odrust:detect-id's runs)";
+                + seconds(aloneMs) + "; then one run of the original order with every patch, at " + seconds(suiteMs)
+                + "; from the last odrust:detect-id's runs)";
     }
 
     /** "repair 3 of 28, ~6.1 min left" as repair {@code k} (1-based) starts. */

@@ -192,9 +192,13 @@ public final class IdRepairer {
                 group.getValue().forEach(v -> estimate.add(aloneRuns(v)));
             }
         }
+        estimate.addOriginalOrder();
         if (!verdicts.isEmpty()) {
             log.info("odrust repair: " + Words.count(verdicts.size(), "ID test") + ", " + estimate.start());
         }
+        // The patches' runs alone first; then the original order, once with every patch found.
+        deferOriginal = true;
+        List<Pending> found = new ArrayList<>();
         int k = 0;
         for (java.util.Map.Entry<String, List<JsonObject>> group : bySite.entrySet()) {
             Long predicted = together.get(group.getKey());
@@ -204,6 +208,7 @@ public final class IdRepairer {
                 List<JsonObject> shared = repairTogether(group.getValue());
                 estimate.ended(predicted, (System.nanoTime() - start) / 1_000_000);
                 if (shared != null) {
+                    keep(found, entries);
                     entries.addAll(shared);
                     write(entries);
                     continue;
@@ -216,17 +221,217 @@ public final class IdRepairer {
                     log.info("odrust repair: " + estimate.at(++k));
                 }
                 long start = System.nanoTime();
-                entries.add(repair(verdict));
+                JsonObject entry = repair(verdict);
+                keep(found, entries);
+                entries.add(entry);
                 if (runs > 0) {
                     estimate.ended(estimate.price(runs), (System.nanoTime() - start) / 1_000_000);
                 }
                 write(entries);
             }
         }
+        deferOriginal = false;
+        if (!found.isEmpty()) {
+            checkOriginalOrder(found, entries);
+        }
         if (!verdicts.isEmpty()) {
             log.info("odrust repair: the ID tests' repairs " + estimate.outcome());
         }
         return entries;
+    }
+
+    /** The patch the last repair left pending, its entries to come at the end of {@code entries}. */
+    private void keep(List<Pending> found, List<JsonObject> entries) {
+        if (pending != null) {
+            pending.at = entries.size();
+            found.add(pending);
+            pending = null;
+        }
+    }
+
+    /**
+     * Runs the module's original order, clean, with the patches of {@code found} applied together
+     * (those that change the same lines of a file in separate runs): where every test that passes
+     * without them still passes, each is offered. Else the patches are halved and each half run
+     * again, down to the one patch that breaks tests; its tests are searched again without it,
+     * each candidate now run in the original order on its own.
+     */
+    private void checkOriginalOrder(List<Pending> found, List<JsonObject> entries) throws MojoExecutionException {
+        List<List<Pending>> batches = batches(found);
+        for (int i = 1; i < batches.size(); i++) {
+            estimate.addOriginalOrder();
+        }
+        for (List<Pending> batch : batches) {
+            log.info("odrust repair: the original order with " + Words.count(batch.size(), "patch")
+                    + (batch.size() > 1 ? " applied together" : "") + ", " + estimate.originalOrderAt());
+            long start = System.nanoTime();
+            check(batch, entries, false);
+            estimate.endedOriginalOrder((System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    /**
+     * {@code found} in runs whose patches can be applied together: in the order found, each in the
+     * first run none of whose patches changes the same or neighbouring lines of one of its files.
+     */
+    static <P> List<List<P>> batches(
+            List<P> found, java.util.function.Function<P, java.util.Map<Path, String[]>> files) {
+        List<List<P>> batches = new ArrayList<>();
+        List<java.util.Map<Path, List<String>>> texts = new ArrayList<>();
+        java.util.Map<Path, String> before = new java.util.HashMap<>();
+        for (P p : found) {
+            java.util.Map<Path, String[]> own = files.apply(p);
+            own.forEach((f, ba) -> before.putIfAbsent(f, ba[0]));
+            int b = 0;
+            for (; b < batches.size(); b++) {
+                java.util.Map<Path, List<String>> t = texts.get(b);
+                boolean fits = own.entrySet().stream().allMatch(e -> {
+                    List<String> afters = new ArrayList<>(t.getOrDefault(e.getKey(), List.of()));
+                    afters.add(e.getValue()[1]);
+                    return UnifiedPatch.merge(before.get(e.getKey()), afters) != null;
+                });
+                if (fits) {
+                    break;
+                }
+            }
+            if (b == batches.size()) {
+                batches.add(new ArrayList<>());
+                texts.add(new java.util.HashMap<>());
+            }
+            batches.get(b).add(p);
+            java.util.Map<Path, List<String>> t = texts.get(b);
+            own.forEach((f, ba) -> t.computeIfAbsent(f, x -> new ArrayList<>()).add(ba[1]));
+        }
+        return batches;
+    }
+
+    private static List<List<Pending>> batches(List<Pending> found) {
+        return batches(found, p -> {
+            java.util.Map<Path, String[]> m = new java.util.LinkedHashMap<>();
+            p.changes.forEach(fc -> m.put(fc.file, new String[] {fc.before, fc.after}));
+            return m;
+        });
+    }
+
+    /**
+     * One batch's run in the original order, halved while it breaks tests (see {@link
+     * #checkOriginalOrder}). A batch of several that {@code breaks} (its other half passed after
+     * the whole broke) is halved without a run of its own; a patch is offered only after a run it
+     * was in passed, and refused only after its own run broke tests.
+     */
+    private void check(List<Pending> batch, List<JsonObject> entries, boolean breaks) throws MojoExecutionException {
+        String which = batch.size() == 1
+                ? "the patch of " + Words.shortId(batch.get(0).tests.get(0))
+                : Words.count(batch.size(), "patch") + " together ("
+                        + batch.stream()
+                                .map(p -> Words.shortId(p.tests.get(0)))
+                                .collect(java.util.stream.Collectors.joining(", "))
+                        + ")";
+        List<String> broken;
+        if (batch.size() > 1 && breaks) {
+            broken = null;
+        } else if (batch.size() == 1) {
+            broken = brokenInOriginalOrder(batch.get(0).classes.toPath().getParent(), batch.get(0).classes);
+        } else {
+            Path work = dir.resolve("id").resolve("original-order-" + (++batchRuns));
+            String error = compileTogether(batch, work);
+            if (error != null) {
+                log.info("  the original order with " + which + ": they do not compile together (" + error + ")");
+                broken = null;
+            } else {
+                broken = brokenInOriginalOrder(work, work.resolve("classes").toFile());
+            }
+        }
+        if (broken != null && broken.isEmpty()) {
+            log.info("  the original order with " + which + ": every test that passes without "
+                    + (batch.size() == 1 ? "it" : "them") + " passes");
+            for (Pending p : batch) {
+                List<JsonObject> made = p.finish.entries();
+                for (int i = 0; i < made.size(); i++) {
+                    made.get(i).addProperty("original_order_with", batch.size());
+                    entries.set(p.at + i, made.get(i));
+                }
+                passed++;
+            }
+            write(entries);
+            return;
+        }
+        if (batch.size() > 1) {
+            log.info("  the original order with " + which + ": "
+                    + (broken == null
+                            ? breaks
+                                    ? "not run as a whole (the whole broke and the half before passed)"
+                                    : "not run together"
+                            : "it makes " + failing(broken.size(), "them"))
+                    + "; halving them");
+            int half = batch.size() / 2;
+            int before = passed;
+            List<Pending> first = new ArrayList<>(batch.subList(0, half));
+            check(first, entries, false);
+            boolean firstPassed = passed - before == first.size();
+            // the whole broke and its first half did not: the second half breaks (unless only together)
+            boolean broke = broken != null || breaks;
+            check(new ArrayList<>(batch.subList(half, batch.size())), entries, broke && firstPassed);
+            return;
+        }
+        Pending p = batch.get(0);
+        String label = Words.shortId(p.tests.get(0));
+        log.info("  [repair " + label + "] its patch makes " + failing(broken.size(), "it")
+                + " in the original order; searching again without it");
+        broke.put(p.file + "\n" + p.rewrite, breaks(broken));
+        List<JsonObject> again;
+        if (p.verdicts.size() > 1) {
+            again = repairTogether(p.verdicts);
+            if (again == null) {
+                again = new ArrayList<>();
+                for (JsonObject v : p.verdicts) {
+                    again.add(repair(v));
+                }
+            }
+        } else {
+            again = List.of(repair(p.verdicts.get(0)));
+        }
+        for (int i = 0; i < again.size(); i++) {
+            entries.set(p.at + i, again.get(i));
+        }
+        write(entries);
+    }
+
+    /** Pending patches offered so far by {@link #check}. */
+    private int passed;
+
+    /** Runs of the original order with several patches (each in its own directory). */
+    private int batchRuns;
+
+    /** Compiles every file the patches of {@code batch} change, each with all their changes, into {@code work/classes}; or why not. */
+    private String compileTogether(List<Pending> batch, Path work) throws MojoExecutionException {
+        java.util.Map<Path, String> before = new java.util.LinkedHashMap<>();
+        java.util.Map<Path, List<String>> afters = new java.util.LinkedHashMap<>();
+        for (Pending p : batch) {
+            for (FileChange fc : p.changes) {
+                before.putIfAbsent(fc.file, fc.before);
+                afters.computeIfAbsent(fc.file, f -> new ArrayList<>()).add(fc.after);
+            }
+        }
+        try {
+            DetectDirectory.deleteRecursively(work);
+            for (java.util.Map.Entry<Path, String> e : before.entrySet()) {
+                String text = UnifiedPatch.merge(e.getValue(), afters.get(e.getKey()));
+                if (text == null) {
+                    return e.getKey().getFileName() + ": the patches change the same lines";
+                }
+                CandidateCompiler compiler = new CandidateCompiler(module.classpath, encoding, levelOf(e.getKey()));
+                String error = compiler.compile(text, relativeToRoot(e.getKey()), work);
+                if (error != null) {
+                    return e.getKey().getFileName() + ", " + error;
+                }
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot compile the patches in " + work + ": " + e.getMessage(), e);
+        } catch (CandidateCompiler.NoCompilerException e) {
+            throw new MojoExecutionException(e.getMessage());
+        }
+        return null;
     }
 
     /**
@@ -400,31 +605,42 @@ public final class IdRepairer {
             if (!c.applies()) {
                 continue;
             }
+            String broke = brokeOriginalOrder(file, c.source());
+            if (broke != null) {
+                log.info("  [repair " + label + "] " + strategy + ": not for all together (" + broke + ")");
+                continue;
+            }
             String why = verify(tests, seeds, label, List.of(new FileChange(file, text, c.source())), strategy, true);
             if (why != null) {
                 log.info("  [repair " + label + "] " + strategy + ": not for all together (" + why + ")");
                 continue;
             }
-            List<JsonObject> out = new ArrayList<>();
             JsonObject verdict = first.deepCopy();
             JsonArray union = new JsonArray();
             seeds.stream().filter(java.util.Objects::nonNull).forEach(union::add);
             verdict.add("verify_seeds", union);
-            JsonObject entry = new JsonObject();
-            entry.addProperty("test", tests.get(0));
-            entry.addProperty("kind", "id");
-            entry.add("tried", new JsonArray());
-            patched(entry, tests.get(0), strategy, verified, description(c), verdict);
-            log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
-            for (String t : tests) {
-                JsonObject e = entry.deepCopy();
-                e.addProperty("test", t);
-                JsonArray with = new JsonArray();
-                tests.stream().filter(o -> !o.equals(t)).forEach(with::add);
-                e.add("shared_with", with);
-                out.add(e);
-            }
-            return out;
+            List<FileChange> changes = verified;
+            String description = description(c);
+            int tries = runs;
+            Finish finish = () -> {
+                JsonObject entry = new JsonObject();
+                entry.addProperty("test", tests.get(0));
+                entry.addProperty("kind", "id");
+                entry.add("tried", new JsonArray());
+                patched(entry, tests.get(0), strategy, changes, description, verdict, tries);
+                log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
+                List<JsonObject> out = new ArrayList<>();
+                for (String t : tests) {
+                    JsonObject e = entry.deepCopy();
+                    e.addProperty("test", t);
+                    JsonArray with = new JsonArray();
+                    tests.stream().filter(o -> !o.equals(t)).forEach(with::add);
+                    e.add("shared_with", with);
+                    out.add(e);
+                }
+                return out;
+            };
+            return accepted(group, tests, file, c.source(), changes, finish);
         }
         log.info("  [repair " + label + "] no candidate passed for all together; each is repaired on its own");
         return null;
@@ -508,6 +724,11 @@ public final class IdRepairer {
                     tried.add(tried(strategy, c.reason()));
                     continue;
                 }
+                String broke = brokeOriginalOrder(file, c.source());
+                if (broke != null) {
+                    tried.add(tried(strategy, c.description() + ": " + broke));
+                    continue;
+                }
                 List<Long> seeds = new ArrayList<>();
                 seeds.add(null);
                 verdict.getAsJsonArray("verify_seeds").forEach(s -> seeds.add(s.getAsLong()));
@@ -522,7 +743,12 @@ public final class IdRepairer {
                     tried.add(tried(strategy, c.description() + ": " + why));
                     continue;
                 }
-                return patched(entry, test, strategy, verified, description(c), verdict);
+                List<FileChange> changes = verified;
+                String description = description(c);
+                int tries = runs;
+                Finish finish = () -> List.of(patched(entry, test, strategy, changes, description, verdict, tries));
+                return accepted(List.of(verdict), List.of(test), file, c.source(), changes, finish)
+                        .get(0);
             }
         }
         entry.addProperty("status", "rejected");
@@ -761,31 +987,132 @@ public final class IdRepairer {
             }
         }
         // The patch may change code other tests use: the module's original order, clean, must keep
-        // every test that passes without it passing.
-        List<String> broken = brokenInOriginalOrder(work, classes);
-        if (!broken.isEmpty()) {
-            log.info(String.format(
-                    Locale.ROOT,
-                    "  [repair %s] %s: breaks %s in the original order",
-                    label,
-                    strategy,
-                    Words.count(broken.size(), "other test")));
-            return "passes alone, but in the module's original order it makes " + Words.count(broken.size(), "test")
-                    + " that pass without it fail: " + String.join(", ", broken.subList(0, Math.min(5, broken.size())))
-                    + (broken.size() > 5 ? ", ..." : "");
+        // every test that passes without it passing. While repairs are searched, that run is left
+        // to checkOriginalOrder, one run for the patches of many tests.
+        if (!deferOriginal) {
+            List<String> broken = brokenInOriginalOrder(work, classes);
+            if (!broken.isEmpty()) {
+                log.info(String.format(
+                        Locale.ROOT,
+                        "  [repair %s] %s: breaks %s in the original order",
+                        label,
+                        strategy,
+                        Words.count(broken.size(), "other test")));
+                return breaks(broken);
+            }
         }
         verified = changes;
+        verifiedClasses = classes;
         if (mayUpdate) {
             updatedExpectations = "";
         }
         log.info(String.format(
                 Locale.ROOT,
-                "  [repair %s] %s: passes clean and under %s, and the original order keeps" + " passing (%.1f s)",
+                "  [repair %s] %s: passes clean and under %s%s (%.1f s)",
                 label,
                 strategy,
                 Words.count(seeds.size() - 1, "seed"),
+                deferOriginal
+                        ? "; the original order is run with it once every test's patch is found"
+                        : ", and the original order keeps passing",
                 (System.nanoTime() - start) / 1e9));
         return null;
+    }
+
+    private static String breaks(List<String> broken) {
+        return "passes alone, but in the module's original order it makes " + failing(broken.size(), "it") + ": "
+                + String.join(", ", broken.subList(0, Math.min(5, broken.size()))) + (broken.size() > 5 ? ", ..." : "");
+    }
+
+    /** "1 test that passes without it fail", "2 tests that pass without them fail". */
+    private static String failing(int n, String patch) {
+        return Words.count(n, "test") + (n == 1 ? " that passes" : " that pass") + " without " + patch + " fail";
+    }
+
+    /** The compiled classes of the candidate {@link #verify} last accepted. */
+    private File verifiedClasses;
+
+    /**
+     * Whether {@link #verify} leaves the original order to {@link #checkOriginalOrder}: true while
+     * the tests' repairs are searched, false when a test is searched again after its patch broke
+     * the original order.
+     */
+    private boolean deferOriginal;
+
+    /** Makes the entries of an accepted patch: writes it, and applies it when asked. */
+    private interface Finish {
+        List<JsonObject> entries() throws MojoExecutionException;
+    }
+
+    /** A patch that passed its runs alone, its run in the original order still to come. */
+    private static final class Pending {
+        /** Its first entry in the entries (it has one per test). */
+        int at;
+
+        final List<JsonObject> verdicts;
+        final List<String> tests;
+        final Path file;
+        /** The rewrite's text of {@link #file}: skipped when the tests are searched again. */
+        final String rewrite;
+
+        final List<FileChange> changes;
+        final File classes;
+        final Finish finish;
+
+        Pending(
+                List<JsonObject> verdicts,
+                List<String> tests,
+                Path file,
+                String rewrite,
+                List<FileChange> changes,
+                File classes,
+                Finish finish) {
+            this.verdicts = verdicts;
+            this.tests = tests;
+            this.file = file;
+            this.rewrite = rewrite;
+            this.changes = changes;
+            this.classes = classes;
+            this.finish = finish;
+        }
+    }
+
+    /** The patch {@link #repair} or {@link #repairTogether} last left pending, or null. */
+    private Pending pending;
+
+    /** Rewrites (file and text) that broke tests in the original order, and how. */
+    private final java.util.Map<String, String> broke = new java.util.HashMap<>();
+
+    private String brokeOriginalOrder(Path file, String rewrite) {
+        return broke.get(file + "\n" + rewrite);
+    }
+
+    /**
+     * A patch that passed its runs alone: its entries now when its original order ran, else
+     * placeholders (status {@code verifying}) and {@link #pending} set.
+     */
+    private List<JsonObject> accepted(
+            List<JsonObject> verdicts,
+            List<String> tests,
+            Path file,
+            String rewrite,
+            List<FileChange> changes,
+            Finish finish)
+            throws MojoExecutionException {
+        if (!deferOriginal) {
+            return finish.entries();
+        }
+        pending = new Pending(verdicts, tests, file, rewrite, changes, verifiedClasses, finish);
+        List<JsonObject> out = new ArrayList<>();
+        for (String t : tests) {
+            JsonObject e = new JsonObject();
+            e.addProperty("test", t);
+            e.addProperty("kind", "id");
+            e.addProperty("status", "verifying");
+            e.addProperty("reason", "passes alone; the original order with its patch has not run yet");
+            out.add(e);
+        }
+        return out;
     }
 
     /**
@@ -967,7 +1294,8 @@ public final class IdRepairer {
             String strategy,
             List<FileChange> changes,
             String fullDescription,
-            JsonObject verdict)
+            JsonObject verdict,
+            int candidates)
             throws MojoExecutionException {
         String rel = relativeToRoot(changes.get(0).file);
         Path patch = dir.resolve("id").resolve(RepairFile.patchName(test));
@@ -992,7 +1320,7 @@ public final class IdRepairer {
         }
         entry.addProperty("patch", patch.toString());
         entry.add("verified_seeds", verdict.get("verify_seeds"));
-        entry.addProperty("candidates", runs);
+        entry.addProperty("candidates", candidates);
         boolean applied = false;
         if (settings.apply) {
             try {

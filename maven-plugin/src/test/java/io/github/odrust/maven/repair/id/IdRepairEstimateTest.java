@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonParser;
+import io.github.odrust.maven.core.Eta;
 import org.junit.jupiter.api.Test;
 
 class IdRepairEstimateTest {
@@ -16,30 +17,47 @@ class IdRepairEstimateTest {
     }
 
     @Test
-    void eachRepairIsPricedAsItsRunsAloneAndOneRunOfTheOriginalOrder() {
+    void eachRepairIsPricedAsItsRunsAloneAndAllOfThemAsOneRunOfTheOriginalOrder() {
         IdRepairEstimate e = fromReport();
-        assertEquals(12 * 2000 + 32000, e.add(12));
-        assertEquals(5 * 2000 + 32000, e.add(5));
+        assertEquals(12 * 2000, e.add(12));
+        assertEquals(5 * 2000, e.add(5));
         assertEquals(0, e.add(0), "a test no rewrite applies to runs nothing, and is not counted");
+        e.addOriginalOrder();
         String start = e.start();
-        assertTrue(start.startsWith("2 repairs to verify, predicted ~1.6 min"), start);
-        assertTrue(start.contains("2.0 s and one run of the original order at 32.0 s"), start);
-        assertEquals("repair 1 of 2, ~1.6 min left", e.at(1));
+        // 24 s + 10 s alone, one run of the original order with both patches at 32 s
+        assertTrue(start.startsWith("2 repairs to verify, predicted ~1.1 min"), start);
+        assertTrue(start.contains("2.0 s; then one run of the original order with every patch, at 32.0 s"), start);
+        assertEquals("repair 1 of 2, ~1.1 min left", e.at(1));
+    }
+
+    @Test
+    void withNothingToVerifyTheOriginalOrderIsNotRun() {
+        IdRepairEstimate e = fromReport();
+        e.add(0);
+        e.addOriginalOrder();
+        assertTrue(e.start().startsWith("0 repairs to verify, predicted ~0.0 s"), e.start());
     }
 
     @Test
     void theRestIsScaledByWhatTheEndedRepairsTook() {
         IdRepairEstimate e = fromReport();
-        long first = e.add(12); // 56 s
+        long first = e.add(12); // 24 s
         e.add(12);
         e.add(12);
+        e.addOriginalOrder(); // 32 s
         e.start();
-        // the first took twice its prediction: the two left, 112 s, scaled by (112 + 56) / (56 + 56)
+        // the first took twice its prediction: the two left and the original order, 80 s, scaled
+        // by (48 + 24) / (24 + 24)
         e.ended(first, 2 * first);
-        assertEquals(168_000, e.left());
-        assertTrue(e.outcome().startsWith("took 1.9 min (predicted at the start: ~2.8 min)"), e.outcome());
-        assertEquals(112000, e.json().get("actual_ms").getAsLong());
-        assertEquals(168000, e.json().get("predicted_ms").getAsLong());
+        assertEquals(120_000, e.left());
+        e.ended(first, first);
+        e.ended(first, first);
+        assertEquals("~" + Eta.duration(Math.round(32_000 * (96 + 24) / 96.0)) + " left", e.originalOrderAt());
+        e.endedOriginalOrder(40_000);
+        assertEquals(0, e.left());
+        assertTrue(e.outcome().startsWith("took 2.3 min (predicted at the start: ~1.7 min)"), e.outcome());
+        assertEquals(136000, e.json().get("actual_ms").getAsLong());
+        assertEquals(104000, e.json().get("predicted_ms").getAsLong());
     }
 
     @Test
