@@ -1325,18 +1325,30 @@ public final class IdRepairer {
         if (settings.apply) {
             try {
                 List<String> moved = new ArrayList<>();
+                List<String> targets = new ArrayList<>();
                 for (FileChange fc : changes) {
                     String now = new String(Files.readAllBytes(fc.file), encoding);
-                    if (!now.equals(fc.before)) {
-                        moved.add(fc.file.toString());
+                    // on top of a patch this run applied to the same file, when they touch other lines
+                    String target = now.equals(fc.before)
+                            ? fc.after
+                            : now.equals(written.get(fc.file))
+                                    ? UnifiedPatch.merge(fc.before, List.of(now, fc.after))
+                                    : null;
+                    if (target == null) {
+                        moved.add(fc.file
+                                + (now.equals(written.get(fc.file))
+                                        ? ": a patch applied before changed the same lines"
+                                        : " changed while odrust:repair ran"));
                     }
+                    targets.add(target);
                 }
                 if (moved.isEmpty()) {
                     // every new text written aside first, then each moved in place
                     List<Path> temps = new ArrayList<>();
-                    for (FileChange fc : changes) {
+                    for (int i = 0; i < changes.size(); i++) {
+                        FileChange fc = changes.get(i);
                         Path tmp = fc.file.resolveSibling(fc.file.getFileName() + ".odrust-tmp");
-                        Files.write(tmp, fc.after.getBytes(encoding));
+                        Files.write(tmp, targets.get(i).getBytes(encoding));
                         temps.add(tmp);
                     }
                     List<String> done = new ArrayList<>();
@@ -1358,12 +1370,11 @@ public final class IdRepairer {
                                     e);
                         }
                         done.add(changes.get(i).file.toString());
+                        written.put(changes.get(i).file, targets.get(i));
                     }
                     applied = true;
                 } else {
-                    entry.addProperty(
-                            "not_applied",
-                            String.join(", ", moved) + " changed while odrust:repair ran; apply " + patch + " by hand");
+                    entry.addProperty("not_applied", String.join("; ", moved) + "; apply " + patch + " by hand");
                 }
             } catch (IOException e) {
                 throw new MojoExecutionException("could not apply " + patch + ": " + e.getMessage(), e);
@@ -1382,6 +1393,9 @@ public final class IdRepairer {
                 Words.count(verdict.getAsJsonArray("verify_seeds").size(), "seed")));
         return entry;
     }
+
+    /** What the patches this run applied left in each file they changed. */
+    private final java.util.Map<Path, String> written = new java.util.HashMap<>();
 
     private String relativeToRoot(Path file) {
         Path root = settings.root == null ? file.getParent() : settings.root;
