@@ -10,7 +10,8 @@ import java.util.Locale;
 /**
  * How long the repair of ID tests will take (docs/id-tests.md, "Repairs"): each repair (a test, or
  * the tests pinned to one call site) predicted as its first candidate's runs alone (clean and under
- * each seed it is verified under), and one run of the original order with every patch found, each
+ * each seed it is verified under), and two runs of the original order, without the patches and
+ * with every patch found, each
  * priced from the last odrust:detect-id's runs; the rest scaled by what the ended repairs took
  * against their prediction. Said at the start, at each repair and at the end, where it is set
  * against what the repair took ({@code id-repair.json}'s {@code estimate}).
@@ -128,8 +129,8 @@ final class IdRepairEstimate {
             return what + " (no time predicted: the last odrust:detect-id did not run its phases here)";
         }
         return what + ", predicted ~" + Eta.duration(total) + " (each: its first candidate's runs alone at "
-                + seconds(aloneMs) + "; then one run of the original order with every patch, at " + seconds(suiteMs)
-                + "; from the last odrust:detect-id's runs)";
+                + seconds(aloneMs) + "; then the original order without the patches and with every one, at "
+                + seconds(suiteMs) + " a run; from the last odrust:detect-id's runs)";
     }
 
     /** "repair 3 of 28, ~6.1 min left" as repair {@code k} (1-based) starts. */

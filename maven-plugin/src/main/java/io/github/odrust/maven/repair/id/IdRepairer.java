@@ -192,7 +192,8 @@ public final class IdRepairer {
                 group.getValue().forEach(v -> estimate.add(aloneRuns(v)));
             }
         }
-        estimate.addOriginalOrder();
+        estimate.addOriginalOrder(); // the baseline, without the patches
+        estimate.addOriginalOrder(); // with them all
         if (!verdicts.isEmpty()) {
             log.info("odrust repair: " + Words.count(verdicts.size(), "ID test") + ", " + estimate.start());
         }
@@ -260,6 +261,12 @@ public final class IdRepairer {
         List<List<Pending>> batches = batches(found);
         for (int i = 1; i < batches.size(); i++) {
             estimate.addOriginalOrder();
+        }
+        if (baseline == null) {
+            log.info("odrust repair: the original order without the patches, " + estimate.originalOrderAt());
+            long start = System.nanoTime();
+            runBaseline();
+            estimate.endedOriginalOrder((System.nanoTime() - start) / 1_000_000);
         }
         for (List<Pending> batch : batches) {
             log.info("odrust repair: the original order with " + Words.count(batch.size(), "patch")
@@ -369,7 +376,7 @@ public final class IdRepairer {
             List<Pending> first = new ArrayList<>(batch.subList(0, half));
             check(first, entries, false);
             boolean firstPassed = passed - before == first.size();
-            // the whole broke and its first half did not: the second half breaks (unless only together)
+            // the whole broke and its first half passed: the second half breaks (unless only together)
             boolean broke = broken != null || breaks;
             check(new ArrayList<>(batch.subList(half, batch.size())), entries, broke && firstPassed);
             return;
@@ -1260,8 +1267,8 @@ public final class IdRepairer {
     /** The tests that pass in the original order clean (run once, without any patch). */
     private java.util.Set<String> baseline;
 
-    /** The tests that pass in the original order without the candidate and fail with it (clean runs). */
-    private List<String> brokenInOriginalOrder(Path work, File classes) throws MojoExecutionException {
+    /** Runs the original order without any patch, once: {@link #baseline}. */
+    private void runBaseline() throws MojoExecutionException {
         String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
         if (baseline == null) {
             RunResult before = new OrderRunner(
@@ -1275,6 +1282,12 @@ public final class IdRepairer {
                 }
             }
         }
+    }
+
+    /** The tests that pass in the original order without the candidate and fail with it (clean runs). */
+    private List<String> brokenInOriginalOrder(Path work, File classes) throws MojoExecutionException {
+        String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
+        runBaseline();
         RunResult after = new OrderRunner(module, engine, suite, work.resolve("original-order"), log)
                 .quiet()
                 .classpathFirst(classes)

@@ -23,11 +23,15 @@ class IdRepairEstimateTest {
         assertEquals(5 * 2000, e.add(5));
         assertEquals(0, e.add(0), "a test no rewrite applies to runs nothing, and is not counted");
         e.addOriginalOrder();
+        e.addOriginalOrder();
         String start = e.start();
-        // 24 s + 10 s alone, one run of the original order with both patches at 32 s
-        assertTrue(start.startsWith("2 repairs to verify, predicted ~1.1 min"), start);
-        assertTrue(start.contains("2.0 s; then one run of the original order with every patch, at 32.0 s"), start);
-        assertEquals("repair 1 of 2, ~1.1 min left", e.at(1));
+        // 24 s + 10 s alone, two runs of the original order (without the patches, with both) at 32 s
+        assertTrue(start.startsWith("2 repairs to verify, predicted ~1.6 min"), start);
+        assertTrue(
+                start.contains(
+                        "2.0 s; then the original order without the patches and with every one, at 32.0 s a run"),
+                start);
+        assertEquals("repair 1 of 2, ~1.6 min left", e.at(1));
     }
 
     @Test
