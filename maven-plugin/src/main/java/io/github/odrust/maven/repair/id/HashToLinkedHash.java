@@ -24,7 +24,9 @@ final class HashToLinkedHash {
      * name becomes {@code LinkedHashMap} ({@code LinkedHashSet}), type arguments, diamond,
      * constructor arguments and anonymous bodies kept. {@code java.util.LinkedHashMap} is imported
      * when the file needs it, or written fully qualified when its simple name means another type
-     * in this file. Declared types are left alone (a LinkedHashMap is a HashMap).
+     * in this file, where it sorts among the file's sorted {@code java.} imports; the import of
+     * {@code java.util.HashMap} goes when the file names it nowhere else. Declared types are left
+     * alone (a LinkedHashMap is a HashMap).
      *
      * @param type {@code HashMap} or {@code HashSet}
      * @return the candidates in source order, or one result that does not apply
@@ -71,6 +73,14 @@ final class HashToLinkedHash {
                     note = n.note;
                     if (n.edit != null) {
                         edits.add(n.edit);
+                    }
+                    Edit unused = anchor.isPresent() ? s.removeUnusedImport(anchor.get(), simple, t.getName()) : null;
+                    if (unused != null) {
+                        edits.add(unused);
+                        String removed = "java.util." + simple + "'s import, no longer used, removed";
+                        note = note.endsWith(")")
+                                ? note.substring(0, note.length() - 1) + "; " + removed + ")"
+                                : note + " (" + removed + ")";
                     }
                 }
                 edits.add(s.replace(t.getName(), simple, name));

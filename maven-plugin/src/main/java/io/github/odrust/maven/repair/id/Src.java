@@ -225,8 +225,17 @@ final class Src {
         return new Naming(simple, importLine(anchor, "import " + qualified + ";"), " (" + qualified + " imported)");
     }
 
-    /** Adds {@code importLine} as its own line after {@code anchor}, else after the last import, else after the package line. */
+    /**
+     * Adds {@code importLine} as its own line: a type's import where it sorts among the file's
+     * imports of the same first package ({@code java.}) when those are sorted (as checkstyle's
+     * and formatters' import orders want them); else after {@code anchor}, else after the last
+     * import, else after the package line.
+     */
     Edit importLine(Optional<ImportDeclaration> anchor, String importLine) {
+        Edit sorted = sortedImport(importLine);
+        if (sorted != null) {
+            return sorted;
+        }
         Optional<? extends Node> after = anchor.isPresent()
                 ? anchor
                 : cu.getImports().isEmpty()
@@ -239,6 +248,72 @@ final class Src {
             return afterLine(cu.getPackageDeclaration().get().getEnd().get().line, eol + importLine + eol);
         }
         return insert(0, importLine + eol + eol);
+    }
+
+    /** {@code importLine} (a type's import) where it sorts among the sorted imports of its first package; or null. */
+    private Edit sortedImport(String importLine) {
+        if (!importLine.startsWith("import ") || importLine.startsWith("import static ")) {
+            return null;
+        }
+        String name = importLine
+                .substring("import ".length(), importLine.length() - 1)
+                .trim();
+        String first = name.contains(".") ? name.substring(0, name.indexOf('.') + 1) : name;
+        List<ImportDeclaration> same = new ArrayList<>();
+        for (ImportDeclaration i : cu.getImports()) {
+            if (!i.isStatic() && importName(i).startsWith(first)) {
+                same.add(i);
+            }
+        }
+        if (same.isEmpty()) {
+            return null;
+        }
+        for (int k = 1; k < same.size(); k++) {
+            if (importName(same.get(k - 1)).compareTo(importName(same.get(k))) > 0) {
+                return null; // not sorted: the file keeps an order of its own
+            }
+        }
+        for (ImportDeclaration i : same) {
+            if (importName(i).compareTo(name) > 0) {
+                return insert(lineStarts[i.getBegin().get().line - 1], importLine + eol);
+            }
+        }
+        return afterLine(same.get(same.size() - 1).getEnd().get().line, importLine + eol);
+    }
+
+    private static String importName(ImportDeclaration i) {
+        return i.getNameAsString() + (i.isAsterisk() ? ".*" : "");
+    }
+
+    /**
+     * Removes the single-type import {@code i} (its whole line) when {@code simple} is named
+     * nowhere else in the file (code, comments or strings) than in it and at {@code replaced}: the
+     * import a rewrite leaves unused (checkstyle's UnusedImports fails a build on it); null when
+     * the name is still used, or the import shares its line.
+     */
+    Edit removeUnusedImport(ImportDeclaration i, String simple, Node replaced) {
+        int b = begin(i);
+        int e = end(i);
+        int line = i.getBegin().get().line;
+        int lineStart = lineStarts[line - 1];
+        int lineEnd = line < lineStarts.length ? lineStarts[line] : text.length();
+        if (!text.substring(lineStart, b).isBlank()
+                || !text.substring(e, lineEnd).isBlank()) {
+            return null;
+        }
+        int rb = begin(replaced);
+        int re = end(replaced);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "\\b" + java.util.regex.Pattern.quote(simple) + "\\b")
+                .matcher(text);
+        while (m.find()) {
+            boolean inImport = m.start() >= b && m.end() <= e;
+            boolean atRewrite = m.start() >= rb && m.end() <= re;
+            if (!inImport && !atRewrite) {
+                return null;
+            }
+        }
+        return new Edit(lineStart, lineEnd, "");
     }
 
     /** Inserts {@code s} at the start of the line after {@code line} (at the end, after a separator, when it is the last). */

@@ -84,7 +84,7 @@ class DexFixTest {
     private static final String IMPORT_LHS = "import java.util.LinkedHashSet;";
 
     @Test
-    void aFieldInitializerBecomesLinkedAndTheImportGoesRightAfterHashMapsImport() throws Exception {
+    void aFieldInitializerBecomesLinkedAndTheImportGoesWhereItSorts() throws Exception {
         String source = join("\n", REGISTRY);
         int line = lineOf(REGISTRY, "counts = new HashMap");
         DexFix.Result r = one(DexFix.hashToLinkedHash(source, line, "HashMap"));
@@ -96,7 +96,7 @@ class DexFixTest {
                                         REGISTRY,
                                         line,
                                         "    private final Map<String, Integer> counts = new LinkedHashMap<>();"),
-                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
                                 IMPORT_LHM)),
                 r.source());
         assertEquals(
@@ -138,7 +138,7 @@ class DexFixTest {
                                         REGISTRY,
                                         line,
                                         "\tMap<String, List<String>> byName = new LinkedHashMap<String, List<String>>(16, 0.75f);"),
-                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
                                 IMPORT_LHM)),
                 r.source());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
@@ -158,7 +158,7 @@ class DexFixTest {
                         "\n",
                         inserted(
                                 with(REGISTRY, argument, "        register(new LinkedHashMap<>(counts), \"x\");"),
-                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
                                 IMPORT_LHM)),
                 r.source());
         assertCompiles(r.source(), "com/acme/RegistryTest.java");
@@ -215,7 +215,7 @@ class DexFixTest {
                                         REGISTRY,
                                         line,
                                         "        Map<String, Integer> seeded = new LinkedHashMap<String, Integer>() {{"),
-                                lineOf(REGISTRY, "import java.util.HashMap;"),
+                                lineOf(REGISTRY, "import java.util.HashSet;"),
                                 IMPORT_LHM)),
                 r.source());
         assertTrue(r.description().contains("new HashMap<String, Integer>() {...}"), r.description());
@@ -306,6 +306,61 @@ class DexFixTest {
         assertCompiles(r.source(), "com/acme/WildcardTest.java");
     }
 
+    private static final List<String> ONLY_USE = List.of(
+            "package com.acme;",
+            "",
+            "import java.util.HashMap;",
+            "import java.util.Iterator;",
+            "import java.util.List;",
+            "import java.util.Map;",
+            "",
+            "public class Provider {",
+            "    private final Map<String, Object> parameters = new HashMap<>();",
+            "",
+            "    Iterator<String> keys(List<String> extra) {",
+            "        return parameters.keySet().iterator();",
+            "    }",
+            "}");
+
+    @Test
+    void theLastUseOfHashMapTakesItsImportAndLinkedHashMapsGoesWhereItSorts() throws Exception {
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", ONLY_USE), 9, "HashMap"));
+        // as maintainers write it, and as checkstyle's UnusedImports and an import order accept it
+        List<String> expected = without(
+                inserted(
+                        with(ONLY_USE, 9, "    private final Map<String, Object> parameters = new LinkedHashMap<>();"),
+                        4,
+                        IMPORT_LHM),
+                3);
+        assertEquals(join("\n", expected), r.source());
+        assertEquals(
+                "new HashMap<>() at line 9 becomes new LinkedHashMap<>() (java.util.LinkedHashMap imported;"
+                        + " java.util.HashMap's import, no longer used, removed)",
+                r.description());
+        assertCompiles(r.source(), "com/acme/Provider.java");
+        // CRLF lines: the import's whole line goes, its ending with it
+        DexFix.Result crlf = one(DexFix.hashToLinkedHash(join("\r\n", ONLY_USE), 9, "HashMap"));
+        assertEquals(join("\r\n", expected), crlf.source());
+    }
+
+    @Test
+    void hashMapStillNamedElsewhereKeepsItsImportAndUnsortedImportsTakeTheNewOneAfterIt() throws Exception {
+        // named in a comment: the import stays (a Javadoc {@link HashMap} needs it)
+        List<String> commented = with(ONLY_USE, 10, "    // not a HashMap: ordered");
+        DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", commented), 9, "HashMap"));
+        assertTrue(r.source().contains("import java.util.HashMap;\n"), r.source());
+        assertTrue(r.source()
+                .contains("import java.util.Iterator;\nimport java.util.LinkedHashMap;\nimport java.util.List;"));
+        assertFalse(r.description().contains("removed"), r.description());
+        // imports in an order of the file's own: the new one right after HashMap's, as before
+        List<String> unsorted = with(with(ONLY_USE, 4, "import java.util.Map;"), 6, "import java.util.Iterator;");
+        r = one(DexFix.hashToLinkedHash(join("\n", unsorted), 9, "HashMap"));
+        assertTrue(
+                r.source().startsWith("package com.acme;\n\nimport java.util.LinkedHashMap;\nimport java.util.Map;\n"),
+                r.source());
+        assertCompiles(r.source(), "com/acme/Provider.java");
+    }
+
     private static final List<String> CLASH = List.of(
             "package com.acme;",
             "",
@@ -322,10 +377,14 @@ class DexFixTest {
     @Test
     void aClashingSimpleNameIsWrittenFullyQualified() throws Exception {
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", CLASH), 10, "HashSet"));
+        // HashSet's import, used nowhere else, goes
         assertEquals(
-                join("\n", with(CLASH, 10, "    Set<String> names = new java.util.LinkedHashSet<>();")), r.source());
+                join("\n", without(with(CLASH, 10, "    Set<String> names = new java.util.LinkedHashSet<>();"), 3)),
+                r.source());
         assertTrue(
-                r.description().endsWith("(written fully qualified: LinkedHashSet means another type in this file)"),
+                r.description()
+                        .endsWith("(written fully qualified: LinkedHashSet means another type in this file;"
+                                + " java.util.HashSet's import, no longer used, removed)"),
                 r.description());
         assertCompiles(r.source(), "com/acme/ClashTest.java");
     }
@@ -348,16 +407,23 @@ class DexFixTest {
     void aSimpleNameDeclaredOrUsedForAnotherTypeIsNotImported() throws Exception {
         DexFix.Result r = one(DexFix.hashToLinkedHash(join("\n", IMPORTED_CLASH), 7, "HashMap"));
         assertEquals(
-                join("\n", with(IMPORTED_CLASH, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")),
+                join(
+                        "\n",
+                        without(
+                                with(IMPORTED_CLASH, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();"),
+                                3)),
                 r.source());
         assertCompiles(r.source(), "com/acme/ImportedClashTest.java");
         // Used but not declared here: it is a type of the same package (or of an on-demand import).
         List<String> used = IMPORTED_CLASH.subList(0, 9);
         r = one(DexFix.hashToLinkedHash(join("\n", used), 7, "HashMap"));
         assertEquals(
-                join("\n", with(used, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();")), r.source());
+                join("\n", without(with(used, 7, "    Map<String, String> m = new java.util.LinkedHashMap<>();"), 3)),
+                r.source());
         assertTrue(
-                r.description().endsWith("(written fully qualified: the file's LinkedHashMap is not java.util's)"),
+                r.description()
+                        .endsWith("(written fully qualified: the file's LinkedHashMap is not java.util's;"
+                                + " java.util.HashMap's import, no longer used, removed)"),
                 r.description());
     }
 
@@ -997,6 +1063,12 @@ class DexFixTest {
         return copy;
     }
 
+    private static List<String> without(List<String> lines, int line) {
+        List<String> copy = new ArrayList<>(lines);
+        copy.remove(line - 1);
+        return copy;
+    }
+
     private static List<String> inserted(List<String> lines, int afterLine, String text) {
         List<String> copy = new ArrayList<>(lines);
         copy.add(afterLine, text);
@@ -1203,12 +1275,36 @@ class DexFixTest {
             return Optional.empty();
         }
         try (Stream<Path> versions = Files.list(dir)) {
+            // the newest version (3.26.3 after 3.4.1: numbers compared as numbers)
             return versions.map(v -> v.resolve(artifact + "-" + v.getFileName() + ".jar"))
                     .filter(Files::isRegularFile)
-                    .max(Comparator.comparing(Path::toString));
+                    .max(Comparator.comparing(
+                            p -> p.getParent().getFileName().toString(), DexFixTest::compareVersions));
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /** Maven-style versions, dot-separated numbers compared as numbers (a part that is not one, as text). */
+    static int compareVersions(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            int c = x[i].matches("\\d{1,9}") && y[i].matches("\\d{1,9}")
+                    ? Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i]))
+                    : x[i].compareTo(y[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    }
+
+    @Test
+    void theNewestJarOfTheLocalRepositoryIsTheOneCompiledAgainst() {
+        assertTrue(compareVersions("3.26.3", "3.4.1") > 0);
+        assertTrue(compareVersions("2.2", "2.2.1") < 0);
+        assertEquals(0, compareVersions("1.3", "1.3"));
     }
 
     private static Optional<List<Path>> assertjJars() {
