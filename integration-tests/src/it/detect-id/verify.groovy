@@ -140,6 +140,8 @@ assert jsonPatch.contains('+        assertEquals(com.google.gson.JsonParser.pars
 assert repairs.values().findAll { it.status == 'patched' }.every { !it.applied && it.verified_seeds.size() > 3 }
 String patch = new File(repairs['com.example.CatalogTest#joinedNames'].patch).text
 assert patch.contains('+        Set<String> names = new LinkedHashSet<>();') && patch.contains('+import java.util.LinkedHashSet;')
+// Catalog names HashSet nowhere else: its import goes (checkstyle's UnusedImports would fail the build)
+assert patch.contains('-import java.util.HashSet;\n+import java.util.LinkedHashSet;\n') : patch
 assert new File(basedir, 'src/main/java/com/example/Catalog.java').text.contains('new HashSet<>()') : "a source was changed"
 assert new File(basedir, 'src/test/java/com/example/TagsTest.java').text.contains('.containsExactly(')
 
