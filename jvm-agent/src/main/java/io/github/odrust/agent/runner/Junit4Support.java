@@ -105,20 +105,19 @@ public final class Junit4Support implements Framework {
     private Categories categories(Class<?> first) {
         if (!categoriesRead) {
             categoriesRead = true;
-            List<String> include = Groups.split(ctx.plan.groups);
-            List<String> exclude = Groups.split(ctx.plan.excludedGroups);
-            List<String> all = new ArrayList<>(include);
-            all.addAll(exclude);
-            for (String g : all) {
-                if (Groups.isExpression(g)) {
-                    events.warning(
-                            first.getName(),
-                            "Surefire's groups/excludedGroups element '" + g + "' is an expression, which odrust does"
-                                    + " not match against JUnit 4 categories: every JUnit 4 test is discovered");
-                    return null;
-                }
+            Groups.Expr include;
+            Groups.Expr exclude;
+            try {
+                include = Groups.parse(ctx.plan.groups);
+                exclude = Groups.parse(ctx.plan.excludedGroups);
+            } catch (IllegalArgumentException e) {
+                events.warning(
+                        first.getName(),
+                        "Surefire's groups/excludedGroups cannot be read as JUnit 4 categories (" + e.getMessage()
+                                + "): every JUnit 4 test is discovered; mvn test fails on it too");
+                return null;
             }
-            if (!all.isEmpty()) {
+            if (include != null || exclude != null) {
                 try {
                     Class.forName("org.junit.experimental.categories.Category", false, ctx.loader);
                 } catch (ClassNotFoundException | LinkageError e) {
@@ -128,39 +127,29 @@ public final class Junit4Support implements Framework {
                                     + " does not have: every JUnit 4 test is discovered");
                     return null;
                 }
-                categories = new Categories(classes(include), classes(exclude), !include.isEmpty());
+                categories = new Categories(include, exclude, ctx.loader);
             }
         }
         return categories;
     }
 
-    private List<Class<?>> classes(List<String> names) {
-        List<Class<?>> out = new ArrayList<>();
-        for (String n : names) {
-            try {
-                out.add(Class.forName(n, false, ctx.loader));
-            } catch (ClassNotFoundException | LinkageError e) {
-                // no such category: it matches no JUnit 4 test (as a tag no JUnit 4 test has)
-            }
-        }
-        return out;
-    }
-
     /**
      * Which JUnit 4 tests Surefire's groups keep, as its JUnit 4.7+ provider matches categories: a
-     * test's categories are its method's and its class's {@code @Category} (inherited), and one
-     * matches a group when it is that class or a subclass of it; kept when one matches an included
-     * group (or none is set) and none an excluded one.
+     * test's categories are its method's and its class's {@code @Category} (inherited), and a
+     * group name matches when it names one of them or a supertype of one (a name that is no class
+     * matches nothing); kept when the {@code groups} expression matches (or none is set) and the
+     * {@code excludedGroups} one does not.
      */
     static final class Categories {
-        private final List<Class<?>> include;
-        private final List<Class<?>> exclude;
-        private final boolean includeSet;
+        private final Groups.Expr include;
+        private final Groups.Expr exclude;
+        private final ClassLoader loader;
+        private final java.util.Map<String, Class<?>> named = new java.util.HashMap<>();
 
-        Categories(List<Class<?>> include, List<Class<?>> exclude, boolean includeSet) {
+        Categories(Groups.Expr include, Groups.Expr exclude, ClassLoader loader) {
             this.include = include;
             this.exclude = exclude;
-            this.includeSet = includeSet;
+            this.loader = loader;
         }
 
         boolean keeps(Description d, Class<?> cls) {
@@ -168,10 +157,20 @@ public final class Junit4Support implements Framework {
             add(of, d.getAnnotation(org.junit.experimental.categories.Category.class));
             Class<?> testClass = d.getTestClass() != null ? d.getTestClass() : cls;
             add(of, testClass.getAnnotation(org.junit.experimental.categories.Category.class));
-            if (includeSet && !matches(of, include)) {
+            java.util.function.Predicate<String> has = name -> {
+                Class<?> g = named.computeIfAbsent(name, n -> {
+                    try {
+                        return Class.forName(n, false, loader);
+                    } catch (ClassNotFoundException | LinkageError e) {
+                        return null; // no such category: it matches no JUnit 4 test (as a tag no JUnit 4 test has)
+                    }
+                });
+                return g != null && of.stream().anyMatch(g::isAssignableFrom);
+            };
+            if (include != null && !include.matches(has)) {
                 return false;
             }
-            return !matches(of, exclude);
+            return exclude == null || !exclude.matches(has);
         }
 
         private static void add(List<Class<?>> to, org.junit.experimental.categories.Category c) {
@@ -183,17 +182,6 @@ public final class Junit4Support implements Framework {
             } catch (RuntimeException | LinkageError e) {
                 // a category class that cannot be loaded matches nothing
             }
-        }
-
-        private static boolean matches(List<Class<?>> categories, List<Class<?>> groups) {
-            for (Class<?> c : categories) {
-                for (Class<?> g : groups) {
-                    if (g.isAssignableFrom(c)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
         }
     }
 

@@ -67,16 +67,35 @@ class Junit5AgentTest {
     }
 
     @Test
-    void aJunit4CategoryExpressionIsSaidAndFiltersNothing() throws Exception {
+    void aJunit4CategoryExpressionIsMatchedAsSurefireMatchesIt() throws Exception {
+        String slow = Harness.P + "SampleJ4Categorized$Slow";
+        String verySlow = Harness.P + "SampleJ4Categorized$VerySlow";
+        String unit = Harness.P + "SampleJ4Categorized$Unit";
         Harness h = Harness.discover(dir, "SampleJ4Categorized")
                 .line("frameworks", "junit4")
-                .line("groups", Harness.P + "SampleJ4Categorized$Slow & !" + Harness.P + "SampleJ4Categorized$VerySlow")
+                .line("groups", slow + " & !" + verySlow)
                 .go()
                 .ok();
-        assertEquals(3, ((List<?>) record(h, "SampleJ4Categorized").get("tests")).size());
-        assertTrue(h.events("warning").stream()
-                .anyMatch(w -> String.valueOf(w.get("message"))
-                        .contains("is an expression, which odrust does not match against JUnit 4 categories")));
+        assertEquals(list("SampleJ4Categorized#slow"), strip((List<?>)
+                record(h, "SampleJ4Categorized").get("tests")));
+        Harness excluded = Harness.discover(dir, "SampleJ4Categorized")
+                .line("frameworks", "junit4")
+                .line("excluded-groups", "NOT (" + slow + " OR com.example.NoSuchCategory) AND " + unit)
+                .go()
+                .ok();
+        List<String> kept = new ArrayList<>(
+                strip((List<?>) record(excluded, "SampleJ4Categorized").get("tests")));
+        java.util.Collections.sort(kept);
+        assertEquals(list("SampleJ4Categorized#slow", "SampleJ4Categorized#verySlow"), kept);
+        // one Surefire cannot read either: said, and nothing filtered
+        Harness broken = Harness.discover(dir, "SampleJ4Categorized")
+                .line("frameworks", "junit4")
+                .line("groups", slow + " &")
+                .go()
+                .ok();
+        assertEquals(3, ((List<?>) record(broken, "SampleJ4Categorized").get("tests")).size());
+        assertTrue(broken.events("warning").stream()
+                .anyMatch(w -> String.valueOf(w.get("message")).contains("cannot be read as JUnit 4 categories")));
     }
 
     @Test
