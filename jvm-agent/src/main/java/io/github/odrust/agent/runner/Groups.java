@@ -31,9 +31,9 @@ public final class Groups {
      * {@code &}/{@code &&}/{@code AND}, {@code |}/{@code ||}/{@code OR} and {@code ,} (an or),
      * in that order of binding, and parentheses.
      */
-    public abstract static class Expr {
+    public interface Expr {
         /** Whether a test with these names (its categories and their supertypes) matches. */
-        public abstract boolean matches(java.util.function.Predicate<String> has);
+        boolean matches(java.util.function.Predicate<String> has);
     }
 
     /** {@code value} as an expression; null when it is null or blank. */
@@ -94,12 +94,7 @@ public final class Groups {
                 take(t);
                 Expr a = left;
                 Expr b = and();
-                left = new Expr() {
-                    @Override
-                    public boolean matches(java.util.function.Predicate<String> has) {
-                        return a.matches(has) || b.matches(has);
-                    }
-                };
+                left = has -> a.matches(has) || b.matches(has);
             }
             return left;
         }
@@ -110,12 +105,7 @@ public final class Groups {
                 take(t);
                 Expr a = left;
                 Expr b = not();
-                left = new Expr() {
-                    @Override
-                    public boolean matches(java.util.function.Predicate<String> has) {
-                        return a.matches(has) && b.matches(has);
-                    }
-                };
+                left = has -> a.matches(has) && b.matches(has);
             }
             return left;
         }
@@ -128,12 +118,7 @@ public final class Groups {
             if (t.equals("!") || t.equalsIgnoreCase("not")) {
                 take(t);
                 Expr e = not();
-                return new Expr() {
-                    @Override
-                    public boolean matches(java.util.function.Predicate<String> has) {
-                        return !e.matches(has);
-                    }
-                };
+                return has -> !e.matches(has);
             }
             if (t.equals("(")) {
                 take(t);
@@ -149,13 +134,7 @@ public final class Groups {
                         "'" + text + "': '" + t + "' at character " + (at + 1) + " where a group name was expected");
             }
             take(t);
-            String name = t;
-            return new Expr() {
-                @Override
-                public boolean matches(java.util.function.Predicate<String> has) {
-                    return has.test(name);
-                }
-            };
+            return has -> has.test(t);
         }
 
         private static boolean isOr(String t) {

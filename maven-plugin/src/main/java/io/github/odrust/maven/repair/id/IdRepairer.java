@@ -324,9 +324,10 @@ public final class IdRepairer {
      * One batch's run in the original order, halved while it breaks tests (see {@link
      * #checkOriginalOrder}). A batch of several that {@code breaks} (its other half passed after
      * the whole broke) is halved without a run of its own; a patch is offered only after a run it
-     * was in passed, and refused only after its own run broke tests.
+     * was in passed, and refused only after its own run broke tests. Returns whether every patch
+     * of the batch was offered.
      */
-    private void check(List<Pending> batch, List<JsonObject> entries, boolean breaks) throws MojoExecutionException {
+    private boolean check(List<Pending> batch, List<JsonObject> entries, boolean breaks) throws MojoExecutionException {
         String which = batch.size() == 1
                 ? "the patch of " + Words.shortId(batch.get(0).tests.get(0))
                 : Words.count(batch.size(), "patch") + " together ("
@@ -358,10 +359,9 @@ public final class IdRepairer {
                     made.get(i).addProperty("original_order_with", batch.size());
                     entries.set(p.at + i, made.get(i));
                 }
-                passed++;
             }
             write(entries);
-            return;
+            return true;
         }
         if (batch.size() > 1) {
             log.info("  the original order with " + which + ": "
@@ -372,20 +372,18 @@ public final class IdRepairer {
                             : "it makes " + failing(broken.size(), "them"))
                     + "; halving them");
             int half = batch.size() / 2;
-            int before = passed;
-            List<Pending> first = new ArrayList<>(batch.subList(0, half));
-            check(first, entries, false);
-            boolean firstPassed = passed - before == first.size();
+            boolean firstPassed = check(new ArrayList<>(batch.subList(0, half)), entries, false);
             // the whole broke and its first half passed: the second half breaks (unless only together)
-            boolean broke = broken != null || breaks;
-            check(new ArrayList<>(batch.subList(half, batch.size())), entries, broke && firstPassed);
-            return;
+            boolean wholeBroke = broken != null || breaks;
+            boolean secondPassed =
+                    check(new ArrayList<>(batch.subList(half, batch.size())), entries, wholeBroke && firstPassed);
+            return firstPassed && secondPassed;
         }
         Pending p = batch.get(0);
         String label = Words.shortId(p.tests.get(0));
         log.info("  [repair " + label + "] its patch makes " + failing(broken.size(), "it")
                 + " in the original order; searching again without it");
-        broke.put(p.file + "\n" + p.rewrite, breaks(broken));
+        brokeOriginal.put(p.file + "\n" + p.rewrite, breaks(broken));
         List<JsonObject> again;
         if (p.verdicts.size() > 1) {
             again = repairTogether(p.verdicts);
@@ -402,10 +400,8 @@ public final class IdRepairer {
             entries.set(p.at + i, again.get(i));
         }
         write(entries);
+        return false;
     }
-
-    /** Pending patches offered so far by {@link #check}. */
-    private int passed;
 
     /** Runs of the original order with several patches (each in its own directory). */
     private int batchRuns;
@@ -1088,10 +1084,10 @@ public final class IdRepairer {
     private Pending pending;
 
     /** Rewrites (file and text) that broke tests in the original order, and how. */
-    private final java.util.Map<String, String> broke = new java.util.HashMap<>();
+    private final java.util.Map<String, String> brokeOriginal = new java.util.HashMap<>();
 
     private String brokeOriginalOrder(Path file, String rewrite) {
-        return broke.get(file + "\n" + rewrite);
+        return brokeOriginal.get(file + "\n" + rewrite);
     }
 
     /**
@@ -1267,14 +1263,18 @@ public final class IdRepairer {
     /** The tests that pass in the original order clean (run once, without any patch). */
     private java.util.Set<String> baseline;
 
+    /** The module's original order, as an order's text. */
+    private String originalOrder() {
+        return String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
+    }
+
     /** Runs the original order without any patch, once: {@link #baseline}. */
     private void runBaseline() throws MojoExecutionException {
-        String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
         if (baseline == null) {
             RunResult before = new OrderRunner(
                             module, engine, suite, dir.resolve("id").resolve("original-order"), log)
                     .quiet()
-                    .run(order, "the original order, before any ID patch");
+                    .run(originalOrder(), "the original order, before any ID patch");
             baseline = new java.util.HashSet<>();
             for (RunResult.TestResult r : before.results) {
                 if ("pass".equals(r.outcome)) {
@@ -1286,12 +1286,11 @@ public final class IdRepairer {
 
     /** The tests that pass in the original order without the candidate and fail with it (clean runs). */
     private List<String> brokenInOriginalOrder(Path work, File classes) throws MojoExecutionException {
-        String order = String.join("\n", io.github.odrust.maven.run.Discovery.originalOrder(suite));
         runBaseline();
         RunResult after = new OrderRunner(module, engine, suite, work.resolve("original-order"), log)
                 .quiet()
                 .classpathFirst(classes)
-                .run(order, "the original order with an ID patch");
+                .run(originalOrder(), "the original order with an ID patch");
         List<String> broken = new ArrayList<>();
         for (RunResult.TestResult r : after.results) {
             if (baseline.contains(r.test) && !"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
