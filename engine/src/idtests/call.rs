@@ -50,6 +50,11 @@ pub struct Alloc {
 pub struct IdCall {
     /// Its invocation index in the JVM (1-based).
     pub index: u64,
+    /// Its number among the counted calls of its site ([`IdCall::only_call_site`]) in the run,
+    /// from 1: the same in a JVM that numbers calls otherwise, when the site's own calls are not
+    /// what differs (older agents did not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
     /// The API (`HashMap$KeySet.iterator`).
     pub api: String,
     /// The first frame of the module's own code at the call.
@@ -69,6 +74,21 @@ pub struct IdCall {
 }
 
 impl IdCall {
+    /// The site as the agent's `only-call` names it: `HashSet.iterator at com.a.Foo.names:12`
+    /// (the API and the module's frame); `None` without a frame of the module.
+    pub fn only_call_site(&self) -> Option<String> {
+        self.at.as_ref().map(|at| {
+            format!(
+                "{} at {}.{}:{}",
+                self.api,
+                at.class,
+                at.method,
+                at.line
+                    .map_or_else(|| "null".to_string(), |l| l.to_string())
+            )
+        })
+    }
+
     /// `HashMap$KeySet.iterator at com.a.Foo.names(Foo.java:12) (a HashSet allocated at
     /// com.a.Foo.<init>(Foo.java:4))`.
     pub fn site(&self) -> String {

@@ -191,6 +191,7 @@ mod tests {
     fn call(api: &str, alloc: bool) -> IdCall {
         IdCall {
             index: 5,
+            nth: None,
             api: api.into(),
             at: Some(frame("com.a.Foo", 12)),
             via: None,

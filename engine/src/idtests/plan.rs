@@ -34,8 +34,8 @@ use super::call::IdCall;
 use super::dexfix;
 pub use super::shapes::{
     ranges_text, IdExperiment, IdKind, IdNeeds, IdOutcome, IdProgress, IdRecord, IdRequest,
-    IdStatus, IdStep, IdVerdict, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS, DEFAULT_ID_BUDGET,
-    DEFAULT_VERIFY_SEEDS,
+    IdStatus, IdStep, IdVerdict, OnlyCall, Pin, Range, Reproduce, DEFAULT_CLEAN_RUNS,
+    DEFAULT_ID_BUDGET, DEFAULT_VERIFY_SEEDS,
 };
 
 /// Seeds beyond the request's a candidate is run alone under before odrust gives up pinning it.
@@ -160,6 +160,11 @@ struct Planner<'a> {
 /// shared JVM cannot reset (a JDBC driver registered JVM-wide, say) or numbers calls otherwise there.
 pub const SHARED_GIVE_UP: usize = 2;
 
+/// How many other seeds a shared pin's call is tried under in a fresh JVM when the fresh JVM
+/// numbers it otherwise and the pin's seed does not fail it there (its permutation depends on the
+/// number), before the test is searched again in fresh JVMs.
+pub const SITE_SEEDS: usize = 3;
+
 /// How many known sites [`Planner::site_first`] tries for one candidate (each costs a run when
 /// it does not fail the test).
 pub const SITES_TRIED: usize = 2;
@@ -208,7 +213,7 @@ struct Candidate {
 }
 
 /// What a candidate's plan stops at: the experiment to run next.
-type Stop = IdExperiment;
+type Stop = Box<IdExperiment>;
 
 impl<'a> Planner<'a> {
     fn experiment(
@@ -227,6 +232,7 @@ impl<'a> Planner<'a> {
             seed,
             only,
             consistent_call: None,
+            only_call: None,
             shared: false,
         }
     }
@@ -409,7 +415,7 @@ impl<'a> Planner<'a> {
                     }
                     verdicts.push(v)
                 }
-                Err(e) => return self.run(e),
+                Err(e) => return self.run(*e),
             }
         }
 
@@ -465,48 +471,178 @@ impl<'a> Planner<'a> {
         self.verdict(c, IdStatus::Unconfirmed, String::new())
     }
 
-    /// A pin found with runs in shared JVMs, run as its reproduction says in a fresh JVM; sets
-    /// `c.refuted` when it does not fail there. Pins found in fresh JVMs pass through.
+    /// A pin found with runs in shared JVMs, run in a fresh JVM; sets `c.refuted` when it does not
+    /// fail there. Pins found in fresh JVMs pass through.
+    ///
+    /// A pin of one call whose site the agent numbered (`nth`) runs with only that site's nth call
+    /// shuffled (`only-call`), whatever number the fresh JVM gives it: a shared JVM may count fewer
+    /// calls before it (a JDK cache an earlier order filled, which a fresh JVM fills during the
+    /// test). When that call is invocation k' there, the verdict is pinned to k' — the fresh run
+    /// shuffled only it, so it is the run `-Dodrust.id.only=k'` makes — and says so. A range, or a
+    /// call without `nth`, runs as its reproduction says.
     fn confirm_fresh(&mut self, c: &mut Candidate, mut v: IdVerdict) -> Result<IdVerdict, Stop> {
         let Some(r) = v.reproduce.clone().filter(|_| !c.fresh) else {
             return Ok(v);
         };
-        let e = self.experiment(
+        let shared_k = v.pin.as_ref().and_then(|p| p.invocation);
+        let one = v
+            .pin
+            .as_ref()
+            .filter(|p| p.invocation.is_some())
+            .and_then(|p| p.call.as_ref())
+            .and_then(|k| {
+                Some(OnlyCall {
+                    nth: k.nth?,
+                    site: k.only_call_site()?,
+                })
+            });
+        let mut e = self.experiment(
             IdKind::ConfirmPin,
             Some(&c.test),
             vec![c.test.clone()],
             Some(r.seed),
-            r.only.clone(),
+            if one.is_some() {
+                Vec::new()
+            } else {
+                r.only.clone()
+            },
         );
+        e.only_call = one.clone();
         let Some(rec) = self.take(&e) else {
-            return Err(e);
+            return Err(Box::new(e));
         };
         c.ids.push(rec.experiment.id);
         v.experiments = c.ids.clone();
         let id = rec.experiment.id;
-        if !self.failed(rec, &c.test) {
-            c.refuted = Some(format!(
-                "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
-            ));
-        } else if let Some(pin) = v.pin.as_ref().filter(|p| !p.calls.is_empty()) {
-            // failing is not enough: the fresh run's numbers must name the same calls (a shared
-            // JVM may number them otherwise)
-            let sites = |calls: &[IdCall]| -> Vec<(u64, Option<String>)> {
-                calls.iter().map(|k| (k.index, site_key(k))).collect()
-            };
-            let fresh: Vec<IdCall> = rec
-                .calls
-                .iter()
-                .filter(|k| pin.calls.iter().any(|p| p.index == k.index))
-                .cloned()
-                .collect();
-            if sites(&fresh) != sites(&pin.calls) {
+        let failed = self.failed(rec, &c.test);
+        let Some(one) = one else {
+            if !failed {
                 c.refuted = Some(format!(
-                    "pinned first in shared JVMs, but in a fresh JVM (experiment {id}) those invocations are other calls"
+                    "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
+                ));
+            } else if let Some(pin) = v.pin.as_ref().filter(|p| !p.calls.is_empty()) {
+                // failing is not enough: the fresh run's numbers must name the same calls (a
+                // shared JVM may number them otherwise)
+                let sites = |calls: &[IdCall]| -> Vec<(u64, Option<String>)> {
+                    calls.iter().map(|k| (k.index, site_key(k))).collect()
+                };
+                let fresh: Vec<IdCall> = rec
+                    .calls
+                    .iter()
+                    .filter(|k| pin.calls.iter().any(|p| p.index == k.index))
+                    .cloned()
+                    .collect();
+                if sites(&fresh) != sites(&pin.calls) {
+                    c.refuted = Some(format!(
+                        "pinned first in shared JVMs, but in a fresh JVM (experiment {id}) those invocations are other calls"
+                    ));
+                }
+            }
+            return Ok(v);
+        };
+        let fresh_k = Self::site_call(rec, &one);
+        match (failed, fresh_k) {
+            (true, Some(k)) if Some(k) == shared_k => {}
+            (true, Some(k)) => {
+                v = self.pinned(c, r.seed, k, k, rec.count, rec, None);
+                v.reason.push_str(&format!(
+                    "; found in a shared JVM as invocation {}, which counted other calls before it (call {} of that site in both)",
+                    shared_k.unwrap_or_default(),
+                    one.nth
+                ));
+            }
+            (true, None) => {
+                c.refuted = Some(format!(
+                    "pinned first in shared JVMs, but in a fresh JVM (experiment {id}) it failed without call {} of that site shuffled",
+                    one.nth
+                ));
+            }
+            // numbered otherwise, the call gets another permutation under the seed (it depends
+            // on the seed and the number): that call alone under the other seeds
+            (false, Some(k)) if Some(k) != shared_k => {
+                match self.other_seeds(c, r.seed, &one, k, id)? {
+                    Some(fresh) => v = fresh,
+                    None => {
+                        c.refuted = Some(format!(
+                            "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id}, where that call is invocation {k}; nor with only it shuffled under up to {SITE_SEEDS} other seeds)"
+                        ));
+                    }
+                }
+            }
+            (false, _) => {
+                c.refuted = Some(format!(
+                    "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
                 ));
             }
         }
         Ok(v)
+    }
+
+    /// The seeds a candidate runs alone under, in order: its failing seeds, the request's others,
+    /// then [`ALONE_EXTRA_SEEDS`] derived ones.
+    fn alone_seeds(&self, c: &Candidate) -> Vec<u64> {
+        let mut seeds = c.failing_seeds.clone();
+        for s in self
+            .request
+            .seeds
+            .iter()
+            .chain(self.extra_seeds.iter().take(ALONE_EXTRA_SEEDS))
+        {
+            if !seeds.contains(s) {
+                seeds.push(*s);
+            }
+        }
+        seeds
+    }
+
+    /// The number `rec` gave the call `one` names, when that call is the one it shuffled.
+    fn site_call(rec: &IdRecord, one: &OnlyCall) -> Option<u64> {
+        match rec.calls.as_slice() {
+            [k] if k.nth == Some(one.nth) && k.only_call_site().as_ref() == Some(&one.site) => {
+                Some(k.index)
+            }
+            _ => None,
+        }
+    }
+
+    /// A shared pin whose call is invocation `k` in a fresh JVM and did not fail it there under
+    /// `seed` (experiment `first`): invocation `k` alone under up to [`SITE_SEEDS`] of the
+    /// candidate's other seeds, in fresh JVMs; the verdict of the first that fails it there.
+    fn other_seeds(
+        &mut self,
+        c: &mut Candidate,
+        seed: u64,
+        one: &OnlyCall,
+        k: u64,
+        first: usize,
+    ) -> Result<Option<IdVerdict>, Stop> {
+        for s in self
+            .alone_seeds(c)
+            .into_iter()
+            .filter(|s| *s != seed)
+            .take(SITE_SEEDS)
+        {
+            let e = self.experiment(
+                IdKind::ConfirmPin,
+                Some(&c.test),
+                vec![c.test.clone()],
+                Some(s),
+                vec![[k, k]],
+            );
+            let Some(rec) = self.take(&e) else {
+                return Err(Box::new(e));
+            };
+            c.ids.push(rec.experiment.id);
+            if Self::site_call(rec, one) == Some(k) && self.failed(rec, &c.test) {
+                let mut v = self.pinned(c, s, k, k, rec.count, rec, None);
+                v.reason.push_str(&format!(
+                    "; found in a shared JVM under seed {seed} as call {} of that site, which is invocation {k} in a fresh JVM, where its permutation under seed {seed} passed (experiment {first})",
+                    one.nth
+                ));
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
     }
 
     /// A verdict pinned to invocation k under its seed: the test alone once more with every call
@@ -574,7 +710,7 @@ impl<'a> Planner<'a> {
         );
         e.consistent_call = Some(k);
         let Some(r) = self.take(&e) else {
-            return Err(e);
+            return Err(Box::new(e));
         };
         c.ids.push(r.experiment.id);
         c.spent += 1;
@@ -627,7 +763,7 @@ impl<'a> Planner<'a> {
                 c.spent += 1;
                 Ok(Some(r))
             }
-            None => Err(e),
+            None => Err(Box::new(e)),
         }
     }
 
@@ -707,17 +843,7 @@ impl<'a> Planner<'a> {
         // under the other seeds and a few more derived ones.
         let mut zero: Option<u64> = None;
         let mut chosen = None;
-        let mut alone_seeds = c.failing_seeds.clone();
-        for s in self
-            .request
-            .seeds
-            .iter()
-            .chain(self.extra_seeds.iter().take(ALONE_EXTRA_SEEDS))
-        {
-            if !alone_seeds.contains(s) {
-                alone_seeds.push(*s);
-            }
-        }
+        let alone_seeds = self.alone_seeds(c);
         let mut tried = 0;
         for seed in alone_seeds {
             if zero.is_some() && !c.failing_seeds.contains(&seed) {

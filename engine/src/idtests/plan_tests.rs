@@ -25,6 +25,8 @@ const SHARE_A: &str = "com.a.BeanATest#a";
 const SHARE_B: &str = "com.a.BeanBTest#b";
 const SHARE_PAIR: &str = "com.a.BeanPairTest#pair";
 const FAR: &str = "com.a.FarTest#far";
+const SHIFT: &str = "com.a.ShiftTest#shift";
+const SHIFT_SEED: &str = "com.a.ShiftTest#seed";
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// What a test sees of its run.
@@ -34,6 +36,8 @@ struct Ctx<'a> {
     before: &'a [String],
     /// Its own calls (1-based, local to the test) that were shuffled.
     shuffled: BTreeSet<u64>,
+    /// The number its first own call had in the run.
+    first: u64,
 }
 
 impl Ctx<'_> {
@@ -42,6 +46,11 @@ impl Ctx<'_> {
     }
     fn has(&self, local: u64) -> bool {
         self.shuffled.contains(&local)
+    }
+    /// Whether its call `local` was shuffled into an order that fails it: the permutation depends
+    /// on the seed and the call's number, so only some (seed, number) pairs fail it.
+    fn fails_at(&self, local: u64) -> bool {
+        self.has(local) && (self.seed.unwrap() + self.first + local - 1).is_multiple_of(4)
     }
 }
 
@@ -77,6 +86,11 @@ fn behaviour(test: &str) -> (u64, fn(&Ctx) -> bool) {
         SHARE_A => (12, |c| c.odd() && c.has(7)),
         SHARE_B => (12, |c| c.odd() && c.has(3)),
         SHARE_PAIR => (12, |c| c.odd() && c.has(2) && c.has(9)),
+        // Fails when its 5th call is shuffled under an odd seed; alone in a fresh JVM two calls of
+        // a JDK cache come before its own (a shared JVM filled that cache before).
+        SHIFT => (9, |c| c.odd() && c.has(5)),
+        // Like SHIFT, but whether its 5th call's permutation fails it depends on that call's number.
+        SHIFT_SEED => (9, |c| c.fails_at(5)),
         // Needs its 8th and 11th calls shuffled: both in the right half, in two of its quarters.
         FAR => (12, |c| c.odd() && c.has(8) && c.has(11)),
         _ => (1, |_| false),
@@ -111,6 +125,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
     if at_shared_site(test, local) {
         IdCall {
             index,
+            nth: None,
             api: "HashMap$KeySet.iterator".into(),
             at: Some(frame("com.a.Bean", "getSet", 30)),
             via: None,
@@ -123,6 +138,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
     } else if test == PIN && local == 5 {
         IdCall {
             index,
+            nth: None,
             api: "HashMap$KeySet.iterator".into(),
             at: Some(frame("com.a.Foo", "names", 12)),
             via: None,
@@ -135,6 +151,7 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
     } else {
         IdCall {
             index,
+            nth: None,
             api: "HashSet.iterator".into(),
             at: Some(frame("com.a.Other", "each", 100 + local as u32)),
             via: None,
@@ -144,20 +161,59 @@ fn call(test: &str, local: u64, index: u64) -> IdCall {
     }
 }
 
+/// The calls a fresh JVM makes before `test`'s own when it runs alone (a JDK cache it fills).
+fn cache_calls(e: &IdExperiment, test: &str) -> u64 {
+    if (test == SHIFT || test == SHIFT_SEED) && !e.shared && e.order.len() == 1 {
+        2
+    } else {
+        0
+    }
+}
+
+/// A call of the JDK cache [`cache_calls`] fills.
+fn cache_call(index: u64) -> IdCall {
+    IdCall {
+        index,
+        nth: None,
+        api: "Class.getMethods".into(),
+        at: Some(frame("com.a.Props", "of", 68)),
+        via: None,
+        alloc: None,
+        assertion: false,
+    }
+}
+
 /// Runs `e` in the simulated module.
 fn execute(e: &IdExperiment, fingerprint: &str) -> IdRecord {
     let mut index = 0;
     let mut results = Vec::new();
     let mut calls = Vec::new();
+    let mut at_site: std::collections::HashMap<String, u64> = Default::default();
+    // numbers the call, counts it at its site; whether it is shuffled (`only` or `only_call`)
+    let mut count = |mut k: IdCall, index: u64| -> Option<IdCall> {
+        let site = k.only_call_site().unwrap();
+        let n = at_site.entry(site.clone()).or_default();
+        *n += 1;
+        k.nth = Some(*n);
+        k.index = index;
+        let in_only = match &e.only_call {
+            Some(o) => o.nth == *n && o.site == site,
+            None => e.only.is_empty() || e.only.iter().any(|[a, b]| (*a..=*b).contains(&index)),
+        };
+        in_only.then_some(k)
+    };
     for (pos, test) in e.order.iter().enumerate() {
         let (n, fails) = behaviour(test);
+        for _ in 0..cache_calls(e, test) {
+            index += 1;
+            calls.extend(count(cache_call(index), index));
+        }
         let mut shuffled = BTreeSet::new();
+        let first = index + 1;
         for local in 1..=n {
             index += 1;
-            let in_only =
-                e.only.is_empty() || e.only.iter().any(|[a, b]| (*a..=*b).contains(&index));
-            if in_only {
-                calls.push(call(test, local, index));
+            if let Some(k) = count(call(test, local, index), index) {
+                calls.push(k);
                 if e.seed.is_some() {
                     shuffled.insert(local);
                 }
@@ -168,6 +224,7 @@ fn execute(e: &IdExperiment, fingerprint: &str) -> IdRecord {
             seed: e.seed,
             before: &e.order[..pos],
             shuffled,
+            first,
         };
         let outcome = if fails(&ctx) {
             RunOutcome::Fail
@@ -880,12 +937,19 @@ fn runs_alone_go_to_shared_jvms_and_each_pin_is_confirmed_in_a_fresh_one() {
             (IdKind::Bisect, true, vec![[1, 3]]),
             (IdKind::Bisect, true, vec![[4, 4]]),
             (IdKind::Bisect, true, vec![[5, 5]]),
-            // the pin's reproduction in a fresh JVM, then the consistent run (fresh: a claim)
-            (IdKind::ConfirmPin, false, vec![[5, 5]]),
+            // the pin's call in a fresh JVM (by its site), then the consistent run (fresh: a claim)
+            (IdKind::ConfirmPin, false, vec![]),
             (IdKind::Consistent, false, vec![]),
         ]
     );
     assert_eq!(v.experiments, mine.iter().map(|e| e.id).collect::<Vec<_>>());
+    assert_eq!(
+        mine[6].only_call,
+        Some(OnlyCall {
+            nth: 1,
+            site: "HashMap$KeySet.iterator at com.a.Foo.names:12".into()
+        })
+    );
     // phase 1 and the full-order confirmations stay fresh
     assert!(run
         .asked
@@ -1033,7 +1097,7 @@ fn a_fresh_confirmation_that_fails_through_another_call_refutes_the_pin() {
         tests: [PIN].map(String::from).to_vec(),
         ..request(Vec::new())
     };
-    // the fresh JVM fails too, but its invocation 5 is another call (numbered otherwise there)
+    // the fresh JVM fails too, but the call it shuffled is another (it says another site)
     let run = drive_with(base, &|r| {
         if r.experiment.kind == IdKind::ConfirmPin {
             for k in &mut r.calls {
@@ -1043,7 +1107,8 @@ fn a_fresh_confirmation_that_fails_through_another_call_refutes_the_pin() {
     });
     let v = verdict(&run.outcome, PIN);
     assert!(
-        v.reason.contains("those invocations are other calls")
+        v.reason
+            .contains("it failed without call 1 of that site shuffled")
             && v.reason.contains("searched again in fresh JVMs"),
         "{}",
         v.reason
@@ -1061,6 +1126,105 @@ fn a_fresh_confirmation_that_fails_through_another_call_refutes_the_pin() {
             .class,
         "com.a.Foo"
     );
+}
+
+#[test]
+fn a_pin_a_fresh_jvm_numbers_otherwise_is_confirmed_by_its_site_and_pinned_to_the_fresh_number() {
+    let base = IdRequest {
+        shared: true,
+        tests: [SHIFT].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    let run = drive(base);
+    let v = verdict(&run.outcome, SHIFT);
+    assert_eq!(v.status, IdStatus::Id, "{}", v.reason);
+    // invocation 5 in the shared JVM; a fresh JVM counts the cache's two calls first
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!(pin.invocation, Some(7), "{}", v.reason);
+    assert_eq!(pin.call.as_ref().unwrap().index, 7);
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[7, 7]]);
+    assert!(
+        v.reason.contains("only invocation 7 is shuffled")
+            && v.reason.contains("found in a shared JVM as invocation 5"),
+        "{}",
+        v.reason
+    );
+    let confirm: Vec<&IdExperiment> = run
+        .asked
+        .iter()
+        .filter(|e| e.kind == IdKind::ConfirmPin)
+        .collect();
+    assert_eq!(confirm.len(), 1);
+    assert_eq!(
+        confirm[0].only_call.as_ref().map(|o| o.nth),
+        Some(1),
+        "{:?}",
+        confirm[0]
+    );
+    // no search again in fresh JVMs: after the confirmation, only the consistent run (of call 7)
+    let after: Vec<(IdKind, Option<u64>)> = run
+        .asked
+        .iter()
+        .skip_while(|e| e.kind != IdKind::ConfirmPin)
+        .skip(1)
+        .map(|e| (e.kind, e.consistent_call))
+        .collect();
+    assert_eq!(after, [(IdKind::Consistent, Some(7))]);
+    // the reproduction, as reported, fails in a fresh JVM
+    let again = execute(
+        &IdExperiment {
+            id: 99,
+            kind: IdKind::ConfirmPin,
+            test: Some(SHIFT.into()),
+            order: vec![SHIFT.into()],
+            seed: Some(pin.seed),
+            only: vec![[7, 7]],
+            consistent_call: None,
+            only_call: None,
+            shared: false,
+        },
+        "f1",
+    );
+    assert_eq!(again.results[0].outcome, RunOutcome::Fail);
+}
+
+#[test]
+fn a_call_numbered_otherwise_in_a_fresh_jvm_is_tried_under_the_other_seeds_there() {
+    let base = IdRequest {
+        shared: true,
+        tests: [SHIFT_SEED].map(String::from).to_vec(),
+        ..request(Vec::new())
+    };
+    let run = drive(base);
+    let v = verdict(&run.outcome, SHIFT_SEED);
+    assert_eq!(v.failing_seeds, [1]);
+    // shared: invocation 5 under seed 3; fresh: that call is 7, which seed 3 does not fail and
+    // seed 1 does
+    let pin = v.pin.as_ref().unwrap();
+    assert_eq!((pin.seed, pin.invocation), (1, Some(7)), "{}", v.reason);
+    assert_eq!(v.reproduce.as_ref().unwrap().only, vec![[7, 7]]);
+    assert!(
+        v.reason.contains("found in a shared JVM under seed 3 as call 1 of that site, which is invocation 7 in a fresh JVM"),
+        "{}",
+        v.reason
+    );
+    let confirms: Vec<(Option<u64>, Vec<Range>, bool)> = run
+        .asked
+        .iter()
+        .filter(|e| e.kind == IdKind::ConfirmPin)
+        .map(|e| (e.seed, e.only.clone(), e.only_call.is_some()))
+        .collect();
+    assert_eq!(
+        confirms,
+        [(Some(3), vec![], true), (Some(1), vec![[7, 7]], false)]
+    );
+    // not searched again: the consistent run follows
+    assert_eq!(run.asked.last().unwrap().kind, IdKind::Consistent);
+    assert!(run
+        .asked
+        .iter()
+        .filter(|e| !e.shared)
+        .all(|e| !matches!(e.kind, IdKind::AloneClean | IdKind::Alone | IdKind::Bisect)));
 }
 
 #[test]

@@ -115,9 +115,24 @@ pub struct IdExperiment {
     /// `consistent`: every counted call gets the permutation of this invocation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistent_call: Option<u64>,
+    /// Instead of `only`: shuffle the `nth` counted call of one site, whatever its number in the
+    /// JVM (`confirm-pin` of a pin found in a shared JVM, which may number calls otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_call: Option<OnlyCall>,
     /// It may run in a shared JVM (fresh class loaders); otherwise in a fresh JVM.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shared: bool,
+}
+
+/// One call named by its site and its number among that site's counted calls (the agent's
+/// `only-call`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlyCall {
+    /// From 1.
+    pub nth: u64,
+    /// [`IdCall::only_call_site`].
+    pub site: String,
 }
 
 impl IdExperiment {
@@ -129,6 +144,7 @@ impl IdExperiment {
             && self.only == other.only
             && self.order == other.order
             && self.consistent_call == other.consistent_call
+            && self.only_call == other.only_call
             && self.shared == other.shared
     }
 
@@ -146,6 +162,9 @@ impl IdExperiment {
         }
         if let Some(k) = self.consistent_call {
             s.push_str(&format!(", every call as invocation {k}"));
+        }
+        if let Some(o) = &self.only_call {
+            s.push_str(&format!(", only call {} of {}", o.nth, o.site));
         }
         if self.shared {
             s.push_str(", in a shared JVM");

@@ -104,7 +104,7 @@ impl<'a> Planner<'a> {
                 only.clone(),
             );
             let Some(r) = self.take(&e) else {
-                return Err(e);
+                return Err(Box::new(e));
             };
             c.ids.push(r.experiment.id);
             if self.failed(r, &c.test) {

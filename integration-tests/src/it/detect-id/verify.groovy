@@ -33,6 +33,13 @@ assert firstExps.any { it.shared } : "no run alone in a shared JVM"
 assert firstExps.findAll { it.kind in ['clean', 'shuffled', 'confirm', 'confirm-pin', 'consistent'] }.every { !it.shared } : "a claim ran in a shared JVM"
 def confirmed = firstExps.findAll { it.kind == 'confirm-pin' }*.test as Set
 assert confirmed.containsAll(singleCall) : "pins confirmed fresh: " + confirmed
+// a one-call pin is confirmed by its site's call (only-call), whatever number a fresh JVM gives
+// it, and the verdict is pinned to the number the fresh JVM gave
+firstExps.findAll { it.kind == 'confirm-pin' && it.test in singleCall }.each { e ->
+    assert e.only_call != null && e.only_call.nth >= 1 && e.only_call.site.contains(' at com.example.') : e
+    assert e.only == [] && e.calls.size() == 1 && e.calls[0].nth == e.only_call.nth : e
+    assert e.only_call.site.startsWith(e.calls[0].api + ' at ' + e.calls[0].at['class'] + '.' + e.calls[0].at.method + ':') : e
+}
 // a pin whose fresh confirmation counted one call: that run was the consistent run already
 def oneCallConfirmed = firstExps.findAll { e -> e.kind == 'confirm-pin' && e.count == 1 }*.test as Set
 assert oneCallConfirmed.contains('com.example.CatalogTest#joinedNames') : oneCallConfirmed

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,7 +108,8 @@ class ShuffleIT {
             assertEquals(27, calls, jdk);
             assertEquals("{\"count\":" + calls + "}", clean.log.get(clean.log.size() - 1), jdk + ": count is exact");
             assertEquals(calls + 1, clean.log.size(), jdk + ": every counted call is logged (fewer than log-limit)");
-            assertTrue(clean.log.get(25).startsWith("{\"index\":26,\"api\":\"File.list\""), clean.log.get(25));
+            assertTrue(
+                    clean.log.get(25).startsWith("{\"index\":26,\"nth\":1,\"api\":\"File.list\""), clean.log.get(25));
 
             Run a = run(jdk, project() + "seed 11\n");
             Run again = run(jdk, project() + "seed 11\n");
@@ -141,8 +143,10 @@ class ShuffleIT {
             assertTrue(
                     only.log
                             .get(0)
-                            .startsWith("{\"index\":5,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
-                                    + "\",\"method\":\"main\",\"file\":\"ShuffleSample.java\",\"line\":"),
+                            .startsWith(
+                                    "{\"index\":5,\"nth\":1,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\""
+                                            + SAMPLE
+                                            + "\",\"method\":\"main\",\"file\":\"ShuffleSample.java\",\"line\":"),
                     only.log.get(0));
             assertTrue(
                     only.log.get(0).contains("\"alloc\":null")
@@ -181,8 +185,8 @@ class ShuffleIT {
             Run viaLibrary = run(jdk, module + "filter any\n");
             String last = viaLibrary.log.get(calls - 1);
             assertTrue(
-                    last.startsWith("{\"index\":27,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\"" + SAMPLE
-                            + "\",\"method\":\"main\""),
+                    last.startsWith("{\"index\":27,\"nth\":1,\"api\":\"HashMap$KeySet.iterator\",\"at\":{\"class\":\""
+                            + SAMPLE + "\",\"method\":\"main\""),
                     last);
             assertTrue(
                     last.contains(
@@ -209,7 +213,9 @@ class ShuffleIT {
                 assertEquals(plain.lines.subList(0, 3), r.lines.subList(0, 3), jdk + ", seed " + seed);
                 assertNotEquals(plain.lines.get(3), r.lines.get(3), jdk + ", seed " + seed + ": the set of three");
                 assertEquals(2, r.log.size(), jdk + ": one counted call and the count: " + r.log);
-                assertTrue(r.log.get(0).startsWith("{\"index\":1,\"api\":\"HashMap$KeySet.iterator\""), r.log.get(0));
+                assertTrue(
+                        r.log.get(0).startsWith("{\"index\":1,\"nth\":1,\"api\":\"HashMap$KeySet.iterator\""),
+                        r.log.get(0));
                 assertEquals("{\"count\":1}", r.log.get(1), jdk);
             }
         }
@@ -331,6 +337,49 @@ class ShuffleIT {
                         jdk + ", seed " + odd + ": every call as call " + kept + ": " + likeKept.lines);
             }
         }
+    }
+
+    /**
+     * {@code only-call N SITE} shuffles the N-th counted call of one site, whatever its number in
+     * the JVM: calls are numbered 1, 2, 3, ... across sites, and each logged call says its number
+     * at its site ({@code nth}), which names it alike in a JVM that numbers calls otherwise.
+     */
+    @Test
+    void onlyCallShufflesTheNthCallOfOneSite() throws Exception {
+        String sample = "io.github.odrust.samples.shuffle.ShuffleSitesSample";
+        for (String jdk : CaptureIT.jdks()) {
+            Run all = run(jdk, project() + "seed 2\n", sample);
+            assertEquals(16, all.lines.size(), jdk);
+            // every call logged: index k is the ((k + 1) / 2)-th of its site
+            String sixth = all.log.stream()
+                    .filter(l -> l.startsWith("{\"index\":6,"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(jdk + ": no call 6 in " + all.log));
+            assertTrue(sixth.contains("\"nth\":3,"), jdk + ": call 6 is the second site's third: " + sixth);
+            assertTrue(sixth.contains("\"method\":\"second\""), sixth);
+            String api = field(sixth, "api");
+            int line = Integer.parseInt(sixth.replaceAll(".*\"line\":(\\d+).*", "$1"));
+            String site = api + " at " + sample + ".second:" + line;
+            Run one = run(jdk, project() + "seed 2\nonly-call 3 " + site + "\n", sample);
+            String original = run(jdk, null, sample).lines.get(0);
+            for (int i = 0; i < 16; i++) {
+                assertEquals(
+                        i == 5 ? all.lines.get(i) : original,
+                        one.lines.get(i),
+                        jdk + ": only call 6 (the second site's third) is shuffled, line " + (i + 1) + " of "
+                                + one.lines);
+            }
+            assertEquals(2, one.log.size(), jdk + ": the shuffled call and the count: " + one.log);
+            assertTrue(one.log.get(0).startsWith("{\"index\":6,\"nth\":3,"), one.log.get(0));
+            assertEquals("{\"count\":16}", one.log.get(1));
+            Run none = run(jdk, project() + "seed 2\nonly-call 9 " + site + "\n", sample);
+            assertEquals(Collections.nCopies(16, original), none.lines, jdk + ": the site makes 8 calls, not 9");
+        }
+    }
+
+    private static String field(String json, String name) {
+        int at = json.indexOf("\"" + name + "\":\"") + name.length() + 4;
+        return json.substring(at, json.indexOf('"', at));
     }
 
     /**

@@ -50,6 +50,7 @@ import java.util.Set;
  * mode shuffle
  * seed 42                               # absent: count the calls, shuffle none (a clean run)
  * only 3-7                              # repeated: shuffle only these counted calls (default all)
+ * only-call 2 HashSet.iterator at a.B.m:12   # or: shuffle only the 2nd counted call of this site
  * filter any                            # every non-JDK caller counts (default: project)
  * track-allocations true                # remember where HashMaps and HashSets of the module are made
  * log /abs/shuffle.jsonl                # the counted calls (within 'only') and the final count
@@ -99,6 +100,12 @@ public class AgentOptions {
     public Long seed;
     /** Inclusive ranges of counted calls, flattened. */
     public final List<Long> only = new ArrayList<>();
+
+    /**
+     * Shuffle mode, {@code only-call N SITE}: shuffle only the N-th counted call made at SITE
+     * ({@code API at class.method:line}), whatever its number; null: {@link #only} decides.
+     */
+    public String onlyCall;
 
     public boolean anyCaller;
     /**
@@ -151,6 +158,7 @@ public class AgentOptions {
             "point",
             "seed",
             "only",
+            "only-call",
             "filter",
             "consistent-call",
             "track-allocations",
@@ -163,7 +171,7 @@ public class AgentOptions {
             "trace-only"));
     private static final String KEYS = "root, include, exclude, constant-type, ignore-field, mode, test, "
             + "occurrence, capture, capture-limit, restore-from, restore-field, initialize, point, result, seed, only, "
-            + "filter, consistent-call, track-allocations, log, log-limit, runtime-cache, captures, capture-tests, initialize-at or trace-only";
+            + "only-call, filter, consistent-call, track-allocations, log, log-limit, runtime-cache, captures, capture-tests, initialize-at or trace-only";
 
     protected AgentOptions() {}
 
@@ -207,6 +215,20 @@ public class AgentOptions {
         }
         throw new BadOptionsException(where + ": only takes a call number or an inclusive range of them, numbered"
                 + " from 1, e.g. 'only 5' or 'only 3-7'");
+    }
+
+    /** {@code 2 HashSet.iterator at a.B.m:12}: a call's number at its site, from 1, then the site. */
+    private static String onlyCall(String value, String where) throws BadOptionsException {
+        int space = value.indexOf(' ');
+        try {
+            if (space > 0 && Long.parseLong(value.substring(0, space)) >= 1 && value.indexOf(" at ", space) > space) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new BadOptionsException(where + ": only-call takes a call's number at its site, from 1, then the site,"
+                + " e.g. 'only-call 2 HashSet.iterator at com.a.Foo.names:12'");
     }
 
     /** Parses {@code text} into {@code into} (a subclass); {@code name} names the file in messages. */
@@ -287,6 +309,9 @@ public class AgentOptions {
                     break;
                 case "only":
                     o.only.addAll(range(value, where));
+                    break;
+                case "only-call":
+                    o.onlyCall = onlyCall(value, where);
                     break;
                 case "filter":
                     if (!value.equals("any") && !value.equals("project")) {
@@ -501,6 +526,11 @@ public class AgentOptions {
         /** {@code only 5} or {@code only 3-7}: an inclusive range of counted calls. */
         public Writer only(long from, long to) {
             return line("only", from == to ? String.valueOf(from) : from + "-" + to);
+        }
+
+        /** {@code only-call 2 HashSet.iterator at a.B.m:12}: only the {@code nth} counted call of that site. */
+        public Writer onlyCall(long nth, String site) {
+            return line("only-call", nth + " " + site);
         }
 
         /** Every counted call gets the permutation of call {@code call}. */

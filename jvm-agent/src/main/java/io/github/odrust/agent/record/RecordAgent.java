@@ -74,6 +74,7 @@ public final class RecordAgent {
                 s.includes.addAll(options.includes);
                 s.seed = options.seed;
                 s.only.addAll(options.only);
+                s.onlyCall = options.onlyCall;
                 s.anyCaller = options.anyCaller;
                 s.consistentCall = options.consistentCall;
                 s.trackAllocations = options.trackAllocations;

@@ -41,6 +41,9 @@ public final class ShuffleAgent {
         public final List<String> includes = new ArrayList<>();
         public Long seed;
         public final List<Long> only = new ArrayList<>();
+        /** {@code only-call}: the N-th call of one site instead of {@link #only}; null: none. */
+        public String onlyCall;
+
         public boolean anyCaller;
         public long consistentCall;
         public boolean trackAllocations;
@@ -78,6 +81,7 @@ public final class ShuffleAgent {
                     "configure",
                     Long.class,
                     long[].class,
+                    String.class,
                     String[].class,
                     String[].class,
                     boolean.class,
@@ -89,6 +93,7 @@ public final class ShuffleAgent {
                     null,
                     s.seed,
                     only,
+                    s.onlyCall,
                     roots,
                     s.includes.toArray(new String[0]),
                     s.anyCaller,
@@ -158,6 +163,7 @@ public final class ShuffleAgent {
                             "begin",
                             Long.class,
                             long[].class,
+                            String.class,
                             boolean.class,
                             long.class,
                             boolean.class,
@@ -167,6 +173,7 @@ public final class ShuffleAgent {
                             null,
                             o.seed,
                             only,
+                            o.onlyCall,
                             o.anyCaller,
                             o.consistentCall,
                             o.trackAllocations,

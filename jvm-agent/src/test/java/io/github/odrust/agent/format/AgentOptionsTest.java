@@ -118,5 +118,24 @@ class AgentOptionsTest {
                     () -> AgentOptions.parse("mode shuffle\nconsistent-call " + bad + "\n", "b"));
             assertTrue(e.getMessage().contains("consistent-call is a counted call's number"), e.getMessage());
         }
+
+        String site = "HashMap$KeySet.iterator at com.a.Foo.names:12";
+        AgentOptions oneCall = AgentOptions.parse(
+                new AgentOptions.Writer()
+                        .mode("shuffle")
+                        .seed(3)
+                        .onlyCall(2, site)
+                        .text(),
+                "n");
+        assertEquals("2 " + site, oneCall.onlyCall);
+        assertNull(clean.onlyCall);
+        for (String bad : new String[] {"0 " + site, "two " + site, "2", "2 HashSet.iterator"}) {
+            AgentOptions.BadOptionsException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    AgentOptions.BadOptionsException.class,
+                    () -> AgentOptions.parse("mode shuffle\nonly-call " + bad + "\n", "b"));
+            assertTrue(
+                    e.getMessage().contains("only-call takes a call's number at its site"),
+                    bad + ": " + e.getMessage());
+        }
     }
 }

@@ -53,6 +53,14 @@ public final class IdStep {
         public Integer freshLeft;
     }
 
+    /** Rust: {@code idtests::OnlyCall}: a call named by its site and its number among that site's calls. */
+    public static final class OnlyCall {
+        /** From 1. */
+        public long nth;
+        /** {@code HashSet.iterator at com.a.Foo.names:12}. */
+        public String site;
+    }
+
     /** Rust: {@code idtests::IdExperiment}. */
     public static final class Experiment {
         public int id;
@@ -74,6 +82,14 @@ public final class IdStep {
         @com.google.gson.annotations.SerializedName("consistent_call")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public Long consistentCall;
+
+        /**
+         * Instead of {@link #only}: shuffle the {@code nth} counted call of one site, whatever its
+         * number ({@code confirm-pin} of a pin found in a shared JVM); absent otherwise.
+         */
+        @com.google.gson.annotations.SerializedName("only_call")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public OnlyCall onlyCall;
 
         /**
          * True: it may run in a shared JVM (the engine confirms what it finds there in a fresh

@@ -188,7 +188,9 @@ public final class IdDetector {
         Path expDir = dir.resolve("exp-" + e.id);
         Path options = expDir.resolve("agent-options.txt");
         Path shuffleLog = expDir.resolve("shuffle.jsonl");
-        boolean track = "alone".equals(e.kind) || "bisect".equals(e.kind);
+        // where the pinned call's collection was made (its repairs); a fresh confirmation of a
+        // shared pin may become the pin's record
+        boolean track = "alone".equals(e.kind) || "bisect".equals(e.kind) || "confirm-pin".equals(e.kind);
         try {
             Files.createDirectories(expDir);
             Files.deleteIfExists(shuffleLog);
@@ -199,6 +201,7 @@ public final class IdDetector {
                                     settings.filter,
                                     e.seed,
                                     e.only,
+                                    e.onlyCall,
                                     track,
                                     e.consistentCall,
                                     shuffleLog,
@@ -254,6 +257,7 @@ public final class IdDetector {
                 + (e.seed == null ? "" : " seed " + e.seed)
                 + (e.only != null && e.only.size() > 0 ? " only " + Shuffle.onlyText(e.only) : "")
                 + (e.consistentCall == null ? "" : " as call " + e.consistentCall)
+                + (e.onlyCall == null ? "" : " only call " + e.onlyCall.nth + " of " + e.onlyCall.site)
                 + (e.test == null ? "" : ": " + Words.shortId(e.test))
                 + (inShared ? " (shared JVM)" : "");
         log.info(String.format(

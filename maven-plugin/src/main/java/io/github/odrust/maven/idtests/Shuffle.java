@@ -85,18 +85,20 @@ public final class Shuffle {
             boolean trackAllocations,
             Path log,
             String title) {
-        return options(module, filter, seed, only, trackAllocations, null, log, title);
+        return options(module, filter, seed, only, null, trackAllocations, null, log, title);
     }
 
     /**
      * The agent's options file for one run; {@code consistentCall} (null: none): every counted call
-     * gets the permutation of that invocation ({@code consistent-call}).
+     * gets the permutation of that invocation ({@code consistent-call}); {@code onlyCall} (null:
+     * none) shuffles one site's nth call instead of {@code only} ({@code only-call}).
      */
     public static String options(
             TestModule module,
             Filter filter,
             Long seed,
             JsonArray only,
+            io.github.odrust.engine.protocol.IdStep.OnlyCall onlyCall,
             boolean trackAllocations,
             Long consistentCall,
             Path log,
@@ -122,6 +124,9 @@ public final class Shuffle {
                 JsonArray range = r.getAsJsonArray();
                 w.only(range.get(0).getAsLong(), range.get(1).getAsLong());
             }
+        }
+        if (onlyCall != null) {
+            w.onlyCall(onlyCall.nth, onlyCall.site);
         }
         if (trackAllocations) {
             w.trackAllocations(true);

@@ -85,6 +85,16 @@ public final class Shuffler {
     private static OutputStream log;
     private static int logged;
     private static long counter;
+    /**
+     * How many counted calls each site ({@link #siteKey}) made so far in this run: a call's
+     * {@code nth}, which names it alike in JVMs that number calls otherwise (a JDK cache a fresh
+     * JVM fills during the test, where a shared JVM filled it before).
+     */
+    private static final Map<String, long[]> AT_SITE = new java.util.HashMap<>();
+    /** {@code only-call}: shuffle only the call that is this site's {@link #onlyNth}-th; null: the ranges decide. */
+    private static String onlySite;
+
+    private static long onlyNth;
     private static final Object LOCK = new Object();
     /** Set while a hook runs: hooks called meanwhile on this thread pass results through unchanged. */
     static final ThreadLocal<boolean[]> BUSY = new ThreadLocal<boolean[]>() {
@@ -126,6 +136,7 @@ public final class Shuffler {
     public static void configure(
             Long seedOrNull,
             long[] onlyRanges,
+            String onlyCall,
             String[] rootPaths,
             String[] includePrefixes,
             boolean anyCaller,
@@ -138,7 +149,7 @@ public final class Shuffler {
         includes = includePrefixes.clone();
         walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
         synchronized (LOCK) {
-            settle(seedOrNull, onlyRanges, anyCaller, consistentCallNumber, allocations, logFile, limit);
+            settle(seedOrNull, onlyRanges, onlyCall, anyCaller, consistentCallNumber, allocations, logFile, limit);
         }
         // Touch everything the hot path uses before it may run inside HashMap.
         BUSY.get();
@@ -174,6 +185,7 @@ public final class Shuffler {
     public static void begin(
             Long seedOrNull,
             long[] onlyRanges,
+            String onlyCall,
             boolean anyCaller,
             long consistentCallNumber,
             boolean allocations,
@@ -182,7 +194,7 @@ public final class Shuffler {
             throws IOException {
         synchronized (LOCK) {
             on = false;
-            settle(seedOrNull, onlyRanges, anyCaller, consistentCallNumber, allocations, logFile, limit);
+            settle(seedOrNull, onlyRanges, onlyCall, anyCaller, consistentCallNumber, allocations, logFile, limit);
             on = true;
         }
     }
@@ -191,6 +203,7 @@ public final class Shuffler {
     private static void settle(
             Long seedOrNull,
             long[] onlyRanges,
+            String onlyCall,
             boolean anyCaller,
             long consistentCallNumber,
             boolean allocations,
@@ -200,6 +213,14 @@ public final class Shuffler {
         seeded = seedOrNull != null;
         seed = seedOrNull == null ? 0 : seedOrNull;
         only = onlyRanges.clone();
+        onlySite = null;
+        onlyNth = 0;
+        if (onlyCall != null) {
+            int space = onlyCall.indexOf(' ');
+            onlyNth = Long.parseLong(onlyCall.substring(0, space));
+            onlySite = onlyCall.substring(space + 1);
+        }
+        AT_SITE.clear();
         any = anyCaller;
         consistentCall = consistentCallNumber;
         trackAllocations = allocations;
@@ -219,6 +240,8 @@ public final class Shuffler {
         synchronized (LOCK) {
             seeded = false;
             counter = 0;
+            onlySite = null;
+            AT_SITE.clear();
             ALLOCATIONS.clear();
         }
     }
@@ -486,15 +509,40 @@ public final class Shuffler {
         if (site == null) {
             return 0;
         }
+        String key = siteKey(api, site.at());
         long k;
+        long nth;
         synchronized (LOCK) {
             k = ++counter;
+            long[] n = AT_SITE.get(key);
+            if (n == null) {
+                n = new long[1];
+                AT_SITE.put(key, n);
+            }
+            nth = ++n[0];
         }
-        boolean inRange = inOnly(k);
+        boolean inRange = onlySite != null ? nth == onlyNth && key.equals(onlySite) : inOnly(k);
         if (inRange) {
-            describe(k, api, site, source);
+            describe(k, nth, api, site, source);
         }
         return seeded && inRange ? k : -k;
+    }
+
+    /**
+     * A counted call's site, as {@code only-call} names it: {@code HashSet.iterator at
+     * com.a.Foo.names:12} (the API and the module's frame; {@code null} for a frame without a line).
+     */
+    static String siteKey(String api, StackWalker.StackFrame at) {
+        int line = at.getLineNumber();
+        return new StringBuilder(128)
+                .append(api)
+                .append(" at ")
+                .append(at.getClassName())
+                .append('.')
+                .append(at.getMethodName())
+                .append(':')
+                .append(line > 0 ? String.valueOf(line) : "null")
+                .toString();
     }
 
     private static boolean inOnly(long k) {
@@ -755,9 +803,9 @@ public final class Shuffler {
 
     // ---- the log -------------------------------------------------------------------------------------
 
-    private static void describe(long k, String api, Site site, Object source) {
+    private static void describe(long k, long nth, String api, Site site, Object source) {
         StringBuilder b = new StringBuilder(256);
-        b.append("{\"index\":").append(k).append(",\"api\":");
+        b.append("{\"index\":").append(k).append(",\"nth\":").append(nth).append(",\"api\":");
         quote(b, api);
         b.append(",\"at\":").append(frameJson(site.at()));
         if (site.frame != site.at()) {

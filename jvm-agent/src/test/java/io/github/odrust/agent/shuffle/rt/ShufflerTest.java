@@ -26,7 +26,7 @@ class ShufflerTest {
     }
 
     private static List<Object> shuffled(List<?> items, long seed, long call, Keyed.Order order) throws Exception {
-        Shuffler.begin(seed, new long[0], false, 0, false, null, 0);
+        Shuffler.begin(seed, new long[0], null, false, 0, false, null, 0);
         List<Object> out = new ArrayList<>(items);
         Shuffler.reorder(out, Shuffler.positions(out, call, order));
         return out;
