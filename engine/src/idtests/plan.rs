@@ -478,8 +478,9 @@ impl<'a> Planner<'a> {
     /// shuffled (`only-call`), whatever number the fresh JVM gives it: a shared JVM may count fewer
     /// calls before it (a JDK cache an earlier order filled, which a fresh JVM fills during the
     /// test). When that call is invocation k' there, the verdict is pinned to k' — the fresh run
-    /// shuffled only it, so it is the run `-Dodrust.id.only=k'` makes — and says so. A range, or a
-    /// call without `nth`, runs as its reproduction says.
+    /// shuffled only it, so it is the run `-Dodrust.id.only=k'` makes — and says so; when it passes
+    /// there under the pin's seed, [`Self::other_seeds`] tries k' under the test's other seeds. A
+    /// range, or a call without `nth`, runs as its reproduction says.
     fn confirm_fresh(&mut self, c: &mut Candidate, mut v: IdVerdict) -> Result<IdVerdict, Stop> {
         let Some(r) = v.reproduce.clone().filter(|_| !c.fresh) else {
             return Ok(v);
