@@ -31,7 +31,9 @@ import java.util.stream.Stream;
  * the module's own code (its class directories, or an {@code include} prefix), or any non-JDK
  * frame with {@code filter any}. Counted calls are
  * numbered 1, 2, 3, ... in the order they happen in this JVM; a counted call is shuffled when the
- * run has a seed and its number is in the {@code only} ranges (all, when there are none). The
+ * run has a seed and its number is in the {@code only} ranges (all, when there are none), or,
+ * with {@code only-call N SITE}, when it is the N-th counted call of that site (its API and the
+ * module's frame), whatever its number: each logged call says that {@code nth}. The
  * permutation of call k depends only on (seed, k), so shuffling fewer calls leaves the others'
  * numbers and orders unchanged; it permutes the elements in an order that does not depend on the
  * JVM ({@link #positions}), so a seed shuffles a call alike in every JVM. Under an even seed a
@@ -130,7 +132,10 @@ public final class Shuffler {
      *
      * @param seedOrNull the seed; {@code null}: count, never shuffle
      * @param onlyRanges inclusive [from, to] pairs, flattened; empty: all counted calls
+     * @param onlyCall {@code "N SITE"}: instead of the ranges, only the N-th counted call of SITE
+     *     ({@link #siteKey}); null: the ranges decide
      * @param logFile JSON lines: the counted calls within {@code only} (all when there are none; at most {@code limit}),
+     *     each with its {@code index} and its {@code nth} at its site,
      *     then {@code {"count":N}} when the JVM exits
      */
     public static void configure(
