@@ -101,9 +101,7 @@ impl Planner<'_> {
         let failed = self.failed(rec, &c.test);
         let Some(one) = one else {
             if !failed {
-                c.refuted = Some(format!(
-                    "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
-                ));
+                c.refuted = Some(not_fresh(id, ""));
             } else if let Some(pin) = v.pin.as_ref().filter(|p| !p.calls.is_empty()) {
                 // failing is not enough: the fresh run's numbers must name the same calls (a
                 // shared JVM may number them otherwise)
@@ -147,17 +145,14 @@ impl Planner<'_> {
                 match self.other_seeds(c, r.seed, &one, k, id)? {
                     Some(fresh) => v = fresh,
                     None => {
-                        c.refuted = Some(format!(
-                            "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id}, where that call is invocation {k}; nor with only it shuffled under up to {SITE_SEEDS} other seeds)"
+                        c.refuted = Some(not_fresh(
+                            id,
+                            &format!(", where that call is invocation {k}; nor with only it shuffled under up to {SITE_SEEDS} other seeds"),
                         ));
                     }
                 }
             }
-            (false, _) => {
-                c.refuted = Some(format!(
-                    "pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id})"
-                ));
-            }
+            (false, _) => c.refuted = Some(not_fresh(id, "")),
         }
         Ok(v)
     }
@@ -228,4 +223,10 @@ impl Planner<'_> {
         }
         Ok(None)
     }
+}
+
+/// Why a pin found in shared JVMs is not reported: it did not fail in fresh experiment `id`
+/// (`more` says what else was tried, or is empty).
+fn not_fresh(id: usize, more: &str) -> String {
+    format!("pinned first in shared JVMs, but the pin did not fail in a fresh JVM (experiment {id}{more})")
 }
