@@ -92,7 +92,7 @@ public final class Shuffler {
      * {@code nth}, which names it alike in JVMs that number calls otherwise (a JDK cache a fresh
      * JVM fills during the test, where a shared JVM filled it before).
      */
-    private static final Map<String, long[]> AT_SITE = new java.util.HashMap<>();
+    private static final Map<SiteKey, long[]> AT_SITE = new java.util.HashMap<>();
     /** {@code only-call}: shuffle only the call that is this site's {@link #onlyNth}-th; null: the ranges decide. */
     private static String onlySite;
 
@@ -514,7 +514,8 @@ public final class Shuffler {
         if (site == null) {
             return 0;
         }
-        String key = siteKey(api, site.at());
+        StackWalker.StackFrame at = site.at();
+        SiteKey key = new SiteKey(api, at.getClassName(), at.getMethodName(), at.getLineNumber());
         long k;
         long nth;
         synchronized (LOCK) {
@@ -526,7 +527,8 @@ public final class Shuffler {
             }
             nth = ++n[0];
         }
-        boolean inRange = onlySite != null ? nth == onlyNth && key.equals(onlySite) : inOnly(k);
+        // the site's text only for the one call whose number matches: every call counts, few match
+        boolean inRange = onlySite != null ? nth == onlyNth && siteKey(api, at).equals(onlySite) : inOnly(k);
         if (inRange) {
             describe(k, nth, api, site, source);
         }
@@ -548,6 +550,44 @@ public final class Shuffler {
                 .append(':')
                 .append(line > 0 ? String.valueOf(line) : "null")
                 .toString();
+    }
+
+    /**
+     * A site as {@link #AT_SITE} counts it: the fields of {@link #siteKey} without building its
+     * text on every counted call.
+     */
+    private static final class SiteKey {
+        private final String api;
+        private final String className;
+        private final String method;
+        private final int line;
+        private final int hash;
+
+        SiteKey(String api, String className, String method, int line) {
+            this.api = api;
+            this.className = className;
+            this.method = method;
+            this.line = line > 0 ? line : -1;
+            this.hash = ((api.hashCode() * 31 + className.hashCode()) * 31 + method.hashCode()) * 31 + this.line;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof SiteKey)) {
+                return false;
+            }
+            SiteKey other = (SiteKey) o;
+            return hash == other.hash
+                    && line == other.line
+                    && api.equals(other.api)
+                    && className.equals(other.className)
+                    && method.equals(other.method);
+        }
     }
 
     private static boolean inOnly(long k) {
