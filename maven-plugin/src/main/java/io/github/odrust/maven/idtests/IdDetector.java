@@ -220,6 +220,7 @@ public final class IdDetector {
         }
         RunResult result = runner.run(String.join("\n", e.order), "ID experiment " + e.id);
         boolean inShared = !result.jvms.isEmpty() && result.jvms.get(0).shared;
+        lastInShared = inShared;
         if (inShared) {
             sharedRuns++;
         } else if (newJvm) {
@@ -346,18 +347,37 @@ public final class IdDetector {
         return Math.round(Math.sqrt((double) prior * measured));
     }
 
+    /** Whether the experiment that ran last ran in a shared JVM (one that may share can go to a fresh one). */
+    private boolean lastInShared;
+
+    /** The searches' first run in a shared JVM, as it took (ms, the JVM's start included); null until one ran here. */
+    private Long firstSharedMs;
+
+    /**
+     * A search's run in a shared JVM (ms): the lower of the clean run's first test (an order's
+     * classes are loaded anew there, but no JVM starts) and the first shared run measured (which
+     * also started that JVM); each is more than a later shared run costs, and the first test
+     * much more when it is heavy (mybatis-dynamic-sql's ran a compiler: 4.2 s, its shared runs
+     * 0.6 s, the first 1.0 s). Either alone when the other is not known; 0 when neither is.
+     */
+    static long sharedPrice(Long firstTest, Long firstShared) {
+        if (firstTest == null || firstTest < 0) {
+            return firstShared == null ? 0 : Math.max(0, firstShared);
+        }
+        return firstShared == null || firstShared <= 0 ? firstTest : Math.min(firstTest, firstShared);
+    }
+
     /**
      * What the searches' experiment is predicted to cost (ms) when {@code fresh} of {@code left}
-     * run in fresh JVMs ({@link #freshPrice}) and the rest in shared ones, each of those priced
-     * as the clean run's first test (an order's classes are loaded anew there, but no JVM
-     * starts); the fresh price when the engine does not say.
+     * run in fresh JVMs ({@link #freshPrice}) and the rest in shared ones ({@link #sharedPrice});
+     * the fresh price when the engine does not say.
      */
     long searchPrice(int left, Integer fresh) {
         long prior = freshPrice(searchPrior(), firstAloneMs);
         if (fresh == null || left <= 0 || fresh >= left) {
             return prior;
         }
-        long shared = firstTestMs == null ? 0 : firstTestMs;
+        long shared = sharedPrice(firstTestMs, firstSharedMs);
         return (Math.max(0, fresh) * prior + (left - Math.max(0, fresh)) * shared) / left;
     }
 
@@ -405,8 +425,12 @@ public final class IdDetector {
                 left += "; then the tests that failed under a seed are searched";
             }
         } else {
-            if (firstAloneMs == null && step.experiment != null && !Boolean.TRUE.equals(step.experiment.shared)) {
-                firstAloneMs = ms;
+            if (step.experiment != null && !lastInShared) {
+                if (firstAloneMs == null) {
+                    firstAloneMs = ms;
+                }
+            } else if (step.experiment != null && firstSharedMs == null) {
+                firstSharedMs = ms;
             }
             if (searches == null) {
                 searches = p.experimentsLeft != null

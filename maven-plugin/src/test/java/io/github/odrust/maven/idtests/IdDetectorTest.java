@@ -16,4 +16,18 @@ class IdDetectorTest {
         assertEquals(1015, IdDetector.freshPrice(0, 1015L));
         assertEquals(0, IdDetector.freshPrice(0, null));
     }
+
+    @Test
+    void aSharedRunIsPricedAtTheLowerOfTheFirstTestAndTheFirstSharedRun() {
+        // mybatis-dynamic-sql: the clean run's first test ran a compiler (4.2 s), the first shared
+        // run took 1.0 s with its JVM's start
+        assertEquals(1015, IdDetector.sharedPrice(4200L, 1015L));
+        // jinjava: a light first test (0.35 s) against a shared JVM's start (0.7 s)
+        assertEquals(350, IdDetector.sharedPrice(350L, 700L));
+        // either alone when the other is not known
+        assertEquals(4200, IdDetector.sharedPrice(4200L, null));
+        assertEquals(4200, IdDetector.sharedPrice(4200L, 0L));
+        assertEquals(700, IdDetector.sharedPrice(null, 700L));
+        assertEquals(0, IdDetector.sharedPrice(null, null));
+    }
 }
