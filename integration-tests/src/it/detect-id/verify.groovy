@@ -26,7 +26,7 @@ assert twin.reason.contains('it fails only when two of its calls return differen
 assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
 assert log =~ /\[id \d+\] consistent seed 2[123] as call \d+: TagsTest#tagsInOrder: 1 failed/ : "no consistent run of TagsTest#tagsInOrder, or it passed"
 
-// runs alone went to shared JVMs (goal 1's odrust.id.isolation=classloader); each pin they
+// runs alone went to shared JVMs (the default, odrust.id.isolation=classloader); each pin they
 // found ran again in a fresh JVM (confirm-pin) before it was reported
 def firstExps = new File(previous, 'experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new groovy.json.JsonSlurper().parseText(it) }
 assert firstExps.any { it.shared } : "no run alone in a shared JVM"
@@ -157,10 +157,10 @@ assert log =~ /resuming after \d+ experiments/
 assert first.phases == [] : first.phases
 
 // 5: one even seed: the single-call tests, not the one that needs two calls to disagree; every
-// run in a fresh JVM (the default isolation)
+// run in a fresh JVM (odrust.id.isolation=fresh)
 def last = slurp('target/odrust/id/report.json')
 def lastExps = new File(basedir, 'target/odrust/id/experiments.jsonl').readLines('UTF-8').findAll { it.trim() }.collect { new groovy.json.JsonSlurper().parseText(it) }
-assert lastExps.every { !it.shared } && lastExps.every { it.kind != 'confirm-pin' } : "fresh is the default"
+assert lastExps.every { !it.shared } && lastExps.every { it.kind != 'confirm-pin' } : "isolation=fresh ran a run in a shared JVM"
 assert last.settings.seeds == [8]
 assert last.outcome.tests*.test as Set == singleCall
 
