@@ -94,6 +94,18 @@ assert log.contains('odrust repair: the original order with 5 patches applied to
 assert log =~ /the original order with 5 patches together \([^)]*\): it makes 1 test that passes without them fail; halving them/
 assert log.contains('[repair TwinTest#sameTextEachTime] its patch makes 1 test that passes without it fail in the original order; searching again without it')
 assert repairs.values().findAll { it.status == 'patched' }.every { it.original_order_with >= 1 } : repairs
+// each offered patch applies as written (git apply --check in a scratch copy), and the command
+// printed for it applies it from where mvn ran (checked here with --check -v: nothing changes, and
+// a patch git skips, as it does for paths outside the repository's top, says so)
+def offered = repairs.values().findAll { it.status == 'patched' }
+assert offered.every { it.applies.reason == null && it.applies.checker == 'git apply --check' } : offered*.applies
+offered.each { r ->
+    assert log.contains('not applied; to apply it: ' + r.apply) : "the command is not printed: " + r.apply
+    def p = ['sh', '-c', r.apply.replaceFirst('^git apply ', 'git apply --check -v ')].execute(null, basedir)
+    def so = new StringBuilder(); def se = new StringBuilder()
+    p.waitForProcessOutput(so, se)
+    assert p.exitValue() == 0 && !(so.toString() + se).contains('Skipped') : r.apply + ': ' + so + se
+}
 // a half that passed: its patches were offered with it, without a run of their own
 assert repairs.values().any { it.original_order_with >= 2 } : repairs*.value*.original_order_with
 // runs of the original order: the five together, then the halves (a half whose other half passed

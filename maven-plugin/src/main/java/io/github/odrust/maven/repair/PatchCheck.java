@@ -71,10 +71,23 @@ public final class PatchCheck {
      * in, which its paths are relative to), changing nothing under {@code root}.
      */
     public static Result check(Path root, Path patch) {
-        return check(root, patch, "git");
+        return check(root, patch, "git", Map.of());
+    }
+
+    /**
+     * As {@link #check(Path, Path)}, with the files {@code asWere} names (by their path in the
+     * patch) checked as those bytes instead of as they are now: the files as the patch was made
+     * against them, when this run already changed them (another patch of the same file applied).
+     */
+    public static Result check(Path root, Path patch, Map<String, byte[]> asWere) {
+        return check(root, patch, "git", asWere);
     }
 
     static Result check(Path root, Path patch, String git) {
+        return check(root, patch, git, Map.of());
+    }
+
+    static Result check(Path root, Path patch, String git, Map<String, byte[]> asWere) {
         String text;
         List<String> files;
         try {
@@ -95,8 +108,11 @@ public final class PatchCheck {
                     .toRealPath();
             for (String f : files) {
                 Path from = base.resolve(f);
-                if (Files.isRegularFile(from)) {
-                    Path to = scratch.resolve(f);
+                Path to = scratch.resolve(f);
+                if (asWere.containsKey(f)) {
+                    Files.createDirectories(to.getParent());
+                    Files.write(to, asWere.get(f));
+                } else if (Files.isRegularFile(from)) {
                     Files.createDirectories(to.getParent());
                     Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
                 }
@@ -118,7 +134,7 @@ public final class PatchCheck {
             try {
                 p = pb.start();
             } catch (IOException notFound) {
-                return new Result(applyInJava(base, text), JAVA);
+                return new Result(applyInJava(base, text, asWere), JAVA);
             }
             String out = run(p);
             if (out == null) {
@@ -233,8 +249,9 @@ public final class PatchCheck {
     }
 
     /** Applies the patch in Java to the files under {@code base}; returns why it does not apply, or null. */
-    private static String applyInJava(Path base, String patch) {
+    private static String applyInJava(Path base, String patch, Map<String, byte[]> asWere) {
         Map<String, String> texts = new LinkedHashMap<>();
+        asWere.forEach((path, bytes) -> texts.put(path, new String(bytes, StandardCharsets.ISO_8859_1)));
         for (FilePatch f : parse(patch)) {
             if (f.path == null) {
                 continue; // a new file: nothing to match

@@ -127,6 +127,29 @@ class PatchCheckTest {
     }
 
     @Test
+    void aFileThisRunChangedIsCheckedAsThePatchFoundIt() throws Exception {
+        // another patch of the same file was applied first and changed the lines this one needs
+        String changed = BEFORE.replace("int a;", "long a;");
+        Path root = dir.resolve("as-were");
+        Path patch = module(root, changed, BEFORE, AFTER);
+        for (String git : List.of("git", NO_GIT)) {
+            assertFalse(PatchCheck.check(root, patch, git).ok(), git);
+            PatchCheck.Result r = PatchCheck.check(
+                    root, patch, git, java.util.Map.of(FILE, BEFORE.getBytes(StandardCharsets.ISO_8859_1)));
+            assertTrue(r.ok(), git + ": " + r);
+            assertEquals(changed, read(root), "the check changes nothing");
+        }
+        // bytes as they were, carriage returns included
+        Path crlf = dir.resolve("as-were-crlf");
+        Path lf = module(crlf, BEFORE, BEFORE, AFTER);
+        assertFalse(PatchCheck.check(
+                        crlf,
+                        lf,
+                        java.util.Map.of(FILE, BEFORE.replace("\n", "\r\n").getBytes(StandardCharsets.ISO_8859_1)))
+                .ok());
+    }
+
+    @Test
     void aCrlfFileTakesACrlfPatchAndNotAnLfOne() throws Exception {
         String crlf = BEFORE.replace("\n", "\r\n");
         Path root = dir.resolve("crlf");

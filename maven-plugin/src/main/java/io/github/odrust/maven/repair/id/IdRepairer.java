@@ -12,6 +12,7 @@ import io.github.odrust.maven.detect.DetectDirectory;
 import io.github.odrust.maven.detect.ReportWriter;
 import io.github.odrust.maven.idtests.Shuffle;
 import io.github.odrust.maven.repair.CandidateCompiler;
+import io.github.odrust.maven.repair.PatchCheck;
 import io.github.odrust.maven.repair.RepairFile;
 import io.github.odrust.maven.repair.UnifiedPatch;
 import io.github.odrust.maven.run.DiscoveredSuite;
@@ -234,6 +235,10 @@ public final class IdRepairer {
         deferOriginal = false;
         if (!found.isEmpty()) {
             checkOriginalOrder(found, entries);
+        }
+        if (offered.size() > 1) {
+            writeAll();
+            write(entries);
         }
         if (!verdicts.isEmpty()) {
             log.info("odrust repair: the ID tests' repairs " + estimate.outcome());
@@ -1321,7 +1326,27 @@ public final class IdRepairer {
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
         }
+        // Part of verification: the patch as written applies, from where Maven ran, to the files
+        // it was made against (in a scratch copy)
+        PatchCheck.Result applies = checkApplies(patch, changes);
+        JsonObject checked = new JsonObject();
+        checked.addProperty("reason", applies.reason);
+        checked.addProperty("checker", applies.checker);
+        entry.add("applies", checked);
+        if (!applies.ok()) {
+            entry.addProperty("status", "rejected");
+            entry.addProperty("source", strategy);
+            entry.addProperty(
+                    "reason",
+                    "the verified rewrite was written as a patch that does not apply as written (" + applies.describe()
+                            + "); this is a bug in odrust: please report it with " + patch);
+            log.warn("odrust repair: " + test + ": " + entry.get("reason").getAsString());
+            return entry;
+        }
+        String apply = PatchCheck.applyCommand(root(changes.get(0).file), relativeToRoot(patch));
+        entry.addProperty("apply", apply);
         entry.addProperty("status", "patched");
+        offered.add(changes);
         entry.addProperty("source", strategy);
         entry.addProperty("description", fullDescription);
         entry.addProperty("file", rel);
@@ -1401,16 +1426,144 @@ public final class IdRepairer {
                 test,
                 strategy,
                 description,
-                applied ? "applied to " + rel : "not applied: " + patch,
+                applied ? "applied to " + rel : "not applied; to apply it: " + apply,
                 Words.count(verdict.getAsJsonArray("verify_seeds").size(), "seed")));
         return entry;
+    }
+
+    /** The files each offered patch changes, in the order they were offered. */
+    private final List<List<FileChange>> offered = new ArrayList<>();
+
+    /** {@code all.patch}'s entry in id-repair.json ({@link #writeAll}); null until written. */
+    private JsonObject all;
+
+    /**
+     * Writes every offered patch as one, {@code repair/id/all.patch} ({@link AllPatches}): each
+     * file's changes made once, and the imports they together leave unused removed; checked to
+     * apply as written. With {@code apply}, a file every patch of which was applied also loses
+     * those imports. Nothing when two patches change the same lines of a file (each applies on
+     * its own).
+     */
+    private void writeAll() throws MojoExecutionException {
+        java.util.Map<Path, String> before = new java.util.LinkedHashMap<>();
+        java.util.Map<Path, List<String>> afters = new java.util.LinkedHashMap<>();
+        for (List<FileChange> changes : offered) {
+            for (FileChange fc : changes) {
+                before.putIfAbsent(fc.file, fc.before);
+                afters.computeIfAbsent(fc.file, f -> new ArrayList<>()).add(fc.after);
+            }
+        }
+        StringBuilder diff = new StringBuilder();
+        List<String> removed = new ArrayList<>();
+        java.util.Map<Path, String[]> texts = new java.util.LinkedHashMap<>();
+        for (Path file : before.keySet()) {
+            String merged = AllPatches.merged(before.get(file), afters.get(file));
+            if (merged == null) {
+                log.info("odrust repair: no all.patch: two patches change the same lines of " + relativeToRoot(file)
+                        + "; apply the patches one at a time");
+                return;
+            }
+            String clean = AllPatches.withoutNowUnusedImports(before.get(file), merged);
+            AllPatches.removed(before.get(file), merged).forEach(i -> removed.add(i + " (" + file.getFileName() + ")"));
+            texts.put(file, new String[] {merged, clean});
+            diff.append(UnifiedPatch.of(relativeToRoot(file), before.get(file), clean));
+        }
+        Path patch = dir.resolve("id").resolve("all.patch");
+        List<FileChange> changes = new ArrayList<>();
+        before.forEach((f, b) -> changes.add(new FileChange(f, b, texts.get(f)[1])));
+        try {
+            Files.createDirectories(patch.getParent());
+            Files.write(patch, diff.toString().getBytes(encoding));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
+        }
+        PatchCheck.Result applies = checkApplies(patch, changes);
+        all = new JsonObject();
+        all.addProperty("patch", patch.toString());
+        all.addProperty("patches", offered.size());
+        JsonArray files = new JsonArray();
+        before.keySet().forEach(f -> files.add(relativeToRoot(f)));
+        all.add("files", files);
+        JsonArray imports = new JsonArray();
+        removed.forEach(imports::add);
+        all.add("removed_imports", imports);
+        JsonObject checked = new JsonObject();
+        checked.addProperty("reason", applies.reason);
+        checked.addProperty("checker", applies.checker);
+        all.add("applies", checked);
+        if (!applies.ok()) {
+            log.warn("odrust repair: " + patch + " does not apply as written (" + applies.describe()
+                    + "); this is a bug in odrust: please report it with that file; apply the patches one at a time");
+            return;
+        }
+        String apply = PatchCheck.applyCommand(root(changes.get(0).file), relativeToRoot(patch));
+        all.addProperty("apply", apply);
+        String imported = removed.isEmpty()
+                ? ""
+                : "; it also removes the imports they together leave unused: " + String.join(", ", removed);
+        if (settings.apply) {
+            for (java.util.Map.Entry<Path, String[]> e : texts.entrySet()) {
+                String[] t = e.getValue();
+                if (t[0].equals(t[1]) || !t[0].equals(written.get(e.getKey()))) {
+                    continue;
+                }
+                try {
+                    Path tmp = e.getKey().resolveSibling(e.getKey().getFileName() + ".odrust-tmp");
+                    Files.write(tmp, t[1].getBytes(encoding));
+                    Files.move(
+                            tmp,
+                            e.getKey(),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    written.put(e.getKey(), t[1]);
+                } catch (IOException ex) {
+                    throw new MojoExecutionException("could not write " + e.getKey() + ": " + ex.getMessage(), ex);
+                }
+            }
+            boolean every = texts.keySet().stream().allMatch(f -> texts.get(f)[1].equals(written.get(f)));
+            all.addProperty("applied", every);
+            log.info(
+                    every
+                            ? "odrust repair: all " + offered.size() + " patches as one, to undo them: "
+                                    + apply.replaceFirst("^git apply ", "git apply -R ") + imported
+                            : "odrust repair: " + patch + " has all " + offered.size()
+                                    + " patches as one, against the files as they were before this run (not every patch"
+                                    + " was applied)");
+        } else {
+            log.info("odrust repair: all " + offered.size() + " patches as one (each file's changes once): " + apply
+                    + imported);
+        }
     }
 
     /** What the patches this run applied left in each file they changed. */
     private final java.util.Map<Path, String> written = new java.util.HashMap<>();
 
+    /**
+     * Whether {@code patch} applies to the files of {@code changes}: as they are, or, for a file
+     * a patch this run applied changed since, as they were when {@code patch} was made.
+     */
+    private PatchCheck.Result checkApplies(Path patch, List<FileChange> changes) throws MojoExecutionException {
+        java.util.Map<String, byte[]> asWere = new java.util.LinkedHashMap<>();
+        for (FileChange fc : changes) {
+            try {
+                String now = new String(Files.readAllBytes(fc.file), encoding);
+                if (!now.equals(fc.before) && now.equals(written.get(fc.file))) {
+                    asWere.put(relativeToRoot(fc.file), fc.before.getBytes(encoding));
+                }
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot read " + fc.file + ": " + e.getMessage(), e);
+            }
+        }
+        return PatchCheck.check(root(changes.get(0).file), patch, asWere);
+    }
+
+    /** Where patch paths start: where mvn ran (without it, {@code file}'s directory). */
+    private Path root(Path file) {
+        return settings.root == null ? file.getParent() : settings.root;
+    }
+
     private String relativeToRoot(Path file) {
-        Path root = settings.root == null ? file.getParent() : settings.root;
+        Path root = root(file);
         Path abs = file.toAbsolutePath().normalize();
         Path r = root.toAbsolutePath().normalize();
         return abs.startsWith(r) ? r.relativize(abs).toString().replace(File.separatorChar, '/') : abs.toString();
@@ -1425,6 +1578,9 @@ public final class IdRepairer {
         file.add("repairs", a);
         if (estimate != null) {
             file.add("estimate", estimate.json());
+        }
+        if (all != null) {
+            file.add("all", all);
         }
         Path f = dir.resolve("id-repair.json");
         try {
