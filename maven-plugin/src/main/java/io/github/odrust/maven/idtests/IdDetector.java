@@ -373,7 +373,9 @@ public final class IdDetector {
      * the fresh price when the engine does not say.
      */
     long searchPrice(int left, Integer fresh) {
-        long prior = freshPrice(searchPrior(), firstAloneMs);
+        // with shared JVMs the searches' first run is a shared one, which also started that JVM:
+        // a run alone with a JVM's start, as a fresh one is, until a fresh one ran
+        long prior = freshPrice(searchPrior(), firstAloneMs != null ? firstAloneMs : firstSharedMs);
         if (fresh == null || left <= 0 || fresh >= left) {
             return prior;
         }
