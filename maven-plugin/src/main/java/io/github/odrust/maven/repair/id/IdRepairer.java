@@ -1316,23 +1316,10 @@ public final class IdRepairer {
             throws MojoExecutionException {
         String rel = relativeToRoot(changes.get(0).file);
         Path patch = dir.resolve("id").resolve(RepairFile.patchName(test));
-        StringBuilder diff = new StringBuilder();
-        for (FileChange fc : changes) {
-            diff.append(UnifiedPatch.of(relativeToRoot(fc.file), fc.before, fc.after));
-        }
-        try {
-            Files.createDirectories(patch.getParent());
-            Files.write(patch, diff.toString().getBytes(encoding));
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
-        }
         // Part of verification: the patch as written applies, from where Maven ran, to the files
         // it was made against (in a scratch copy)
-        PatchCheck.Result applies = checkApplies(patch, changes);
-        JsonObject checked = new JsonObject();
-        checked.addProperty("reason", applies.reason);
-        checked.addProperty("checker", applies.checker);
-        entry.add("applies", checked);
+        PatchCheck.Result applies = writePatch(patch, changes);
+        entry.add("applies", json(applies));
         if (!applies.ok()) {
             entry.addProperty("status", "rejected");
             entry.addProperty("source", strategy);
@@ -1453,7 +1440,6 @@ public final class IdRepairer {
                 afters.computeIfAbsent(fc.file, f -> new ArrayList<>()).add(fc.after);
             }
         }
-        StringBuilder diff = new StringBuilder();
         List<String> removed = new ArrayList<>();
         java.util.Map<Path, String[]> texts = new java.util.LinkedHashMap<>();
         for (Path file : before.keySet()) {
@@ -1466,18 +1452,11 @@ public final class IdRepairer {
             String clean = AllPatches.withoutNowUnusedImports(before.get(file), merged);
             AllPatches.removed(before.get(file), merged).forEach(i -> removed.add(i + " (" + file.getFileName() + ")"));
             texts.put(file, new String[] {merged, clean});
-            diff.append(UnifiedPatch.of(relativeToRoot(file), before.get(file), clean));
         }
         Path patch = dir.resolve("id").resolve("all.patch");
         List<FileChange> changes = new ArrayList<>();
         before.forEach((f, b) -> changes.add(new FileChange(f, b, texts.get(f)[1])));
-        try {
-            Files.createDirectories(patch.getParent());
-            Files.write(patch, diff.toString().getBytes(encoding));
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
-        }
-        PatchCheck.Result applies = checkApplies(patch, changes);
+        PatchCheck.Result applies = writePatch(patch, changes);
         all = new JsonObject();
         all.addProperty("patch", patch.toString());
         all.addProperty("patches", offered.size());
@@ -1487,10 +1466,7 @@ public final class IdRepairer {
         JsonArray imports = new JsonArray();
         removed.forEach(imports::add);
         all.add("removed_imports", imports);
-        JsonObject checked = new JsonObject();
-        checked.addProperty("reason", applies.reason);
-        checked.addProperty("checker", applies.checker);
-        all.add("applies", checked);
+        all.add("applies", json(applies));
         if (!applies.ok()) {
             log.warn("odrust repair: " + patch + " does not apply as written (" + applies.describe()
                     + "); this is a bug in odrust: please report it with that file; apply the patches one at a time");
@@ -1537,6 +1513,29 @@ public final class IdRepairer {
 
     /** What the patches this run applied left in each file they changed. */
     private final java.util.Map<Path, String> written = new java.util.HashMap<>();
+
+    /** Writes {@code changes} as {@code patch}, paths relative to where mvn ran; returns whether it applies as written. */
+    private PatchCheck.Result writePatch(Path patch, List<FileChange> changes) throws MojoExecutionException {
+        StringBuilder diff = new StringBuilder();
+        for (FileChange fc : changes) {
+            diff.append(UnifiedPatch.of(relativeToRoot(fc.file), fc.before, fc.after));
+        }
+        try {
+            Files.createDirectories(patch.getParent());
+            Files.write(patch, diff.toString().getBytes(encoding));
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot write " + patch + ": " + e.getMessage(), e);
+        }
+        return checkApplies(patch, changes);
+    }
+
+    /** A check's result as id-repair.json says it ({@code applies}: {@code reason}, {@code checker}). */
+    private static JsonObject json(PatchCheck.Result r) {
+        JsonObject o = new JsonObject();
+        o.addProperty("reason", r.reason);
+        o.addProperty("checker", r.checker);
+        return o;
+    }
 
     /**
      * Whether {@code patch} applies to the files of {@code changes}: as they are, or, for a file
