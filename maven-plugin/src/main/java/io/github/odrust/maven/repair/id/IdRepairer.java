@@ -236,6 +236,8 @@ public final class IdRepairer {
         if (!found.isEmpty()) {
             checkOriginalOrder(found, entries);
         }
+        // an earlier run's all.patch would not be this run's patches
+        removeEarlier(dir.resolve("id").resolve("all.patch"));
         if (offered.size() > 1) {
             writeAll();
             write(entries);
@@ -636,7 +638,9 @@ public final class IdRepairer {
                 entry.addProperty("kind", "id");
                 entry.add("tried", new JsonArray());
                 patched(entry, tests.get(0), strategy, changes, description, verdict, tries);
-                log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
+                if ("patched".equals(entry.get("status").getAsString())) {
+                    log.info("  one patch for " + Words.count(tests.size(), "test") + ": " + String.join(", ", tests));
+                }
                 List<JsonObject> out = new ArrayList<>();
                 for (String t : tests) {
                     JsonObject e = entry.deepCopy();
@@ -1416,6 +1420,15 @@ public final class IdRepairer {
                 applied ? "applied to " + rel : "not applied; to apply it: " + apply,
                 Words.count(verdict.getAsJsonArray("verify_seeds").size(), "seed")));
         return entry;
+    }
+
+    /** Removes an earlier run's output file, if there is one. */
+    private static void removeEarlier(Path file) throws MojoExecutionException {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot remove the earlier " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** The files each offered patch changes, in the order they were offered. */
