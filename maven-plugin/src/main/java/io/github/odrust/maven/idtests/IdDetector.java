@@ -373,14 +373,23 @@ public final class IdDetector {
      * the fresh price when the engine does not say.
      */
     long searchPrice(int left, Integer fresh) {
+        return searchPrice(left, fresh, searchPrior(), firstAloneMs, firstSharedMs, firstTestMs);
+    }
+
+    /**
+     * {@link #searchPrice(int, Integer)} from what it knows: phase 1's price of a fresh run
+     * ({@code prior}), the searches' first fresh and first shared runs, the clean run's first test
+     * (each null when not known).
+     */
+    static long searchPrice(int left, Integer fresh, long prior, Long firstAlone, Long firstShared, Long firstTest) {
         // with shared JVMs the searches' first run is a shared one, which also started that JVM:
         // a run alone with a JVM's start, as a fresh one is, until a fresh one ran
-        long prior = freshPrice(searchPrior(), firstAloneMs != null ? firstAloneMs : firstSharedMs);
+        long freshMs = freshPrice(prior, firstAlone != null ? firstAlone : firstShared);
         if (fresh == null || left <= 0 || fresh >= left) {
-            return prior;
+            return freshMs;
         }
-        long shared = sharedPrice(firstTestMs, firstSharedMs);
-        return (Math.max(0, fresh) * prior + (left - Math.max(0, fresh)) * shared) / left;
+        long shared = sharedPrice(firstTest, firstShared);
+        return (Math.max(0, fresh) * freshMs + (left - Math.max(0, fresh)) * shared) / left;
     }
 
     private Eta searches;

@@ -30,4 +30,17 @@ class IdDetectorTest {
         assertEquals(700, IdDetector.sharedPrice(null, 700L));
         assertEquals(0, IdDetector.sharedPrice(null, null));
     }
+
+    @Test
+    void theSearchesPriceMixesFreshAndSharedRuns() {
+        // mybatis-dynamic-sql with shared JVMs at the start: no fresh run yet, the first shared
+        // run (1.0 s, its JVM's start included) is the fresh price's sample: sqrt(5448 * 1015) = 2352;
+        // 32 of 96 fresh, the rest at min(4200, 1015)
+        assertEquals((32 * 2352 + 64 * 1015) / 96, IdDetector.searchPrice(96, 32, 5448, null, 1015L, 4200L));
+        // once a fresh run ran, it is the sample
+        assertEquals((32 * 3000 + 64 * 1015) / 96, IdDetector.searchPrice(96, 32, 5448, 1652L, 1015L, 4200L));
+        // every run fresh, or the engine does not say: the fresh price
+        assertEquals(2352, IdDetector.searchPrice(96, 96, 5448, 1015L, null, 4200L));
+        assertEquals(5448, IdDetector.searchPrice(96, null, 5448, null, null, 4200L));
+    }
 }
