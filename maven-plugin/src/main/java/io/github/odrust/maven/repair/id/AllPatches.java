@@ -33,11 +33,13 @@ final class AllPatches {
     /**
      * {@code text} without each single-type import whose simple name {@code before} used
      * outside the file's imports and {@code text} no longer does (in code, comments or strings:
-     * a name still written anywhere keeps its import). Imports {@code before} already did not
-     * use are kept: they are not this run's to remove. Line endings are kept.
+     * a name still written anywhere keeps its import), and the names of the imports removed.
+     * Imports {@code before} already did not use are kept: they are not this run's to remove.
+     * Line endings are kept.
      */
-    static String withoutNowUnusedImports(String before, String text) {
+    static Cleaned withoutNowUnusedImports(String before, String text) {
         StringBuilder out = new StringBuilder(text.length());
+        List<String> removed = new java.util.ArrayList<>();
         Matcher m = IMPORT.matcher(text);
         int at = 0;
         while (m.find()) {
@@ -45,22 +47,14 @@ final class AllPatches {
             if (usedOutsideImports(before, simple) && !usedOutsideImports(text, simple)) {
                 out.append(text, at, m.start());
                 at = m.end();
+                removed.add(m.group().trim().substring("import".length()).trim().replaceAll("\\s*;.*$", ""));
             }
         }
-        return out.append(text, at, text.length()).toString();
+        return new Cleaned(out.append(text, at, text.length()).toString(), List.copyOf(removed));
     }
 
-    /** The imports {@link #withoutNowUnusedImports} removed from {@code text}, by simple name. */
-    static List<String> removed(String before, String text) {
-        List<String> names = new java.util.ArrayList<>();
-        Matcher m = IMPORT.matcher(text);
-        while (m.find()) {
-            if (usedOutsideImports(before, m.group(1)) && !usedOutsideImports(text, m.group(1))) {
-                names.add(m.group().trim().substring("import".length()).trim().replaceAll("\\s*;.*$", ""));
-            }
-        }
-        return names;
-    }
+    /** A text without the imports it left unused, and those imports' names ({@code java.util.HashMap}). */
+    record Cleaned(String text, List<String> removed) {}
 
     /** Whether {@code simple} is written as a whole word on a line that is not an import. */
     private static boolean usedOutsideImports(String text, String simple) {

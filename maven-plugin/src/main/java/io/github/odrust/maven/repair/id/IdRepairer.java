@@ -1374,19 +1374,12 @@ public final class IdRepairer {
                     // every new text written aside first, then each moved in place
                     List<Path> temps = new ArrayList<>();
                     for (int i = 0; i < changes.size(); i++) {
-                        FileChange fc = changes.get(i);
-                        Path tmp = fc.file.resolveSibling(fc.file.getFileName() + ".odrust-tmp");
-                        Files.write(tmp, targets.get(i).getBytes(encoding));
-                        temps.add(tmp);
+                        temps.add(aside(changes.get(i).file, targets.get(i)));
                     }
                     List<String> done = new ArrayList<>();
                     for (int i = 0; i < changes.size(); i++) {
                         try {
-                            Files.move(
-                                    temps.get(i),
-                                    changes.get(i).file,
-                                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                            moveInPlace(temps.get(i), changes.get(i).file);
                         } catch (IOException e) {
                             throw new IOException(
                                     e.getMessage()
@@ -1422,6 +1415,22 @@ public final class IdRepairer {
         return entry;
     }
 
+    /** Writes {@code text} beside {@code file} (to be moved over it: {@link #moveInPlace}); returns where. */
+    private Path aside(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".odrust-tmp");
+        Files.write(tmp, text.getBytes(encoding));
+        return tmp;
+    }
+
+    /** Replaces {@code file} with {@code tmp} in one step: a reader sees the old text or the new, never half. */
+    private static void moveInPlace(Path tmp, Path file) throws IOException {
+        Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     /** Removes an earlier run's output file, if there is one. */
     private static void removeEarlier(Path file) throws MojoExecutionException {
         try {
@@ -1432,10 +1441,10 @@ public final class IdRepairer {
     }
 
     /** The files each offered patch changes, in the order they were offered. */
-    private final List<List<FileChange>> offered = new ArrayList<>();
+    final List<List<FileChange>> offered = new ArrayList<>();
 
     /** {@code all.patch}'s entry in id-repair.json ({@link #writeAll}); null until written. */
-    private JsonObject all;
+    JsonObject all;
 
     /**
      * Writes every offered patch as one, {@code repair/id/all.patch} ({@link AllPatches}): each
@@ -1444,7 +1453,7 @@ public final class IdRepairer {
      * those imports. Nothing when two patches change the same lines of a file (each applies on
      * its own).
      */
-    private void writeAll() throws MojoExecutionException {
+    void writeAll() throws MojoExecutionException {
         java.util.Map<Path, String> before = new java.util.LinkedHashMap<>();
         java.util.Map<Path, List<String>> afters = new java.util.LinkedHashMap<>();
         for (List<FileChange> changes : offered) {
@@ -1462,9 +1471,9 @@ public final class IdRepairer {
                         + "; apply the patches one at a time");
                 return;
             }
-            String clean = AllPatches.withoutNowUnusedImports(before.get(file), merged);
-            AllPatches.removed(before.get(file), merged).forEach(i -> removed.add(i + " (" + file.getFileName() + ")"));
-            texts.put(file, new String[] {merged, clean});
+            AllPatches.Cleaned clean = AllPatches.withoutNowUnusedImports(before.get(file), merged);
+            clean.removed().forEach(i -> removed.add(i + " (" + file.getFileName() + ")"));
+            texts.put(file, new String[] {merged, clean.text()});
         }
         Path patch = dir.resolve("id").resolve("all.patch");
         List<FileChange> changes = new ArrayList<>();
@@ -1497,13 +1506,7 @@ public final class IdRepairer {
                     continue;
                 }
                 try {
-                    Path tmp = e.getKey().resolveSibling(e.getKey().getFileName() + ".odrust-tmp");
-                    Files.write(tmp, t[1].getBytes(encoding));
-                    Files.move(
-                            tmp,
-                            e.getKey(),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    moveInPlace(aside(e.getKey(), t[1]), e.getKey());
                     written.put(e.getKey(), t[1]);
                 } catch (IOException ex) {
                     throw new MojoExecutionException("could not write " + e.getKey() + ": " + ex.getMessage(), ex);

@@ -40,26 +40,30 @@ class AllPatchesTest {
         String merged = AllPatches.merged(BEFORE, List.of(linked("byName"), linked("byAuthor")));
         // the import both add is added once
         assertEquals(1, merged.split("import java.util.LinkedHashMap;", -1).length - 1, merged);
-        String clean = AllPatches.withoutNowUnusedImports(BEFORE, merged);
-        assertEquals(merged.replace("import java.util.HashMap;\n", ""), clean);
-        assertEquals(List.of("java.util.HashMap"), AllPatches.removed(BEFORE, merged));
+        AllPatches.Cleaned clean = AllPatches.withoutNowUnusedImports(BEFORE, merged);
+        assertEquals(merged.replace("import java.util.HashMap;\n", ""), clean.text());
+        assertEquals(List.of("java.util.HashMap"), clean.removed());
         // one rewrite alone keeps HashMap in use: nothing goes
-        assertEquals(linked("byName"), AllPatches.withoutNowUnusedImports(BEFORE, linked("byName")));
-        assertEquals(List.of(), AllPatches.removed(BEFORE, linked("byName")));
+        AllPatches.Cleaned one = AllPatches.withoutNowUnusedImports(BEFORE, linked("byName"));
+        assertEquals(linked("byName"), one.text());
+        assertEquals(List.of(), one.removed());
     }
 
     @Test
     void importsUnusedBeforeAndNamesStillWrittenAnywhereAreKept() {
         String merged = AllPatches.merged(BEFORE, List.of(linked("byName"), linked("byAuthor")));
         // List was unused before the patches: not theirs to remove
-        assertEquals(true, AllPatches.withoutNowUnusedImports(BEFORE, merged).contains("import java.util.List;"));
+        assertEquals(
+                true, AllPatches.withoutNowUnusedImports(BEFORE, merged).text().contains("import java.util.List;"));
         // a comment naming HashMap keeps its import (javadoc's {@link HashMap} needs it)
         String commented = merged.replace("    int a;", "    /** not a {@link HashMap} */\n    int a;");
-        assertEquals(commented, AllPatches.withoutNowUnusedImports(BEFORE, commented));
+        assertEquals(
+                commented, AllPatches.withoutNowUnusedImports(BEFORE, commented).text());
         // a longer name is not the name
         String longer = merged.replace("    int a;", "    HashMapper a;");
         assertEquals(
-                longer.replace("import java.util.HashMap;\n", ""), AllPatches.withoutNowUnusedImports(BEFORE, longer));
+                longer.replace("import java.util.HashMap;\n", ""),
+                AllPatches.withoutNowUnusedImports(BEFORE, longer).text());
     }
 
     @Test
@@ -73,7 +77,7 @@ class AllPatchesTest {
                 List.of(
                         a.replace("byName = new HashMap<>()", "byName = new LinkedHashMap<>()"),
                         a.replace("byAuthor = new HashMap<>()", "byAuthor = new LinkedHashMap<>()")));
-        String clean = AllPatches.withoutNowUnusedImports(before, merged);
+        String clean = AllPatches.withoutNowUnusedImports(before, merged).text();
         assertEquals(merged.replace("import java.util.HashMap;\r\n", ""), clean);
         assertEquals(clean.split("\n", -1).length - 1, clean.split("\r\n", -1).length - 1, "every line keeps its CRLF");
         assertEquals(true, clean.contains("import static java.util.Map.entry;\r\n"));
