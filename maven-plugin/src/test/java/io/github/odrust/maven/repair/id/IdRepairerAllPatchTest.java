@@ -49,6 +49,21 @@ class IdRepairerAllPatchTest {
         return new IdRepairer(null, null, null, root.resolve("target/odrust"), settings, log);
     }
 
+    private static final String INDEX = "src/main/java/p/Index.java";
+
+    /** all.patch of two patches of {@link #INDEX} (BEFORE made each of {@code afters}). */
+    private static IdRepairer allOf(Path root, Recording log, String... afters) throws Exception {
+        Path file = root.resolve(INDEX);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, BEFORE);
+        IdRepairer r = repairer(root, log);
+        for (String after : afters) {
+            r.offered.add(List.of(new IdRepairer.FileChange(file, BEFORE, after)));
+        }
+        r.writeAll();
+        return r;
+    }
+
     @Test
     void anEarlierRunsAllPatchIsRemovedWhenThisRunOffersNone(@TempDir Path root) throws Exception {
         Path stale = root.resolve("target/odrust/repair/id/all.patch");
@@ -62,14 +77,9 @@ class IdRepairerAllPatchTest {
 
     @Test
     void twoPatchesOfOneFileBecomeOneThatAppliesAndDropsTheImportTheyLeaveUnused(@TempDir Path root) throws Exception {
-        Path file = root.resolve("src/main/java/p/Index.java");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, BEFORE);
         Recording log = new Recording();
-        IdRepairer r = repairer(root, log);
-        r.offered.add(List.of(new IdRepairer.FileChange(file, BEFORE, linked("byName"))));
-        r.offered.add(List.of(new IdRepairer.FileChange(file, BEFORE, linked("byAuthor"))));
-        r.writeAll();
+        IdRepairer r = allOf(root, log, linked("byName"), linked("byAuthor"));
+        Path file = root.resolve(INDEX);
         Path all = root.resolve("target/odrust/repair/id/all.patch");
         String patch = Files.readString(all, StandardCharsets.UTF_8);
         assertTrue(patch.contains("--- a/src/main/java/p/Index.java"), patch);
@@ -87,14 +97,8 @@ class IdRepairerAllPatchTest {
 
     @Test
     void twoPatchesOfTheSameLinesWriteNoAllPatchAndSayWhy(@TempDir Path root) throws Exception {
-        Path file = root.resolve("src/main/java/p/Index.java");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, BEFORE);
         Recording log = new Recording();
-        IdRepairer r = repairer(root, log);
-        r.offered.add(List.of(new IdRepairer.FileChange(file, BEFORE, BEFORE.replace("int a;", "long a;"))));
-        r.offered.add(List.of(new IdRepairer.FileChange(file, BEFORE, BEFORE.replace("int a;", "short a;"))));
-        r.writeAll();
+        IdRepairer r = allOf(root, log, BEFORE.replace("int a;", "long a;"), BEFORE.replace("int a;", "short a;"));
         assertFalse(Files.exists(root.resolve("target/odrust/repair/id/all.patch")));
         assertNull(r.all);
         String said = String.join("\n", log.lines);
