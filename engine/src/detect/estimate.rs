@@ -55,8 +55,9 @@ pub fn prior_explain(n: usize, first: bool) -> u32 {
 
 /// Claims an explanation reports per OD test before any OD test's explanation ended in shared
 /// JVMs (`odrust.isolation=classloader`): each polluter, cleaner and state-setter reported runs
-/// once more in a fresh JVM (docs/isolation.md), beyond the searches. Measured: 4 per OD test on
-/// the detect-forks-shards fixture, 2 on aismessages, 3.2 on light-4j `config`.
+/// once more in a fresh JVM (docs/isolation.md), beyond the searches. Measured per OD test: 4 on
+/// the detect-forks-shards fixture, 2 on aismessages (before its check refused shared JVMs), 3.2
+/// and 5.4 in two runs of light-4j `config`.
 pub const CLAIMS_PRIOR: u32 = 3;
 
 /// Tests a claim's fresh run runs: a pair `[p, v]` or `[s, b]`, or a triple `[p, c, v]`.
@@ -355,9 +356,9 @@ impl Replay {
                 .unwrap_or_else(|| m.order(tests))
         });
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, explain_model);
-        // Claims' fresh runs, where the searches share JVMs and no explanation that did ended
-        // yet (after one, an OD test's experiments are measured with its claims, and so is their
-        // price): at a fresh order's price.
+        // Claims' fresh runs, counted where the searches share JVMs and no OD test's explanation
+        // has ended yet (after one, an OD test's experiments are measured with its claims, and
+        // their mean prices both), each at a fresh order's price.
         let claim_ms = model.as_ref().map_or(explain_ms, |m| m.order(CLAIM_TESTS));
         let left = if explaining {
             self.explain_left(n, sharing)
