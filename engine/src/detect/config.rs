@@ -73,6 +73,12 @@ pub struct DetectConfig {
     /// tests are run right after and right before every test they share a static field with,
     /// before any other pair ([`crate::schedule::targeted::plan_new_first`]).
     pub new_classes: Vec<String>,
+    /// `odrust.isolation=classloader`: the rounds of this run that the plugin runs in fresh JVMs
+    /// before its isolation check (docs/isolation.md); once the check passed, the later rounds,
+    /// explanation searches and alone runs after each OD test's first share JVMs. Only the
+    /// estimates read it (what runs shared is the plugin's choice, and each record says how it
+    /// ran). `None`: every experiment in fresh JVMs.
+    pub shared_after_rounds: Option<u32>,
 }
 
 /// Shard `index` of `count` (`-Dodrust.shard=K/N`): the rounds of the whole plan are dealt out
@@ -142,6 +148,7 @@ impl DetectConfig {
             dependence_free: Vec::new(),
             shard: None,
             new_classes: Vec::new(),
+            shared_after_rounds: None,
         }
     }
 }
@@ -208,6 +215,10 @@ pub struct RawConfig {
     /// `targeted`: test classes new or changed (odrust:incremental); none when absent.
     #[serde(default)]
     pub new_classes: Vec<String>,
+    /// `odrust.isolation=classloader`: the rounds run in fresh JVMs before the isolation check;
+    /// no shared JVMs when absent or null.
+    #[serde(default)]
+    pub shared_after_rounds: Option<u32>,
 }
 
 fn default_k() -> u32 {
@@ -312,6 +323,7 @@ impl TryFrom<RawConfig> for DetectConfig {
             cost_aware: raw.cost_aware,
             dependence_free: raw.dependence_free,
             new_classes: raw.new_classes,
+            shared_after_rounds: raw.shared_after_rounds,
             strategy,
             rounds: raw.rounds,
             seed,

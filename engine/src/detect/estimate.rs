@@ -36,6 +36,19 @@ use crate::schedule::dependence::cost_from_baseline;
 /// Rounds priced at the mean of at most this many of the last ones.
 pub const RECENT: usize = 5;
 
+/// What an order is expected to cost a shared JVM beyond its tests, per test, before any order
+/// ran in one (µs): it starts no JVM, and loads the order's classes in fresh class loaders.
+/// Measured: 2.8 ms on an 821-test module (2.3 s for an order of all its tests), 1.9 ms on the
+/// 13-test fixture of `detect-forks-shards` (25 ms an order), 1.2 ms on light-4j's 47 tests
+/// (whose tests also ran in about half their fresh times there, which this leaves out).
+pub const SHARED_PER_TEST_PRIOR_US: u64 = 2_000;
+
+/// The first test of an order in a shared JVM, before any ran there: its initialization beyond
+/// the other tests' mean time, as the fresh baseline measured it, divided by this (the JDK and
+/// the test framework are warm; the module's classes load anew). Measured on light-4j: 120 ms
+/// against 380 ms (and again: a median of 125 ms against 400 ms).
+pub const SHARED_INIT_DIVISOR: u64 = 3;
+
 /// Explanation experiments expected for an OD test of a suite of `n` tests before any OD test
 /// like it was explained: for the first of OD tests related to each other (the same role, and
 /// the same class or failing order: they share polluters and cleaners), a search of the suite
@@ -160,6 +173,18 @@ impl Model {
         let tests = tests.max(1);
         Some(self.shared?.at(tests) + self.first_shared? + (tests - 1) * self.rest_ms)
     }
+
+    /// [`Model::shared_order`], else before any order ran in a shared JVM a prior: what the
+    /// fresh JVMs measured less their start, [`SHARED_PER_TEST_PRIOR_US`] per test, and the first
+    /// test's initialization beyond the others' mean divided by [`SHARED_INIT_DIVISOR`].
+    fn shared_or_prior(&self, tests: u64) -> u64 {
+        self.shared_order(tests).unwrap_or_else(|| {
+            let tests = tests.max(1);
+            let first =
+                self.rest_ms + self.first_ms.saturating_sub(self.rest_ms) / SHARED_INIT_DIVISOR;
+            SHARED_PER_TEST_PRIOR_US * tests / 1000 + first + (tests - 1) * self.rest_ms
+        })
+    }
 }
 
 fn mean(costs: &[u64]) -> Option<u64> {
@@ -268,14 +293,44 @@ impl Replay {
             None
         };
         let (round_ms, basis) = price(Phase::Rounds, Some(RECENT), round_model);
+        // With `odrust.isolation=classloader` the rounds after the check run in shared JVMs:
+        // priced at the last ones that did, else at the model's shared order of a round's tests.
+        let (fresh_rounds, shared_rounds) = self.rounds_split(rounds_left);
+        let shared_costs = self
+            .phases
+            .shared
+            .get(&Phase::Rounds)
+            .map_or(&[][..], Vec::as_slice);
+        let round_tests = self
+            .plan_info()
+            .map(|p| p.executions / p.orders.max(1))
+            .or_else(|| model.as_ref().map(|m| m.tests));
+        let (shared_round_ms, shared_basis) = match (
+            mean(&shared_costs[shared_costs.len().saturating_sub(RECENT)..]),
+            &model,
+        ) {
+            (Some(m), _) => (m, Basis::Measured),
+            (None, Some(m)) => (
+                m.shared_or_prior(round_tests.unwrap_or(m.tests)),
+                Basis::Model,
+            ),
+            (None, None) => (round_ms, basis),
+        };
+        let shared_ms = shared_round_ms * u64::from(shared_rounds);
         phases.push(PhaseEstimate {
             phase: Phase::Rounds,
             done: rounds_done,
             left: rounds_left,
             counted: true,
             spent_ms: costs(Phase::Rounds).iter().sum(),
-            left_ms: round_ms * u64::from(rounds_left),
-            basis,
+            left_ms: round_ms * u64::from(fresh_rounds) + shared_ms,
+            basis: if fresh_rounds == 0 && shared_rounds > 0 {
+                shared_basis
+            } else {
+                basis
+            },
+            shared: shared_rounds,
+            shared_ms,
         });
         // Confirmations: the ones planned now. Later rounds need more only when they find new
         // candidates, fewer and fewer as the rounds go: extrapolating the first rounds' rate
@@ -300,6 +355,8 @@ impl Replay {
             spent_ms: costs(Phase::Confirm).iter().sum(),
             left_ms: confirm_ms * u64::from(planned),
             basis,
+            shared: 0,
+            shared_ms: 0,
         });
         // Alone runs: the first of each OD test in a fresh JVM, the later ones in shared JVMs
         // when this run shares them; each kind priced at its own mean, else the model's.
@@ -342,6 +399,8 @@ impl Replay {
             } else {
                 alone_basis
             },
+            shared: 0,
+            shared_ms: 0,
         });
         let sharing = self.alone_sharing();
         let per_test_alone_ms = alone_ms
@@ -379,6 +438,8 @@ impl Replay {
                 spent_ms: costs(Phase::Minimize).iter().sum(),
                 left_ms: explain_ms * u64::from(searches) + claim_ms * u64::from(claims),
                 basis: explain_basis,
+                shared: 0,
+                shared_ms: 0,
             });
         }
         Estimate {
@@ -391,6 +452,26 @@ impl Replay {
                     + claim_ms * u64::from(left.per_test_claims),
             }),
             phases,
+        }
+    }
+
+    /// Of `left` rounds, those to run in fresh JVMs and those in shared ones. With
+    /// `odrust.isolation=classloader` (`shared_after_rounds`) the plugin runs that many rounds
+    /// fresh, then its check, then the rest shared when the check passed: once a round ran
+    /// shared, all that are left; once more rounds than that ran fresh and none shared, the check
+    /// refused the mode and none are.
+    fn rounds_split(&self, left: u32) -> (u32, u32) {
+        let Some(after) = self.config.shared_after_rounds else {
+            return (left, 0);
+        };
+        let fresh_ran = self.rounds.iter().filter(|r| !r.in_jvm).count() as u32;
+        if self.rounds.iter().any(|r| r.in_jvm) {
+            (0, left)
+        } else if fresh_ran > after {
+            (left, 0)
+        } else {
+            let fresh = (after - fresh_ran).min(left);
+            (fresh, left - fresh)
         }
     }
 

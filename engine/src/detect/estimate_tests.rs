@@ -418,3 +418,99 @@ fn claims_fresh_runs_are_predicted_beside_shared_searches() {
         "{shared:?}"
     );
 }
+
+/// Runs experiments as the plugin does with `odrust.isolation=classloader`: the first `fresh`
+/// rounds in fresh JVMs, then every shareable experiment in a shared one when `check_passes`.
+fn drive_isolated(
+    config: &DetectConfig,
+    fresh: u32,
+    check_passes: bool,
+) -> (Vec<(NextStep, usize)>, Summary) {
+    let rounds = std::cell::Cell::new(0u32);
+    drive_with(config, &|e| {
+        let shared = check_passes && e.shareable && rounds.get() >= fresh;
+        if e.kind == crate::model::experiment::ExperimentKind::Round {
+            rounds.set(rounds.get() + 1);
+        }
+        run_in(e, shared)
+    })
+}
+
+#[test]
+fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran() {
+    let isolated = DetectConfig {
+        shared_after_rounds: Some(2),
+        ..config()
+    };
+    let fresh_round = COST0 + INIT_MS + 8 * TEST_MS;
+    // Before any shared JVM: the baseline's times less a JVM's start, a prior per test, and a
+    // third of the first test's initialization.
+    let prior = estimate::SHARED_PER_TEST_PRIOR_US * 8 / 1000
+        + TEST_MS
+        + INIT_MS / estimate::SHARED_INIT_DIVISOR
+        + 7 * TEST_MS;
+    let shared_round = SHARED_PER_TEST * 8 + SHARED_INIT_MS + 8 * TEST_MS;
+    let (steps, summary) = drive_isolated(&isolated, 2, true);
+    let rounds_at = |done: u32| {
+        steps
+            .iter()
+            .filter_map(|(s, _)| s.estimate.as_ref())
+            .map(|e| phase(e, Phase::Rounds).clone())
+            .find(|r| r.done == done)
+            .unwrap()
+    };
+    let start = rounds_at(0);
+    assert_eq!((start.left, start.shared), (8, 6));
+    assert_eq!(start.shared_ms, 6 * prior);
+    assert_eq!(start.left_ms, 2 * fresh_round + 6 * prior);
+    // After the fresh rounds, before the first shared one: the prior for all that are left.
+    let checked = rounds_at(2);
+    assert_eq!((checked.left, checked.shared), (6, 6));
+    assert_eq!(checked.left_ms, 6 * prior);
+    assert_eq!(checked.basis, Basis::Model);
+    // Once one ran shared: what it cost.
+    let measured = rounds_at(3);
+    assert_eq!(measured.left_ms, 5 * shared_round);
+    assert_eq!(measured.basis, Basis::Measured);
+    let rounds = summary
+        .phases
+        .iter()
+        .find(|p| p.phase == Phase::Rounds)
+        .unwrap();
+    assert_eq!(rounds.actual_ms, 2 * fresh_round + 6 * shared_round);
+    assert_eq!(rounds.predicted_ms, Some(start.left_ms));
+    let ratio = rounds.actual_ms as f64 / start.left_ms as f64;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}");
+
+    // Without the setting, the same rounds are all priced fresh: 3 times too high here.
+    let (steps, _) = drive_isolated(&config(), 2, true);
+    let fresh = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .map(|e| phase(e, Phase::Rounds).clone())
+        .find(|r| r.done == 0)
+        .unwrap();
+    assert_eq!((fresh.left_ms, fresh.shared), (8 * fresh_round, 0));
+}
+
+#[test]
+fn rounds_are_priced_fresh_again_once_the_isolation_check_refused_shared_jvms() {
+    let config = DetectConfig {
+        shared_after_rounds: Some(2),
+        ..config()
+    };
+    let fresh_round = COST0 + INIT_MS + 8 * TEST_MS;
+    let (steps, _) = drive_isolated(&config, 2, false);
+    let rounds_at = |done: u32| {
+        steps
+            .iter()
+            .filter_map(|(s, _)| s.estimate.as_ref())
+            .map(|e| phase(e, Phase::Rounds).clone())
+            .find(|r| r.done == done)
+            .unwrap()
+    };
+    // Round 3 ran fresh: the check said no, and the 5 left run fresh too.
+    let refused = rounds_at(3);
+    assert_eq!((refused.left, refused.shared), (5, 0));
+    assert_eq!(refused.left_ms, 5 * fresh_round);
+}

@@ -56,6 +56,21 @@ pub struct PhaseEstimate {
     pub left_ms: u64,
     /// Where the cost per experiment comes from.
     pub basis: Basis,
+    /// Of `left`, those predicted to run in shared JVMs (`odrust.isolation=classloader`): rounds
+    /// after the isolation check, before any ran (a prior price, docs/detect.md "Estimates").
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shared: u32,
+    /// Their part of `left_ms`.
+    #[serde(default, skip_serializing_if = "is_zero_ms")]
+    pub shared_ms: u64,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero_ms(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What each OD test found from now on adds: its alone runs and its explanation, and their time.

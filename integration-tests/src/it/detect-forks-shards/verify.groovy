@@ -135,6 +135,9 @@ assert check.not_compared == [P + 'ExperimentCoinTest#flips'] : "not compared: "
 assert shared.notes.any { it.contains(' rounds, ') && it.contains(' alone runs and ') && it.contains('ran in shared JVMs with fresh class loaders') && it.contains("each OD test's first alone run ran in fresh JVMs") } : shared.notes
 assert log.contains('isolation=classloader: the original order, the original order again, round 1, round 2 gave every test the same outcome')
 assert new File(basedir, 'target/classloader/detect/shared-jvm-1.log').isFile()
+// the plan prices the rounds after the check as shared ones, and says what they cost if it refuses them
+assert log.readLines().any { it.contains('plan: tuscan: ') && it.contains('; with shared JVMs predicted ') && it.contains(': 2 in fresh JVMs at ~') && it.contains(' in shared JVMs at ~') && it.contains(' each once the isolation check passes (') && it.contains(' if it refuses them)') } : "no plan line with the shared rounds' prediction"
+assert log.readLines().count { it.contains('; with shared JVMs predicted ') } == 2 : "only the two classloader runs' plans speak of shared JVMs"
 // the progress line says which rounds ran in a shared JVM
 assert log.readLines().any { it.contains('round') && it.endsWith('(shared JVM)') } : "no progress line marks a shared round"
 assert log.contains('odrust.isolation=thread is not an isolation: use jvm') : "a wrong isolation was not refused"

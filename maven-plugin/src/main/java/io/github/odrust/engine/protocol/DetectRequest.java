@@ -75,5 +75,12 @@ public final class DetectRequest {
         @SerializedName("new_classes")
         @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
         public List<String> newClasses;
+        /**
+         * {@code odrust.isolation=classloader}: the rounds run in fresh JVMs before the isolation
+         * check; the estimates price the later ones as shared. Absent: no shared JVMs.
+         */
+        @SerializedName("shared_after_rounds")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer sharedAfterRounds;
     }
 }

@@ -39,6 +39,11 @@ public final class Estimate {
         public long leftMs;
         /** measured, model or unknown. */
         public String basis;
+        /** Of {@code left}, the rounds predicted to run in shared JVMs (after the isolation check). */
+        public int shared;
+        /** Their part of {@code leftMs}. */
+        @SerializedName("shared_ms")
+        public long sharedMs;
     }
 
     /** What one more OD test adds: its alone runs and its explanation experiments (Rust: {@code PerOdTest}). */

@@ -46,6 +46,12 @@ public final class DetectConfig {
      * targeted, dependence-aware). Not sent to the engine: it knows from the strategy.
      */
     public transient boolean recordBaseline;
+    /**
+     * {@code odrust.isolation=classloader}: the rounds run in fresh JVMs before the isolation check
+     * (the engine prices the later ones as shared); null without shared JVMs. Not in run.json: a
+     * resumed run may change the isolation.
+     */
+    public transient Integer sharedAfterRounds;
     /** What the strategy does when its baseline recorded nothing (the engine's words); null if it does not record. */
     public transient String withoutRecording;
 
@@ -175,6 +181,7 @@ public final class DetectConfig {
         c.dependenceFree = dependenceFree.isEmpty() ? null : new ArrayList<>(dependenceFree);
         c.minimizeOnly = minimizeOnly.isEmpty() ? null : new ArrayList<>(minimizeOnly);
         c.newClasses = newClasses.isEmpty() ? null : new ArrayList<>(newClasses);
+        c.sharedAfterRounds = sharedAfterRounds;
         return c;
     }
 

@@ -172,6 +172,7 @@ public final class Detector {
                 if (!planShown && step.plan != null) {
                     planShown = true;
                     log.info(planLine(step.plan)
+                            + sharedPlanText(step.estimate, forks)
                             + EstimateText.perOdTest(step.estimate, forks)
                             + forksText()
                             + cost0Text(baselineTime));
@@ -196,11 +197,15 @@ public final class Detector {
                     long predicted = planned != null && planned.leftMs > 0
                             ? planned.leftMs / forks
                             : rounds * baselineMillis / forks;
+                    String shared = EstimateText.sharedRounds(planned, forks);
                     log.info("plan: " + config.strategy + ": " + Words.count(rounds, "round")
                             + " of the whole suite, predicted "
-                            + duration(predicted) + " (" + seconds(predicted * forks / Math.max(1, rounds))
-                            + " per round, from the baseline"
-                            + (forks > 1 ? ", " + forks + " at a time" : "") + ")"
+                            + duration(predicted)
+                            + (shared != null
+                                    ? " from the baseline: " + shared + (forks > 1 ? ", " + forks + " at a time" : "")
+                                    : " (" + seconds(predicted * forks / Math.max(1, rounds))
+                                            + " per round, from the baseline"
+                                            + (forks > 1 ? ", " + forks + " at a time" : "") + ")")
                             + EstimateText.perOdTest(step.estimate, forks)
                             + forksText() + cost0Text(baselineTime));
                     if (step.targeted != null) {
@@ -352,6 +357,7 @@ public final class Detector {
     /** Runs the rounds in shared JVMs with fresh class loaders once the module passed the check (docs/isolation.md). */
     public Detector classloaderIsolation(boolean on) {
         this.isolation = on ? new SharedIsolation(module, engine, suite, out, log, forks > 1 && isolate) : null;
+        config.sharedAfterRounds = on ? SharedIsolation.FRESH_ROUNDS : null;
         return this;
     }
 
@@ -555,6 +561,23 @@ public final class Detector {
      * The plan of a systematic strategy, printed before its first round: orders, test executions
      * and predicted time, and for dependence-aware what it saves over tuscan.
      */
+    /**
+     * After a systematic plan's line, with {@code odrust.isolation=classloader}: its prediction
+     * with the orders after the isolation check in shared JVMs, or "" when none is predicted there.
+     */
+    private static String sharedPlanText(Estimate estimate, int forks) {
+        Estimate.Phase rounds = estimate == null
+                ? null
+                : estimate.phases.stream()
+                        .filter(p -> "rounds".equals(p.phase))
+                        .findFirst()
+                        .orElse(null);
+        String shared = EstimateText.sharedRounds(rounds, forks);
+        return shared == null
+                ? ""
+                : "; with shared JVMs predicted " + duration(rounds.leftMs / Math.max(1, forks)) + ": " + shared;
+    }
+
     static String planLine(PlanInfo plan) {
         StringBuilder b = new StringBuilder("plan: ")
                 .append(plan.strategy)
@@ -597,7 +620,7 @@ public final class Detector {
         return b.toString();
     }
 
-    private static String seconds(long ms) {
+    static String seconds(long ms) {
         return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 

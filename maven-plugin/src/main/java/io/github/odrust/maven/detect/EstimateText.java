@@ -50,6 +50,41 @@ final class EstimateText {
         return b.toString();
     }
 
+    /**
+     * With {@code odrust.isolation=classloader}, how the rounds' prediction splits: "2 in fresh JVMs
+     * at ~0.6 s each, then 18 in shared JVMs at ~25 ms each once the isolation check passes (12 s
+     * if it refuses them)"; null when no round is predicted to run shared.
+     */
+    static String sharedRounds(Estimate.Phase rounds, int forks) {
+        if (rounds == null || rounds.shared <= 0) {
+            return null;
+        }
+        int fresh = rounds.left - rounds.shared;
+        long freshEach = fresh > 0 ? (rounds.leftMs - rounds.sharedMs) / fresh : 0;
+        StringBuilder b = new StringBuilder();
+        if (fresh > 0) {
+            b.append(fresh)
+                    .append(" in fresh JVMs at ~")
+                    .append(brief(freshEach))
+                    .append(" each, then ");
+        }
+        b.append(rounds.shared)
+                .append(" in shared JVMs at ~")
+                .append(brief(rounds.sharedMs / rounds.shared))
+                .append(" each once the isolation check passes");
+        if (fresh > 0) {
+            b.append(" (")
+                    .append(Detector.duration(freshEach * rounds.left / Math.max(1, forks)))
+                    .append(" if it refuses them)");
+        }
+        return b.toString();
+    }
+
+    /** 25 ms, 0.6 s, 2.5 min. */
+    private static String brief(long ms) {
+        return ms < 100 ? ms + " ms" : Detector.duration(ms);
+    }
+
     private static String known(long ms) {
         return ms > 0 ? " (~" + Detector.duration(ms) + ")" : "";
     }

@@ -70,6 +70,26 @@ class EstimateTextTest {
     }
 
     @Test
+    void roundsAfterTheIsolationCheckAreSaidToBePredictedInSharedJvms() {
+        Estimate.Phase rounds = Json.WIRE.fromJson(
+                "{\"phase\":\"rounds\",\"done\":0,\"left\":20,\"counted\":true,\"spent_ms\":0,"
+                        + "\"left_ms\":1100,\"basis\":\"model\",\"shared\":18,\"shared_ms\":500}",
+                Estimate.Phase.class);
+        assertEquals(
+                "2 in fresh JVMs at ~0.3 s each, then 18 in shared JVMs at ~27 ms each once the isolation check"
+                        + " passes (6.0 s if it refuses them)",
+                EstimateText.sharedRounds(rounds, 1));
+        assertEquals(
+                "2 in fresh JVMs at ~0.3 s each, then 18 in shared JVMs at ~27 ms each once the isolation check"
+                        + " passes (3.0 s if it refuses them)",
+                EstimateText.sharedRounds(rounds, 2),
+                "two forks: the fresh alternative halves");
+        rounds.shared = 0;
+        assertEquals(null, EstimateText.sharedRounds(rounds, 1), "nothing shared: the usual plan line");
+        assertEquals(null, EstimateText.sharedRounds(estimate().phases.get(0), 1));
+    }
+
+    @Test
     void phasesJoinTheEnginesSentences() {
         Estimate.PhaseTime a = new Estimate.PhaseTime();
         a.text = "rounds: 20 experiments in 51.0 s (predicted at its start: 20 in 48.0 s)";
