@@ -176,7 +176,13 @@ public final class Detector {
                             + EstimateText.perOdTest(step.estimate, forks)
                             + forksText()
                             + cost0Text(baselineTime));
-                    String warning = costWarning(step.plan.predictedMs, budgetMillis);
+                    // With shared JVMs, the rounds as the engine prices them (fresh until the check).
+                    Estimate.Phase rounds = roundsPhase(step.estimate);
+                    String warning = costWarning(
+                            rounds != null && rounds.shared > 0
+                                    ? (Long) (rounds.leftMs / forks)
+                                    : step.plan.predictedMs,
+                            budgetMillis);
                     if (warning != null) {
                         log.warn(warning);
                     }
@@ -188,12 +194,7 @@ public final class Detector {
                     planShown = true;
                     int rounds = step.progress == null ? config.rounds : step.progress.roundsTotal;
                     // The engine's estimate counts odrust's own time around each JVM too.
-                    Estimate.Phase planned = step.estimate == null
-                            ? null
-                            : step.estimate.phases.stream()
-                                    .filter(p -> "rounds".equals(p.phase))
-                                    .findFirst()
-                                    .orElse(null);
+                    Estimate.Phase planned = roundsPhase(step.estimate);
                     long predicted = planned != null && planned.leftMs > 0
                             ? planned.leftMs / forks
                             : rounds * baselineMillis / forks;
@@ -566,16 +567,21 @@ public final class Detector {
      * with the orders after the isolation check in shared JVMs, or "" when none is predicted there.
      */
     private static String sharedPlanText(Estimate estimate, int forks) {
-        Estimate.Phase rounds = estimate == null
+        Estimate.Phase rounds = roundsPhase(estimate);
+        String shared = EstimateText.sharedRounds(rounds, forks);
+        return shared == null
+                ? ""
+                : "; with shared JVMs predicted " + duration(rounds.leftMs / Math.max(1, forks)) + ": " + shared;
+    }
+
+    /** The rounds' phase of the engine's estimate, or null (before the baseline ended). */
+    private static Estimate.Phase roundsPhase(Estimate estimate) {
+        return estimate == null
                 ? null
                 : estimate.phases.stream()
                         .filter(p -> "rounds".equals(p.phase))
                         .findFirst()
                         .orElse(null);
-        String shared = EstimateText.sharedRounds(rounds, forks);
-        return shared == null
-                ? ""
-                : "; with shared JVMs predicted " + duration(rounds.leftMs / Math.max(1, forks)) + ": " + shared;
     }
 
     static String planLine(PlanInfo plan) {

@@ -1446,6 +1446,9 @@ public final class IdRepairer {
     /** {@code all.patch}'s entry in id-repair.json ({@link #writeAll}); null until written. */
     JsonObject all;
 
+    /** A file as every offered patch together makes it, and that without the imports they leave unused. */
+    private record FileTexts(String merged, String clean) {}
+
     /**
      * Writes every offered patch as one, {@code repair/id/all.patch} ({@link AllPatches}): each
      * file's changes made once, and the imports they together leave unused removed; checked to
@@ -1463,7 +1466,7 @@ public final class IdRepairer {
             }
         }
         List<String> removed = new ArrayList<>();
-        java.util.Map<Path, String[]> texts = new java.util.LinkedHashMap<>();
+        java.util.Map<Path, FileTexts> texts = new java.util.LinkedHashMap<>();
         for (Path file : before.keySet()) {
             String merged = AllPatches.merged(before.get(file), afters.get(file));
             if (merged == null) {
@@ -1473,11 +1476,11 @@ public final class IdRepairer {
             }
             AllPatches.Cleaned clean = AllPatches.withoutNowUnusedImports(before.get(file), merged);
             clean.removed().forEach(i -> removed.add(i + " (" + file.getFileName() + ")"));
-            texts.put(file, new String[] {merged, clean.text()});
+            texts.put(file, new FileTexts(merged, clean.text()));
         }
         Path patch = dir.resolve("id").resolve("all.patch");
         List<FileChange> changes = new ArrayList<>();
-        before.forEach((f, b) -> changes.add(new FileChange(f, b, texts.get(f)[1])));
+        before.forEach((f, b) -> changes.add(new FileChange(f, b, texts.get(f).clean())));
         PatchCheck.Result applies = writePatch(patch, changes);
         all = new JsonObject();
         all.addProperty("patch", patch.toString());
@@ -1500,19 +1503,21 @@ public final class IdRepairer {
                 ? ""
                 : "; it also removes the imports they together leave unused: " + String.join(", ", removed);
         if (settings.apply) {
-            for (java.util.Map.Entry<Path, String[]> e : texts.entrySet()) {
-                String[] t = e.getValue();
-                if (t[0].equals(t[1]) || !t[0].equals(written.get(e.getKey()))) {
+            for (java.util.Map.Entry<Path, FileTexts> e : texts.entrySet()) {
+                FileTexts t = e.getValue();
+                // Only a file whose every patch was applied (it reads as their merge) loses the imports.
+                if (t.merged().equals(t.clean()) || !t.merged().equals(written.get(e.getKey()))) {
                     continue;
                 }
                 try {
-                    moveInPlace(aside(e.getKey(), t[1]), e.getKey());
-                    written.put(e.getKey(), t[1]);
+                    moveInPlace(aside(e.getKey(), t.clean()), e.getKey());
+                    written.put(e.getKey(), t.clean());
                 } catch (IOException ex) {
                     throw new MojoExecutionException("could not write " + e.getKey() + ": " + ex.getMessage(), ex);
                 }
             }
-            boolean every = texts.keySet().stream().allMatch(f -> texts.get(f)[1].equals(written.get(f)));
+            boolean every =
+                    texts.keySet().stream().allMatch(f -> texts.get(f).clean().equals(written.get(f)));
             all.addProperty("applied", every);
             log.info(
                     every
