@@ -180,7 +180,7 @@ public final class Detector {
                     Estimate.Phase rounds = roundsPhase(step.estimate);
                     String warning = costWarning(
                             rounds != null && rounds.shared > 0
-                                    ? (Long) (rounds.leftMs / forks)
+                                    ? Long.valueOf(rounds.leftMs / forks)
                                     : step.plan.predictedMs,
                             budgetMillis);
                     if (warning != null) {
