@@ -69,9 +69,16 @@ impl Replay {
     }
 
     /// Whether alone runs after the first run in shared JVMs: rounds or alone runs of this run
-    /// did (it passed the isolation check).
+    /// did (it passed the isolation check), or are expected to (`shared_after_rounds`: the plan
+    /// has rounds after the fresh ones the check compares, and no more than those ran fresh, so
+    /// the check has not refused the mode).
     pub(super) fn alone_sharing(&self) -> bool {
-        self.rounds.iter().any(|r| r.in_jvm)
+        let expected = self.config.shared_after_rounds.is_some_and(|after| {
+            self.rounds_total() > after
+                && self.rounds.iter().filter(|r| !r.in_jvm).count() as u32 <= after
+        });
+        expected
+            || self.rounds.iter().any(|r| r.in_jvm)
             || self
                 .od
                 .iter()

@@ -382,9 +382,7 @@ impl Replay {
         };
         let (shared_alone_ms, shared_basis) = match (mean(shared), model.as_ref()) {
             (Some(m), _) => (m, Basis::Measured),
-            (None, Some(m)) => m
-                .shared_order(1)
-                .map_or((alone_ms, alone_basis), |ms| (ms, Basis::Model)),
+            (None, Some(m)) => (m.shared_or_prior(1), Basis::Model),
             (None, None) => (alone_ms, alone_basis),
         };
         phases.push(PhaseEstimate {
@@ -409,10 +407,11 @@ impl Replay {
         // Explanation experiments share JVMs when the rounds did.
         let explain_model = model.as_ref().map(|m| {
             let tests = explain_tests(n);
-            sharing
-                .then(|| m.shared_order(tests))
-                .flatten()
-                .unwrap_or_else(|| m.order(tests))
+            if sharing {
+                m.shared_or_prior(tests)
+            } else {
+                m.order(tests)
+            }
         });
         let (explain_ms, explain_basis) = price(Phase::Minimize, None, explain_model);
         // Claims' fresh runs, counted where the searches share JVMs and no OD test's explanation

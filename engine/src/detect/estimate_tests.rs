@@ -461,6 +461,17 @@ fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran(
     };
     let start = rounds_at(0);
     assert_eq!((start.left, start.shared), (8, 6));
+    // What an OD test found adds: its first alone run fresh, the other shared at the prior.
+    let per = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .find_map(|e| e.per_od_test.clone())
+        .unwrap();
+    let shared_alone = estimate::SHARED_PER_TEST_PRIOR_US / 1000
+        + TEST_MS
+        + INIT_MS / estimate::SHARED_INIT_DIVISOR;
+    assert_eq!(per.alone_ms, COST0 + INIT_MS + TEST_MS + shared_alone);
+    assert_eq!(per.explain, prior_explain(8, true) + CLAIMS_PRIOR);
     assert_eq!(start.shared_ms, 6 * prior);
     assert_eq!(start.left_ms, 2 * fresh_round + 6 * prior);
     // After the fresh rounds, before the first shared one: the prior for all that are left.
@@ -491,6 +502,13 @@ fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran(
         .find(|r| r.done == 0)
         .unwrap();
     assert_eq!((fresh.left_ms, fresh.shared), (8 * fresh_round, 0));
+    let per = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .find_map(|e| e.per_od_test.clone())
+        .unwrap();
+    assert_eq!(per.alone_ms, 2 * (COST0 + INIT_MS + TEST_MS));
+    assert_eq!(per.explain, prior_explain(8, true), "no claims' fresh runs");
 }
 
 #[test]
@@ -509,8 +527,16 @@ fn rounds_are_priced_fresh_again_once_the_isolation_check_refused_shared_jvms() 
             .find(|r| r.done == done)
             .unwrap()
     };
-    // Round 3 ran fresh: the check said no, and the 5 left run fresh too.
+    // Round 3 ran fresh: the check said no, and the 5 left run fresh too, as do an OD test's
+    // alone runs.
     let refused = rounds_at(3);
     assert_eq!((refused.left, refused.shared), (5, 0));
     assert_eq!(refused.left_ms, 5 * fresh_round);
+    let per = steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .filter(|e| phase(e, Phase::Rounds).done == 3)
+        .find_map(|e| e.per_od_test.clone())
+        .unwrap();
+    assert_eq!(per.alone_ms, 2 * (COST0 + INIT_MS + TEST_MS));
 }
