@@ -404,7 +404,7 @@ impl Replay {
         let per_test_alone_ms = alone_ms
             + u64::from(self.config.alone_runs.saturating_sub(1))
                 * if sharing { shared_alone_ms } else { alone_ms };
-        // Explanation experiments share JVMs when the rounds did.
+        // Explanation experiments share JVMs when the rounds did, or are expected to.
         let explain_model = model.as_ref().map(|m| {
             let tests = explain_tests(n);
             if sharing {

@@ -56,8 +56,8 @@ pub struct PhaseEstimate {
     pub left_ms: u64,
     /// Where the cost per experiment comes from.
     pub basis: Basis,
-    /// Of `left`, those predicted to run in shared JVMs (`odrust.isolation=classloader`): rounds
-    /// after the isolation check, before any ran (a prior price, docs/detect.md "Estimates").
+    /// Of `left`, the rounds predicted to run in shared JVMs (`odrust.isolation=classloader`,
+    /// after the isolation check; docs/detect.md "Estimates"); 0 for the other phases.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub shared: u32,
     /// Their part of `left_ms`.
