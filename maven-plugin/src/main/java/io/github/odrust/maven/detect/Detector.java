@@ -559,10 +559,6 @@ public final class Detector {
     }
 
     /**
-     * The plan of a systematic strategy, printed before its first round: orders, test executions
-     * and predicted time, and for dependence-aware what it saves over tuscan.
-     */
-    /**
      * After a systematic plan's line, with {@code odrust.isolation=classloader}: its prediction
      * with the orders after the isolation check in shared JVMs, or "" when none is predicted there.
      */
@@ -584,6 +580,10 @@ public final class Detector {
                         .orElse(null);
     }
 
+    /**
+     * The plan of a systematic strategy, printed before its first round: orders, test executions
+     * and predicted time, and for dependence-aware what it saves over tuscan.
+     */
     static String planLine(PlanInfo plan) {
         StringBuilder b = new StringBuilder("plan: ")
                 .append(plan.strategy)
