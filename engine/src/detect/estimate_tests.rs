@@ -436,6 +436,26 @@ fn drive_isolated(
     })
 }
 
+/// The rounds' estimate of the first step after `done` rounds ran.
+fn rounds_after(steps: &[(NextStep, usize)], done: u32) -> PhaseEstimate {
+    steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .map(|e| phase(e, Phase::Rounds).clone())
+        .find(|r| r.done == done)
+        .unwrap()
+}
+
+/// What one more OD test adds, as the first step after `done` rounds ran says.
+fn per_od_test_after(steps: &[(NextStep, usize)], done: u32) -> phases::PerOdTest {
+    steps
+        .iter()
+        .filter_map(|(s, _)| s.estimate.as_ref())
+        .filter(|e| phase(e, Phase::Rounds).done == done)
+        .find_map(|e| e.per_od_test.clone())
+        .unwrap()
+}
+
 #[test]
 fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran() {
     let isolated = DetectConfig {
@@ -451,22 +471,10 @@ fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran(
         + 7 * TEST_MS;
     let shared_round = SHARED_PER_TEST * 8 + SHARED_INIT_MS + 8 * TEST_MS;
     let (steps, summary) = drive_isolated(&isolated, 2, true);
-    let rounds_at = |done: u32| {
-        steps
-            .iter()
-            .filter_map(|(s, _)| s.estimate.as_ref())
-            .map(|e| phase(e, Phase::Rounds).clone())
-            .find(|r| r.done == done)
-            .unwrap()
-    };
-    let start = rounds_at(0);
+    let start = rounds_after(&steps, 0);
     assert_eq!((start.left, start.shared), (8, 6));
     // What an OD test found adds: its first alone run fresh, the other shared at the prior.
-    let per = steps
-        .iter()
-        .filter_map(|(s, _)| s.estimate.as_ref())
-        .find_map(|e| e.per_od_test.clone())
-        .unwrap();
+    let per = per_od_test_after(&steps, 0);
     let shared_alone = estimate::SHARED_PER_TEST_PRIOR_US / 1000
         + TEST_MS
         + INIT_MS / estimate::SHARED_INIT_DIVISOR;
@@ -475,12 +483,12 @@ fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran(
     assert_eq!(start.shared_ms, 6 * prior);
     assert_eq!(start.left_ms, 2 * fresh_round + 6 * prior);
     // After the fresh rounds, before the first shared one: the prior for all that are left.
-    let checked = rounds_at(2);
+    let checked = rounds_after(&steps, 2);
     assert_eq!((checked.left, checked.shared), (6, 6));
     assert_eq!(checked.left_ms, 6 * prior);
     assert_eq!(checked.basis, Basis::Model);
     // Once one ran shared: what it cost.
-    let measured = rounds_at(3);
+    let measured = rounds_after(&steps, 3);
     assert_eq!(measured.left_ms, 5 * shared_round);
     assert_eq!(measured.basis, Basis::Measured);
     let rounds = summary
@@ -502,11 +510,7 @@ fn rounds_after_the_isolation_check_are_predicted_in_shared_jvms_before_any_ran(
         .find(|r| r.done == 0)
         .unwrap();
     assert_eq!((fresh.left_ms, fresh.shared), (8 * fresh_round, 0));
-    let per = steps
-        .iter()
-        .filter_map(|(s, _)| s.estimate.as_ref())
-        .find_map(|e| e.per_od_test.clone())
-        .unwrap();
+    let per = per_od_test_after(&steps, 0);
     assert_eq!(per.alone_ms, 2 * (COST0 + INIT_MS + TEST_MS));
     assert_eq!(per.explain, prior_explain(8, true), "no claims' fresh runs");
 }
@@ -519,24 +523,11 @@ fn rounds_are_priced_fresh_again_once_the_isolation_check_refused_shared_jvms() 
     };
     let fresh_round = COST0 + INIT_MS + 8 * TEST_MS;
     let (steps, _) = drive_isolated(&config, 2, false);
-    let rounds_at = |done: u32| {
-        steps
-            .iter()
-            .filter_map(|(s, _)| s.estimate.as_ref())
-            .map(|e| phase(e, Phase::Rounds).clone())
-            .find(|r| r.done == done)
-            .unwrap()
-    };
     // Round 3 ran fresh: the check said no, and the 5 left run fresh too, as do an OD test's
     // alone runs.
-    let refused = rounds_at(3);
+    let refused = rounds_after(&steps, 3);
     assert_eq!((refused.left, refused.shared), (5, 0));
     assert_eq!(refused.left_ms, 5 * fresh_round);
-    let per = steps
-        .iter()
-        .filter_map(|(s, _)| s.estimate.as_ref())
-        .filter(|e| phase(e, Phase::Rounds).done == 3)
-        .find_map(|e| e.per_od_test.clone())
-        .unwrap();
+    let per = per_od_test_after(&steps, 3);
     assert_eq!(per.alone_ms, 2 * (COST0 + INIT_MS + TEST_MS));
 }
