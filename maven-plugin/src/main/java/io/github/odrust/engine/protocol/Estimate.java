@@ -39,11 +39,13 @@ public final class Estimate {
         public long leftMs;
         /** measured, model or unknown. */
         public String basis;
-        /** Of {@code left}, the rounds predicted to run in shared JVMs (after the isolation check). */
-        public int shared;
-        /** Their part of {@code leftMs}. */
+        /** Of {@code left}, the rounds predicted to run in shared JVMs (after the isolation check); null: none. */
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Integer shared;
+        /** Their part of {@code leftMs}; null: none. */
         @SerializedName("shared_ms")
-        public long sharedMs;
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public Long sharedMs;
     }
 
     /** What one more OD test adds: its alone runs and its explanation experiments (Rust: {@code PerOdTest}). */

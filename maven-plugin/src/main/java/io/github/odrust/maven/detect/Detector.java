@@ -179,7 +179,7 @@ public final class Detector {
                     // With shared JVMs, the rounds as the engine prices them (fresh until the check).
                     Estimate.Phase rounds = roundsPhase(step.estimate);
                     String warning = costWarning(
-                            rounds != null && rounds.shared > 0
+                            EstimateText.sharedRounds(rounds, forks) != null
                                     ? Long.valueOf(rounds.leftMs / forks)
                                     : step.plan.predictedMs,
                             budgetMillis);

@@ -56,7 +56,7 @@ final class EstimateText {
      * if it refuses them)"; null when no round is predicted to run shared.
      */
     static String sharedRounds(Estimate.Phase rounds, int forks) {
-        if (rounds == null || rounds.shared <= 0) {
+        if (rounds == null || rounds.shared == null || rounds.shared <= 0 || rounds.sharedMs == null) {
             return null;
         }
         int fresh = rounds.left - rounds.shared;

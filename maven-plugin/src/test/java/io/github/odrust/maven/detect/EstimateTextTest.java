@@ -84,7 +84,7 @@ class EstimateTextTest {
                         + " passes (3.0 s if it refuses them)",
                 EstimateText.sharedRounds(rounds, 2),
                 "two forks: the fresh alternative halves");
-        rounds.shared = 0;
+        rounds.shared = null;
         assertEquals(null, EstimateText.sharedRounds(rounds, 1), "nothing shared: the usual plan line");
         assertEquals(null, EstimateText.sharedRounds(estimate().phases.get(0), 1));
     }
