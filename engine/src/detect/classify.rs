@@ -68,16 +68,20 @@ impl Replay {
             })
     }
 
+    /// With `shared_after_rounds`, while shared JVMs are expected, the fresh rounds still due
+    /// before the isolation check: the plan has rounds after the fresh ones the check compares,
+    /// and no more than those ran fresh (else the check refused the mode). `None`: not expected.
+    pub(super) fn fresh_rounds_before_check(&self) -> Option<u32> {
+        let after = self.config.shared_after_rounds?;
+        let fresh_ran = self.rounds.iter().filter(|r| !r.in_jvm).count() as u32;
+        (self.rounds_total() > after && fresh_ran <= after).then(|| after - fresh_ran)
+    }
+
     /// Whether alone runs after the first run in shared JVMs: rounds or alone runs of this run
-    /// did (it passed the isolation check), or are expected to (`shared_after_rounds`: the plan
-    /// has rounds after the fresh ones the check compares, and no more than those ran fresh, so
-    /// the check has not refused the mode).
+    /// did (it passed the isolation check), or are expected to
+    /// ([`Replay::fresh_rounds_before_check`]).
     pub(super) fn alone_sharing(&self) -> bool {
-        let expected = self.config.shared_after_rounds.is_some_and(|after| {
-            self.rounds_total() > after
-                && self.rounds.iter().filter(|r| !r.in_jvm).count() as u32 <= after
-        });
-        expected
+        self.fresh_rounds_before_check().is_some()
             || self.rounds.iter().any(|r| r.in_jvm)
             || self
                 .od

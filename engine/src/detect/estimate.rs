@@ -460,16 +460,14 @@ impl Replay {
     /// shared, all that are left; once more rounds than that ran fresh and none shared, the check
     /// refused the mode and none are.
     fn rounds_split(&self, left: u32) -> (u32, u32) {
-        let Some(after) = self.config.shared_after_rounds else {
-            return (left, 0);
-        };
-        let fresh_ran = self.rounds.iter().filter(|r| !r.in_jvm).count() as u32;
-        if self.rounds.iter().any(|r| r.in_jvm) {
-            (0, left)
-        } else if fresh_ran > after {
+        if self.config.shared_after_rounds.is_none() {
             (left, 0)
+        } else if self.rounds.iter().any(|r| r.in_jvm) {
+            (0, left)
         } else {
-            let fresh = (after - fresh_ran).min(left);
+            let fresh = self
+                .fresh_rounds_before_check()
+                .map_or(left, |due| due.min(left));
             (fresh, left - fresh)
         }
     }
