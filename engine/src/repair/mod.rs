@@ -31,7 +31,8 @@ mod tests;
 
 pub use plan::{
     next, Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome, RepairRecord,
-    RepairRequest, RepairStatus, RepairStep, RepairTarget, SourceOrigin, DEFAULT_REPAIR_BUDGET,
+    RepairRequest, RepairStatus, RepairStep, RepairTarget, RuledOut, SourceOrigin,
+    DEFAULT_REPAIR_BUDGET,
 };
 pub use reset::{
     reset_methods, FieldId, ResetCandidate, ResetKind, ResetRequest, ResetResponse,

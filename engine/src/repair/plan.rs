@@ -29,8 +29,8 @@ use super::candidates::{candidates, no_source_reason, source_ref, Candidate};
 use super::checks::{check_name, checks, message, passes_record, NOT_HONOURED};
 pub use super::shapes::{
     CauseMember, Check, CheckResult, FixSource, Placement, RepairExperiment, RepairOutcome,
-    RepairRecord, RepairRequest, RepairStatus, RepairStep, RepairTarget, SourceOrigin, SourceRef,
-    Tried,
+    RepairRecord, RepairRequest, RepairStatus, RepairStep, RepairTarget, RuledOut, SourceOrigin,
+    SourceRef, Tried,
 };
 use crate::error::EngineError;
 use crate::explain::ddmin::{ddmin_step, DdminStep};
@@ -218,6 +218,34 @@ impl<'a> Planner<'a> {
     }
 
     fn plan(&mut self, candidates: &[Candidate<'a>]) -> RepairStep {
+        let members = self.target.members();
+        let classes: BTreeSet<&str> = members.iter().map(|t| class_of(t)).collect();
+        // One patch edits one class: the start of one test fixes only that test, and a setup
+        // only the tests of its class; a brittle has no polluter to tear down after.
+        let applies = |c: &Candidate<'a>, placement: Placement| {
+            !(placement == Placement::PolluterTeardown && c.polluter.is_none()
+                || placement == Placement::Test && members.len() > 1
+                || placement == Placement::Setup && classes.len() > 1)
+        };
+        let tries: Vec<(&Candidate<'a>, Placement)> = candidates
+            .iter()
+            .flat_map(|c| c.source.placements.iter().map(move |&p| (c, p)))
+            .filter(|&(c, p)| applies(c, p))
+            .collect();
+        // A part of a split cause: what the larger part already ran whole, where none of these
+        // tests passed, is not run again. When that is every candidate, nothing runs.
+        if !tries.is_empty() && tries.iter().all(|&(c, p)| self.ruled_out(c, p)) {
+            for &(c, p) in &tries {
+                self.rule_out(c, p);
+            }
+            let reason = format!(
+                "no candidate passed every check ({} tried, none run again: each ran with its \
+                 whole body for the cause before its split, and these tests still failed); see \
+                 `tried`",
+                self.tried.len()
+            );
+            return self.done(RepairStatus::Rejected, Some(reason), None);
+        }
         // 1. The oracle order of the best candidate must still fail without a patch.
         let first = &candidates[0].oracle;
         match self.known.get(None, None, &[], first) {
@@ -255,30 +283,16 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        let members = self.target.members();
-        let classes: BTreeSet<&str> = members.iter().map(|t| class_of(t)).collect();
-        for c in candidates {
-            for &placement in &c.source.placements {
-                if placement == Placement::PolluterTeardown && c.polluter.is_none() {
-                    continue; // a brittle has no polluter to tear down after
-                }
-                // One patch edits one class: the start of one test fixes only that test, and
-                // a setup only the tests of its class.
-                if (placement == Placement::Test && members.len() > 1)
-                    || (placement == Placement::Setup && classes.len() > 1)
-                {
-                    continue;
-                }
-                match self.plan_candidate(c, placement) {
-                    Decision::Run(step) => return step,
-                    Decision::Rejected => {}
-                    Decision::Verified(minimal) => {
-                        return self.done(
-                            RepairStatus::Patched,
-                            None,
-                            Some((c, placement, minimal)),
-                        )
-                    }
+        for &(c, placement) in &tries {
+            if self.ruled_out(c, placement) {
+                self.rule_out(c, placement);
+                continue;
+            }
+            match self.plan_candidate(c, placement) {
+                Decision::Run(step) => return step,
+                Decision::Rejected => {}
+                Decision::Verified(minimal) => {
+                    return self.done(RepairStatus::Patched, None, Some((c, placement, minimal)))
                 }
             }
         }
@@ -296,6 +310,38 @@ impl<'a> Planner<'a> {
             )
         };
         self.done(RepairStatus::Rejected, Some(reason), None)
+    }
+
+    /// The larger part's run of `c` whole at `placement` that rules it out here, if any.
+    fn ruled_out_by(&self, c: &Candidate<'a>, placement: Placement) -> Option<&'a RuledOut> {
+        self.target.ruled_out.iter().find(|r| {
+            r.source == c.source.test && r.placement == placement && r.polluter == c.polluter
+        })
+    }
+
+    fn ruled_out(&self, c: &Candidate<'a>, placement: Placement) -> bool {
+        self.ruled_out_by(c, placement).is_some()
+    }
+
+    /// Pushes `c` at `placement` to `tried` as ruled out by the larger part's run.
+    fn rule_out(&mut self, c: &Candidate<'a>, placement: Placement) {
+        let Some(r) = self.ruled_out_by(c, placement) else {
+            return;
+        };
+        let why = format!(
+            "with its whole body ({}) none of these tests passed in the failing order of the \
+             cause before its split, [{}] (experiment {}): not run again for this part",
+            statements(c.source.statements),
+            r.order.join(", "),
+            r.experiment
+        );
+        let source = self.source_ref(&c.source.test, c.polluter.as_ref());
+        self.tried.push(Tried {
+            source,
+            placement: Some(placement),
+            statements: (0..c.source.statements).collect(),
+            why,
+        });
     }
 
     /// The next experiment of one candidate at one placement, or its verdict (a rejection is

@@ -66,6 +66,11 @@ pub struct RepairTarget {
     /// patch: every check runs for all of them. Empty: the test alone.
     #[serde(default)]
     pub also: Vec<CauseMember>,
+    /// For a part of a split cause: candidates the larger part before it ran with their whole
+    /// body at a placement, in an order where every test of this part still failed. They are
+    /// not run again (Java keeps only those whose code is the same here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ruled_out: Vec<RuledOut>,
 }
 
 impl RepairTarget {
@@ -86,6 +91,24 @@ pub struct CauseMember {
     /// The failing order detect recorded for it.
     #[serde(default)]
     pub failing_order: Vec<String>,
+}
+
+/// A candidate at one placement that a split cause's larger part already ran with its whole body,
+/// in an order where none of this part's tests passed ([`RepairTarget::ruled_out`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuledOut {
+    /// The source's name ([`FixSource::test`]).
+    pub source: String,
+    /// Where its code went.
+    pub placement: Placement,
+    /// The polluter it cleaned after (victims).
+    #[serde(default)]
+    pub polluter: Option<String>,
+    /// The larger part's experiment.
+    pub experiment: usize,
+    /// That experiment's order.
+    pub order: Vec<String>,
 }
 
 fn yes() -> bool {

@@ -9,6 +9,7 @@ use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
 
 mod shared;
+mod split;
 
 const V: &str = "p.VictimTest#v";
 const V2: &str = "p.VictimTest#other";
@@ -86,6 +87,7 @@ fn victim_target(sources: Vec<FixSource>) -> RepairTarget {
         sources,
         fingerprint: "f1".to_string(),
         also: vec![],
+        ruled_out: vec![],
     }
 }
 
@@ -356,6 +358,7 @@ fn a_brittle_is_patched_from_its_state_setter() {
         sources: vec![source(S, 3, &[Placement::Setup])],
         fingerprint: "f".to_string(),
         also: vec![],
+        ruled_out: vec![],
     };
     let mut r = request(target);
     let (outcome, _) = drive(&mut r, &Setter);

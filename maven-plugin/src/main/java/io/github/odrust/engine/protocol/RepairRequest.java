@@ -51,6 +51,27 @@ public final class RepairRequest {
         public String fingerprint;
         /** The other tests of its root cause, repaired with it by one patch. */
         public List<CauseMember> also = new ArrayList<>();
+        /**
+         * For a part of a split cause: candidates the cause before its split ran whole at a
+         * placement, none of this part's tests passing; not run again. Null (absent) when none.
+         */
+        @SerializedName("ruled_out")
+        @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+        public List<RuledOut> ruledOut;
+    }
+
+    /** Rust: {@code repair::RuledOut}. */
+    public static final class RuledOut {
+        /** The source's name ({@link FixSource#test}). */
+        public String source;
+        /** {@code setup}, {@code polluter-teardown} or {@code test}. */
+        public String placement;
+        /** The polluter it cleaned after (victims), or null. */
+        public String polluter;
+        /** The experiment of the cause before its split. */
+        public int experiment;
+        /** That experiment's order. */
+        public List<String> order = new ArrayList<>();
     }
 
     /** Rust: {@code repair::CauseMember}. */

@@ -425,6 +425,31 @@ class ProtocolTest {
                 List.of("failing-order", "alone", "original-order"),
                 done.outcome.verification.stream().map(c -> c.check).collect(java.util.stream.Collectors.toList()));
         assertEquals(4, done.outcome.experiments);
+
+        // A part of a split cause: what the cause before it ran whole is not run again.
+        RepairRequest.RuledOut ruled = new RepairRequest.RuledOut();
+        ruled.source = "p.C#c";
+        ruled.placement = "setup";
+        ruled.polluter = "p.P#p";
+        ruled.experiment = 9;
+        ruled.order = List.of("p.P#p", "p.V#v", "p.V#w");
+        target.ruledOut = List.of(ruled);
+        target.fingerprint = "g"; // none of the records above
+        request.history = new java.util.ArrayList<>();
+        request.nextId = 1;
+        first = roundTrip(engine.call("repair_next", request), RepairStep.class);
+        assertEquals("unpatched", first.experiment.check);
+        JsonObject unpatched = Json.WIRE.toJsonTree(first.experiment).getAsJsonObject();
+        unpatched.addProperty("fingerprint", "g");
+        unpatched.add(
+                "results",
+                json("{'a':[{'test':'p.P#p','outcome':'pass'},{'test':'p.V#v','outcome':'fail'}]}")
+                        .get("a"));
+        request.history.add(unpatched);
+        request.nextId = 2;
+        RepairStep next = roundTrip(engine.call("repair_next", request), RepairStep.class);
+        assertEquals("test", next.experiment.placement);
+        assertEquals("p.C#c", next.experiment.source);
     }
 
     @Test

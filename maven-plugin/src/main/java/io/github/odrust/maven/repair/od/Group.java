@@ -24,6 +24,13 @@ final class Group {
     final boolean whole;
     /** Why the cause was split, for a part of one. */
     String split;
+    /**
+     * For a part of a split cause: the whole-body runs of the repairs before its split, which
+     * it need not run again where they left all its tests failing ({@link WholeRuns}).
+     */
+    List<WholeRuns.Run> inherited = List.of();
+    /** The whole-body runs of this group's own repair, once it ran. */
+    List<WholeRuns.Run> ran = List.of();
 
     private Group(int cause, List<Summary.FlakyTest> members, boolean whole) {
         this.cause = cause;
@@ -120,6 +127,13 @@ final class Group {
             return RepairFile.patchName(members.get(0).test);
         }
         return whole ? "cause-" + cause + ".patch" : "cause-" + cause + "-" + RepairFile.patchName(members.get(0).test);
+    }
+
+    /** Its tests' ids. */
+    List<String> tests() {
+        List<String> tests = new ArrayList<>();
+        members.forEach(m -> tests.add(m.test));
+        return tests;
     }
 
     /** Says in {@code entry} which tests and cause it is for. */

@@ -204,9 +204,12 @@ public final class Repairer {
                 + group.members.size() + " tests (" + entry.reason
                 + (entry.tried.isEmpty() ? "" : "; the last: " + entry.tried.get(entry.tried.size() - 1).why) + ")";
         log.warn(why);
+        List<WholeRuns.Run> runs = new ArrayList<>(group.inherited);
+        runs.addAll(group.ran);
         List<RepairFile.Entry> all = new ArrayList<>();
         for (Group part : parts) {
             part.split = why;
+            part.inherited = runs;
             all.addAll(repairGroup(part, input, original, history));
         }
         return all;
@@ -251,6 +254,7 @@ public final class Repairer {
         }
         RepairRequest request = new RepairRequest();
         request.target = target(group, input, original, fixes, fingerprint(file, fixes));
+        request.target.ruledOut = WholeRuns.ruledOut(group.inherited, group.tests(), fixes);
         request.budget = settings.budget;
         String fingerprint = request.target.fingerprint;
         String label = group.label();
@@ -282,6 +286,7 @@ public final class Repairer {
                 return "repair experiment " + step.experiment.id + " in " + dir.resolve("experiments.jsonl");
             }
         });
+        group.ran = WholeRuns.of(history.history(), target.test, fingerprint, fixes);
         RepairFile.Entry done = finish(entry, last.outcome, fixes, victim, group);
         String note = resets == null ? null : resets.noPatchNote();
         if (!"patched".equals(done.status) && note != null) {
