@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.odrust.engine.protocol.RepairRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +29,17 @@ final class WholeRuns {
             Set<String> failed,
             List<String> code) {
 
-        /** Whether every one of {@code tests} failed (or errored) in it. */
+        /** Whether every one of {@code tests} failed, errored, crashed or timed out in it. */
         boolean failedAll(List<String> tests) {
             return failed.containsAll(tests);
         }
     }
+
+    /**
+     * The outcomes that count as the test failing, as the engine's {@code failed(RunOutcome)}: a
+     * skipped or not-run test never ran, so a run where it did is no evidence against a candidate.
+     */
+    private static final Set<String> FAILED = Set.of("fail", "error", "crash", "timeout", "exit");
 
     private WholeRuns() {}
 
@@ -43,6 +50,7 @@ final class WholeRuns {
      */
     static List<Run> of(JsonArray history, String test, String fingerprint, Map<String, FixCode> fixes) {
         List<Run> runs = new ArrayList<>();
+        Map<String, List<String>> codes = new HashMap<>();
         for (JsonElement e : history) {
             JsonObject r = e.getAsJsonObject();
             if (!test.equals(text(r, "test"))
@@ -61,14 +69,20 @@ final class WholeRuns {
             Set<String> failed = new HashSet<>();
             for (JsonElement x : r.getAsJsonArray("results")) {
                 JsonObject result = x.getAsJsonObject();
-                if (!"pass".equals(text(result, "outcome"))) {
+                if (FAILED.contains(text(result, "outcome"))) {
                     failed.add(text(result, "test"));
                 }
             }
             List<String> order = new ArrayList<>();
             r.getAsJsonArray("order").forEach(o -> order.add(o.getAsString()));
             runs.add(new Run(
-                    fix.test, placement, text(r, "polluter"), r.get("id").getAsInt(), order, failed, code(fix)));
+                    fix.test,
+                    placement,
+                    text(r, "polluter"),
+                    r.get("id").getAsInt(),
+                    order,
+                    failed,
+                    codes.computeIfAbsent(fix.test, k -> code(fix))));
         }
         return runs;
     }
@@ -79,9 +93,12 @@ final class WholeRuns {
      */
     static List<RepairRequest.RuledOut> ruledOut(List<Run> runs, List<String> members, Map<String, FixCode> fixes) {
         List<RepairRequest.RuledOut> out = new ArrayList<>();
+        Map<String, List<String>> codes = new HashMap<>();
         for (Run run : runs) {
             FixCode fix = fixes.get(run.source());
-            if (fix == null || !run.failedAll(members) || !run.code().equals(code(fix))) {
+            if (fix == null
+                    || !run.failedAll(members)
+                    || !run.code().equals(codes.computeIfAbsent(run.source(), k -> code(fix)))) {
                 continue;
             }
             RepairRequest.RuledOut r = new RepairRequest.RuledOut();

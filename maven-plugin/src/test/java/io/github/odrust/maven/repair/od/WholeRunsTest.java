@@ -24,9 +24,14 @@ class WholeRunsTest {
     /** A repair record as experiments.jsonl has it; {@code v2} and {@code v3} fail when asked. */
     private static JsonObject record(
             int id, String fingerprint, String check, String statements, String extra, boolean v2Fails) {
+        return record(id, fingerprint, check, statements, extra, v2Fails ? "error" : "pass");
+    }
+
+    private static JsonObject record(
+            int id, String fingerprint, String check, String statements, String extra, String v2) {
         String results = "{\"test\":\"" + P + "\",\"outcome\":\"pass\"},"
                 + "{\"test\":\"" + V1 + "\",\"outcome\":\"fail\"},"
-                + "{\"test\":\"" + V2 + "\",\"outcome\":\"" + (v2Fails ? "error" : "pass") + "\"},"
+                + "{\"test\":\"" + V2 + "\",\"outcome\":\"" + v2 + "\"},"
                 + "{\"test\":\"" + V3 + "\",\"outcome\":\"fail\"}";
         return JsonParser.parseString("{\"id\":" + id + ",\"test\":\"" + V1 + "\",\"source\":\"reset-method:1\","
                         + "\"polluter\":\"" + P + "\",\"placement\":\"polluter-teardown\",\"statements\":" + statements
@@ -79,5 +84,22 @@ class WholeRunsTest {
         assertEquals(1, runs.size());
         assertEquals(8, runs.get(0).experiment());
         assertEquals(1, WholeRuns.ruledOut(runs, List.of(V2), FIXES).size());
+    }
+
+    @Test
+    void aTestThatWasSkippedOrNotRunThereDoesNotCountAsFailed() {
+        for (String v2 : List.of("skipped", "not-run")) {
+            JsonArray history = new JsonArray();
+            history.add(record(4, "f1", "failing-order", "[0,1]", "", v2));
+            List<WholeRuns.Run> runs = WholeRuns.of(history, V1, "f1", FIXES);
+            assertNull(WholeRuns.ruledOut(runs, List.of(V1, V2), FIXES), v2);
+            assertEquals(1, WholeRuns.ruledOut(runs, List.of(V1, V3), FIXES).size(), v2);
+        }
+        for (String v2 : List.of("fail", "error", "crash", "timeout", "exit")) {
+            JsonArray history = new JsonArray();
+            history.add(record(4, "f1", "failing-order", "[0,1]", "", v2));
+            List<WholeRuns.Run> runs = WholeRuns.of(history, V1, "f1", FIXES);
+            assertEquals(1, WholeRuns.ruledOut(runs, List.of(V1, V2), FIXES).size(), v2);
+        }
     }
 }
