@@ -30,6 +30,7 @@ use super::config::DEFAULT_MINIMIZE_BUDGET;
 use super::phases::{cost_of, Basis, Estimate, PerOdTest, Phase, PhaseEstimate};
 use super::replay::Replay;
 use super::shared::median;
+use crate::explain::minimize::Stage;
 use crate::model::experiment::{ExperimentRecord, Isolation};
 use crate::schedule::dependence::cost_from_baseline;
 
@@ -473,11 +474,12 @@ impl Replay {
     }
 
     /// Per OD test to explain (NOD tests are not): the experiments spent on it, whether its
-    /// explanation has a next experiment, and whether it is the first of the OD tests related to
-    /// it (`Replay::related`) in the order they are explained. [`Replay::explain`] is asked only
-    /// once the explanations began (before, nothing ran for any OD test and each one is to
-    /// come), once per OD test.
-    fn explanations(&self) -> Vec<(u32, bool, bool)> {
+    /// explanation has a next experiment, whether it is the first of the OD tests related to
+    /// it (`Replay::related`) in the order they are explained, and its polluters: for one
+    /// explained, the single polluters it found; for one under way, the polluter whose cleaners
+    /// it searches. [`Replay::explain`] is asked only once the explanations began (before,
+    /// nothing ran for any OD test and each one is to come), once per OD test.
+    fn explanations(&self) -> Vec<Explained> {
         let begun = self.phases.started(Phase::Minimize);
         let explained: Vec<_> = self
             .to_explain()
@@ -489,9 +491,28 @@ impl Replay {
             .enumerate()
             .map(|(i, od)| {
                 let spent = self.spent_on(od);
-                let more = !begun || matches!(self.explain(od), Some((_, Some(_))));
                 let first = !explained[..i].iter().any(|o| self.related(o, od));
-                (spent, more, first)
+                let (more, polluters) = match begun.then(|| self.explain(od)).flatten() {
+                    None => (!begun, Vec::new()),
+                    Some((e, Some(_))) => match e.stage {
+                        Stage::Cleaners { polluter, .. } => (true, vec![polluter]),
+                        _ => (true, Vec::new()),
+                    },
+                    Some((e, None)) => (
+                        false,
+                        e.culprits
+                            .into_iter()
+                            .filter(|g| g.len() == 1)
+                            .flatten()
+                            .collect(),
+                    ),
+                };
+                Explained {
+                    spent,
+                    more,
+                    first,
+                    polluters,
+                }
             })
             .collect()
     }
@@ -499,45 +520,77 @@ impl Replay {
     /// Explanation experiments expected for an OD test not explained yet, the first of related
     /// ones or not (the median of those of its kind explained, else [`prior_explain`]), and
     /// those left: that many for each OD test to explain (at least one more for one under way),
-    /// within what is left of the budget. With `sharing`, an OD test predicted by the prior also
-    /// has [`CLAIMS_PRIOR`] claims' fresh runs, which the budget does not bound (a measured one's
-    /// are among its experiments).
+    /// within what is left of the budget. One under way that searches cleaners of a polluter
+    /// OD tests of its kind explained already had is predicted at their median instead: the
+    /// victims of one polluter cost alike, and those of different ones need not (on light-4j
+    /// `config` the victims of a polluter with 18 cleaners took 44 and 51 experiments, those of
+    /// one with none 8 to 11; a median of both kinds made the time left jump 7x).
+    /// With `sharing`, an OD test predicted by the prior also has [`CLAIMS_PRIOR`] claims' fresh
+    /// runs, which the budget does not bound (a measured one's are among its experiments).
     fn explain_left(&self, n: usize, sharing: bool) -> ExplainLeft {
         let all = self.explanations();
-        let per_test = |first: bool| {
-            let finished: Vec<u32> = all
-                .iter()
-                .filter(|(spent, more, f)| *spent > 0 && !more && *f == first)
-                .map(|(spent, _, _)| *spent)
-                .collect();
-            match median(finished) {
-                Some(m) => (m, 0),
-                None => (
-                    prior_explain(n, first),
-                    if sharing { CLAIMS_PRIOR } else { 0 },
-                ),
-            }
+        let prior = |first: bool| {
+            (
+                prior_explain(n, first),
+                if sharing { CLAIMS_PRIOR } else { 0 },
+            )
         };
-        let (first, other) = (per_test(true), per_test(false));
-        let (mut searches, mut claims) = (0u32, 0u32);
-        for (spent, _, f) in all.iter().filter(|(_, more, _)| *more) {
-            let (experiments, its_claims) = if *f { first } else { other };
-            searches += experiments.saturating_sub(*spent).max(1);
-            claims += its_claims;
-        }
+        let (per_test, searches, claims) = searches_left(&all, prior);
         let budget = self
             .config
             .minimize_budget
             .unwrap_or_else(|| DEFAULT_MINIMIZE_BUDGET.saturating_mul((all.len() as u32).max(1)))
             .saturating_sub(self.budget_used());
-        let searches = searches.min(budget);
         ExplainLeft {
-            per_test: first.0,
-            per_test_claims: first.1,
-            searches,
+            per_test: per_test.0,
+            per_test_claims: per_test.1,
+            searches: searches.min(budget),
             claims,
         }
     }
+}
+
+/// [`Replay::explain_left`] before the budget: what one more OD test costs (the first of related
+/// ones: experiments and claims' fresh runs), and the experiments and claims' fresh runs left
+/// for those of `all` under way or to come. `prior(first)` is what an OD test costs before any
+/// of its kind was explained.
+fn searches_left(all: &[Explained], prior: impl Fn(bool) -> (u32, u32)) -> ((u32, u32), u32, u32) {
+    let finished = |first: bool, polluter: Option<&String>| -> Vec<u32> {
+        all.iter()
+            .filter(|e| e.spent > 0 && !e.more && e.first == first)
+            .filter(|e| polluter.is_none_or(|p| e.polluters.contains(p)))
+            .map(|e| e.spent)
+            .collect()
+    };
+    let per_test =
+        |first: bool| median(finished(first, None)).map_or_else(|| prior(first), |m| (m, 0));
+    let (first, other) = (per_test(true), per_test(false));
+    let (mut searches, mut claims) = (0u32, 0u32);
+    for e in all.iter().filter(|e| e.more) {
+        let kind = if e.first { first } else { other };
+        let (experiments, its_claims) = e
+            .polluters
+            .first()
+            .and_then(|p| median(finished(e.first, Some(p))))
+            .map_or(kind, |m| (m, 0));
+        searches += experiments.saturating_sub(e.spent).max(1);
+        claims += its_claims;
+    }
+    (first, searches, claims)
+}
+
+/// One OD test to explain, as [`Replay::explain_left`] sees it.
+#[derive(Debug)]
+pub(super) struct Explained {
+    /// Explanation experiments spent on it.
+    spent: u32,
+    /// Whether its explanation has a next experiment (every one's, before explanations began).
+    more: bool,
+    /// Whether it is the first of the OD tests related to it.
+    first: bool,
+    /// Explained: the single polluters found; under way: the polluter whose cleaners it
+    /// searches, if it does.
+    polluters: Vec<String>,
 }
 
 /// What [`Replay::explain_left`] predicts.
@@ -551,4 +604,66 @@ struct ExplainLeft {
     searches: u32,
     /// Claims' fresh runs left beyond them (outside the budget, as they run: docs/isolation.md).
     claims: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{searches_left, Explained};
+
+    fn od(spent: u32, more: bool, first: bool, polluters: &[&str]) -> Explained {
+        Explained {
+            spent,
+            more,
+            first,
+            polluters: polluters.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    const PRIOR: (u32, u32) = (30, 3);
+
+    #[test]
+    fn one_under_way_is_predicted_from_the_explained_ones_of_its_polluter() {
+        // light-4j `config` at experiment 522: the victims of polluter `a` (18 cleaners to
+        // claim) took 44 and 51; the one of `b` (no cleaner) 11; 17 victims of `b` are under
+        // way, 5 spent each, searching `b`'s cleaners. Each ended at 8.
+        let mut all = vec![
+            od(94, false, true, &["a"]),
+            od(44, false, false, &["a"]),
+            od(11, false, false, &["b"]),
+            od(51, false, false, &["a"]),
+        ];
+        all.extend((0..17).map(|_| od(5, true, false, &["b"])));
+        let (per_test, searches, claims) = searches_left(&all, |_| PRIOR);
+        assert_eq!(per_test, (94, 0));
+        assert_eq!(searches, 17 * (11 - 5));
+        assert_eq!(claims, 0);
+
+        // Before any victim of `b` was explained, the median of every other one (44).
+        all[2] = od(11, true, false, &[]);
+        let (_, searches, _) = searches_left(&all, |_| PRIOR);
+        assert_eq!(searches, 17 * (44 - 5) + (44 - 11));
+    }
+
+    #[test]
+    fn one_whose_polluter_is_unknown_or_new_is_predicted_from_its_kind_or_the_prior() {
+        let all = vec![
+            od(40, false, true, &["a"]),
+            od(9, false, false, &["a"]),
+            od(12, false, false, &["a"]),
+            // a first under way with a polluter no explained test had: the firsts' median
+            od(10, true, true, &["c"]),
+            // another still searching culprits: the others' lower median
+            od(2, true, false, &[]),
+            // one past its kind's median: at least one more
+            od(15, true, false, &["c"]),
+        ];
+        let (_, searches, claims) = searches_left(&all, |_| PRIOR);
+        assert_eq!(searches, (40 - 10) + (9 - 2) + 1);
+        assert_eq!(claims, 0);
+
+        // No other explained yet: the prior, with its claims.
+        let all = vec![od(40, false, true, &["a"]), od(2, true, false, &["a"])];
+        let (_, searches, claims) = searches_left(&all, |_| PRIOR);
+        assert_eq!((searches, claims), (30 - 2, 3));
+    }
 }

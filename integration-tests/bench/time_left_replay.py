@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""How far `odrust:detect`'s "time left" is from the time that was left, during the explanations,
+recomputed from finished runs by one or more engine builds, without running a test.
+
+    integration-tests/bench/time_left_replay.py --engine A=path/to/odrust-engine [--engine B=...] DIR...
+
+DIR is a detect output directory (target/odrust: suite.json and detect/). For each explanation
+experiment of its history (at most about 60, evenly spaced) the engine CLI's `detect_next` is
+asked with the history up to it, as the plugin asks it; its `estimate.left_ms` is set against the
+experiment time of the records after it (`time.jvm_ms + time.odrust_ms`). A ratio is
+max(said / left, left / said), over the points where more than 2 s was left; the script prints
+the largest and the median per build. A history with shared-JVM records is replayed with
+`shared_after_rounds: 2`, as the plugin configures `odrust.isolation=classloader`. With
+`odrust.forks` above 1 the estimate divides explanations by the forks and this sum does not:
+compare such runs between builds, not against 1.
+Build an engine CLI with `cargo build --release --bin odrust-engine` (target/release/).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+EXPLAIN = {"polluter-search", "polluter-pair", "cleaner", "setter-search", "setter-pair"}
+
+
+def said_s(engine, request, path):
+    with open(path, "w") as f:
+        json.dump(request, f)
+    out = subprocess.run([engine, "call", "detect_next", path], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{engine}: {out.stderr.strip()}")
+    return json.loads(out.stdout).get("estimate", {}).get("left_ms", 0) / 1000
+
+
+def ms(record):
+    t = record.get("time") or {}
+    return t.get("jvm_ms", record.get("millis", 0)) + t.get("odrust_ms", 0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", action="append", required=True, help="NAME=path of an odrust-engine CLI")
+    ap.add_argument("dirs", nargs="+")
+    args = ap.parse_args()
+    engines = dict(e.split("=", 1) for e in args.engine)
+    path = os.path.join(tempfile.mkdtemp(), "request.json")
+    for d in args.dirs:
+        try:
+            config = json.load(open(os.path.join(d, "detect", "run.json")))["config"]
+            suite = json.load(open(os.path.join(d, "suite.json")))
+            history = [json.loads(line) for line in open(os.path.join(d, "detect", "experiments.jsonl"))]
+        except (OSError, KeyError, ValueError) as e:
+            print(f"{d}: skipped ({e})")
+            continue
+        if any(r.get("isolation") == "classloader" for r in history):
+            config["shared_after_rounds"] = 2
+        points = [i + 1 for i, r in enumerate(history) if r["kind"] in EXPLAIN]
+        total = [0]
+        for r in history:
+            total.append(total[-1] + ms(r))
+        ratios = {name: [] for name in engines}
+        for k in points[:: max(1, len(points) // 60)]:
+            left = (total[-1] - total[k]) / 1000
+            if left <= 2:
+                continue
+            request = {"config": config, "suite": suite, "history": history[:k]}
+            for name, engine in engines.items():
+                said = said_s(engine, request, path)
+                ratios[name].append(max(said / left, left / max(said, 0.01)))
+        if not any(ratios.values()):
+            continue
+        cells = [f"{name}: max {max(r):.2f} median {statistics.median(r):.2f}" for name, r in ratios.items()]
+        print(f"{d}  ({len(next(iter(ratios.values())))} points)  " + " | ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
