@@ -29,6 +29,9 @@ def goalLogs = log.split('BUILD SUCCESS')
 String repairLog = goalLogs[1]      // goal 2: odrust:repair
 String sharedRepairLog = goalLogs[3] // goal 4: odrust:repair with odrust.isolation=classloader
 String testLog = goalLogs[5]        // goal 6: test
+// the progress line names the repair under way by its cause
+assert repairLog =~ /odrust repair: repair 1 of 1 \(cause 1\), ~\d+ experiments?/ :
+        "no progress line naming cause 1:\n" + repairLog.readLines().findAll { it.contains('odrust repair: repair') }.join('\n')
 assert !log.toLowerCase().contains('conflict') : "build.log mentions a conflict:\n" +
         log.readLines().findAll { it.toLowerCase().contains('conflict') }.join('\n')
 

@@ -31,8 +31,9 @@ class EtaTest {
         for (int i = 0; i < 6; i++) {
             eta.ran(1000);
         }
-        assertEquals(1 + 4, eta.experimentsLeft(), "a unit past the median still has one to go");
-        assertEquals("cause 2 of 3, ~5 experiments (~5.0 s) left", eta.text());
+        assertEquals(4 + 4, eta.experimentsLeft(), "past the median of the one ended, the prior's 10");
+        eta.about("cause 2, 3 tests");
+        assertEquals("cause 2 of 3 (cause 2, 3 tests), ~8 experiments (~8.0 s) left", eta.text());
         eta.end();
         assertTrue(
                 eta.outcome().startsWith("10 experiments in 10.0 s (predicted at the start: ~30 in ~1.0 min)"),
@@ -122,7 +123,7 @@ class EtaTest {
         eta.begin(false, false); // y1
         eta.ran(1000);
         eta.ran(1000);
-        assertEquals(1, eta.experimentsLeft(), "no follower left to charge; y1 past the median of 6 and 1");
+        assertEquals(4, eta.experimentsLeft(), "no follower left to charge; y1 past the median of 6 and 1: at 6");
     }
 
     @Test
@@ -189,5 +190,46 @@ class EtaTest {
         assertEquals(0, Eta.perExperiment(null));
         t.experiments = 0;
         assertEquals(0, Eta.perExperiment(t));
+    }
+
+    @Test
+    void aUnitThatOutlastsTheOthersIsPredictedAtThoseThatRanLongerThenAsLongAgainWithinTheCap() {
+        // 4 repairs of a cause split in parts, then one that runs to its budget of 100
+        Eta eta = new Eta("repair", 6, 20, 100, 1000);
+        for (int n : new int[] {4, 4, 7, 4}) {
+            eta.begin();
+            for (int i = 0; i < n; i++) {
+                eta.ran(1000);
+            }
+            eta.end();
+        }
+        eta.begin();
+        eta.about("cause 2");
+        for (int i = 0; i < 3; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(1 + 4, eta.experimentsLeft(), "under the median of 4: 1 more, and the last repair at 4");
+        eta.ran(1000);
+        eta.ran(1000);
+        assertEquals(2 + 4, eta.experimentsLeft(), "past the median: at the one that ran 7");
+        for (int i = 0; i < 5; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(20 - 10 + 4, eta.experimentsLeft(), "past every one ended: the prior of 20");
+        for (int i = 0; i < 20; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(30 + 4, eta.experimentsLeft(), "past the prior too: as many again as it ran");
+        for (int i = 0; i < 40; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(100 - 70 + 4, eta.experimentsLeft(), "never past the budget");
+        assertEquals("repair 5 of 6 (cause 2), ~34 experiments (~34.0 s) left", eta.text());
+        for (int i = 0; i < 40; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(1 + 4, eta.experimentsLeft(), "at the budget: one to go");
+        eta.end();
+        assertEquals("repair 5 of 6, ~4 experiments (~4.0 s) left", eta.text(), "the name goes with its unit");
     }
 }

@@ -121,6 +121,19 @@ final class Group {
                 + (cause > 0 ? " of cause " + cause : "");
     }
 
+    /**
+     * What the progress line says a repair of these tests is: "cause 2", "cause 1, 9 of its
+     * tests" for a part of a split one, the test's short name for a test of no cause.
+     */
+    String about() {
+        if (cause <= 0) {
+            String first = members.get(0).test;
+            return first.substring(first.lastIndexOf('.', first.indexOf('#')) + 1);
+        }
+        return "cause " + cause
+                + (whole ? "" : ", " + (members.size() == 1 ? "1 of its tests" : members.size() + " of its tests"));
+    }
+
     /** {@code cause-N.patch} for a whole cause, {@code cause-N-<first test>.patch} for a part. */
     String patchName() {
         if (cause <= 0) {

@@ -156,7 +156,7 @@ public final class Repairer {
         ExperimentLog history = history();
         List<Group> groups = Group.of(input.report, targets);
         eta = new Eta(
-                "cause",
+                "repair",
                 groups.size(),
                 EXPERIMENTS_PER_CAUSE,
                 settings.budget != null ? settings.budget : DEFAULT_BUDGET,
@@ -190,6 +190,7 @@ public final class Repairer {
             throws MojoExecutionException {
         RepairFile.Entry entry;
         eta.begin();
+        eta.about(group.about());
         try {
             entry = repair(group, input, original, history);
         } finally {
