@@ -104,6 +104,11 @@ assert entry.status == 'patched' : "the cause's status " + entry.status + " (" +
 assert entry.patch instanceof String && entry.patch.endsWith('target/odrust/repair/cause-1.patch') : "the cause's patch: " + entry.patch
 assert entry.file instanceof String && entry.file.endsWith(POLLUTER_FILE) : "the cause's file (the polluter's): " + entry.file
 assert entry.applied == true : "goal 5 applied the patch, yet applied is " + entry.applied
+// goal 2's end line counts test JVMs, as the entry does (not runs reused or that did not compile)
+def ended = (repairLog =~ /odrust repair: (\d+) experiments? in /)
+assert ended.find() : "goal 2 has no end line:\n" + repairLog
+assert (ended.group(1) as int) == entry.experiments :
+        "goal 2's end line says " + ended.group(1) + " experiments, the entry " + entry.experiments
 
 // ---- goals 3-4: with odrust.isolation=classloader, the same findings and the same patch
 File clOut = new File(app, 'target/classloader')

@@ -216,6 +216,12 @@ public final class Repairer {
         return all;
     }
 
+    /** Whether a repair record ran a test JVM: not one that took an earlier one's results or did not compile. */
+    static boolean ranJvm(com.google.gson.JsonObject record) {
+        return !record.has("reused_from")
+                && (!record.has("compile_error") || record.get("compile_error").isJsonNull());
+    }
+
     private RepairFile.Entry repair(Group group, DetectInput input, List<String> original, ExperimentLog history)
             throws MojoExecutionException {
         Summary.FlakyTest target = group.members.get(0);
@@ -264,7 +270,13 @@ public final class Repairer {
         PlannerLoop<RepairStep> loop = new PlannerLoop<>(
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
-        loop.after((step, ms) -> eta.ran(ms, left -> log.info("odrust repair: " + left)));
+        // The estimate counts test JVMs, as the budget does: not a run reused or a candidate
+        // that did not compile.
+        loop.after((step, ms) -> {
+            if (ranJvm(history.history().get(history.size() - 1).getAsJsonObject())) {
+                eta.ran(ms, left -> log.info("odrust repair: " + left));
+            }
+        });
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
             public RepairStep next(int nextId) {
