@@ -23,6 +23,8 @@ import java.util.List;
 public final class ExperimentLog {
     private final Path file;
     private final JsonArray history = new JsonArray();
+    /** The records read from the file when it was loaded: an earlier run's (0 for a new log). */
+    private int loaded;
 
     private ExperimentLog(Path file) {
         this.file = file;
@@ -78,6 +80,7 @@ public final class ExperimentLog {
         }
         // Rewrite without a torn last line, so appends start on a clean line.
         Files.write(file, kept.toString().getBytes(StandardCharsets.UTF_8));
+        log.loaded = log.history.size();
         return log;
     }
 
@@ -92,6 +95,11 @@ public final class ExperimentLog {
 
     public int size() {
         return history.size();
+    }
+
+    /** The first records, read from the file when it was loaded: those of earlier runs. */
+    public int loaded() {
+        return loaded;
     }
 
     public void append(JsonObject record) throws IOException {

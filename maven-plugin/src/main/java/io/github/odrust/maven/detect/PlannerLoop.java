@@ -39,6 +39,9 @@ public final class PlannerLoop<S> {
     private final ExperimentLog history;
     private final List<JsonObject> records;
     private final int resumed;
+    /** Records of this goal that this run made before the loop began (a split cause's part: its first test's). */
+    private final int thisRun;
+
     private java.util.function.ObjLongConsumer<S> after = (step, ms) -> {};
 
     /**
@@ -48,14 +51,22 @@ public final class PlannerLoop<S> {
     public PlannerLoop(ExperimentLog history, List<JsonObject> records, Predicate<JsonObject> mine) {
         this.history = history;
         this.records = records;
-        int mineBefore = 0;
+        int earlier = 0;
+        int now = 0;
+        int i = 0;
         for (JsonElement r : history.history()) {
             if (mine.test(r.getAsJsonObject())) {
                 records.add(r.getAsJsonObject());
-                mineBefore++;
+                if (i < history.loaded()) {
+                    earlier++;
+                } else {
+                    now++;
+                }
             }
+            i++;
         }
-        this.resumed = mineBefore;
+        this.resumed = earlier;
+        this.thisRun = now;
     }
 
     /** How many records of an earlier run this loop goes on from (0 for a fresh one). */
@@ -63,12 +74,20 @@ public final class PlannerLoop<S> {
         return resumed;
     }
 
-    /** Says, when there is one, that this loop continues an earlier run: "continuing an earlier repair of T: ...". */
+    /**
+     * Says, when there is one, that this loop continues an earlier run ("continuing an earlier
+     * repair of T: ...") or goes on from records this run made for the same test before (a part
+     * of a split cause begins with its first test's: "repair of T: goes on from 4 experiments
+     * recorded earlier in this run for the same test").
+     */
     public void sayResumed(org.apache.maven.plugin.logging.Log log, String what) {
         if (resumed > 0) {
             log.info("continuing an earlier " + what + ": "
                     + io.github.odrust.maven.core.Words.count(resumed, "experiment")
                     + " already recorded (those made on code that changed since run again)");
+        } else if (thisRun > 0) {
+            log.info(what + ": goes on from " + io.github.odrust.maven.core.Words.count(thisRun, "experiment")
+                    + " recorded earlier in this run for the same test");
         }
     }
 

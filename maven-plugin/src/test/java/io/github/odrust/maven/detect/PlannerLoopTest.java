@@ -101,4 +101,49 @@ class PlannerLoopTest {
         assertTrue(e.getMessage().startsWith("could not record test experiment 1: "), e.getMessage());
         assertEquals(0, records.size());
     }
+
+    @Test
+    void itSaysWhetherItContinuesAnEarlierRunOrRecordsThisRunMadeForTheSameTest(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("experiments.jsonl");
+        ExperimentLog first = ExperimentLog.create(file);
+        first.append(record(1, "a#t"));
+        ExperimentLog history = ExperimentLog.load(file);
+        assertEquals(1, history.loaded());
+        List<String> said = new ArrayList<>();
+        org.apache.maven.plugin.logging.SystemStreamLog log = new org.apache.maven.plugin.logging.SystemStreamLog() {
+            @Override
+            public void info(CharSequence content) {
+                said.add(content.toString());
+            }
+        };
+        // a cause's repair in this run: a#t's record of the earlier run, and two of its own
+        List<JsonObject> records = new ArrayList<>();
+        PlannerLoop<Integer> cause = new PlannerLoop<>(
+                history, records, r -> "a#t".equals(r.get("test").getAsString()));
+        cause.sayResumed(log, "repair of a#t and 1 other test");
+        cause.run(new Planner("a#t", 3, records));
+        assertEquals(
+                List.of("continuing an earlier repair of a#t and 1 other test: 1 experiment already recorded"
+                        + " (those made on code that changed since run again)"),
+                said);
+        // a part of it, later in the same run, begins with the same first test: 3 records, 2 of this run
+        said.clear();
+        PlannerLoop<Integer> part = new PlannerLoop<>(
+                history, new ArrayList<>(), r -> "a#t".equals(r.get("test").getAsString()));
+        part.sayResumed(log, "repair of a#t");
+        assertEquals(
+                List.of("continuing an earlier repair of a#t: 1 experiment already recorded"
+                        + " (those made on code that changed since run again)"),
+                said);
+        // in a fresh log, only this run's
+        said.clear();
+        ExperimentLog fresh = ExperimentLog.create(dir.resolve("fresh.jsonl"));
+        fresh.append(record(1, "a#t"));
+        fresh.append(record(2, "a#t"));
+        assertEquals(0, fresh.loaded());
+        new PlannerLoop<>(fresh, new ArrayList<>(), r -> true).sayResumed(log, "repair of a#t");
+        assertEquals(
+                List.of("repair of a#t: goes on from 2 experiments recorded earlier in this run for the same test"),
+                said);
+    }
 }
