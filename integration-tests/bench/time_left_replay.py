@@ -5,7 +5,7 @@ recomputed from finished runs by one or more engine builds, without running a te
     integration-tests/bench/time_left_replay.py --engine A=path/to/odrust-engine [--engine B=...] DIR...
 
 DIR is a detect output directory (target/odrust: suite.json and detect/). For each explanation
-experiment of its history (at most about 60, evenly spaced) the engine CLI's `detect_next` is
+experiment of its history (every one: a jump can last a few experiments) the engine CLI's `detect_next` is
 asked with the history up to it, as the plugin asks it; its `estimate.left_ms` is set against the
 experiment time of the records after it (`time.jvm_ms + time.odrust_ms`). A ratio is
 max(said / left, left / said), over the points where more than 2 s was left; the script prints
@@ -62,7 +62,7 @@ def main():
         for r in history:
             total.append(total[-1] + ms(r))
         ratios = {name: [] for name in engines}
-        for k in points[:: max(1, len(points) // 60)]:
+        for k in points:
             left = (total[-1] - total[k]) / 1000
             if left <= 2:
                 continue

@@ -492,26 +492,31 @@ impl Replay {
             .map(|(i, od)| {
                 let spent = self.spent_on(od);
                 let first = !explained[..i].iter().any(|o| self.related(o, od));
-                let (more, polluters) = match begun.then(|| self.explain(od)).flatten() {
-                    None => (!begun, Vec::new()),
+                let singles = |culprits: Vec<Vec<String>>| -> Vec<String> {
+                    let mut singles: Vec<String> = culprits
+                        .into_iter()
+                        .filter(|g| g.len() == 1)
+                        .flatten()
+                        .collect();
+                    singles.sort();
+                    singles
+                };
+                let (more, polluters, searching) = match begun.then(|| self.explain(od)).flatten() {
+                    None => (!begun, Vec::new(), None),
                     Some((e, Some(_))) => match e.stage {
-                        Stage::Cleaners { polluter, .. } => (true, vec![polluter]),
-                        _ => (true, Vec::new()),
+                        Stage::Cleaners { polluter, .. } => {
+                            (true, singles(e.culprits), Some(polluter))
+                        }
+                        _ => (true, Vec::new(), None),
                     },
-                    Some((e, None)) => (
-                        false,
-                        e.culprits
-                            .into_iter()
-                            .filter(|g| g.len() == 1)
-                            .flatten()
-                            .collect(),
-                    ),
+                    Some((e, None)) => (false, singles(e.culprits), None),
                 };
                 Explained {
                     spent,
                     more,
                     first,
                     polluters,
+                    searching,
                 }
             })
             .collect()
@@ -520,11 +525,12 @@ impl Replay {
     /// Explanation experiments expected for an OD test not explained yet, the first of related
     /// ones or not (the median of those of its kind explained, else [`prior_explain`]), and
     /// those left: that many for each OD test to explain (at least one more for one under way),
-    /// within what is left of the budget. One under way that searches cleaners of a polluter
-    /// OD tests of its kind explained already had is predicted at their median instead: the
-    /// victims of one polluter cost alike, and those of different ones need not (on light-4j
-    /// `config` the victims of a polluter with 18 cleaners took 44 and 51 experiments, those of
-    /// one with none 8 to 11; a median of both kinds made the time left jump 7x).
+    /// within what is left of the budget. One under way that searches cleaners of a polluter is
+    /// predicted instead at the median of the OD tests of its kind explained with the same
+    /// polluters, else with that polluter among theirs: victims of the same polluters cost
+    /// alike, and others need not (on light-4j `config` the victims of a polluter with 18
+    /// cleaners took 42 to 51 experiments, those of one with none 8 to 11, a victim of both 51; a
+    /// median of all made the time left jump 7x).
     /// With `sharing`, an OD test predicted by the prior also has [`CLAIMS_PRIOR`] claims' fresh
     /// runs, which the budget does not bound (a measured one's are among its experiments).
     fn explain_left(&self, n: usize, sharing: bool) -> ExplainLeft {
@@ -555,23 +561,27 @@ impl Replay {
 /// for those of `all` under way or to come. `prior(first)` is what an OD test costs before any
 /// of its kind was explained.
 fn searches_left(all: &[Explained], prior: impl Fn(bool) -> (u32, u32)) -> ((u32, u32), u32, u32) {
-    let finished = |first: bool, polluter: Option<&String>| -> Vec<u32> {
+    let finished = |first: bool, like: &dyn Fn(&Explained) -> bool| -> Vec<u32> {
         all.iter()
-            .filter(|e| e.spent > 0 && !e.more && e.first == first)
-            .filter(|e| polluter.is_none_or(|p| e.polluters.contains(p)))
+            .filter(|e| e.spent > 0 && !e.more && e.first == first && like(e))
             .map(|e| e.spent)
             .collect()
     };
     let per_test =
-        |first: bool| median(finished(first, None)).map_or_else(|| prior(first), |m| (m, 0));
+        |first: bool| median(finished(first, &|_| true)).map_or_else(|| prior(first), |m| (m, 0));
     let (first, other) = (per_test(true), per_test(false));
     let (mut searches, mut claims) = (0u32, 0u32);
     for e in all.iter().filter(|e| e.more) {
         let kind = if e.first { first } else { other };
+        // Those with the same polluters first (a victim of two also claims the other's
+        // cleaners), then those with the one whose cleaners it searches.
         let (experiments, its_claims) = e
-            .polluters
-            .first()
-            .and_then(|p| median(finished(e.first, Some(p))))
+            .searching
+            .as_ref()
+            .and_then(|p| {
+                median(finished(e.first, &|f| f.polluters == e.polluters))
+                    .or_else(|| median(finished(e.first, &|f| f.polluters.contains(p))))
+            })
             .map_or(kind, |m| (m, 0));
         searches += experiments.saturating_sub(e.spent).max(1);
         claims += its_claims;
@@ -588,9 +598,11 @@ pub(super) struct Explained {
     more: bool,
     /// Whether it is the first of the OD tests related to it.
     first: bool,
-    /// Explained: the single polluters found; under way: the polluter whose cleaners it
-    /// searches, if it does.
+    /// The single polluters found (sorted): all of them for one explained, those found so far
+    /// for one under way that searches cleaners; else none.
     polluters: Vec<String>,
+    /// Under way: the polluter whose cleaners it searches, if it does.
+    searching: Option<String>,
 }
 
 /// What [`Replay::explain_left`] predicts.
@@ -610,12 +622,19 @@ struct ExplainLeft {
 mod tests {
     use super::{searches_left, Explained};
 
+    /// One explained (`more` false) with these polluters, or one under way that searches the
+    /// cleaners of the first of them, having found them all.
     fn od(spent: u32, more: bool, first: bool, polluters: &[&str]) -> Explained {
+        let mut sorted: Vec<String> = polluters.iter().map(|p| p.to_string()).collect();
+        sorted.sort();
         Explained {
             spent,
             more,
             first,
-            polluters: polluters.iter().map(|p| p.to_string()).collect(),
+            polluters: sorted,
+            searching: more
+                .then(|| polluters.first().map(|p| p.to_string()))
+                .flatten(),
         }
     }
 
@@ -642,6 +661,27 @@ mod tests {
         all[2] = od(11, true, false, &[]);
         let (_, searches, _) = searches_left(&all, |_| PRIOR);
         assert_eq!(searches, 17 * (44 - 5) + (44 - 11));
+    }
+
+    #[test]
+    fn one_under_way_is_predicted_from_those_with_the_same_polluters_first() {
+        // light-4j `config`, the same module at experiment 586 of another run: two victims of
+        // both `a` and `b` ended at 51 (they claimed `a`'s 18 cleaners) before the 17 of `b`
+        // alone, which the one victim of `b` alone (11) predicts.
+        let mut all = vec![
+            od(101, false, true, &["a", "b"]),
+            od(11, false, false, &["b"]),
+            od(51, false, false, &["a", "b"]),
+            od(51, false, false, &["a", "b"]),
+        ];
+        all.extend((0..17).map(|_| od(5, true, false, &["b"])));
+        let (_, searches, _) = searches_left(&all, |_| PRIOR);
+        assert_eq!(searches, 17 * (11 - 5));
+
+        // None with the same polluters: those with `b` among theirs (51, 51).
+        all[1] = od(11, false, false, &["c"]);
+        let (_, searches, _) = searches_left(&all, |_| PRIOR);
+        assert_eq!(searches, 17 * (51 - 5));
     }
 
     #[test]
