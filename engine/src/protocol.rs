@@ -20,6 +20,7 @@ use crate::explain::flakerate::{self, FlakeRateRequest};
 use crate::idtests::{self, IdRequest};
 use crate::model::experiment::{ExperimentKind, ExperimentRecord};
 use crate::model::order::{parse_order_text, resolve, segment, Segment};
+use crate::model::outcome::RunOutcome;
 use crate::model::strategy::Strategy;
 use crate::model::suite::{Suite, SuiteIndex, SCHEMA_VERSION};
 use crate::repair::{self, RepairRequest, ResetRequest};
@@ -218,6 +219,10 @@ pub struct Vocabulary {
     pub report_schema_version: u32,
     /// Every kind of flaky test a report names.
     pub flaky_kinds: Vec<&'static str>,
+    /// Every outcome a test has in a run's record (`results[].outcome`).
+    pub run_outcomes: Vec<&'static str>,
+    /// The outcomes that count as the test failing: a skipped or not-run test never ran.
+    pub failed_outcomes: Vec<&'static str>,
 }
 
 /// The defaults of a detection's settings.
@@ -274,6 +279,12 @@ impl Vocabulary {
             flaky_kinds: crate::model::kind::FlakyKind::ALL
                 .map(|k| k.name())
                 .to_vec(),
+            run_outcomes: RunOutcome::ALL.map(RunOutcome::name).to_vec(),
+            failed_outcomes: RunOutcome::ALL
+                .into_iter()
+                .filter(|o| o.passed() == Some(false))
+                .map(RunOutcome::name)
+                .collect(),
         }
     }
 }

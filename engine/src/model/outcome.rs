@@ -55,6 +55,32 @@ pub enum RunOutcome {
 }
 
 impl RunOutcome {
+    /// Every outcome, in the order of the type.
+    pub const ALL: [RunOutcome; 8] = [
+        RunOutcome::Pass,
+        RunOutcome::Skipped,
+        RunOutcome::Fail,
+        RunOutcome::Error,
+        RunOutcome::Crash,
+        RunOutcome::Timeout,
+        RunOutcome::Exit,
+        RunOutcome::NotRun,
+    ];
+
+    /// The outcome's name on the wire (`not-run`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunOutcome::Pass => "pass",
+            RunOutcome::Skipped => "skipped",
+            RunOutcome::Fail => "fail",
+            RunOutcome::Error => "error",
+            RunOutcome::Crash => "crash",
+            RunOutcome::Timeout => "timeout",
+            RunOutcome::Exit => "exit",
+            RunOutcome::NotRun => "not-run",
+        }
+    }
+
     /// Whether the test passed: `Some(true)` for `pass`, `Some(false)` for `fail`, `error`,
     /// `crash`, `timeout` and `exit`, `None` when the run says nothing about it (`skipped` is
     /// neutral, `not-run` unknown).
@@ -74,6 +100,15 @@ impl RunOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_run_outcome_is_named_as_on_the_wire() {
+        for o in RunOutcome::ALL {
+            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
+        }
+        let names: std::collections::HashSet<_> = RunOutcome::ALL.map(RunOutcome::name).into();
+        assert_eq!(names.len(), RunOutcome::ALL.len());
+    }
 
     #[test]
     fn severity_order_is_skipped_pass_fail_error() {

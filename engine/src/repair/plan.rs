@@ -422,20 +422,26 @@ impl<'a> Planner<'a> {
             DdminStep::Done(minimal) => minimal,
         };
         // 5. Verification, in fresh JVMs.
-        for (check, order) in checks(self.target, c, placement) {
+        let checks = checks(self.target, c, placement);
+        let total = checks.len();
+        for (i, (check, order)) in checks.into_iter().enumerate() {
             match self
                 .known
                 .get_fresh(source, Some(placement), &minimal, &order)
             {
                 None => {
-                    return Decision::Run(self.run(
+                    let mut step = self.run(
                         source,
                         c.polluter.as_ref(),
                         Some(placement),
                         &minimal,
                         check,
                         order,
-                    ))
+                    );
+                    if let RepairStep::Run { checks_left, .. } = &mut step {
+                        *checks_left = Some(total - i);
+                    }
+                    return Decision::Run(step);
                 }
                 Some(r) => {
                     let (passed, detail) = self.passes(r, check);
@@ -482,6 +488,7 @@ impl<'a> Planner<'a> {
         order: Vec<String>,
     ) -> RepairStep {
         RepairStep::Run {
+            checks_left: None,
             experiment: RepairExperiment {
                 id: self.next_id,
                 test: self.target.test.clone(),
@@ -542,7 +549,7 @@ enum Decision {
 
 /// `step` with its experiment marked as one that may run in a shared JVM, when `yes`.
 fn shareable(mut step: RepairStep, yes: bool) -> RepairStep {
-    if let RepairStep::Run { experiment } = &mut step {
+    if let RepairStep::Run { experiment, .. } = &mut step {
         experiment.shareable = yes;
     }
     step

@@ -246,6 +246,10 @@ pub enum RepairStep {
     Run {
         /// The experiment.
         experiment: RepairExperiment,
+        /// When it is a check of a minimal patch: the checks still to run, this one included
+        /// (the repair ends after them when they pass); absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        checks_left: Option<usize>,
     },
     /// Nothing more to run for this target.
     Done {

@@ -8,6 +8,7 @@ use crate::model::experiment::{Isolation, TestResult};
 use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
 
+mod progress;
 mod shared;
 mod split;
 
@@ -45,7 +46,7 @@ fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<
     for _ in 0..1000 {
         match next(request).unwrap() {
             RepairStep::Done { outcome } => return (outcome, request.history.clone()),
-            RepairStep::Run { experiment } => {
+            RepairStep::Run { experiment, .. } => {
                 assert_eq!(experiment.id, request.history.len() + 1);
                 let (compile_error, results) = match world.compiles(&experiment) {
                     Err(e) => (Some(e), Vec::new()),
@@ -394,7 +395,7 @@ fn replay_is_deterministic_resumable_and_ignores_other_fingerprints() {
     // The sources changed: the old records do not count, the planner starts over.
     first.target.fingerprint = "f2".to_string();
     match next(&first).unwrap() {
-        RepairStep::Run { experiment } => {
+        RepairStep::Run { experiment, .. } => {
             assert_eq!(experiment.check, Check::Unpatched);
             assert_eq!(experiment.id, history_a.len() + 1);
         }
@@ -558,7 +559,7 @@ fn with_next_id_the_history_may_hold_only_this_targets_records() {
         ..r.clone()
     };
     match next(&partial).unwrap() {
-        RepairStep::Run { experiment } => assert_eq!(experiment.id, 43),
+        RepairStep::Run { experiment, .. } => assert_eq!(experiment.id, 43),
         other => panic!("{other:?}"),
     }
 }

@@ -13,7 +13,7 @@ fn drive_shared(
     for _ in 0..1000 {
         match next(request).unwrap() {
             RepairStep::Done { outcome } => return (outcome, request.history.clone()),
-            RepairStep::Run { experiment } => {
+            RepairStep::Run { experiment, .. } => {
                 let world = if experiment.shareable { shared } else { fresh };
                 let isolation = if experiment.shareable {
                     Isolation::Classloader

@@ -12,6 +12,13 @@ public final class RepairStep {
     /** With {@code run}: the experiment to run next. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Experiment experiment;
+    /**
+     * With {@code run}, when it is a check of a minimal patch: the checks still to run, this one
+     * included (the repair ends after them when they pass); null otherwise.
+     */
+    @SerializedName("checks_left")
+    @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
+    public Integer checksLeft;
     /** With {@code done}: the verdict. */
     @JsonAdapter(value = OmitWhenNull.class, nullSafe = false)
     public Outcome outcome;

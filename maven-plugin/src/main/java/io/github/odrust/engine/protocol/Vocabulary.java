@@ -39,6 +39,12 @@ public final class Vocabulary {
     /** Every kind of flaky test a report names. */
     @SerializedName("flaky_kinds")
     public List<String> flakyKinds;
+    /** Every outcome a test has in a run's record ({@code RunResult.OUTCOMES} is the Java copy). */
+    @SerializedName("run_outcomes")
+    public List<String> runOutcomes;
+    /** The outcomes that count as the test failing ({@code RunResult.FAILED_OUTCOMES}). */
+    @SerializedName("failed_outcomes")
+    public List<String> failedOutcomes;
     /** Experiments {@code odrust:repair} spends per flaky test when no budget is given. */
     @SerializedName("repair_budget_per_test")
     public int repairBudgetPerTest;

@@ -36,6 +36,9 @@ public final class Eta {
     private boolean currentFollows;
 
     private int current;
+    /** What the planner knows the unit under way has left after its last experiment; -1: unknown. */
+    private int currentKnownLeft = -1;
+
     private boolean underWay;
     /** What the unit under way is, said after its number ("cause 2"); null: nothing more. */
     private String about;
@@ -132,6 +135,7 @@ public final class Eta {
         }
         underWay = true;
         current = 0;
+        currentKnownLeft = -1;
         about = null;
         currentFollows = follows && followersDone < followers;
     }
@@ -150,6 +154,15 @@ public final class Eta {
             plannedLeft = left;
             ranSincePlanned = 0;
         }
+    }
+
+    /**
+     * What the planner knows the unit under way has left once the experiment now ending is
+     * recorded (a repair verifying a patch: the checks after this one), or -1 when it does not
+     * know; said before each {@link #ran(long)}, as it holds for that experiment only.
+     */
+    public void knownLeft(int left) {
+        currentKnownLeft = left;
     }
 
     /** One experiment of the unit under way ran, in {@code ms}. */
@@ -184,6 +197,7 @@ public final class Eta {
             }
             underWay = false;
             current = 0;
+            currentKnownLeft = -1;
             about = null;
         }
     }
@@ -235,7 +249,10 @@ public final class Eta {
         return cap > 0 ? Math.min(per, cap) : per;
     }
 
-    /** Experiments still to run: the rest of the unit under way (at least one), and the units not started. */
+    /**
+     * Experiments still to run: the rest of the unit under way (at least one, unless its planner
+     * said what it has left: {@link #knownLeft(int)}), and the units not started.
+     */
     public int experimentsLeft() {
         if (planner) {
             return Math.max(underWay ? 1 : 0, plannedLeft - ranSincePlanned);
@@ -256,12 +273,15 @@ public final class Eta {
      * units of its kind that ended, less what it ran; once it ran that many, the median of those
      * that ran longer than it has, else the prior when that is more, else as many again as it
      * ran (a unit that outlasted every other is as likely to end soon as late), never past the
-     * cap; at least one. (A repair whose candidates all pass their failing order and fail a later
+     * cap; at least one. What its planner said it has left, when it said so, instead. (A repair whose candidates all pass their failing order and fail a later
      * check runs to its budget: on light-4j's {@code config}, the 24th repair ran 172 experiments
      * (its budget of 100 test JVMs) after 23 of 4 to 7 each, and "~5 experiments left" was said
      * for a minute.)
      */
     private int currentLeft(List<Integer> endedUnits, int unitPrior) {
+        if (currentKnownLeft >= 0) {
+            return currentKnownLeft;
+        }
         int per = perUnit(endedUnits, unitPrior);
         if (current < per) {
             return per - current;
@@ -333,6 +353,9 @@ public final class Eta {
      * since it was last said; else null (a line per experiment would drown the experiments' own).
      */
     public String due(long nowNanos) {
+        if (experimentsLeft() == 0) {
+            return null; // the last unit's last experiment ran: the end line follows
+        }
         int unitAt = done;
         if (unitAt == lastUnit && nowNanos - lastSaid < EVERY_NANOS) {
             return null;

@@ -42,7 +42,14 @@ public final class PlannerLoop<S> {
     /** Records of this goal that this run made before the loop began (a split cause's part: its first test's). */
     private final int thisRun;
 
-    private java.util.function.ObjLongConsumer<S> after = (step, ms) -> {};
+    private After<S> after = (step, record, ms) -> {};
+
+    /** What runs after each experiment's record is appended. */
+    @FunctionalInterface
+    public interface After<S> {
+        /** {@code step} asked for the experiment, {@code record} is what was appended, {@code ms} its time. */
+        void accept(S step, JsonObject record, long ms);
+    }
 
     /**
      * A loop over {@code history}: {@code records} (the request's history, which the engine sees)
@@ -91,8 +98,8 @@ public final class PlannerLoop<S> {
         }
     }
 
-    /** Calls {@code after} with each experiment's step and time (ms) once its record is appended. */
-    public PlannerLoop<S> after(java.util.function.ObjLongConsumer<S> after) {
+    /** Calls {@code after} with each experiment's step, record and time (ms) once the record is appended. */
+    public PlannerLoop<S> after(After<S> after) {
         this.after = after;
         return this;
     }
@@ -112,7 +119,7 @@ public final class PlannerLoop<S> {
                 throw new MojoExecutionException("could not record " + goal.name(step) + ": " + e.getMessage(), e);
             }
             records.add(record);
-            after.accept(step, (System.nanoTime() - start) / 1_000_000);
+            after.accept(step, record, (System.nanoTime() - start) / 1_000_000);
         }
     }
 }

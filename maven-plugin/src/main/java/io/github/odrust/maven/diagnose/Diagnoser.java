@@ -262,7 +262,7 @@ public final class Diagnoser {
                         && fingerprint.equals(r.get("fingerprint").getAsString()));
         loop.sayResumed(log, "diagnosis of " + target.test);
         if (eta != null) {
-            loop.after((step, ms) -> eta.ran(ms, left -> log.info("odrust diagnose: " + left)));
+            loop.after((step, record, ms) -> eta.ran(ms, left -> log.info("odrust diagnose: " + left)));
         }
         DiagnoseStep done = loop.run(new PlannerLoop.Goal<DiagnoseStep>() {
             @Override

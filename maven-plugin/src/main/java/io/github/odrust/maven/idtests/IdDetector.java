@@ -137,7 +137,7 @@ public final class IdDetector {
                         : ", every run in a fresh JVM (odrust.id.isolation=fresh)")
                 + (history.size() > 0 ? "; resuming after " + Words.count(history.size(), "experiment") : "")
                 + "; experiments in " + dir.resolve("experiments.jsonl"));
-        loop.after(this::progress);
+        loop.after((step, record, ms) -> progress(step, ms));
         IdStep done;
         try {
             done = loop.run(new PlannerLoop.Goal<IdStep>() {

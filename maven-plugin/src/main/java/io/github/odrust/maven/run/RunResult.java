@@ -22,6 +22,14 @@ public final class RunResult {
     public static final int SCHEMA_VERSION = 1;
     public static final List<String> OUTCOMES =
             List.of("pass", "fail", "error", "skipped", "crash", "timeout", "exit", "not-run");
+    /**
+     * The outcomes that count as the test failing, as the engine's {@code RunOutcome::passed}: a
+     * skipped or not-run test never ran. Both lists are the engine's {@code vocabulary}
+     * ({@code ProtocolTest} checks them).
+     */
+    public static final java.util.Set<String> FAILED_OUTCOMES =
+            java.util.Set.of("fail", "error", "crash", "timeout", "exit");
+
     private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
     public int schemaVersion = SCHEMA_VERSION;

@@ -792,6 +792,15 @@ class ProtocolTest {
         assertEquals(
                 v.strategies,
                 java.util.Arrays.stream(Strategy.values()).map(String::valueOf).collect(Collectors.toList()));
+        assertEquals(
+                new java.util.HashSet<>(v.runOutcomes),
+                new java.util.HashSet<>(io.github.odrust.maven.run.RunResult.OUTCOMES),
+                "the outcomes result.json and the records name");
+        assertEquals(v.runOutcomes.size(), io.github.odrust.maven.run.RunResult.OUTCOMES.size());
+        assertEquals(
+                new java.util.HashSet<>(v.failedOutcomes),
+                io.github.odrust.maven.run.RunResult.FAILED_OUTCOMES,
+                "the outcomes a repair's rule-out counts as failing");
         for (ExperimentKind k : ExperimentKind.values()) {
             assertEquals(Json.WIRE.toJsonTree(k).getAsString(), k.toString());
         }

@@ -232,4 +232,38 @@ class EtaTest {
         eta.end();
         assertEquals("repair 5 of 6, ~4 experiments (~4.0 s) left", eta.text(), "the name goes with its unit");
     }
+
+    @Test
+    void whatThePlannerKnowsAUnitHasLeftIsTakenForThatExperimentAndNothingIsSaidAfterTheLast() {
+        // 3 repairs; the first ends at 10; the second verifies its patch after 12 experiments
+        Eta eta = new Eta("repair", 3, 20, 100, 1000);
+        eta.begin();
+        for (int i = 0; i < 10; i++) {
+            eta.ran(1000);
+        }
+        eta.end();
+        eta.begin();
+        for (int i = 0; i < 12; i++) {
+            eta.ran(1000);
+        }
+        assertEquals(8 + 10, eta.experimentsLeft(), "past the median of 10, none longer: the prior of 20; then 10");
+        eta.knownLeft(3); // a check passed with 3 after it
+        eta.ran(1000);
+        assertEquals(3 + 10, eta.experimentsLeft());
+        assertEquals("repair 2 of 3, ~13 experiments (~13.0 s) left", eta.due(0));
+        eta.knownLeft(-1); // a check failed: the engine goes on as it decides
+        eta.ran(1000);
+        assertEquals(20 - 14 + 10, eta.experimentsLeft(), "the model again");
+        eta.knownLeft(0); // the last check passed
+        eta.ran(1000);
+        assertEquals(0 + 10, eta.experimentsLeft());
+        eta.end();
+        eta.begin();
+        eta.ran(1000);
+        assertEquals(10 - 1, eta.experimentsLeft(), "a new unit: the median of 10 and 15, less the one it ran");
+        eta.knownLeft(0);
+        eta.ran(1000);
+        assertEquals(0, eta.experimentsLeft());
+        assertNull(eta.due(2 * Eta.EVERY_NANOS), "nothing left to say: the end line follows");
+    }
 }

@@ -216,6 +216,21 @@ public final class Repairer {
         return all;
     }
 
+    /** Whether a test failed in a record (any outcome the engine counts as failing). */
+    static boolean anyFailed(com.google.gson.JsonObject record) {
+        if (!record.has("results")) {
+            return false;
+        }
+        for (com.google.gson.JsonElement r : record.getAsJsonArray("results")) {
+            com.google.gson.JsonElement outcome = r.getAsJsonObject().get("outcome");
+            if (outcome != null
+                    && io.github.odrust.maven.run.RunResult.FAILED_OUTCOMES.contains(outcome.getAsString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a repair record ran a test JVM: not one that took an earlier one's results or did not compile. */
     static boolean ranJvm(com.google.gson.JsonObject record) {
         return !record.has("reused_from")
@@ -271,9 +286,14 @@ public final class Repairer {
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
         // The estimate counts test JVMs, as the budget does: not a run reused or a candidate
-        // that did not compile.
-        loop.after((step, ms) -> {
-            if (ranJvm(history.history().get(history.size() - 1).getAsJsonObject())) {
+        // that did not compile. A check of a minimal patch that no test failed leaves the checks
+        // after it (when one failed, the engine may reject the patch and go on).
+        loop.after((step, record, ms) -> {
+            if (ranJvm(record)) {
+                eta.knownLeft(
+                        step.experiment != null && step.checksLeft != null && !anyFailed(record)
+                                ? step.checksLeft - 1
+                                : -1);
                 eta.ran(ms, left -> log.info("odrust repair: " + left));
             }
         });

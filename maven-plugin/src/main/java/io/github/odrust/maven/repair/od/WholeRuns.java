@@ -35,12 +35,6 @@ final class WholeRuns {
         }
     }
 
-    /**
-     * The outcomes that count as the test failing, as the engine's {@code failed(RunOutcome)}: a
-     * skipped or not-run test never ran, so a run where it did is no evidence against a candidate.
-     */
-    private static final Set<String> FAILED = Set.of("fail", "error", "crash", "timeout", "exit");
-
     private WholeRuns() {}
 
     /**
@@ -69,7 +63,8 @@ final class WholeRuns {
             Set<String> failed = new HashSet<>();
             for (JsonElement x : r.getAsJsonArray("results")) {
                 JsonObject result = x.getAsJsonObject();
-                if (FAILED.contains(text(result, "outcome"))) {
+                // A skipped or not-run test never ran: such a run is no evidence against a candidate.
+                if (io.github.odrust.maven.run.RunResult.FAILED_OUTCOMES.contains(text(result, "outcome"))) {
                     failed.add(text(result, "test"));
                 }
             }
