@@ -53,6 +53,13 @@ fn temp_dir() -> PathBuf {
     dir
 }
 
+/// The experiments' directories are under `dir`, which goes with the simulation.
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl Sim {
     pub(super) fn module() -> Sim {
         let mut tests = BTreeMap::new();

@@ -65,6 +65,13 @@ struct Module {
     passes_when_initialized: bool,
 }
 
+/// The captures are written under `dir`, which goes with the module.
+impl Drop for Module {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl Module {
     fn new(failing: &[(&str, i32)], passing: &[(&str, i32)], needed: &[&str]) -> Self {
         Module {
