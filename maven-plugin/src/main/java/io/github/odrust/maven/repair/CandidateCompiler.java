@@ -101,8 +101,9 @@ public final class CandidateCompiler {
         }
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
             if (d.getKind() == Diagnostic.Kind.ERROR) {
-                // "cannot find symbol; symbol: variable config; location: class FooTest"
-                return "line " + d.getLineNumber() + ": "
+                // "line 21 of the patched FooTest.java: cannot find symbol; symbol: variable config;
+                // location: class FooTest" (the line is the patched file's, which the user never sees)
+                return "line " + d.getLineNumber() + " of the patched " + source.getFileName() + ": "
                         + String.join(
                                 "; ",
                                 java.util.Arrays.stream(

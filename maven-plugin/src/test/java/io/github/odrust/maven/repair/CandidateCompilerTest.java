@@ -27,7 +27,7 @@ class CandidateCompilerTest {
         String error = new CandidateCompiler(List.of(), StandardCharsets.UTF_8, "8")
                 .compile(SOURCE, "p/A.java", dir.resolve("release"));
         assertNotNull(error);
-        assertTrue(error.contains("line 3"), error);
+        assertTrue(error.startsWith("line 3 of the patched A.java: "), error);
         // a Java 7 language level refuses the lambda either way
         String seven = new CandidateCompiler(List.of(), StandardCharsets.UTF_8, CandidateCompiler.SOURCE + "1.7")
                 .compile(SOURCE, "p/A.java", dir.resolve("seven"));
