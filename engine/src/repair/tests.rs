@@ -8,7 +8,7 @@ use crate::model::experiment::{Isolation, TestResult};
 use crate::model::kind::OdRole;
 use crate::model::outcome::RunOutcome;
 
-mod progress;
+mod setup_breaks;
 mod shared;
 mod split;
 
@@ -43,10 +43,24 @@ trait World {
 
 /// Runs the planner to its verdict; returns it and the history.
 fn drive(request: &mut RepairRequest, world: &dyn World) -> (RepairOutcome, Vec<RepairRecord>) {
+    let (outcome, history, _) = drive_counting(request, world);
+    (outcome, history)
+}
+
+/// As [`drive`], with the `checks_left` each run step said, one per record.
+fn drive_counting(
+    request: &mut RepairRequest,
+    world: &dyn World,
+) -> (RepairOutcome, Vec<RepairRecord>, Vec<Option<usize>>) {
+    let mut said = Vec::new();
     for _ in 0..1000 {
         match next(request).unwrap() {
-            RepairStep::Done { outcome } => return (outcome, request.history.clone()),
-            RepairStep::Run { experiment, .. } => {
+            RepairStep::Done { outcome } => return (outcome, request.history.clone(), said),
+            RepairStep::Run {
+                experiment,
+                checks_left,
+            } => {
+                said.push(checks_left);
                 assert_eq!(experiment.id, request.history.len() + 1);
                 let (compile_error, results) = match world.compiles(&experiment) {
                     Err(e) => (Some(e), Vec::new()),
@@ -233,26 +247,6 @@ fn statements_that_do_not_compile_alone_are_kept_together() {
     assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
     assert_eq!(outcome.statements, vec![1, 4]);
     assert!(outcome.compile_errors > 0);
-}
-
-#[test]
-fn a_setup_patch_that_breaks_the_class_falls_back_to_the_test_method() {
-    let world = Shared {
-        needed: vec![0],
-        declares: vec![],
-        setup_breaks: Some(V2),
-    };
-    let mut r = request(victim_target(vec![source(
-        C,
-        2,
-        &[Placement::Setup, Placement::Test],
-    )]));
-    let (outcome, _) = drive(&mut r, &world);
-    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
-    assert_eq!(outcome.placement, Some(Placement::Test));
-    assert_eq!(outcome.tried.len(), 1);
-    let why = &outcome.tried[0].why;
-    assert!(why.contains("class check") && why.contains(V2), "{why}");
 }
 
 #[test]

@@ -1,43 +1,46 @@
-//! What a run step says of the repair's progress: a check of a minimal patch says how many checks
-//! are left, so that the plugin's time left knows the repair ends after them.
+//! A setup patch that breaks another test of its class: the test method's patch instead; and
+//! what each run step says of the repair's progress (a check of a minimal patch says how many
+//! checks are left, so that the plugin's time left knows the repair ends after them).
 
 use super::*;
 
-#[test]
-fn a_check_of_a_minimal_patch_says_the_checks_left_and_nothing_else_does() {
-    // The setup patch fails its class check (the fourth of five), and the test method's passes all.
+/// A victim whose cleaner's setup patch breaks another test of its class, and whose test-method
+/// patch verifies.
+fn setup_breaks_the_class() -> (Shared, RepairRequest) {
     let world = Shared {
         needed: vec![0],
         declares: vec![],
         setup_breaks: Some(V2),
     };
-    let mut r = request(victim_target(vec![source(
+    let r = request(victim_target(vec![source(
         C,
         2,
         &[Placement::Setup, Placement::Test],
     )]));
-    let mut said = Vec::new();
-    let outcome = loop {
-        match next(&r).unwrap() {
-            RepairStep::Done { outcome } => break outcome,
-            RepairStep::Run {
-                experiment,
-                checks_left,
-            } => {
-                said.push((experiment.placement, experiment.check, checks_left));
-                let results = world.outcomes(&experiment);
-                r.history.push(RepairRecord {
-                    experiment,
-                    fingerprint: r.target.fingerprint.clone(),
-                    compile_error: None,
-                    results,
-                    reused_from: None,
-                    honoured: true,
-                    isolation: Isolation::Jvm,
-                });
-            }
-        }
-    };
+    (world, r)
+}
+
+#[test]
+fn a_setup_patch_that_breaks_the_class_falls_back_to_the_test_method() {
+    let (world, mut r) = setup_breaks_the_class();
+    let (outcome, _) = drive(&mut r, &world);
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert_eq!(outcome.placement, Some(Placement::Test));
+    assert_eq!(outcome.tried.len(), 1);
+    let why = &outcome.tried[0].why;
+    assert!(why.contains("class check") && why.contains(V2), "{why}");
+}
+
+#[test]
+fn a_check_of_a_minimal_patch_says_the_checks_left_and_nothing_else_does() {
+    // The setup patch fails its class check (the fourth of five), and the test method's passes all.
+    let (world, mut r) = setup_breaks_the_class();
+    let (outcome, history, left) = drive_counting(&mut r, &world);
+    let said: Vec<_> = history
+        .iter()
+        .zip(left)
+        .map(|(h, left)| (h.experiment.placement, h.experiment.check, left))
+        .collect();
     assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
     assert_eq!(outcome.placement, Some(Placement::Test));
     // The unpatched run, a whole body and delta debugging say nothing.
