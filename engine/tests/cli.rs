@@ -205,6 +205,7 @@ fn cli_help_lists_every_command_and_the_defaults() {
         "detect-plan",
         "orders",
         "flakerate",
+        "calls",
     ] {
         assert!(
             help.lines()
@@ -437,4 +438,52 @@ fn cli_flakerate() {
     );
     let output = ok("flake_rate", json!({"victim": "p.V#v"}));
     assert_eq!(output, Value::Null, "no polluter: no rate");
+}
+
+#[test]
+fn cli_calls_answers_a_line_each_and_keeps_a_session_across_them() {
+    let config = json!({"strategy": "random-class-method", "rounds": 3, "seed": 5});
+    let session = "cli-calls";
+    let start = json!({"op": "detect_next",
+        "request": {"config": config, "suite": suite(), "history": [], "session": session}});
+    // The first answer is the baseline run; recorded, it goes back as history_from 0 ...
+    let out = cli(&["calls", "-"], Some(&format!("{start}\n")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let mut baseline = first["experiment"].clone();
+    baseline["results"] = json!([{"test": "com.acme.CartTest#a", "outcome": "pass"}]);
+    let fed = json!({"op": "detect_next", "request": {"config": config, "history": [baseline],
+        "session": session, "history_from": 0, "suite": suite()}});
+    // ... and a later line goes on from 1 record without sending it again: the session lasts.
+    let later = json!({"op": "detect_summary",
+        "request": {"config": config, "history": [], "session": session, "history_from": 1}});
+    let input = format!("{start}\n\n{fed}\n{later}\nnot json\n{{\"op\": \"nope\"}}\n");
+    let out = cli(&["calls", "-"], Some(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        5,
+        "one line per call, the blank one skipped: {lines:?}"
+    );
+    assert_eq!(lines[0]["experiment"]["id"], first["experiment"]["id"]);
+    assert_eq!(lines[1]["experiment"]["kind"], "round");
+    assert_eq!(lines[2]["experiments"], 1, "{}", lines[2]);
+    assert_eq!(lines[3]["error"]["code"], "bad-request");
+    assert!(
+        lines[3]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 5: "),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(lines[4]["error"]["code"], "unknown-op");
+    // In separate processes the session is gone.
+    let out = cli(&["calls", "-"], Some(&format!("{later}\n")));
+    let alone: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(alone["error"]["code"], "session-lost", "{alone}");
 }

@@ -13,7 +13,10 @@ the largest and the median per build. A history with shared-JVM records is repla
 `shared_after_rounds: 2`, as the plugin configures `odrust.isolation=classloader`. With
 `odrust.forks` above 1 the estimate divides explanations by the forks and this sum does not:
 compare such runs between builds, not against 1.
-Build an engine CLI with `cargo build --release --bin odrust-engine` (target/release/).
+Build an engine CLI with `cargo build --release --bin odrust-engine` (target/release/). A build
+with the `calls` command answers every point in one process, in a detection session (each record
+sent once: seconds); an older build is asked once per point with the history up to it (quadratic:
+minutes on a run of 500 explanation experiments).
 """
 import argparse
 import json
@@ -33,6 +36,34 @@ def said_s(engine, request, path):
     if out.returncode != 0:
         raise SystemExit(f"{engine}: {out.stderr.strip()}")
     return json.loads(out.stdout).get("estimate", {}).get("left_ms", 0) / 1000
+
+
+def has_calls(engine):
+    out = subprocess.run([engine, "calls", "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return out.returncode == 0
+
+
+def said_all(engine, config, suite, history, points, path):
+    """The time left said after each prefix history[:k], k in points, in one session."""
+    with open(path, "w") as f:
+        before = 0
+        for k in points:
+            request = {"config": config, "history": history[before:k], "session": "time-left-replay",
+                       "history_from": before}
+            if before == 0:
+                request["suite"] = suite
+            f.write(json.dumps({"op": "detect_next", "request": request}) + "\n")
+            before = k
+    out = subprocess.run([engine, "calls", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{engine}: {out.stderr.strip()}")
+    said = []
+    for line in out.stdout.splitlines():
+        answer = json.loads(line)
+        if "error" in answer:
+            raise SystemExit(f"{engine}: {answer['error']}")
+        said.append(answer.get("estimate", {}).get("left_ms", 0) / 1000)
+    return said
 
 
 def ms(record):
@@ -61,15 +92,17 @@ def main():
         total = [0]
         for r in history:
             total.append(total[-1] + ms(r))
+        points = [k for k in points if (total[-1] - total[k]) / 1000 > 2]
         ratios = {name: [] for name in engines}
-        for k in points:
-            left = (total[-1] - total[k]) / 1000
-            if left <= 2:
-                continue
-            request = {"config": config, "suite": suite, "history": history[:k]}
-            for name, engine in engines.items():
-                said = said_s(engine, request, path)
-                ratios[name].append(max(said / left, left / max(said, 0.01)))
+        for name, engine in engines.items():
+            if has_calls(engine):
+                said = said_all(engine, config, suite, history, points, path)
+            else:
+                said = [said_s(engine, {"config": config, "suite": suite, "history": history[:k]}, path)
+                        for k in points]
+            for k, s in zip(points, said):
+                left = (total[-1] - total[k]) / 1000
+                ratios[name].append(max(s / left, left / max(s, 0.01)))
         if not any(ratios.values()):
             continue
         cells = [f"{name}: max {max(r):.2f} median {statistics.median(r):.2f}" for name, r in ratios.items()]

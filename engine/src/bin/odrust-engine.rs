@@ -57,6 +57,17 @@ enum Command {
         #[arg(value_name = "request.json | -")]
         request: Option<String>,
     },
+    /// run many engine ops in one process: one JSON line `{"op": ..., "request": {...}}` each,
+    /// from the file or stdin (`-`); prints one line each, the response or `{"error": {"code",
+    /// "message"}}`
+    ///
+    /// Detection sessions (docs/protocol.md, "Sessions") last for the whole input, so replaying a
+    /// run's history point by point sends each record once.
+    Calls {
+        /// the calls, one JSON object a line: a file, or `-` for stdin
+        #[arg(value_name = "calls.jsonl | -")]
+        input: String,
+    },
     /// resolve and segment an order file against a suite; prints the plan JSON
     PlanOrder {
         /// the suite (the plugin's target/odrust/suite.json)
@@ -219,7 +230,42 @@ fn run(command: Command) -> Result<String, Failure> {
             )
         }
         Command::Flakerate { input } => Ok(protocol::call("flake_rate", &read_source(&input)?)?),
+        Command::Calls { input } => calls(&read_source(&input)?),
     }
+}
+
+/// `calls`: each line's op, its response (compact, one line) or its error; blank lines skipped.
+fn calls(input: &str) -> Result<String, Failure> {
+    let mut out = Vec::new();
+    for (n, line) in input.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = one_call(line).unwrap_or_else(|e| {
+            serde_json::json!({"error": {"code": e.code(), "message": format!("line {}: {e}", n + 1)}})
+        });
+        out.push(answer.to_string());
+    }
+    Ok(out.join("\n"))
+}
+
+fn one_call(line: &str) -> Result<serde_json::Value, EngineError> {
+    let bad = |reason: String| EngineError::BadRequest {
+        op: "calls".into(),
+        reason,
+    };
+    let call: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let op = call
+        .get("op")
+        .and_then(|o| o.as_str())
+        .ok_or_else(|| bad("no \"op\" string".into()))?;
+    let request = call
+        .get("request")
+        .cloned()
+        .unwrap_or(serde_json::json!({}));
+    let response = protocol::call(op, &request.to_string())?;
+    serde_json::from_str(&response).map_err(|e| bad(format!("{op} answered what is not JSON: {e}")))
 }
 
 /// The text of a file, or of stdin for `-`.
