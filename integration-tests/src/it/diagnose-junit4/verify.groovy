@@ -78,6 +78,14 @@ assert !goals[2].contains('[diagnose ') : "goal 3 ran experiments again:\n" + go
 assert goals[2].contains('polluted ' + P + 'Counter.count: 1 (failing order) vs 0 (passing)')
 def history = new File(out, 'diagnose/experiments.jsonl').readLines().findAll { it.trim() }
 assert history.size() == 9 : "history: " + history.size()
+// its prediction against what it ran: one test, nothing run, from the 9 records goal 2 made
+// (goal 4's repair keeps diagnose.json's phases: they are odrust:diagnose's)
+def phases = diag.phases
+assert phases instanceof List && phases.size() == 1 : "diagnose.json phases: " + phases
+assert phases[0].phase == 'diagnose' && phases[0].predicted_units == 1 && phases[0].units == 1 : "phases: " + phases
+assert phases[0].experiments == 0 && phases[0].actual_ms == 0 : "goal 3 ran nothing, yet phases say " + phases
+assert phases[0].earlier_records == 9 : "phases: " + phases
+assert phases[0].predicted_experiments >= 1 : "phases: " + phases
 
 // ---- goal 4: repair without a cleaner, from the module's reset methods
 assert !goals[3].contains('[diagnose ') : "repair diagnosed again instead of reusing the diagnosis:\n" + goals[3]

@@ -74,6 +74,12 @@ assert repairLog.contains('odrust repair: ' + (records - 1) + ' experiments in '
 
 // ---- goal 3: both patches applied from the records, nothing run again
 assert applyLog.contains('odrust repair: no experiment ran') : "goal 3 ran experiments again"
+// repair.json's phases are goal 3's: one cause at the start, three repairs in the end (the cause
+// and its two parts), nothing run, every record an earlier run's
+def phases = repair.phases
+assert phases instanceof List && phases.size() == 1 && phases[0].phase == 'repair' : "repair.json phases: " + phases
+assert phases[0].predicted_units == 1 && phases[0].units == 3 : "units: " + phases
+assert phases[0].experiments == 0 && phases[0].earlier_records == records : "phases: " + phases + ", records " + records
 [ALPHA, BRAVO].each { v ->
     assert entries[v].applied == true : v + ": not applied (" + entries[v].not_applied + ")"
     String cls = v.substring(P.length(), v.indexOf('#'))

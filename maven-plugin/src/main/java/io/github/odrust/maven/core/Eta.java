@@ -47,6 +47,9 @@ public final class Eta {
     private long millis;
     private final int predictedExperiments;
     private final long predictedMillis;
+    /** The units at the start (a split adds units later). */
+    private final int predictedUnits;
+
     private long lastSaid;
     private int lastUnit = -1;
 
@@ -109,6 +112,7 @@ public final class Eta {
         this.priorMillis = priorMillis;
         this.predictedExperiments = experimentsLeft();
         this.predictedMillis = leftMillis();
+        this.predictedUnits = units;
     }
 
     /** A unit starts. */
@@ -273,10 +277,10 @@ public final class Eta {
      * units of its kind that ended, less what it ran; once it ran that many, the median of those
      * that ran longer than it has, else the prior when that is more, else as many again as it
      * ran (a unit that outlasted every other is as likely to end soon as late), never past the
-     * cap; at least one. What its planner said it has left, when it said so, instead. (A repair whose candidates all pass their failing order and fail a later
-     * check runs to its budget: on light-4j's {@code config}, the 24th repair ran 172 experiments
-     * (its budget of 100 test JVMs) after 23 of 4 to 7 each, and "~5 experiments left" was said
-     * for a minute.)
+     * cap; at least one. What its planner said it has left, when it said so, instead. (A repair
+     * whose candidates all pass their failing order and fail a later check runs to its budget:
+     * on light-4j's {@code config}, the 24th repair ran 172 experiments (its budget of 100 test
+     * JVMs) after 23 of 4 to 7 each, and "~5 experiments left" was said for a minute.)
      */
     private int currentLeft(List<Integer> endedUnits, int unitPrior) {
         if (currentKnownLeft >= 0) {
@@ -386,6 +390,33 @@ public final class Eta {
     /** The time predicted at the start; 0 when no cost was known. */
     public long predictedMillis() {
         return predictedMillis;
+    }
+
+    /**
+     * This goal's prediction at the start against what it took, for its output file's {@code
+     * phases} (as report.json's): {@code phase}, {@code predicted_units} and {@code units} (at
+     * the start and at the end: a split adds units), {@code experiments}, {@code actual_ms},
+     * {@code predicted_experiments}, {@code predicted_ms} (absent when no cost was known), and
+     * {@code earlier_records} when the goal went on from records of an earlier run (the
+     * prediction covered their units too; what they ran is not in {@code experiments}), and the
+     * end line's {@code text}.
+     */
+    public com.google.gson.JsonObject phase(String name, int earlierRecords) {
+        com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+        o.addProperty("phase", name);
+        o.addProperty("predicted_units", predictedUnits);
+        o.addProperty("units", units);
+        o.addProperty("experiments", experiments);
+        o.addProperty("actual_ms", millis);
+        o.addProperty("predicted_experiments", predictedExperiments);
+        if (predictedMillis > 0) {
+            o.addProperty("predicted_ms", predictedMillis);
+        }
+        if (earlierRecords > 0) {
+            o.addProperty("earlier_records", earlierRecords);
+        }
+        o.addProperty("text", outcome());
+        return o;
     }
 
     private static String seconds(long ms) {

@@ -193,6 +193,12 @@ public final class Diagnoser {
             }
         }
         log.info("odrust diagnose: " + eta.outcome());
+        if (diagnoseFile != null) {
+            com.google.gson.JsonArray phases = new com.google.gson.JsonArray();
+            phases.add(eta.phase("diagnose", history.loaded()));
+            diagnoseFile.add("phases", phases);
+            DiagnoseFile.write(dir.resolve("diagnose.json"), diagnoseFile);
+        }
         return verdicts;
     }
 

@@ -27,6 +27,11 @@ public final class RepairFile {
     public String odrustVersion;
     public boolean complete;
     public List<Entry> repairs = new ArrayList<>();
+    /**
+     * This run's prediction at its start against what it took ({@code core.Eta#phase}): one
+     * {@code repair} entry; empty until the run ends.
+     */
+    public List<JsonObject> phases = new ArrayList<>();
     /** What became of an earlier repair.json this run could not continue, or null (not written). */
     public transient String setAside;
     /** The entries of this run (not written: repairs also keeps those of earlier runs). */

@@ -266,4 +266,31 @@ class EtaTest {
         assertEquals(0, eta.experimentsLeft());
         assertNull(eta.due(2 * Eta.EVERY_NANOS), "nothing left to say: the end line follows");
     }
+
+    @Test
+    void thePhaseSetsThePredictionAtTheStartAgainstWhatRan() {
+        Eta eta = new Eta("repair", 2, 20, 100, 500);
+        eta.begin();
+        for (int i = 0; i < 3; i++) {
+            eta.ran(400);
+        }
+        eta.end();
+        eta.more(1); // a split
+        eta.begin();
+        eta.ran(600);
+        eta.end();
+        com.google.gson.JsonObject phase = eta.phase("repair", 0);
+        assertEquals("repair", phase.get("phase").getAsString());
+        assertEquals(2, phase.get("predicted_units").getAsInt());
+        assertEquals(3, phase.get("units").getAsInt());
+        assertEquals(4, phase.get("experiments").getAsInt());
+        assertEquals(1800, phase.get("actual_ms").getAsLong());
+        assertEquals(40, phase.get("predicted_experiments").getAsInt());
+        assertEquals(20_000, phase.get("predicted_ms").getAsLong());
+        assertNull(phase.get("earlier_records"));
+        assertEquals(eta.outcome(), phase.get("text").getAsString());
+        assertTrue(phase.get("text").getAsString().startsWith("4 experiments in 1.8 s"), phase.toString());
+        assertEquals(7, eta.phase("repair", 7).get("earlier_records").getAsInt());
+        assertNull(new Eta("test", 1, 6, 40, 0).phase("diagnose", 0).get("predicted_ms"), "no cost known");
+    }
 }

@@ -173,6 +173,7 @@ public final class Repairer {
             }
         }
         log.info("odrust repair: " + eta.outcome());
+        file.phases = List.of(eta.phase("repair", history.loaded()));
         if (settings.apply) {
             applyAll(file.ran);
         }
