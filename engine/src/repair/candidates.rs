@@ -17,11 +17,13 @@ pub(super) struct Candidate<'a> {
     pub(super) oracle: Vec<String>,
 }
 
-/// The usable candidates, best first, and the unusable ones as tried.
-pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>) {
+/// The usable candidates, best first; the unusable ones as tried; and how many of those are
+/// cleaners that detect showed do not clean after another polluter of the target ([`uncleaned`]).
+pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>, usize) {
     let own_class = class_of(&t.test);
     let mut ranked: Vec<(usize, bool, usize, Candidate<'_>)> = Vec::new();
     let mut unusable = Vec::new();
+    let mut uncleaned_count = 0;
     let singles: Vec<&String> = t
         .polluters
         .iter()
@@ -80,6 +82,25 @@ pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>) {
             });
             continue;
         }
+        if let (OdRole::Victim, SourceOrigin::Test, Some(p)) = (t.kind, s.origin, &polluter) {
+            if let Some(q) = uncleaned(t, &s.test, &singles) {
+                uncleaned_count += 1;
+                unusable.push(Tried {
+                    source: source_ref(t, &s.test, polluter.as_ref()),
+                    placement: None,
+                    statements: Vec::new(),
+                    why: format!(
+                        "not run: it cleans after {p} but not after {q}, another polluter of {}: \
+                         detect's search for cleaners after {q} ran to the end without finding \
+                         it, and a patch must also pass with {q} first (the \
+                         recorded-failing-order check [{q}, {}])",
+                        t.test,
+                        t.members().join(", ")
+                    ),
+                });
+                continue;
+            }
+        }
         // Every test of the cause after the polluter (a victim) or by themselves (brittles).
         let mut oracle: Vec<String> = polluter.iter().cloned().collect();
         oracle.extend(t.members());
@@ -95,7 +116,34 @@ pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>) {
         ));
     }
     ranked.sort_by_key(|r| (r.0, r.1, r.2));
-    (ranked.into_iter().map(|r| r.3).collect(), unusable)
+    (
+        ranked.into_iter().map(|r| r.3).collect(),
+        unusable,
+        uncleaned_count,
+    )
+}
+
+/// A single polluter of victim `t`, other than those `cleaner` cleans after, whose cleaner search
+/// in detect ran to the end and did not find `cleaner`, though it was one of that search's
+/// candidates: `[q, cleaner, t]` fails `t`. A patch of `cleaner`'s statements must pass the check
+/// `[q, t, ..]` ([`super::checks::checks`]) and would be rejected there after its minimization
+/// (light-4j: a cause's whole budget). The patch runs the statements in `t`'s setup or test, or
+/// the polluter's teardown, not the cleaner test itself, so this rests on detect's evidence; the
+/// `tried` entry says so.
+fn uncleaned<'t>(t: &'t RepairTarget, cleaner: &str, singles: &[&'t String]) -> Option<&'t String> {
+    if !t.explanation_complete || singles.iter().any(|p| *p == cleaner) {
+        return None;
+    }
+    let own_class = class_of(&t.test);
+    singles.iter().copied().find(|q| {
+        // When `q` is in the victim's class, its search tried only tests of that class (nothing
+        // else can run between them in a JUnit run), so a cleaner of another class was not asked.
+        let asked = class_of(q) != own_class || class_of(cleaner) == own_class;
+        asked
+            && t.cleaners
+                .get(*q)
+                .is_some_and(|found| !found.iter().any(|c| c == cleaner))
+    })
 }
 
 /// What the target's fix sources are called: `cleaner` or `state-setter`.

@@ -176,9 +176,25 @@ pub fn next(request: &RepairRequest) -> Result<RepairStep, EngineError> {
         next_id: request.next_id.unwrap_or(request.history.len() + 1),
         tried: Vec::new(),
         last_verification: Vec::new(),
+        uncleaned: 0,
     };
-    let (candidates, unusable) = candidates(target);
+    let (candidates, unusable, uncleaned) = candidates(target);
+    planner.uncleaned = uncleaned;
     planner.tried.extend(unusable);
+    if candidates.is_empty() && uncleaned > 0 {
+        let reason = format!(
+            "no candidate can pass every check: {uncleaned} {} cleaning after one of its \
+             polluters {} not clean after another (detect's cleaner searches), and a patch is \
+             checked after every polluter; see `tried`",
+            if uncleaned == 1 {
+                "cleaner"
+            } else {
+                "cleaners"
+            },
+            if uncleaned == 1 { "does" } else { "do" }
+        );
+        return Ok(planner.done(RepairStatus::Rejected, Some(reason), None));
+    }
     if candidates.is_empty() {
         return Ok(planner.done(
             RepairStatus::NoFixSource,
@@ -210,6 +226,8 @@ struct Planner<'a> {
     next_id: usize,
     tried: Vec<Tried>,
     last_verification: Vec<CheckResult>,
+    /// Cleaners not run: detect showed they do not clean after another polluter.
+    uncleaned: usize,
 }
 
 impl<'a> Planner<'a> {
@@ -304,8 +322,15 @@ impl<'a> Planner<'a> {
                 classes.len()
             )
         } else {
+            let not_run = match self.uncleaned {
+                0 => String::new(),
+                n => format!(
+                    ", {n} of them not run: detect showed they do not clean after every polluter"
+                ),
+            };
             format!(
-                "no candidate passed every check ({} tried); see `tried` for why each was rejected",
+                "no candidate passed every check ({} tried{not_run}); see `tried` for why each \
+                 was rejected",
                 self.tried.len()
             )
         };

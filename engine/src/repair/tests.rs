@@ -11,6 +11,7 @@ use crate::model::outcome::RunOutcome;
 mod setup_breaks;
 mod shared;
 mod split;
+mod uncleaned;
 
 const V: &str = "p.VictimTest#v";
 const V2: &str = "p.VictimTest#other";

@@ -32,6 +32,26 @@ public final class RunResult {
 
     private static final Gson JSON = Json.PRETTY_SNAKE_CASE;
 
+    /**
+     * The tests that failed ({@link #FAILED_OUTCOMES}) among a record's {@code results} (objects
+     * with {@code test} and {@code outcome}), in their order; empty for {@code null}.
+     */
+    public static List<String> failedTests(com.google.gson.JsonArray results) {
+        List<String> failed = new ArrayList<>();
+        if (results == null) {
+            return failed;
+        }
+        for (JsonElement r : results) {
+            com.google.gson.JsonObject result = r.getAsJsonObject();
+            JsonElement outcome = result.get("outcome");
+            JsonElement test = result.get("test");
+            if (outcome != null && !outcome.isJsonNull() && FAILED_OUTCOMES.contains(outcome.getAsString())) {
+                failed.add(test == null || test.isJsonNull() ? null : test.getAsString());
+            }
+        }
+        return failed;
+    }
+
     public int schemaVersion = SCHEMA_VERSION;
     public String module;
     public String orderSource;

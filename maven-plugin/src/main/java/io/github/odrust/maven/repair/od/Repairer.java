@@ -219,17 +219,9 @@ public final class Repairer {
 
     /** Whether a test failed in a record (any outcome the engine counts as failing). */
     static boolean anyFailed(com.google.gson.JsonObject record) {
-        if (!record.has("results")) {
-            return false;
-        }
-        for (com.google.gson.JsonElement r : record.getAsJsonArray("results")) {
-            com.google.gson.JsonElement outcome = r.getAsJsonObject().get("outcome");
-            if (outcome != null
-                    && io.github.odrust.maven.run.RunResult.FAILED_OUTCOMES.contains(outcome.getAsString())) {
-                return true;
-            }
-        }
-        return false;
+        return record.has("results")
+                && !io.github.odrust.maven.run.RunResult.failedTests(record.getAsJsonArray("results"))
+                        .isEmpty();
     }
 
     /** Whether a repair record ran a test JVM: not one that took an earlier one's results or did not compile. */

@@ -60,14 +60,9 @@ final class WholeRuns {
             if (fix == null || placement == null || !whole(r.getAsJsonArray("statements"), fix.statements.size())) {
                 continue;
             }
-            Set<String> failed = new HashSet<>();
-            for (JsonElement x : r.getAsJsonArray("results")) {
-                JsonObject result = x.getAsJsonObject();
-                // A skipped or not-run test never ran: such a run is no evidence against a candidate.
-                if (io.github.odrust.maven.run.RunResult.FAILED_OUTCOMES.contains(text(result, "outcome"))) {
-                    failed.add(text(result, "test"));
-                }
-            }
+            // A skipped or not-run test never ran: such a run is no evidence against a candidate.
+            Set<String> failed =
+                    new HashSet<>(io.github.odrust.maven.run.RunResult.failedTests(r.getAsJsonArray("results")));
             List<String> order = new ArrayList<>();
             r.getAsJsonArray("order").forEach(o -> order.add(o.getAsString()));
             runs.add(new Run(
