@@ -217,13 +217,6 @@ public final class Repairer {
         return all;
     }
 
-    /** Whether a test failed in a record (any outcome the engine counts as failing). */
-    static boolean anyFailed(com.google.gson.JsonObject record) {
-        return record.has("results")
-                && !io.github.odrust.maven.run.RunResult.failedTests(record.getAsJsonArray("results"))
-                        .isEmpty();
-    }
-
     /** Whether a repair record ran a test JVM: not one that took an earlier one's results or did not compile. */
     static boolean ranJvm(com.google.gson.JsonObject record) {
         return !record.has("reused_from")
@@ -279,22 +272,26 @@ public final class Repairer {
                 history, request.history, r -> target.test.equals(r.get("test").getAsString()));
         loop.sayResumed(log, "repair of " + label);
         // The estimate counts test JVMs, as the budget does: not a run reused or a candidate
-        // that did not compile. A check of a minimal patch that no test failed leaves the checks
-        // after it (when one failed, the engine may reject the patch and go on).
-        loop.after((step, record, ms) -> {
-            if (ranJvm(record)) {
-                eta.knownLeft(
-                        step.experiment != null && step.checksLeft != null && !anyFailed(record)
-                                ? step.checksLeft - 1
-                                : -1);
-                eta.ran(ms, left -> log.info("odrust repair: " + left));
-            }
-        });
+        // that did not compile. An experiment's time left is said once the engine planned the
+        // next step, which tells what this repair has left: nothing when it is done, the checks
+        // of a minimal patch while they pass (the next check says how many), else the model's.
+        long[] unsaid = {-1};
+        loop.after((step, record, ms) -> unsaid[0] = ranJvm(record) ? ms : -1);
         RepairStep last = loop.run(new PlannerLoop.Goal<RepairStep>() {
             @Override
-            public RepairStep next(int nextId) {
+            public RepairStep next(int nextId) throws MojoExecutionException {
                 request.nextId = nextId;
-                return engine.call("repair_next", request, RepairStep.class);
+                RepairStep next = engine.call("repair_next", request, RepairStep.class);
+                if (unsaid[0] >= 0) {
+                    if (next.isDone()) {
+                        eta.ran(unsaid[0]); // the repair's end, or its parts', is said next
+                    } else {
+                        eta.knownLeft(next.checksLeft != null ? next.checksLeft : -1);
+                        eta.ran(unsaid[0], left -> log.info("odrust repair: " + left));
+                    }
+                    unsaid[0] = -1;
+                }
+                return next;
             }
 
             @Override
