@@ -131,7 +131,12 @@ pub(super) fn candidates(t: &RepairTarget) -> (Vec<Candidate<'_>>, Vec<Tried>, u
 /// the polluter's teardown, not the cleaner test itself, so this rests on detect's evidence; the
 /// `tried` entry says so.
 fn uncleaned<'t>(t: &'t RepairTarget, cleaner: &str, singles: &[&'t String]) -> Option<&'t String> {
-    if !t.explanation_complete || singles.iter().any(|p| *p == cleaner) {
+    // A polluter group among a search's candidates can pollute again after a cleaner and hide it
+    // (docs/minimize-algorithm.md, "Guarantee"): with one, a cleaner not found may still be one.
+    if !t.explanation_complete
+        || singles.iter().any(|p| *p == cleaner)
+        || t.polluters.iter().any(|g| g.len() > 1)
+    {
         return None;
     }
     let own_class = class_of(&t.test);

@@ -57,6 +57,15 @@ fn a_cleaner_of_one_polluter_that_detect_found_not_to_clean_after_another_is_not
     assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
     assert!(!history.is_empty());
 
+    // A polluter group could have hidden it from that search: the cleaner runs.
+    let mut grouped = t.clone();
+    grouped
+        .polluters
+        .push(vec![V2.to_string(), "p.ThirdTest#t".to_string()]);
+    let (outcome, history) = drive(&mut request(grouped), &world());
+    assert_eq!(outcome.status, RepairStatus::Patched, "{outcome:?}");
+    assert!(!history.is_empty());
+
     // Found by the other polluter's search too: a cleaner of both, patched.
     let both = two_polluters(P2, &[C], vec![source(C, 2, &[Placement::Setup])]);
     let (outcome, _) = drive(&mut request(both), &world());
