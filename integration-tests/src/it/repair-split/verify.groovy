@@ -46,7 +46,6 @@ def repair = new JsonSlurper().parse(new File(repairDir, 'repair.json'))
 def entries = repair.repairs.collectEntries { [(it.test): it] }
 assert entries.keySet() == [ALPHA, BRAVO] as Set : "repair.json entries: " + entries.keySet()
 int records = new File(repairDir, 'experiments.jsonl').readLines().findAll { it.trim() }.size()
-int compileErrors = 0
 [ALPHA, BRAVO].each { v ->
     def e = entries[v]
     assert e.cause == 1 && e.members == [v] : v + ": cause " + e.cause + ", members " + e.members
@@ -63,11 +62,11 @@ int compileErrors = 0
     def files = patch.readLines().findAll { it.startsWith('diff --git ') }
     assert files == ['diff --git a/src/test/java/com/example/split/' + cls + '.java b/src/test/java/com/example/split/' + cls + '.java'] :
             name + " changes " + files
-    compileErrors += e.compile_errors
 }
 // the cause's whole repair (its first test's records) ran the unpatched order and the candidate
 // that did not compile; every test JVM is counted once, in the entry of the test it ran for
-assert entries[ALPHA].compile_errors + entries[BRAVO].compile_errors == 1 : "compile errors: " + compileErrors
+int compileErrors = entries[ALPHA].compile_errors + entries[BRAVO].compile_errors
+assert compileErrors == 1 : "compile errors: " + compileErrors
 assert entries[ALPHA].experiments + entries[BRAVO].experiments == records - 1 :
         "entries count " + (entries[ALPHA].experiments + entries[BRAVO].experiments) + " test JVMs of " + records + " records (1 did not compile)"
 assert repairLog.contains('odrust repair: ' + (records - 1) + ' experiments in ') : "the end line's count is not " + (records - 1)
