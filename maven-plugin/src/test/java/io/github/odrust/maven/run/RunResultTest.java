@@ -7,7 +7,7 @@ import com.google.gson.JsonParser;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link RunResult#failedTests}: what repair's estimate and a split's rule-out count as failing. */
+/** {@link RunResult#failedTests}: what a split cause's rule-out (WholeRuns) counts as failing. */
 class RunResultTest {
     @Test
     void failedTestsAreThoseThatRanAndDidNotPassInTheirOrder() {
