@@ -8,7 +8,7 @@ DIR is a detect output directory (target/odrust: suite.json and detect/). For ea
 experiment of its history (every one: a jump can last a few experiments) the engine CLI's `detect_next` is
 asked with the history up to it, as the plugin asks it; its `estimate.left_ms` is set against the
 experiment time of the records after it (`time.jvm_ms + time.odrust_ms`). A ratio is
-max(said / left, left / said), over the points where more than 2 s was left; the script prints
+max(said / left, left / said), over the points where more than 2 s (`--min-left`) was left; the script prints
 the largest and the median per build. A history with shared-JVM records is replayed with
 `shared_after_rounds: 2`, as the plugin configures `odrust.isolation=classloader`. With
 `odrust.forks` above 1 the estimate divides explanations by the forks and this sum does not:
@@ -74,6 +74,8 @@ def ms(record):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", action="append", required=True, help="NAME=path of an odrust-engine CLI")
+    ap.add_argument("--min-left", type=float, default=2.0,
+                    help="only points with more than this many seconds left (default 2)")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     engines = dict(e.split("=", 1) for e in args.engine)
@@ -92,7 +94,10 @@ def main():
         total = [0]
         for r in history:
             total.append(total[-1] + ms(r))
-        points = [k for k in points if (total[-1] - total[k]) / 1000 > 2]
+        points = [k for k in points if (total[-1] - total[k]) / 1000 > args.min_left]
+        if not points:
+            print(f"{d}: no explanation experiment with more than {args.min_left} s left")
+            continue
         ratios = {name: [] for name in engines}
         for name, engine in engines.items():
             if has_calls(engine):
