@@ -217,6 +217,21 @@ public final class Repairer {
         return all;
     }
 
+    /**
+     * A test JVM of the repair under way ran in {@code ms}, and the engine planned {@code next}:
+     * {@code say} gets the time left when it is due, and nothing when the repair is done (its end,
+     * or its parts', is said next); while a minimal patch's checks go on, the next one's
+     * {@code checks_left} is what the repair has left.
+     */
+    static void ran(Eta eta, long ms, RepairStep next, java.util.function.Consumer<String> say) {
+        if (next.isDone()) {
+            eta.ran(ms);
+        } else {
+            eta.knownLeft(next.checksLeft != null ? next.checksLeft : -1);
+            eta.ran(ms, say);
+        }
+    }
+
     /** Whether a repair record ran a test JVM: not one that took an earlier one's results or did not compile. */
     static boolean ranJvm(com.google.gson.JsonObject record) {
         return !record.has("reused_from")
@@ -283,12 +298,7 @@ public final class Repairer {
                 request.nextId = nextId;
                 RepairStep next = engine.call("repair_next", request, RepairStep.class);
                 if (unsaid[0] >= 0) {
-                    if (next.isDone()) {
-                        eta.ran(unsaid[0]); // the repair's end, or its parts', is said next
-                    } else {
-                        eta.knownLeft(next.checksLeft != null ? next.checksLeft : -1);
-                        eta.ran(unsaid[0], left -> log.info("odrust repair: " + left));
-                    }
+                    ran(eta, unsaid[0], next, left -> log.info("odrust repair: " + left));
                     unsaid[0] = -1;
                 }
                 return next;

@@ -11,6 +11,7 @@ import io.github.odrust.engine.Json;
 import io.github.odrust.engine.protocol.ExperimentRecord;
 import io.github.odrust.engine.protocol.RepairRequest;
 import io.github.odrust.engine.protocol.RepairStep;
+import io.github.odrust.maven.core.Eta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,45 @@ class RepairerTest {
         assertEquals(3, ran);
         assertEquals(ran, done.outcome.experiments, "the engine's count of test JVMs");
         assertEquals(2, done.outcome.compileErrors);
+    }
+
+    /**
+     * An experiment's time left is said after the engine planned the next step: nothing after a
+     * repair's last experiment (on light-4j a line after the last check said "~22 experiments
+     * left"), the next check's {@code checks_left} while a patch's checks go on, else the model.
+     */
+    @Test
+    void theTimeLeftAfterAnExperimentIsWhatTheEnginesNextStepLeaves() {
+        List<String> said = new ArrayList<>();
+        Eta eta = new Eta("repair", 2, 20, 100, 1000);
+        eta.begin();
+        RepairStep done = new RepairStep();
+        done.step = "done";
+        Repairer.ran(eta, 1000, done, said::add);
+        assertEquals(List.of(), said, "the repair is done: its end is said next");
+        assertEquals(1, eta.experiments());
+        eta.end();
+
+        // The second repair: its first experiment is followed by the last of 3 checks (due: a new unit).
+        eta.begin();
+        RepairStep check = new RepairStep();
+        check.step = "run";
+        check.checksLeft = 1;
+        Repairer.ran(eta, 1000, check, said::add);
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).contains("~1 experiment (~1.0 s) left"), said.get(0));
+        eta.end();
+
+        // A third repair whose next step is not a check: the model (both that ended took 1; past
+        // that, the prior of 20 per repair).
+        eta.more(1);
+        eta.begin();
+        RepairStep candidate = new RepairStep();
+        candidate.step = "run";
+        said.clear();
+        Repairer.ran(eta, 1000, candidate, said::add);
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).startsWith("repair 3 of 3, ~19 experiments"), said.get(0));
     }
 
     private static JsonObject record(
