@@ -10,4 +10,9 @@ public class AppTest {
         assertEquals("en", Settings.locale());
         assertEquals("UTC", Settings.zone());
     }
+
+    @Test
+    public void formatsDefaults() {
+        assertEquals("en/UTC", Settings.locale() + "/" + Settings.zone());
+    }
 }

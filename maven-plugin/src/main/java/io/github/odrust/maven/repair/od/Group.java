@@ -32,6 +32,9 @@ final class Group {
     /** The whole-body runs of this group's own repair, once it ran. */
     List<WholeRuns.Run> ran = List.of();
 
+    /** Whether its repair has records at its fingerprint: a candidate ran (or took another's results, or did not compile). */
+    boolean recorded;
+
     private Group(int cause, List<Summary.FlakyTest> members, boolean whole) {
         this.cause = cause;
         this.members = members;

@@ -202,9 +202,14 @@ public final class Repairer {
         }
         List<Group> parts = group.split();
         eta.more(parts.size());
-        String why = "cause " + group.cause + " split in " + parts.size() + " parts: no one patch fixed its "
-                + group.members.size() + " tests (" + entry.reason
-                + (entry.tried.isEmpty() ? "" : "; the last: " + entry.tried.get(entry.tried.size() - 1).why) + ")";
+        boolean ranNothing = !group.recorded;
+        String why = "cause " + group.cause + " split in " + parts.size() + " parts: "
+                + (ranNothing ? "no candidate could be tried for its " : "no one patch fixed its ")
+                + group.members.size() + " tests together (" + entry.reason
+                + (entry.tried.isEmpty() || ranNothing
+                        ? ""
+                        : "; the last: " + entry.tried.get(entry.tried.size() - 1).why)
+                + ")";
         log.warn(why);
         List<WholeRuns.Run> runs = new ArrayList<>(group.inherited);
         runs.addAll(group.ran);
@@ -320,6 +325,9 @@ public final class Repairer {
             }
         });
         group.ran = WholeRuns.of(history.history(), target.test, fingerprint, fixes);
+        group.recorded = request.history.stream()
+                .anyMatch(r -> r.has("fingerprint")
+                        && fingerprint.equals(r.get("fingerprint").getAsString()));
         RepairFile.Entry done = finish(entry, last.outcome, fixes, victim, group);
         String note = resets == null ? null : resets.noPatchNote();
         if (!"patched".equals(done.status) && note != null) {
