@@ -88,6 +88,10 @@ def main():
         except (OSError, KeyError, ValueError) as e:
             print(f"{d}: skipped ({e})")
             continue
+        if config.get("minimize") is False:
+            print(f"{d}: skipped (detect ran with odrust.minimize=false; its explanations came from"
+                  " odrust:minimize, which the replay does not redo)")
+            continue
         if any(r.get("isolation") == "classloader" for r in history):
             config["shared_after_rounds"] = 2
         points = [i + 1 for i, r in enumerate(history) if r["kind"] in EXPLAIN]
