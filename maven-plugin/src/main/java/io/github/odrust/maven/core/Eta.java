@@ -346,7 +346,7 @@ public final class Eta {
     /** "42 experiments in 3 min (predicted at the start: ~40 in ~2.5 min)" for the end. */
     public String outcome() {
         if (experiments == 0) {
-            return "no experiment ran (none was needed, or an earlier run recorded them)";
+            return "no experiment ran (no verdict needed one, or an earlier run recorded them)";
         }
         return Words.count(experiments, "experiment") + " in " + duration(millis) + " (predicted at the start: ~"
                 + predictedExperiments + (predictedMillis > 0 ? " in ~" + duration(predictedMillis) : "") + ")";

@@ -129,7 +129,7 @@ class EtaTest {
     @Test
     void aRunThatOnlyReplaysSaysSo() {
         Eta eta = new Eta("test", 2, 6, 40, 1000);
-        assertEquals("no experiment ran (none was needed, or an earlier run recorded them)", eta.outcome());
+        assertEquals("no experiment ran (no verdict needed one, or an earlier run recorded them)", eta.outcome());
     }
 
     @Test
