@@ -564,8 +564,8 @@ impl Replay {
 /// for those of `all` under way or to come. `prior(first)` is what an OD test costs before any
 /// of its kind was explained. An OD test whose role is known is predicted from those of its role
 /// only (a brittle's explanation has no cleaner search, a victim's has: on the fixture of
-/// `detect-forks-shards` a victim under way was predicted at a brittle's 15 experiments and took
-/// 28); one more to come, whose role is not known, from any.
+/// `detect-forks-shards` a victim under way was predicted from the brittle, whose explanation took
+/// 14 experiments; its own took 26); one more to come, whose role is not known, from any.
 fn searches_left(all: &[Explained], prior: impl Fn(bool) -> (u32, u32)) -> ((u32, u32), u32, u32) {
     let finished = |first: bool, like: &dyn Fn(&Explained) -> bool| -> Vec<u32> {
         all.iter()
@@ -743,8 +743,8 @@ mod tests {
 
     #[test]
     fn one_under_way_is_predicted_from_those_of_its_role() {
-        // The fixture of `detect-forks-shards`: a brittle ended at 15 experiments while its
-        // victim, 16 spent, searched on; it took 28. A brittle's explanation has no cleaners.
+        // As on the fixture of `detect-forks-shards`: a brittle ended while its victim searched
+        // on. A brittle's explanation has no cleaners.
         let mut all = vec![brittle(15, false, true, &["s"]), od(16, true, true, &[])];
         let (per_test, searches, claims) = searches_left(&all, |_| PRIOR);
         assert_eq!(
