@@ -11,6 +11,12 @@
 //! - `HashToLinkedHash`: the iterated `HashMap` / `HashSet` is allocated as a `LinkedHashMap` /
 //!   `LinkedHashSet` (at the allocation site), so it iterates in insertion order. Offered when the
 //!   agent saw where the collection was allocated.
+//! - `FieldByName`: where the test takes the result of `T.class.getDeclaredFields()` by index
+//!   (`fields[0]`), each such element is looked up by its name instead
+//!   (`T.class.getDeclaredField("id")`, the field at that index in the declaration order the test
+//!   passes with): the fix ormlite-core's maintainers made (ced03ce). Offered before `SortFields`
+//!   for `getDeclaredFields` at the module's line; the plugin finds no index there, says so, and
+//!   `SortFields` is tried.
 //! - `SortFields`: the result of `Class.getDeclaredFields` (`getMethods`, ...) is sorted by name
 //!   at the call.
 //! - `JSONAssertion`: where the test method compares a JSON text literal with a string, it compares
@@ -27,6 +33,8 @@ use super::call::{Frame, IdCall};
 pub enum RepairStrategy {
     /// Allocate the iterated hash collection as its linked variant.
     HashToLinkedHash,
+    /// Look up by name each field the test takes from `getDeclaredFields()` by index.
+    FieldByName,
     /// Sort the reflective API's result by name.
     SortFields,
     /// Compare without order where the test asserts.
@@ -41,6 +49,7 @@ impl RepairStrategy {
     pub fn name(self) -> &'static str {
         match self {
             RepairStrategy::HashToLinkedHash => "HashToLinkedHash",
+            RepairStrategy::FieldByName => "FieldByName",
             RepairStrategy::SortFields => "SortFields",
             RepairStrategy::ChangeContainsExactly => "ChangeContainsExactly",
             RepairStrategy::JsonAssertion => "JSONAssertion",
@@ -135,11 +144,22 @@ pub fn choices(
             }
         },
         // Made inside a library (`via`): the module's line only calls into it, nothing to sort there.
-        "Class" if call.via.is_none() => out.push(at_frame(
-            RepairStrategy::SortFields,
-            method.map(str::to_string),
-            at,
-        )),
+        "Class" if call.via.is_none() => {
+            // A field taken by index is named by the index only in the order the test assumed:
+            // naming it keeps what the test meant, where a sorted array may hold another field there.
+            if method == Some("getDeclaredFields") {
+                out.push(at_frame(
+                    RepairStrategy::FieldByName,
+                    method.map(str::to_string),
+                    at,
+                ));
+            }
+            out.push(at_frame(
+                RepairStrategy::SortFields,
+                method.map(str::to_string),
+                at,
+            ))
+        }
         _ => {}
     }
     // JSONAssertion compares JSON texts: offered when the failure shows a JSON member
@@ -289,6 +309,37 @@ mod tests {
             serde_json::to_value(RepairStrategy::HashToLinkedHash).unwrap(),
             "HashToLinkedHash"
         );
+    }
+
+    #[test]
+    fn declared_fields_are_looked_up_by_name_before_they_are_sorted() {
+        let mut fields = call("Class.getDeclaredFields", false);
+        fields.assertion = false;
+        let (c, _) = choices_of(&fields);
+        assert_eq!(
+            c.iter().map(|c| c.strategy).collect::<Vec<_>>(),
+            [RepairStrategy::FieldByName, RepairStrategy::SortFields]
+        );
+        assert_eq!(c[0].target.as_deref(), Some("getDeclaredFields"));
+        assert_eq!((c[0].class.as_str(), c[0].line), ("com.a.Foo", Some(12)));
+        assert_eq!(
+            serde_json::to_value(RepairStrategy::FieldByName).unwrap(),
+            "FieldByName"
+        );
+        // getFields holds inherited fields too, getDeclaredMethods needs parameter types: sorted only
+        for api in ["Class.getFields", "Class.getDeclaredMethods"] {
+            let mut other = call(api, false);
+            other.assertion = false;
+            assert_eq!(
+                choices_of(&other)
+                    .0
+                    .iter()
+                    .map(|c| c.strategy)
+                    .collect::<Vec<_>>(),
+                [RepairStrategy::SortFields],
+                "{api}"
+            );
+        }
     }
 
     #[test]

@@ -150,6 +150,10 @@ fn repair_text(r: &RepairChoice) -> String {
             "allocate the {simple} at {} as a Linked{simple}, which iterates in insertion order",
             place(r)
         ),
+        RepairStrategy::FieldByName => format!(
+            "look up by name each field the test takes from {target} by index at {}",
+            place(r)
+        ),
         RepairStrategy::SortFields => {
             format!("sort the result of {target} by name at {}", place(r))
         }
@@ -399,7 +403,7 @@ const GLOSSARY: &str = "<section id=\"glossary\">\n<h2>How to read this report</
 <dt>seed</dt><dd>chooses the shuffled orders; the same seed shuffles the same way again.</dd>\n\
 <dt>invocation</dt><dd>the calls of those APIs are counted in the test JVM (1, 2, 3, ...); odrust shuffles fewer and fewer of them until one is left whose shuffling alone fails the test. A range means the test needs several of them shuffled.</dd>\n\
 <dt>unconfirmed</dt><dd>failed under a seed once, and no later run showed that the shuffle fails it.</dd>\n\
-<dt>repairs</dt><dd>DexFix's strategies: HashToLinkedHash (allocate the collection as its Linked variant), SortFields (sort a reflective result by name), ChangeContainsExactly (assert without order), JSONAssertion (compare JSON texts as JSON).</dd>\n\
+<dt>repairs</dt><dd>DexFix's strategies: HashToLinkedHash (allocate the collection as its Linked variant), FieldByName (look up by name a field taken from getDeclaredFields by index), SortFields (sort a reflective result by name), ChangeContainsExactly (assert without order), JSONAssertion (compare JSON texts as JSON).</dd>\n\
 </dl>\n</section>\n";
 
 fn xml(request: &IdReportRequest) -> String {

@@ -57,7 +57,8 @@ assert joined.repairs[0].strategy == 'HashToLinkedHash' && joined.repairs[0].lin
 
 def fields = byTest['com.example.DescriberTest#describesFieldsInOrder']
 assert fields.pin.call.api == 'Class.getDeclaredFields' && fields.pin.call.at.class == 'com.example.Describer'
-assert fields.repairs[0].strategy == 'SortFields' && fields.repairs[0].target == 'getDeclaredFields'
+// FieldByName first (it finds no index at Describer's loop over the fields), then SortFields
+assert fields.repairs*.strategy.take(2) == ['FieldByName', 'SortFields'] && fields.repairs[1].target == 'getDeclaredFields' : fields.repairs
 
 def tags = byTest['com.example.TagsTest#tagsInOrder']
 assert tags.pin.call.at.class == 'com.example.TagsTest' : "AssertJ's iteration is pinned to the test's line: " + tags.pin.call

@@ -13,6 +13,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@link HashToLinkedHash}: {@code new HashMap<>(..)} / {@code new HashSet<>(..)} becomes
  *       {@code new LinkedHashMap<>(..)} / {@code new LinkedHashSet<>(..)};
+ *   <li>{@link FieldByName}: the elements a test takes from {@code T.class.getDeclaredFields()} by
+ *       index are looked up by name;
  *   <li>{@link SortFields}: {@code c.getDeclaredFields()} (and the other reflection arrays) is sorted;
  *   <li>{@link ChangeContainsExactly}: an assertion of an exact order becomes order-insensitive
  *       (AssertJ, Hamcrest, Truth).
@@ -111,6 +113,8 @@ final class DexFix {
         switch (strategy) {
             case "HashToLinkedHash":
                 return hashToLinkedHash(source, line, target == null ? "HashMap" : target);
+            case "FieldByName":
+                return fieldByName(source, line);
             case "SortFields":
                 return sortReflection(
                         source, line, target == null ? "getDeclaredFields" : target, java8.getAsBoolean());
@@ -126,6 +130,11 @@ final class DexFix {
     /** {@link HashToLinkedHash}: the candidates in source order, or one result that does not apply. */
     static List<Result> hashToLinkedHash(String source, int line, String type) {
         return HashToLinkedHash.candidates(source, line, type);
+    }
+
+    /** {@link FieldByName}: one candidate per call on the line, or one result that does not apply. */
+    static List<Result> fieldByName(String source, int line) {
+        return FieldByName.candidates(source, line);
     }
 
     /** {@link SortFields} for Java 8 or later. */

@@ -563,15 +563,27 @@ public final class IdRepairer {
     }
 
     /**
-     * The tests of {@code group} share their first repair choice: its first candidate that
+     * The tests of {@code group} share their first repair choice (so all their choices but
+     * JSONAssertion's, which are the call's): of the first choice with a candidate, the first that
      * compiles and passes with all of them run together, clean and under every seed any of them is
      * verified under (and keeps the original order passing), is one patch for all; null when none
      * does (each is then repaired on its own).
      */
     private List<JsonObject> repairTogether(List<JsonObject> group) throws MojoExecutionException {
         JsonObject first = group.get(0);
-        Site site = prepare(first.getAsJsonArray("repairs").get(0).getAsJsonObject());
-        if (site.refused != null) {
+        Site site = null;
+        // The first choice that has a candidate here (FieldByName finds no index at a loop over
+        // the fields, and SortFields comes next); a JSONAssertion is per test method, not shared.
+        for (JsonElement c : first.getAsJsonArray("repairs")) {
+            Site s = prepare(c.getAsJsonObject());
+            if (s.refused == null
+                    && !s.strategy.equals("JSONAssertion")
+                    && s.candidates.stream().anyMatch(DexFix.Result::applies)) {
+                site = s;
+                break;
+            }
+        }
+        if (site == null) {
             return null;
         }
         String strategy = site.strategy;
@@ -720,6 +732,8 @@ public final class IdRepairer {
             return entry;
         }
         runs = 0;
+        // the first candidate that ran, for the warning: a rewrite that did not apply says less
+        JsonObject firstRan = null;
         for (JsonElement ce : choices) {
             JsonObject choice = ce.getAsJsonObject();
             Site site = prepare(choice);
@@ -739,6 +753,7 @@ public final class IdRepairer {
                 String broke = brokeOriginalOrder(file, c.source());
                 if (broke != null) {
                     tried.add(tried(strategy, c.description() + ": " + broke));
+                    firstRan = firstRan == null ? tried.get(tried.size() - 1).getAsJsonObject() : firstRan;
                     continue;
                 }
                 List<Long> seeds = new ArrayList<>();
@@ -753,6 +768,7 @@ public final class IdRepairer {
                         true);
                 if (why != null) {
                     tried.add(tried(strategy, c.description() + ": " + why));
+                    firstRan = firstRan == null ? tried.get(tried.size() - 1).getAsJsonObject() : firstRan;
                     continue;
                 }
                 List<FileChange> changes = verified;
@@ -768,16 +784,16 @@ public final class IdRepairer {
                 "reason",
                 "no DexFix rewrite passed verification (" + Words.count(tried.size(), "candidate") + " tried)");
         entry.addProperty("candidates", runs);
+        JsonObject shown = firstRan != null
+                ? firstRan
+                : tried.size() == 0 ? null : tried.get(0).getAsJsonObject();
         log.warn(String.format(
-                "no patch %s: %s; the first (%s): %s",
+                "no patch %s: %s; the first%s (%s): %s",
                 test,
                 entry.get("reason").getAsString(),
-                tried.size() == 0
-                        ? "-"
-                        : tried.get(0).getAsJsonObject().get("strategy").getAsString(),
-                tried.size() == 0
-                        ? "-"
-                        : tried.get(0).getAsJsonObject().get("why").getAsString()));
+                firstRan != null && tried.get(0).getAsJsonObject() != firstRan ? " that ran" : "",
+                shown == null ? "-" : shown.get("strategy").getAsString(),
+                shown == null ? "-" : shown.get("why").getAsString()));
         return entry;
     }
 

@@ -1,0 +1,242 @@
+package io.github.odrust.maven.repair.id;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringWriter;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FieldByNameTest {
+    @TempDir
+    Path dir;
+
+    private static final List<String> FIELDS = List.of(
+            "package com.acme;",
+            "",
+            "import java.lang.reflect.Field;",
+            "",
+            "public class FieldsTest {",
+            "    static class Foo {",
+            "        int id;",
+            "        String name, rank;",
+            "        static final int MAX = 3;",
+            "    }",
+            "",
+            "    enum Level { LOW, HIGH; int weight; }",
+            "",
+            "    class Inner { int a; }",
+            "",
+            "    public String byIndex() throws Exception {",
+            "        Field[] fields = Foo.class.getDeclaredFields();",
+            "        if (fields.length < 4) {",
+            "            return \"short\";",
+            "        }",
+            "        return fields[0].getName() + \",\" + fields[2].getName() + \",\" + fields[3].getName();",
+            "    }",
+            "",
+            "    public String direct() {",
+            "        return Level.class.getDeclaredFields()[2].getName();",
+            "    }",
+            "",
+            "    public String loop() {",
+            "        StringBuilder b = new StringBuilder();",
+            "        for (Field f : Foo.class.getDeclaredFields()) {",
+            "            b.append(f.getName());",
+            "        }",
+            "        return b.toString();",
+            "    }",
+            "",
+            "    public String passed() {",
+            "        Field[] fs = Foo.class.getDeclaredFields();",
+            "        return describe(fs) + fs[0];",
+            "    }",
+            "",
+            "    public String variable(int i) {",
+            "        Field[] vs = Foo.class.getDeclaredFields();",
+            "        return vs[i].getName();",
+            "    }",
+            "",
+            "    public String inner() throws Exception {",
+            "        return Inner.class.getDeclaredFields()[1].getName();",
+            "    }",
+            "",
+            "    public String other() throws Exception {",
+            "        return StringBuilder.class.getDeclaredFields()[0].getName();",
+            "    }",
+            "",
+            "    public String caught() {",
+            "        try {",
+            "            Field[] cs = Foo.class.getDeclaredFields();",
+            "            return cs[1].getName();",
+            "        } catch (Exception e) {",
+            "            return \"x\";",
+            "        }",
+            "    }",
+            "",
+            "    public String held() throws Exception {",
+            "        Class<Foo> clazz = Foo.class;",
+            "        Field[] hs = clazz.getDeclaredFields();",
+            "        return hs[1].getName();",
+            "    }",
+            "",
+            "    public String unknown(Class<?> k) throws Exception {",
+            "        return k.getDeclaredFields()[0].getName();",
+            "    }",
+            "",
+            "    static String describe(Field[] f) {",
+            "        return \"\";",
+            "    }",
+            "}");
+
+    private static String source(String eol) {
+        return String.join(eol, FIELDS) + eol;
+    }
+
+    private static int lineOf(String marker) {
+        int found = -1;
+        for (int i = 0; i < FIELDS.size(); i++) {
+            if (FIELDS.get(i).contains(marker)) {
+                assertEquals(-1, found, "one line has " + marker);
+                found = i + 1;
+            }
+        }
+        assertTrue(found > 0, marker);
+        return found;
+    }
+
+    private static DexFix.Result one(List<DexFix.Result> results) {
+        assertEquals(1, results.size(), results.toString());
+        assertTrue(results.get(0).applies(), results.get(0).toString());
+        return results.get(0);
+    }
+
+    private static String reason(String marker) {
+        List<DexFix.Result> r = DexFix.fieldByName(source("\n"), lineOf(marker));
+        assertEquals(1, r.size(), r.toString());
+        assertFalse(r.get(0).applies(), r.get(0).toString());
+        return r.get(0).reason();
+    }
+
+    @Test
+    void eachFieldTakenByIndexIsLookedUpByTheNameDeclaredAtThatIndex() throws Exception {
+        int line = lineOf("Field[] fields = Foo");
+        DexFix.Result r = one(DexFix.candidates("FieldByName", source("\n"), line, null, null, () -> true, List::of));
+        List<String> expected = new ArrayList<>(FIELDS);
+        int use = lineOf("return fields[0]");
+        expected.set(
+                use - 1,
+                "        return Foo.class.getDeclaredField(\"id\").getName() + \",\" + Foo.class.getDeclaredField(\"rank\")"
+                        + ".getName() + \",\" + Foo.class.getDeclaredField(\"MAX\").getName();");
+        // the array stays for its length check; the method throws Exception already
+        assertEquals(String.join("\n", expected) + "\n", r.source());
+        assertEquals(
+                "FieldByName: the fields of Foo.class.getDeclaredFields() at line " + line + " taken by index are"
+                        + " looked up by name, in Foo's declaration order: fields[0] → getDeclaredField(\"id\"),"
+                        + " fields[2] → getDeclaredField(\"rank\"), fields[3] → getDeclaredField(\"MAX\")",
+                r.description());
+        assertEquals("id,rank,MAX", run(r.source(), "byIndex"));
+    }
+
+    @Test
+    void anIndexOnTheCallItselfIsLookedUpAndTheMethodDeclaresTheCheckedException() throws Exception {
+        int line = lineOf("Level.class");
+        DexFix.Result r = one(DexFix.fieldByName(source("\r\n"), line));
+        String[] lines = r.source().split("\r\n", -1);
+        assertEquals("    public String direct() throws NoSuchFieldException {", lines[line - 2]);
+        assertEquals("        return Level.class.getDeclaredField(\"weight\").getName();", lines[line - 1]);
+        assertFalse(r.source().replace("\r\n", "").contains("\n"), "the file's CRLF line ends are kept");
+        assertTrue(
+                r.description().endsWith("; the method declares NoSuchFieldException, which getDeclaredField throws"));
+        // enum constants come first among an enum's declared fields
+        assertEquals("weight", run(r.source(), "direct"));
+    }
+
+    @Test
+    void aTryThatCatchesAnExceptionNeedsNoThrowsClause() throws Exception {
+        int line = lineOf("Field[] cs");
+        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
+        assertEquals(
+                "            return Foo.class.getDeclaredField(\"name\").getName();",
+                r.source().split("\n")[line]);
+        assertFalse(r.source().contains("caught() throws"), r.source());
+        assertEquals("name", run(r.source(), "caught"));
+    }
+
+    @Test
+    void aVariableHoldingTheClassLiteralNamesTheClassAndStaysTheScope() throws Exception {
+        int line = lineOf("Field[] hs");
+        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
+        assertEquals(
+                "        return clazz.getDeclaredField(\"name\").getName();",
+                r.source().split("\n")[line]);
+        assertEquals("name", run(r.source(), "held"));
+    }
+
+    @Test
+    void whereTheOrderStillMattersOrTheNameIsNotKnownItSaysWhy() {
+        assertTrue(reason("for (Field f").contains("is not taken by index (fields[0]) nor kept in a local variable"));
+        assertTrue(
+                reason("Field[] fs")
+                        .contains("fs is used at line " + lineOf("describe(fs)")
+                                + " other than by a constant index or .length (describe(fs))"),
+                reason("Field[] fs"));
+        assertTrue(reason("Field[] vs").contains("vs[i] at line " + lineOf("vs[i]") + " has no constant index"));
+        assertTrue(
+                reason("Inner.class")
+                        .contains(
+                                "Inner declares 1 fields in this file, so the field at index 1 is one" + " javac adds"),
+                reason("Inner.class"));
+        assertTrue(
+                reason("StringBuilder.class").contains("StringBuilder is not declared in FieldsTest.java"),
+                reason("StringBuilder.class"));
+        assertTrue(reason("b.append").contains("has no `.getDeclaredFields()` call"));
+        assertTrue(
+                reason("k.getDeclaredFields").contains("is not called on a class literal (T.class) nor on a variable"),
+                reason("k.getDeclaredFields"));
+    }
+
+    /** Compiles {@code source} and calls its no-argument method {@code method} on a new instance. */
+    private String run(String source, String method) throws Exception {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        assertNotNull(javac, "the tests run on a JDK");
+        Path file = dir.resolve("src/com/acme/FieldsTest.java");
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(file.getParent());
+        Files.createDirectories(classes);
+        Files.write(file, source.getBytes(StandardCharsets.UTF_8));
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager files =
+                javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            boolean ok = javac.getTask(
+                            new StringWriter(),
+                            files,
+                            diagnostics,
+                            List.of("-d", classes.toString(), "-proc:none"),
+                            null,
+                            files.getJavaFileObjects(file.toFile()))
+                    .call();
+            assertTrue(ok, () -> diagnostics.getDiagnostics() + "\n" + source);
+        }
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+            Class<?> c = loader.loadClass("com.acme.FieldsTest");
+            return (String) c.getMethod(method).invoke(c.getConstructor().newInstance());
+        }
+    }
+}
