@@ -267,41 +267,48 @@ final class FieldByName {
      * neither declares nor catches an exception that covers it; empty when it need not.
      */
     private static Optional<Edit> throwsClause(Src s, List<ArrayAccessExpr> uses) throws NotApplicable {
-        ArrayAccessExpr first = uses.get(0);
-        Node n = first;
-        boolean caught = true;
+        CallableDeclaration<?> m = null;
         for (ArrayAccessExpr u : uses) {
-            caught &= caught(u);
+            if (caught(u)) {
+                continue;
+            }
+            Node n = u;
+            while (n != null && !(n instanceof CallableDeclaration) && !(n instanceof LambdaExpr)) {
+                n = n.getParentNode().orElse(null);
+            }
+            if (!(n instanceof CallableDeclaration)) {
+                throw new NotApplicable(s.snippet(u) + " at line " + Src.beginLine(u) + " is not in a method or"
+                        + " constructor that could declare getDeclaredField's NoSuchFieldException");
+            }
+            if (m != null && m != n) {
+                throw new NotApplicable(s.snippet(u) + " at line " + Src.beginLine(u) + " is in another method than "
+                        + s.snippet(uses.get(0))
+                        + " (an anonymous class's?), which would need NoSuchFieldException too");
+            }
+            m = (CallableDeclaration<?>) n;
         }
-        if (caught) {
+        if (m == null) {
             return Optional.empty();
         }
-        while (n != null && !(n instanceof CallableDeclaration) && !(n instanceof LambdaExpr)) {
-            n = n.getParentNode().orElse(null);
-        }
-        if (!(n instanceof CallableDeclaration)) {
-            throw new NotApplicable(s.snippet(first) + " at line " + Src.beginLine(first) + " is not in a method or"
-                    + " constructor that could declare getDeclaredField's NoSuchFieldException");
-        }
-        CallableDeclaration<?> m = (CallableDeclaration<?>) n;
-        for (ReferenceType t : m.getThrownExceptions()) {
+        CallableDeclaration<?> method = m;
+        for (ReferenceType t : method.getThrownExceptions()) {
             if (COVERING.contains(simpleName(t.asString()))) {
                 return Optional.empty();
             }
         }
-        if (m.getAnnotationByName("Override").isPresent()) {
-            throw new NotApplicable(m.getNameAsString() + " overrides another method and does not declare"
+        if (method.getAnnotationByName("Override").isPresent()) {
+            throw new NotApplicable(method.getNameAsString() + " overrides another method and does not declare"
                     + " NoSuchFieldException, which getDeclaredField throws");
         }
-        Node body = m.getChildNodes().stream()
+        Node body = method.getChildNodes().stream()
                 .filter(b -> b instanceof BlockStmt)
                 .findFirst()
-                .orElseThrow(() -> new NotApplicable(m.getNameAsString() + " has no body"));
+                .orElseThrow(() -> new NotApplicable(method.getNameAsString() + " has no body"));
         int at = s.begin(body);
         while (at > 0 && Character.isWhitespace(s.text.charAt(at - 1))) {
             at--;
         }
-        NodeList<ReferenceType> thrown = m.getThrownExceptions();
+        NodeList<ReferenceType> thrown = method.getThrownExceptions();
         return Optional.of(s.insert(at, (thrown.isEmpty() ? " throws " : ", ") + "NoSuchFieldException"));
     }
 

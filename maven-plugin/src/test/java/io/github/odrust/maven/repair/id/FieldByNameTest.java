@@ -99,6 +99,16 @@ class FieldByNameTest {
             "        return k.getDeclaredFields()[0].getName();",
             "    }",
             "",
+            "    public Runnable later() throws Exception {",
+            "        Field[] ls = Foo.class.getDeclaredFields();",
+            "        return new Runnable() {",
+            "            @Override",
+            "            public void run() {",
+            "                System.out.println(ls[0]);",
+            "            }",
+            "        };",
+            "    }",
+            "",
             "    static String describe(Field[] f) {",
             "        return \"\";",
             "    }",
@@ -206,6 +216,9 @@ class FieldByNameTest {
                 reason("StringBuilder.class").contains("StringBuilder is not declared in FieldsTest.java"),
                 reason("StringBuilder.class"));
         assertTrue(reason("b.append").contains("has no `.getDeclaredFields()` call"));
+        assertTrue(
+                reason("Field[] ls").contains("run overrides another method and does not declare NoSuchFieldException"),
+                reason("Field[] ls"));
         assertTrue(
                 reason("k.getDeclaredFields").contains("is not called on a class literal (T.class) nor on a variable"),
                 reason("k.getDeclaredFields"));
