@@ -9,7 +9,8 @@ experiment of its history (every one: a jump can last a few experiments) the eng
 asked with the history up to it, as the plugin asks it; its `estimate.left_ms` is set against the
 experiment time of the records after it (`time.jvm_ms + time.odrust_ms`). A ratio is
 max(said / left, left / said), over the points where more than 2 s (`--min-left`) was left; the script prints
-the largest and the median per build. A history with shared-JVM records is replayed with
+the largest and the median per build; `--points` also prints every point: the record's id, kind, the OD
+test it explains and the order's length, the time left and what each build said. A history with shared-JVM records is replayed with
 `shared_after_rounds: 2`, as the plugin configures `odrust.isolation=classloader`. With
 `odrust.forks` above 1 the estimate divides explanations by the forks and this sum does not:
 compare such runs between builds, not against 1.
@@ -76,6 +77,8 @@ def main():
     ap.add_argument("--engine", action="append", required=True, help="NAME=path of an odrust-engine CLI")
     ap.add_argument("--min-left", type=float, default=2.0,
                     help="only points with more than this many seconds left (default 2)")
+    ap.add_argument("--points", action="store_true",
+                    help="print each point: record id, kind, target, seconds left, each build's said")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     engines = dict(e.split("=", 1) for e in args.engine)
@@ -103,17 +106,26 @@ def main():
             print(f"{d}: no explanation experiment with more than {args.min_left} s left")
             continue
         ratios = {name: [] for name in engines}
+        said_by = {}
         for name, engine in engines.items():
             if has_calls(engine):
                 said = said_all(engine, config, suite, history, points, path)
             else:
                 said = [said_s(engine, {"config": config, "suite": suite, "history": history[:k]}, path)
                         for k in points]
+            said_by[name] = said
             for k, s in zip(points, said):
                 left = (total[-1] - total[k]) / 1000
                 ratios[name].append(max(s / left, left / max(s, 0.01)))
         if not any(ratios.values()):
             continue
+        if args.points:
+            for i, k in enumerate(points):
+                r = history[k - 1]
+                targets = r.get("targets") or []
+                target = (targets[0].rsplit(".", 1)[-1] if targets else "-") + f", {len(r.get('order') or [])} tests"
+                cells = " ".join(f"{name} {said_by[name][i]:.2f} s" for name in engines)
+                print(f"  #{r.get('id', k)} {r['kind']} {target}: {(total[-1] - total[k]) / 1000:.2f} s left, said {cells}")
         cells = [f"{name}: max {max(r):.2f} median {statistics.median(r):.2f}" for name, r in ratios.items()]
         print(f"{d}  ({len(next(iter(ratios.values())))} points)  " + " | ".join(cells))
 
