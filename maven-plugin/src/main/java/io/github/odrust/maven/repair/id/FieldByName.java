@@ -42,11 +42,11 @@ import java.util.Set;
  *
  * <p>Applies only when {@code T} is declared in the same file (a class, interface or enum: its
  * fields are read from the source) and the call is on {@code T.class} or on a variable that holds
- * it ({@code Class<T> clazz = T.class;}, then {@code clazz.getDeclaredField("id")}), every use of the array is a constant index or {@code .length},
- * and the array is not assigned again. {@code getDeclaredField} throws {@code
- * NoSuchFieldException}: a method (or constructor) that neither declares nor catches it gets
- * {@code throws NoSuchFieldException} added, unless it overrides another. The caller verifies the
- * candidate like any other.
+ * it ({@code Class<T> clazz = T.class;}, then {@code clazz.getDeclaredField("id")}), every use of
+ * the array is a constant index or {@code .length}, and the array is not assigned again. {@code
+ * getDeclaredField} throws {@code NoSuchFieldException}: a method (or constructor) that neither
+ * declares nor catches it gets {@code throws NoSuchFieldException} added, unless it overrides
+ * another. The caller verifies the candidate like any other.
  */
 final class FieldByName {
     private FieldByName() {}
@@ -94,18 +94,15 @@ final class FieldByName {
         String simple = type.substring(type.lastIndexOf('.') + 1);
         List<String> names = declaredFields(s, simple, call);
         List<ArrayAccessExpr> indexed = new ArrayList<>();
-        String array;
         Node parent = c.getParentNode().orElse(null);
         if (parent instanceof ArrayAccessExpr && ((ArrayAccessExpr) parent).getName() == c) {
             indexed.add((ArrayAccessExpr) parent);
-            array = call;
         } else if (parent instanceof VariableDeclarator
                 && ((VariableDeclarator) parent)
                         .getInitializer()
                         .map(i -> i == c)
                         .orElse(false)) {
             VariableDeclarator v = (VariableDeclarator) parent;
-            array = v.getNameAsString();
             indexed.addAll(uses(s, v, call));
         } else {
             throw new NotApplicable(call + " is not taken by index (fields[0]) nor kept in a local variable:"
@@ -155,6 +152,12 @@ final class FieldByName {
         Node within = c;
         while (within != null && !(within instanceof CallableDeclaration)) {
             within = within.getParentNode().orElse(null);
+        }
+        if (within != null
+                && ((CallableDeclaration<?>) within)
+                        .getParameters().stream()
+                                .anyMatch(p -> p.getNameAsString().equals(name))) {
+            return Optional.empty(); // a parameter: any class
         }
         List<VariableDeclarator> found = new ArrayList<>();
         if (within != null) {

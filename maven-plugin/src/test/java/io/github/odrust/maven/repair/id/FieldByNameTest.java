@@ -99,6 +99,16 @@ class FieldByNameTest {
             "        return k.getDeclaredFields()[0].getName();",
             "    }",
             "",
+            "    static final Class<Foo> FOO = Foo.class;",
+            "",
+            "    public String shadowed(Class<?> FOO) throws Exception {",
+            "        return FOO.getDeclaredFields()[0].getName();",
+            "    }",
+            "",
+            "    public String constant() throws Exception {",
+            "        return FOO.getDeclaredFields()[1].getName() + FieldsTest.FOO.getName();",
+            "    }",
+            "",
             "    public Runnable later() throws Exception {",
             "        Field[] ls = Foo.class.getDeclaredFields();",
             "        return new Runnable() {",
@@ -196,6 +206,19 @@ class FieldByNameTest {
                 "        return clazz.getDeclaredField(\"name\").getName();",
                 r.source().split("\n")[line]);
         assertEquals("name", run(r.source(), "held"));
+    }
+
+    @Test
+    void aFinalFieldHoldingTheClassLiteralNamesItUnlessAParameterHidesIt() throws Exception {
+        int line = lineOf("return FOO.getDeclaredFields()[1]");
+        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
+        assertEquals(
+                "        return FOO.getDeclaredField(\"name\").getName() + FieldsTest.FOO.getName();",
+                r.source().split("\n")[line - 1]);
+        assertEquals("namecom.acme.FieldsTest$Foo", run(r.source(), "constant"));
+        assertTrue(
+                reason("return FOO.getDeclaredFields()[0]").contains("nor on a variable that holds one"),
+                reason("return FOO.getDeclaredFields()[0]"));
     }
 
     @Test
