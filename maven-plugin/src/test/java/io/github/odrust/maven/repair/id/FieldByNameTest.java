@@ -187,35 +187,35 @@ class FieldByNameTest {
         assertEquals("weight", run(r.source(), "direct"));
     }
 
+    /** The patch for the call on the line with {@code marker}, and its line {@code below} that one. */
+    private static String patchedLine(String marker, int below, DexFix.Result[] patch) {
+        patch[0] = one(DexFix.fieldByName(source("\n"), lineOf(marker)));
+        return patch[0].source().split("\n")[lineOf(marker) - 1 + below];
+    }
+
     @Test
     void aTryThatCatchesAnExceptionNeedsNoThrowsClause() throws Exception {
-        int line = lineOf("Field[] cs");
-        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
+        DexFix.Result[] r = new DexFix.Result[1];
         assertEquals(
-                "            return Foo.class.getDeclaredField(\"name\").getName();",
-                r.source().split("\n")[line]);
-        assertFalse(r.source().contains("caught() throws"), r.source());
-        assertEquals("name", run(r.source(), "caught"));
+                "            return Foo.class.getDeclaredField(\"name\").getName();", patchedLine("Field[] cs", 1, r));
+        assertFalse(r[0].source().contains("caught() throws"), r[0].source());
+        assertEquals("name", run(r[0].source(), "caught"));
     }
 
     @Test
     void aVariableHoldingTheClassLiteralNamesTheClassAndStaysTheScope() throws Exception {
-        int line = lineOf("Field[] hs");
-        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
-        assertEquals(
-                "        return clazz.getDeclaredField(\"name\").getName();",
-                r.source().split("\n")[line]);
-        assertEquals("name", run(r.source(), "held"));
+        DexFix.Result[] r = new DexFix.Result[1];
+        assertEquals("        return clazz.getDeclaredField(\"name\").getName();", patchedLine("Field[] hs", 1, r));
+        assertEquals("name", run(r[0].source(), "held"));
     }
 
     @Test
     void aFinalFieldHoldingTheClassLiteralNamesItUnlessAParameterHidesIt() throws Exception {
-        int line = lineOf("return FOO.getDeclaredFields()[1]");
-        DexFix.Result r = one(DexFix.fieldByName(source("\n"), line));
+        DexFix.Result[] r = new DexFix.Result[1];
         assertEquals(
                 "        return FOO.getDeclaredField(\"name\").getName() + FieldsTest.FOO.getName();",
-                r.source().split("\n")[line - 1]);
-        assertEquals("namecom.acme.FieldsTest$Foo", run(r.source(), "constant"));
+                patchedLine("return FOO.getDeclaredFields()[1]", 0, r));
+        assertEquals("namecom.acme.FieldsTest$Foo", run(r[0].source(), "constant"));
         assertTrue(
                 reason("return FOO.getDeclaredFields()[0]").contains("nor on a variable that holds one"),
                 reason("return FOO.getDeclaredFields()[0]"));
