@@ -3,6 +3,9 @@ package io.github.odrust.maven.repair.id;
 import static io.github.odrust.maven.repair.id.DexFix.reason;
 import static io.github.odrust.maven.repair.id.Src.onLine;
 
+import com.github.javaparser.JavaToken;
+import com.github.javaparser.Range;
+import com.github.javaparser.TokenRange;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.BodyDeclaration;
@@ -303,16 +306,34 @@ final class FieldByName {
             throw new NotApplicable(method.getNameAsString() + " overrides another method and does not declare"
                     + " NoSuchFieldException, which getDeclaredField throws");
         }
-        Node body = method.getChildNodes().stream()
-                .filter(b -> b instanceof BlockStmt)
-                .findFirst()
-                .orElseThrow(() -> new NotApplicable(method.getNameAsString() + " has no body"));
-        int at = s.begin(body);
-        while (at > 0 && Character.isWhitespace(s.text.charAt(at - 1))) {
-            at--;
-        }
         NodeList<ReferenceType> thrown = method.getThrownExceptions();
-        return Optional.of(s.insert(at, (thrown.isEmpty() ? " throws " : ", ") + "NoSuchFieldException"));
+        if (!thrown.isEmpty()) {
+            return Optional.of(s.insert(s.end(thrown.get(thrown.size() - 1)), ", NoSuchFieldException"));
+        }
+        return Optional.of(s.insert(afterParameters(s, method), " throws NoSuchFieldException"));
+    }
+
+    /**
+     * The offset just after the {@code )} that closes the parameter list: a comment between it and
+     * the body ({@code m() // note} with the brace on the next line) must not swallow the clause.
+     */
+    private static int afterParameters(Src s, CallableDeclaration<?> method) throws NotApplicable {
+        Optional<JavaToken> t = method.getName().getTokenRange().map(TokenRange::getEnd);
+        int depth = 0;
+        while (t.isPresent()) {
+            String text = t.get().getText();
+            if (text.equals("(")) {
+                depth++;
+            } else if (text.equals(")") && --depth == 0) {
+                Optional<Range> r = t.get().getRange();
+                if (r.isPresent()) {
+                    return s.offset(r.get().begin) + 1;
+                }
+                break;
+            }
+            t = t.get().getNextToken();
+        }
+        throw new NotApplicable("the parameter list of " + method.getNameAsString() + " was not found in the source");
     }
 
     /** Whether a try around {@code n} (within its method) catches an exception that covers NoSuchFieldException. */

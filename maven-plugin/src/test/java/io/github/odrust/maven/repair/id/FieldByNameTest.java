@@ -119,6 +119,18 @@ class FieldByNameTest {
             "        };",
             "    }",
             "",
+            "    interface Keys { String A = \"a\", B = \"b\"; int C = 3; }",
+            "",
+            "    public String keys() // the brace on the next line",
+            "    {",
+            "        return Keys.class.getDeclaredFields()[1].getName();",
+            "    }",
+            "",
+            "    public String declares() throws IllegalStateException /* unchecked */ {",
+            "        Field[] ds = Foo.class.getDeclaredFields();",
+            "        return ds[2].getName();",
+            "    }",
+            "",
             "    static String describe(Field[] f) {",
             "        return \"\";",
             "    }",
@@ -219,6 +231,28 @@ class FieldByNameTest {
         assertTrue(
                 reason("return FOO.getDeclaredFields()[0]").contains("nor on a variable that holds one"),
                 reason("return FOO.getDeclaredFields()[0]"));
+    }
+
+    @Test
+    void anInterfacesConstantsAreItsFieldsAndTheThrowsClauseGoesBeforeACommentAtTheBrace() throws Exception {
+        DexFix.Result[] r = new DexFix.Result[1];
+        assertEquals(
+                "        return Keys.class.getDeclaredField(\"B\").getName();", patchedLine("return Keys.class", 0, r));
+        String[] lines = r[0].source().split("\n");
+        assertEquals(
+                "    public String keys() throws NoSuchFieldException // the brace on the next line",
+                lines[lineOf("public String keys()") - 1]);
+        assertEquals("B", run(r[0].source(), "keys"));
+    }
+
+    @Test
+    void aDeclaredExceptionThatDoesNotCoverItGetsNoSuchFieldExceptionBesideIt() throws Exception {
+        DexFix.Result[] r = new DexFix.Result[1];
+        assertEquals("        return Foo.class.getDeclaredField(\"rank\").getName();", patchedLine("Field[] ds", 1, r));
+        assertEquals(
+                "    public String declares() throws IllegalStateException, NoSuchFieldException /* unchecked */ {",
+                r[0].source().split("\n")[lineOf("public String declares()") - 1]);
+        assertEquals("rank", run(r[0].source(), "declares"));
     }
 
     @Test
