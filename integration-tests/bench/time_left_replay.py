@@ -101,7 +101,8 @@ def main():
         total = [0]
         for r in history:
             total.append(total[-1] + ms(r))
-        points = [k for k in points if (total[-1] - total[k]) / 1000 > args.min_left]
+        left = {k: (total[-1] - total[k]) / 1000 for k in points}
+        points = [k for k in points if left[k] > args.min_left]
         if not points:
             print(f"{d}: no explanation experiment with more than {args.min_left} s left")
             continue
@@ -115,8 +116,7 @@ def main():
                         for k in points]
             said_by[name] = said
             for k, s in zip(points, said):
-                left = (total[-1] - total[k]) / 1000
-                ratios[name].append(max(s / left, left / max(s, 0.01)))
+                ratios[name].append(max(s / left[k], left[k] / max(s, 0.01)))
         if not any(ratios.values()):
             continue
         if args.points:
@@ -125,7 +125,7 @@ def main():
                 targets = r.get("targets") or []
                 target = (targets[0].rsplit(".", 1)[-1] if targets else "-") + f", {len(r.get('order') or [])} tests"
                 cells = " ".join(f"{name} {said_by[name][i]:.2f} s" for name in engines)
-                print(f"  #{r.get('id', k)} {r['kind']} {target}: {(total[-1] - total[k]) / 1000:.2f} s left, said {cells}")
+                print(f"  #{r.get('id', k)} {r['kind']} {target}: {left[k]:.2f} s left, said {cells}")
         cells = [f"{name}: max {max(r):.2f} median {statistics.median(r):.2f}" for name, r in ratios.items()]
         print(f"{d}  ({len(next(iter(ratios.values())))} points)  " + " | ".join(cells))
 

@@ -2,6 +2,8 @@ package io.github.odrust.maven.repair;
 
 import com.github.difflib.DiffUtils;
 import com.github.difflib.patch.AbstractDelta;
+import com.github.difflib.patch.Chunk;
+import com.github.difflib.patch.InsertDelta;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,6 +67,7 @@ public final class UnifiedPatch {
             }
         }
         all.sort((x, y) -> Integer.compare(start(x), start(y)));
+        all = coalesceInsertions(all);
         for (int i = 0; i + 1 < all.size(); i++) {
             if (start(all.get(i + 1)) <= end(all.get(i))) {
                 return null;
@@ -124,6 +127,41 @@ public final class UnifiedPatch {
         if (!line.endsWith("\n")) {
             text.append('\n').append(NO_NEWLINE).append('\n');
         }
+    }
+
+    /**
+     * {@code deltas} (sorted by where they start) with the pure insertions at one place made one:
+     * two patches that each add an import before the same line (a LinkedHashMap's and a
+     * LinkedHashSet's) add both there, the imports in sorted order when every line added there is
+     * one (as the file's sorted imports want them), else in the patches' order.
+     */
+    private static List<AbstractDelta<String>> coalesceInsertions(List<AbstractDelta<String>> deltas) {
+        List<AbstractDelta<String>> out = new ArrayList<>();
+        for (AbstractDelta<String> d : deltas) {
+            AbstractDelta<String> last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last == null
+                    || !last.getSource().getLines().isEmpty()
+                    || !d.getSource().getLines().isEmpty()
+                    || start(last) != start(d)) {
+                out.add(d);
+                continue;
+            }
+            List<String> lines = new ArrayList<>(last.getTarget().getLines());
+            for (String l : d.getTarget().getLines()) {
+                if (!lines.contains(l)) {
+                    lines.add(l);
+                }
+            }
+            if (lines.stream().allMatch(l -> l.stripLeading().startsWith("import "))) {
+                lines.sort(java.util.Comparator.comparing(String::strip));
+            }
+            out.set(
+                    out.size() - 1,
+                    new InsertDelta<>(
+                            new Chunk<>(start(last), new ArrayList<>()),
+                            new Chunk<>(last.getTarget().getPosition(), lines)));
+        }
+        return out;
     }
 
     private static int start(AbstractDelta<String> d) {

@@ -90,6 +90,25 @@ class UnifiedPatchTest {
     }
 
     @Test
+    void linesTwoPatchesAddAtOnePlaceAreBothAddedImportsSorted() {
+        String before = "import a.A;\nimport d.D;\nclass T {\n  x(1);\n}\n";
+        String set = "import a.A;\nimport c.LinkedHashSet;\nimport d.D;\nclass T {\n  x(1);\n}\n";
+        String map = "import a.A;\nimport b.LinkedHashMap;\nimport d.D;\nclass T {\n  x(1);\n}\n";
+        assertEquals(
+                "import a.A;\nimport b.LinkedHashMap;\nimport c.LinkedHashSet;\nimport d.D;\nclass T {\n  x(1);\n}\n",
+                UnifiedPatch.merge(before, List.of(set, map)));
+        // other lines added at one place: both, in the patches' order; a line both add, once
+        String one = "import a.A;\nimport d.D;\nclass T {\n  // one\n  x(1);\n}\n";
+        String two = "import a.A;\nimport d.D;\nclass T {\n  // two\n  // one\n  x(1);\n}\n";
+        assertEquals(
+                "import a.A;\nimport d.D;\nclass T {\n  // one\n  // two\n  x(1);\n}\n",
+                UnifiedPatch.merge(before, List.of(one, two)));
+        // an insertion where another patch changes the next line still conflicts
+        String changed = "import a.A;\nimport d.D;\nclass T {\n  x(2);\n}\n";
+        assertNull(UnifiedPatch.merge(before, List.of(one, changed)));
+    }
+
+    @Test
     void lf() throws Exception {
         String before = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n";
         String after = "a\nb\nX\nc\nd\ne\nf\ng\nh\ni\nj\nY\n";

@@ -36,7 +36,6 @@ final class HashToLinkedHash {
         if (!simple.equals("HashMap") && !simple.equals("HashSet")) {
             throw new IllegalArgumentException("HashToLinkedHash rewrites HashMap or HashSet, not " + type);
         }
-        String linked = "Linked" + simple;
         try {
             Src s = Src.parse(source, line);
             List<ObjectCreationExpr> creations = onLine(
@@ -45,56 +44,68 @@ final class HashToLinkedHash {
                             e -> e.getType().getNameAsString().equals(simple)),
                     line,
                     e -> e.getType().getName());
-            if (creations.isEmpty()) {
-                return reason(s.where(line) + " has no `new " + simple + "` expression");
-            }
             List<Result> results = new ArrayList<>();
             List<String> notes = new ArrayList<>();
             for (ObjectCreationExpr e : creations) {
                 ClassOrInterfaceType t = e.getType();
-                String scope = t.getScope().map(ClassOrInterfaceType::asString).orElse(null);
                 List<Edit> edits = new ArrayList<>();
-                String name;
-                String note = "";
-                if (scope != null) {
-                    if (!scope.equals("java.util")) {
-                        notes.add("new " + t.asString() + " is not java.util's");
-                        continue;
-                    }
-                    name = linked;
-                } else if (!s.isJavaUtil(simple)) {
-                    notes.add(simple + " is not java.util." + simple + " here (the file neither imports java.util."
-                            + simple + " nor java.util.*, or declares its own)");
+                String[] named = linkedName(s, simple, t, edits, notes);
+                if (named == null) {
                     continue;
-                } else {
-                    Optional<ImportDeclaration> anchor = s.singleImport("java.util." + simple, false);
-                    Src.Naming n = s.typeName("java.util", linked, anchor);
-                    name = n.text;
-                    note = n.note;
-                    if (n.edit != null) {
-                        edits.add(n.edit);
-                    }
-                    Edit unused = anchor.isPresent() ? s.removeUnusedImport(anchor.get(), simple, t.getName()) : null;
-                    if (unused != null) {
-                        edits.add(unused);
-                        String removed = "java.util." + simple + "'s import, no longer used, removed";
-                        note = note.endsWith(")")
-                                ? note.substring(0, note.length() - 1) + "; " + removed + ")"
-                                : note + " (" + removed + ")";
-                    }
                 }
-                edits.add(s.replace(t.getName(), simple, name));
+                edits.add(s.replace(t.getName(), simple, named[0]));
                 String before = s.creation(e, null);
-                String after = s.creation(e, name);
+                String after = s.creation(e, named[0]);
                 results.add(Result.patched(
-                        s.apply(edits), before + " at " + Src.at(e, creations) + " becomes " + after + note));
+                        s.apply(edits), before + " at " + Src.at(e, creations) + " becomes " + after + named[1]));
             }
-            return results.isEmpty()
-                    ? reason(s.where(line) + " has no `new java.util." + simple + "` expression: "
-                            + String.join("; ", notes))
-                    : results;
+            results.addAll(LinkedSupplier.candidates(s, line, simple, notes));
+            if (!results.isEmpty()) {
+                return results;
+            }
+            return reason(s.where(line) + " has no `new " + simple + "` expression, `" + simple
+                    + "::new` or collector of java.util.stream.Collectors that makes a " + simple
+                    + (notes.isEmpty() ? "" : ": " + String.join("; ", notes)));
         } catch (NotApplicable n) {
             return reason(n.getMessage());
         }
+    }
+
+    /**
+     * How to write {@code Linked<simple>} in place of the type {@code t} names ({@code HashMap} in
+     * {@code new HashMap<>()} or {@code HashMap::new}): the name and what the description adds,
+     * with the import it needs and the removal of {@code java.util.<simple>}'s import, no longer
+     * used, added to {@code edits}; null (with a note why) when {@code t} is not java.util's.
+     */
+    static String[] linkedName(Src s, String simple, ClassOrInterfaceType t, List<Edit> edits, List<String> notes) {
+        String linked = "Linked" + simple;
+        String scope = t.getScope().map(ClassOrInterfaceType::asString).orElse(null);
+        if (scope != null) {
+            if (!scope.equals("java.util")) {
+                notes.add(t.asString() + " is not java.util's");
+                return null;
+            }
+            return new String[] {linked, ""};
+        }
+        if (!s.isJavaUtil(simple)) {
+            notes.add(simple + " is not java.util." + simple + " here (the file neither imports java.util." + simple
+                    + " nor java.util.*, or declares its own)");
+            return null;
+        }
+        Optional<ImportDeclaration> anchor = s.singleImport("java.util." + simple, false);
+        Src.Naming n = s.typeName("java.util", linked, anchor);
+        String note = n.note;
+        if (n.edit != null) {
+            edits.add(n.edit);
+        }
+        Edit unused = anchor.isPresent() ? s.removeUnusedImport(anchor.get(), simple, t.getName()) : null;
+        if (unused != null) {
+            edits.add(unused);
+            String removed = "java.util." + simple + "'s import, no longer used, removed";
+            note = note.endsWith(")")
+                    ? note.substring(0, note.length() - 1) + "; " + removed + ")"
+                    : note + " (" + removed + ")";
+        }
+        return new String[] {n.text, note};
     }
 }

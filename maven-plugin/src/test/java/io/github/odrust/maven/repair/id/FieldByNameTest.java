@@ -2,23 +2,11 @@ package io.github.odrust.maven.repair.id;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.StringWriter;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -283,30 +271,6 @@ class FieldByNameTest {
 
     /** Compiles {@code source} and calls its no-argument method {@code method} on a new instance. */
     private String run(String source, String method) throws Exception {
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        assertNotNull(javac, "the tests run on a JDK");
-        Path file = dir.resolve("src/com/acme/FieldsTest.java");
-        Path classes = dir.resolve("classes");
-        Files.createDirectories(file.getParent());
-        Files.createDirectories(classes);
-        Files.write(file, source.getBytes(StandardCharsets.UTF_8));
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files =
-                javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-            boolean ok = javac.getTask(
-                            new StringWriter(),
-                            files,
-                            diagnostics,
-                            List.of("-d", classes.toString(), "-proc:none"),
-                            null,
-                            files.getJavaFileObjects(file.toFile()))
-                    .call();
-            assertTrue(ok, () -> diagnostics.getDiagnostics() + "\n" + source);
-        }
-        try (URLClassLoader loader =
-                new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
-            Class<?> c = loader.loadClass("com.acme.FieldsTest");
-            return (String) c.getMethod(method).invoke(c.getConstructor().newInstance());
-        }
+        return (String) Javac.call(dir, source, "com/acme/FieldsTest.java", "com.acme.FieldsTest", method);
     }
 }
