@@ -21,7 +21,8 @@ assert byTest.values().every { it.status == 'id' && it.pin.invocation != null }
 assert singleCall.every { byTest[it].failing_seeds.contains(22) && byTest[it].needs == 'another-order' } : byTest.values()*.failing_seeds
 // two calls of two elements: they disagree only under odd seeds; alike, the test passes
 def twin = byTest['com.example.TwinTest#sameTextEachTime']
-assert twin.failing_seeds == [21, 23] && twin.needs == 'calls-to-disagree' : twin
+// (which odd seeds: where its calls' numbers fall, which the tests before it move)
+assert !twin.failing_seeds.isEmpty() && twin.failing_seeds.every { it in [21, 23] } && twin.needs == 'calls-to-disagree' : twin
 assert twin.reason.contains('it fails only when two of its calls return different orders') : twin.reason
 assert log =~ /\[id \d+\] consistent seed 2[13] as call \d+: TwinTest#sameTextEachTime: all pass/ : "no consistent run of TwinTest, or it failed"
 assert log =~ /\[id \d+\] consistent seed 2[123] as call \d+: TagsTest#tagsInOrder: 1 failed/ : "no consistent run of TagsTest#tagsInOrder, or it passed"
@@ -154,7 +155,10 @@ assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'So
 assert repairs['com.example.TagsTest#tagsInOrder'].source == 'ChangeContainsExactly'
 assert repairs['com.example.TagsTest#tagsInOrder'].tried == [] : "the assertion was not tried first: " + repairs['com.example.TagsTest#tagsInOrder'].tried
 assert repairs['com.example.JsonTest#countsAsJson'].source == 'JSONAssertion'
-assert repairs['com.example.JsonTest#countsAsJson'].tried*.strategy == ['HashToLinkedHash']
+// the toMap's LinkedHashMap ran first, and failed under a seed: it takes the HashSet's order
+def jsonTried = repairs['com.example.JsonTest#countsAsJson'].tried
+assert jsonTried*.strategy == ['HashToLinkedHash'] : jsonTried
+assert jsonTried[0].why.startsWith('Collectors.toMap(k -> k, String::length) at line 16 becomes toMap(..., LinkedHashMap::new)') && jsonTried[0].why =~ /the test fails under seed \d+/ : jsonTried
 String jsonPatch = new File(repairs['com.example.JsonTest#countsAsJson'].patch).text
 assert jsonPatch.contains('+        assertEquals(com.google.gson.JsonParser.parseString(') : jsonPatch
 assert repairs.values().findAll { it.status == 'patched' }.every { !it.applied && it.verified_seeds.size() > 3 }

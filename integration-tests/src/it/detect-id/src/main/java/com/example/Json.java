@@ -1,17 +1,19 @@
 package com.example;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** A small JSON writer that writes a map's entries in the order the map iterates them. */
 public final class Json {
     private Json() {
     }
 
+    /** The lengths of a set's words: a LinkedHashMap here would take the set's order, which Java does not promise either. */
     public static Map<String, Integer> counts() {
-        return Stream.of("a", "bb", "ccc").collect(Collectors.toMap(k -> k, String::length));
+        return new HashSet<>(List.of("a", "bb", "c")).stream().collect(Collectors.toMap(k -> k, String::length));
     }
 
     public static String of(Map<String, Integer> map) {

@@ -8,6 +8,6 @@ public class JsonTest {
     /** ID: compares JSON text whose keys come in the order a HashMap iterates. */
     @Test
     public void countsAsJson() {
-        assertEquals("{\"bb\":2,\"a\":1,\"ccc\":3}", Json.of(Json.counts()));
+        assertEquals("{\"bb\":2,\"a\":1,\"c\":1}", Json.of(Json.counts()));
     }
 }
