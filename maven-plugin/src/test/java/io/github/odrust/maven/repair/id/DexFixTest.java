@@ -1039,7 +1039,8 @@ class DexFixTest {
     }
 
     /** The 1-based line of the only line containing {@code marker}. */
-    private static int lineOf(List<String> lines, String marker) {
+    /** The one line (from 1) of {@code lines} that holds {@code marker}. */
+    static int lineOf(List<String> lines, String marker) {
         List<Integer> found = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains(marker)) {

@@ -129,15 +129,7 @@ class FieldByNameTest {
     }
 
     private static int lineOf(String marker) {
-        int found = -1;
-        for (int i = 0; i < FIELDS.size(); i++) {
-            if (FIELDS.get(i).contains(marker)) {
-                assertEquals(-1, found, "one line has " + marker);
-                found = i + 1;
-            }
-        }
-        assertTrue(found > 0, marker);
-        return found;
+        return DexFixTest.lineOf(FIELDS, marker);
     }
 
     private static DexFix.Result one(List<DexFix.Result> results) {

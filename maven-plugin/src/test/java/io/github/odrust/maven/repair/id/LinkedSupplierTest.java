@@ -87,15 +87,7 @@ class LinkedSupplierTest {
             "}");
 
     private static int lineOf(String marker) {
-        int found = -1;
-        for (int i = 0; i < STREAMS.size(); i++) {
-            if (STREAMS.get(i).contains(marker)) {
-                assertEquals(-1, found, "one line has " + marker);
-                found = i + 1;
-            }
-        }
-        assertTrue(found > 0, marker);
-        return found;
+        return DexFixTest.lineOf(STREAMS, marker);
     }
 
     /** The one candidate for {@code type} at the line with {@code marker}. */
