@@ -31,7 +31,7 @@ final class LinkedSupplier {
 
     private static final String COLLECTORS = "java.util.stream.Collectors";
 
-    /** Collectors that make a HashMap, by their number of arguments without a map supplier. */
+    /** Collectors that make a HashMap when no map supplier is given (toMap with 2 or 3 arguments, groupingBy with 1 or 2). */
     private static final Set<String> MAP_COLLECTORS = Set.of("toMap", "groupingBy");
 
     /** Names for the merge function's parameters, the first pair the file does not use. */
@@ -69,7 +69,8 @@ final class LinkedSupplier {
                 continue;
             }
             MethodCallExpr c = (MethodCallExpr) n;
-            Optional<String> qualifier = collectorsQualifier(s, c);
+            Optional<String> qualifier =
+                    collectorsQualifier(s, c, c.getNameAsString().equals("toSet") ? "toCollection" : "toList");
             if (qualifier.isEmpty()) {
                 notes.add(c.getNameAsString() + "(...) at " + Src.at(c, at) + " is not " + COLLECTORS + "'s");
                 continue;
@@ -165,11 +166,12 @@ final class LinkedSupplier {
     }
 
     /**
-     * How to call another method of {@code Collectors} beside {@code c}: its own qualifier
-     * ({@code "Collectors."}), none under {@code import static java.util.stream.Collectors.*},
-     * else the class's name, as imported or qualified; empty when {@code c} is not Collectors'.
+     * How to call {@code other}, another method of {@code Collectors}, beside {@code c}: its own
+     * qualifier ({@code "Collectors."}), none under {@code import static java.util.stream.Collectors.*}
+     * (unless a class around {@code c} declares a method of that name), else the class's name, as
+     * imported or qualified; empty when {@code c} is not Collectors'.
      */
-    private static Optional<String> collectorsQualifier(Src s, MethodCallExpr c) {
+    private static Optional<String> collectorsQualifier(Src s, MethodCallExpr c, String other) {
         String name = c.getNameAsString();
         if (c.getScope().isPresent()) {
             Expression scope = c.getScope().get();
@@ -194,7 +196,7 @@ final class LinkedSupplier {
         if (single.isEmpty() && !s.onDemand(COLLECTORS, true)) {
             return Optional.empty();
         }
-        if (s.onDemand(COLLECTORS, true)) {
+        if (s.onDemand(COLLECTORS, true) && !s.enclosingDeclares(c, other)) {
             return Optional.of("");
         }
         boolean imported = s.importOfSimple("Collectors")

@@ -235,6 +235,47 @@ class LinkedSupplierTest {
     }
 
     @Test
+    void underAnOnDemandStaticImportTheOtherIsUnqualifiedUnlessTheClassHasAMethodOfItsName() throws Exception {
+        String source = String.join(
+                "\n",
+                "package com.acme;",
+                "",
+                "import static java.util.stream.Collectors.*;",
+                "",
+                "import java.util.List;",
+                "",
+                "public class DemandTest {",
+                "    public String grouped() {",
+                "        return List.of(\"pear\", \"fig\", \"kiwi\").stream().collect(groupingBy(String::length)).toString();",
+                "    }",
+                "",
+                "    public String set() {",
+                "        return String.join(\",\", List.of(\"pear\", \"fig\", \"kiwi\").stream().collect(toSet()));",
+                "    }",
+                "",
+                "    static String toList() {",
+                "        return \"not a collector\";",
+                "    }",
+                "}",
+                "");
+        DexFix.Result grouped = DexFix.hashToLinkedHash(source, 9, "HashMap").get(0);
+        // the class's own toList() would be taken for the downstream: it is written with its class
+        assertTrue(
+                grouped.source()
+                        .contains("collect(groupingBy(String::length, LinkedHashMap::new,"
+                                + " java.util.stream.Collectors.toList()))"),
+                grouped.source());
+        assertEquals(
+                "{4=[pear, kiwi], 3=[fig]}",
+                Javac.call(dir, grouped.source(), "com/acme/DemandTest.java", "com.acme.DemandTest", "grouped"));
+        DexFix.Result set = DexFix.hashToLinkedHash(source, 13, "HashSet").get(0);
+        assertTrue(set.source().contains(".collect(toCollection(LinkedHashSet::new)));"), set.source());
+        assertEquals(
+                "pear,fig,kiwi",
+                Javac.call(dir, set.source(), "com/acme/DemandTest.java", "com.acme.DemandTest", "set"));
+    }
+
+    @Test
     void aCollectorOfAnotherClassIsNotCollectors() {
         List<String> own = new ArrayList<>(List.of(
                 "package com.acme;",
