@@ -71,9 +71,11 @@ assert xml.testcase.findAll { it.failure.size() > 0 }.size() == 7
 
 def json = byTest['com.example.JsonTest#countsAsJson']
 assert json.pin.call.api == 'HashMap$EntrySet.iterator' && json.pin.call.at.class == 'com.example.Json'
-assert json.pin.call.alloc.type == 'HashMap' : "the map Collectors.toMap made, at the module's line: " + json.pin.call
-// the map is iterated by the module's code, not by an assertion library: no ChangeContainsExactly
-assert json.repairs*.strategy == ['HashToLinkedHash', 'JSONAssertion']
+// an anonymous subclass of HashMap (double braces): no plain HashMap's allocation to name (the
+// repair-id-collectors IT checks one a collector made); the map is iterated by the module's code,
+// not by an assertion library: no ChangeContainsExactly either
+assert json.pin.call.alloc == null : json.pin.call
+assert json.repairs*.strategy == ['JSONAssertion']
 assert !json.pin.call.assertion && tags.pin.call.assertion : "AssertJ made TagsTest's call: " + tags.pin.call
 assert new File(previous, 'report.html').text.contains('com.example.DescriberTest#describesFieldsInOrder')
 assert log.contains("-Dodrust.order='com.example.CatalogTest#joinedNames' -Dodrust.id.seed=21 -Dodrust.id.only=1") : "no reproduce command"
@@ -155,10 +157,9 @@ assert repairs['com.example.DescriberTest#describesFieldsInOrder'].source == 'So
 assert repairs['com.example.TagsTest#tagsInOrder'].source == 'ChangeContainsExactly'
 assert repairs['com.example.TagsTest#tagsInOrder'].tried == [] : "the assertion was not tried first: " + repairs['com.example.TagsTest#tagsInOrder'].tried
 assert repairs['com.example.JsonTest#countsAsJson'].source == 'JSONAssertion'
-// the toMap's LinkedHashMap ran first, and failed under a seed: it takes the HashSet's order
-def jsonTried = repairs['com.example.JsonTest#countsAsJson'].tried
-assert jsonTried*.strategy == ['HashToLinkedHash'] : jsonTried
-assert jsonTried[0].why.startsWith('Collectors.toMap(k -> k, String::length) at line 16 becomes toMap(..., LinkedHashMap::new)') && jsonTried[0].why =~ /the test fails under seed \d+/ : jsonTried
+// an anonymous HashMap subclass: the agent saw no allocation of a plain HashMap, so JSONAssertion
+// is the only choice
+assert repairs['com.example.JsonTest#countsAsJson'].tried == [] : repairs['com.example.JsonTest#countsAsJson'].tried
 String jsonPatch = new File(repairs['com.example.JsonTest#countsAsJson'].patch).text
 assert jsonPatch.contains('+        assertEquals(com.google.gson.JsonParser.parseString(') : jsonPatch
 assert repairs.values().findAll { it.status == 'patched' }.every { !it.applied && it.verified_seeds.size() > 3 }

@@ -1,19 +1,23 @@
 package com.example;
 
-import java.util.HashSet;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.stream.Collectors;
 
 /** A small JSON writer that writes a map's entries in the order the map iterates them. */
 public final class Json {
     private Json() {
     }
 
-    /** The lengths of a set's words: a LinkedHashMap here would take the set's order, which Java does not promise either. */
+    /** The lengths of some words, in a map made by "double brace initialization" (an anonymous HashMap). */
     public static Map<String, Integer> counts() {
-        return new HashSet<>(List.of("a", "bb", "c")).stream().collect(Collectors.toMap(k -> k, String::length));
+        return new HashMap<String, Integer>() {
+            {
+                put("a", 1);
+                put("bb", 2);
+                put("c", 1);
+            }
+        };
     }
 
     public static String of(Map<String, Integer> map) {

@@ -19,6 +19,15 @@ public class RosterTest {
         assertEquals("{3=[ann, bob], 4=[carl], 5=[diana]}", Roster.byLength(List.of("ann", "bob", "carl", "diana")).toString());
     }
 
+    /**
+     * ID: the tags' set is collected from another set. A LinkedHashSet for the collector alone
+     * takes that set's order, which a seed still shuffles; the repair follows the order there.
+     */
+    @Test
+    public void upperTagsInOrder() {
+        assertEquals("A,B,C,D", String.join(",", Tags.upper(List.of("a", "b", "c", "d", "a"))));
+    }
+
     /** Not ID: compares sets, whatever their order. */
     @Test
     public void initialsAsASet() {

@@ -766,13 +766,20 @@ public final class IdRepairer {
                         List.of(new FileChange(file, text, c.source())),
                         strategy,
                         true);
+                String followed = null;
+                if (why != null && strategy.equals("HashToLinkedHash") && failedSeed != null) {
+                    String[] f = follow(test, seeds, new FileChange(file, text, c.source()), why);
+                    why = f[0];
+                    followed = f[1];
+                }
                 if (why != null) {
-                    tried.add(tried(strategy, c.description() + ": " + why));
+                    tried.add(tried(strategy, c.description() + (followed == null ? "" : followed) + ": " + why));
                     firstRan = firstRan == null ? tried.get(tried.size() - 1).getAsJsonObject() : firstRan;
                     continue;
                 }
                 List<FileChange> changes = verified;
-                String description = description(c);
+                String description =
+                        followed == null ? description(c) : c.description() + followed + updatedExpectations;
                 int tries = runs;
                 Finish finish = () -> List.of(patched(entry, test, strategy, changes, description, verdict, tries));
                 return accepted(List.of(verdict), List.of(test), file, c.source(), changes, finish)
@@ -795,6 +802,136 @@ public final class IdRepairer {
                 shown == null ? "-" : shown.get("strategy").getAsString(),
                 shown == null ? "-" : shown.get("why").getAsString()));
         return entry;
+    }
+
+    /**
+     * DexFix's loop ({@link FollowOrder}): {@code first}, a HashToLinkedHash rewrite that {@link
+     * #verify} rejected because a seed still failed {@code test}, with the next allocation the
+     * test's calls name under that seed rewritten too, and verified again; up to {@link
+     * FollowOrder#ROUNDS} more. Returns why the last try failed (null: verified, its files in
+     * {@link #verified}) and what the rewrites after the first changed (null when none was tried).
+     */
+    private String[] follow(String test, List<Long> seeds, FileChange first, String why) throws MojoExecutionException {
+        String key = first.file + "\n" + first.after;
+        Followed earlier = followed.get(key);
+        if (earlier != null && !earlier.verified()) {
+            // the same first rewrite, followed for another test, found no patch: not again
+            return new String[] {
+                why,
+                "; the order was not followed again: for " + Words.shortId(earlier.test())
+                        + " it was, through " + Words.count(earlier.rounds(), "more allocation")
+                        + ", without a patch that passed"
+            };
+        }
+        if (earlier != null) {
+            // another test of the same first rewrite followed the order already: its rewrites are
+            // verified for this test as they are, without searching again
+            log.info("  [repair " + Words.shortId(test) + "] HashToLinkedHash: seed " + failedSeed
+                    + " still fails it; trying the rewrites that followed the order for "
+                    + Words.shortId(earlier.test));
+            String again = verify(List.of(test), seeds, Words.shortId(test), earlier.changes, "HashToLinkedHash", true);
+            return new String[] {again, earlier.more};
+        }
+        java.util.Map<Path, FileChange> chain = new java.util.LinkedHashMap<>();
+        chain.put(first.file, first);
+        StringBuilder more = new StringBuilder();
+        java.util.Set<FollowOrder.Site> refused = new java.util.HashSet<>();
+        int rounds = 0;
+        for (int round = 1; round <= FollowOrder.ROUNDS && why != null && failedSeed != null; round++) {
+            Shuffle.Filter filter = new Shuffle.Filter();
+            filter.any = settings.filter.any;
+            filter.include.addAll(settings.filter.include);
+            filter.extraRoots.add(failedClasses);
+            Path runDir = failedClasses.toPath().getParent().resolve("follow");
+            long seed = failedSeed;
+            runShuffled(
+                    runDir,
+                    filter,
+                    seed,
+                    List.of(test),
+                    failedClasses,
+                    "odrust:repair: where the order of " + Words.shortId(test) + " comes from under seed " + seed,
+                    true);
+            FollowOrder.Site site = null;
+            DexFix.Result next = null;
+            for (FollowOrder.Site s : FollowOrder.allocations(
+                    Shuffle.read(runDir.resolve("shuffle.jsonl")).calls,
+                    (cls, name) -> name == null || name.endsWith(".java") ? source(cls, name) : null)) {
+                if (refused.contains(s)) {
+                    continue;
+                }
+                String text;
+                try {
+                    text = chain.containsKey(s.file())
+                            ? chain.get(s.file()).after
+                            : new String(Files.readAllBytes(s.file()), encoding);
+                } catch (IOException e) {
+                    refused.add(s);
+                    continue;
+                }
+                next = DexFix.hashToLinkedHash(text, s.line(), s.type()).stream()
+                        .filter(DexFix.Result::applies)
+                        .findFirst()
+                        .orElse(null);
+                if (next != null) {
+                    site = s;
+                    break;
+                }
+                refused.add(s);
+            }
+            if (next == null) {
+                log.info("  [repair " + Words.shortId(test) + "] HashToLinkedHash: under seed " + seed
+                        + " no other HashMap or HashSet of the module's sources that odrust can rewrite");
+                break;
+            }
+            // the file as it was before any rewrite: the one read above, when the chain had not changed it
+            FileChange had = chain.get(site.file());
+            String before;
+            try {
+                before = had != null ? had.before : new String(Files.readAllBytes(site.file()), encoding);
+            } catch (IOException e) {
+                break;
+            }
+            // the line as the user's file has it: the rewrites before this one added or removed
+            // import lines above it (HashToLinkedHash changes code lines in place)
+            int shift = had == null ? 0 : lineCount(had.after) - lineCount(had.before);
+            String said = next.description()
+                    .replace("at line " + site.line() + " ", "at line " + (site.line() - shift) + " ");
+            chain.put(site.file(), new FileChange(site.file(), before, next.source()));
+            rounds++;
+            more.append("; then, as seed ")
+                    .append(seed)
+                    .append(" still failed it, ")
+                    .append(said)
+                    .append(" in ")
+                    .append(site.file().getFileName());
+            log.info("  [repair " + Words.shortId(test) + "] HashToLinkedHash: seed " + seed
+                    + " still fails it; the order also comes from "
+                    + site.file().getFileName() + ":"
+                    + (site.line() - shift) + ": " + said);
+            why = verify(
+                    List.of(test),
+                    seeds,
+                    Words.shortId(test),
+                    new ArrayList<>(chain.values()),
+                    "HashToLinkedHash",
+                    true);
+        }
+        String said = more.length() == 0 ? null : more.toString();
+        if (said != null) {
+            followed.put(key, new Followed(test, new ArrayList<>(chain.values()), said, why == null, rounds));
+        }
+        return new String[] {why, said};
+    }
+
+    /** The rewrites {@link #follow} added after a first one, by that first one (its file and text). */
+    private final java.util.Map<String, Followed> followed = new java.util.HashMap<>();
+
+    /** What {@link #follow} made of a first rewrite: for which test, every file changed, and the words for them. */
+    private record Followed(String test, List<FileChange> changes, String more, boolean verified, int rounds) {}
+
+    private static int lineCount(String text) {
+        return text.split("\n", -1).length;
     }
 
     /** The Java level {@code file} is compiled at: the test level for a test source. */
@@ -914,6 +1051,12 @@ public final class IdRepairer {
         }
     }
 
+    /** The seed under which the candidate {@link #verify} last rejected failed its test (null: clean, or none). */
+    private Long failedSeed;
+
+    /** That candidate's compiled classes. */
+    private File failedClasses;
+
     /** The files of the candidate {@link #verify} last accepted (the rewrite, plus updated expectations). */
     private List<FileChange> verified;
 
@@ -945,6 +1088,8 @@ public final class IdRepairer {
         Path work = dir.resolve("id")
                 .resolve(RepairFile.patchName(test).replace(".patch", ""))
                 .resolve("candidate-" + (++runs));
+        failedSeed = null;
+        failedClasses = null;
         String error = null;
         try {
             DetectDirectory.deleteRecursively(work);
@@ -1008,6 +1153,10 @@ public final class IdRepairer {
                             tests.size() > 1 ? Words.shortId(t) + " " : "",
                             outcome == null ? "did not run" : outcome.toUpperCase(Locale.ROOT),
                             seed == null ? "clean" : "under seed " + seed));
+                    if (outcome != null) {
+                        failedSeed = seed;
+                        failedClasses = classes;
+                    }
                     return (tests.size() > 1 ? t + ": " : "")
                             + (outcome == null ? "the test did not run" : "the test " + outcome + "s")
                             + (seed == null ? " clean" : " under seed " + seed);
@@ -1151,6 +1300,19 @@ public final class IdRepairer {
     private RunResult runShuffled(
             Path runDir, Shuffle.Filter filter, Long seed, List<String> tests, File classesFirst, String title)
             throws MojoExecutionException {
+        return runShuffled(runDir, filter, seed, tests, classesFirst, title, false);
+    }
+
+    /** {@link #runShuffled}, each logged call naming where its collection was made when {@code track}. */
+    private RunResult runShuffled(
+            Path runDir,
+            Shuffle.Filter filter,
+            Long seed,
+            List<String> tests,
+            File classesFirst,
+            String title,
+            boolean track)
+            throws MojoExecutionException {
         Path options = runDir.resolve("agent-options.txt");
         try {
             Files.createDirectories(runDir);
@@ -1161,7 +1323,7 @@ public final class IdRepairer {
                                     filter,
                                     seed,
                                     new JsonArray(),
-                                    false,
+                                    track,
                                     runDir.resolve("shuffle.jsonl"),
                                     title)
                             .getBytes(StandardCharsets.UTF_8));
@@ -1316,13 +1478,37 @@ public final class IdRepairer {
                 .quiet()
                 .classpathFirst(classes)
                 .run(originalOrder(), "the original order with an ID patch");
-        List<String> broken = new ArrayList<>();
-        for (RunResult.TestResult r : after.results) {
-            if (baseline.contains(r.test) && !"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
-                broken.add(r.test);
+        List<String> broken = failedOf(after, baseline);
+        if (broken.isEmpty()) {
+            return broken;
+        }
+        // A test that fails now and then on its own (a race with an asynchronous callback, a
+        // clock) is not the patch's doing: the order runs once more with the patch, and only what
+        // fails there again counts as broken.
+        RunResult again = new OrderRunner(module, engine, suite, work.resolve("original-order-again"), log)
+                .quiet()
+                .classpathFirst(classes)
+                .run(originalOrder(), "the original order with an ID patch, again");
+        List<String> repeated = failedOf(again, new java.util.HashSet<>(broken));
+        List<String> flaky = new ArrayList<>(broken);
+        flaky.removeAll(repeated);
+        if (!flaky.isEmpty()) {
+            log.info("  the original order with the patch, run again: " + String.join(", ", flaky)
+                    + " passed this time; taken for flaky (it passed without the patch, failed once with it and passed"
+                    + " once with it), not broken by the patch");
+        }
+        return repeated;
+    }
+
+    /** The tests of {@code among} that {@code run} did not pass (skipped ones aside), in the run's order. */
+    private static List<String> failedOf(RunResult run, java.util.Set<String> among) {
+        List<String> failed = new ArrayList<>();
+        for (RunResult.TestResult r : run.results) {
+            if (among.contains(r.test) && !"pass".equals(r.outcome) && !"skipped".equals(r.outcome)) {
+                failed.add(r.test);
             }
         }
-        return broken;
+        return failed;
     }
 
     private JsonObject patched(
