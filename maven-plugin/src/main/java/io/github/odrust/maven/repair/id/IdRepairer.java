@@ -830,7 +830,8 @@ public final class IdRepairer {
                     + " still fails it; trying the rewrites that followed the order for "
                     + Words.shortId(earlier.test));
             String again = verify(List.of(test), seeds, Words.shortId(test), earlier.changes, "HashToLinkedHash", true);
-            return new String[] {again, earlier.more};
+            // the seeds in those words were the other test's
+            return new String[] {again, "; as for " + Words.shortId(earlier.test()) + earlier.more};
         }
         java.util.Map<Path, FileChange> chain = new java.util.LinkedHashMap<>();
         chain.put(first.file, first);
@@ -854,27 +855,29 @@ public final class IdRepairer {
                     true);
             FollowOrder.Site site = null;
             DexFix.Result next = null;
+            // the site's file as it was before any rewrite
+            String before = null;
             for (FollowOrder.Site s : FollowOrder.allocations(
                     Shuffle.read(runDir.resolve("shuffle.jsonl")).calls,
                     (cls, name) -> name == null || name.endsWith(".java") ? source(cls, name) : null)) {
                 if (refused.contains(s)) {
                     continue;
                 }
-                String text;
+                FileChange had = chain.get(s.file());
+                String original;
                 try {
-                    text = chain.containsKey(s.file())
-                            ? chain.get(s.file()).after
-                            : new String(Files.readAllBytes(s.file()), encoding);
+                    original = had != null ? had.before : new String(Files.readAllBytes(s.file()), encoding);
                 } catch (IOException e) {
                     refused.add(s);
                     continue;
                 }
-                next = DexFix.hashToLinkedHash(text, s.line(), s.type()).stream()
+                next = DexFix.hashToLinkedHash(had != null ? had.after : original, s.line(), s.type()).stream()
                         .filter(DexFix.Result::applies)
                         .findFirst()
                         .orElse(null);
                 if (next != null) {
                     site = s;
+                    before = original;
                     break;
                 }
                 refused.add(s);
@@ -884,14 +887,7 @@ public final class IdRepairer {
                         + " no other HashMap or HashSet of the module's sources that odrust can rewrite");
                 break;
             }
-            // the file as it was before any rewrite: the one read above, when the chain had not changed it
             FileChange had = chain.get(site.file());
-            String before;
-            try {
-                before = had != null ? had.before : new String(Files.readAllBytes(site.file()), encoding);
-            } catch (IOException e) {
-                break;
-            }
             // the line as the user's file has it: the rewrites before this one added or removed
             // import lines above it (HashToLinkedHash changes code lines in place)
             int shift = had == null ? 0 : lineCount(had.after) - lineCount(had.before);
